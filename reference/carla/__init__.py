@@ -1,0 +1,49 @@
+"""Reference encoder and decoder for the CARLA simulator recorder log.
+
+Public surface: the typed model (``Recording``, ``Header``, ``Packet``,
+``PacketKind`` and the record classes), the variant table (``VARIANTS``), the
+decoders (``decode`` for bytes in memory, ``iter_packets``/``PacketReader`` for
+streaming from a file in constant memory, ``decode_header``, ``decode_body``)
+and the encoders (``encode``, ``encode_packet``, ``RecorderWriter`` which writes
+frames the way CARLA does).
+"""
+
+from ._decode import (
+    MAX_PACKET_SIZE,
+    PacketReader,
+    RawPacket,
+    decode,
+    decode_body,
+    decode_header,
+    frames,
+    iter_packets,
+    read_header,
+    unpack_flat,
+)
+from ._encode import RecorderWriter, encode, encode_body, encode_header, encode_packet
+from ._model import *  # noqa: F403 - the model is part of the public surface
+from ._model import __all__ as _model_all
+from ._variants import VARIANTS, Variant, variant_by_code, variant_by_name
+
+__all__ = [
+    "MAX_PACKET_SIZE",
+    "VARIANTS",
+    "PacketReader",
+    "RawPacket",
+    "RecorderWriter",
+    "Variant",
+    "decode",
+    "decode_body",
+    "decode_header",
+    "encode",
+    "encode_body",
+    "encode_header",
+    "encode_packet",
+    "frames",
+    "iter_packets",
+    "read_header",
+    "unpack_flat",
+    "variant_by_code",
+    "variant_by_name",
+    *_model_all,
+]

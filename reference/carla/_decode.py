@@ -1,0 +1,486 @@
+"""Reference decoder for CARLA recorder logs.
+
+Layers, from the bytes up:
+
+* ``decode_header(buf, offset) -> (Header, offset)``: the info header;
+* ``PacketReader``: the packet framing (``u8 id, u32 size, payload``), read
+  from a binary file object in constant memory, one packet at a time;
+* ``decode_body(kind, payload, variant, offset) -> body``: one payload, by the
+  layout of its kind in the chosen variant;
+* ``decode(data, variant) -> Recording`` / ``iter_packets(fileobj, variant)``:
+  the whole file, in memory or streamed.
+
+Every decoder here takes ``(buf, offset)`` style arguments and raises only
+:class:`recspec.errors.DecodeError` subclasses, carrying the byte offset from
+the start of the file and a structural path. Strings are decoded with
+``surrogateescape``: invalid UTF-8 is kept (and re-encodes to the same bytes)
+so that a rule can report it, instead of the decoder stopping.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import BinaryIO, Callable, Iterator
+
+from recspec.errors import LimitExceeded, Malformed, Truncated
+
+from . import _model as m
+from ._model import PacketKind as K
+from ._variants import Variant
+
+__all__ = [
+    "MAX_PACKET_SIZE",
+    "PacketReader",
+    "RawPacket",
+    "decode",
+    "decode_body",
+    "decode_header",
+    "iter_packets",
+    "unpack_flat",
+]
+
+#: Packets larger than this are not read into memory (``CARLA-LIMIT-001``).
+#: The largest packet a real CARLA writes is frame 1's EventAdd/PhysicsControl
+#: (a few MiB for thousands of actors); a u32 size field allows 4 GiB.
+MAX_PACKET_SIZE = 256 * 1024 * 1024
+
+_U16 = struct.Struct("<H")
+_U32 = struct.Struct("<I")
+_PACKET_HEADER = struct.Struct("<BI")
+_UNPACK_U16_FROM = _U16.unpack_from
+_UNPACK_U32_FROM = _U32.unpack_from
+_UNPACK_U8_FROM = struct.Struct("<B").unpack_from
+_UNPACK_S64_FROM = struct.Struct("<q").unpack_from
+_UNPACK_PACKET_HEADER = _PACKET_HEADER.unpack
+
+MAGIC = "CARLA_RECORDER"
+
+
+def _need(buf: bytes | memoryview, offset: int, n: int, base: int, path: str) -> None:
+    if offset + n > len(buf):
+        raise Truncated(
+            f"needs {n} bytes, {len(buf) - offset} left", base + offset, path,
+            rule="CARLA-STREAM-001", needed=n, available=len(buf) - offset,
+        )
+
+
+def decode_string(buf: bytes | memoryview, offset: int, base: int = 0, path: str = "") -> tuple[str, int]:
+    """A CARLA string: u16 byte length, then that many UTF-8 bytes, no terminator."""
+    _need(buf, offset, 2, base, path + ".len")
+    (n,) = _UNPACK_U16_FROM(buf, offset)
+    offset += 2
+    _need(buf, offset, n, base, path)
+    text = bytes(buf[offset:offset + n]).decode("utf-8", "surrogateescape")
+    return text, offset + n
+
+
+def decode_header(buf: bytes | memoryview, offset: int = 0) -> tuple[m.Header, int]:
+    """The info header: u16 version, string magic, i64 date, string map name."""
+    _need(buf, offset, 2, 0, "header.version")
+    (version,) = _UNPACK_U16_FROM(buf, offset)
+    magic, offset = decode_string(buf, offset + 2, 0, "header.magic")
+    _need(buf, offset, 8, 0, "header.date")
+    (date,) = _UNPACK_S64_FROM(buf, offset)
+    map_name, offset = decode_string(buf, offset + 8, 0, "header.map_name")
+    return m.Header(version, magic, date, map_name), offset
+
+
+#: The largest possible header: two strings of at most 65535 bytes each.
+MAX_HEADER_SIZE = 2 + 2 + 0xFFFF + 8 + 2 + 0xFFFF
+
+
+def read_header(f: BinaryIO) -> tuple[m.Header, int]:
+    """Read the header from a seekable file object at its start; leave ``f`` just after it."""
+    head = f.read(MAX_HEADER_SIZE)
+    header, end = decode_header(head, 0)
+    f.seek(end)
+    return header, end
+
+
+# --- payload layouts ----------------------------------------------------------
+#
+# Fixed-size records: (struct format with "V" for one FVector, builder from the
+# flat tuple). "V" is 3f in UE4 builds and 3d in UE5 builds (research notes,
+# sections 5 and 8). Records are packed (``#pragma pack(1)``), so "<" formats.
+
+def _v(t: tuple, i: int) -> m.Vec3:
+    return m.Vec3(t[i], t[i + 1], t[i + 2])
+
+
+def _r(t: tuple, i: int) -> m.Rotator:
+    return m.Rotator(t[i], t[i + 1], t[i + 2])
+
+
+_FIXED_RECORDS: dict[K, tuple[str, Callable[[tuple], m.Record]]] = {
+    K.EVENT_DEL: ("I", lambda t: m.EventDel(*t)),
+    K.EVENT_PARENT: ("II", lambda t: m.EventParent(*t)),
+    K.COLLISION: ("IIIBB", lambda t: m.Collision(*t)),
+    K.POSITION: ("IVV", lambda t: m.Position(t[0], _v(t, 1), _r(t, 4))),
+    K.STATE: ("IBfB", lambda t: m.TrafficLightState(*t)),
+    K.ANIM_VEHICLE: ("IfffBi", lambda t: m.AnimVehicle(*t)),
+    K.ANIM_WALKER: ("If", lambda t: m.AnimWalker(*t)),
+    K.VEHICLE_LIGHT: ("II", lambda t: m.VehicleLight(*t)),
+    K.SCENE_LIGHT: ("ifffffBB", lambda t: m.SceneLight(t[0], t[1], m.Color(*t[2:6]), t[6], t[7])),
+    K.KINEMATICS: ("IVV", lambda t: m.Kinematics(t[0], _v(t, 1), _v(t, 4))),
+    K.BOUNDING_BOX: ("IVV", lambda t: m.BoundingBox(t[0], _v(t, 1), _v(t, 4))),
+    K.TRAFFIC_LIGHT_TIME: ("Ifff", lambda t: m.TrafficLightTime(*t)),
+    K.TRIGGER_VOLUME: ("IVV", lambda t: m.TriggerVolume(t[0], _v(t, 1), _v(t, 4))),
+    K.ANIM_BIKER: ("Iff", lambda t: m.AnimBiker(*t)),
+    K.VEHICLE_DOOR: ("IBB", lambda t: m.VehicleDoor(*t)),
+}
+
+# Packets without a record count: (exact payload size, struct, builder).
+_NO_COUNT: dict[K, tuple[struct.Struct, Callable[[tuple], m.Fixed]]] = {
+    K.FRAME_START: (struct.Struct("<Qdd"), lambda t: m.FrameStart(*t)),
+    K.FRAME_END: (struct.Struct("<"), lambda t: m.FrameEnd()),
+    K.PLATFORM_TIME: (struct.Struct("<d"), lambda t: m.PlatformTime(*t)),
+    K.VISUAL_TIME: (struct.Struct("<d"), lambda t: m.VisualTime(*t)),
+    K.FRAME_COUNTER: (struct.Struct("<Q"), lambda t: m.FrameCounter(*t)),
+}
+
+_STRUCT_CACHE: dict[tuple[str, bool], struct.Struct] = {}
+
+
+def record_struct(kind: K, vec_f64: bool) -> struct.Struct:
+    """The precompiled struct of a fixed-size record kind in one vector width."""
+    key = (kind.name, vec_f64)
+    s = _STRUCT_CACHE.get(key)
+    if s is None:
+        fmt = _FIXED_RECORDS[kind][0].replace("V", "3d" if vec_f64 else "3f")
+        s = _STRUCT_CACHE[key] = struct.Struct("<" + fmt)
+    return s
+
+
+def is_fixed_record(kind: K) -> bool:
+    return kind in _FIXED_RECORDS
+
+
+def has_no_count(kind: K) -> bool:
+    return kind in _NO_COUNT
+
+
+def no_count_size(kind: K) -> int:
+    return _NO_COUNT[kind][0].size
+
+
+def _size_error(kind: K, size: int, expected: int | str, offset: int, path: str) -> Malformed:
+    err = Malformed(
+        f"{kind.label} payload is {size} bytes, its layout implies {expected}",
+        offset, path, rule="CARLA-PACKET-001",
+    )
+    err.expected = expected  # type: ignore[attr-defined]
+    err.actual = size  # type: ignore[attr-defined]
+    return err
+
+
+def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: int = 0, path: str = "") -> list[tuple]:
+    """Fixed-size record kinds only: the records as flat tuples (fast path for rules).
+
+    ``offset`` is the file offset of the payload (for errors). Raises
+    :class:`Malformed` when the size is not ``2 + count * record_size``.
+    """
+    s = record_struct(kind, variant.vec_f64)
+    size = len(payload)
+    if size < 2:
+        raise _size_error(kind, size, "at least 2", offset, path)
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    expected = 2 + count * s.size
+    if size != expected:
+        raise _size_error(kind, size, expected, offset, path)
+    if count == 0:
+        return []
+    return list(s.iter_unpack(payload[2:]))
+
+
+class _Cursor:
+    """Reads fields from one payload, raising located errors. Used by the
+    variable-size layouts, which are rare compared with the fixed ones."""
+
+    __slots__ = ("buf", "pos", "base", "path", "kind")
+
+    def __init__(self, buf: bytes | memoryview, base: int, path: str, kind: K) -> None:
+        self.buf = buf
+        self.pos = 0
+        self.base = base
+        self.path = path
+        self.kind = kind
+
+    def take(self, s: struct.Struct, what: str) -> tuple:
+        if self.pos + s.size > len(self.buf):
+            raise Malformed(
+                f"{self.kind.label} payload ends inside {what} (needs {s.size} bytes, {len(self.buf) - self.pos} left)",
+                self.base + self.pos, f"{self.path}.{what}", rule="CARLA-PACKET-001",
+            )
+        t = s.unpack_from(self.buf, self.pos)
+        self.pos += s.size
+        return t
+
+    def string(self, what: str) -> str:
+        if self.pos + 2 > len(self.buf):
+            self.take(_U16, what)
+        (n,) = _UNPACK_U16_FROM(self.buf, self.pos)
+        if self.pos + 2 + n > len(self.buf):
+            raise Malformed(
+                f"{self.kind.label} payload ends inside string {what} ({n} bytes declared, {len(self.buf) - self.pos - 2} left)",
+                self.base + self.pos, f"{self.path}.{what}", rule="CARLA-PACKET-001",
+            )
+        start = self.pos + 2
+        self.pos = start + n
+        return bytes(self.buf[start:self.pos]).decode("utf-8", "surrogateescape")
+
+    def done(self) -> None:
+        if self.pos != len(self.buf):
+            raise _size_error(self.kind, len(self.buf), self.pos, self.base, self.path)
+
+
+_S_U16 = struct.Struct("<H")
+_S_U32 = struct.Struct("<I")
+_S_U8 = struct.Struct("<B")
+_S_ID_TYPE = struct.Struct("<IB")
+_S_V3F = struct.Struct("<3f")
+_S_V3D = struct.Struct("<3d")
+_S_PHYS_HEAD = struct.Struct("<I5fB4f")
+_S_F2 = struct.Struct("<2f")
+_S_F3 = struct.Struct("<3f")
+_S_WHEEL36 = struct.Struct("<6f3f")
+_S_WHEEL48 = struct.Struct("<9f3f")
+_S_WHEEL_ANIM = struct.Struct("<Bff")
+_S_ID_U16 = struct.Struct("<IH")
+_S_ID_U32 = struct.Struct("<II")
+
+
+def _event_add(c: _Cursor, vec: struct.Struct) -> m.EventAdd:
+    database_id, type_ = c.take(_S_ID_TYPE, "database_id")
+    loc = m.Vec3(*c.take(vec, "location"))
+    rot = m.Rotator(*c.take(vec, "rotation"))
+    (uid,) = c.take(_S_U32, "description_uid")
+    desc = c.string("description_id")
+    (n,) = c.take(_S_U16, "num_attributes")
+    attrs = []
+    for i in range(n):
+        (atype,) = c.take(_S_U8, f"attributes[{i}].type")
+        aid = c.string(f"attributes[{i}].id")
+        aval = c.string(f"attributes[{i}].value")
+        attrs.append(m.ActorAttribute(atype, aid, aval))
+    return m.EventAdd(database_id, type_, loc, rot, uid, desc, tuple(attrs))
+
+
+def _physics_control(c: _Cursor, wheel_size: int) -> m.PhysicsControl:
+    h = c.take(_S_PHYS_HEAD, "database_id")
+    com = m.Vec3(*c.take(_S_V3F, "center_of_mass"))
+    (n,) = c.take(_S_U32, "num_torque_curve")
+    torque = tuple(m.CurvePoint(*c.take(_S_F2, f"torque_curve[{i}]")) for i in range(n))
+    (n,) = c.take(_S_U32, "num_forward_gears")
+    gears = tuple(m.GearPhysics(*c.take(_S_F3, f"forward_gears[{i}]")) for i in range(n))
+    (n,) = c.take(_S_U32, "num_steering_curve")
+    steering = tuple(m.CurvePoint(*c.take(_S_F2, f"steering_curve[{i}]")) for i in range(n))
+    (n,) = c.take(_S_U32, "num_wheels")
+    wheels = []
+    for i in range(n):
+        if wheel_size == 36:
+            t = c.take(_S_WHEEL36, f"wheels[{i}]")
+            wheels.append(m.WheelPhysics(*t[:6], None, None, None, m.Vec3(*t[6:9])))
+        else:
+            t = c.take(_S_WHEEL48, f"wheels[{i}]")
+            wheels.append(m.WheelPhysics(*t[:9], m.Vec3(*t[9:12])))
+    return m.PhysicsControl(*h[:11], com, torque, gears, steering, tuple(wheels))
+
+
+def _walker_bones(c: _Cursor, vec: struct.Struct) -> m.WalkerBones:
+    database_id, n = c.take(_S_ID_U16, "database_id")
+    bones = []
+    for i in range(n):
+        name = c.string(f"bones[{i}].name")
+        loc = m.Vec3(*c.take(vec, f"bones[{i}].location"))
+        rot = m.Rotator(*c.take(vec, f"bones[{i}].rotation"))
+        bones.append(m.WalkerBone(name, loc, rot))
+    return m.WalkerBones(database_id, tuple(bones))
+
+
+def _anim_wheels(c: _Cursor, vec: struct.Struct) -> m.AnimVehicleWheels:
+    database_id, n = c.take(_S_ID_U32, "database_id")
+    if n * _S_WHEEL_ANIM.size > len(c.buf) - c.pos:
+        raise Malformed(
+            f"AnimVehicleWheels declares {n} wheels, more than the payload holds",
+            c.base + c.pos - 4, f"{c.path}.num_wheels", rule="CARLA-PACKET-001",
+        )
+    wheels = tuple(m.WheelAnim(*c.take(_S_WHEEL_ANIM, f"wheels[{i}]")) for i in range(n))
+    return m.AnimVehicleWheels(database_id, wheels)
+
+
+def decode_body(
+    kind: K, payload: bytes | memoryview, variant: Variant, offset: int = 0, path: str = "",
+) -> m.Fixed | tuple[m.Record, ...] | bytes:
+    """Decode one payload by the layout of ``kind`` in ``variant``.
+
+    ``offset`` is the file offset of the payload's first byte, used in errors.
+    Raises :class:`Malformed` (rule ``CARLA-PACKET-001``) when the payload
+    size differs from what the layout implies.
+    """
+    if kind is K.RAW:
+        return bytes(payload)
+    entry = _NO_COUNT.get(kind)
+    if entry is not None:
+        s, build = entry
+        if len(payload) != s.size:
+            raise _size_error(kind, len(payload), s.size, offset, path)
+        return build(s.unpack(payload))
+    if kind in _FIXED_RECORDS:
+        build_rec = _FIXED_RECORDS[kind][1]
+        return tuple(build_rec(t) for t in unpack_flat(kind, payload, variant, offset, path))
+    if kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None:
+        return bytes(payload)  # UE5 layout not known: kept as bytes (research notes, section 7)
+    if len(payload) < 2:
+        raise _size_error(kind, len(payload), "at least 2", offset, path)
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    c = _Cursor(payload, offset, path, kind)
+    c.pos = 2
+    vec = _S_V3D if variant.vec_f64 else _S_V3F
+    records: list[m.Record] = []
+    for i in range(count):
+        c.path = f"{path}/record[{i}]"
+        if kind is K.EVENT_ADD:
+            records.append(_event_add(c, vec))
+        elif kind is K.PHYSICS_CONTROL:
+            records.append(_physics_control(c, variant.wheel_physics_size or 48))
+        elif kind is K.WALKER_BONES:
+            records.append(_walker_bones(c, vec))
+        elif kind is K.ANIM_VEHICLE_WHEELS:
+            records.append(_anim_wheels(c, vec))
+        else:  # pragma: no cover - every kind is in one of the tables above
+            raise AssertionError(kind)
+    c.path = path
+    c.done()
+    return tuple(records)
+
+
+# --- framing ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class RawPacket:
+    """One framed packet before its payload is interpreted."""
+
+    offset: int  # file offset of the id byte
+    packet_id: int
+    kind: K
+    payload: bytes
+
+    @property
+    def payload_offset(self) -> int:
+        return self.offset + 5
+
+    @property
+    def end(self) -> int:
+        return self.offset + 5 + len(self.payload)
+
+
+class PacketReader:
+    """Reads packets one at a time from a binary file object, in constant memory.
+
+    ``size`` (the total file size, when known) lets a truncated payload be
+    reported without allocating its declared size. Raises :class:`Truncated`
+    (rule ``CARLA-STREAM-001``) when the file ends inside a packet and
+    :class:`LimitExceeded` (``CARLA-LIMIT-001``) for a packet larger than
+    ``max_packet_size``. ``tell()`` is the offset of the next packet.
+    """
+
+    def __init__(
+        self, f: BinaryIO, variant: Variant, offset: int, size: int | None = None,
+        max_packet_size: int = MAX_PACKET_SIZE,
+    ) -> None:
+        self._read = f.read
+        self._kinds = variant.ids
+        self._pos = offset
+        self._size = size
+        self._max = max_packet_size
+
+    def tell(self) -> int:
+        return self._pos
+
+    def __iter__(self) -> Iterator[RawPacket]:
+        read = self._read
+        kinds_get = self._kinds.get
+        unpack_header = _UNPACK_PACKET_HEADER
+        raw = K.RAW
+        size_limit = self._max
+        total = self._size
+        pos = self._pos
+        while True:
+            head = read(5)
+            if not head:
+                return
+            if len(head) < 5:
+                raise Truncated(
+                    f"file ends inside a packet header ({len(head)} of 5 bytes)", pos, "",
+                    rule="CARLA-STREAM-001", needed=5, available=len(head),
+                )
+            packet_id, size = unpack_header(head)
+            if size > size_limit:
+                raise LimitExceeded(
+                    f"packet declares {size} payload bytes, above the limit of {size_limit}",
+                    pos + 1, "", rule="CARLA-LIMIT-001", limit="max_packet_size", value=size, maximum=size_limit,
+                )
+            if total is not None and pos + 5 + size > total:
+                raise Truncated(
+                    f"file ends inside a packet payload ({total - pos - 5} of {size} bytes)", pos, "",
+                    rule="CARLA-STREAM-001", needed=size, available=total - pos - 5,
+                )
+            payload = read(size) if size else b""
+            if len(payload) < size:
+                raise Truncated(
+                    f"file ends inside a packet payload ({len(payload)} of {size} bytes)", pos, "",
+                    rule="CARLA-STREAM-001", needed=size, available=len(payload),
+                )
+            self._pos = pos + 5 + size
+            yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), payload)
+            pos = self._pos
+
+
+def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iterator[m.Packet]:
+    """Stream a whole log: the header is consumed, then every packet is decoded.
+
+    Use :func:`read_header` first if you need the header; this generator
+    expects ``f`` positioned at the start of the file.
+    """
+    _, offset = read_header(f)
+    for i, raw in enumerate(PacketReader(f, variant, offset, size)):
+        body = decode_body(raw.kind, raw.payload, variant, raw.payload_offset, f"packet[{i}]")
+        yield m.Packet(raw.kind, body, raw.packet_id)
+
+
+def decode(data: bytes, variant: Variant) -> m.Recording:
+    """Decode a whole log held in memory. Raises :class:`DecodeError` subclasses only."""
+    import io
+
+    f = io.BytesIO(data)
+    header, offset = decode_header(data, 0)
+    f.seek(offset)
+    packets = []
+    for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):
+        body = decode_body(raw.kind, raw.payload, variant, raw.payload_offset, f"packet[{i}]")
+        packets.append(m.Packet(raw.kind, body, raw.packet_id))
+    return m.Recording(header, tuple(packets))
+
+
+def frames(packets: "Iterator[m.Packet] | tuple[m.Packet, ...]") -> Iterator[tuple[m.FrameStart, list[m.Packet]]]:
+    """Group packets into frames: each FrameStart with the packets up to its FrameEnd.
+
+    Packets outside any frame are skipped here (the checker reports them).
+    """
+    current: list[m.Packet] | None = None
+    start: m.FrameStart | None = None
+    for p in packets:
+        if p.kind is K.FRAME_START:
+            if current is not None and start is not None:
+                yield start, current
+            start, current = p.body, []  # type: ignore[assignment]
+        elif p.kind is K.FRAME_END:
+            if current is not None and start is not None:
+                yield start, current
+            start, current = None, None
+        elif current is not None:
+            current.append(p)
+    if current is not None and start is not None:
+        yield start, current
