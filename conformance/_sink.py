@@ -1,0 +1,61 @@
+"""Collecting findings for one file, with the per-rule cap every format shares."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from recspec.report import Finding, Rule, Severity
+
+__all__ = ["MAX_FINDINGS_PER_RULE", "FindingSink"]
+
+#: A broken file can break one rule a million times. The first this-many
+#: findings of each rule are kept; the rest are counted in one summary finding.
+MAX_FINDINGS_PER_RULE = 100
+
+
+class FindingSink:
+    """Gathers every finding of one file (not just the first), at the profile's levels."""
+
+    def __init__(self, rules: Mapping[str, Rule], profile: str, max_per_rule: int = MAX_FINDINGS_PER_RULE) -> None:
+        self.rules = rules
+        self.profile = profile
+        self.max_per_rule = max_per_rule
+        self.findings: list[Finding] = []
+        self._counts: dict[str, int] = {}
+        self.structural_error = False
+
+    def add(self, rule_id: str, message: str, offset: int | None = None, length: int | None = None,
+            path: str = "", expected: Any = None, actual: Any = None) -> None:
+        rule = self.rules[rule_id]
+        severity = rule.level(self.profile)
+        if severity is Severity.OFF:
+            return
+        if rule.structural and severity is Severity.ERROR:
+            self.structural_error = True
+        n = self._counts.get(rule_id, 0) + 1
+        self._counts[rule_id] = n
+        if n <= self.max_per_rule:
+            self.findings.append(Finding(rule_id, severity, message, offset, length, path, expected, actual))
+
+    def close(self) -> list[Finding]:
+        """The findings, plus one note per rule whose findings were capped."""
+        for rule_id, n in sorted(self._counts.items()):
+            if n > self.max_per_rule:
+                rule = self.rules[rule_id]
+                self.findings.append(Finding(
+                    rule_id, rule.level(self.profile),
+                    f"{n - self.max_per_rule} more findings of this rule not listed ({n} in all; "
+                    f"the first {self.max_per_rule} are shown)",
+                ))
+        return self.findings
+
+    def count(self, rule_id: str) -> int:
+        return self._counts.get(rule_id, 0)
+
+    @property
+    def worst(self) -> Severity:
+        worst = Severity.OFF
+        for f in self.findings:
+            if f.severity.rank > worst.rank:
+                worst = f.severity
+        return worst

@@ -1,0 +1,543 @@
+"""Checking one CARLA recorder log: variant detection, the walk, the rules.
+
+The walk streams the file packet by packet (``PacketReader``), so memory does
+not grow with the file; the only state kept across frames is the set of live
+actor ids and the previous frame's timing. Fixed-size records are checked as
+flat tuples (``unpack_flat``) and set operations, which keeps the hot path in C.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Iterable
+
+from recspec.errors import DecodeError, LimitExceeded, Truncated
+from recspec.reference.carla import _decode as dec
+from recspec.reference.carla._model import PacketKind as K
+from recspec.reference.carla._variants import VARIANTS, Variant
+from recspec.report import FileReport, Verdict
+
+from .._sink import FindingSink
+from ._rules import RULES_BY_ID
+
+__all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "check_stream", "detect_variant", "sniff"]
+
+MAGIC_FIELD = b"\x0e\x00CARLA_RECORDER"
+
+#: Variant detection reads at most this much of the file (see ``detect_variant``).
+DETECTION_PREFIX_BYTES = 8 * 1024 * 1024
+DETECTION_PREFIX_FRAMES = 64
+
+# Tie-break between variants that fit the bytes equally well: released versions
+# first, newest first; development numberings last.
+PREFERENCE = ("0.9.15", "0.9.16", "0.9.14", "0.9.12-0.9.13", "0.9.10-0.9.11", "0.9.6-0.9.9",
+              "0.9.4-0.9.5", "dev-2023", "ue5")
+
+_AD = (K.KINEMATICS, K.BOUNDING_BOX, K.TRIGGER_VOLUME, K.PLATFORM_TIME, K.PHYSICS_CONTROL, K.TRAFFIC_LIGHT_TIME)
+_EVENTS = (K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION)
+_STATE = (K.POSITION, K.STATE)
+_ANIM = (K.ANIM_VEHICLE, K.ANIM_WALKER)
+
+# Writer order per variant (research notes, section 3); FrameStart and FrameEnd
+# bracket it. Raw, unknown and FrameCounter packets are not ordered.
+WRITER_ORDER: dict[str, tuple[K, ...]] = {
+    "0.9.4-0.9.5": (*_EVENTS, *_STATE),
+    "0.9.6-0.9.9": (*_EVENTS, *_STATE, *_ANIM),
+    "0.9.10-0.9.11": (*_EVENTS, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT, *_AD),
+    "0.9.12-0.9.13": (*_EVENTS, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT, *_AD),
+    "0.9.14": (K.VISUAL_TIME, *_EVENTS, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT, *_AD, K.WALKER_BONES),
+    "0.9.15": (K.VISUAL_TIME, *_EVENTS, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT,
+               K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER, *_AD, K.WALKER_BONES),
+}
+WRITER_ORDER["dev-2023"] = WRITER_ORDER["0.9.16"] = WRITER_ORDER["ue5"] = (
+    K.VISUAL_TIME, *_EVENTS, K.VEHICLE_DOOR, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT,
+    K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER, *_AD, K.WALKER_BONES)
+
+# Packets CARLA writes in every frame, even with no records (used to tell variants apart).
+ALWAYS: dict[str, frozenset[K]] = {
+    "0.9.4-0.9.5": frozenset((*_EVENTS, *_STATE)),
+    "0.9.6-0.9.9": frozenset((*_EVENTS, *_STATE, *_ANIM)),
+    "0.9.10-0.9.11": frozenset((*_EVENTS, *_STATE, *_ANIM, K.VEHICLE_LIGHT)),
+}
+ALWAYS["0.9.12-0.9.13"] = ALWAYS["0.9.10-0.9.11"]
+ALWAYS["0.9.14"] = ALWAYS["0.9.10-0.9.11"] | {K.VISUAL_TIME}
+ALWAYS["0.9.15"] = ALWAYS["0.9.14"] | {K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER}
+ALWAYS["dev-2023"] = ALWAYS["0.9.16"] = ALWAYS["ue5"] = ALWAYS["0.9.15"] | {K.VEHICLE_DOOR}
+
+# Fixed-record kinds whose first field is an actor id (CARLA-ACTOR-001).
+_ACTOR_FIRST = frozenset((K.POSITION, K.STATE, K.ANIM_VEHICLE, K.ANIM_WALKER, K.VEHICLE_LIGHT, K.KINEMATICS,
+                          K.BOUNDING_BOX, K.TRAFFIC_LIGHT_TIME, K.TRIGGER_VOLUME, K.ANIM_BIKER, K.VEHICLE_DOOR))
+# Flag fields (CARLA-VALUE-001): kind -> ((tuple index, field name), ...)
+_FLAGS = {
+    K.COLLISION: ((3, "is_actor1_hero"), (4, "is_actor2_hero")),
+    K.STATE: ((1, "is_frozen"),),
+    K.ANIM_VEHICLE: ((4, "handbrake"),),
+    K.SCENE_LIGHT: ((6, "is_on"),),
+    K.VEHICLE_DOOR: ((2, "is_open"),),
+}
+NOT_AN_ACTOR = 0xFFFFFFFF
+_DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
+_DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
+
+
+def sniff(head: bytes) -> float:
+    """Confidence (0..1) that ``head`` (the first bytes of a file) is a CARLA log."""
+    if head[2:18] == MAGIC_FIELD:
+        return 1.0
+    if head[2:18].upper() == MAGIC_FIELD.upper():
+        return 0.9  # a differently-cased magic: still CARLA, and CARLA-HEADER-001 says so
+    return 0.0
+
+
+# --- variant detection ----------------------------------------------------------
+
+
+@dataclass
+class _Fit:
+    variant: Variant
+    structural: int = 0
+    unknown: int = 0
+    missing_always: int = 0
+    enum_misfits: int = 0
+    first_problem: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def score(self) -> tuple[int, int, int, int, int]:
+        return (self.structural, self.unknown, self.missing_always, self.enum_misfits,
+                PREFERENCE.index(self.variant.name))
+
+
+def _prefix_packets(f: BinaryIO, offset: int, size: int | None) -> list[dec.RawPacket]:
+    """Framed packets of the file's first frames (variant independent)."""
+    any_variant = VARIANTS["0.9.4-0.9.5"]
+    out: list[dec.RawPacket] = []
+    frames_seen = 0
+    try:
+        for raw in dec.PacketReader(f, any_variant, offset, size):
+            out.append(raw)
+            if raw.packet_id == 1:
+                frames_seen += 1
+            if frames_seen >= DETECTION_PREFIX_FRAMES or raw.end - offset >= DETECTION_PREFIX_BYTES:
+                break
+    except DecodeError:
+        pass  # the walk reports it; detection uses what could be framed
+    return out
+
+
+def _fit(variant: Variant, packets: list[dec.RawPacket]) -> _Fit:
+    fit = _Fit(variant)
+    always = ALWAYS[variant.name]
+    seen: set[K] = set()
+    in_frame = False
+    for raw in packets:
+        kind = variant.ids.get(raw.packet_id, K.RAW)
+        if kind is K.RAW:
+            if raw.packet_id < 100:
+                fit.unknown += 1
+                if not fit.first_problem:
+                    fit.first_problem = f"packet id {raw.packet_id} at offset {raw.offset} is not defined"
+            continue
+        if kind is K.FRAME_START:
+            in_frame, seen = True, set()
+        elif kind is K.FRAME_END and in_frame:
+            fit.missing_always += len(always - seen)
+            in_frame = False
+        seen.add(kind)
+        try:
+            body = dec.decode_body(kind, raw.payload, variant, raw.payload_offset)
+        except DecodeError as e:
+            fit.structural += 1
+            if not fit.first_problem or fit.structural == 1:
+                fit.first_problem = f"packet id {raw.packet_id} at offset {raw.offset}: {e.message} (as {kind.label})"
+            continue
+        if kind is K.EVENT_ADD:
+            for r in body:  # type: ignore[union-attr]
+                if r.type >= variant.actor_types - 1:
+                    fit.enum_misfits += 1
+                fit.enum_misfits += sum(1 for a in r.attributes if a.type not in variant.attribute_types)
+    return fit
+
+
+def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
+    """Choose the variant whose layouts fit the first frames of the file best.
+
+    Reads at most ``DETECTION_PREFIX_FRAMES`` frames or ``DETECTION_PREFIX_BYTES``
+    bytes. Ranking: fewest payloads that do not fit their layout, then fewest
+    undefined ids below 100, then fewest always-written packets missing, then
+    fewest out-of-range enum values (actor and attribute types), then the
+    ``PREFERENCE`` order. Returns the variant and the evidence for the report.
+    """
+    start = f.tell()
+    packets = _prefix_packets(f, offset, size)
+    f.seek(start)
+    fits = sorted((_fit(v, packets) for v in VARIANTS.values()), key=_Fit.score)
+    best = fits[0]
+    candidates = []
+    for fit in fits:
+        entry: dict[str, Any] = {"variant": fit.variant.name, "fits": fit.structural == 0}
+        reasons = []
+        if fit.structural:
+            reasons.append(f"{fit.structural} payloads do not fit")
+        if fit.unknown:
+            reasons.append(f"{fit.unknown} packets with undefined ids")
+        if fit.missing_always:
+            reasons.append(f"{fit.missing_always} always-written packets missing")
+        if fit.enum_misfits:
+            reasons.append(f"{fit.enum_misfits} out-of-range actor/attribute types")
+        if fit.first_problem:
+            reasons.append(f"first: {fit.first_problem}")
+        entry["reason"] = "; ".join(reasons) if reasons else "every packet fits"
+        candidates.append(entry)
+    evidence = {
+        "method": "content",
+        "prefix_packets": len(packets),
+        "also_fit_equally": [f.variant.name for f in fits[1:] if f.score()[:4] == best.score()[:4]],
+        "candidates": candidates,
+    }
+    return best.variant, evidence
+
+
+# --- the walk ----------------------------------------------------------------------
+
+
+class _Walk:
+    """State of one pass over a log. ``run`` fills ``sink`` and ``stats``."""
+
+    def __init__(self, variant: Variant, sink: FindingSink) -> None:
+        self.v = variant
+        self.sink = sink
+        self.order = {k: i for i, k in enumerate(WRITER_ORDER[variant.name])}
+        self.alive: set[int] = set()
+        self.frames = 0
+        self.packets = 0
+        self.actors_added = 0
+        self.position_records = 0
+        self.in_frame = False
+        self.frame_path = ""
+        self.packet_index = 0
+        self.frame_kinds: set[K] = set()
+        self.last_order = -1
+        self.prev_start: tuple[int, float, float, int] | None = None  # id, duration, elapsed, offset
+        self.last_frame_end = 0
+        self.last_complete_frame_id: int | None = None
+
+    # -- helpers
+    def _path(self, kind: K, extra: str = "") -> str:
+        base = f"{self.frame_path}/packet[{self.packet_index}]:{kind.label}" if self.in_frame else \
+            f"packet@{self.packets}:{kind.label}"
+        return base + extra
+
+    def _string(self, text: str, offset: int, path: str) -> None:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            self.sink.add("CARLA-STRING-001", f"string is not valid UTF-8: {text!r}", offset, None, path)
+            return
+        if "\x00" in text:
+            self.sink.add("CARLA-STRING-002", f"string holds a NUL byte: {text!r}", offset, None, path)
+
+    def header(self, h: Any, end: int) -> None:
+        add = self.sink.add
+        if h.magic != "CARLA_RECORDER":
+            add("CARLA-HEADER-001", f"magic is {h.magic!r}, not 'CARLA_RECORDER'", 2, 2 + len(h.magic.encode('utf-8', 'surrogateescape')),
+                "header.magic", "CARLA_RECORDER", h.magic)
+        if h.version != 1:
+            add("CARLA-HEADER-002", f"header version is {h.version}; every CARLA release writes 1", 0, 2,
+                "header.version", 1, h.version)
+        if not _DATE_MIN <= h.date < _DATE_MAX:
+            add("CARLA-HEADER-003", f"date {h.date} is not a plausible Unix time (2017..2100)",
+                end - 2 - len(h.map_name.encode('utf-8', 'surrogateescape')) - 8, 8, "header.date", None, h.date)
+        if not h.map_name:
+            add("CARLA-HEADER-004", "map name is empty", end - 2, 2, "header.map_name")
+        self._string(h.magic, 2, "header.magic")
+        self._string(h.map_name, end - 2 - len(h.map_name.encode("utf-8", "surrogateescape")), "header.map_name")
+
+    def packet(self, raw: dec.RawPacket) -> None:
+        kind = raw.kind
+        sink = self.sink
+        self.packets += 1
+        if kind is K.FRAME_START:
+            self.frame_start(raw)
+            return
+        if not self.in_frame:
+            sink.add("CARLA-FRAME-001", f"{kind.label} packet (id {raw.packet_id}) outside a frame",
+                     raw.offset, 5 + len(raw.payload), self._path(kind))
+        else:
+            self.packet_index += 1
+        if kind is K.FRAME_END:
+            if raw.payload:
+                sink.add("CARLA-PACKET-001", f"FrameEnd payload is {len(raw.payload)} bytes, its layout implies 0",
+                         raw.offset, 5 + len(raw.payload), self._path(kind), 0, len(raw.payload))
+            if self.in_frame:
+                self.frame_end(raw)
+            return
+        if kind is K.RAW:
+            if raw.packet_id >= 100:
+                sink.add("CARLA-PACKET-003", f"user packet id {raw.packet_id} ({len(raw.payload)} bytes) kept as raw",
+                         raw.offset, 5 + len(raw.payload), self._path(kind))
+            else:
+                sink.add("CARLA-PACKET-002",
+                         f"packet id {raw.packet_id} is not defined in variant {self.v.name}; skipped by size",
+                         raw.offset, 5 + len(raw.payload), self._path(kind), None, raw.packet_id)
+            return
+        if self.in_frame:
+            self._order(kind, raw)
+        if kind is K.FRAME_COUNTER:
+            sink.add("CARLA-PACKET-004", "FrameCounter packet in a recorder file", raw.offset, 5 + len(raw.payload),
+                     self._path(kind))
+        try:
+            if dec.is_fixed_record(kind):
+                self.fixed_records(kind, raw, dec.unpack_flat(kind, raw.payload, self.v, raw.payload_offset, self._path(kind)))
+            else:
+                body = dec.decode_body(kind, raw.payload, self.v, raw.payload_offset, self._path(kind))
+                if isinstance(body, tuple):
+                    self.variable_records(kind, raw, body)
+        except DecodeError as e:
+            sink.add(e.rule, e.message, e.offset, None, e.path,
+                     getattr(e, "expected", None), getattr(e, "actual", None))
+
+    def _order(self, kind: K, raw: dec.RawPacket) -> None:
+        if kind in self.frame_kinds:
+            self.sink.add("CARLA-ORDER-002", f"second {kind.label} packet in this frame", raw.offset,
+                          5 + len(raw.payload), self._path(kind))
+        self.frame_kinds.add(kind)
+        pos = self.order.get(kind)
+        if pos is None:
+            return
+        if pos < self.last_order:
+            self.sink.add("CARLA-ORDER-001", f"{kind.label} after a packet that CARLA writes later in the frame",
+                          raw.offset, 5 + len(raw.payload), self._path(kind))
+        self.last_order = max(self.last_order, pos)
+
+    def frame_start(self, raw: dec.RawPacket) -> None:
+        sink = self.sink
+        if self.in_frame:
+            sink.add("CARLA-FRAME-002", "FrameStart before the previous frame's FrameEnd", raw.offset, 5,
+                     f"{self.frame_path}/packet[{self.packet_index + 1}]:FrameStart")
+        self.frames += 1
+        self.in_frame = True
+        self.frame_path = f"frame[{self.frames - 1}]"
+        self.packet_index = 0
+        self.frame_kinds = set()
+        self.last_order = -1
+        path = f"{self.frame_path}/packet[0]:FrameStart"
+        if len(raw.payload) != 24:
+            sink.add("CARLA-PACKET-001", f"FrameStart payload is {len(raw.payload)} bytes, its layout implies 24",
+                     raw.offset, 5 + len(raw.payload), path, 24, len(raw.payload))
+            self.prev_start = None
+            return
+        frame_id, duration, elapsed = _FRAME_START(raw.payload)
+        off = raw.payload_offset
+        if not (math.isfinite(duration) and math.isfinite(elapsed)):
+            sink.add("CARLA-FRAME-010", f"durationThis {duration!r} / elapsed {elapsed!r} not finite", off + 8, 16, path)
+        prev = self.prev_start
+        if prev is None:
+            if self.frames == 1:
+                if frame_id != 1:
+                    sink.add("CARLA-FRAME-003", f"first frame id is {frame_id}, expected 1", off, 8, path + ".frame_id", 1, frame_id)
+                if elapsed != 0.0:
+                    sink.add("CARLA-FRAME-005", f"first frame elapsed is {elapsed!r}, expected 0.0", off + 16, 8,
+                             path + ".elapsed", 0.0, elapsed)
+        else:
+            p_id, p_duration, p_elapsed, p_off = prev
+            if frame_id != p_id + 1:
+                sink.add("CARLA-FRAME-003", f"frame id {frame_id} follows {p_id}", off, 8, path + ".frame_id", p_id + 1, frame_id)
+            if p_duration < 0:
+                sink.add("CARLA-FRAME-008", f"frame {p_id} has durationThis {p_duration!r} but is not the last frame",
+                         p_off + 8, 8, f"frame[{self.frames - 2}]/packet[0]:FrameStart.duration_this", None, p_duration)
+            elif p_elapsed + p_duration != elapsed:
+                sink.add("CARLA-FRAME-004",
+                         f"elapsed {elapsed!r} != previous elapsed {p_elapsed!r} + durationThis {p_duration!r} "
+                         f"(= {p_elapsed + p_duration!r})", off + 16, 8, path + ".elapsed", p_elapsed + p_duration, elapsed)
+        self.prev_start = (frame_id, duration, elapsed, off)
+
+    def frame_end(self, raw: dec.RawPacket) -> None:
+        self.in_frame = False
+        self.last_frame_end = raw.end
+        if self.prev_start is not None:
+            self.last_complete_frame_id = self.prev_start[0]
+
+    def finish(self, end_offset: int) -> None:
+        sink = self.sink
+        if self.in_frame:
+            sink.add("CARLA-FRAME-007", f"the last frame ({self.frame_path}) has no FrameEnd", end_offset, 0,
+                     self.frame_path)
+        if self.frames == 0:
+            sink.add("CARLA-FRAME-009", "the log holds no frame", end_offset, 0, "")
+        if self.prev_start is not None:
+            p_id, p_duration, _, p_off = self.prev_start
+            if p_duration != -1.0:
+                sink.add("CARLA-FRAME-006", f"last frame {p_id} has durationThis {p_duration!r}, expected -1.0",
+                         p_off + 8, 8, f"frame[{self.frames - 1}]/packet[0]:FrameStart.duration_this", -1.0, p_duration)
+
+    # -- records
+    def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int], stride: int) -> None:
+        alive = self.alive
+        for i, actor in enumerate(ids):
+            if actor not in alive and not (kind is K.COLLISION and actor == NOT_AN_ACTOR):
+                self.sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {actor}, which is not alive",
+                              raw.payload_offset + 2 + index_of[i] * stride, stride,
+                              self._path(kind, f"/record[{index_of[i]}].{what}"), None, actor)
+
+    def fixed_records(self, kind: K, raw: dec.RawPacket, flat: list[tuple]) -> None:
+        if not flat:
+            return
+        stride = dec.record_struct(kind, self.v.vec_f64).size
+        alive = self.alive
+        if kind in _ACTOR_FIRST:
+            ids = [t[0] for t in flat]
+            if kind is K.POSITION:
+                self.position_records += len(ids)
+            if not alive.issuperset(ids):
+                bad = [i for i, a in enumerate(ids) if a not in alive]
+                self._missing([ids[i] for i in bad], kind, raw, "database_id", bad, stride)
+        elif kind is K.EVENT_DEL:
+            for i, (actor,) in enumerate(flat):
+                if actor in alive:
+                    alive.discard(actor)
+                else:
+                    self.sink.add("CARLA-ACTOR-003", f"EventDel of actor {actor}, which is not alive",
+                                  raw.payload_offset + 2 + i * stride, stride,
+                                  self._path(kind, f"/record[{i}].database_id"), None, actor)
+        elif kind is K.EVENT_PARENT:
+            for col, what in ((0, "database_id"), (1, "database_id_parent")):
+                ids = [t[col] for t in flat]
+                if not alive.issuperset(ids):
+                    bad = [i for i, a in enumerate(ids) if a not in alive]
+                    self._missing([ids[i] for i in bad], kind, raw, what, bad, stride)
+        elif kind is K.COLLISION:
+            for col, what in ((1, "database_id1"), (2, "database_id2")):
+                ids = [t[col] for t in flat]
+                if not alive.issuperset(ids):
+                    bad = [i for i, a in enumerate(ids) if a not in alive and a != NOT_AN_ACTOR]
+                    self._missing([ids[i] for i in bad], kind, raw, what, bad, stride)
+        flags = _FLAGS.get(kind)
+        if flags:
+            for col, what in flags:
+                if any(t[col] > 1 for t in flat):
+                    for i, t in enumerate(flat):
+                        if t[col] > 1:
+                            self.sink.add("CARLA-VALUE-001", f"{what} is {t[col]}, not 0 or 1",
+                                          raw.payload_offset + 2 + i * stride, stride,
+                                          self._path(kind, f"/record[{i}].{what}"), None, t[col])
+        if kind is K.STATE:
+            self._enum(flat, 3, self.v.traffic_light_states, "CARLA-ENUM-002", "state", kind, raw, stride)
+        elif kind is K.SCENE_LIGHT:
+            self._enum(flat, 7, 5, "CARLA-ENUM-004", "light_group", kind, raw, stride)
+        elif kind is K.VEHICLE_DOOR:
+            self._enum(flat, 1, 7, "CARLA-ENUM-003", "door", kind, raw, stride)
+
+    def _enum(self, flat: list[tuple], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket, stride: int) -> None:
+        if max(t[col] for t in flat) < n:
+            return
+        for i, t in enumerate(flat):
+            if t[col] >= n:
+                self.sink.add(rule, f"{what} is {t[col]}, outside 0..{n - 1}", raw.payload_offset + 2 + i * stride,
+                              stride, self._path(kind, f"/record[{i}].{what}"), f"0..{n - 1}", t[col])
+
+    def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple) -> None:
+        sink = self.sink
+        alive = self.alive
+        if kind is K.EVENT_ADD:
+            for i, r in enumerate(records):
+                path = self._path(kind, f"/record[{i}]")
+                self.actors_added += 1
+                if r.database_id in alive:
+                    sink.add("CARLA-ACTOR-002", f"actor {r.database_id} added again while alive", raw.payload_offset,
+                             None, path + ".database_id", None, r.database_id)
+                alive.add(r.database_id)
+                if r.type >= self.v.actor_types - 1:
+                    sink.add("CARLA-ENUM-001", f"actor type {r.type} is outside 0..{self.v.actor_types - 2} "
+                             f"({self.v.actor_types - 1} is INVALID in {self.v.name})", raw.payload_offset, None,
+                             path + ".type", f"0..{self.v.actor_types - 2}", r.type)
+                self._string(r.description_id, raw.payload_offset, path + ".description_id")
+                for j, a in enumerate(r.attributes):
+                    if a.type not in self.v.attribute_types:
+                        sink.add("CARLA-ENUM-005", f"attribute {a.id!r} has type {a.type}, not one of "
+                                 f"{list(self.v.attribute_types)}", raw.payload_offset, None,
+                                 f"{path}/attributes[{j}].type", None, a.type)
+                    self._string(a.id, raw.payload_offset, f"{path}/attributes[{j}].id")
+                    self._string(a.value, raw.payload_offset, f"{path}/attributes[{j}].value")
+        else:
+            for i, r in enumerate(records):
+                if r.database_id not in alive:
+                    sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {r.database_id}, which is not alive",
+                             raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None, r.database_id)
+                if kind is K.WALKER_BONES:
+                    for j, b in enumerate(r.bones):
+                        self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
+
+
+_FRAME_START = struct.Struct("<Qdd").unpack
+
+
+def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: str,
+                 size: int | None = None) -> FileReport:
+    """Check one CARLA log read from ``f`` (seekable, at offset 0)."""
+    sink = FindingSink(RULES_BY_ID, profile)
+    if size is None:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        f.seek(0)
+    report = FileReport(path, "carla", None, profile, Verdict.VALID)
+    try:
+        header, offset = dec.read_header(f)
+    except DecodeError as e:
+        sink.add("CARLA-STREAM-001", f"file ends inside the info header ({e.message})", e.offset, None, e.path)
+        report.verdict = Verdict.MALFORMED
+        report.findings = sink.close()
+        report.stats = {"frames": 0, "packets": 0, "duration_s": None, "map": None, "actors_added": 0,
+                        "position_records": 0}
+        return report
+    if variant is None:
+        variant, evidence = detect_variant(f, offset, size)
+    else:
+        evidence = {"method": "--variant"}
+    report.variant = variant.name
+    report.evidence = {"variant": evidence}
+    walk = _Walk(variant, sink)
+    walk.header(header, offset)
+    reader = dec.PacketReader(f, variant, offset, size)
+    stopped = False
+    try:
+        for raw in reader:
+            walk.packet(raw)
+    except Truncated as e:
+        stopped = True
+        f.seek(e.offset)
+        _report_tail(walk, sink, e, size, f.read(1))
+    except LimitExceeded as e:
+        stopped = True
+        sink.add(e.rule, e.message, e.offset, 4, "", e.maximum, e.value)
+    walk.finish(reader.tell() if not stopped else size)
+    report.findings = sink.close()
+    duration = walk.prev_start[2] if walk.prev_start is not None else None
+    report.stats = {
+        "frames": walk.frames,
+        "packets": walk.packets,
+        "duration_s": duration,
+        "map": header.map_name,
+        "actors_added": walk.actors_added,
+        "position_records": walk.position_records,
+    }
+    if sink.structural_error:
+        report.verdict = Verdict.MALFORMED
+    elif any(f.severity.rank >= 3 for f in report.findings):
+        report.verdict = Verdict.INVALID
+    return report
+
+
+def _report_tail(walk: _Walk, sink: FindingSink, e: Truncated, size: int, first: bytes) -> None:
+    """The file ends inside a packet: truncation, or trailing bytes after the last frame."""
+    remaining = size - e.offset
+    last = walk.last_complete_frame_id
+    where = f"last complete frame: id {last}" if last is not None else "no complete frame"
+    if not walk.in_frame and walk.frames > 0 and first and first[0] != walk.v.id_of[K.FRAME_START]:
+        sink.add("CARLA-STREAM-002", f"{remaining} trailing bytes after the last frame ({where})",
+                 e.offset, remaining, "", 0, remaining)
+    else:
+        sink.add("CARLA-STREAM-001", f"truncated: {e.message}; {where}; {remaining} bytes remain after "
+                 f"offset {e.offset}", e.offset, remaining, walk.frame_path if walk.in_frame else "", e.needed, e.available)
