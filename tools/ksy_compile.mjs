@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// Compile Kaitai Struct specs (ksy/*.ksy) into the Python parsers of recspec/_ksy/.
+//
+// Usage: node tools/ksy_compile.mjs --out DIR [FILE.ksy ...]
+//
+// Without files, every ksy/*.ksy of the checkout is compiled. The npm package
+// `kaitai-struct-compiler` (pinned in package-lock.json) has no command line,
+// only `compile(lang, yamlObject, importer, debug)`, so this script:
+//
+// * parses each spec with js-yaml;
+// * resolves `meta.imports` against ksy/ (both "rel" and "abs" imports; the
+//   importer is not told which spec asked, and all our specs live in ksy/);
+// * compiles in debug mode: generated classes do not parse in the
+//   constructor (call `_read()`), list their fields in `SEQ_FIELDS` and record
+//   field positions in `_debug`;
+// * rewrites the bare-name imports of other generated modules (`import foo`,
+//   `from foo import Foo`) into relative imports inside the package, so the
+//   modules work as `recspec._ksy.foo` without touching sys.path;
+// * makes the output deterministic: one stable header comment that names the
+//   source spec and the compiler version, LF line endings, one trailing newline.
+//
+// Files are written to DIR (created if missing); nothing else in DIR is
+// touched. tools/generate_parsers.py is the Python entry point around this.
+
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const KSY_DIR = path.join(REPO, "ksy");
+
+function fail(message) {
+  process.stderr.write(`ksy_compile: ${message}\n`);
+  process.exit(2);
+}
+
+function loadDependencies() {
+  try {
+    return {
+      compiler: require("kaitai-struct-compiler"),
+      yaml: require("js-yaml"),
+    };
+  } catch (err) {
+    fail(`cannot load the npm toolchain (${err.message}); run \`npm ci\` first`);
+  }
+  return undefined;
+}
+
+function parseArgs(argv) {
+  let out = null;
+  const files = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === "--out") {
+      out = argv[i + 1];
+      i += 1;
+    } else if (arg.startsWith("--out=")) {
+      out = arg.slice("--out=".length);
+    } else if (arg === "-h" || arg === "--help") {
+      process.stdout.write("usage: node tools/ksy_compile.mjs --out DIR [FILE.ksy ...]\n");
+      process.exit(0);
+    } else if (arg.startsWith("-")) {
+      fail(`unknown option ${arg}`);
+    } else {
+      files.push(arg);
+    }
+  }
+  if (!out) {
+    fail("missing --out DIR");
+  }
+  return { out: path.resolve(out), files };
+}
+
+function allSpecs() {
+  return fs
+    .readdirSync(KSY_DIR)
+    .filter((name) => name.endsWith(".ksy"))
+    .sort()
+    .map((name) => path.join(KSY_DIR, name));
+}
+
+function readSpec(yaml, file) {
+  const text = fs.readFileSync(file, "utf8");
+  try {
+    return yaml.load(text, { filename: file });
+  } catch (err) {
+    fail(`${path.relative(REPO, file)}: YAML error: ${err.message}`);
+  }
+  return undefined;
+}
+
+// The importer the compiler calls for each `meta.imports` entry. It also
+// remembers which spec file each imported module id came from, for the header.
+function makeImporter(yaml, origins) {
+  return {
+    importYaml(name, mode) {
+      const rel = name.endsWith(".ksy") ? name : `${name}.ksy`;
+      const file = path.resolve(KSY_DIR, rel.replace(/^\/+/, ""));
+      if (!fs.existsSync(file)) {
+        return Promise.reject(new Error(`import ${JSON.stringify(name)} (${mode}): ${file} not found`));
+      }
+      const spec = readSpec(yaml, file);
+      const id = spec && spec.meta && spec.meta.id;
+      if (id) {
+        origins.set(id, path.relative(REPO, file).split(path.sep).join("/"));
+      }
+      return Promise.resolve(spec);
+    },
+  };
+}
+
+const GENERATED_HEADER = /^# This is a generated file! Please edit source \.ksy file and use kaitai-struct-compiler to rebuild\n/;
+
+// Rewrite the imports of sibling generated modules into relative imports.
+function relativizeImports(source, modules) {
+  return source
+    .replace(/^import ([A-Za-z_][A-Za-z0-9_]*)$/gm, (line, mod) =>
+      modules.has(mod) ? `from . import ${mod}` : line)
+    .replace(/^from ([A-Za-z_][A-Za-z0-9_]*) import /gm, (line, mod) =>
+      modules.has(mod) ? `from .${mod} import ` : line);
+}
+
+function postProcess(source, origin, version, modules) {
+  let text = source.replace(/\r\n?/g, "\n");
+  text = text.replace(GENERATED_HEADER, "");
+  text = relativizeImports(text, modules);
+  const header = [
+    `# Generated from ${origin} by tools/ksy_compile.mjs`,
+    `# (kaitai-struct-compiler ${version}, debug mode). Do not edit by hand:`,
+    "# change the .ksy file and run `python tools/generate_parsers.py`.",
+    "",
+  ].join("\n");
+  return `${header}\n${text.replace(/\s+$/, "")}\n`;
+}
+
+async function main() {
+  const { out, files } = parseArgs(process.argv.slice(2));
+  const { compiler, yaml } = loadDependencies();
+  const specs = files.length ? files.map((f) => path.resolve(f)) : allSpecs();
+  if (!specs.length) {
+    fail(`no .ksy files in ${KSY_DIR}`);
+  }
+
+  const outputs = new Map(); // file name -> { source, origin }
+  for (const file of specs) {
+    const spec = readSpec(yaml, file);
+    const origins = new Map();
+    const id = spec && spec.meta && spec.meta.id;
+    if (id) {
+      origins.set(id, path.relative(REPO, file).split(path.sep).join("/"));
+    }
+    let result;
+    try {
+      result = await compiler.compile("python", spec, makeImporter(yaml, origins), true);
+    } catch (err) {
+      const detail = err && err.message ? err.message : String(err);
+      fail(`${path.relative(REPO, file)}: ${detail}`);
+    }
+    for (const [name, source] of Object.entries(result)) {
+      const moduleId = name.replace(/\.py$/, "");
+      const origin = origins.get(moduleId) || path.relative(REPO, file);
+      const previous = outputs.get(name);
+      if (previous && previous.source !== source) {
+        fail(`${name} is generated differently by two specs (${previous.origin}, ${origin})`);
+      }
+      outputs.set(name, { source, origin });
+    }
+  }
+
+  const modules = new Set([...outputs.keys()].map((name) => name.replace(/\.py$/, "")));
+  fs.mkdirSync(out, { recursive: true });
+  for (const name of [...outputs.keys()].sort()) {
+    const { source, origin } = outputs.get(name);
+    const text = postProcess(source, origin, compiler.version, modules);
+    fs.writeFileSync(path.join(out, name), text, "utf8");
+    process.stdout.write(`${path.join(out, name)}\n`);
+  }
+}
+
+main().catch((err) => fail(err && err.stack ? err.stack : String(err)));
