@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Compile Kaitai Struct specs (ksy/*.ksy) into the Python parsers of recspec/_ksy/.
 //
-// Usage: node tools/ksy_compile.mjs --out DIR [FILE.ksy ...]
+// Usage: node tools/ksy_compile.mjs --out DIR [--ksy-dir DIR] [FILE.ksy ...]
 //
-// Without files, every ksy/*.ksy of the checkout is compiled. The npm package
+// Without files, every *.ksy of the spec folder (default: ksy/ of the
+// checkout) is compiled. The npm package
 // `kaitai-struct-compiler` (pinned in package-lock.json) has no command line,
 // only `compile(lang, yamlObject, importer, debug)`, so this script:
 //
 // * parses each spec with js-yaml;
-// * resolves `meta.imports` against ksy/ (both "rel" and "abs" imports; the
-//   importer is not told which spec asked, and all our specs live in ksy/);
+// * resolves `meta.imports` against the spec folder (both "rel" and "abs"
+//   imports; the importer is not told which spec asked, and all our specs
+//   live in ksy/);
 // * compiles in debug mode: generated classes do not parse in the
 //   constructor (call `_read()`), list their fields in `SEQ_FIELDS` and record
 //   field positions in `_debug`;
@@ -31,7 +33,13 @@ import { fileURLToPath } from "node:url";
 const require = createRequire(import.meta.url);
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const KSY_DIR = path.join(REPO, "ksy");
+let KSY_DIR = path.join(REPO, "ksy");
+
+// How a spec file is named in the generated header: relative to the parent of
+// the spec folder ("ksy/carla_recorder.ksy"), with forward slashes.
+function origin(file) {
+  return path.relative(path.dirname(KSY_DIR), file).split(path.sep).join("/");
+}
 
 function fail(message) {
   process.stderr.write(`ksy_compile: ${message}\n`);
@@ -60,8 +68,11 @@ function parseArgs(argv) {
       i += 1;
     } else if (arg.startsWith("--out=")) {
       out = arg.slice("--out=".length);
+    } else if (arg === "--ksy-dir") {
+      KSY_DIR = path.resolve(argv[i + 1]);
+      i += 1;
     } else if (arg === "-h" || arg === "--help") {
-      process.stdout.write("usage: node tools/ksy_compile.mjs --out DIR [FILE.ksy ...]\n");
+      process.stdout.write("usage: node tools/ksy_compile.mjs --out DIR [--ksy-dir DIR] [FILE.ksy ...]\n");
       process.exit(0);
     } else if (arg.startsWith("-")) {
       fail(`unknown option ${arg}`);
@@ -106,7 +117,7 @@ function makeImporter(yaml, origins) {
       const spec = readSpec(yaml, file);
       const id = spec && spec.meta && spec.meta.id;
       if (id) {
-        origins.set(id, path.relative(REPO, file).split(path.sep).join("/"));
+        origins.set(id, origin(file));
       }
       return Promise.resolve(spec);
     },
@@ -145,37 +156,36 @@ async function main() {
     fail(`no .ksy files in ${KSY_DIR}`);
   }
 
-  const outputs = new Map(); // file name -> { source, origin }
+  const outputs = new Map(); // file name -> { source, from }
   for (const file of specs) {
     const spec = readSpec(yaml, file);
-    const origins = new Map();
+    const origins = new Map(); // module id -> spec file it was compiled from
     const id = spec && spec.meta && spec.meta.id;
     if (id) {
-      origins.set(id, path.relative(REPO, file).split(path.sep).join("/"));
+      origins.set(id, origin(file));
     }
     let result;
     try {
       result = await compiler.compile("python", spec, makeImporter(yaml, origins), true);
     } catch (err) {
       const detail = err && err.message ? err.message : String(err);
-      fail(`${path.relative(REPO, file)}: ${detail}`);
+      fail(`${origin(file)}: ${detail}`);
     }
     for (const [name, source] of Object.entries(result)) {
-      const moduleId = name.replace(/\.py$/, "");
-      const origin = origins.get(moduleId) || path.relative(REPO, file);
+      const from = origins.get(name.replace(/\.py$/, "")) || origin(file);
       const previous = outputs.get(name);
       if (previous && previous.source !== source) {
-        fail(`${name} is generated differently by two specs (${previous.origin}, ${origin})`);
+        fail(`${name} is generated differently by two specs (${previous.from}, ${from})`);
       }
-      outputs.set(name, { source, origin });
+      outputs.set(name, { source, from });
     }
   }
 
   const modules = new Set([...outputs.keys()].map((name) => name.replace(/\.py$/, "")));
   fs.mkdirSync(out, { recursive: true });
   for (const name of [...outputs.keys()].sort()) {
-    const { source, origin } = outputs.get(name);
-    const text = postProcess(source, origin, compiler.version, modules);
+    const { source, from } = outputs.get(name);
+    const text = postProcess(source, from, compiler.version, modules);
     fs.writeFileSync(path.join(out, name), text, "utf8");
     process.stdout.write(`${path.join(out, name)}\n`);
   }
