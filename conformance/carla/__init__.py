@@ -1,7 +1,12 @@
 """Conformance for the CARLA recorder log: rules, checker, variant detection,
-Kaitai cross-check and Hypothesis strategies."""
+Kaitai cross-check and Hypothesis strategies.
+
+This module is what the format registry (``recspec.formats``) loads for
+``carla``: ``RULES``, ``sniff``, ``check`` and ``dump``.
+"""
 
 from ._check import check_stream, detect_variant, sniff
+from ._format import MAX_CROSS_CHECK_SIZE, check, dump
 from ._rules import RULES, RULES_BY_ID
 
-__all__ = ["RULES", "RULES_BY_ID", "check_stream", "detect_variant", "sniff"]
+__all__ = ["MAX_CROSS_CHECK_SIZE", "RULES", "RULES_BY_ID", "check", "check_stream", "detect_variant", "dump", "sniff"]

@@ -512,7 +512,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     except LimitExceeded as e:
         stopped = True
         sink.add(e.rule, e.message, e.offset, 4, "", e.maximum, e.value)
-    walk.finish(reader.tell() if not stopped else size)
+    if not stopped:  # after a truncation, an open last frame is a consequence, not a second finding
+        walk.finish(reader.tell())
     report.findings = sink.close()
     duration = walk.prev_start[2] if walk.prev_start is not None else None
     report.stats = {

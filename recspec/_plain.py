@@ -1,0 +1,33 @@
+"""Turning decoded values into plain JSON-ready data (dump, reports, cross-check)."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from typing import Any
+
+__all__ = ["to_plain"]
+
+
+def to_plain(value: Any) -> Any:
+    """Dataclasses become dicts (field order kept), tuples lists, bytes hex,
+    enums their names; NaN and infinities become strings so the JSON stays
+    standard (``"NaN"``, ``"Infinity"``, ``"-Infinity"``)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    return value
