@@ -147,4 +147,12 @@ RULES: tuple[Rule, ...] = (
        "bool fields (is hero, is frozen, handbrake, light on, door open) are one byte, 0 or 1.", W, I),
 )
 
+RULES = RULES + (
+    _r("CARLA-XCHECK-001", "The reference decoder and the Kaitai parser agree", "recspec cross-check",
+       "recspec reads every file twice: with its hand-written reference decoder and with the parser generated "
+       "from ksy/carla_recorder.ksy. Both must accept and reject the same bytes and read the same values. A "
+       "divergence is a bug in recspec or a gap in the specification, not necessarily a fault of the file; "
+       "please report it with the file (`recspec reproduce FILE` shows where the readings part).", E, E),
+)
+
 RULES_BY_ID = MappingProxyType({r.id: r for r in RULES})

@@ -1,0 +1,320 @@
+"""The second reading: the Kaitai parser generated from ``ksy/carla_recorder.ksy``,
+compared with the reference decoder packet by packet.
+
+The adapter is mechanical because the ksy's seq field names are the model's
+field names: a Kaitai object becomes the model class of the same name
+(``TrafficLight`` -> ``TrafficLightState``), Kaitai ``String`` objects become
+their text, lists become tuples, and fields the model has but the ksy does not
+read (the 36-byte wheel layout's stiffness fields) become ``None``.
+
+Accept/reject: the Kaitai parser rejects exactly what the reference reports
+under a *structural* rule (wrong magic, payload size != layout size, invalid
+UTF-8, truncation). Any other disagreement, or different values where both
+accept, is a divergence (``CARLA-XCHECK-001``): a bug in recspec or a gap in
+the spec, never silently ignored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Iterator
+
+from kaitaistruct import KaitaiStream, KaitaiStructError
+
+from recspec._ksy.carla_recorder import CarlaRecorder as KS
+from recspec._plain import to_plain
+from recspec.errors import DecodeError, Malformed, Truncated
+from recspec.reference.carla import _decode as dec
+from recspec.reference.carla import _model as m
+from recspec.reference.carla._model import PacketKind as K
+from recspec.reference.carla._variants import Variant
+from recspec.report import FileReport, Finding, Verdict
+
+__all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
+
+# Exceptions the generated parser raises on bad input. UnicodeDecodeError: the
+# generated code decodes UTF-8 strings with bytes.decode, outside Kaitai's own
+# error classes. EOFError: the runtime's end-of-stream errors.
+KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError, UnicodeDecodeError, ValueError)
+
+_MODEL_OF = {name: getattr(m, name) for name in m.__all__ if dataclasses.is_dataclass(getattr(m, name))}
+_MODEL_OF["TrafficLight"] = m.TrafficLightState
+
+
+class KaitaiRejected(Malformed):
+    """The Kaitai parser rejected the input (its message, ksy path and offset)."""
+
+    rule = "CARLA-XCHECK-REJECT"
+
+
+def _convert(obj: Any) -> Any:
+    if isinstance(obj, KS.String):
+        return obj.value
+    if isinstance(obj, list):
+        return tuple(_convert(x) for x in obj)
+    if hasattr(obj, "SEQ_FIELDS"):
+        cls = _MODEL_OF[type(obj).__name__]
+        return cls(*(_convert(getattr(obj, f.name, None)) for f in dataclasses.fields(cls)))
+    return obj
+
+
+def _packet_to_model(p: Any) -> m.Packet:
+    kind = K(int(p.kind)) if int(p.kind) in K._value2member_map_ else K.RAW
+    payload = p.payload
+    if isinstance(payload, (bytes, bytearray)):
+        body: Any = bytes(payload)
+    elif isinstance(payload, KS.RecordList):
+        body = _convert(payload.records)
+    else:
+        body = _convert(payload)
+    return m.Packet(kind, body, p.id)
+
+
+def _rejected(e: BaseException, offset: int, what: str) -> KaitaiRejected:
+    src = getattr(e, "src_path", "") or ""
+    return KaitaiRejected(f"Kaitai parser rejects the {what}: {type(e).__name__}: {e}", offset, src)
+
+
+def kaitai_packets(f: BinaryIO, variant: Variant) -> Iterator[tuple[int, m.Packet | KaitaiRejected]]:
+    """(offset, packet) pairs read by the Kaitai parser, packet by packet from ``f``.
+
+    A packet whose payload the parser rejects yields the error and the walk goes
+    on (the framing is intact); a rejected header or framing ends the walk.
+    """
+    ks_io = KaitaiStream(f)
+    try:
+        header = KS.Header(ks_io)
+        header._read()
+    except KAITAI_INPUT_ERRORS as e:
+        yield 0, _rejected(e, 0, "header")
+        return
+    code = variant.code
+    while not ks_io.is_eof():
+        start = ks_io.pos()
+        p = KS.Packet(code, ks_io)
+        try:
+            p._read()
+        except KAITAI_INPUT_ERRORS as e:
+            framed = getattr(p, "len_payload", None) is not None and ks_io.pos() == start + 5 + p.len_payload
+            yield start, _rejected(e, start, "packet")
+            if not framed:
+                return
+            continue
+        yield start, _packet_to_model(p)
+
+
+def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
+    """The whole log by the Kaitai parser, as the reference model.
+
+    Raises :class:`KaitaiRejected` (a :class:`DecodeError`) for anything the
+    parser rejects; no other exception is expected (the fuzz target ``ksy``
+    checks that).
+    """
+    ks_io = KaitaiStream(io.BytesIO(data))
+    try:
+        root = KS(variant.code, ks_io)
+        root._read()
+    except KAITAI_INPUT_ERRORS as e:
+        raise _rejected(e, ks_io.pos(), "file") from None
+    h = root.header
+    header = m.Header(h.version, h.magic.value, h.date, h.map_name.value)
+    return m.Recording(header, tuple(_packet_to_model(p) for p in root.packets))
+
+
+def same(a: Any, b: Any) -> bool:
+    """Model equality where NaN equals NaN (the same float bits read twice)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return type(a) is type(b) and all(
+            same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    if dataclasses.is_dataclass(a) and dataclasses.is_dataclass(b) and type(a) is type(b):
+        for f in dataclasses.fields(a):
+            if not same(getattr(a, f.name), getattr(b, f.name)):
+                return _first_difference(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        if len(a) != len(b):
+            return f"{path} (length {len(a)} vs {len(b)})"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if not same(x, y):
+                return _first_difference(x, y, f"{path}[{i}]")
+    return f"{path}: reference {a!r} vs Kaitai {b!r}"
+
+
+def _has_bad_text(value: Any) -> bool:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_has_bad_text(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if isinstance(value, tuple):
+        return any(_has_bad_text(v) for v in value)
+    return False
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """Where the two readings disagree."""
+
+    offset: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"@{self.offset} {self.path}: {self.message}"
+
+
+def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int) -> Iterator[tuple[int, m.Packet | DecodeError]]:
+    f.seek(offset)
+    try:
+        for i, raw in enumerate(dec.PacketReader(f, variant, offset, size)):
+            try:
+                body = dec.decode_body(raw.kind, raw.payload, variant, raw.payload_offset, f"packet[{i}]")
+            except DecodeError as e:
+                yield raw.offset, e
+                continue
+            p = m.Packet(raw.kind, body, raw.packet_id)
+            if _has_bad_text(body):
+                yield raw.offset, Malformed("string is not UTF-8", raw.offset, f"packet[{i}]", rule="CARLA-STRING-001")
+                continue
+            yield raw.offset, p
+    except DecodeError as e:
+        yield e.offset, e
+
+
+def differential(data: bytes, variant: Variant, limit: int = 20) -> list[Divergence]:
+    """Compare both readings of one log held in memory; at most ``limit`` divergences."""
+    out: list[Divergence] = []
+    try:
+        header, offset = dec.decode_header(data, 0)
+        ref_header_ok = header.magic == "CARLA_RECORDER" and not _has_bad_text(header)
+    except DecodeError:
+        offset, ref_header_ok = 0, False
+    ks_all = kaitai_packets(io.BytesIO(data), variant)
+    first = next(ks_all, None)
+    ks_header_rejected = first is not None and first[0] == 0 and isinstance(first[1], KaitaiRejected) \
+        and "header" in first[1].message
+    if ks_header_rejected == ref_header_ok:
+        out.append(Divergence(0, "header", "reference " + ("accepts" if ref_header_ok else "rejects") +
+                              " the header, Kaitai " + ("rejects" if ks_header_rejected else "accepts") + " it"))
+        return out
+    if not ref_header_ok:
+        return out
+    pending = [first] if first is not None else []
+    for ref_off, ref_p in _reference_packets(io.BytesIO(data), variant, offset, len(data)):
+        ks = pending.pop() if pending else next(ks_all, None)
+        if ks is None:
+            out.append(Divergence(ref_off, "packet", "reference reads a packet here, Kaitai has ended"))
+            break
+        ks_off, ks_p = ks
+        ref_bad = isinstance(ref_p, DecodeError)
+        ks_bad = isinstance(ks_p, KaitaiRejected)
+        if ref_bad and ks_bad and ks_off == ref_off:
+            if isinstance(ref_p, Truncated):
+                break
+            continue
+        if ref_bad != ks_bad or ks_off != ref_off:
+            why = (f"reference {'rejects' if ref_bad else 'accepts'} ({ref_p}), "
+                   f"Kaitai {'rejects' if ks_bad else 'accepts'}" + (f" ({ks_p})" if ks_bad else ""))
+            if ks_off != ref_off:
+                why += f"; Kaitai is at offset {ks_off}"
+            out.append(Divergence(ref_off, "packet", why))
+            if len(out) >= limit or isinstance(ref_p, Truncated) or ks_off != ref_off:
+                break
+            continue
+        if not same(ref_p, ks_p):
+            out.append(Divergence(ref_off, f"packet:{ref_p.kind.label}", _first_difference(ref_p, ks_p)))  # type: ignore[union-attr]
+            if len(out) >= limit:
+                break
+    else:
+        extra = pending.pop() if pending else next(ks_all, None)
+        if extra is not None:
+            out.append(Divergence(extra[0], "packet", f"Kaitai reads more than the reference: {extra[1]}"))
+    return out
+
+
+def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: int) -> None:
+    """Add a ``CARLA-XCHECK-001`` finding per divergence to ``report``."""
+    from ._rules import RULES_BY_ID
+
+    rule = RULES_BY_ID["CARLA-XCHECK-001"]
+    severity = rule.level(report.profile)
+    f.seek(0)
+    divergences = differential(f.read(), variant)
+    for d in divergences:
+        report.findings.append(Finding("CARLA-XCHECK-001", severity,
+                                       f"reference decoder and Kaitai parser disagree: {d.message}", d.offset, None,
+                                       d.path))
+    report.evidence["cross_check"] = "kaitai: agrees" if not divergences else f"kaitai: {len(divergences)} divergences"
+    if divergences and report.verdict is Verdict.VALID and severity.rank >= 3:
+        report.verdict = Verdict.INVALID
+
+
+# --- dump --ksy --------------------------------------------------------------------
+
+
+def _tree(obj: Any, base: int) -> Any:
+    if isinstance(obj, KS.String):
+        return obj.value
+    if isinstance(obj, list):
+        return [_tree(x, base) for x in obj]
+    if not hasattr(obj, "SEQ_FIELDS"):
+        return to_plain(obj)
+    out: dict[str, Any] = {"_type": type(obj).__name__}
+    sub_base = base
+    for name in obj.SEQ_FIELDS:
+        if not hasattr(obj, name):
+            continue
+        dbg = obj._debug.get(name, {})
+        value = getattr(obj, name)
+        if name == "payload" and hasattr(obj, "len_payload"):
+            sub_base = dbg.get("start", 0) + base  # the payload is parsed from its own substream
+            out[name] = {"start": sub_base, "end": sub_base + obj.len_payload, "value": _tree(value, sub_base)}
+            continue
+        out[name] = {"start": base + dbg["start"] if "start" in dbg else None,
+                     "end": base + dbg["end"] if "end" in dbg else None,
+                     "value": _tree(value, base)}
+    if hasattr(obj, "kind") and isinstance(obj, KS.Packet):
+        out["kind"] = getattr(obj.kind, "name", obj.kind)
+    return out
+
+
+def dump_kaitai(f: BinaryIO, out: Any, variant: Variant) -> None:
+    """The Kaitai parse tree with absolute byte offsets, one packet per line."""
+    ks_io = KaitaiStream(f)
+    out.write('{"parser": "recspec._ksy.carla_recorder", "variant": %s,\n' % json.dumps(variant.name))
+    try:
+        header = KS.Header(ks_io)
+        header._read()
+    except KAITAI_INPUT_ERRORS as e:
+        out.write(' "error": %s\n}\n' % json.dumps(f"{type(e).__name__}: {e}"))
+        return
+    out.write(' "header": %s,\n "packets": [' % json.dumps(_tree(header, 0)))
+    first = True
+    error = None
+    while not ks_io.is_eof():
+        p = KS.Packet(variant.code, ks_io)
+        try:
+            p._read()
+        except KAITAI_INPUT_ERRORS as e:
+            error = f"{type(e).__name__} at offset {ks_io.pos()}: {e}"
+            break
+        out.write(("\n  " if first else ",\n  ") + json.dumps(_tree(p, 0)))
+        first = False
+    out.write("\n ]")
+    if error:
+        out.write(',\n "error": %s' % json.dumps(error))
+    out.write("\n}\n")
