@@ -152,11 +152,11 @@ types:
         value: >-
           id <= 7 ? id
           : id <= 9 ? (has_ids_8_9 ? id : 255)
-          : id <= 17 ? (has_ids_10_17 ? (id == 15 and is_f64 ? 255 : id) : 255)
+          : id <= 17 ? (has_ids_10_17 ? (id == 15 and is_ue5 ? 255 : id) : 255)
           : id <= 20 ? (has_ids_18_20 ? id : 255)
-          : id == 21 ? (wheels_before_door ? 21 : door_before_wheels ? 23 : 255)
-          : id == 22 ? (wheels_before_door ? 22 : door_before_wheels ? 21 : 255)
-          : id == 23 ? (variant == variant::v0_9_16 ? 23 : door_before_wheels ? 22 : 255)
+          : id == 21 ? (wheels_at_21 ? 21 : door_at_21 ? 23 : 255)
+          : id == 22 ? (wheels_at_21 ? 22 : door_at_21 ? 21 : 255)
+          : id == 23 ? (door_at_23 ? 23 : door_at_21 ? 22 : 255)
           : 255
         enum: packet_kind
         doc: |
@@ -187,16 +187,24 @@ types:
         doc: |
           FrameCounter (18), WalkerBones (19) and VisualTime (20) exist from
           0.9.14 on.
-      wheels_before_door:
+      wheels_at_21:
         value: variant == variant::v0_9_15 or variant == variant::v0_9_16
         doc: |
           Numbering with 21 AnimVehicleWheels and 22 AnimBiker (0.9.15, and
-          0.9.16 where VehicleDoor moved to 23).
-      door_before_wheels:
+          0.9.16, which adds VehicleDoor as 23).
+      door_at_21:
         value: variant == variant::dev_2023 or variant == variant::ue5
         doc: |
           Numbering with 21 VehicleDoor, 22 AnimVehicleWheels, 23 AnimBiker
           (ue4-dev from Nov 2023 to Mar 2025, and UE5 builds).
+      door_at_23:
+        value: variant == variant::v0_9_16
+        doc: VehicleDoor moved to 23, after the wheels and bikers (0.9.16).
+      is_ue5:
+        value: variant == variant::ue5
+        doc: |
+          UE5 builds: PhysicsControl has a different, unresearched layout and
+          stays raw.
       is_f64:
         value: variant == variant::ue5
         doc: Whether vectors and rotations are 3 x f64 (UE5) instead of 3 x f32.
@@ -541,8 +549,7 @@ types:
 
   traffic_light:
     -orig-id: CarlaRecorderStateTrafficLight
-    doc: |
-      The state of one traffic light (packet kind `state`); 10 bytes.
+    doc: The state of one traffic light (packet kind `state`); 10 bytes.
     doc-ref: https://carla.readthedocs.io/en/latest/ref_recorder_binary_file_format/#packet-7-trafficlight CARLA recorder binary file format, packet 7 (TrafficLight)
     seq:
       - id: database_id
@@ -874,8 +881,7 @@ types:
 
   anim_vehicle_wheels:
     -orig-id: CarlaRecorderAnimWheels
-    doc: |
-      Wheel animation of one vehicle (0.9.15 on; id 21 or 22 by variant).
+    doc: Wheel animation of one vehicle (0.9.15 on; id 21 or 22 by variant).
     seq:
       - id: database_id
         -orig-id: DatabaseId
@@ -926,7 +932,9 @@ types:
 
   vehicle_door:
     -orig-id: CarlaRecorderDoorVehicle
-    doc: A door opened or closed (after 0.9.15; id 21 or 23 by variant); 6 bytes.
+    doc: |
+      A door opened or closed (after 0.9.15; id 21 or 23 by variant);
+      6 bytes.
     seq:
       - id: database_id
         -orig-id: DatabaseId

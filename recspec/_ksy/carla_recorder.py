@@ -242,8 +242,7 @@ class CarlaRecorder(KaitaiStruct):
 
 
     class AnimVehicleWheels(KaitaiStruct):
-        """Wheel animation of one vehicle (0.9.15 on; id 21 or 22 by variant).
-        """
+        """Wheel animation of one vehicle (0.9.15 on; id 21 or 22 by variant)."""
         SEQ_FIELDS = ["database_id", "num_wheels", "wheels"]
         def __init__(self, _io, _parent=None, _root=None):
             super(CarlaRecorder.AnimVehicleWheels, self).__init__(_io)
@@ -973,15 +972,24 @@ class CarlaRecorder(KaitaiStruct):
                 pass
 
         @property
-        def door_before_wheels(self):
+        def door_at_21(self):
             """Numbering with 21 VehicleDoor, 22 AnimVehicleWheels, 23 AnimBiker
             (ue4-dev from Nov 2023 to Mar 2025, and UE5 builds).
             """
-            if hasattr(self, '_m_door_before_wheels'):
-                return self._m_door_before_wheels
+            if hasattr(self, '_m_door_at_21'):
+                return self._m_door_at_21
 
-            self._m_door_before_wheels =  ((self.variant == CarlaRecorder.Variant.dev_2023) or (self.variant == CarlaRecorder.Variant.ue5)) 
-            return getattr(self, '_m_door_before_wheels', None)
+            self._m_door_at_21 =  ((self.variant == CarlaRecorder.Variant.dev_2023) or (self.variant == CarlaRecorder.Variant.ue5)) 
+            return getattr(self, '_m_door_at_21', None)
+
+        @property
+        def door_at_23(self):
+            """VehicleDoor moved to 23, after the wheels and bikers (0.9.16)."""
+            if hasattr(self, '_m_door_at_23'):
+                return self._m_door_at_23
+
+            self._m_door_at_23 = self.variant == CarlaRecorder.Variant.v0_9_16
+            return getattr(self, '_m_door_at_23', None)
 
         @property
         def has_ids_10_17(self):
@@ -1033,6 +1041,17 @@ class CarlaRecorder(KaitaiStruct):
             return getattr(self, '_m_is_f64', None)
 
         @property
+        def is_ue5(self):
+            """UE5 builds: PhysicsControl has a different, unresearched layout and
+            stays raw.
+            """
+            if hasattr(self, '_m_is_ue5'):
+                return self._m_is_ue5
+
+            self._m_is_ue5 = self.variant == CarlaRecorder.Variant.ue5
+            return getattr(self, '_m_is_ue5', None)
+
+        @property
         def kind(self):
             """What the packet means under `variant`, independent of the on-disk
             id: the canonical `packet_kind` (0.9.16 numbering), or
@@ -1043,19 +1062,19 @@ class CarlaRecorder(KaitaiStruct):
             if hasattr(self, '_m_kind'):
                 return self._m_kind
 
-            self._m_kind = KaitaiStream.resolve_enum(CarlaRecorder.PacketKind, (self.id if self.id <= 7 else ((self.id if self.has_ids_8_9 else 255) if self.id <= 9 else (((255 if  ((self.id == 15) and (self.is_f64))  else self.id) if self.has_ids_10_17 else 255) if self.id <= 17 else ((self.id if self.has_ids_18_20 else 255) if self.id <= 20 else ((21 if self.wheels_before_door else (23 if self.door_before_wheels else 255)) if self.id == 21 else ((22 if self.wheels_before_door else (21 if self.door_before_wheels else 255)) if self.id == 22 else ((23 if self.variant == CarlaRecorder.Variant.v0_9_16 else (22 if self.door_before_wheels else 255)) if self.id == 23 else 255))))))))
+            self._m_kind = KaitaiStream.resolve_enum(CarlaRecorder.PacketKind, (self.id if self.id <= 7 else ((self.id if self.has_ids_8_9 else 255) if self.id <= 9 else (((255 if  ((self.id == 15) and (self.is_ue5))  else self.id) if self.has_ids_10_17 else 255) if self.id <= 17 else ((self.id if self.has_ids_18_20 else 255) if self.id <= 20 else ((21 if self.wheels_at_21 else (23 if self.door_at_21 else 255)) if self.id == 21 else ((22 if self.wheels_at_21 else (21 if self.door_at_21 else 255)) if self.id == 22 else ((23 if self.door_at_23 else (22 if self.door_at_21 else 255)) if self.id == 23 else 255))))))))
             return getattr(self, '_m_kind', None)
 
         @property
-        def wheels_before_door(self):
+        def wheels_at_21(self):
             """Numbering with 21 AnimVehicleWheels and 22 AnimBiker (0.9.15, and
-            0.9.16 where VehicleDoor moved to 23).
+            0.9.16, which adds VehicleDoor as 23).
             """
-            if hasattr(self, '_m_wheels_before_door'):
-                return self._m_wheels_before_door
+            if hasattr(self, '_m_wheels_at_21'):
+                return self._m_wheels_at_21
 
-            self._m_wheels_before_door =  ((self.variant == CarlaRecorder.Variant.v0_9_15) or (self.variant == CarlaRecorder.Variant.v0_9_16)) 
-            return getattr(self, '_m_wheels_before_door', None)
+            self._m_wheels_at_21 =  ((self.variant == CarlaRecorder.Variant.v0_9_15) or (self.variant == CarlaRecorder.Variant.v0_9_16)) 
+            return getattr(self, '_m_wheels_at_21', None)
 
 
     class PhysicsControl(KaitaiStruct):
@@ -1766,7 +1785,9 @@ class CarlaRecorder(KaitaiStruct):
 
 
     class VehicleDoor(KaitaiStruct):
-        """A door opened or closed (after 0.9.15; id 21 or 23 by variant); 6 bytes."""
+        """A door opened or closed (after 0.9.15; id 21 or 23 by variant);
+        6 bytes.
+        """
         SEQ_FIELDS = ["database_id", "door", "is_open"]
         def __init__(self, _io, _parent=None, _root=None):
             super(CarlaRecorder.VehicleDoor, self).__init__(_io)
