@@ -1,0 +1,40 @@
+"""Where recspec finds its bundled data: ksy specs and the seed corpus.
+
+From a checkout (``pip install -e .`` or running in the repository) these are
+the top-level ``ksy/`` and ``corpus/`` folders; from an installed wheel they are
+the package-data copies ``recspec.ksy`` and ``recspec.corpus``. Both are plain
+folders on disk in either case, so callers get a :class:`pathlib.Path`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+__all__ = ["checkout_root", "corpus_dir", "ksy_dir"]
+
+
+def checkout_root() -> Path | None:
+    """The repository root when recspec runs from a source checkout, else ``None``."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "corpus").is_dir() and (root / "reference").is_dir():
+        return root
+    return None
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError(f"package data {name} is not installed")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def corpus_dir(fmt: str | None = None) -> Path:
+    root = checkout_root()
+    base = root / "corpus" if root is not None else _package_dir("recspec.corpus")
+    return base / fmt if fmt else base
+
+
+def ksy_dir() -> Path:
+    root = checkout_root()
+    return root / "ksy" if root is not None else _package_dir("recspec.ksy")
