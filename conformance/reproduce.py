@@ -1,0 +1,81 @@
+"""``recspec reproduce FILE``: replay a crash or regression file through both readers.
+
+Prints what the reference decoder and checker say (verdict, findings), what the
+Kaitai parser says, and every place where the two readings part, each with its
+rule, offset, structural path and a hex window around the offset. Exit code 0
+when the readings agree and no recspec error occurs, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TextIO
+
+from recspec.formats import FormatInfo
+
+__all__ = ["hex_window", "reproduce"]
+
+#: Files larger than this are not loaded whole for the Kaitai comparison.
+MAX_REPRODUCE_SIZE = 64 * 1024 * 1024
+
+
+def hex_window(data: bytes, offset: int, length: int | None = None, context: int = 32) -> str:
+    """A hexdump of ``data`` around ``offset`` with a ``~~^`` marker under the bytes of interest."""
+    length = max(1, min(length or 1, 16))
+    start = max(0, (offset - context) // 16 * 16)
+    end = min(len(data), (offset + length + context + 15) // 16 * 16)
+    lines = []
+    for row in range(start, max(end, start + 16), 16):
+        chunk = data[row:row + 16]
+        hexpart = " ".join(f"{b:02x}" for b in chunk).ljust(47)
+        text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        lines.append(f"  {row:08x}  {hexpart}  |{text}|")
+        if row <= offset < row + 16 or (row < offset + length <= row + 16) or (offset < row and offset + length > row):
+            marks = []
+            for i in range(16):
+                pos = row + i
+                marks.append("^^" if pos == offset else ("~~" if offset < pos < offset + length else "  "))
+            lines.append("            " + " ".join(marks).rstrip())
+    if offset >= len(data):
+        lines.append(f"  (offset {offset} is at or past the end of the data, {len(data)} bytes)")
+    return "\n".join(lines)
+
+
+def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO) -> int:
+    from recspec.cli import check_file
+
+    data = path.read_bytes()[:MAX_REPRODUCE_SIZE]
+    out.write(f"{path}: {len(data)} bytes, format {info.id}\n\n")
+    report = check_file(path, fmt=info, variant=variant, profile=None, cross_check=False)
+    assert report is not None
+    out.write(f"reference: verdict {report.verdict.value}, variant {report.variant}, {len(report.findings)} findings\n")
+    for f in report.findings:
+        out.write(f"  {f.severity.value.upper():7} {f.rule} @{f.offset} {f.path}: {f.message}\n")
+    status = 0 if report.verdict.value not in ("crash", "timeout") else 1
+    if info.id != "carla" or report.variant is None:
+        out.write("\nno Kaitai comparison for this format yet\n")
+        return status
+    from recspec.reference.carla import VARIANTS
+
+    from .carla._xcheck import differential, kaitai_parse
+
+    v = VARIANTS[report.variant]
+    try:
+        rec = kaitai_parse(data, v)
+        out.write(f"\nkaitai:    accepts ({len(rec.packets)} packets)\n")
+    except Exception as e:  # noqa: BLE001 - any exception here is what we came to see
+        where = getattr(e, "offset", None)
+        out.write(f"\nkaitai:    rejects: {type(e).__name__}: {e}\n")
+        if isinstance(where, int):
+            out.write(hex_window(data, where) + "\n")
+    divergences = differential(data, v)
+    if not divergences:
+        out.write("\nthe readings agree\n")
+        for f in report.findings[:5]:
+            if f.offset is not None:
+                out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
+        return status
+    out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
+    for d in divergences:
+        out.write(f"\nCARLA-XCHECK-001 @{d.offset} {d.path}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
+    return 1
