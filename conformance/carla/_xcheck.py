@@ -179,8 +179,9 @@ class Divergence:
 
 def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int) -> Iterator[tuple[int, m.Packet | DecodeError]]:
     f.seek(offset)
+    reader = dec.PacketReader(f, variant, offset, size)
     try:
-        for i, raw in enumerate(dec.PacketReader(f, variant, offset, size)):
+        for i, raw in enumerate(reader):
             try:
                 body = dec.decode_body(raw.kind, raw.payload, variant, raw.payload_offset, f"packet[{i}]")
             except DecodeError as e:
@@ -192,7 +193,7 @@ def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int) ->
                 continue
             yield raw.offset, p
     except DecodeError as e:
-        yield e.offset, e
+        yield reader.tell(), e  # a framing error belongs to the packet that starts here
 
 
 def differential(data: bytes, variant: Variant, limit: int = 20) -> list[Divergence]:

@@ -417,15 +417,15 @@ class PacketReader:
                     rule="CARLA-STREAM-001", needed=5, available=len(head),
                 )
             packet_id, size = unpack_header(head)
-            if size > size_limit:
-                raise LimitExceeded(
-                    f"packet declares {size} payload bytes, above the limit of {size_limit}",
-                    pos + 1, "", rule="CARLA-LIMIT-001", limit="max_packet_size", value=size, maximum=size_limit,
-                )
             if total is not None and pos + 5 + size > total:
                 raise Truncated(
                     f"file ends inside a packet payload ({total - pos - 5} of {size} bytes)", pos, "",
                     rule="CARLA-STREAM-001", needed=size, available=total - pos - 5,
+                )
+            if size > size_limit:
+                raise LimitExceeded(
+                    f"packet declares {size} payload bytes, above the limit of {size_limit}",
+                    pos + 1, "", rule="CARLA-LIMIT-001", limit="max_packet_size", value=size, maximum=size_limit,
                 )
             payload = read(size) if size else b""
             if len(payload) < size:
