@@ -15,7 +15,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Iterator, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from . import __version__
 from .errors import RecspecError, UsageError
@@ -173,7 +173,8 @@ def _iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path,
 
 
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
-               cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True) -> FileReport | None:
+               cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
+               progress: Callable[[int, int], None] | None = None) -> FileReport | None:
     """Check one file; ``None`` for an unrecognised folder member. Never raises for bad input."""
     shown = str(path)
     try:
@@ -198,6 +199,8 @@ def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profi
             kwargs: dict[str, Any] = {}
             if cross_check_limit is not None:
                 kwargs["cross_check_limit"] = cross_check_limit
+            if progress is not None:
+                kwargs["progress"] = progress
             return module.check(f, path=shown, variant=variant, profile=prof, size=size,
                                 cross_check=cross_check, **kwargs)
     except UsageError:
@@ -233,7 +236,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         progress.step(path)
         try:
             fr = check_file(path, fmt=fmt, variant=args.variant, profile=args.profile,
-                            cross_check=args.cross_check, cross_check_limit=args.cross_check_limit, named=named)
+                            cross_check=args.cross_check, cross_check_limit=args.cross_check_limit, named=named,
+                            progress=progress.bytes if progress.enabled else None)
         except _IOFailure as e:
             io_errors.append(str(e))
             continue
@@ -263,14 +267,23 @@ class _Progress:
         self.err = err
         self.enabled = bool(getattr(err, "isatty", lambda: False)()) and not os.environ.get("CI")
         self.n = 0
+        self.label = ""
 
     def step(self, path: Path) -> None:
         self.n += 1
+        text = str(path)
+        self.label = f"[{self.n}] " + (text if len(text) <= 60 else "..." + text[-57:])
         if self.enabled:
-            text = str(path)
-            if len(text) > 60:
-                text = "..." + text[-57:]
-            self.err.write(f"\r\x1b[2K[{self.n}] {text}")
+            self.err.write(f"\r\x1b[2K{self.label}")
+            self.err.flush()
+
+    def bytes(self, done: int, total: int) -> None:
+        """Progress inside one big file."""
+        if self.enabled and total:
+            width = 30
+            filled = width * done // total
+            self.err.write(f"\r\x1b[2K{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                           f"{100 * done // total}% of {total / 1e6:.0f} MB")
             self.err.flush()
 
     def done(self) -> None:

@@ -13,7 +13,7 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, BinaryIO, Mapping, Protocol, Sequence
+from typing import Any, BinaryIO, Callable, Mapping, Protocol, Sequence
 
 from .errors import UsageError
 from .report import FileReport, Rule
@@ -30,7 +30,8 @@ class FormatModule(Protocol):
     def sniff(self, head: bytes) -> float: ...
 
     def check(self, f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-              cross_check: bool) -> FileReport: ...
+              cross_check: bool, cross_check_limit: int = ...,
+              progress: Callable[[int, int], None] | None = None) -> FileReport: ...
 
     def dump(self, f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None: ...
 

@@ -12,7 +12,7 @@ import math
 import os
 import struct
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Iterable
+from typing import Any, BinaryIO, Callable, Iterable
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.reference.carla import _decode as dec
@@ -147,6 +147,12 @@ def _fit(variant: Variant, packets: list[dec.RawPacket]) -> _Fit:
             in_frame = False
         seen.add(kind)
         try:
+            if dec.is_fixed_record(kind):  # layout check only: no dataclasses needed here
+                dec.unpack_flat(kind, raw.payload, variant, raw.payload_offset)
+                continue
+            if kind is K.ANIM_VEHICLE_WHEELS:
+                dec.anim_wheel_ids(raw.payload, raw.payload_offset)
+                continue
             body = dec.decode_body(kind, raw.payload, variant, raw.payload_offset)
         except DecodeError as e:
             fit.structural += 1
@@ -291,6 +297,12 @@ class _Walk:
         try:
             if dec.is_fixed_record(kind):
                 self.fixed_records(kind, raw, dec.unpack_flat(kind, raw.payload, self.v, raw.payload_offset, self._path(kind)))
+            elif kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
+                alive = self.alive
+                for i, (pos, actor) in enumerate(dec.anim_wheel_ids(raw.payload, raw.payload_offset, self._path(kind))):
+                    if actor not in alive:
+                        sink.add("CARLA-ACTOR-001", f"AnimVehicleWheels record refers to actor {actor}, which is not alive",
+                                 raw.payload_offset + pos, 4, self._path(kind, f"/record[{i}].database_id"), None, actor)
             else:
                 body = dec.decode_body(kind, raw.payload, self.v, raw.payload_offset, self._path(kind))
                 if isinstance(body, tuple):
@@ -475,8 +487,12 @@ _FRAME_START = struct.Struct("<Qdd").unpack
 
 
 def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: str,
-                 size: int | None = None) -> FileReport:
-    """Check one CARLA log read from ``f`` (seekable, at offset 0)."""
+                 size: int | None = None, progress: Callable[[int, int], None] | None = None) -> FileReport:
+    """Check one CARLA log read from ``f`` (seekable, at offset 0).
+
+    ``progress(done_bytes, total_bytes)``, if given, is called every few
+    thousand packets (the CLI draws a progress bar with it on a terminal).
+    """
     sink = FindingSink(RULES_BY_ID, profile)
     if size is None:
         f.seek(0, os.SEEK_END)
@@ -503,8 +519,14 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     reader = dec.PacketReader(f, variant, offset, size)
     stopped = False
     try:
-        for raw in reader:
-            walk.packet(raw)
+        if progress is None:
+            for raw in reader:
+                walk.packet(raw)
+        else:
+            for n, raw in enumerate(reader, 1):
+                walk.packet(raw)
+                if not n % 8192:
+                    progress(raw.end, size)
     except Truncated as e:
         stopped = True
         f.seek(e.offset)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Callable
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
@@ -26,8 +26,9 @@ def _variant(name: str | None) -> Variant | None:
 
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-          cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE) -> FileReport:
-    report = check_stream(f, path=path, variant=_variant(variant), profile=profile, size=size)
+          cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
+          progress: Callable[[int, int], None] | None = None) -> FileReport:
+    report = check_stream(f, path=path, variant=_variant(variant), profile=profile, size=size, progress=progress)
     if cross_check and report.variant is not None:
         if size <= cross_check_limit:
             from ._xcheck import cross_check_report

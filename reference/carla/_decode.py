@@ -309,6 +309,40 @@ def _anim_wheels(c: _Cursor, vec: struct.Struct) -> m.AnimVehicleWheels:
     return m.AnimVehicleWheels(database_id, wheels)
 
 
+def anim_wheel_ids(payload: bytes | memoryview, offset: int = 0, path: str = "") -> list[tuple[int, int]]:
+    """AnimVehicleWheels without building the wheels: ``(record offset in payload, vehicle id)``
+    per record. Raises :class:`Malformed` exactly where :func:`decode_body` would.
+
+    The checker's fast path: a 0.9.15+ log carries one of these packets in every
+    frame, 9 bytes per wheel, and decoding every wheel dominated the check time.
+    """
+    size = len(payload)
+    if size < 2:
+        raise _size_error(K.ANIM_VEHICLE_WHEELS, size, "at least 2", offset, path)
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    pos = 2
+    out = []
+    unpack = _S_ID_U32.unpack_from
+    for i in range(count):
+        if pos + 8 > size:
+            raise Malformed(
+                f"AnimVehicleWheels payload ends inside record {i} (needs 8 bytes, {size - pos} left)",
+                offset + pos, f"{path}/record[{i}].database_id", rule="CARLA-PACKET-001",
+            )
+        database_id, n = unpack(payload, pos)
+        end = pos + 8 + n * 9
+        if end > size:
+            raise Malformed(
+                f"AnimVehicleWheels declares {n} wheels, more than the payload holds",
+                offset + pos + 4, f"{path}/record[{i}].num_wheels", rule="CARLA-PACKET-001",
+            )
+        out.append((pos, database_id))
+        pos = end
+    if pos != size:
+        raise _size_error(K.ANIM_VEHICLE_WHEELS, size, pos, offset, path)
+    return out
+
+
 def decode_body(
     kind: K, payload: bytes | memoryview, variant: Variant, offset: int = 0, path: str = "",
 ) -> m.Fixed | tuple[m.Record, ...] | bytes:
