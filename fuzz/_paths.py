@@ -1,0 +1,65 @@
+"""Where the fuzzers find their seeds and dictionaries, and where crashes go.
+
+recspec runs in two situations:
+
+* from its source checkout (an editable install, or the tests): the folder
+  above the ``recspec`` package holds ``pyproject.toml`` and ``corpus/``. Seeds
+  come from ``<repo>/corpus/<format>/`` and crashes are saved, next to the
+  other regression files, in ``<repo>/corpus/<format>/regressions/``;
+* installed from a wheel: seeds come from the packaged copy of the corpus
+  (``importlib.resources.files("recspec.corpus") / <format>``) and there is no
+  default place for crashes: the caller must name one (``--out``).
+
+Only the standard library is imported here, so that the fuzzing subprocess can
+import this module before atheris instruments recspec.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+import recspec
+
+__all__ = ["SEED_SUBDIRS", "checkout_root", "corpus_dir", "default_crash_dir", "dictionary_file"]
+
+#: The sub-folders of ``corpus/<format>/`` that seed a campaign, in order.
+SEED_SUBDIRS = ("valid", "invalid", "regressions")
+
+
+def checkout_root() -> Path | None:
+    """The source checkout recspec runs from, or ``None`` when it is installed.
+
+    A checkout is recognised by ``pyproject.toml`` and ``corpus/`` next to the
+    ``recspec`` package folder.
+    """
+    root = Path(recspec.__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "corpus").is_dir():
+        return root
+    return None
+
+
+def corpus_dir(fmt: str) -> Path | None:
+    """``corpus/<fmt>/`` of the checkout, else of the installed package; ``None`` if absent."""
+    root = checkout_root()
+    if root is not None:
+        d = root / "corpus" / fmt
+        return d if d.is_dir() else None
+    try:
+        packaged = importlib.resources.files("recspec.corpus") / fmt
+    except ModuleNotFoundError:
+        return None
+    d = Path(str(packaged))
+    return d if d.is_dir() else None
+
+
+def default_crash_dir(fmt: str) -> Path | None:
+    """``<repo>/corpus/<fmt>/regressions`` in a checkout; ``None`` when installed."""
+    root = checkout_root()
+    return None if root is None else root / "corpus" / fmt / "regressions"
+
+
+def dictionary_file(fmt: str) -> Path | None:
+    """The libFuzzer dictionary shipped for ``fmt`` (``fuzz/dictionaries/<fmt>.dict``), if present."""
+    d = Path(__file__).resolve().parent / "dictionaries" / f"{fmt}.dict"
+    return d if d.is_file() else None

@@ -1,0 +1,798 @@
+"""Fuzzing the CARLA recorder log: harnesses, a structure-aware mutator, seeds
+and the libFuzzer dictionary.
+
+Harnesses (``TARGETS``), each ``(data: bytes) -> None``: it returns when its
+invariant holds and raises when it does not. A :class:`recspec.errors.DecodeError`
+from a decoder is the input's fault and is swallowed where the contract allows
+it; anything else that leaves a harness is a finding.
+
+* ``ref``: ``check_stream`` never raises, and ``decode`` raises only
+  ``DecodeError`` subclasses;
+* ``ksy``: the generated Kaitai parser (``kaitai_parse``) raises only
+  ``KaitaiRejected``;
+* ``diff``: the two readings agree (``differential`` is empty), else
+  :class:`Divergent`.
+
+The variant is chosen the way ``recspec check`` chooses it, by content
+(``detect_variant``), not by a prefix byte: every input is a plain log, so a
+saved crash replays with ``recspec check`` / ``recspec reproduce`` as it is.
+
+The mutator (:func:`mutate`, atheris' ``custom_mutator`` signature) decodes the
+input leniently with the reference decoder, edits the model (a field, a record,
+a packet, a packet id, the header, the tail) and re-encodes with the reference
+encoder, so every payload size stays consistent and the edit reaches the
+layouts instead of dying at the framing. It falls back to byte mutation when
+the header does not decode, when no edit encodes, and at random
+(``BYTE_MUTATION_RATE``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import io
+import random
+import re
+import struct
+import typing
+from typing import Any, Callable, Sequence
+
+from recspec.conformance.carla import check_stream, detect_variant
+from recspec.conformance.carla._check import WRITER_ORDER
+from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
+from recspec.errors import DecodeError
+from recspec.reference.carla import (
+    VARIANTS,
+    Header,
+    Packet,
+    PacketReader,
+    Recording,
+    Variant,
+    decode,
+    decode_body,
+    decode_header,
+    encode,
+    encode_body,
+    encode_header,
+    encode_packet,
+)
+from recspec.reference.carla import _model as m
+from recspec.reference.carla._model import PacketKind as K
+
+__all__ = [
+    "BYTE_MUTATION_RATE",
+    "DEFAULT_VARIANT",
+    "EXTENSION",
+    "PREFIX_BYTES",
+    "TARGETS",
+    "ContractViolation",
+    "Divergent",
+    "derive_seeds",
+    "describe_input",
+    "dictionary_entries",
+    "dictionary_text",
+    "fuzz_diff",
+    "fuzz_ksy",
+    "fuzz_ref",
+    "mutate",
+    "synthetic_seeds",
+    "variant_of",
+]
+
+#: File extension of saved crashes (so that ``recspec check`` recognises them).
+EXTENSION = ".log"
+
+#: The variant used when the header does not decode (nothing to detect from).
+DEFAULT_VARIANT = VARIANTS["0.9.15"]
+
+#: How often :func:`mutate` does a byte mutation even though the input decodes.
+BYTE_MUTATION_RATE = 0.2
+
+
+# --- findings --------------------------------------------------------------------
+
+
+class ContractViolation(AssertionError):
+    """A harness's invariant does not hold for an input.
+
+    A finding about recspec, never about the input. ``signature()`` groups
+    findings that are the same bug (the runner saves one input per signature);
+    ``None`` lets the runner sign by traceback.
+    """
+
+    #: Where the broken code is, when the traceback does not say (a divergence is raised by the harness).
+    module: str | None = None
+
+    def __init__(self, message: str, variant: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.variant = variant
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message, self.variant))
+
+    def signature(self) -> str | None:
+        return None
+
+
+class Divergent(ContractViolation):
+    """The reference decoder and the Kaitai parser read an input differently."""
+
+    module = ("recspec.reference.carla vs recspec._ksy.carla_recorder "
+              "(compared by recspec.conformance.carla._xcheck.differential)")
+
+    def __init__(self, divergences: Sequence[Divergence], variant: str | None = None) -> None:
+        self.divergences = tuple(divergences)
+        shown = "; ".join(str(d) for d in self.divergences[:3])
+        more = f" (+{len(self.divergences) - 3} more)" if len(self.divergences) > 3 else ""
+        super().__init__(f"{len(self.divergences)} divergence(s) under {variant}: {shown}{more}", variant)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.divergences, self.variant))
+
+    def signature(self) -> str:
+        """The first divergence without its numbers, values and parenthesised details."""
+        d = self.divergences[0]
+        text = d.message.split(": reference ", 1)[0] if d.message.startswith(".") else d.message
+        while True:
+            stripped = re.sub(r"\([^()]*\)", "", text)
+            if stripped == text:
+                break
+            text = stripped
+        text = re.sub(r"\d+", "N", text)
+        text = re.sub(r"\s+", " ", text).strip()
+        return f"Divergent:{d.path}:{text[:120]}"
+
+
+# --- harnesses ---------------------------------------------------------------------
+
+
+def variant_of(data: bytes) -> Variant | None:
+    """The variant ``recspec check`` would choose for ``data``; ``None`` when the header does not decode."""
+    try:
+        _, offset = decode_header(data, 0)
+    except DecodeError:
+        return None
+    f = io.BytesIO(data)
+    f.seek(offset)
+    variant, _ = detect_variant(f, offset, len(data))
+    return variant
+
+
+def fuzz_ref(data: bytes) -> None:
+    # Invariant: for any bytes, check_stream() returns a FileReport and never
+    # raises (a bad file is a verdict, not an exception: not even a DecodeError
+    # may leave it), and decode() under the variant the checker chose returns a
+    # Recording or raises a recspec.errors.DecodeError subclass, nothing else.
+    # The profile alternates with the input's length so both are fuzzed.
+    profile = "compat" if len(data) & 1 else "spec"
+    try:
+        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=None, profile=profile)
+    except DecodeError as e:
+        raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
+    variant = VARIANTS[report.variant] if report.variant is not None else DEFAULT_VARIANT
+    try:
+        decode(data, variant)
+    except DecodeError:
+        pass
+
+
+def fuzz_ksy(data: bytes) -> None:
+    # Invariant: for any bytes, the generated Kaitai parser (kaitai_parse) returns
+    # a Recording or raises KaitaiRejected, a recspec.errors.DecodeError; no
+    # other exception leaves it (struct.error, IndexError, a Kaitai runtime
+    # error that the adapter does not wrap...).
+    variant = variant_of(data) or DEFAULT_VARIANT
+    try:
+        kaitai_parse(data, variant)
+    except DecodeError:
+        pass
+
+
+def fuzz_diff(data: bytes) -> None:
+    # Invariant: for any bytes, the reference decoder and the Kaitai parser
+    # agree: both accept with equal values, or both reject at the same packet
+    # (differential() returns no divergence; Divergent otherwise), and
+    # differential() itself raises nothing.
+    variant = variant_of(data) or DEFAULT_VARIANT
+    divergences = differential(data, variant)
+    if divergences:
+        raise Divergent(divergences, variant.name)
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
+
+
+def describe_input(data: bytes) -> dict[str, Any]:
+    """What the runner records about a crashing input besides the exception."""
+    try:
+        variant = variant_of(data)
+    except Exception as e:  # detection itself may be what broke
+        return {"variant": None, "variant_note": f"detection failed: {type(e).__name__}: {e}"}
+    if variant is None:
+        return {"variant": DEFAULT_VARIANT.name, "variant_note": "header does not decode; default variant"}
+    return {"variant": variant.name, "variant_note": "detected from content"}
+
+
+# --- example values (synthetic seeds, grafted packets, the dictionary) ---------------
+
+_RECORD_CLASS: dict[K, type] = {
+    K.EVENT_ADD: m.EventAdd, K.EVENT_DEL: m.EventDel, K.EVENT_PARENT: m.EventParent, K.COLLISION: m.Collision,
+    K.POSITION: m.Position, K.STATE: m.TrafficLightState, K.ANIM_VEHICLE: m.AnimVehicle,
+    K.ANIM_WALKER: m.AnimWalker, K.VEHICLE_LIGHT: m.VehicleLight, K.SCENE_LIGHT: m.SceneLight,
+    K.KINEMATICS: m.Kinematics, K.BOUNDING_BOX: m.BoundingBox, K.PHYSICS_CONTROL: m.PhysicsControl,
+    K.TRAFFIC_LIGHT_TIME: m.TrafficLightTime, K.TRIGGER_VOLUME: m.TriggerVolume, K.WALKER_BONES: m.WalkerBones,
+    K.ANIM_VEHICLE_WHEELS: m.AnimVehicleWheels, K.ANIM_BIKER: m.AnimBiker, K.VEHICLE_DOOR: m.VehicleDoor,
+}
+# Packets with one fixed value instead of a record list.
+_FIXED_CLASS: dict[K, type] = {
+    K.FRAME_START: m.FrameStart, K.FRAME_END: m.FrameEnd, K.PLATFORM_TIME: m.PlatformTime,
+    K.VISUAL_TIME: m.VisualTime, K.FRAME_COUNTER: m.FrameCounter,
+}
+
+
+def _example_of(tp: Any) -> Any:
+    if tp is int:
+        return 1
+    if tp is float:
+        return 0.5
+    if tp is str:
+        return "seed"
+    args = typing.get_args(tp)
+    if typing.get_origin(tp) is tuple:
+        return (_example_of(args[0]),)
+    if args:  # ``float | None``: the first non-None member
+        return _example_of(next(a for a in args if a is not type(None)))
+    return _example(tp)
+
+
+@functools.cache
+def _example(cls: type) -> Any:
+    """One instance of a model class, every field filled with a small valid value."""
+    hints = typing.get_type_hints(cls)
+    return cls(**{f.name: _example_of(hints[f.name]) for f in dataclasses.fields(cls)})
+
+
+def _example_body(kind: K, variant: Variant) -> Any:
+    if kind in _FIXED_CLASS:
+        return _example(_FIXED_CLASS[kind])
+    if kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None:
+        return b"\x00\x00"  # UE5: the layout is not known, the payload is kept as bytes
+    return (_example(_RECORD_CLASS[kind]),)
+
+
+def synthetic_seeds() -> list[tuple[str, bytes]]:
+    """One small log per variant with every packet kind the variant defines.
+
+    Frame 1 adds actor 1 and holds one packet of every other kind, in the
+    order CARLA writes them; frame 2 moves the actor; frame 3 deletes it. They
+    seed every campaign, so a campaign starts with every layout of every
+    variant even when ``corpus/carla/`` is empty.
+    """
+    out = []
+    header = Header(1, "CARLA_RECORDER", 1600000000, "Town01")
+    position = Packet(K.POSITION, (_example(m.Position),))
+    for variant in VARIANTS.values():
+        order = WRITER_ORDER[variant.name]
+        kinds = [k for k in order if k in variant.id_of and k is not K.EVENT_DEL]
+        kinds += [variant.ids[i] for i in sorted(variant.ids)
+                  if variant.ids[i] not in order and variant.ids[i] not in (K.FRAME_START, K.FRAME_END)]
+        packets = [Packet(K.FRAME_START, m.FrameStart(1, 0.05, 0.0)),
+                   *(Packet(k, _example_body(k, variant)) for k in kinds), Packet(K.FRAME_END, m.FrameEnd()),
+                   Packet(K.FRAME_START, m.FrameStart(2, 0.05, 0.05)), position, Packet(K.FRAME_END, m.FrameEnd()),
+                   Packet(K.FRAME_START, m.FrameStart(3, -1.0, 0.1)), Packet(K.EVENT_DEL, (m.EventDel(1),)),
+                   Packet(K.FRAME_END, m.FrameEnd())]
+        out.append((f"synthetic-{variant.name}", encode(Recording(header, tuple(packets)), variant)))
+    return out
+
+
+# --- lenient parse --------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Parsed:
+    header: Header
+    variant: Variant
+    packets: tuple[Packet, ...]
+    tail: bytes  # bytes after the last whole packet (a truncated one, or junk)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(data: bytes) -> _Parsed | None:
+    """The input as the model, as far as it goes: a payload that does not fit its
+    layout becomes a RAW packet with the same id (re-encoded verbatim), and
+    whatever cannot be framed is the tail. ``None`` when the header does not decode.
+
+    Cached: libFuzzer mutates the same corpus inputs again and again.
+    """
+    try:
+        header, offset = decode_header(data, 0)
+    except DecodeError:
+        return None
+    variant = variant_of(data) or DEFAULT_VARIANT
+    f = io.BytesIO(data)
+    f.seek(offset)
+    reader = PacketReader(f, variant, offset, len(data))
+    packets = []
+    try:
+        for raw in reader:
+            try:
+                body = decode_body(raw.kind, raw.payload, variant, raw.payload_offset)
+            except DecodeError:
+                packets.append(Packet(K.RAW, raw.payload, raw.packet_id))
+            else:
+                packets.append(Packet(raw.kind, body, raw.packet_id))
+    except DecodeError:
+        pass
+    return _Parsed(header, variant, tuple(packets), data[reader.tell():])
+
+
+def _encodes(p: Packet, variant: Variant) -> bool:
+    """Whether the reference encoder can write ``p`` (a mutated value may not fit its field)."""
+    try:
+        encode_packet(p, variant)
+    except Exception:  # struct.error, OverflowError, UsageError, UnicodeEncodeError...
+        return False
+    return True
+
+
+# --- value mutations ------------------------------------------------------------------
+
+_INTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 100, 0x7F, 0x80, 0xFF, 0x100, 0x7FFF, 0x8000, 0xFFFF, 0x10000,
+         0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF, -1, -2, -0x80, -0x8000, -0x80000000,
+         2 ** 63 - 1, -(2 ** 63), 2 ** 64 - 1)
+_F32_MAX = 3.4028234663852886e38
+_FLOATS = (0.0, -0.0, 1.0, -1.0, 0.5, 0.05, 1e-45, 1.17549435e-38, _F32_MAX, -_F32_MAX, float("inf"),
+           float("-inf"), float("nan"), 16777217.0, 1e10, -1e10)
+_STRINGS = ("", "CARLA_RECORDER", "carla_recorder", "Town01", "hero", "role_name", "color", "0,0,0",
+            "vehicle.tesla.model3", "walker.pedestrian.0001", "traffic.traffic_light", "sensor.camera.rgb",
+            "\udcff", "\udcc3", "\udce2\udc82", "é", "\x00", "日本")
+
+
+def _mutate_int(rng: random.Random, value: int) -> int:
+    r = rng.random()
+    if r < 0.5:
+        return rng.choice(_INTS)
+    if r < 0.8:
+        return value + rng.choice((-1, 1, -2, 2, -16, 16))
+    return value ^ (1 << rng.randrange(32))
+
+
+def _mutate_float(rng: random.Random, value: float) -> float:
+    r = rng.random()
+    if r < 0.6:
+        return rng.choice(_FLOATS)
+    if r < 0.7:
+        return -value
+    if r < 0.8:
+        return value * 2.0
+    return value + rng.uniform(-1000.0, 1000.0)
+
+
+def _mutate_str(rng: random.Random, value: str) -> str:
+    r = rng.random()
+    if r < 0.45:
+        return rng.choice(_STRINGS)
+    if r < 0.6:
+        return value[:-1]
+    if r < 0.75:
+        return value + rng.choice(_STRINGS)
+    if r < 0.85:
+        return value * rng.randint(2, 40)
+    i = rng.randrange(len(value) + 1)
+    return value[:i] + chr(rng.choice((0xDC80 + rng.randrange(128), rng.randrange(0x20, 0x7F), 0xE9))) + value[i:]
+
+
+def _mutate_bytes(rng: random.Random, value: bytes) -> bytes:
+    buf = bytearray(value)
+    r = rng.random()
+    if r < 0.4 and buf:
+        buf[rng.randrange(len(buf))] = rng.randrange(256)
+    elif r < 0.6 and buf:
+        del buf[rng.randrange(len(buf)):]
+    elif r < 0.8:
+        buf += bytes(rng.randrange(1, 9))
+    else:
+        return b""
+    return bytes(buf)
+
+
+def _mutate_tuple(rng: random.Random, value: tuple, edit: float = 0.6) -> tuple:
+    if not value:
+        return value
+    i = rng.randrange(len(value))
+    r = rng.random()
+    if r < edit:
+        return value[:i] + (_mutate_value(rng, value[i]),) + value[i + 1:]
+    if r < edit + (1 - edit) / 2:
+        j = rng.randrange(len(value) + 1)
+        return value[:j] + (value[i],) + value[j:]
+    return value[:i] + value[i + 1:]
+
+
+def _mutate_value(rng: random.Random, value: Any) -> Any:
+    """``value`` with one leaf changed: an int, float or string field, a list element, bytes."""
+    if isinstance(value, int):
+        return _mutate_int(rng, value)
+    if isinstance(value, float):
+        return _mutate_float(rng, value)
+    if isinstance(value, str):
+        return _mutate_str(rng, value)
+    if isinstance(value, (bytes, bytearray)):
+        return _mutate_bytes(rng, bytes(value))
+    if isinstance(value, tuple):
+        return _mutate_tuple(rng, value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        names = [f.name for f in dataclasses.fields(value) if getattr(value, f.name) is not None]
+        if not names:
+            return value
+        name = rng.choice(names)
+        return dataclasses.replace(value, **{name: _mutate_value(rng, getattr(value, name))})
+    return value
+
+
+# --- structural mutations ---------------------------------------------------------------
+
+
+class _Draft:
+    """A log being edited: the model plus the tail, re-encoded at the end."""
+
+    __slots__ = ("header", "packets", "tail", "variant")
+
+    def __init__(self, p: _Parsed) -> None:
+        self.header = p.header
+        self.packets = list(p.packets)
+        self.tail = p.tail
+        self.variant = p.variant
+
+    def encode(self) -> bytes:
+        v = self.variant
+        return encode_header(self.header) + b"".join(encode_packet(p, v) for p in self.packets) + self.tail
+
+
+def _has_content(p: Packet) -> bool:
+    b = p.body
+    if isinstance(b, tuple):
+        return bool(b)
+    if isinstance(b, (bytes, bytearray)):
+        return True
+    return bool(dataclasses.fields(b))  # type: ignore[arg-type]
+
+
+def _op_field(rng: random.Random, d: _Draft) -> bool:
+    """Change one field of one record (or of a fixed packet, or a byte of a RAW payload)."""
+    candidates = [i for i, p in enumerate(d.packets) if _has_content(p)]
+    if not candidates:
+        return False
+    i = rng.choice(candidates)
+    p = d.packets[i]
+    body = _mutate_tuple(rng, p.body, edit=1.0) if isinstance(p.body, tuple) else _mutate_value(rng, p.body)
+    new = dataclasses.replace(p, body=body)
+    if not _encodes(new, d.variant):
+        return False
+    d.packets[i] = new
+    return True
+
+
+def _op_records(rng: random.Random, d: _Draft) -> bool:
+    """Duplicate or delete one record of a counted packet (the count and size follow)."""
+    candidates = [i for i, p in enumerate(d.packets) if isinstance(p.body, tuple) and p.body]
+    if not candidates:
+        return False
+    i = rng.choice(candidates)
+    p = d.packets[i]
+    new = dataclasses.replace(p, body=_mutate_tuple(rng, p.body, edit=0.0))
+    if not _encodes(new, d.variant):  # more than 65535 records
+        return False
+    d.packets[i] = new
+    return True
+
+
+def _op_duplicate_packet(rng: random.Random, d: _Draft) -> bool:
+    if not d.packets:
+        return False
+    p = rng.choice(d.packets)
+    d.packets.insert(rng.randrange(len(d.packets) + 1), p)
+    return True
+
+
+def _op_delete_packet(rng: random.Random, d: _Draft) -> bool:
+    if not d.packets:
+        return False
+    del d.packets[rng.randrange(len(d.packets))]
+    return True
+
+
+def _op_swap_packets(rng: random.Random, d: _Draft) -> bool:
+    if len(d.packets) < 2:
+        return False
+    i, j = rng.sample(range(len(d.packets)), 2)
+    d.packets[i], d.packets[j] = d.packets[j], d.packets[i]
+    return True
+
+
+def _op_packet_id(rng: random.Random, d: _Draft) -> bool:
+    """Write one packet's body under another id (another kind, another variant's numbering, a user id)."""
+    if not d.packets:
+        return False
+    i = rng.randrange(len(d.packets))
+    r = rng.random()
+    if r < 0.5:
+        new_id = rng.choice(sorted(d.variant.ids))
+    elif r < 0.8:
+        new_id = rng.randrange(24)
+    elif r < 0.9:
+        new_id = rng.choice((100, 101, 200, 254, 255))
+    else:
+        new_id = rng.randrange(256)
+    d.packets[i] = dataclasses.replace(d.packets[i], packet_id=new_id)
+    return True
+
+
+def _op_graft(rng: random.Random, d: _Draft) -> bool:
+    """Insert a packet of a kind the variant defines, with a small example body."""
+    kind = d.variant.ids[rng.choice(sorted(d.variant.ids))]
+    d.packets.insert(rng.randrange(len(d.packets) + 1), Packet(kind, _example_body(kind, d.variant)))
+    return True
+
+
+def _op_header(rng: random.Random, d: _Draft) -> bool:
+    h = d.header
+    field = rng.choice(("version", "magic", "date", "map_name"))
+    if field == "version":
+        new = dataclasses.replace(h, version=rng.choice((0, 1, 2, 0x100, 0xFFFF, rng.randrange(0x10000))))
+    elif field == "magic":
+        new = dataclasses.replace(h, magic=rng.choice((
+            "", "CARLA_RECORDE", "CARLA_RECORDER\x00", "carla_recorder", "CARLA_RECORDEr", "CARLA_RECORDER" * 2,
+            _mutate_str(rng, h.magic))))
+    elif field == "date":
+        new = dataclasses.replace(h, date=rng.choice((
+            0, -1, 2 ** 63 - 1, -(2 ** 63), 1483228799, 1483228800, 4102444800, h.date + 1, h.date * 1000)))
+    else:
+        new = dataclasses.replace(h, map_name=_mutate_str(rng, h.map_name))
+    try:
+        encode_header(new)
+    except Exception:
+        return False
+    d.header = new
+    return True
+
+
+def _op_tail(rng: random.Random, d: _Draft) -> bool:
+    """Drop the tail, or end the log inside a packet, or add junk after it."""
+    r = rng.random()
+    if r < 0.3 and d.tail:
+        d.tail = b""
+    elif r < 0.7 and d.packets:
+        whole = encode_packet(rng.choice(d.packets), d.variant)
+        d.tail = whole[:rng.randrange(len(whole))]
+    else:
+        d.tail += bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+    return True
+
+
+_OPS: tuple[Callable[[random.Random, _Draft], bool], ...] = (
+    _op_field, _op_records, _op_duplicate_packet, _op_delete_packet, _op_swap_packets, _op_packet_id,
+    _op_graft, _op_header, _op_tail,
+)
+_WEIGHTS = (32, 14, 8, 8, 8, 10, 6, 8, 6)
+
+
+def _mutate_structure(rng: random.Random, parsed: _Parsed, max_size: int) -> bytes | None:
+    draft = _Draft(parsed)
+    wanted = rng.choice((1, 1, 1, 2, 2, 3))
+    done = 0
+    for _ in range(4 * wanted):
+        op = rng.choices(_OPS, weights=_WEIGHTS)[0]
+        if op(rng, draft):
+            done += 1
+            if done >= wanted:
+                break
+    if not done:
+        return None
+    out = draft.encode()
+    if len(out) > max_size:  # whole frames (else whole packets) that fit, rather than a cut packet
+        out = _prefix(out, max_size)
+    return out or None
+
+
+# --- byte mutations ---------------------------------------------------------------------
+
+
+def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
+    """A small deterministic byte mutator: the fallback when atheris.Mutate is not available
+    (outside a running campaign, e.g. in tests)."""
+    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
+    tokens = _TOKENS
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        op = rng.randrange(7)
+        pos = rng.randrange(len(buf)) if buf else 0
+        if op == 0 and buf:
+            buf[pos] ^= 1 << rng.randrange(8)
+        elif op == 1 and buf:
+            buf[pos] = rng.choice((0, 1, 0x7F, 0x80, 0xFF, rng.randrange(256)))
+        elif op == 2:
+            buf[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+        elif op == 3 and len(buf) > 1:
+            del buf[pos:pos + rng.randint(1, min(64, len(buf) - 1))]
+        elif op == 4 and buf:
+            n = rng.choice((2, 4))
+            v = rng.choice(_INTS) & (0xFFFF if n == 2 else 0xFFFFFFFF)
+            buf[pos:pos + n] = v.to_bytes(n, "little")
+        elif op == 5:
+            buf[pos:pos] = rng.choice(tokens)
+        elif op == 6 and buf:
+            end = min(len(buf), pos + rng.randint(1, 64))
+            at = rng.randrange(len(buf) + 1)
+            buf[at:at] = buf[pos:end]
+    return bytes(buf[:max_size]) or b"\x00"
+
+
+def mutate(data: bytes, max_size: int, seed: int, *,
+           byte_mutate: Callable[[bytes, int], bytes] | None = None) -> bytes:
+    """atheris custom mutator: ``(data, max_size, seed) -> bytes`` of at most ``max_size`` bytes.
+
+    Structure-aware when the header decodes (see the module docstring); byte
+    mutation otherwise, and with probability ``BYTE_MUTATION_RATE``. The
+    structural choices depend only on ``seed`` (``random.Random(seed)``).
+    ``byte_mutate`` is the byte mutator to fall back on: the campaign passes
+    ``atheris.Mutate`` (libFuzzer's, which uses the dictionary and the compare
+    traces, seeded by ``-seed``); without it a small deterministic one is used.
+    Never raises: an edit that cannot be encoded is dropped.
+    """
+    rng = random.Random(seed)
+    if rng.random() >= BYTE_MUTATION_RATE:
+        try:
+            parsed = _parse(bytes(data))
+            out = _mutate_structure(rng, parsed, max_size) if parsed is not None else None
+        except Exception:  # a mutator must not crash the campaign; byte mutation instead
+            out = None
+        if out is not None:
+            return out
+    if byte_mutate is not None:
+        return byte_mutate(data, max_size)
+    return _byte_mutate(rng, data, max_size)
+
+
+# --- seeds -------------------------------------------------------------------------------
+
+
+def _prefix(data: bytes, max_len: int) -> bytes:
+    """The longest prefix of at most ``max_len`` bytes that ends after a FrameEnd
+    (else after any whole packet); packet framing is the same in every variant."""
+    try:
+        _, offset = decode_header(data, 0)
+    except DecodeError:
+        return data[:max_len]
+    if offset > max_len:
+        return data[:max_len]
+    frame_end = VARIANTS["0.9.4-0.9.5"].id_of[K.FRAME_END]  # 1 in every variant
+    cut_frame = cut_packet = offset
+    f = io.BytesIO(data)
+    f.seek(offset)
+    try:
+        for raw in PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, len(data)):
+            if raw.end > max_len:
+                break
+            cut_packet = raw.end
+            if raw.packet_id == frame_end:
+                cut_frame = raw.end
+    except DecodeError:
+        pass
+    return data[:cut_frame if cut_frame > offset else cut_packet]
+
+
+def _compact(data: bytes) -> bytes | None:
+    """One frame holding the first packet of every id in the log, each with at most two records."""
+    parsed = _parse(data)
+    if parsed is None:
+        return None
+    v = parsed.variant
+    start = next((p for p in parsed.packets if p.kind is K.FRAME_START), None)
+    packets = [start] if start is not None else []
+    seen = {v.id_of[K.FRAME_START], v.id_of[K.FRAME_END]}
+    for p in parsed.packets:
+        if p.packet_id in seen:
+            continue
+        seen.add(p.packet_id)  # type: ignore[arg-type]
+        packets.append(dataclasses.replace(p, body=p.body[:2]) if isinstance(p.body, tuple) else p)
+    packets.append(Packet(K.FRAME_END, m.FrameEnd()))
+    try:
+        return encode_header(parsed.header) + b"".join(encode_packet(p, v) for p in packets)
+    except Exception:
+        return None
+
+
+#: Seed files longer than this are also cut to a prefix of at most this size.
+PREFIX_BYTES = 8192
+
+
+def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
+    """Small inputs made from one seed file: a prefix of at most
+    ``min(max_len, PREFIX_BYTES)`` bytes ending at a frame boundary (when the file
+    is longer), and a compact one-frame digest of every packet id it uses.
+
+    Short inputs make many more executions per second: the harnesses cost about
+    0.1 s (ref) to 0.4 s (diff) on 64 KiB, uninstrumented, and a few ms on 1 KiB.
+    """
+    out = []
+    limit = min(max_len, PREFIX_BYTES)
+    if len(data) > limit:
+        out.append(_prefix(data, limit))
+    try:
+        compact = _compact(data)
+    except Exception:
+        compact = None
+    if compact is not None and compact != data and len(compact) <= max_len:
+        out.append(compact)
+    return [d for d in out if d]
+
+
+# --- dictionary --------------------------------------------------------------------------
+
+
+def dictionary_entries() -> list[tuple[str, bytes]]:
+    """The libFuzzer dictionary, computed from the variant table and the encoder.
+
+    ``fuzz/dictionaries/carla.dict`` is this list rendered by
+    :func:`dictionary_text` (a test keeps the two equal).
+    """
+    entries: list[tuple[str, bytes]] = [
+        ("magic_field", b"\x0e\x00CARLA_RECORDER"),
+        ("magic", b"CARLA_RECORDER"),
+        ("magic_lower", b"carla_recorder"),
+        ("version_1", struct.pack("<H", 1)),
+    ]
+    # Packet headers (u8 id, u32 size) of the packets whose size is fixed, per id any variant uses.
+    for kind in _FIXED_CLASS:
+        size = len(encode_body(kind, _example(_FIXED_CLASS[kind]), DEFAULT_VARIANT))
+        for packet_id in sorted({v.id_of[kind] for v in VARIANTS.values() if kind in v.id_of}):
+            entries.append((f"packet_{kind.label}_{packet_id}", struct.pack("<BI", packet_id, size)))
+    # u32 payload sizes of a one-record packet, in both vector widths.
+    for kind, cls in _RECORD_CLASS.items():
+        for variant in (VARIANTS["0.9.15"], VARIANTS["ue5"]):
+            if kind in variant.id_of and not (kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None):
+                size = len(encode_body(kind, (_example(cls),), variant))
+                width = "f64" if variant.vec_f64 else "f32"
+                entries.append((f"size_{kind.label}_1_{width}", struct.pack("<I", size)))
+    entries += [
+        ("count_0", struct.pack("<H", 0)),
+        ("count_1", struct.pack("<H", 1)),
+        ("count_max", struct.pack("<H", 0xFFFF)),
+        ("not_an_actor", struct.pack("<I", 0xFFFFFFFF)),
+        ("duration_unset_f64", struct.pack("<d", -1.0)),
+        ("nan_f32", struct.pack("<I", 0x7FC00000)),
+        ("inf_f32", struct.pack("<f", float("inf"))),
+        ("nan_f64", struct.pack("<Q", 0x7FF8000000000000)),
+        ("user_packet_100", struct.pack("<B", 100)),
+        ("user_packet_255", struct.pack("<B", 255)),
+    ]
+    for text in ("Town01", "vehicle.", "walker.pedestrian.", "traffic.traffic_light", "sensor.", "role_name",
+                 "hero", "color", "number_of_wheels"):
+        entries.append((f"str_{re.sub(r'[^a-z0-9]+', '_', text.lower()).strip('_')}",
+                        struct.pack("<H", len(text)) + text.encode()))
+    seen: set[bytes] = set()
+    unique = []
+    for name, value in entries:
+        if value not in seen:
+            seen.add(value)
+            unique.append((name, value))
+    return unique
+
+
+def _dict_escape(value: bytes) -> str:
+    return "".join(chr(b) if 0x20 <= b < 0x7F and b not in (0x22, 0x5C) else f"\\x{b:02X}" for b in value)
+
+
+def dictionary_text() -> str:
+    lines = [
+        "# libFuzzer dictionary for the CARLA recorder log: the magic, packet headers,",
+        "# payload sizes, record counts and common values.",
+        "# Generated by recspec.fuzz.carla.dictionary_text(); tests/test_fuzz_carla.py",
+        "# checks that this file matches it. Do not edit by hand.",
+    ]
+    lines += [f'{name}="{_dict_escape(value)}"' for name, value in dictionary_entries()]
+    return "\n".join(lines) + "\n"
+
+
+_TOKENS = tuple(value for _, value in dictionary_entries())
