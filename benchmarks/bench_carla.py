@@ -194,6 +194,16 @@ def _git_commit() -> str | None:
         return None
 
 
+def _git_dirty() -> list[str] | None:
+    """Files of the measured code (the installed package's folders) with uncommitted changes."""
+    try:
+        out = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "recspec", "reference",
+                              "conformance"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [line[3:] for line in out.splitlines() if line.strip()]
+
+
 def _cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -397,6 +407,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": started.isoformat(timespec="seconds"),
         "argv": ["python", "benchmarks/bench_carla.py", *(sys.argv[1:] if argv is None else argv)],
         "git_commit": _git_commit(),
+        "git_uncommitted": _git_dirty(),
         "machine": {"cpu": _cpu_model(), "cpus": os.cpu_count(), "pinned_cpu": cpu,
                     "python": platform.python_version(), "platform": platform.platform()},
         "mb": "10**6 bytes; throughput = file size / wall-clock time of the whole process (start-up included)",
