@@ -101,7 +101,10 @@ class PacketKind(enum.IntEnum):
     @property
     def label(self) -> str:
         """CamelCase name used in structural paths (``packet[3]:Position``)."""
-        return "".join(part.capitalize() for part in self.name.split("_"))
+        return _LABELS[self]
+
+
+_LABELS = {k: "".join(part.capitalize() for part in k.name.split("_")) for k in PacketKind}
 
 
 # --- small value types --------------------------------------------------------
