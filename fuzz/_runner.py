@@ -494,11 +494,14 @@ def _summary(c: _Campaign, out: TextIO, elapsed: float, n_seeds: int, corpus_siz
             where = f" [{info['where']}]" if info.get("where") else ""
             message = str(info.get("message", "")).splitlines()[0][:160] if info.get("message") else ""
             lines.append(f"  {path.name}: {info.get('exception')}{where}: {message}")
+            module = info.get("module")
+            if module and not str(info.get("where") or "").startswith(f"{module}:"):
+                lines.append(f"    broke: {module}")
             lines.append(f"    details: {path.with_suffix('.json').name}; replay: recspec reproduce {path}")
     else:
         lines.append("no new crashes")
     for sig, n in sorted(c.rehits.items()):
         origin = "saved earlier" if sig in previously_known else "saved in this campaign"
-        lines.append(f"  passed over {n} more input(s) hitting {sig} ({origin}: {c.known.get(sig, '?')})")
+        lines.append(f"  passed over {n} input(s) that hit {sig} again ({origin}: {c.known.get(sig, '?')})")
     out.write("\n".join(lines) + "\n")
     out.flush()
