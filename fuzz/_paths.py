@@ -20,23 +20,12 @@ import importlib.resources
 from pathlib import Path
 
 import recspec
+from recspec._paths import checkout_root
 
 __all__ = ["SEED_SUBDIRS", "checkout_root", "corpus_dir", "default_crash_dir", "dictionary_file"]
 
 #: The sub-folders of ``corpus/<format>/`` that seed a campaign, in order.
 SEED_SUBDIRS = ("valid", "invalid", "regressions")
-
-
-def checkout_root() -> Path | None:
-    """The source checkout recspec runs from, or ``None`` when it is installed.
-
-    A checkout is recognised by ``pyproject.toml`` and ``corpus/`` next to the
-    ``recspec`` package folder.
-    """
-    root = Path(recspec.__file__).resolve().parent.parent
-    if (root / "pyproject.toml").is_file() and (root / "corpus").is_dir():
-        return root
-    return None
 
 
 def corpus_dir(fmt: str) -> Path | None:

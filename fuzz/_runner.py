@@ -65,6 +65,16 @@ INSTALL_HINT = "pip install 'recspec[fuzz]'"
 #: Environment variable: more seed folders or files (os.pathsep-separated), for experiments.
 SEEDS_ENV = "RECSPEC_FUZZ_SEEDS"
 
+#: Environment variable: hex bytes; an input containing them fails as if the
+#: harness had found a bug (``CanaryHit``). It exists so that the crash pipeline
+#: (save, companion JSON, replay) is tested end to end without a real bug.
+CANARY_ENV = "RECSPEC_FUZZ_CANARY"
+
+
+class CanaryHit(AssertionError):
+    """The self-test canary of ``RECSPEC_FUZZ_CANARY`` was found in an input."""
+
+
 #: libFuzzer -timeout: one input running longer than this is saved as a crash (a hang).
 INPUT_TIMEOUT_S = 30
 #: A restart with less time left than this is not worth its start-up cost.
@@ -154,7 +164,14 @@ def _child_main(argv: Sequence[str] | None = None) -> None:
 
     with atheris.instrument_imports(include=list(INSTRUMENT)):
         mod = importlib.import_module(f"recspec.fuzz.{fmt}")
-    harness = mod.TARGETS[target]
+    target_harness = mod.TARGETS[target]
+    canary = bytes.fromhex(os.environ.get(CANARY_ENV, ""))
+
+    def harness(data: bytes) -> None:
+        if canary and canary in data:
+            raise CanaryHit(f"input contains the self-test canary {canary.hex()}")
+        target_harness(data)
+
     known = set(json.loads((state / "known.json").read_text()))
     rehits: dict[str, int] = {}
     crash_path = state / "crash.json"

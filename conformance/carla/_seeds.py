@@ -120,10 +120,12 @@ def _body(v: Variant, kind: K, frame: int, alive: set[int]) -> object | None:
     if kind is K.PLATFORM_TIME:
         return m.PlatformTime(0.001 + t)
     if kind is K.PHYSICS_CONTROL:
-        p = _physics(v)
         if frame != 1:
             return None
-        return (p,) if p is not None else None
+        p = _physics(v)
+        if p is None:  # UE5: layout not researched; a count, an actor id and opaque bytes, kept raw
+            return struct.pack("<HI", 1, 20) + bytes(range(40))
+        return (p,)
     if kind is K.TRAFFIC_LIGHT_TIME:
         return (m.TrafficLightTime(10, 10.0, 3.0, 5.0),) if frame == 1 else None
     if kind is K.WALKER_BONES:
@@ -156,8 +158,6 @@ def valid_packets(v: Variant, frames: int = 4) -> list[m.Packet]:
         if frame == 1:
             alive |= {a.database_id for a in _actors(v)}
         for kind in WRITER_ORDER[v.name]:
-            if kind is K.PHYSICS_CONTROL and v.wheel_physics_size is None:
-                continue
             body = _body(v, kind, frame, alive)
             if kind is K.EVENT_DEL and body:
                 alive -= {r.database_id for r in body}  # type: ignore[union-attr]

@@ -62,8 +62,12 @@ def _convert(obj: Any) -> Any:
     return obj
 
 
-def _packet_to_model(p: Any) -> m.Packet:
+def _packet_to_model(p: Any, variant: Variant) -> m.Packet:
     kind = K(int(p.kind)) if int(p.kind) in K._value2member_map_ else K.RAW
+    if kind is K.RAW and variant.wheel_physics_size is None and variant.ids.get(p.id) is K.PHYSICS_CONTROL:
+        # UE5: the PhysicsControl layout is not known, so both readers keep the
+        # payload as bytes; the ksy calls that packet raw, the reference keeps its kind.
+        kind = K.PHYSICS_CONTROL
     payload = p.payload
     if isinstance(payload, (bytes, bytearray)):
         body: Any = bytes(payload)
@@ -104,7 +108,7 @@ def kaitai_packets(f: BinaryIO, variant: Variant) -> Iterator[tuple[int, m.Packe
             if not framed:
                 return
             continue
-        yield start, _packet_to_model(p)
+        yield start, _packet_to_model(p, variant)
 
 
 def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
@@ -122,7 +126,7 @@ def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
         raise _rejected(e, ks_io.pos(), "file") from None
     h = root.header
     header = m.Header(h.version, h.magic.value, h.date, h.map_name.value)
-    return m.Recording(header, tuple(_packet_to_model(p) for p in root.packets))
+    return m.Recording(header, tuple(_packet_to_model(p, variant) for p in root.packets))
 
 
 def same(a: Any, b: Any) -> bool:
