@@ -19,7 +19,6 @@ from __future__ import annotations
 import importlib.resources
 from pathlib import Path
 
-import recspec
 from recspec._paths import checkout_root
 
 __all__ = ["SEED_SUBDIRS", "checkout_root", "corpus_dir", "default_crash_dir", "dictionary_file"]

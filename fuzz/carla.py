@@ -38,7 +38,6 @@ import typing
 from typing import Any, Callable, Sequence
 
 from recspec.conformance.carla import check_stream, detect_variant
-from recspec.conformance.carla._check import WRITER_ORDER
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
 from recspec.errors import DecodeError
 from recspec.reference.carla import (
@@ -262,28 +261,14 @@ def _example_body(kind: K, variant: Variant) -> Any:
 
 
 def synthetic_seeds() -> list[tuple[str, bytes]]:
-    """One small log per variant with every packet kind the variant defines.
-
-    Frame 1 adds actor 1 and holds one packet of every other kind, in the
-    order CARLA writes them; frame 2 moves the actor; frame 3 deletes it. They
-    seed every campaign, so a campaign starts with every layout of every
-    variant even when ``corpus/carla/`` is empty.
+    """One small log per variant with every packet kind the variant defines:
+    the corpus's own valid logs, built in memory by the same builder
+    (``recspec.conformance.carla._seeds``), so that a campaign starts with every
+    layout of every variant even when ``corpus/carla/`` is missing.
     """
-    out = []
-    header = Header(1, "CARLA_RECORDER", 1600000000, "Town01")
-    position = Packet(K.POSITION, (_example(m.Position),))
-    for variant in VARIANTS.values():
-        order = WRITER_ORDER[variant.name]
-        kinds = [k for k in order if k in variant.id_of and k is not K.EVENT_DEL]
-        kinds += [variant.ids[i] for i in sorted(variant.ids)
-                  if variant.ids[i] not in order and variant.ids[i] not in (K.FRAME_START, K.FRAME_END)]
-        packets = [Packet(K.FRAME_START, m.FrameStart(1, 0.05, 0.0)),
-                   *(Packet(k, _example_body(k, variant)) for k in kinds), Packet(K.FRAME_END, m.FrameEnd()),
-                   Packet(K.FRAME_START, m.FrameStart(2, 0.05, 0.05)), position, Packet(K.FRAME_END, m.FrameEnd()),
-                   Packet(K.FRAME_START, m.FrameStart(3, -1.0, 0.1)), Packet(K.EVENT_DEL, (m.EventDel(1),)),
-                   Packet(K.FRAME_END, m.FrameEnd())]
-        out.append((f"synthetic-{variant.name}", encode(Recording(header, tuple(packets)), variant)))
-    return out
+    from recspec.conformance.carla._seeds import HEADER, valid_packets
+
+    return [(f"synthetic-{v.name}", encode(Recording(HEADER, tuple(valid_packets(v))), v)) for v in VARIANTS.values()]
 
 
 # --- lenient parse --------------------------------------------------------------------
