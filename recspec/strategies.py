@@ -1,0 +1,39 @@
+"""Hypothesis strategies for the recording formats recspec knows.
+
+One section per format, each importing from the format's private
+``_strategies`` module in ``recspec.conformance.<format>``; ``__all__`` is the
+whole public surface. Strategies follow Hypothesis house style: plural names,
+bounds keyword-only, arguments checked when the strategy is drawn from
+(``InvalidArgument``), reprs that read like the call.
+
+CARLA recorder logs (``recspec.reference.carla``):
+
+* ``carla_variants()``
+* ``carla_packets(variant=None, *, kinds=None)``
+* ``carla_frames(variant=None, *, min_size=0, max_size=6, valid=True)``
+* ``carla_recordings(variant=None, *, min_frames=0, max_frames=6, valid=True)``
+* ``carla_logs(variant=None, *, min_frames=0, max_frames=6, valid=True)``
+
+NanoVer, raSkat and Matrix-SMT strategies will sit beside them, in sections of
+their own, when their reference codecs land.
+"""
+
+from __future__ import annotations
+
+# --- CARLA ---------------------------------------------------------------------------
+from recspec.conformance.carla._strategies import (
+    carla_frames,
+    carla_logs,
+    carla_packets,
+    carla_recordings,
+    carla_variants,
+)
+
+__all__ = [
+    # CARLA
+    "carla_frames",
+    "carla_logs",
+    "carla_packets",
+    "carla_recordings",
+    "carla_variants",
+]
