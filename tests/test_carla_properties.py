@@ -72,28 +72,13 @@ def check(blob: bytes, variant: Variant | None, profile: str = "spec") -> FileRe
 
 # --- comparing recordings -----------------------------------------------------------
 
-#: Known deviations of the reference codec: fields whose sign of zero does not
-#: survive encoding. Each entry has a strict xfail regression test below;
-#: remove the entry when that test starts passing.
-SIGN_OF_ZERO_LOST = frozenset({
-    # _encode.py writes ``w.<field> or 0.0`` for the 48-byte wheel records,
-    # which turns -0.0 into 0.0 (test_negative_zero_wheel_stiffness_reencodes).
-    ("WheelPhysics", "lat_stiff_max_load"),
-    ("WheelPhysics", "lat_stiff_value"),
-    ("WheelPhysics", "long_stiff_value"),
-})
-
-
-def _canonical(x: Any, field: tuple[str, str] | None = None) -> Any:
+def _canonical(x: Any) -> Any:
     """``x`` with every float replaced by its IEEE bits: NaN equals itself and
     -0.0 differs from 0.0, which is what a byte-exact round trip means."""
     if isinstance(x, float):
-        if x == 0.0 and field in SIGN_OF_ZERO_LOST:
-            x = 0.0
         return ("f64", struct.pack("<d", x))
     if is_dataclass(x) and not isinstance(x, type):
-        name = type(x).__name__
-        return (name, *(_canonical(getattr(x, f.name), (name, f.name)) for f in fields(x)))
+        return (type(x).__name__, *(_canonical(getattr(x, f.name)) for f in fields(x)))
     if isinstance(x, (tuple, list)):
         return tuple(_canonical(y) for y in x)
     return x
@@ -142,10 +127,8 @@ def test_real_logs_reencode_to_the_same_bytes(filename: str) -> None:
     assert encode(decode(blob, v), v) == blob
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reference encoder bug: _encode.py writes `w.lat_stiff_max_load or 0.0` (and the same for lat_stiff_value, "
-    "long_stiff_value) for 48-byte wheel records, so a decoded -0.0 is written back as +0.0"))
 def test_negative_zero_wheel_stiffness_reencodes() -> None:
+    # Regression: the encoder once wrote ``x or 0.0`` here, turning -0.0 into +0.0.
     v = VARIANTS["0.9.12-0.9.13"]
     zero = Vec3(0.0, 0.0, 0.0)
     wheel = WheelPhysics(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.5, 2.5, 3.5, zero)

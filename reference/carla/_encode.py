@@ -115,7 +115,10 @@ def encode_body(kind: K, body: object, variant: Variant) -> bytes:
                 head = [w.tire_friction, w.damping_rate, w.max_steer_angle, w.radius,
                         w.max_brake_torque, w.max_handbrake_torque]
                 if variant.wheel_physics_size == 48:
-                    head += [w.lat_stiff_max_load or 0.0, w.lat_stiff_value or 0.0, w.long_stiff_value or 0.0]
+                    # ``None`` (a 36-byte record moved to a 48-byte variant) becomes 0.0;
+                    # a stored -0.0 keeps its sign.
+                    head += [0.0 if x is None else x
+                             for x in (w.lat_stiff_max_load, w.lat_stiff_value, w.long_stiff_value)]
                 out.append(struct.pack(f"<{len(head)}f", *head) + _vec(w.position, _V3F))
         elif kind is K.WALKER_BONES:
             out.append(struct.pack("<IH", r.database_id, len(r.bones)))
