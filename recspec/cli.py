@@ -53,6 +53,13 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
     pass
 
 
+def _d(text: str) -> str:
+    """A subcommand description, wrapped (the formatter keeps line breaks as written)."""
+    import textwrap
+
+    return textwrap.fill(text, width=78)
+
+
 def _parser() -> argparse.ArgumentParser:
     formats = ", ".join(FORMATS)
     p = argparse.ArgumentParser(
@@ -69,8 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     c = sub.add_parser("check", help="check files against their format's rules", formatter_class=_Formatter,
-                       description="Check recordings and report a verdict per file, with every finding's rule id, "
-                                   "byte offset and structural path.", epilog=_CHECK_EPILOG)
+                       description=_d("Check recordings and report a verdict per file, with every finding's rule id, "
+                                   "byte offset and structural path."), epilog=_CHECK_EPILOG)
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (folders recursively)")
     c.add_argument("--format", help=f"force the format ({formats})")
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
@@ -84,8 +91,8 @@ def _parser() -> argparse.ArgumentParser:
 
     d = sub.add_parser("dump", help="print the decoded structure as JSON with byte offsets",
                        formatter_class=_Formatter,
-                       description="Decode FILE with the reference decoder and print it as JSON, one packet or "
-                                   "record per line, with byte offsets. --ksy prints the Kaitai parse tree instead.",
+                       description=_d("Decode FILE with the reference decoder and print it as JSON, one packet or "
+                                   "record per line, with byte offsets. --ksy prints the Kaitai parse tree instead."),
                        epilog="example:\n  recspec dump run1.log | head\n  recspec dump --ksy run1.log > tree.json")
     d.add_argument("file", metavar="FILE")
     d.add_argument("--format", help="force the format")
@@ -94,23 +101,23 @@ def _parser() -> argparse.ArgumentParser:
     d.set_defaults(func=_cmd_dump)
 
     r = sub.add_parser("rules", help="list the rule catalog", formatter_class=_Formatter,
-                       description="List every rule: id, level under each profile, title.",
+                       description=_d("List every rule: id, level under each profile, title."),
                        epilog="example:\n  recspec rules carla\n  recspec rules --json")
     r.add_argument("format", nargs="?", metavar="FORMAT")
     r.add_argument("--json", action="store_true", help="machine-readable catalog")
     r.set_defaults(func=_cmd_rules)
 
     e = sub.add_parser("explain", help="print one rule in full", formatter_class=_Formatter,
-                       description="Print a rule: its title, the spec clause it enforces, its level per profile, "
-                                   "what it means and where the document is wrong.",
+                       description=_d("Print a rule: its title, the spec clause it enforces, its level per profile, "
+                                   "what it means and where the document is wrong."),
                        epilog="example:\n  recspec explain CARLA-FRAME-004")
     e.add_argument("rule", metavar="RULE")
     e.set_defaults(func=_cmd_explain)
 
     fz = sub.add_parser("fuzz", help="run an atheris fuzzing campaign", formatter_class=_Formatter,
-                        description="Fuzz the reference decoder (ref), the Kaitai parser (ksy) or both against each "
+                        description=_d("Fuzz the reference decoder (ref), the Kaitai parser (ksy) or both against each "
                                     "other (diff), seeded from corpus/FORMAT/. Every crash is saved with what it "
-                                    "broke: under corpus/FORMAT/regressions/ in a checkout, or in --out.",
+                                    "broke: under corpus/FORMAT/regressions/ in a checkout, or in --out."),
                         epilog="example:\n  recspec fuzz carla --target diff --time 60\n"
                                "  recspec fuzz carla --out crashes/ --time 600")
     fz.add_argument("format", metavar="FORMAT")
@@ -123,8 +130,8 @@ def _parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("reproduce", help="replay a crash or regression file through both parsers",
                         formatter_class=_Formatter,
-                        description="Run FILE through the reference decoder and the Kaitai parser and print where "
-                                    "they diverge: rule, offset, structural path and a hex window.",
+                        description=_d("Run FILE through the reference decoder and the Kaitai parser and print where "
+                                    "they diverge: rule, offset, structural path and a hex window."),
                         epilog="example:\n  recspec reproduce corpus/carla/regressions/crash-1a2b3c.log")
     rp.add_argument("file", metavar="FILE")
     rp.add_argument("--format", help="force the format")
@@ -132,8 +139,8 @@ def _parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=_cmd_reproduce)
 
     co = sub.add_parser("corpus", help="check the bundled corpus against its manifest", formatter_class=_Formatter,
-                        description="Check every file of the bundled seed corpus and compare each verdict and rule "
-                                    "id with the manifest's expectations. This is recspec's main self-test.",
+                        description=_d("Check every file of the bundled seed corpus and compare each verdict and rule "
+                                    "id with the manifest's expectations. This is recspec's main self-test."),
                         epilog="example:\n  recspec corpus\n  recspec corpus --format carla --verbose")
     co.add_argument("--format", help="only this format")
     co.add_argument("--dir", type=Path, help="corpus folder (default: the bundled one)")
