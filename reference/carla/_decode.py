@@ -410,6 +410,20 @@ class RawPacket:
         return self.offset + 5 + len(self.payload)
 
 
+def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
+    """Complete a short read: a raw stream or a pipe may return fewer bytes than
+    asked for before its end. Only an empty read means end of file."""
+    parts = [got]
+    have = len(got)
+    while have < n:
+        more = read(n - have)
+        if not more:
+            break
+        parts.append(more)
+        have += len(more)
+    return b"".join(parts)
+
+
 class PacketReader:
     """Reads packets one at a time from a binary file object, in constant memory.
 
@@ -446,6 +460,8 @@ class PacketReader:
             if not head:
                 return
             if len(head) < 5:
+                head = _read_more(read, head, 5)
+            if len(head) < 5:
                 raise Truncated(
                     f"file ends inside a packet header ({len(head)} of 5 bytes)", pos, "",
                     rule="CARLA-STREAM-001", needed=5, available=len(head),
@@ -462,6 +478,8 @@ class PacketReader:
                     pos + 1, "", rule="CARLA-LIMIT-001", limit="max_packet_size", value=size, maximum=size_limit,
                 )
             payload = read(size) if size else b""
+            if len(payload) < size:
+                payload = _read_more(read, payload, size)
             if len(payload) < size:
                 raise Truncated(
                     f"file ends inside a packet payload ({len(payload)} of {size} bytes)", pos, "",
