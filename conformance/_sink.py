@@ -48,14 +48,3 @@ class FindingSink:
                     f"the first {self.max_per_rule} are shown)",
                 ))
         return self.findings
-
-    def count(self, rule_id: str) -> int:
-        return self._counts.get(rule_id, 0)
-
-    @property
-    def worst(self) -> Severity:
-        worst = Severity.OFF
-        for f in self.findings:
-            if f.severity.rank > worst.rank:
-                worst = f.severity
-        return worst

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 __all__ = [
     "REPORT_SCHEMA",
@@ -181,11 +181,3 @@ class Report:
             "files": [f.to_json() for f in self.files],
             "summary": self.summary(),
         }
-
-
-def worst_severity(findings: Iterable[Finding]) -> Severity:
-    worst = Severity.OFF
-    for f in findings:
-        if f.severity.rank > worst.rank:
-            worst = f.severity
-    return worst

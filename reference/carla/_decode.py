@@ -156,14 +156,6 @@ def is_fixed_record(kind: K) -> bool:
     return kind in _FIXED_RECORDS
 
 
-def has_no_count(kind: K) -> bool:
-    return kind in _NO_COUNT
-
-
-def no_count_size(kind: K) -> int:
-    return _NO_COUNT[kind][0].size
-
-
 def _size_error(kind: K, size: int, expected: int | str, offset: int, path: str) -> Malformed:
     err = Malformed(
         f"{kind.label} payload is {size} bytes, its layout implies {expected}",
