@@ -161,10 +161,12 @@ class Report:
     files: list[FileReport] = field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
+        """Counts per verdict, in the contract's order; ``crash`` and ``timeout`` only when non-zero."""
         out = {"files": len(self.files)}
-        for verdict in Verdict:
+        for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
+                        Verdict.CRASH, Verdict.TIMEOUT):
             n = sum(1 for f in self.files if f.verdict is verdict)
-            if n or verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED):
+            if n or verdict not in (Verdict.CRASH, Verdict.TIMEOUT):
                 out[verdict.value] = n
         return out
 
