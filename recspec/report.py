@@ -1,9 +1,8 @@
 """Findings, rules, verdicts and the report contract shared by every format.
 
 The JSON shape produced by :meth:`Report.to_json` is a public contract
-(``report_schema`` 1, see ARCHITECTURE.md and the JSON Schema in
-``recspec/schema/report.schema.json``). Fields may be added; none may be renamed
-or removed without bumping ``REPORT_SCHEMA``.
+(``report_schema`` 1, documented in README.md, "The JSON report"). Fields may
+be added; none may be renamed or removed without bumping ``REPORT_SCHEMA``.
 """
 
 from __future__ import annotations
