@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import carla_packets
+
 from recspec.conformance.carla._seeds import HEADER, valid_packets
 from recspec.conformance.carla._xcheck import differential, kaitai_parse, same
 from recspec.reference.carla import VARIANTS, Recording, decode, encode
@@ -25,18 +27,6 @@ def test_kaitai_reads_what_the_reference_reads(name):
     assert differential(data, v) == []
 
 
-def _packet_offsets(data: bytes) -> list[int]:
-    (n,) = struct.unpack_from("<H", data, 2)
-    off = 4 + n + 8
-    (m,) = struct.unpack_from("<H", data, off)
-    off += 2 + m
-    out = []
-    while off + 5 <= len(data):
-        out.append(off)
-        off += 5 + struct.unpack_from("<I", data, off + 1)[0]
-    return out
-
-
 @st.composite
 def mutated_logs(draw):
     name = draw(st.sampled_from(sorted(VARIANTS)))
@@ -49,7 +39,7 @@ def mutated_logs(draw):
             i = draw(st.integers(0, len(data) - 1))
             data[i] ^= 1 << draw(st.integers(0, 7))
     else:
-        off = draw(st.sampled_from(_packet_offsets(bytes(data))))
+        off = draw(st.sampled_from([off for off, _, _ in carla_packets(bytes(data))]))
         if how == "size":
             delta = draw(st.integers(-8, 8))
             (size,) = struct.unpack_from("<I", data, off + 1)

@@ -26,6 +26,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers import carla_packets
+
 from recspec.conformance.carla import check_stream
 from recspec.errors import DecodeError
 from recspec.reference.carla import (
@@ -40,7 +42,6 @@ from recspec.reference.carla import (
     Vec3,
     WheelPhysics,
     decode,
-    decode_header,
     encode,
     encode_header,
 )
@@ -185,16 +186,6 @@ ARBITRARY_BYTES = st.one_of(
 )
 
 
-def _packet_offsets(blob: bytes) -> list[int]:
-    """Offsets of the packets of an encoded log (each is id u8, size u32, payload)."""
-    _, offset = decode_header(blob, 0)
-    out = []
-    while offset + 5 <= len(blob):
-        out.append(offset)
-        offset += 5 + struct.unpack_from("<I", blob, offset + 1)[0]
-    return out
-
-
 @st.composite
 def mutations(draw: Any, blob: bytes) -> bytes:
     """``blob`` after one to three edits: a cut, bit flips, a packet size rewritten."""
@@ -208,7 +199,7 @@ def mutations(draw: Any, blob: bytes) -> bytes:
                 data[pos] ^= 1 << draw(st.integers(0, 7))
         elif edit == "size":
             try:
-                offsets = _packet_offsets(bytes(data))
+                offsets = [off for off, _, _ in carla_packets(bytes(data))]
             except DecodeError:
                 continue  # the header itself was cut or broken by an earlier edit
             if not offsets:

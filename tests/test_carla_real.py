@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import struct
 import subprocess
 import sys
 from collections import Counter
@@ -18,7 +17,7 @@ import pytest
 from recspec.conformance.carla import check_stream
 from recspec.reference.carla import VARIANTS, PacketKind, decode, encode, frames
 
-from realfiles import real_file
+from helpers import carla_packets, real_file
 
 RECSPEC = [sys.executable, "-m", "recspec"]
 
@@ -109,18 +108,8 @@ def test_cli_json_on_both_real_files():
 
 
 def _frame_starts(data: bytes) -> list[int]:
-    """Offsets of FrameStart packets, found by walking the framing by hand."""
-    (n,) = struct.unpack_from("<H", data, 2)
-    off = 2 + 2 + n + 8
-    (m,) = struct.unpack_from("<H", data, off)
-    off += 2 + m
-    out = []
-    while off + 5 <= len(data):
-        pid, size = struct.unpack_from("<BI", data, off)
-        if pid == 0:
-            out.append(off)
-        off += 5 + size
-    return out
+    """Offsets of FrameStart packets."""
+    return [off for off, pid, _ in carla_packets(data) if pid == 0]
 
 
 def test_truncated_copy_gets_located_finding(tmp_path):

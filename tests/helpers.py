@@ -1,0 +1,35 @@
+"""Helpers shared by the tests: the real files of ../shared/real, and a packet
+walker written by hand with struct (independent of the code under test)."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real"
+
+
+def real_file(name: str) -> Path:
+    path = REAL / name
+    if not path.is_file():
+        pytest.skip(f"real file {name} not found in {REAL} (the shared/ folder beside the checkout)")
+    return path
+
+
+def carla_packets(data: bytes) -> list[tuple[int, int, int]]:
+    """(offset, id, payload size) of every packet header of a CARLA log, after its
+    info header; empty when the info header itself is cut short."""
+    if len(data) < 4 or len(data) < 4 + struct.unpack_from("<H", data, 2)[0] + 8 + 2:
+        return []
+    (n,) = struct.unpack_from("<H", data, 2)
+    off = 4 + n + 8
+    (m,) = struct.unpack_from("<H", data, off)
+    off += 2 + m
+    out = []
+    while off + 5 <= len(data):
+        pid, size = struct.unpack_from("<BI", data, off)
+        out.append((off, pid, size))
+        off += 5 + size
+    return out
