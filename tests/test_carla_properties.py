@@ -19,14 +19,13 @@ from __future__ import annotations
 import io
 import struct
 from dataclasses import fields, is_dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import carla_packets
+from helpers import carla_packets, real_file
 
 from recspec.conformance.carla import check_stream
 from recspec.errors import DecodeError
@@ -55,7 +54,6 @@ per_variant = pytest.mark.parametrize("name", NAMES, ids=NAMES)
 #: recordings keep the whole file under a minute on two cores.
 MAX_FRAMES = 4
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "real"
 REAL_LOGS = {  # file -> the variant PROVENANCE.md gives for it
     "carla_0910_DistanceToLaneCenter.log": "0.9.10-0.9.11",
     "carla_0915_crash.log": "0.9.15",
@@ -120,10 +118,7 @@ def test_encode_inverts_decode(name: str, data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("filename", sorted(REAL_LOGS), ids=sorted(REAL_LOGS))
 def test_real_logs_reencode_to_the_same_bytes(filename: str) -> None:
-    path = REAL / filename
-    if not path.is_file():
-        pytest.skip(f"real CARLA log {path} is not present (see PROVENANCE.md in ../shared/real)")
-    blob = path.read_bytes()
+    blob = real_file(filename).read_bytes()
     v = VARIANTS[REAL_LOGS[filename]]
     assert encode(decode(blob, v), v) == blob
 
