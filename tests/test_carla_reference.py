@@ -108,3 +108,15 @@ def test_decode(name, variant, packet, wire, how):
         assert (info.value.offset, info.value.available) == (len(wire), 2)
     else:
         assert next(reader, None) is None
+
+
+def test_streaming_frame_by_frame_from_a_file():
+    from pathlib import Path
+
+    from recspec.reference.carla import frames, iter_packets
+
+    path = Path(__file__).resolve().parents[1] / "corpus" / "carla" / "valid" / "0.9.15.log"
+    with open(path, "rb") as f:
+        got = [(start.frame_id, [p.kind for p in packets][:3]) for start, packets in frames(iter_packets(f, V15))]
+    assert [fid for fid, _ in got] == [1, 2, 3, 4]
+    assert got[0][1] == [K.VISUAL_TIME, K.EVENT_ADD, K.EVENT_DEL]  # the 0.9.15 writer order
