@@ -181,7 +181,7 @@ def _iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path,
 
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
                cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
-               progress: Callable[[int, int], None] | None = None) -> FileReport | None:
+               progress: Callable[..., None] | None = None) -> FileReport | None:
     """Check one file; ``None`` for an unrecognised folder member. Never raises for bad input."""
     shown = str(path)
     try:
@@ -284,12 +284,12 @@ class _Progress:
             self.err.write(f"\r\x1b[2K{self.label}")
             self.err.flush()
 
-    def bytes(self, done: int, total: int) -> None:
-        """Progress inside one big file."""
+    def bytes(self, done: int, total: int, phase: str = "check") -> None:
+        """Progress inside one big file: the reference pass, then the Kaitai cross-check."""
         if self.enabled and total:
             width = 30
             filled = width * done // total
-            self.err.write(f"\r\x1b[2K{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+            self.err.write(f"\r\x1b[2K{self.label} {phase} [{'#' * filled}{'.' * (width - filled)}] "
                            f"{100 * done // total}% of {total / 1e6:.0f} MB")
             self.err.flush()
 

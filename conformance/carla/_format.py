@@ -27,14 +27,15 @@ def _variant(name: str | None) -> Variant | None:
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Callable[[int, int], None] | None = None) -> FileReport:
+          progress: Callable[..., None] | None = None) -> FileReport:
     report = check_stream(f, path=path, variant=_variant(variant), profile=profile, size=size, progress=progress)
     if cross_check and report.variant is not None:
         if size <= cross_check_limit:
             from ._xcheck import cross_check_report
 
             f.seek(0)
-            cross_check_report(f, report, VARIANTS[report.variant], size)
+            xprogress = None if progress is None else (lambda done, total: progress(done, total, "cross-check"))
+            cross_check_report(f, report, VARIANTS[report.variant], size, progress=xprogress)
         else:
             report.evidence["cross_check"] = (
                 f"skipped: {size} bytes is above the cross-check limit of {cross_check_limit} bytes")

@@ -21,7 +21,7 @@ import io
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 from kaitaistruct import KaitaiStream, KaitaiStructError
 
@@ -200,8 +200,11 @@ def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int) ->
         yield reader.tell(), e  # a framing error belongs to the packet that starts here
 
 
-def differential(data: bytes, variant: Variant, limit: int = 20) -> list[Divergence]:
-    """Compare both readings of one log held in memory; at most ``limit`` divergences."""
+def differential(data: bytes, variant: Variant, limit: int = 20,
+                 progress: Callable[[int, int], None] | None = None) -> list[Divergence]:
+    """Compare both readings of one log held in memory; at most ``limit`` divergences.
+
+    ``progress(done_bytes, total_bytes)`` is called every few hundred packets."""
     out: list[Divergence] = []
     try:
         header, offset = dec.decode_header(data, 0)
@@ -219,7 +222,9 @@ def differential(data: bytes, variant: Variant, limit: int = 20) -> list[Diverge
     if not ref_header_ok:
         return out
     pending = [first] if first is not None else []
-    for ref_off, ref_p in _reference_packets(io.BytesIO(data), variant, offset, len(data)):
+    for n, (ref_off, ref_p) in enumerate(_reference_packets(io.BytesIO(data), variant, offset, len(data)), 1):
+        if progress is not None and not n % 512:
+            progress(ref_off, len(data))
         ks = pending.pop() if pending else next(ks_all, None)
         if ks is None:
             out.append(Divergence(ref_off, "packet", "reference reads a packet here, Kaitai has ended"))
@@ -251,14 +256,15 @@ def differential(data: bytes, variant: Variant, limit: int = 20) -> list[Diverge
     return out
 
 
-def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: int) -> None:
+def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: int,
+                       progress: Callable[[int, int], None] | None = None) -> None:
     """Add a ``CARLA-XCHECK-001`` finding per divergence to ``report``."""
     from ._rules import RULES_BY_ID
 
     rule = RULES_BY_ID["CARLA-XCHECK-001"]
     severity = rule.level(report.profile)
     f.seek(0)
-    divergences = differential(f.read(), variant)
+    divergences = differential(f.read(), variant, progress=progress)
     for d in divergences:
         report.findings.append(Finding("CARLA-XCHECK-001", severity,
                                        f"reference decoder and Kaitai parser disagree: {d.message}", d.offset, None,
