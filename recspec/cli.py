@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 from . import __version__
 from .errors import RecspecError, UsageError
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
-from .report import FileReport, Finding, Report, Severity, Verdict
+from .report import CORE_RULES, FileReport, Finding, Report, Severity, Verdict
 
 __all__ = ["main"]
 
@@ -349,9 +349,14 @@ def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+_RECSPEC = FormatInfo("recspec", "recspec itself, any format", (), (), (), ("spec", "compat"), "spec", "recspec.report")
+
+
 def _all_rules(fmt: str | None) -> list[tuple[FormatInfo, Any]]:
+    """Every rule: recspec's own (without a format filter), then each format's catalog."""
     infos = [resolve_format(fmt)] if fmt else list(FORMATS.values())
-    return [(info, rule) for info in infos for rule in info.load().RULES]
+    core = [] if fmt else [(_RECSPEC, rule) for rule in CORE_RULES]
+    return core + [(info, rule) for info in infos for rule in info.load().RULES]
 
 
 def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 __all__ = [
+    "CORE_RULES",
     "REPORT_SCHEMA",
     "FileReport",
     "Finding",
@@ -182,3 +183,21 @@ class Report:
             "files": [f.to_json() for f in self.files],
             "summary": self.summary(),
         }
+
+
+def _everywhere(level: Severity) -> Mapping[str, Severity]:
+    from types import MappingProxyType
+
+    return MappingProxyType({"spec": level, "compat": level})
+
+
+#: Findings recspec itself makes about a file, whatever its format.
+CORE_RULES: tuple[Rule, ...] = (
+    Rule("RECSPEC-UNRECOGNIZED", "The file is in a format recspec knows", "recspec",
+         "No format's sniffer recognises the content (the extension is only a hint). If the file should be one, "
+         "force it with --format: recspec then reports why it does not fit.", _everywhere(Severity.ERROR)),
+    Rule("RECSPEC-INTERNAL", "recspec finished the file", "recspec",
+         "recspec itself failed on this file: a bug in recspec, never a finding about the file. The verdict is "
+         "'crash' and the other files' results are kept. Please report it with the file.",
+         _everywhere(Severity.ERROR)),
+)

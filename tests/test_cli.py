@@ -140,3 +140,14 @@ def test_corpus_command_matches_manifest():
     code, out, _ = run("corpus")
     assert code == 0, out
     assert "0 not" in out.splitlines()[-1]
+
+
+def test_every_reported_rule_can_be_explained(tmp_path):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\x00" * 64)
+    code, out, _ = run("check", "--json", str(CORPUS), str(junk))
+    assert code == 1
+    ids = {f["rule"] for fr in json.loads(out)["files"] for f in fr["findings"]}
+    assert "RECSPEC-UNRECOGNIZED" in ids and len(ids) > 20
+    for rule in sorted(ids):
+        assert run("explain", rule)[0] == 0, rule
