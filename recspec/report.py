@@ -11,6 +11,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ._plain import to_plain
+
 __all__ = [
     "CORE_RULES",
     "REPORT_SCHEMA",
@@ -107,20 +109,10 @@ class Finding:
             "path": self.path,
         }
         if self.expected is not None:
-            out["expected"] = _jsonable(self.expected)
+            out["expected"] = to_plain(self.expected)
         if self.actual is not None:
-            out["actual"] = _jsonable(self.actual)
+            out["actual"] = to_plain(self.actual)
         return out
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return str(value)
 
 
 @dataclass(slots=True)
@@ -144,10 +136,10 @@ class FileReport:
             "profile": self.profile,
             "verdict": self.verdict.value,
             "findings": [f.to_json() for f in self.findings],
-            "stats": self.stats,
+            "stats": to_plain(self.stats),
         }
         if self.evidence:
-            out["evidence"] = self.evidence
+            out["evidence"] = to_plain(self.evidence)
         return out
 
     def count(self, severity: Severity) -> int:

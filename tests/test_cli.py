@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recspec.cli import main
 
@@ -151,3 +154,23 @@ def test_every_reported_rule_can_be_explained(tmp_path):
     assert "RECSPEC-UNRECOGNIZED" in ids and len(ids) > 20
     for rule in sorted(ids):
         assert run("explain", rule)[0] == 0, rule
+
+
+_HEADER = (CORPUS / "valid" / "0.9.15.log").read_bytes()[:40]  # version, magic, date, map name "Town10HD_Opt"
+
+
+_FRAME_STARTS = st.builds(lambda i, d, e: (0, struct.pack("<Qdd", i, d, e)),
+                          st.integers(0, 2**64 - 1), st.floats(), st.floats())
+
+
+@given(st.lists(st.one_of(st.tuples(st.integers(0, 25), st.binary(max_size=40)), _FRAME_STARTS), max_size=6),
+       st.sampled_from(["spec", "compat"]))
+@settings(max_examples=200, deadline=None)
+def test_json_report_is_standard_json_for_any_packets(packets, profile):
+    """Any values a file holds (NaN, infinities, odd bytes) end up in standard JSON."""
+    from recspec.conformance.carla import check_stream
+    from recspec.report import Report
+
+    data = _HEADER + b"".join(struct.pack("<BI", pid, len(p)) + p for pid, p in packets)
+    report = check_stream(io.BytesIO(data), path="x", variant=None, profile=profile)
+    json.dumps(Report([report]).to_json(), allow_nan=False)
