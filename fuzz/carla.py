@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import json
 import random
 import re
 import struct
@@ -40,6 +41,7 @@ from typing import Any, Callable, Sequence
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
 from recspec.errors import DecodeError
+from recspec.report import Report
 from recspec.reference.carla import (
     VARIANTS,
     Header,
@@ -163,12 +165,14 @@ def fuzz_ref(data: bytes) -> None:
     # raises (a bad file is a verdict, not an exception: not even a DecodeError
     # may leave it), and decode() under the variant the checker chose returns a
     # Recording or raises a recspec.errors.DecodeError subclass, nothing else.
+    # The report it returns renders as standard JSON (no NaN/Infinity tokens).
     # The profile alternates with the input's length so both are fuzzed.
     profile = "compat" if len(data) & 1 else "spec"
     try:
         report = check_stream(io.BytesIO(data), path="<fuzz>", variant=None, profile=profile)
     except DecodeError as e:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
+    json.dumps(Report([report]).to_json(), allow_nan=False)
     variant = VARIANTS[report.variant] if report.variant is not None else DEFAULT_VARIANT
     try:
         decode(data, variant)
