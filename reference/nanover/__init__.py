@@ -1,0 +1,73 @@
+"""Reference encoder and decoder for NanoVer recordings (``.traj`` / ``.state``, version 2).
+
+Public surface: the model (``Frame``, ``StateUpdate``, ``Array``, ``ArrayKind``,
+``Record``, ``Recording``, ``Header``, ``Kind``, ``UNSET``), the framing
+(``RecordReader`` streams records in constant memory; ``read_header``,
+``decode_header``, ``encode_header``, ``encode_record``), the payloads through
+the protobuf messages (``decode_payload``, ``encode_payload``, ``parse_frame``,
+``frame_from_message``, ...), the wire walk (``scan``), whole recordings
+(``decode``, ``encode``, ``iter_records``, ``RecordingWriter``) and the
+aggregation semantics (``FrameAggregate``, ``StateAggregate``, ``merged``).
+"""
+
+from ._aggregate import FrameAggregate, StateAggregate, merged
+from ._codec import RecordingWriter, decode, decode_payload, encode, encode_payload, iter_records, kind_from_path
+from ._framing import (
+    MAX_PAYLOAD_SIZE,
+    RawRecord,
+    RecordReader,
+    decode_header,
+    encode_header,
+    encode_record,
+    looks_like_version_1,
+    read_header,
+)
+from ._model import *  # noqa: F403 - the model is part of the public surface
+from ._model import __all__ as _model_all
+from ._payload import (
+    encode_frame,
+    encode_state_update,
+    frame_from_message,
+    frame_message,
+    parse_frame,
+    parse_state_update,
+    state_update_from_message,
+    state_update_message,
+    value_from_message,
+)
+from ._wire import MAX_NESTING, Scan, UnknownField, scan
+
+__all__ = [
+    "MAX_NESTING",
+    "MAX_PAYLOAD_SIZE",
+    "FrameAggregate",
+    "RawRecord",
+    "RecordReader",
+    "RecordingWriter",
+    "Scan",
+    "StateAggregate",
+    "UnknownField",
+    "decode",
+    "decode_header",
+    "decode_payload",
+    "encode",
+    "encode_frame",
+    "encode_header",
+    "encode_payload",
+    "encode_record",
+    "encode_state_update",
+    "frame_from_message",
+    "frame_message",
+    "iter_records",
+    "kind_from_path",
+    "looks_like_version_1",
+    "merged",
+    "parse_frame",
+    "parse_state_update",
+    "read_header",
+    "scan",
+    "state_update_from_message",
+    "state_update_message",
+    "value_from_message",
+    *_model_all,
+]

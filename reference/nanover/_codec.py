@@ -1,0 +1,83 @@
+"""Whole recordings: decode from bytes or a stream, encode, write incrementally."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+
+
+from ._framing import RecordReader, encode_header, encode_record, read_header
+from ._model import Frame, Header, Kind, Record, Recording, StateUpdate
+from ._payload import (
+    encode_frame,
+    encode_state_update,
+    frame_from_message,
+    parse_frame,
+    parse_state_update,
+    state_update_from_message,
+)
+from ._wire import scan
+
+__all__ = ["RecordingWriter", "decode", "decode_payload", "encode", "encode_payload", "iter_records",
+           "kind_from_path"]
+
+
+def kind_from_path(path: str | Path) -> Kind | None:
+    """``Kind`` from a file name's extension (``.traj`` / ``.state``), as every NanoVer tool decides."""
+    suffix = Path(path).suffix.lower()
+    return {".traj": Kind.TRAJ, ".state": Kind.STATE}.get(suffix)
+
+
+def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") -> Frame | StateUpdate:
+    """The message of one payload. The wire walk runs first (it locates errors
+    and rejects groups), then upb; raises only :class:`DecodeError` subclasses."""
+    scan(payload, 0, len(payload), kind.value, offset, path)
+    if kind is Kind.TRAJ:
+        return frame_from_message(parse_frame(payload, offset, path))
+    return state_update_from_message(parse_state_update(payload, offset, path))
+
+
+def encode_payload(message: Frame | StateUpdate) -> bytes:
+    return encode_frame(message) if isinstance(message, Frame) else encode_state_update(message)
+
+
+def iter_records(f: BinaryIO, kind: Kind, size: int | None = None) -> Iterator[Record]:
+    """Records of a file object, streamed (memory bounded by the largest payload)."""
+    _, off = read_header(f)
+    for raw in RecordReader(f, off, size):
+        yield Record(raw.timestamp_us, decode_payload(kind, raw.payload, raw.payload_offset, f"record[{raw.index}]"))
+
+
+def decode(data: bytes, kind: Kind) -> Recording:
+    """A whole recording from bytes; :class:`DecodeError` at the first problem."""
+    f = io.BytesIO(data)
+    header, _ = read_header(f)
+    return Recording(kind, tuple(iter_records(io.BytesIO(data), kind, len(data))), header)
+
+
+def encode(recording: Recording) -> bytes:
+    out = [encode_header(recording.header)]
+    for r in recording.records:
+        out.append(encode_record(r.timestamp_us, encode_payload(r.message)))
+    return b"".join(out)
+
+
+class RecordingWriter:
+    """Writes a recording incrementally, the way NanoVer's writers do: the
+    header first, then one record per ``write``."""
+
+    def __init__(self, f: BinaryIO, header: Header = Header()) -> None:
+        self._f = f
+        f.write(encode_header(header))
+
+    def write(self, timestamp_us: int, message: Frame | StateUpdate) -> None:
+        self._f.write(encode_record(timestamp_us, encode_payload(message)))
+
+    def write_payload(self, timestamp_us: int, payload: bytes) -> None:
+        """A record whose payload is already serialized."""
+        self._f.write(encode_record(timestamp_us, payload))
+
+
+

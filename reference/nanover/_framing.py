@@ -1,0 +1,188 @@
+"""The container: header and records, decoded streaming and encoded.
+
+Layout (research notes, section 1; all little-endian, unsigned)::
+
+    header   u64 magic (6661355757386708963), u64 version (2)
+    record   u128 timestamp_us, u64 len_payload, payload[len_payload]   ... until EOF
+
+:class:`RecordReader` reads one record at a time from a file object, in
+memory bounded by the largest payload, and checks ``offset + 24 + len <=
+size`` *before* reading (which no NanoVer reader does): a cut-off file
+raises :class:`Truncated` naming the last complete record and the bytes left.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from dataclasses import dataclass
+from typing import BinaryIO, Iterable, Iterator
+
+from recspec.errors import LimitExceeded, Malformed, Truncated
+
+from ._model import FORMAT_VERSION, HEADER_SIZE, MAGIC, RECORD_HEADER_SIZE, Header
+
+__all__ = [
+    "MAX_PAYLOAD_SIZE",
+    "RawRecord",
+    "RecordReader",
+    "decode_header",
+    "encode_header",
+    "encode_record",
+    "looks_like_version_1",
+    "read_header",
+]
+
+#: A record payload larger than this is not read (NANOVER-LIMIT-001). The
+#: largest real payloads are a few hundred kB; 256 MiB holds 22 million atoms.
+MAX_PAYLOAD_SIZE = 256 * 1024 * 1024
+
+_HEADER = struct.Struct("<QQ")
+_RECORD = struct.Struct("<QQQ")  # timestamp low, timestamp high, length
+_UNPACK_RECORD = _RECORD.unpack
+_MAGIC_BYTES = MAGIC.to_bytes(8, "little")
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """A framed record: where it starts, its timestamp and its payload bytes."""
+
+    index: int
+    offset: int
+    timestamp_us: int
+    payload: bytes
+
+    @property
+    def payload_offset(self) -> int:
+        return self.offset + RECORD_HEADER_SIZE
+
+    @property
+    def end(self) -> int:
+        return self.offset + RECORD_HEADER_SIZE + len(self.payload)
+
+
+def encode_header(header: Header = Header()) -> bytes:
+    return _HEADER.pack(header.magic, header.version)
+
+
+def encode_record(timestamp_us: int, payload: bytes) -> bytes:
+    """A record's 24-byte header and payload (``timestamp_us`` below 2^128)."""
+    return _RECORD.pack(timestamp_us & 0xFFFFFFFFFFFFFFFF, timestamp_us >> 64, len(payload)) + payload
+
+
+def looks_like_version_1(head: bytes) -> bool:
+    """Whether ``head`` starts like a headerless version-1 file: a first record
+    (u128 timestamp whose upper half is 0, u64 length) whose payload starts
+    with a field a frame or state update holds (tag 0x0a or 0x12)."""
+    if len(head) < RECORD_HEADER_SIZE + 1 or head[:8] == _MAGIC_BYTES:
+        return False
+    low, high, n = _RECORD.unpack_from(head)
+    return high == 0 and low < 1 << 48 and 0 < n < MAX_PAYLOAD_SIZE and head[RECORD_HEADER_SIZE] in (0x0A, 0x12)
+
+
+def decode_header(data: bytes, offset: int = 0) -> tuple[Header, int]:
+    """(header, offset after it); :class:`Truncated` / :class:`Malformed` (NANOVER-HEADER-001)."""
+    if len(data) - offset < HEADER_SIZE:
+        raise Truncated(f"file ends inside the 16-byte header ({len(data) - offset} bytes)", offset, "header",
+                        rule="NANOVER-STREAM-001", needed=HEADER_SIZE, available=len(data) - offset)
+    magic, version = _HEADER.unpack_from(data, offset)
+    if magic != MAGIC:
+        if looks_like_version_1(data[offset:offset + 64]):
+            raise Malformed(
+                "no header: this looks like a version-1 recording (written by narupa-rs from January to July "
+                "2023), which starts directly with the first record (timestamp, length, payload); no NanoVer "
+                "reader accepts it", offset, "header", rule="NANOVER-HEADER-003")
+        raise Malformed(f"bad magic 0x{magic:016x} (expected 0x{MAGIC:016x}): not a NanoVer recording",
+                        offset, "header.magic", rule="NANOVER-HEADER-001")
+    return Header(magic, version), offset + HEADER_SIZE
+
+
+def read_header(f: BinaryIO) -> tuple[Header, int]:
+    """The header of a file object; leaves it at the first record (offset 16)."""
+    head = _read_exactly(f.read, HEADER_SIZE)
+    if len(head) == HEADER_SIZE and head[:8] != _MAGIC_BYTES:
+        head += _read_exactly(f.read, 48)  # enough to recognise a version-1 file; the header is bad anyway
+    return decode_header(head)
+
+
+def _read_exactly(read, n: int) -> bytes:  # type: ignore[no-untyped-def]
+    data = read(n)
+    while len(data) < n:
+        more = read(n - len(data))
+        if not more:
+            break
+        data += more
+    return data
+
+
+class RecordReader:
+    """Records one at a time from a binary file object positioned at ``offset``.
+
+    ``size`` (the file size, when known) lets a truncated payload be reported
+    without allocating its declared length. Raises :class:`Truncated` (rule
+    NANOVER-STREAM-001) when the file ends inside a record, and
+    :class:`LimitExceeded` (NANOVER-LIMIT-001) for a payload above
+    ``max_payload_size``. The last complete record is ``last``.
+    """
+
+    def __init__(self, f: BinaryIO, offset: int = HEADER_SIZE, size: int | None = None,
+                 max_payload_size: int = MAX_PAYLOAD_SIZE) -> None:
+        self._read = f.read
+        self._pos = offset
+        self._size = size
+        self._max = max_payload_size
+        self.last: RawRecord | None = None
+        self.count = 0
+
+    def tell(self) -> int:
+        return self._pos
+
+    def _truncated(self, what: str, needed: int, available: int) -> Truncated:
+        last = self.last
+        where = (f"last complete record: record[{last.index}] at offset {last.offset} "
+                 f"(timestamp {last.timestamp_us} us)" if last else "no complete record")
+        left = self._size - self._pos if self._size is not None else available + (
+            RECORD_HEADER_SIZE if what.startswith("the payload") else 0)
+        return Truncated(f"truncated: file ends inside {what} ({available} of {needed} bytes); {where}; "
+                         f"{left} bytes remain after offset {self._pos}",
+                         self._pos, f"record[{self.count}]", rule="NANOVER-STREAM-001",
+                         needed=needed, available=available)
+
+    def __iter__(self) -> Iterator[RawRecord]:
+        read = self._read
+        unpack = _UNPACK_RECORD
+        total = self._size
+        limit = self._max
+        while True:
+            head = read(RECORD_HEADER_SIZE)
+            if not head:
+                return
+            if len(head) < RECORD_HEADER_SIZE:
+                head = head + _read_exactly(read, RECORD_HEADER_SIZE - len(head))
+                if len(head) < RECORD_HEADER_SIZE:
+                    raise self._truncated("a record header", RECORD_HEADER_SIZE, len(head))
+            low, high, n = unpack(head)
+            pos = self._pos
+            if total is not None and pos + RECORD_HEADER_SIZE + n > total:
+                raise self._truncated(f"the payload of record[{self.count}]", n, total - pos - RECORD_HEADER_SIZE)
+            if n > limit:
+                raise LimitExceeded(f"record[{self.count}] declares {n} payload bytes, above the limit of {limit}",
+                                    pos + 16, f"record[{self.count}]", rule="NANOVER-LIMIT-001",
+                                    limit="MAX_PAYLOAD_SIZE", value=n, maximum=limit)
+            payload = read(n) if n else b""
+            if len(payload) < n:
+                payload += _read_exactly(read, n - len(payload))
+                if len(payload) < n:
+                    raise self._truncated(f"the payload of record[{self.count}]", n, len(payload))
+            rec = RawRecord(self.count, pos, low | high << 64 if high else low, payload)
+            self._pos = pos + RECORD_HEADER_SIZE + n
+            self.last = rec
+            self.count += 1
+            yield rec
+
+
+def iter_raw(data: bytes | Iterable[bytes]) -> Iterator[RawRecord]:
+    f = io.BytesIO(data if isinstance(data, bytes) else b"".join(data))
+    _, off = read_header(f)
+    f.seek(off)
+    return iter(RecordReader(f, off, len(f.getvalue())))

@@ -1,0 +1,162 @@
+"""A walk of a payload's protobuf wire format along the NanoVer schema.
+
+The protobuf runtime (upb) gives the values but says only "wire format was
+corrupt", accepts groups, and drops unknown fields inside map entries without
+a trace. This walk runs first and says *where*: it checks every tag and length
+against the schema of ``ksy/nanover_recording.ksy`` (the same tables, the same
+limits) and lists unknown fields and unpacked repeated fields. It does not
+look inside packed arrays and strings: their contents (varints, UTF-8, whole
+f32 elements) are checked by upb, which the caller runs next.
+
+Sans-IO: ``scan(buf, start, end, kind, base) -> Scan`` on a bytes-like buffer;
+offsets in errors and notes are ``base`` + the position in ``buf``.
+
+What is rejected, as in ``protobuf_wire.ksy``: a varint longer than 10 bytes, a
+tag longer than 5 bytes or above 2^32, field number 0, wire types 3 and 4
+(groups) and 6, 7, a length past the end of the enclosing message, a packed
+float run whose length is not a multiple of 4, and Struct/ListValue nesting
+deeper than :data:`MAX_NESTING`.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from recspec.errors import LimitExceeded, Malformed, Truncated
+
+__all__ = ["MAX_NESTING", "SCHEMAS", "Scan", "UnknownField", "read_varint", "scan"]
+
+#: Struct / ListValue nesting limit (the ksy's ``len_struct::max_nesting``); upb's own is 100.
+MAX_NESTING = 32
+_VARINT_MAX = 10
+_TAG_MAX = 5
+
+# Field handlers. A schema maps a tag value (field_number << 3 | wire_type) to
+# (name, handler, sub-schema name, depth step). Tags not in it are unknown.
+VARINT, FIXED32, FIXED64, STRING, PACKED_F32, PACKED_VARINT, MESSAGE = range(7)
+
+#: The NanoVer messages, tag by tag (the field table of the research notes, section 2).
+SCHEMAS: dict[str, dict[int, tuple[str, int, str | None, int]]] = {
+    "GetFrameResponse": {0x08: ("frame_index", VARINT, None, 0), 0x12: ("frame", MESSAGE, "FrameData", 0)},
+    "FrameData": {0x0A: ("values", MESSAGE, "ValueEntry", 0), 0x12: ("arrays", MESSAGE, "ArrayEntry", 0)},
+    "ArrayEntry": {0x0A: ("key", STRING, None, 0), 0x12: ("value", MESSAGE, "ValueArray", 0)},
+    "ValueArray": {0x0A: ("float_values", MESSAGE, "FloatArray", 0),
+                   0x12: ("index_values", MESSAGE, "IndexArray", 0),
+                   0x1A: ("string_values", MESSAGE, "StringArray", 0)},
+    "FloatArray": {0x0A: ("values", PACKED_F32, None, 0), 0x0D: ("values", FIXED32, None, 0)},
+    "IndexArray": {0x0A: ("values", PACKED_VARINT, None, 0), 0x08: ("values", VARINT, None, 0)},
+    "StringArray": {0x0A: ("values", STRING, None, 0)},
+    "StateUpdate": {0x0A: ("changed_keys", MESSAGE, "Struct", 0)},
+    "Struct": {0x0A: ("fields", MESSAGE, "ValueEntry", 1)},
+    "ValueEntry": {0x0A: ("key", STRING, None, 0), 0x12: ("value", MESSAGE, "Value", 0)},
+    "Value": {0x08: ("null_value", VARINT, None, 0), 0x11: ("number_value", FIXED64, None, 0),
+              0x1A: ("string_value", STRING, None, 0), 0x20: ("bool_value", VARINT, None, 0),
+              0x2A: ("struct_value", MESSAGE, "Struct", 1), 0x32: ("list_value", MESSAGE, "ListValue", 1)},
+    "ListValue": {0x0A: ("values", MESSAGE, "Value", 0)},
+}
+# Where the depth is checked (the ksy's len_struct / len_list_value).
+_NESTED = frozenset(("Struct", "ListValue"))
+_ROOT = {"traj": "GetFrameResponse", "state": "StateUpdate"}
+# Unpacked repeated scalars: accepted, noted (the samples are all packed).
+_UNPACKED = frozenset((("FloatArray", 0x0D), ("IndexArray", 0x08)))
+_WIRE_NAMES = {0: "varint", 1: "fixed64", 2: "length-delimited", 3: "start-group", 4: "end-group",
+               5: "fixed32", 6: "wire type 6", 7: "wire type 7"}
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownField:
+    """A field the schema does not define (or a known number with another wire type)."""
+
+    message: str
+    field_number: int
+    wire_type: int
+    offset: int
+
+
+@dataclass(slots=True)
+class Scan:
+    unknown: list[UnknownField] = field(default_factory=list)
+    unpacked: list[tuple[str, int]] = field(default_factory=list)  # (message, offset of the first)
+    top_fields: int = 0  # known fields of the root message
+
+
+def read_varint(buf: bytes | memoryview, off: int, end: int, max_len: int = _VARINT_MAX, base: int = 0,
+                path: str = "") -> tuple[int, int]:
+    """(value, new offset) of a varint of at most ``max_len`` bytes ending before ``end``."""
+    value = shift = 0
+    start = off
+    while True:
+        if off >= end:
+            raise Truncated(f"varint cut off after {off - start} byte(s)", base + start, path,
+                            rule="NANOVER-PROTO-001", needed=1, available=0)
+        b = buf[off]
+        off += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, off
+        shift += 7
+        if off - start >= max_len:
+            raise Malformed(f"varint longer than {max_len} bytes", base + start, path, rule="NANOVER-PROTO-001")
+
+
+def scan(buf: bytes | memoryview, start: int, end: int, kind: str, base: int = 0, path: str = "") -> Scan:
+    """Walk the payload ``buf[start:end]`` of a ``kind`` (``traj``/``state``) record.
+
+    Raises :class:`Malformed` / :class:`Truncated` (rule NANOVER-PROTO-001) or
+    :class:`LimitExceeded` (NANOVER-LIMIT-002) with the offset of the bad field.
+    """
+    out = Scan()
+    root = _ROOT[kind]
+    _walk(buf, start, end, root, 0, base, path, out, root)
+    return out
+
+
+def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, base: int, path: str,
+          out: Scan, root: str) -> None:
+    schema = SCHEMAS[name]
+    get = schema.get
+    varint = read_varint
+    while off < end:
+        at = off
+        tag, off = varint(buf, off, end, _TAG_MAX, base, path)
+        wt = tag & 7
+        if tag > 0xFFFFFFFF or tag >> 3 == 0 or wt in (3, 4, 6, 7):
+            why = ("field number 0" if tag >> 3 == 0 and tag <= 0xFFFFFFFF else
+                   "tag above 2^32" if tag > 0xFFFFFFFF else
+                   "groups (wire types 3 and 4) are not allowed" if wt in (3, 4) else
+                   f"undefined {_WIRE_NAMES[wt]}")
+            raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path, rule="NANOVER-PROTO-001")
+        entry = get(tag)
+        if entry is None:
+            out.unknown.append(UnknownField(name, tag >> 3, wt, base + at))
+            handler, sub, step = {0: VARINT, 1: FIXED64, 2: STRING, 5: FIXED32}[wt], None, 0
+        else:
+            _, handler, sub, step = entry
+            if name == root:
+                out.top_fields += 1
+            if (name, tag) in _UNPACKED and (not out.unpacked or out.unpacked[-1][0] != name):
+                out.unpacked.append((name, base + at))
+        if handler == VARINT:
+            _, off = varint(buf, off, end, _VARINT_MAX, base, path)
+        elif handler == FIXED32 or handler == FIXED64:
+            n = 4 if handler == FIXED32 else 8
+            if off + n > end:
+                raise Truncated(f"{name}: fixed{n * 8} field cut off", base + off, path,
+                                rule="NANOVER-PROTO-001", needed=n, available=end - off)
+            off += n
+        else:
+            n, off = varint(buf, off, end, _VARINT_MAX, base, path)
+            d = depth + step
+            if sub in _NESTED and d >= MAX_NESTING:  # checked before the length, as in the ksy
+                raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
+                                    rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=d, maximum=MAX_NESTING)
+            if n > end - off:
+                raise Malformed(f"{name}: field length {n} runs past the end of the message "
+                                f"({end - off} bytes left)", base + at, path, rule="NANOVER-PROTO-001")
+            if handler == MESSAGE:
+                _walk(buf, off, off + n, sub, d, base, path, out, root)  # type: ignore[arg-type]
+            elif handler == PACKED_F32 and n % 4:
+                raise Malformed(f"{name}: packed float run of {n} bytes is not a multiple of 4",
+                                base + at, path, rule="NANOVER-PROTO-001")
+            off += n
