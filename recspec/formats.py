@@ -75,6 +75,16 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         module="recspec.conformance.carla",
     ),
+    "nanover": FormatInfo(
+        id="nanover",
+        title="NanoVer recording (.traj frames, .state shared state)",
+        aliases=("nanover-recording", "nanover_recording", "narupa"),
+        extensions=(".traj", ".state"),
+        variants=("traj", "state"),
+        profiles=("spec", "compat"),
+        default_profile="spec",
+        module="recspec.conformance.nanover",
+    ),
 })
 
 

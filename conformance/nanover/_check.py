@@ -1,0 +1,381 @@
+"""Checking one NanoVer recording: the kind (traj/state), the record walk, the rules.
+
+The walk streams the file record by record (``RecordReader``), so memory is
+bounded by the largest payload plus the aggregate frame's topology. Per record
+the hot path is: the wire walk of the payload's field structure (it skips
+packed arrays by length, so its cost does not grow with the atom count), one
+parse by the protobuf runtime (upb, in C), and length arithmetic on the
+repeated fields (``len`` of a upb container is O(1)). Index ranges (bond pairs,
+residue indices) need a ``max`` over an array; it is taken only when a record
+changes that array or its bound.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, BinaryIO, Callable
+
+from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
+from recspec.reference.nanover import (
+    HEADER_SIZE,
+    FORMAT_VERSION,
+    MAGIC,
+    UNSET,
+    Kind,
+    RecordReader,
+    StateAggregate,
+    kind_from_path,
+    looks_like_version_1,
+    parse_frame,
+    parse_state_update,
+    read_header,
+    scan,
+    state_update_from_message,
+    value_from_message,
+)
+from recspec.report import FileReport, Verdict
+
+from .._sink import FindingSink
+from ._rules import RULES_BY_ID
+
+__all__ = ["DETECTION_RECORDS", "check_stream", "detect_kind", "sniff"]
+
+MAGIC_BYTES = MAGIC.to_bytes(8, "little")
+#: Kind detection by content reads at most this many records.
+DETECTION_RECORDS = 8
+#: nanover-check-recording's largest accepted gap between records.
+MAX_GAP_US = 120_000_000
+_PROGRESS_EVERY = 64
+
+# The standard keys (research notes, section 5): array key -> member kind.
+STANDARD_ARRAYS = {
+    "particle.positions": "float_values", "particle.velocities": "float_values",
+    "particle.forces": "float_values", "particle.forces.system": "float_values",
+    "particle.elements": "index_values", "particle.names": "string_values", "particle.residues": "index_values",
+    "residue.names": "string_values", "residue.ids": "string_values", "residue.chains": "index_values",
+    "chain.names": "string_values", "bond.pairs": "index_values", "bond.orders": "float_values",
+    "system.box.vectors": "float_values", "forces.user.index": "index_values",
+    "forces.user.sparse": "float_values",
+}
+COUNT_KEYS = ("particle.count", "residue.count", "chain.count")
+STANDARD_NUMBERS = frozenset((
+    *COUNT_KEYS, "system.simulation.time", "system.simulation.counter", "system.reset.counter",
+    "system.temperature", "energy.kinetic", "energy.potential", "energy.total", "energy.potential_corrected",
+    "energy.user.total", "forces.user.work_done", "server.timestamp",
+))
+# Keys whose change calls for the consistency checks (FRAME-001..003).
+_TOPOLOGY = frozenset((*STANDARD_ARRAYS, *COUNT_KEYS)) - {"system.box.vectors"}
+_PER_PARTICLE_3 = ("particle.positions", "particle.velocities", "particle.forces", "particle.forces.system")
+_PER_PARTICLE_1 = ("particle.elements", "particle.names", "particle.residues")
+
+
+def sniff(head: bytes) -> float:
+    """Confidence that ``head`` is a NanoVer recording (a headerless version-1 file scores low,
+    so that ``recspec check`` reports it with NANOVER-HEADER-003 rather than as unrecognised)."""
+    if head[:8] == MAGIC_BYTES:
+        return 1.0
+    if looks_like_version_1(head):
+        return 0.3
+    return 0.0
+
+
+def _scans_as(payload: bytes, kind: str) -> bool:
+    """The payload is a clean message of ``kind`` with at least one known field and no unknown one."""
+    try:
+        s = scan(payload, 0, len(payload), kind)
+    except DecodeError:
+        return False
+    return s.top_fields > 0 and not s.unknown
+
+
+def detect_kind(f: BinaryIO, size: int | None) -> tuple[Kind, dict[str, Any]]:
+    """The kind from the first records' content, with the evidence (for files without a .traj/.state name)."""
+    votes = {"traj": 0, "state": 0}
+    n = 0
+    try:
+        for raw in RecordReader(f, HEADER_SIZE, size):
+            for k in votes:
+                votes[k] += _scans_as(raw.payload, k)
+            n += 1
+            if n >= DETECTION_RECORDS:
+                break
+    except DecodeError:
+        pass
+    kind = Kind.STATE if votes["state"] > votes["traj"] else Kind.TRAJ
+    return kind, {"method": "content", "records_read": n,
+                  "fit": {k: f"{v} of {n} records" for k, v in votes.items()}}
+
+
+class _Walk:
+    """The rules applied record by record; fills ``sink`` and ``stats``."""
+
+    def __init__(self, sink: FindingSink, kind: Kind) -> None:
+        self.sink = sink
+        self.kind = kind
+        self.prev_ts: int | None = None
+        self.records = 0
+        self.first_ts: int | None = None
+        self.resets = 0
+        self.first_index: int | None = None
+        self.last_index: int | None = None
+        # The aggregate frame: key -> number (values) / (member, repeated container) (arrays).
+        self.numbers: dict[str, Any] = {}
+        self.arrays: dict[str, tuple[str, Any]] = {}
+        self._max: dict[str, int] = {}
+        self.state = StateAggregate()
+
+    # --- per record -------------------------------------------------------------------
+
+    def record(self, index: int, offset: int, ts: int, payload: bytes) -> None:
+        add = self.sink.add
+        where = f"record[{index}]"
+        self.records += 1
+        if self.first_ts is None:
+            self.first_ts = ts
+        if ts >> 64:
+            add("NANOVER-TIME-001", f"timestamp {ts} has a non-zero upper half ({ts >> 64:#x})", offset + 8, 8,
+                f"{where}.timestamp", 0, ts >> 64)
+        prev = self.prev_ts
+        if prev is not None:
+            if ts < prev:
+                add("NANOVER-TIME-002", f"timestamp {ts} us is before the previous record's {prev} us", offset, 16,
+                    f"{where}.timestamp", f">= {prev}", ts)
+            elif ts == prev or ts - prev >= MAX_GAP_US:
+                add("NANOVER-TIME-003", f"timestamp {ts} us after {prev} us: "
+                    + ("not strictly increasing" if ts == prev else f"a gap of {(ts - prev) / 1e6:.1f} s"),
+                    offset, 16, f"{where}.timestamp")
+        self.prev_ts = ts
+        pos = offset + 24
+        kind = self.kind.value
+        try:
+            s = scan(payload, 0, len(payload), kind, pos, where)
+            msg = parse_frame(payload, pos, where) if kind == "traj" else parse_state_update(payload, pos, where)
+        except DecodeError as e:
+            add(e.rule if e.rule in RULES_BY_ID else "NANOVER-PROTO-001", e.message, e.offset, None,
+                e.path or where)
+            return
+        if s.unknown:
+            other = "state" if kind == "traj" else "traj"
+            if s.top_fields == 0 and _scans_as(payload, other):
+                name = {"traj": "GetFrameResponse", "state": "StateUpdate"}
+                add("NANOVER-PAYLOAD-001", f"this .{kind} record holds a {name[other]}, not a {name[kind]}",
+                    pos, len(payload), where, name[kind], name[other])
+                return
+            u = s.unknown[0]
+            more = f" (and {len(s.unknown) - 1} more)" if len(s.unknown) > 1 else ""
+            add("NANOVER-PROTO-003", f"unknown field {u.field_number} (wire type {u.wire_type}) in {u.message}{more}",
+                u.offset, None, f"{where}:{u.message}")
+        for message, at in s.unpacked:
+            add("NANOVER-PROTO-004", f"{message}.values written unpacked (one field per element)", at, None,
+                f"{where}:{message}")
+        if kind == "traj":
+            self.frame(index, pos, len(payload), msg)
+        else:
+            self.update(index, pos, len(payload), msg)
+
+    def frame(self, index: int, pos: int, n: int, msg: Any) -> None:
+        add = self.sink.add
+        where = f"record[{index}]"
+        fi = msg.frame_index
+        if self.first_index is None:
+            self.first_index = fi
+        self.last_index = fi
+        numbers, arrays = self.numbers, self.arrays
+        if fi == 0:
+            self.resets += 1
+            numbers.clear()
+            arrays.clear()
+            self._max.clear()
+        fr = msg.frame
+        touched = False
+        for key, v in fr.values.items():
+            k = v.WhichOneof("kind")
+            if k is None:
+                add("NANOVER-PROTO-005", f"value {key!r} has no kind set", pos, n, f"{where}/values[{key!r}]")
+            elif k in ("struct_value", "list_value") and _has_unset(value_from_message(v)):
+                add("NANOVER-PROTO-005", f"value {key!r} holds a Value with no kind set", pos, n,
+                    f"{where}/values[{key!r}]")
+            if key in STANDARD_NUMBERS:
+                touched = True
+                if k != "number_value":
+                    add("NANOVER-FRAME-004", f"{key} is a {k or 'Value with no kind'}, not a number", pos, n,
+                        f"{where}/values[{key!r}]", "number_value", k)
+                    numbers.pop(key, None)
+                    continue
+                x = v.number_value
+                if key in COUNT_KEYS and not (x >= 0 and math.isfinite(x) and x == int(x)):
+                    add("NANOVER-FRAME-004", f"{key} is {x}, not a whole non-negative number", pos, n,
+                        f"{where}/values[{key!r}]", "a whole number >= 0", x)
+                    numbers.pop(key, None)
+                    continue
+                numbers[key] = x
+        for key, a in fr.arrays.items():
+            member = a.WhichOneof("values")
+            if member is None:
+                add("NANOVER-PROTO-005", f"array {key!r} has no member set (neither float, index nor string)",
+                    pos, n, f"{where}/arrays[{key!r}]")
+                arrays.pop(key, None)
+                continue
+            want = STANDARD_ARRAYS.get(key)
+            if want is not None:
+                touched = True
+                self._max.pop(key, None)
+                if member != want:
+                    if key == "residue.ids" and member == "float_values":
+                        add("NANOVER-FRAME-005", "residue.ids is a float array (as NanoVer's Rust server writes "
+                            "it), not strings", pos, n, f"{where}/arrays['residue.ids']", "string_values", member)
+                    else:
+                        add("NANOVER-FRAME-004", f"{key} is a {member} array, not {want}", pos, n,
+                            f"{where}/arrays[{key!r}]", want, member)
+                        arrays.pop(key, None)
+                        continue
+                arrays[key] = (member, getattr(a, member).values)
+                if key == "system.box.vectors" and len(arrays[key][1]) != 9:
+                    add("NANOVER-FRAME-004", f"system.box.vectors holds {len(arrays[key][1])} floats, not 9",
+                        pos, n, f"{where}/arrays['system.box.vectors']", 9, len(arrays[key][1]))
+        if touched:
+            self.consistency(where, pos, n)
+
+    def _len(self, key: str) -> int | None:
+        a = self.arrays.get(key)
+        return None if a is None else len(a[1])
+
+    def _maximum(self, key: str) -> int:
+        m = self._max.get(key)
+        if m is None:
+            values = self.arrays[key][1]
+            m = self._max[key] = max(values) if len(values) else -1
+        return m
+
+    def consistency(self, where: str, pos: int, n: int) -> None:
+        """FRAME-001..003 on the aggregate frame."""
+        add = self.sink.add
+        arrays = self.arrays
+        count = self.numbers.get("particle.count")
+        if count is None:
+            present = [k for k in (*_PER_PARTICLE_3, *_PER_PARTICLE_1) if k in arrays]
+            if present:
+                add("NANOVER-FRAME-001", f"{', '.join(present)} present without particle.count", pos, n, where)
+        else:
+            N = int(count)
+            for keys, per in ((_PER_PARTICLE_3, 3), (_PER_PARTICLE_1, 1)):
+                for k in keys:
+                    got = self._len(k)
+                    if got is not None and got != per * N:
+                        add("NANOVER-FRAME-001", f"{k} holds {got} entries, particle.count {N} needs {per * N}",
+                            pos, n, f"{where}/arrays[{k!r}]", per * N, got)
+        bonds = self._len("bond.pairs")
+        if bonds is not None:
+            if bonds % 2:
+                add("NANOVER-FRAME-002", f"bond.pairs holds {bonds} indices, an odd number", pos, n,
+                    f"{where}/arrays['bond.pairs']", "an even length", bonds)
+            if count is not None and bonds and self._maximum("bond.pairs") >= count:
+                add("NANOVER-FRAME-002", f"bond.pairs refers to particle {self._maximum('bond.pairs')}, "
+                    f"particle.count is {int(count)}", pos, n, f"{where}/arrays['bond.pairs']",
+                    f"< {int(count)}", self._maximum("bond.pairs"))
+            orders = self._len("bond.orders")
+            if orders is not None and orders != bonds // 2:
+                add("NANOVER-FRAME-002", f"bond.orders holds {orders} entries for {bonds // 2} bonds", pos, n,
+                    f"{where}/arrays['bond.orders']", bonds // 2, orders)
+        ui, us = self._len("forces.user.index"), self._len("forces.user.sparse")
+        if ui is not None and us is not None and us != 3 * ui:
+            add("NANOVER-FRAME-001", f"forces.user.sparse holds {us} floats for {ui} indices (needs {3 * ui})",
+                pos, n, f"{where}/arrays['forces.user.sparse']", 3 * ui, us)
+        if ui and count is not None and self._maximum("forces.user.index") >= count:
+            add("NANOVER-FRAME-001", f"forces.user.index refers to particle {self._maximum('forces.user.index')}, "
+                f"particle.count is {int(count)}", pos, n, f"{where}/arrays['forces.user.index']")
+        for bound, refs, sized in (("residue.count", "particle.residues", ("residue.names", "residue.ids",
+                                                                            "residue.chains")),
+                                   ("chain.count", "residue.chains", ("chain.names",))):
+            c = self.numbers.get(bound)
+            if self._len(refs) and c is not None and self._maximum(refs) >= c:
+                add("NANOVER-FRAME-003", f"{refs} refers to index {self._maximum(refs)}, {bound} is {int(c)}",
+                    pos, n, f"{where}/arrays[{refs!r}]", f"< {int(c)}", self._maximum(refs))
+            elif self._len(refs) and c is None:
+                add("NANOVER-FRAME-003", f"{refs} present without {bound}", pos, n, f"{where}/arrays[{refs!r}]")
+            if c is not None:
+                for k in sized:
+                    got = self._len(k)
+                    if got is not None and got != int(c):
+                        add("NANOVER-FRAME-003", f"{k} holds {got} entries, {bound} is {int(c)}", pos, n,
+                            f"{where}/arrays[{k!r}]", int(c), got)
+
+    def update(self, index: int, pos: int, n: int, msg: Any) -> None:
+        where = f"record[{index}]"
+        update = state_update_from_message(msg)
+        for key, value in update.changes.items():
+            if value is UNSET or _has_unset(value):
+                self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
+                              f"{where}/changed_keys[{key!r}]")
+        for key in self.state.apply(update):
+            self.sink.add("NANOVER-STATE-001", f"deletes {key!r}, which the state does not hold", pos, n,
+                          f"{where}/changed_keys[{key!r}]")
+
+    def stats(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "records": self.records,
+                               "first_timestamp_us": self.first_ts, "last_timestamp_us": self.prev_ts}
+        if self.kind is Kind.TRAJ:
+            out["resets"] = self.resets
+            out["first_frame_index"] = self.first_index
+            out["last_frame_index"] = self.last_index
+        else:
+            out["state_keys"] = len(self.state.state)
+        return out
+
+
+def _has_unset(value: Any) -> bool:
+    if value is UNSET:
+        return True
+    if isinstance(value, dict):
+        return any(_has_unset(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_unset(v) for v in value)
+    return False
+
+
+def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile: str = "spec",
+                 size: int | None = None, progress: Callable[[int, int], None] | None = None) -> FileReport:
+    """Check a recording read from ``f`` (at offset 0). Never raises for bad input.
+
+    ``variant`` is ``traj`` or ``state``; without it the extension of ``path``
+    decides, and without one of those the content (:func:`detect_kind`).
+    ``progress(done_bytes, total_bytes)`` is called every few records.
+    """
+    sink = FindingSink(RULES_BY_ID, profile)
+    report = FileReport(path, "nanover", None, profile, Verdict.VALID)
+    try:
+        header, offset = read_header(f)
+    except DecodeError as e:
+        sink.add(e.rule, e.message, e.offset, HEADER_SIZE, e.path)
+        report.findings = sink.close()
+        report.verdict = Verdict.MALFORMED
+        report.evidence["variant"] = {"method": "none: the header does not decode"}
+        return report
+    if header.version != FORMAT_VERSION:
+        sink.add("NANOVER-HEADER-002", f"format version {header.version}; readers accept only 2", 8, 8,
+                 "header.version", FORMAT_VERSION, header.version)
+    if variant is not None:
+        kind, evidence = Kind(variant), {"method": "--variant"}
+    elif (kind := kind_from_path(path)) is not None:  # type: ignore[assignment]
+        evidence = {"method": "extension", "extension": path.rsplit(".", 1)[-1]}
+    else:
+        kind, evidence = detect_kind(f, size)
+        f.seek(offset)
+    report.variant = kind.value
+    report.evidence["variant"] = evidence
+    walk = _Walk(sink, kind)
+    reader = RecordReader(f, offset, size)
+    try:
+        for raw in reader:
+            walk.record(raw.index, raw.offset, raw.timestamp_us, raw.payload)
+            if progress is not None and size and raw.index % _PROGRESS_EVERY == 0:
+                progress(raw.offset, size)
+    except (Truncated, LimitExceeded, Malformed) as e:
+        sink.add(e.rule, e.message, e.offset, None, e.path)
+    report.stats = walk.stats()
+    report.findings = sink.close()
+    if sink.structural_error:
+        report.verdict = Verdict.MALFORMED
+    elif any(x.severity.value == "error" for x in report.findings):
+        report.verdict = Verdict.INVALID
+    return report

@@ -1,0 +1,295 @@
+"""The second reading: the Kaitai parser generated from ``ksy/nanover_recording.ksy``,
+compared with the reference decoder record by record.
+
+The Kaitai tree is turned into the protobuf messages by applying each field
+the way the protobuf runtime merges fields on the wire (a singular message
+field seen twice is merged, a map entry replaces its key, a oneof member
+replaces the others, repeated values append), then into the model with the
+reference's own conversion. Unknown fields are not part of the model.
+
+Accept/reject: Kaitai rejects a record exactly when the reference reports a
+structural error for it (wire format, nesting limit, truncation); any other
+disagreement, or different values where both accept, is a divergence
+(``NANOVER-XCHECK-001``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any, BinaryIO, Callable, Iterator
+
+from kaitaistruct import KaitaiStream, KaitaiStructError
+
+from recspec._ksy.nanover_recording import NanoverRecording as KS
+from recspec._pb import recspec_nanover_pb2 as pb
+from recspec._plain import to_plain
+from recspec.errors import DecodeError, Malformed
+from recspec.reference.nanover import (
+
+    Frame,
+    Kind,
+    RecordReader,
+    StateUpdate,
+    decode_payload,
+    frame_from_message,
+    read_header,
+    same_value,
+    state_update_from_message,
+)
+from recspec.report import FileReport, Finding, Severity, Verdict
+
+__all__ = ["KaitaiRejected", "differential", "dump_kaitai", "kaitai_records", "cross_check_report"]
+
+KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError, UnicodeDecodeError, ValueError)
+_KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
+_MASK64 = (1 << 64) - 1
+
+
+class KaitaiRejected(Malformed):
+    rule = "NANOVER-XCHECK-REJECT"
+
+
+def _uint(v: Any, bits: int) -> int:
+    return v.value & ((1 << bits) - 1)
+
+
+def _fill_value(target: Any, node: Any) -> None:
+    """Apply a Kaitai ``value`` node to a google.protobuf.Value, field by field."""
+    for fld in node.fields:
+        key, body = fld.tag.key.value, fld.body
+        if key == 0x08:
+            target.null_value = _uint(body, 32) if _uint(body, 32) < 1 << 31 else _uint(body, 32) - (1 << 32)
+        elif key == 0x11:
+            target.number_value = body
+        elif key == 0x1A:
+            target.string_value = body.value
+        elif key == 0x20:
+            target.bool_value = bool(body.value & _MASK64)
+        elif key == 0x2A:
+            if target.WhichOneof("kind") != "struct_value":
+                target.struct_value.SetInParent()
+            _fill_struct(target.struct_value, body.body)
+        elif key == 0x32:
+            if target.WhichOneof("kind") != "list_value":
+                target.list_value.SetInParent()
+            for f2 in body.body.fields:
+                if f2.tag.key.value == 0x0A:
+                    _fill_value(target.list_value.values.add(), f2.body.body)
+
+
+def _entry(node: Any) -> tuple[str, list[Any]]:
+    key, values = "", []
+    for fld in node.fields:
+        if fld.tag.key.value == 0x0A:
+            key = fld.body.value
+        elif fld.tag.key.value == 0x12:
+            values.append(fld.body.body)
+    return key, values
+
+
+def _fill_struct(target: Any, node: Any) -> None:
+    for fld in node.fields:
+        if fld.tag.key.value == 0x0A:
+            key, values = _entry(fld.body.body)
+            target.fields[key].Clear()
+            slot = target.fields[key]
+            for v in values:
+                _fill_value(slot, v)
+
+
+def _fill_array(target: Any, node: Any) -> None:
+    names = {0x0A: "float_values", 0x12: "index_values", 0x1A: "string_values"}
+    for fld in node.fields:
+        member = names.get(fld.tag.key.value)
+        if member is None:
+            continue
+        if target.WhichOneof("values") != member:
+            getattr(target, member).SetInParent()
+        out = getattr(target, member).values
+        for f2 in fld.body.body.fields:
+            k, b = f2.tag.key.value, f2.body
+            if member == "float_values":
+                if k == 0x0A:
+                    out.extend(b.values.values)
+                elif k == 0x0D:
+                    out.append(b)
+            elif member == "index_values":
+                if k == 0x0A:
+                    out.extend(_uint(x, 32) for x in b.values.values)
+                elif k == 0x08:
+                    out.append(_uint(b, 32))
+            elif k == 0x0A:
+                out.append(b.value)
+
+
+def _frame_message(node: Any) -> pb.GetFrameResponse:
+    msg = pb.GetFrameResponse()
+    for fld in node.fields:
+        if fld.tag.key.value == 0x08:
+            msg.frame_index = _uint(fld.body, 32)
+        elif fld.tag.key.value == 0x12:
+            msg.frame.SetInParent()
+            for f2 in fld.body.body.fields:
+                if f2.tag.key.value == 0x0A:
+                    key, values = _entry(f2.body.body)
+                    msg.frame.values[key].Clear()
+                    for v in values:
+                        _fill_value(msg.frame.values[key], v)
+                elif f2.tag.key.value == 0x12:
+                    key, arrays = _entry(f2.body.body)
+                    msg.frame.arrays[key].Clear()
+                    for a in arrays:
+                        _fill_array(msg.frame.arrays[key], a)
+    return msg
+
+
+def _state_message(node: Any) -> pb.StateUpdate:
+    msg = pb.StateUpdate()
+    for fld in node.fields:
+        if fld.tag.key.value == 0x0A:
+            msg.changed_keys.SetInParent()
+            _fill_struct(msg.changed_keys, fld.body.body)
+    return msg
+
+
+def record_model(rec: Any, kind: Kind) -> tuple[int, Frame | StateUpdate]:
+    """(timestamp, message) of a Kaitai ``record``."""
+    if kind is Kind.TRAJ:
+        return rec.timestamp_us, frame_from_message(_frame_message(rec.payload))
+    return rec.timestamp_us, state_update_from_message(_state_message(rec.payload))
+
+
+def kaitai_records(f: BinaryIO, kind: Kind) -> Iterator[tuple[int, Any]]:
+    """(offset, (timestamp, message) or KaitaiRejected) per record; the header first checked."""
+    io_ = KaitaiStream(f)
+    header = KS.Header(io_, None, None)
+    try:
+        header._read()
+    except KAITAI_INPUT_ERRORS as e:
+        yield 0, KaitaiRejected(f"Kaitai rejects the header: {e}", 0, "header")
+        return
+    while not io_.is_eof():
+        pos = io_.pos()
+        rec = KS.Record(_KIND_CODE[kind], io_, None, None)
+        try:
+            rec._read()
+        except KAITAI_INPUT_ERRORS as e:
+            yield pos, KaitaiRejected(f"Kaitai rejects the record: {type(e).__name__}: {e}", pos)
+            return
+        except RecursionError:
+            yield pos, KaitaiRejected("Kaitai parser ran out of stack", pos)
+            return
+        yield pos, record_model(rec, kind)
+
+
+def _reference_records(f: BinaryIO, kind: Kind, size: int) -> Iterator[tuple[int, Any]]:
+    try:
+        _, off = read_header(f)
+    except DecodeError as e:
+        yield 0, e
+        return
+    reader = RecordReader(f, off, size)
+    try:
+        for raw in reader:
+            try:
+                msg = decode_payload(kind, raw.payload, raw.payload_offset, f"record[{raw.index}]")
+            except DecodeError as e:
+                yield raw.offset, e
+                return
+            yield raw.offset, (raw.timestamp_us, msg)
+    except DecodeError as e:
+        yield reader.tell(), e
+
+
+class Divergence:
+    def __init__(self, offset: int, message: str) -> None:
+        self.offset = offset
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"@{self.offset}: {self.message}"
+
+
+def differential(data: bytes, kind: Kind, limit: int = 20) -> list[Divergence]:
+    """Where the two readings of ``data`` differ (empty when they agree)."""
+    out: list[Divergence] = []
+    ref = list(_reference_records(io.BytesIO(data), kind, len(data)))
+    ks = list(kaitai_records(io.BytesIO(data), kind))
+    for i in range(max(len(ref), len(ks))):
+        r = ref[i] if i < len(ref) else None
+        k = ks[i] if i < len(ks) else None
+        if r is None or k is None:
+            out.append(Divergence((r or k)[0], f"record {i}: only {'the reference' if k is None else 'Kaitai'} "  # type: ignore[index]
+                                  f"reads it: {(r or k)[1]}"))  # type: ignore[index]
+            break
+        rv, kv = r[1], k[1]
+        if isinstance(rv, DecodeError) != isinstance(kv, KaitaiRejected):
+            out.append(Divergence(r[0], f"record {i}: reference {'rejects: ' + str(rv) if isinstance(rv, DecodeError) else 'accepts'}, "
+                                        f"Kaitai {'rejects: ' + str(kv) if isinstance(kv, KaitaiRejected) else 'accepts'}"))
+            break
+        if isinstance(rv, DecodeError):
+            break
+        if r[0] != k[0] or not same_value(rv, kv):
+            out.append(Divergence(r[0], f"record {i}: values differ: reference {str(rv)[:300]} / Kaitai {str(kv)[:300]}"))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
+                       progress: Callable[[int, int], None] | None = None) -> None:
+    """Add NANOVER-XCHECK-001 findings and ``evidence.cross_check`` to a report."""
+    data = f.read()
+    diffs = differential(data, kind)
+    if diffs:
+        for d in diffs:
+            report.findings.append(Finding("NANOVER-XCHECK-001", Severity.ERROR, d.message, d.offset))
+        if report.verdict is Verdict.VALID:
+            report.verdict = Verdict.INVALID
+        report.evidence["cross_check"] = f"kaitai: {len(diffs)} divergence(s)"
+    else:
+        report.evidence["cross_check"] = "kaitai: agrees"
+    if progress is not None:
+        progress(size, size)
+
+
+def _tree(obj: Any) -> Any:
+    if isinstance(obj, list):
+        return [_tree(x) for x in obj]
+    if hasattr(obj, "SEQ_FIELDS"):
+        out: dict[str, Any] = {"_type": type(obj).__name__}
+        dbg = getattr(obj, "_debug", {})
+        for name in obj.SEQ_FIELDS:
+            if hasattr(obj, name):
+                out[name] = _tree(getattr(obj, name))
+                if name in dbg and "start" in dbg[name]:
+                    out[name + "@"] = [dbg[name].get("start"), dbg[name].get("end")]
+        return out
+    if hasattr(obj, "value") and hasattr(obj, "groups"):
+        return obj.value
+    return to_plain(obj)
+
+
+def dump_kaitai(f: BinaryIO, out: Any, kind: Kind) -> None:
+    """The Kaitai parse tree, one record per line (positions relative to each object's substream)."""
+    io_ = KaitaiStream(f)
+    header = KS.Header(io_, None, None)
+    try:
+        header._read()
+    except KAITAI_INPUT_ERRORS as e:
+        out.write(json.dumps({"error": str(e)}) + "\n")
+        return
+    out.write(json.dumps({"header": {"magic": header.magic, "version": header.version}}) + "\n")
+    while not io_.is_eof():
+        pos = io_.pos()
+        rec = KS.Record(_KIND_CODE[kind], io_, None, None)
+        try:
+            rec._read()
+        except KAITAI_INPUT_ERRORS as e:
+            out.write(json.dumps({"offset": pos, "error": f"{type(e).__name__}: {e}"}) + "\n")
+            return
+        out.write(json.dumps({"offset": pos, "record": _tree(rec)}) + "\n")
+
+
+
