@@ -140,7 +140,7 @@ class _Walk:
             if ts < prev:
                 add("NANOVER-TIME-002", f"timestamp {ts} us is before the previous record's {prev} us", offset, 16,
                     f"{where}.timestamp", f">= {prev}", ts)
-            elif ts == prev or ts - prev >= MAX_GAP_US:
+            elif (ts == prev or ts - prev >= MAX_GAP_US) and not (ts >> 64 or prev >> 64):
                 add("NANOVER-TIME-003", f"timestamp {ts} us after {prev} us: "
                     + ("not strictly increasing" if ts == prev else f"a gap of {(ts - prev) / 1e6:.1f} s"),
                     offset, 16, f"{where}.timestamp")
@@ -200,13 +200,13 @@ class _Walk:
                 if k != "number_value":
                     add("NANOVER-FRAME-004", f"{key} is a {k or 'Value with no kind'}, not a number", pos, n,
                         f"{where}/values[{key!r}]", "number_value", k)
-                    numbers.pop(key, None)
+                    numbers[key] = None  # present but unusable: the checks that need it are skipped
                     continue
                 x = v.number_value
                 if key in COUNT_KEYS and not (x >= 0 and math.isfinite(x) and x == int(x)):
                     add("NANOVER-FRAME-004", f"{key} is {x}, not a whole non-negative number", pos, n,
                         f"{where}/values[{key!r}]", "a whole number >= 0", x)
-                    numbers.pop(key, None)
+                    numbers[key] = None
                     continue
                 numbers[key] = x
         for key, a in fr.arrays.items():
@@ -251,12 +251,13 @@ class _Walk:
         """FRAME-001..003 on the aggregate frame."""
         add = self.sink.add
         arrays = self.arrays
-        count = self.numbers.get("particle.count")
-        if count is None:
+        numbers = self.numbers
+        count = numbers.get("particle.count")
+        if "particle.count" not in numbers:
             present = [k for k in (*_PER_PARTICLE_3, *_PER_PARTICLE_1) if k in arrays]
             if present:
                 add("NANOVER-FRAME-001", f"{', '.join(present)} present without particle.count", pos, n, where)
-        else:
+        elif count is not None:
             N = int(count)
             for keys, per in ((_PER_PARTICLE_3, 3), (_PER_PARTICLE_1, 1)):
                 for k in keys:
@@ -287,11 +288,11 @@ class _Walk:
         for bound, refs, sized in (("residue.count", "particle.residues", ("residue.names", "residue.ids",
                                                                             "residue.chains")),
                                    ("chain.count", "residue.chains", ("chain.names",))):
-            c = self.numbers.get(bound)
+            c = numbers.get(bound)
             if self._len(refs) and c is not None and self._maximum(refs) >= c:
                 add("NANOVER-FRAME-003", f"{refs} refers to index {self._maximum(refs)}, {bound} is {int(c)}",
                     pos, n, f"{where}/arrays[{refs!r}]", f"< {int(c)}", self._maximum(refs))
-            elif self._len(refs) and c is None:
+            elif self._len(refs) and bound not in numbers:
                 add("NANOVER-FRAME-003", f"{refs} present without {bound}", pos, n, f"{where}/arrays[{refs!r}]")
             if c is not None:
                 for k in sized:

@@ -163,12 +163,12 @@ class RecordReader:
                     raise self._truncated("a record header", RECORD_HEADER_SIZE, len(head))
             low, high, n = unpack(head)
             pos = self._pos
-            if total is not None and pos + RECORD_HEADER_SIZE + n > total:
-                raise self._truncated(f"the payload of record[{self.count}]", n, total - pos - RECORD_HEADER_SIZE)
-            if n > limit:
+            if n > limit:  # before the truncation test: a length this large is corruption, not a cut
                 raise LimitExceeded(f"record[{self.count}] declares {n} payload bytes, above the limit of {limit}",
                                     pos + 16, f"record[{self.count}]", rule="NANOVER-LIMIT-001",
                                     limit="MAX_PAYLOAD_SIZE", value=n, maximum=limit)
+            if total is not None and pos + RECORD_HEADER_SIZE + n > total:
+                raise self._truncated(f"the payload of record[{self.count}]", n, total - pos - RECORD_HEADER_SIZE)
             payload = read(n) if n else b""
             if len(payload) < n:
                 payload += _read_exactly(read, n - len(payload))
