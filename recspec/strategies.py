@@ -14,7 +14,15 @@ CARLA recorder logs (``recspec.reference.carla``):
 * ``carla_recordings(variant=None, *, min_frames=0, max_frames=6, valid=True)``
 * ``carla_logs(variant=None, *, min_frames=0, max_frames=6, valid=True)``
 
-NanoVer, raSkat and Matrix-SMT strategies will sit beside them, in sections of
+NanoVer recordings (``recspec.reference.nanover``):
+
+* ``nanover_values(*, max_depth=2)``
+* ``nanover_frames(*, min_particles=0, max_particles=4, reset=None)``
+* ``nanover_state_updates(*, max_keys=4)``
+* ``nanover_recordings(kind=None, *, min_records=0, max_records=4)``
+* ``nanover_files(kind=None, *, min_records=0, max_records=4)``
+
+raSkat and Matrix-SMT strategies will sit beside them, in sections of
 their own, when their reference codecs land.
 """
 
@@ -29,6 +37,15 @@ from recspec.conformance.carla._strategies import (
     carla_variants,
 )
 
+# --- NanoVer -------------------------------------------------------------------------
+from recspec.conformance.nanover._strategies import (
+    nanover_files,
+    nanover_frames,
+    nanover_recordings,
+    nanover_state_updates,
+    nanover_values,
+)
+
 __all__ = [
     # CARLA
     "carla_frames",
@@ -36,4 +53,10 @@ __all__ = [
     "carla_packets",
     "carla_recordings",
     "carla_variants",
+    # NanoVer
+    "nanover_files",
+    "nanover_frames",
+    "nanover_recordings",
+    "nanover_state_updates",
+    "nanover_values",
 ]

@@ -1,0 +1,134 @@
+"""Hypothesis strategies for NanoVer recordings (re-exported by ``recspec.strategies``).
+
+* ``nanover_values(*, max_depth=2)``: google.protobuf.Value contents;
+* ``nanover_frames(*, min_particles=0, max_particles=4, reset=None)``: a ``Frame``
+  whose standard arrays fit its own ``particle.count`` (a reset frame carries the
+  topology), plus arbitrary extra keys;
+* ``nanover_state_updates(*, max_keys=4)``;
+* ``nanover_recordings(kind=None, *, min_records=0, max_records=4)``: a
+  ``Recording`` with non-decreasing timestamps, the first frame a reset;
+* ``nanover_files(kind=None, *, min_records=0, max_records=4)``: (bytes, kind name).
+
+Arguments are checked when drawn (``InvalidArgument``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from recspec.reference.nanover import Array, ArrayKind, Frame, Kind, Record, Recording, StateUpdate, encode
+
+__all__ = ["nanover_files", "nanover_frames", "nanover_recordings", "nanover_state_updates", "nanover_values"]
+
+_F32 = st.floats(width=32, allow_nan=False)
+_U32 = st.integers(0, 2**32 - 1)
+_TEXT = st.text(st.characters(codec="utf-8"), max_size=8)
+_KEYS = st.text(st.characters(codec="utf-8"), min_size=1, max_size=12).filter(
+    lambda k: not k.startswith(("particle.", "residue.", "chain.", "bond.", "system.", "energy.", "forces.",
+                                "server.")))
+
+
+def nanover_values(*, max_depth: int = 2) -> st.SearchStrategy[Any]:
+    """Values a google.protobuf.Value holds: None, float (incl. inf), str, bool, dict, list."""
+    if not isinstance(max_depth, int) or max_depth < 0:
+        raise InvalidArgument(f"max_depth={max_depth!r} must be an int >= 0")
+    leaves = st.none() | st.floats(allow_nan=False) | _TEXT | st.booleans()
+    if max_depth == 0:
+        return leaves
+    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=3)
+                        | st.dictionaries(_TEXT, inner, max_size=3), max_leaves=4)
+
+
+def _arrays() -> st.SearchStrategy[Array]:
+    return st.one_of(
+        st.lists(_F32, max_size=6).map(lambda v: Array(ArrayKind.FLOAT, tuple(v))),
+        st.lists(_U32, max_size=6).map(lambda v: Array(ArrayKind.INDEX, tuple(v))),
+        st.lists(_TEXT, max_size=4).map(lambda v: Array(ArrayKind.STRING, tuple(v))),
+    )
+
+
+@st.composite
+def _frame(draw: Any, min_particles: int, max_particles: int, reset: bool | None) -> Frame:
+    if not (isinstance(min_particles, int) and isinstance(max_particles, int) and 0 <= min_particles <= max_particles):
+        raise InvalidArgument(f"need 0 <= min_particles <= max_particles, got {min_particles}, {max_particles}")
+    is_reset = draw(st.booleans()) if reset is None else reset
+    index = 0 if is_reset else draw(st.integers(1, 2**32 - 1))
+    n = draw(st.integers(min_particles, max_particles))
+    values: dict[str, Any] = {"particle.count": float(n),
+                              "system.simulation.time": draw(st.floats(0, 1e6))}
+    arrays: dict[str, Array] = {
+        "particle.positions": Array(ArrayKind.FLOAT, tuple(draw(st.lists(_F32, min_size=3 * n, max_size=3 * n)))),
+    }
+    if is_reset:
+        n_res = draw(st.integers(1 if n else 0, max(n, 0)))
+        values["residue.count"] = float(n_res)
+        values["chain.count"] = 1.0
+        arrays["particle.elements"] = Array(ArrayKind.INDEX, tuple(draw(st.lists(st.integers(0, 118), min_size=n,
+                                                                                  max_size=n))))
+        arrays["particle.names"] = Array(ArrayKind.STRING, tuple(draw(st.lists(_TEXT, min_size=n, max_size=n))))
+        arrays["particle.residues"] = Array(ArrayKind.INDEX, tuple(
+            draw(st.lists(st.integers(0, n_res - 1), min_size=n, max_size=n)) if n_res else ()))
+        arrays["residue.names"] = Array(ArrayKind.STRING, ("RES",) * n_res)
+        arrays["residue.ids"] = Array(ArrayKind.STRING, tuple(str(i) for i in range(n_res)))
+        arrays["residue.chains"] = Array(ArrayKind.INDEX, (0,) * n_res)
+        arrays["chain.names"] = Array(ArrayKind.STRING, ("A",))
+        pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=4)) if n else []
+        arrays["bond.pairs"] = Array(ArrayKind.INDEX, tuple(x for p in pairs for x in p))
+    extra_values = draw(st.dictionaries(_KEYS, nanover_values(max_depth=1), max_size=1))
+    extra_arrays = draw(st.dictionaries(_KEYS, _arrays(), max_size=1))
+    values.update(extra_values)
+    arrays.update(extra_arrays)
+    return Frame(index, values, arrays)
+
+
+def nanover_frames(*, min_particles: int = 0, max_particles: int = 4,
+                   reset: bool | None = None) -> st.SearchStrategy[Frame]:
+    return _frame(min_particles, max_particles, reset)
+
+
+@st.composite
+def _update(draw: Any, max_keys: int) -> StateUpdate:
+    if not isinstance(max_keys, int) or max_keys < 0:
+        raise InvalidArgument(f"max_keys={max_keys!r} must be an int >= 0")
+    return StateUpdate(draw(st.dictionaries(_TEXT, nanover_values().filter(lambda v: v is not None),
+                                            max_size=max_keys)))
+
+
+def nanover_state_updates(*, max_keys: int = 4) -> st.SearchStrategy[StateUpdate]:
+    return _update(max_keys)
+
+
+@st.composite
+def _recording(draw: Any, kind: str | None, min_records: int, max_records: int) -> Recording:
+    if kind not in (None, "traj", "state"):
+        raise InvalidArgument(f"kind={kind!r} must be 'traj', 'state' or None")
+    if not (isinstance(min_records, int) and isinstance(max_records, int) and 0 <= min_records <= max_records):
+        raise InvalidArgument(f"need 0 <= min_records <= max_records, got {min_records}, {max_records}")
+    k = Kind(kind) if kind else draw(st.sampled_from(Kind))
+    n = draw(st.integers(min_records, max_records))
+    ts = draw(st.lists(st.integers(0, 10_000_000), min_size=n, max_size=n))
+    t0 = draw(st.integers(0, 2**40))
+    times, t = [], t0
+    for dt in ts:
+        t += dt + 1
+        times.append(t)
+    if k is Kind.TRAJ:
+        # Every frame carries its own topology as a reset, so the aggregate is always consistent.
+        msgs: list[Any] = [draw(nanover_frames(reset=True)) for _ in range(n)]
+    else:
+        msgs = [draw(nanover_state_updates()) for _ in range(n)]
+    return Recording(k, tuple(Record(t, m) for t, m in zip(times, msgs)))
+
+
+def nanover_recordings(kind: str | None = None, *, min_records: int = 0,
+                       max_records: int = 4) -> st.SearchStrategy[Recording]:
+    return _recording(kind, min_records, max_records)
+
+
+def nanover_files(kind: str | None = None, *, min_records: int = 0,
+                  max_records: int = 4) -> st.SearchStrategy[tuple[bytes, str]]:
+    return nanover_recordings(kind, min_records=min_records, max_records=max_records).map(
+        lambda r: (encode(r), r.kind.value))
