@@ -78,20 +78,27 @@ def _fill_value(target: Any, node: Any) -> None:
                     _fill_value(target.list_value.values.add(), f2.body.body)
 
 
-def _entry(node: Any) -> tuple[str, list[Any]]:
+def _entry(node: Any) -> tuple[str, list[Any]] | None:
+    """(key, value nodes) of a map entry; ``None`` when it holds any other field:
+    the protobuf runtime then drops the whole entry (keeps it as unknown bytes)."""
     key, values = "", []
     for fld in node.fields:
         if fld.tag.key.value == 0x0A:
             key = fld.body.value
         elif fld.tag.key.value == 0x12:
             values.append(fld.body.body)
+        else:
+            return None
     return key, values
 
 
 def _fill_struct(target: Any, node: Any) -> None:
     for fld in node.fields:
         if fld.tag.key.value == 0x0A:
-            key, values = _entry(fld.body.body)
+            entry = _entry(fld.body.body)
+            if entry is None:
+                continue
+            key, values = entry
             target.fields[key].Clear()
             slot = target.fields[key]
             for v in values:
@@ -131,13 +138,16 @@ def _frame_message(node: Any) -> pb.GetFrameResponse:
         elif fld.tag.key.value == 0x12:
             msg.frame.SetInParent()
             for f2 in fld.body.body.fields:
+                entry = _entry(f2.body.body) if f2.tag.key.value in (0x0A, 0x12) else None
+                if entry is None:
+                    continue
                 if f2.tag.key.value == 0x0A:
-                    key, values = _entry(f2.body.body)
+                    key, values = entry
                     msg.frame.values[key].Clear()
                     for v in values:
                         _fill_value(msg.frame.values[key], v)
-                elif f2.tag.key.value == 0x12:
-                    key, arrays = _entry(f2.body.body)
+                else:
+                    key, arrays = entry
                     msg.frame.arrays[key].Clear()
                     for a in arrays:
                         _fill_array(msg.frame.arrays[key], a)

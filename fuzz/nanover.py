@@ -1,0 +1,460 @@
+"""Fuzzing NanoVer recordings: harnesses, a structure-aware mutator, seeds and
+the libFuzzer dictionary.
+
+Harnesses (``TARGETS``), each ``(data: bytes) -> None``, return when their
+invariant holds and raise when it does not:
+
+* ``ref``: ``check_stream`` never raises, its report renders as standard JSON,
+  and ``decode`` raises only ``DecodeError`` subclasses;
+* ``ksy``: the generated Kaitai parser (``kaitai_records``) yields values or
+  ``KaitaiRejected`` and raises nothing;
+* ``diff``: the two readings agree (``differential`` is empty), else :class:`Divergent`.
+
+The kind (traj/state) is chosen the way ``recspec check`` chooses it for a file
+without a ``.traj``/``.state`` name, by content (``detect_kind``); crashes are
+saved as ``.nanover`` files, which ``recspec check`` also reads by content.
+
+The mutator (:func:`mutate`, atheris' ``custom_mutator`` signature) splits the
+input into header and records, and edits one thing: one record (timestamp,
+delete, duplicate, swap, truncate) or one protobuf field anywhere in one
+payload (its value, tag, body, or the field itself: delete, duplicate), then
+re-encodes the enclosing length prefixes and the record's length, so the edit
+reaches the protobuf layer instead of dying at the framing. It falls back to
+byte mutation when the header does not decode, and at random
+(``BYTE_MUTATION_RATE``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import struct
+from typing import Any, Callable
+
+from recspec.conformance.nanover import check_stream, detect_kind
+from recspec.conformance.nanover._xcheck import KaitaiRejected, differential, kaitai_records
+from recspec.errors import DecodeError
+from recspec.reference.nanover import (
+    HEADER_SIZE,
+    MAGIC,
+    Kind,
+    RecordReader,
+    decode,
+    decode_header,
+    encode_header,
+    encode_record,
+)
+from recspec.reference.nanover._wire import read_varint
+from recspec.report import Report
+
+__all__ = [
+    "BYTE_MUTATION_RATE",
+    "EXTENSION",
+    "TARGETS",
+    "ContractViolation",
+    "Divergent",
+    "derive_seeds",
+    "describe_input",
+    "dictionary_entries",
+    "dictionary_text",
+    "fuzz_diff",
+    "fuzz_ksy",
+    "fuzz_ref",
+    "kind_of",
+    "mutate",
+    "synthetic_seeds",
+]
+
+EXTENSION = ".nanover"
+BYTE_MUTATION_RATE = 0.2
+#: Seed files longer than this are also cut to a prefix of whole records.
+PREFIX_BYTES = 8192
+
+
+class ContractViolation(AssertionError):
+    """A harness's invariant does not hold: a finding about recspec, never the input."""
+
+    module: str | None = None
+
+    def __init__(self, message: str, variant: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.variant = variant
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message, self.variant))
+
+    def signature(self) -> str | None:
+        return None
+
+
+class Divergent(ContractViolation):
+    """The reference decoder and the Kaitai parser read an input differently."""
+
+    module = "recspec.conformance.nanover._xcheck"
+
+    def __init__(self, divergences: Any, variant: str | None = None) -> None:
+        self.divergences = list(divergences)
+        super().__init__("; ".join(str(d) for d in self.divergences), variant)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.divergences, self.variant))
+
+    def signature(self) -> str | None:
+        first = str(self.divergences[0]) if self.divergences else ""
+        return "divergence:" + first.split(":", 2)[1][:60] if ":" in first else None
+
+
+def kind_of(data: bytes) -> Kind:
+    """The kind ``recspec check`` would choose for ``data`` without a file extension."""
+    f = io.BytesIO(data)
+    f.seek(HEADER_SIZE)
+    return detect_kind(f, len(data))[0]
+
+
+def fuzz_ref(data: bytes) -> None:
+    # Invariant: for any bytes, check_stream() returns a FileReport and never
+    # raises, and the report renders as standard JSON; decode() under the
+    # checker's kind returns a Recording or raises a recspec.errors.DecodeError
+    # subclass, nothing else. The profile alternates with the input's length.
+    profile = "compat" if len(data) & 1 else "spec"
+    try:
+        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=None, profile=profile, size=len(data))
+    except DecodeError as e:
+        raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
+    json.dumps(Report([report]).to_json(), allow_nan=False)
+    try:
+        decode(data, Kind(report.variant) if report.variant else Kind.TRAJ)
+    except DecodeError:
+        pass
+
+
+def fuzz_ksy(data: bytes) -> None:
+    # Invariant: for any bytes, the generated Kaitai parser read record by record
+    # yields values or a KaitaiRejected (a DecodeError) and raises nothing else.
+    for _, value in kaitai_records(io.BytesIO(data), kind_of(data)):
+        assert value is not None and (isinstance(value, (tuple, KaitaiRejected)))
+
+
+def fuzz_diff(data: bytes) -> None:
+    # Invariant: for any bytes, the reference decoder and the Kaitai parser agree:
+    # both accept a record with equal values, or both reject it (differential()
+    # returns no divergence; Divergent otherwise), and differential() raises nothing.
+    kind = kind_of(data)
+    divergences = differential(data, kind)
+    if divergences:
+        raise Divergent(divergences, kind.value)
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
+
+
+def describe_input(data: bytes) -> dict[str, Any]:
+    try:
+        return {"variant": kind_of(data).value, "variant_note": "detected from content"}
+    except Exception as e:
+        return {"variant": None, "variant_note": f"detection failed: {type(e).__name__}: {e}"}
+
+
+# --- a generic protobuf tree for the mutator -----------------------------------------------
+
+# A field node is [tag_bytes, wire_type, body] where body is an int (varint), bytes
+# (fixed, or length-delimited that is not parsed further) or a list of nodes
+# (length-delimited that parses as a message).
+_MAX_TREE_DEPTH = 12
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _parse_message(buf: bytes, depth: int = 0) -> list[list[Any]] | None:
+    nodes: list[list[Any]] = []
+    off = 0
+    try:
+        while off < len(buf):
+            start = off
+            tag, off = read_varint(buf, off, len(buf), 5)
+            wt = tag & 7
+            tag_bytes = buf[start:off]
+            if wt == 0:
+                v, off = read_varint(buf, off, len(buf))
+                nodes.append([tag_bytes, 0, v])
+            elif wt in (1, 5):
+                n = 8 if wt == 1 else 4
+                if off + n > len(buf):
+                    return None
+                nodes.append([tag_bytes, wt, buf[off:off + n]])
+                off += n
+            elif wt == 2:
+                n, off = read_varint(buf, off, len(buf))
+                if off + n > len(buf):
+                    return None
+                body = buf[off:off + n]
+                off += n
+                sub = _parse_message(body, depth + 1) if depth < _MAX_TREE_DEPTH and body else None
+                nodes.append([tag_bytes, 2, sub if sub else body])
+            else:
+                return None
+    except DecodeError:
+        return None
+    return nodes
+
+
+def _serialize(nodes: list[list[Any]]) -> bytes:
+    out = bytearray()
+    for tag_bytes, wt, body in nodes:
+        out += tag_bytes
+        if wt == 0:
+            out += _varint(body)
+        elif wt == 2:
+            b = _serialize(body) if isinstance(body, list) else body
+            out += _varint(len(b)) + b
+        else:
+            out += body
+    return bytes(out)
+
+
+def _all_fields(nodes: list[list[Any]], out: list[tuple[list[list[Any]], int]]) -> None:
+    for i, node in enumerate(nodes):
+        out.append((nodes, i))
+        if isinstance(node[2], list):
+            _all_fields(node[2], out)
+
+
+_INTS = (0, 1, 2, 3, 7, 8, 0x7F, 0x80, 0xFF, 0x3FFF, 0x4000, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**63, 2**64 - 1)
+_TAGS = (0x08, 0x0A, 0x0D, 0x11, 0x12, 0x1A, 0x20, 0x2A, 0x32, 0x0B, 0x0C, 0x0E, 0x0F, 0x78, 0x00)
+
+
+def _mutate_field(rng: random.Random, nodes: list[list[Any]]) -> bool:
+    fields: list[tuple[list[list[Any]], int]] = []
+    _all_fields(nodes, fields)
+    if not fields:
+        nodes.append([bytes([rng.choice(_TAGS)]), 0, rng.choice(_INTS)])
+        return True
+    parent, i = rng.choice(fields)
+    node = parent[i]
+    op = rng.randrange(6)
+    if op == 0:  # the value
+        if node[1] == 0:
+            node[2] = rng.choice(_INTS)
+        elif node[1] in (1, 5):
+            n = len(node[2])
+            node[2] = rng.choice((struct.pack("<f", float("nan")), struct.pack("<f", float("inf")), b"\x00" * 4,
+                                  b"\xff" * 4, struct.pack("<d", -1.0), b"\x00" * 8))[:n].ljust(n, b"\x00")
+        elif isinstance(node[2], list):
+            node[2] = _serialize(node[2])[: rng.randrange(len(_serialize(node[2])) + 1)]
+        else:
+            b = bytearray(node[2])
+            if b and rng.random() < 0.6:
+                b[rng.randrange(len(b))] = rng.choice((0x80, 0xFF, 0xC0, 0xED, 0x00, 0x0A, rng.randrange(256)))
+            else:
+                b += bytes(rng.randrange(256) for _ in range(rng.randint(1, 5)))
+            node[2] = bytes(b)
+    elif op == 1:  # the tag: another field number or wire type, keeping the body where it fits
+        tag = rng.choice(_TAGS)
+        node[0] = bytes([tag])
+        if tag & 7 != node[1]:
+            node[1] = tag & 7
+            node[2] = {0: 1, 1: b"\x00" * 8, 2: b"", 5: b"\x00" * 4}.get(tag & 7, b"")
+            if tag & 7 in (3, 4, 6, 7):
+                node[1] = 5  # body written raw after the bad tag
+                node[2] = b""
+    elif op == 2:
+        del parent[i]
+    elif op == 3:
+        parent.insert(i, [node[0], node[1], node[2]])
+    elif op == 4:  # an overlong tag encoding
+        t = read_varint(node[0], 0, len(node[0]), 5)[0]
+        node[0] = bytes([(t & 0x7F) | 0x80, 0x00 | (t >> 7)])
+    else:  # an unknown field beside it
+        parent.insert(i, [_varint(rng.randint(3, 1000) << 3 | rng.choice((0, 2, 5))), 0, rng.choice(_INTS)])
+        tag = parent[i][0][-1] & 7
+        parent[i][1] = {0: 0, 2: 2, 5: 5}[tag]
+        parent[i][2] = {0: 1, 2: b"x", 5: b"\x00" * 4}[tag]
+    return True
+
+
+def _split(data: bytes) -> tuple[bytes, list[tuple[int, bytes]], bytes] | None:
+    try:
+        decode_header(data)
+    except DecodeError:
+        return None
+    f = io.BytesIO(data)
+    f.seek(HEADER_SIZE)
+    reader = RecordReader(f, HEADER_SIZE, len(data))
+    records = []
+    try:
+        for raw in reader:
+            records.append((raw.timestamp_us, raw.payload))
+    except DecodeError:
+        pass
+    return data[:HEADER_SIZE], records, data[reader.tell():]
+
+
+def _mutate_structure(rng: random.Random, data: bytes, max_size: int) -> bytes | None:
+    split = _split(data)
+    if split is None:
+        return None
+    header, records, tail = split
+    op = rng.choices(range(6), weights=(50, 10, 8, 8, 8, 6))[0]
+    if op == 0 or not records:  # one protobuf field of one payload
+        if not records:
+            records.append((1, b"\x12\x00"))
+        i = rng.randrange(len(records))
+        ts, payload = records[i]
+        nodes = _parse_message(payload) if payload else []
+        if nodes is None:
+            return None
+        _mutate_field(rng, nodes)
+        records[i] = (ts, _serialize(nodes))
+    elif op == 1:  # a timestamp
+        i = rng.randrange(len(records))
+        ts = records[i][0]
+        records[i] = (rng.choice((0, ts - 1, ts + 1, ts + 120_000_001, 1 << 64, (1 << 64) + ts, (1 << 128) - 1)),
+                      records[i][1])
+    elif op == 2:
+        del records[rng.randrange(len(records))]
+    elif op == 3:
+        i = rng.randrange(len(records))
+        records.insert(i, records[i])
+    elif op == 4 and len(records) > 1:
+        i, j = rng.sample(range(len(records)), 2)
+        records[i], records[j] = records[j], records[i]
+    else:  # the header's version, or a cut-off tail
+        if rng.random() < 0.5:
+            header = encode_header().replace(b"\x02\x00", bytes([rng.choice((0, 1, 3, 255)), 0]), 1)
+            header = struct.pack("<Q", MAGIC) + header[8:]
+        else:
+            body = b"".join(encode_record(t, p) for t, p in records)
+            return (header + body)[: rng.randrange(HEADER_SIZE, len(header) + len(body) + 1)][:max_size]
+    out = header + b"".join(encode_record(t & ((1 << 128) - 1), p) for t, p in records) + tail
+    return out[:max_size] if len(out) > max_size else out
+
+
+def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
+    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        op = rng.randrange(5)
+        pos = rng.randrange(len(buf)) if buf else 0
+        if op == 0 and buf:
+            buf[pos] ^= 1 << rng.randrange(8)
+        elif op == 1 and buf:
+            buf[pos] = rng.choice((0, 1, 0x7F, 0x80, 0xFF, rng.randrange(256)))
+        elif op == 2:
+            buf[pos:pos] = rng.choice(_TOKENS)
+        elif op == 3 and len(buf) > 1:
+            del buf[pos:pos + rng.randint(1, min(32, len(buf) - 1))]
+        else:
+            buf[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+    return bytes(buf[:max_size]) or b"\x00"
+
+
+def mutate(data: bytes, max_size: int, seed: int, *,
+           byte_mutate: Callable[[bytes, int], bytes] | None = None) -> bytes:
+    """atheris custom mutator: ``(data, max_size, seed) -> bytes`` of at most ``max_size`` bytes.
+
+    Structure-aware when the header decodes (see the module docstring), byte
+    mutation otherwise and with probability ``BYTE_MUTATION_RATE``; never raises.
+    """
+    rng = random.Random(seed)
+    if rng.random() >= BYTE_MUTATION_RATE:
+        try:
+            out = _mutate_structure(rng, bytes(data), max_size)
+        except Exception:  # a mutator must not crash the campaign
+            out = None
+        if out is not None:
+            return out
+    if byte_mutate is not None:
+        return byte_mutate(data, max_size)
+    return _byte_mutate(rng, data, max_size)
+
+
+# --- seeds -----------------------------------------------------------------------------------
+
+
+def synthetic_seeds() -> list[tuple[str, bytes]]:
+    from recspec.conformance.nanover._seeds import seeds
+
+    return [(s.name, s.data) for s in seeds() if s.name.startswith("valid/")]
+
+
+def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
+    """A prefix of whole records of at most ``min(max_len, PREFIX_BYTES)`` bytes, and
+    the header with only the first record and with only the last record."""
+    split = _split(data)
+    if split is None:
+        return []
+    header, records, _ = split
+    out = []
+    limit = min(max_len, PREFIX_BYTES)
+    if len(data) > limit:
+        body, n = b"", len(header)
+        for t, p in records:
+            rec = encode_record(t, p)
+            if n + len(rec) > limit:
+                break
+            body += rec
+            n += len(rec)
+        out.append(header + body)
+    for t, p in records[:1] + records[-1:]:
+        one = header + encode_record(t, p)
+        if len(one) <= max_len and one != data:
+            out.append(one)
+    return out
+
+
+# --- dictionary -------------------------------------------------------------------------------
+
+
+def dictionary_entries() -> list[tuple[str, bytes]]:
+    """The libFuzzer dictionary (``fuzz/dictionaries/nanover.dict`` renders it)."""
+    entries = [
+        ("magic", struct.pack("<Q", MAGIC)),
+        ("version_2", struct.pack("<Q", 2)),
+        ("version_1", struct.pack("<Q", 1)),
+        ("empty_frame", b"\x12\x00"),
+        ("empty_struct", b"\x0a\x00"),
+        ("null_value", b"\x08\x00"),
+        ("bool_false", b"\x20\x00"),
+        ("empty_float_array", b"\x0a\x00"),
+        ("empty_index_array", b"\x12\x00"),
+        ("group_start", b"\x0b"),
+        ("group_end", b"\x0c"),
+        ("wire_type_6", b"\x0e"),
+        ("varint_10", b"\xff" * 9 + b"\x01"),
+        ("varint_11", b"\xff" * 10 + b"\x01"),
+        ("inf_f64", struct.pack("<d", float("inf"))),
+        ("nan_f32", struct.pack("<f", float("nan"))),
+    ]
+    for key in ("particle.count", "particle.positions", "particle.elements", "particle.names", "particle.residues",
+                "residue.count", "residue.ids", "residue.chains", "chain.count", "bond.pairs", "system.box.vectors",
+                "forces.user.index", "forces.user.sparse", "imd.velocity_reset_available"):
+        entries.append((f"key_{key.replace('.', '_')}", b"\x0a" + bytes([len(key)]) + key.encode()))
+    return entries
+
+
+def _dict_escape(value: bytes) -> str:
+    return "".join(chr(b) if 0x20 <= b < 0x7F and b not in (0x22, 0x5C) else f"\\x{b:02X}" for b in value)
+
+
+def dictionary_text() -> str:
+    lines = [
+        "# libFuzzer dictionary for NanoVer recordings: the magic, versions, protobuf",
+        "# tags and standard keys. Generated by recspec.fuzz.nanover.dictionary_text();",
+        "# tests/test_fuzz_nanover.py checks that this file matches it. Do not edit by hand.",
+    ]
+    lines += [f'{name}="{_dict_escape(value)}"' for name, value in dictionary_entries()]
+    return "\n".join(lines) + "\n"
+
+
+_TOKENS = tuple(value for _, value in dictionary_entries())
