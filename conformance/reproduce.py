@@ -52,6 +52,8 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     for f in report.findings:
         out.write(f"  {f.severity.value.upper():7} {f.rule} @{f.offset} {f.path}: {f.message}\n")
     status = 0 if report.verdict.value not in ("crash", "timeout") else 1
+    if info.id == "nanover" and report.variant is not None:
+        return _reproduce_nanover(data, report, out, status)
     if info.id != "carla" or report.variant is None:
         out.write("\nno Kaitai comparison for this format yet\n")
         return status
@@ -78,4 +80,34 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
     for d in divergences:
         out.write(f"\nCARLA-XCHECK-001 @{d.offset} {d.path}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
+    return 1
+
+
+def _reproduce_nanover(data: bytes, report, out: TextIO, status: int) -> int:  # type: ignore[no-untyped-def]
+    """The Kaitai side of ``reproduce`` for NanoVer: record by record, then the divergences."""
+    import io
+
+    from recspec.reference.nanover import Kind
+
+    from .nanover._xcheck import KaitaiRejected, differential, kaitai_records
+
+    kind = Kind(report.variant)
+    n = 0
+    for offset, value in kaitai_records(io.BytesIO(data), kind):
+        if isinstance(value, KaitaiRejected):
+            out.write(f"\nkaitai:    rejects record {n} at {offset}: {value.message}\n{hex_window(data, offset)}\n")
+            break
+        n += 1
+    else:
+        out.write(f"\nkaitai:    accepts ({n} records)\n")
+    divergences = differential(data, kind)
+    if not divergences:
+        out.write("\nthe readings agree\n")
+        for f in report.findings[:5]:
+            if f.offset is not None:
+                out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
+        return status
+    out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
+    for d in divergences:
+        out.write(f"\nNANOVER-XCHECK-001 @{d.offset}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
     return 1

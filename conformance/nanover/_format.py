@@ -74,7 +74,7 @@ def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
             except DecodeError as e:
                 entry["error"] = {"rule": e.rule, "message": e.message, "offset": e.offset}
                 entry["payload"] = raw.payload[:256].hex()
-            out.write(("\n  " if first else ",\n  ") + json.dumps(entry))
+            out.write(("\n  " if first else ",\n  ") + json.dumps(entry, default=repr))  # UNSET -> "UNSET"
             first = False
     except DecodeError as e:
         error = e

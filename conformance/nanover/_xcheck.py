@@ -267,6 +267,8 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
 def _tree(obj: Any) -> Any:
     if isinstance(obj, list):
         return [_tree(x) for x in obj]
+    if hasattr(obj, "groups") and hasattr(obj, "SEQ_FIELDS"):  # a varint: its value
+        return obj.value
     if hasattr(obj, "SEQ_FIELDS"):
         out: dict[str, Any] = {"_type": type(obj).__name__}
         dbg = getattr(obj, "_debug", {})
@@ -276,8 +278,6 @@ def _tree(obj: Any) -> Any:
                 if name in dbg and "start" in dbg[name]:
                     out[name + "@"] = [dbg[name].get("start"), dbg[name].get("end")]
         return out
-    if hasattr(obj, "value") and hasattr(obj, "groups"):
-        return obj.value
     return to_plain(obj)
 
 
