@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from recspec.reference.nanover import Array, ArrayKind, Frame, encode_frame, encode_header, encode_record
+from recspec.reference.nanover._wire import encode_varint
 
 F, X, S = ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING
 _SIZE_UNITS = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "b": 1}
@@ -33,23 +34,15 @@ def parse_size(text: str) -> int:
     return int(t)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
 
 def _float_entry(key: str, values: list[float]) -> bytes:
     """A FrameData.arrays entry (field 2) holding a packed float array, serialized by hand."""
     packed = struct.pack(f"<{len(values)}f", *values)
-    fa = b"\x0a" + _varint(len(packed)) + packed
-    va = b"\x0a" + _varint(len(fa)) + fa
+    fa = b"\x0a" + encode_varint(len(packed)) + packed
+    va = b"\x0a" + encode_varint(len(fa)) + fa
     k = key.encode()
-    entry = b"\x0a" + _varint(len(k)) + k + b"\x12" + _varint(len(va)) + va
-    return b"\x12" + _varint(len(entry)) + entry
+    entry = b"\x0a" + encode_varint(len(k)) + k + b"\x12" + encode_varint(len(va)) + va
+    return b"\x12" + encode_varint(len(entry)) + entry
 
 
 def topology(n: int) -> Frame:
@@ -85,13 +78,13 @@ def write(out: Path, size: int, particles: int, seed: int) -> int:
             small = encode_frame(Frame(frames, {"energy.kinetic": 1000.0 + frames, "energy.potential": -5e4,
                                                 "system.simulation.time": 0.002 * frames}))
             # small = 08 <index varint> 12 <len varint> <values entries>: append the big entries to its FrameData.
-            body_start = 1 + len(_varint(frames))
+            body_start = 1 + len(encode_varint(frames))
             off = body_start + 1
             while small[off] & 0x80:
                 off += 1
             off += 1
             frame_data = small[off:] + sets[frames % len(sets)]
-            payload = small[:body_start] + b"\x12" + _varint(len(frame_data)) + frame_data
+            payload = small[:body_start] + b"\x12" + encode_varint(len(frame_data)) + frame_data
             rec = encode_record(ts, payload)
             f.write(rec)
             written += len(rec)

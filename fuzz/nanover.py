@@ -45,7 +45,7 @@ from recspec.reference.nanover import (
     encode_header,
     encode_record,
 )
-from recspec.reference.nanover._wire import read_varint
+from recspec.reference.nanover._wire import encode_varint, read_varint
 from recspec.report import Report
 
 __all__ = [
@@ -165,17 +165,6 @@ def describe_input(data: bytes) -> dict[str, Any]:
 _MAX_TREE_DEPTH = 12
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
 
 def _parse_message(buf: bytes, depth: int = 0) -> list[list[Any]] | None:
     nodes: list[list[Any]] = []
@@ -215,10 +204,10 @@ def _serialize(nodes: list[list[Any]]) -> bytes:
     for tag_bytes, wt, body in nodes:
         out += tag_bytes
         if wt == 0:
-            out += _varint(body)
+            out += encode_varint(body)
         elif wt == 2:
             b = _serialize(body) if isinstance(body, list) else body
-            out += _varint(len(b)) + b
+            out += encode_varint(len(b)) + b
         else:
             out += body
     return bytes(out)
@@ -277,7 +266,7 @@ def _mutate_field(rng: random.Random, nodes: list[list[Any]]) -> bool:
         t = read_varint(node[0], 0, len(node[0]), 5)[0]
         node[0] = bytes([(t & 0x7F) | 0x80, 0x00 | (t >> 7)])
     else:  # an unknown field beside it
-        parent.insert(i, [_varint(rng.randint(3, 1000) << 3 | rng.choice((0, 2, 5))), 0, rng.choice(_INTS)])
+        parent.insert(i, [encode_varint(rng.randint(3, 1000) << 3 | rng.choice((0, 2, 5))), 0, rng.choice(_INTS)])
         tag = parent[i][0][-1] & 7
         parent[i][1] = {0: 0, 2: 2, 5: 5}[tag]
         parent[i][2] = {0: 1, 2: b"x", 5: b"\x00" * 4}[tag]

@@ -30,6 +30,7 @@ from recspec.reference.nanover import (
     encode_state_update,
 )
 from recspec.reference.nanover import Header
+from recspec.reference.nanover._wire import encode_varint
 
 __all__ = ["Seed", "seeds", "topology_frame", "state_updates"]
 
@@ -144,22 +145,11 @@ def _relength(payload: bytes, old: bytes, new: bytes) -> bytes:
     frame = Frame(0, {"particle.count": 1.0}, {})
     prefix = encode_frame(frame)[2:]  # FrameData bytes holding the values map only
     float_array = new
-    value_array = b"\x0a" + _varint(len(float_array)) + float_array
-    entry_body = b"\x0a\x12particle.positions\x12" + _varint(len(value_array)) + value_array
-    frame_data = prefix + b"\x12" + _varint(len(entry_body)) + entry_body
-    return b"\x12" + _varint(len(frame_data)) + frame_data
+    value_array = b"\x0a" + encode_varint(len(float_array)) + float_array
+    entry_body = b"\x0a\x12particle.positions\x12" + encode_varint(len(value_array)) + value_array
+    frame_data = prefix + b"\x12" + encode_varint(len(entry_body)) + entry_body
+    return b"\x12" + encode_varint(len(frame_data)) + frame_data
 
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
 def _invalid_cases(good: list[tuple[int, bytes]]) -> Iterator[tuple[str, bytes, str, dict, str]]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
-__all__ = ["MAX_NESTING", "SCHEMAS", "Scan", "UnknownField", "read_varint", "scan"]
+__all__ = ["MAX_NESTING", "SCHEMAS", "Scan", "UnknownField", "encode_varint", "read_varint", "scan"]
 
 #: Struct / ListValue nesting limit (the ksy's ``len_struct::max_nesting``); upb's own is 100.
 MAX_NESTING = 32
@@ -79,6 +79,16 @@ class Scan:
     unknown: list[UnknownField] = field(default_factory=list)
     unpacked: list[tuple[str, int]] = field(default_factory=list)  # (message, offset of the first)
     top_fields: int = 0  # known fields of the root message
+
+
+def encode_varint(n: int) -> bytes:
+    """The base-128 varint of a non-negative integer (least significant group first)."""
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
 
 
 def read_varint(buf: bytes | memoryview, off: int, end: int, max_len: int = _VARINT_MAX, base: int = 0,
