@@ -13,10 +13,9 @@ raises :class:`Truncated` naming the last complete record and the bytes left.
 
 from __future__ import annotations
 
-import io
 import struct
 from dataclasses import dataclass
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Iterator
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
@@ -180,9 +179,3 @@ class RecordReader:
             self.count += 1
             yield rec
 
-
-def iter_raw(data: bytes | Iterable[bytes]) -> Iterator[RawRecord]:
-    f = io.BytesIO(data if isinstance(data, bytes) else b"".join(data))
-    _, off = read_header(f)
-    f.seek(off)
-    return iter(RecordReader(f, off, len(f.getvalue())))
