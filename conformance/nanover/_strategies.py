@@ -51,7 +51,9 @@ def _arrays() -> st.SearchStrategy[Array]:
 
 
 @st.composite
-def _frame(draw: Any, min_particles: int, max_particles: int, reset: bool | None) -> Frame:
+def nanover_frames(draw: Any, *, min_particles: int = 0, max_particles: int = 4, reset: bool | None = None) -> Frame:
+    """A frame whose standard arrays fit its own particle.count; ``reset`` (frame_index 0)
+    frames carry the whole topology. Extra keys of any type ride along."""
     if not (isinstance(min_particles, int) and isinstance(max_particles, int) and 0 <= min_particles <= max_particles):
         raise InvalidArgument(f"need 0 <= min_particles <= max_particles, got {min_particles}, {max_particles}")
     is_reset = draw(st.booleans()) if reset is None else reset
@@ -84,25 +86,20 @@ def _frame(draw: Any, min_particles: int, max_particles: int, reset: bool | None
     return Frame(index, values, arrays)
 
 
-def nanover_frames(*, min_particles: int = 0, max_particles: int = 4,
-                   reset: bool | None = None) -> st.SearchStrategy[Frame]:
-    return _frame(min_particles, max_particles, reset)
-
-
 @st.composite
-def _update(draw: Any, max_keys: int) -> StateUpdate:
+def nanover_state_updates(draw: Any, *, max_keys: int = 4) -> StateUpdate:
+    """A state update setting up to ``max_keys`` keys (no deletions: see ``nanover_recordings``)."""
     if not isinstance(max_keys, int) or max_keys < 0:
         raise InvalidArgument(f"max_keys={max_keys!r} must be an int >= 0")
     return StateUpdate(draw(st.dictionaries(_TEXT, nanover_values().filter(lambda v: v is not None),
                                             max_size=max_keys)))
 
 
-def nanover_state_updates(*, max_keys: int = 4) -> st.SearchStrategy[StateUpdate]:
-    return _update(max_keys)
-
-
 @st.composite
-def _recording(draw: Any, kind: str | None, min_records: int, max_records: int) -> Recording:
+def nanover_recordings(draw: Any, kind: str | None = None, *, min_records: int = 0,
+                       max_records: int = 4) -> Recording:
+    """A recording that checks valid: timestamps strictly increasing; every frame a reset
+    carrying its own topology, so the aggregate is always consistent."""
     if kind not in (None, "traj", "state"):
         raise InvalidArgument(f"kind={kind!r} must be 'traj', 'state' or None")
     if not (isinstance(min_records, int) and isinstance(max_records, int) and 0 <= min_records <= max_records):
@@ -123,12 +120,9 @@ def _recording(draw: Any, kind: str | None, min_records: int, max_records: int) 
     return Recording(k, tuple(Record(t, m) for t, m in zip(times, msgs)))
 
 
-def nanover_recordings(kind: str | None = None, *, min_records: int = 0,
-                       max_records: int = 4) -> st.SearchStrategy[Recording]:
-    return _recording(kind, min_records, max_records)
-
-
-def nanover_files(kind: str | None = None, *, min_records: int = 0,
-                  max_records: int = 4) -> st.SearchStrategy[tuple[bytes, str]]:
-    return nanover_recordings(kind, min_records=min_records, max_records=max_records).map(
-        lambda r: (encode(r), r.kind.value))
+@st.composite
+def nanover_files(draw: Any, kind: str | None = None, *, min_records: int = 0,
+                  max_records: int = 4) -> tuple[bytes, str]:
+    """(bytes, kind name) of a recording drawn from ``nanover_recordings``."""
+    rec = draw(nanover_recordings(kind, min_records=min_records, max_records=max_records))
+    return encode(rec), rec.kind.value
