@@ -142,3 +142,12 @@ def test_merged_pairs_the_real_session() -> None:
     assert len(entries) == 455  # no shared timestamp: the state update (1,994 us) comes first
     assert entries[0][0] == 1_994 and entries[0][1] is None and entries[0][2] is not None
     assert [e[0] for e in entries] == sorted(e[0] for e in entries)
+
+
+def test_unreadable_topology_frame_does_not_cascade() -> None:
+    """When the frame carrying the topology cannot be read, the aggregate is unknown until the
+    next reset: one finding, not one per later frame."""
+    data = bytearray(real_file(TRAJ).read_bytes())
+    data[16 + 24] |= 0x07
+    report = check_stream(io.BytesIO(bytes(data)), path="x.traj", size=len(data))
+    assert [(f.rule, f.offset) for f in report.findings] == [("NANOVER-PROTO-001", 40)]

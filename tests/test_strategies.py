@@ -219,7 +219,8 @@ PUBLIC = ["carla_frames", "carla_logs", "carla_packets", "carla_recordings", "ca
 
 
 def test_public_module_exports_the_strategies() -> None:
-    assert recspec.strategies.__all__ == PUBLIC
+    # Other formats' strategies sit beside CARLA's in the same module.
+    assert [n for n in recspec.strategies.__all__ if n.startswith("carla_")] == PUBLIC
     for name in PUBLIC:
         assert isinstance(getattr(recspec.strategies, name)(), st.SearchStrategy)
 

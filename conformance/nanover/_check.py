@@ -123,6 +123,9 @@ class _Walk:
         self.arrays: dict[str, tuple[str, Any]] = {}
         self._max: dict[str, int] = {}
         self.state = StateAggregate()
+        # A record that could not be read leaves the aggregate frame unknown: the
+        # consistency checks wait for the next reset instead of cascading.
+        self.aggregate_unknown = False
 
     # --- per record -------------------------------------------------------------------
 
@@ -153,6 +156,7 @@ class _Walk:
         except DecodeError as e:
             add(e.rule if e.rule in RULES_BY_ID else "NANOVER-PROTO-001", e.message, e.offset, None,
                 e.path or where)
+            self.aggregate_unknown = True
             return
         if s.unknown:
             other = "state" if kind == "traj" else "traj"
@@ -182,6 +186,7 @@ class _Walk:
         self.last_index = fi
         numbers, arrays = self.numbers, self.arrays
         if fi == 0:
+            self.aggregate_unknown = False
             self.resets += 1
             numbers.clear()
             arrays.clear()
@@ -233,7 +238,7 @@ class _Walk:
                 if key == "system.box.vectors" and len(arrays[key][1]) != 9:
                     add("NANOVER-FRAME-004", f"system.box.vectors holds {len(arrays[key][1])} floats, not 9",
                         pos, n, f"{where}/arrays['system.box.vectors']", 9, len(arrays[key][1]))
-        if touched:
+        if touched and not self.aggregate_unknown:
             self.consistency(where, pos, n)
 
     def _len(self, key: str) -> int | None:
