@@ -126,30 +126,23 @@ def seeds() -> Iterator[Seed]:
                "state updates with every Value kind (false, inf, nested struct and list, null deleting a key)")
     yield Seed("valid/header-only.traj", encode_header(), "traj", _valid(), "a header and no record")
     # Unpacked repeated fields: valid protobuf, an info finding only.
-    unpacked = encode_frame(Frame(0, {"particle.count": 1.0},
-                                  {"particle.positions": Array(F, (1.0, 2.0, 3.0))}))
-    packed_run = b"\x0a\x0c" + struct.pack("<3f", 1.0, 2.0, 3.0)
-    unpacked_run = b"".join(b"\x0d" + struct.pack("<f", v) for v in (1.0, 2.0, 3.0))
-    yield Seed("valid/unpacked-floats.traj",
-               _file([(5, _relength(unpacked, packed_run, unpacked_run))]), "traj", _valid(),
-               "particle.positions written unpacked (one fixed32 field per float), which readers must accept")
+    yield Seed("valid/unpacked-floats.traj", _file([(5, _unpacked_positions_frame((1.0, 2.0, 3.0)))]), "traj",
+               _valid(), "particle.positions written unpacked (one fixed32 field per float), which readers must accept")
     for rule, data, variant, expect, description in _invalid_cases(good):
         ext = "state" if variant == "state" else "traj"
         yield Seed(f"invalid/{rule}.{ext}", data, variant, expect, description)
 
 
-def _relength(payload: bytes, old: bytes, new: bytes) -> bytes:
-    """Replace a run inside the one-array frame payload and fix the enclosing lengths
-    (GetFrameResponse.frame > ArrayEntry > ValueArray > FloatArray)."""
-    assert old in payload
-    frame = Frame(0, {"particle.count": 1.0}, {})
-    prefix = encode_frame(frame)[2:]  # FrameData bytes holding the values map only
-    float_array = new
+def _unpacked_positions_frame(xyz: tuple[float, ...]) -> bytes:
+    """A reset frame of one particle whose positions are written unpacked, by hand:
+    GetFrameResponse.frame > FrameData.arrays entry > ValueArray.float_values > FloatArray
+    with one ``0d`` (field 1, fixed32) per float, every length prefix computed here."""
+    values_only = encode_frame(Frame(0, {"particle.count": 1.0}))[2:]  # FrameData holding the values map
+    float_array = b"".join(b"\x0d" + struct.pack("<f", v) for v in xyz)
     value_array = b"\x0a" + encode_varint(len(float_array)) + float_array
-    entry_body = b"\x0a\x12particle.positions\x12" + encode_varint(len(value_array)) + value_array
-    frame_data = prefix + b"\x12" + encode_varint(len(entry_body)) + entry_body
+    entry = b"\x0a\x12particle.positions\x12" + encode_varint(len(value_array)) + value_array
+    frame_data = values_only + b"\x12" + encode_varint(len(entry)) + entry
     return b"\x12" + encode_varint(len(frame_data)) + frame_data
-
 
 
 def _invalid_cases(good: list[tuple[int, bytes]]) -> Iterator[tuple[str, bytes, str, dict, str]]:

@@ -46,15 +46,19 @@ def encode_payload(message: Frame | StateUpdate) -> bytes:
 def iter_records(f: BinaryIO, kind: Kind, size: int | None = None) -> Iterator[Record]:
     """Records of a file object, streamed (memory bounded by the largest payload)."""
     _, off = read_header(f)
-    for raw in RecordReader(f, off, size):
+    return _records(f, off, kind, size)
+
+
+def _records(f: BinaryIO, offset: int, kind: Kind, size: int | None) -> Iterator[Record]:
+    for raw in RecordReader(f, offset, size):
         yield Record(raw.timestamp_us, decode_payload(kind, raw.payload, raw.payload_offset, f"record[{raw.index}]"))
 
 
 def decode(data: bytes, kind: Kind) -> Recording:
     """A whole recording from bytes; :class:`DecodeError` at the first problem."""
     f = io.BytesIO(data)
-    header, _ = read_header(f)
-    return Recording(kind, tuple(iter_records(io.BytesIO(data), kind, len(data))), header)
+    header, off = read_header(f)
+    return Recording(kind, tuple(_records(f, off, kind, len(data))), header)
 
 
 def encode(recording: Recording) -> bytes:

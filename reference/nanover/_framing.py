@@ -19,7 +19,7 @@ from typing import BinaryIO, Iterator
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
-from ._model import FORMAT_VERSION, HEADER_SIZE, MAGIC, RECORD_HEADER_SIZE, Header
+from ._model import HEADER_SIZE, MAGIC, RECORD_HEADER_SIZE, Header
 
 __all__ = [
     "MAX_PAYLOAD_SIZE",

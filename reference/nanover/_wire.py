@@ -20,7 +20,6 @@ deeper than :data:`MAX_NESTING`.
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
