@@ -75,6 +75,16 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         module="recspec.conformance.carla",
     ),
+    "raskat-signal": FormatInfo(
+        id="raskat-signal",
+        title="raSkat lightning-detector signal file",
+        aliases=("raskat", "sig", "raskat_signal"),
+        extensions=(".sig",),
+        variants=("v1", "v2", "v3", "v4"),
+        profiles=("spec", "compat"),
+        default_profile="spec",
+        module="recspec.conformance.raskat",
+    ),
 })
 
 
