@@ -16,6 +16,10 @@ doc: |
   Strings are kept as bytes (`data`): the specification requires UTF-8 but a
   reader decides what to do with bytes that are not.
 
+  The `if` conditions of the seq test the lead byte directly rather than
+  through the `is_*` instances: a signal holds hundreds of small integers, and
+  the instance lookups were most of the parse time.
+
   Nesting is limited: `depth` counts the enclosing arrays and maps, and a
   container lead byte at depth `max_depth` is rejected, so a run of nested
   array headers cannot exhaust the parser's stack. A map holds `2 * n` objects
@@ -51,11 +55,11 @@ seq:
         0xdd: u4
         0xde: u2
         0xdf: u4
-    if: has_len_field
+    if: '(b1 >= 0xc4 and b1 <= 0xc9) or (b1 >= 0xd9 and b1 <= 0xdf)'
     doc: Length of str/bin/ext payloads, or element count of array/map 16/32.
   - id: ext_type
     type: s1
-    if: is_ext
+    if: '(b1 >= 0xc7 and b1 <= 0xc9) or (b1 >= 0xd4 and b1 <= 0xd8)'
     doc: The application-defined ext type (negative values are reserved).
   - id: num_value
     type:
@@ -75,13 +79,13 @@ seq:
     doc: The number of float 32/64, uint 8-64 and int 8-64.
   - id: data
     size: len_data
-    if: is_str or is_bin or is_ext
+    if: '(b1 >= 0xa0 and b1 <= 0xbf) or (b1 >= 0xc4 and b1 <= 0xc9) or (b1 >= 0xd4 and b1 <= 0xdb)'
     doc: The bytes of a str, bin or ext.
   - id: items
     type: msgpack(depth + 1, max_depth)
     repeat: expr
     repeat-expr: 'is_map ? 2 * num_elements : num_elements'
-    if: is_array or is_map
+    if: '(b1 >= 0x80 and b1 <= 0x9f) or (b1 >= 0xdc and b1 <= 0xdf)'
     doc: Array elements, or map keys and values alternating.
 instances:
   has_len_field:

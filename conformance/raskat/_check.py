@@ -166,7 +166,7 @@ class _Walk:
             x = f[i]
             ok = (type(x) is int and (kind == "int" or x >= 0)) if kind in ("uint", "int") else (
                 type(x) is float if kind == "float" else type(x) is str if kind == "str" else
-                type(x) is tuple and all(type(e) is int for e in x))
+                type(x) is tuple and set(map(type, x)) <= {int})
             if not ok:
                 got = _msgpack.kind_of(x)
                 shown = repr(x) if got in ("int", "float", "bool", "nil") else got
@@ -215,9 +215,12 @@ class _Walk:
                 self.add("RSIG-THRESHOLD-001", f"threshold {t} is not an ADC code within {rng}", *at(12), rng, t)
 
     def samples(self, samples: tuple[int, ...], start: int, buf: bytes, top: int | None) -> None:
-        bad = [i for i, x in enumerate(samples) if not -0x8000 <= x <= 0x7FFF or (top is not None and not 0 <= x <= top)]
-        if not bad:
+        if not samples:
             return
+        lo, hi = min(samples), max(samples)
+        if -0x8000 <= lo and hi <= 0x7FFF and (top is None or (0 <= lo and hi <= top)):
+            return
+        bad = [i for i, x in enumerate(samples) if not -0x8000 <= x <= 0x7FFF or (top is not None and not 0 <= x <= top)]
         offs = _element_offsets(buf, start)
         for i in bad:
             x = samples[i]

@@ -24,6 +24,10 @@ class Msgpack(KaitaiStruct):
     Strings are kept as bytes (`data`): the specification requires UTF-8 but a
     reader decides what to do with bytes that are not.
     
+    The `if` conditions of the seq test the lead byte directly rather than
+    through the `is_*` instances: a signal holds hundreds of small integers, and
+    the instance lookups were most of the parse time.
+    
     Nesting is limited: `depth` counts the enclosing arrays and maps, and a
     container lead byte at depth `max_depth` is rejected, so a run of nested
     array headers cannot exhaust the parser's stack. A map holds `2 * n` objects
@@ -48,7 +52,7 @@ class Msgpack(KaitaiStruct):
         _ = self.b1
         if not  ((_ != 193) and ( ((self.depth < self.max_depth) or ((not ( (( ((_ >= 128) and (_ <= 159)) ) or ( ((_ >= 220) and (_ <= 223)) )) )))) )) :
             raise kaitaistruct.ValidationExprError(self.b1, self._io, u"/seq/0")
-        if self.has_len_field:
+        if  (( ((self.b1 >= 196) and (self.b1 <= 201)) ) or ( ((self.b1 >= 217) and (self.b1 <= 223)) )) :
             pass
             self._debug['len_field']['start'] = self._io.pos()
             _on = self.b1
@@ -93,7 +97,7 @@ class Msgpack(KaitaiStruct):
                 self.len_field = self._io.read_u4be()
             self._debug['len_field']['end'] = self._io.pos()
 
-        if self.is_ext:
+        if  (( ((self.b1 >= 199) and (self.b1 <= 201)) ) or ( ((self.b1 >= 212) and (self.b1 <= 216)) )) :
             pass
             self._debug['ext_type']['start'] = self._io.pos()
             self.ext_type = self._io.read_s1()
@@ -135,13 +139,13 @@ class Msgpack(KaitaiStruct):
                 self.num_value = self._io.read_s8be()
             self._debug['num_value']['end'] = self._io.pos()
 
-        if  ((self.is_str) or (self.is_bin) or (self.is_ext)) :
+        if  (( ((self.b1 >= 160) and (self.b1 <= 191)) ) or ( ((self.b1 >= 196) and (self.b1 <= 201)) ) or ( ((self.b1 >= 212) and (self.b1 <= 219)) )) :
             pass
             self._debug['data']['start'] = self._io.pos()
             self.data = self._io.read_bytes(self.len_data)
             self._debug['data']['end'] = self._io.pos()
 
-        if  ((self.is_array) or (self.is_map)) :
+        if  (( ((self.b1 >= 128) and (self.b1 <= 159)) ) or ( ((self.b1 >= 220) and (self.b1 <= 223)) )) :
             pass
             self._debug['items']['start'] = self._io.pos()
             self._debug['items']['arr'] = []
@@ -161,7 +165,7 @@ class Msgpack(KaitaiStruct):
 
     def _fetch_instances(self):
         pass
-        if self.has_len_field:
+        if  (( ((self.b1 >= 196) and (self.b1 <= 201)) ) or ( ((self.b1 >= 217) and (self.b1 <= 223)) )) :
             pass
             _on = self.b1
             if _on == 196:
@@ -191,7 +195,7 @@ class Msgpack(KaitaiStruct):
             elif _on == 223:
                 pass
 
-        if self.is_ext:
+        if  (( ((self.b1 >= 199) and (self.b1 <= 201)) ) or ( ((self.b1 >= 212) and (self.b1 <= 216)) )) :
             pass
 
         if  ((self.b1 >= 202) and (self.b1 <= 211)) :
@@ -218,10 +222,10 @@ class Msgpack(KaitaiStruct):
             elif _on == 211:
                 pass
 
-        if  ((self.is_str) or (self.is_bin) or (self.is_ext)) :
+        if  (( ((self.b1 >= 160) and (self.b1 <= 191)) ) or ( ((self.b1 >= 196) and (self.b1 <= 201)) ) or ( ((self.b1 >= 212) and (self.b1 <= 219)) )) :
             pass
 
-        if  ((self.is_array) or (self.is_map)) :
+        if  (( ((self.b1 >= 128) and (self.b1 <= 159)) ) or ( ((self.b1 >= 220) and (self.b1 <= 223)) )) :
             pass
             for i in range(len(self.items)):
                 pass

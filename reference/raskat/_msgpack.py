@@ -96,6 +96,14 @@ def _need(buf: bytes, pos: int, n: int, what: str) -> None:
 
 def minimal_lead(value: Any) -> int:
     """The lead byte the canonical writer uses for ``value``."""
+    if type(value) is int:
+        if 0 <= value <= 0x7F or -32 <= value < 0:
+            return value & 0xFF
+        if value > 0:
+            return 0xCC if value <= 0xFF else 0xCD if value <= 0xFFFF else 0xCE if value <= 0xFFFFFFFF else 0xCF
+        return 0xD0 if value >= -0x80 else 0xD1 if value >= -0x8000 else 0xD2 if value >= -0x80000000 else 0xD3
+    if type(value) is float:
+        return 0xCB
     return pack(value)[0]
 
 
@@ -167,6 +175,10 @@ def _container(buf: bytes, pos: int, b: int, n: int, start: int, is_map: bool, d
         raise Truncated(f"msgpack: {'map' if is_map else 'array'} of {n} entries cannot fit in the "
                         f"{len(buf) - start} bytes left", pos, rule=RULE_TRUNCATED,
                         needed=count, available=len(buf) - start)
+    if not is_map and count:
+        fast = _uniform_ints(buf, start, count)
+        if fast is not None:
+            return fast
     items = []
     p = start
     append = items.append
@@ -175,12 +187,33 @@ def _container(buf: bytes, pos: int, b: int, n: int, start: int, is_map: bool, d
         if c <= 0x7F:  # positive fixint: the common sample
             append(c)
             p += 1
+        elif c == 0xCD and p + 3 <= len(buf):  # uint 16: a 10-bit ADC code above 127
+            v = buf[p + 1] << 8 | buf[p + 2]
+            if v <= 0xFF and note is not None:
+                note(p, c, f"uint16 {v} could be stored as {_lead_name(minimal_lead(v))}")
+            append(v)
+            p += 3
         else:
             v, p = unpack(buf, p, depth=depth + 1, max_depth=max_depth, note=note)
             append(v)
     if is_map:
         return MsgMap(tuple(zip(items[0::2], items[1::2]))), p
     return tuple(items), p
+
+
+def _uniform_ints(buf: bytes, start: int, count: int) -> tuple[tuple[int, ...], int] | None:
+    """Arrays of samples are all positive fixints (v3) or all canonical uint 16
+    (10-bit codes above 255): read those with one C-level call each instead of
+    a Python loop. ``None`` for anything else (the general loop handles it)."""
+    head = buf[start:start + count]
+    if len(head) == count and max(head) <= 0x7F:
+        return tuple(head), start + count
+    end = start + 3 * count
+    if end <= len(buf) and buf[start:end:3] == b"\xcd" * count:
+        values = struct.unpack_from(">" + "xH" * count, buf, start)
+        if min(values) > 0xFF:  # all canonical; a narrower one needs the note from the general loop
+            return values, end
+    return None
 
 
 def _container_lead(n: int, is_map: bool) -> int:
