@@ -14,8 +14,14 @@ CARLA recorder logs (``recspec.reference.carla``):
 * ``carla_recordings(variant=None, *, min_frames=0, max_frames=6, valid=True)``
 * ``carla_logs(variant=None, *, min_frames=0, max_frames=6, valid=True)``
 
-NanoVer, raSkat and Matrix-SMT strategies will sit beside them, in sections of
-their own, when their reference codecs land.
+raSkat signal files (``recspec.reference.raskat``):
+
+* ``raskat_versions(*, legacy=False)``
+* ``raskat_signals(version=None, *, max_samples=64, valid=True)``
+* ``raskat_files(version=None, *, container=None, max_samples=64, valid=True)``
+
+NanoVer and Matrix-SMT strategies will sit beside them, in sections of their
+own, when their reference codecs land.
 """
 
 from __future__ import annotations
@@ -29,6 +35,13 @@ from recspec.conformance.carla._strategies import (
     carla_variants,
 )
 
+# --- raSkat signal -------------------------------------------------------------------
+from recspec.conformance.raskat._strategies import (
+    raskat_files,
+    raskat_signals,
+    raskat_versions,
+)
+
 __all__ = [
     # CARLA
     "carla_frames",
@@ -36,4 +49,8 @@ __all__ = [
     "carla_packets",
     "carla_recordings",
     "carla_variants",
+    # raSkat
+    "raskat_files",
+    "raskat_signals",
+    "raskat_versions",
 ]
