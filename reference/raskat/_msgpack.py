@@ -182,7 +182,10 @@ def _container(buf: bytes, pos: int, b: int, n: int, start: int, is_map: bool, d
     items = []
     p = start
     append = items.append
+    size = len(buf)
     for _ in range(count):
+        if p >= size:  # earlier elements took more than one byte each
+            _need(buf, p, 1, "an array element")
         c = buf[p]
         if c <= 0x7F:  # positive fixint: the common sample
             append(c)
