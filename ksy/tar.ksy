@@ -21,9 +21,9 @@ doc: |
   members of 8 GiB and more. The header checksum is the sum of the 512 header
   bytes as unsigned values, counting the checksum field itself as 8 spaces.
 
-  Kaitai has no sum over a byte array, so `checksum_acc` accumulates one: each
-  byte of the header is an element that carries the running sum of the bytes
-  before it.
+  Kaitai has no sum over a byte array, so `checksum_acc` accumulates one: the
+  header is read again as 128 big-endian u4 words, each element carrying the
+  running sum of the bytes before it plus its own four bytes.
 doc-ref: https://pubs.opengroup.org/onlinepubs/9799919799/utilities/pax.html POSIX pax, "ustar Interchange Format"
 seq:
   - id: entries
@@ -99,16 +99,17 @@ types:
       - id: pad
         size: 12
     instances:
-      bytes_acc:
+      words:
         pos: 0
-        type: 'checksum_acc(_index == 0 ? 0 : bytes_acc[_index - 1].acc)'
+        type: 'checksum_acc(_index == 0 ? 0 : words[_index - 1].acc)'
         repeat: expr
-        repeat-expr: 512
-        doc: Running sums over the header bytes.
+        repeat-expr: 128
+        doc: Running byte sums over the header, four bytes per element.
       byte_sum:
-        value: bytes_acc[511].acc
+        value: words[127].acc
       chksum_field_sum:
-        value: bytes_acc[155].acc - bytes_acc[147].acc
+        value: words[38].acc - words[36].acc
+        doc: The bytes 148..155 are the words 37 and 38.
       computed_checksum:
         value: byte_sum - chksum_field_sum + 8 * 32
       is_zero_block:
@@ -122,11 +123,11 @@ types:
       - id: before
         type: u4
     seq:
-      - id: b
-        type: u1
+      - id: w
+        type: u4be
     instances:
       acc:
-        value: before + b
+        value: 'before + (w >> 24) + ((w >> 16) & 0xff) + ((w >> 8) & 0xff) + (w & 0xff)'
   octal:
     doc: An ASCII octal number field of `len` bytes.
     params:
@@ -161,9 +162,8 @@ types:
         value: 'state == 1 ? value_before * 8 + (c - 0x30) : value_before'
   zero_block:
     seq:
-      - id: zeros
-        type: u1
-        repeat: expr
-        repeat-expr: 512
-        valid: 0
+      - id: block
+        size: 512
+        valid:
+          expr: _.max == 0
         doc: 512 zero bytes.

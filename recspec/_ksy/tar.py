@@ -27,9 +27,9 @@ class Tar(KaitaiStruct):
     members of 8 GiB and more. The header checksum is the sum of the 512 header
     bytes as unsigned values, counting the checksum field itself as 8 spaces.
     
-    Kaitai has no sum over a byte array, so `checksum_acc` accumulates one: each
-    byte of the header is an element that carries the running sum of the bytes
-    before it.
+    Kaitai has no sum over a byte array, so `checksum_acc` accumulates one: the
+    header is read again as 128 big-endian u4 words, each element carrying the
+    running sum of the bytes before it plus its own four bytes.
     
     .. seealso::
        POSIX pax, "ustar Interchange Format" - https://pubs.opengroup.org/onlinepubs/9799919799/utilities/pax.html
@@ -88,7 +88,7 @@ class Tar(KaitaiStruct):
 
 
     class ChecksumAcc(KaitaiStruct):
-        SEQ_FIELDS = ["b"]
+        SEQ_FIELDS = ["w"]
         def __init__(self, before, _io, _parent=None, _root=None):
             super(Tar.ChecksumAcc, self).__init__(_io)
             self._parent = _parent
@@ -97,9 +97,9 @@ class Tar(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['b']['start'] = self._io.pos()
-            self.b = self._io.read_u1()
-            self._debug['b']['end'] = self._io.pos()
+            self._debug['w']['start'] = self._io.pos()
+            self.w = self._io.read_u4be()
+            self._debug['w']['end'] = self._io.pos()
 
 
         def _fetch_instances(self):
@@ -110,7 +110,7 @@ class Tar(KaitaiStruct):
             if hasattr(self, '_m_acc'):
                 return self._m_acc
 
-            self._m_acc = self.before + self.b
+            self._m_acc = (((self.before + (self.w >> 24)) + (self.w >> 16 & 255)) + (self.w >> 8 & 255)) + (self.w & 255)
             return getattr(self, '_m_acc', None)
 
 
@@ -250,12 +250,12 @@ class Tar(KaitaiStruct):
             self.size._fetch_instances()
             self.mtime._fetch_instances()
             self.chksum._fetch_instances()
-            _ = self.bytes_acc
-            if hasattr(self, '_m_bytes_acc'):
+            _ = self.words
+            if hasattr(self, '_m_words'):
                 pass
-                for i in range(len(self._m_bytes_acc)):
+                for i in range(len(self._m_words)):
                     pass
-                    self._m_bytes_acc[i]._fetch_instances()
+                    self._m_words[i]._fetch_instances()
 
 
 
@@ -264,39 +264,16 @@ class Tar(KaitaiStruct):
             if hasattr(self, '_m_byte_sum'):
                 return self._m_byte_sum
 
-            self._m_byte_sum = self.bytes_acc[511].acc
+            self._m_byte_sum = self.words[127].acc
             return getattr(self, '_m_byte_sum', None)
 
         @property
-        def bytes_acc(self):
-            """Running sums over the header bytes."""
-            if hasattr(self, '_m_bytes_acc'):
-                return self._m_bytes_acc
-
-            _pos = self._io.pos()
-            self._io.seek(0)
-            self._debug['_m_bytes_acc']['start'] = self._io.pos()
-            self._debug['_m_bytes_acc']['arr'] = []
-            self._m_bytes_acc = []
-            for i in range(512):
-                self._debug['_m_bytes_acc']['arr'].append({'start': self._io.pos()})
-                _t__m_bytes_acc = Tar.ChecksumAcc((0 if i == 0 else self.bytes_acc[i - 1].acc), self._io, self, self._root)
-                try:
-                    _t__m_bytes_acc._read()
-                finally:
-                    self._m_bytes_acc.append(_t__m_bytes_acc)
-                self._debug['_m_bytes_acc']['arr'][i]['end'] = self._io.pos()
-
-            self._debug['_m_bytes_acc']['end'] = self._io.pos()
-            self._io.seek(_pos)
-            return getattr(self, '_m_bytes_acc', None)
-
-        @property
         def chksum_field_sum(self):
+            """The bytes 148..155 are the words 37 and 38."""
             if hasattr(self, '_m_chksum_field_sum'):
                 return self._m_chksum_field_sum
 
-            self._m_chksum_field_sum = self.bytes_acc[155].acc - self.bytes_acc[147].acc
+            self._m_chksum_field_sum = self.words[38].acc - self.words[36].acc
             return getattr(self, '_m_chksum_field_sum', None)
 
         @property
@@ -330,6 +307,30 @@ class Tar(KaitaiStruct):
 
             self._m_is_zero_block = self.byte_sum == 0
             return getattr(self, '_m_is_zero_block', None)
+
+        @property
+        def words(self):
+            """Running byte sums over the header, four bytes per element."""
+            if hasattr(self, '_m_words'):
+                return self._m_words
+
+            _pos = self._io.pos()
+            self._io.seek(0)
+            self._debug['_m_words']['start'] = self._io.pos()
+            self._debug['_m_words']['arr'] = []
+            self._m_words = []
+            for i in range(128):
+                self._debug['_m_words']['arr'].append({'start': self._io.pos()})
+                _t__m_words = Tar.ChecksumAcc((0 if i == 0 else self.words[i - 1].acc), self._io, self, self._root)
+                try:
+                    _t__m_words._read()
+                finally:
+                    self._m_words.append(_t__m_words)
+                self._debug['_m_words']['arr'][i]['end'] = self._io.pos()
+
+            self._debug['_m_words']['end'] = self._io.pos()
+            self._io.seek(_pos)
+            return getattr(self, '_m_words', None)
 
 
     class Octal(KaitaiStruct):
@@ -417,7 +418,7 @@ class Tar(KaitaiStruct):
 
 
     class ZeroBlock(KaitaiStruct):
-        SEQ_FIELDS = ["zeros"]
+        SEQ_FIELDS = ["block"]
         def __init__(self, _io, _parent=None, _root=None):
             super(Tar.ZeroBlock, self).__init__(_io)
             self._parent = _parent
@@ -425,20 +426,13 @@ class Tar(KaitaiStruct):
             self._debug = collections.defaultdict(dict)
 
         def _read(self):
-            self._debug['zeros']['start'] = self._io.pos()
-            self._debug['zeros']['arr'] = []
-            self.zeros = []
-            for i in range(512):
-                self._debug['zeros']['arr'].append({'start': self._io.pos()})
-                self.zeros.append(self._io.read_u1())
-                self._debug['zeros']['arr'][i]['end'] = self._io.pos()
-                if not self.zeros[i] == 0:
-                    raise kaitaistruct.ValidationNotEqualError(0, self.zeros[i], self._io, u"/types/zero_block/seq/0")
-
-            self._debug['zeros']['end'] = self._io.pos()
+            self._debug['block']['start'] = self._io.pos()
+            self.block = self._io.read_bytes(512)
+            self._debug['block']['end'] = self._io.pos()
+            _ = self.block
+            if not KaitaiStream.byte_array_max(_) == 0:
+                raise kaitaistruct.ValidationExprError(self.block, self._io, u"/types/zero_block/seq/0")
 
 
         def _fetch_instances(self):
             pass
-            for i in range(len(self.zeros)):
-                pass
