@@ -65,9 +65,11 @@ def sniff(head: bytes) -> float:
     """Confidence that ``head`` starts a signal file: the version word and what must follow it."""
     if head[:6] == XZ_MAGIC:
         return 0.6  # an xz stream: the document's container (the tar inside is checked later)
-    if len(head) < 3 or head[1] != 0 or head[0] not in VERSIONS:
+    if len(head) < 3 or head[1] != 0:
         return 0.0
     v = head[0]
+    if v not in VERSIONS:  # an unknown version with a known body after it: say why it does not fit
+        return 0.5 if _digits14(head[2:16]) or (head[2] == 0xAE and _digits14(head[3:17])) else 0.0
     if v <= 2:
         return 0.9 if _digits14(head[2:16]) else (0.2 if len(head) >= HEADER_V1 else 0.05)
     if head[2] == 0xAE:  # fixstr of 14 characters: the time
@@ -262,6 +264,7 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
     forced = VARIANTS[variant] if variant is not None else None
     prefix = ""
     body = data
+    stats["container"] = "tar.xz" if data[:6] == XZ_MAGIC else "raw"
     try:
         u = unwrap(data, max_unpacked)
         stats["container"] = u.container

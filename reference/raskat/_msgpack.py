@@ -88,10 +88,11 @@ _FIXEXT = {0xD4: 1, 0xD5: 2, 0xD6: 4, 0xD7: 8, 0xD8: 16}
 Note = Callable[[int, int, str], None]  # (offset, lead byte, message) of a non-canonical encoding
 
 
-def _need(buf: bytes, pos: int, n: int, what: str) -> None:
+def _need(buf: bytes, pos: int, n: int, what: str, obj: int | None = None) -> None:
+    """``n`` bytes must be at ``pos``; the error names the object's start ``obj`` (default ``pos``)."""
     if pos + n > len(buf):
-        raise Truncated(f"msgpack: the input ends inside {what} ({len(buf) - pos} of {n} bytes)",
-                        pos, rule=RULE_TRUNCATED, needed=n, available=len(buf) - pos)
+        raise Truncated(f"msgpack: the input ends inside {what} ({max(0, len(buf) - pos)} of {n} bytes)",
+                        pos if obj is None else obj, rule=RULE_TRUNCATED, needed=n, available=max(0, len(buf) - pos))
 
 
 def minimal_lead(value: Any) -> int:
@@ -118,7 +119,7 @@ def unpack(buf: bytes, pos: int, *, depth: int = 0, max_depth: int = MAX_DEPTH,
         return b - 0x100, pos + 1
     if 0xA0 <= b <= 0xBF:
         n = b & 0x1F
-        _need(buf, pos + 1, n, "a fixstr")
+        _need(buf, pos + 1, n, "a fixstr", pos)
         return buf[pos + 1:pos + 1 + n].decode("utf-8", "surrogateescape"), pos + 1 + n
     if b <= 0x9F:  # fixmap 0x80-0x8f, fixarray 0x90-0x9f
         return _container(buf, pos, b, b & 0x0F, pos + 1, b <= 0x8F, depth, max_depth, note)
@@ -133,27 +134,27 @@ def unpack(buf: bytes, pos: int, *, depth: int = 0, max_depth: int = MAX_DEPTH,
     num = _NUMBERS.get(b)
     if num is not None:
         st, kind = num
-        _need(buf, pos + 1, st.size, f"a {kind}")
+        _need(buf, pos + 1, st.size, f"a {kind}", pos)
         (v,) = st.unpack_from(buf, pos + 1)
         if note is not None and b != 0xCB and minimal_lead(v) != b:
             note(pos, b, f"{kind} {v!r} could be stored as {_lead_name(minimal_lead(v))}")
         return v, pos + 1 + st.size
     fixext = _FIXEXT.get(b)
     if fixext is not None:
-        _need(buf, pos + 1, 1 + fixext, "a fixext")
+        _need(buf, pos + 1, 1 + fixext, "a fixext", pos)
         return Ext(_S8.unpack_from(buf, pos + 1)[0], bytes(buf[pos + 2:pos + 2 + fixext])), pos + 2 + fixext
     ls = _LENGTHS[b]
-    _need(buf, pos + 1, ls.size, "a length")
+    _need(buf, pos + 1, ls.size, "a length", pos)
     (n,) = ls.unpack_from(buf, pos + 1)
     start = pos + 1 + ls.size
     if b >= 0xDC:  # array 16/32, map 16/32
         return _container(buf, pos, b, n, start, b >= 0xDE, depth, max_depth, note)
     if 0xC7 <= b <= 0xC9:  # ext 8/16/32
-        _need(buf, start, 1 + n, "an ext")
+        _need(buf, start, 1 + n, "an ext", pos)
         value: Any = Ext(_S8.unpack_from(buf, start)[0], bytes(buf[start + 1:start + 1 + n]))
         end = start + 1 + n
     else:
-        _need(buf, start, n, "a str" if b >= 0xD9 else "a bin")
+        _need(buf, start, n, "a str" if b >= 0xD9 else "a bin", pos)
         raw = bytes(buf[start:start + n])
         value = raw.decode("utf-8", "surrogateescape") if b >= 0xD9 else raw
         end = start + n
