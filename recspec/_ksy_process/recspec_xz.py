@@ -19,6 +19,8 @@ from kaitaistruct import KaitaiStructError
 
 __all__ = ["RecspecXz", "XzRejected"]
 
+#: liblzma's own memory limit (the dictionary the stream header declares).
+MAX_XZ_MEMORY = 128 * 1024 * 1024
 #: Bytes of compressed input fed to the decompressor per step.
 _STEP = 64 * 1024
 
@@ -36,7 +38,7 @@ class RecspecXz:
         self.max_unpacked = int(max_unpacked)
 
     def decode(self, data: bytes) -> bytes:
-        d = lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
+        d = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=MAX_XZ_MEMORY)
         out: list[bytes] = []
         produced = 0
         pos = 0
@@ -50,13 +52,16 @@ class RecspecXz:
                     pos += len(pending)
                 else:
                     pending = b""
-                room = self.max_unpacked - produced + 1  # one byte more than allowed tells "too big"
+                # one byte more than allowed tells "too big"; 1 MiB steps keep buffer growth small
+                room = min(1 << 20, self.max_unpacked - produced + 1)
                 chunk = d.decompress(pending, max_length=room)
                 produced += len(chunk)
                 if produced > self.max_unpacked:
                     raise XzRejected(f"xz: inflates past the limit of {self.max_unpacked} bytes", "limit")
                 out.append(chunk)
         except lzma.LZMAError as e:
+            if "memory" in str(e).lower():
+                raise XzRejected(f"xz: needs more than {MAX_XZ_MEMORY} bytes of decoder memory", "limit") from None
             raise XzRejected(f"xz: corrupt stream ({e})", "corrupt") from None
         extra = len(d.unused_data) + (len(data) - pos)
         if extra:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
-__all__ = ["MAX_MEMBER_SIZE", "MAX_UNPACKED", "XZ_MAGIC", "Member", "Unwrapped", "signal_member",
+__all__ = ["MAX_MEMBER_SIZE", "MAX_UNPACKED", "MAX_XZ_MEMORY", "XZ_MAGIC", "Member", "Unwrapped", "signal_member",
            "unwrap", "unxz", "untar", "wrap"]
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
@@ -28,8 +28,15 @@ XZ_MAGIC = b"\xfd7zXZ\x00"
 MAX_UNPACKED = 64 * 1024 * 1024
 #: The largest tar member accepted as a signal.
 MAX_MEMBER_SIZE = 40 * 1024 * 1024
+#: The decoder's own memory (its dictionary, as the stream header declares it)
+#: is capped too: 128 MiB admits every xz preset (-9e needs 65 MiB) and refuses
+#: a header that declares a dictionary of up to 1.5 GiB.
+MAX_XZ_MEMORY = 128 * 1024 * 1024
 #: Compressed bytes fed to the decompressor per step (bounds the work per step).
 XZ_STEP = 64 * 1024
+#: Output bytes asked of the decompressor per call: small steps keep its
+#: internal buffer growth from doubling the memory the output itself takes.
+XZ_OUT_STEP = 1024 * 1024
 BLOCK = 512
 
 RULE_XZ = "RSIG-XZ-001"
@@ -66,7 +73,7 @@ class Unwrapped:
 
 
 def unxz(data: bytes, max_unpacked: int = MAX_UNPACKED) -> bytes:
-    d = lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
+    d = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=MAX_XZ_MEMORY)
     chunks: list[bytes] = []
     produced = fed = 0
     try:
@@ -78,7 +85,7 @@ def unxz(data: bytes, max_unpacked: int = MAX_UNPACKED) -> bytes:
                                     "xz", rule=RULE_XZ)
                 piece = data[fed:fed + XZ_STEP]
                 fed += len(piece)
-            chunk = d.decompress(piece, max_length=max_unpacked - produced + 1)
+            chunk = d.decompress(piece, max_length=min(XZ_OUT_STEP, max_unpacked - produced + 1))
             produced += len(chunk)
             if produced > max_unpacked:
                 raise LimitExceeded(f"xz stream inflates past the limit of {max_unpacked} bytes (MAX_UNPACKED); "
@@ -86,6 +93,9 @@ def unxz(data: bytes, max_unpacked: int = MAX_UNPACKED) -> bytes:
                                     limit="MAX_UNPACKED", value=produced, maximum=max_unpacked)
             chunks.append(chunk)
     except lzma.LZMAError as e:
+        if "memory" in str(e).lower():
+            raise LimitExceeded(f"xz stream needs more than {MAX_XZ_MEMORY} bytes of decoder memory (MAX_XZ_MEMORY)",
+                                0, "xz", rule=RULE_LIMIT, limit="MAX_XZ_MEMORY", maximum=MAX_XZ_MEMORY) from None
         raise Malformed(f"xz stream is corrupt: {e}", max(0, fed - XZ_STEP), "xz", rule=RULE_XZ) from None
     extra = len(d.unused_data) + len(data) - fed
     if extra:
