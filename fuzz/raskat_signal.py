@@ -99,7 +99,7 @@ class Divergent(ContractViolation):
 
     def signature(self) -> str:
         first = self.divergences[0].message if self.divergences else ""
-        return "raskat-diff:" + first.split("(")[0].split(":")[0][:60]
+        return "raskat-diff:" + first.split("(")[0].split(":")[0][:60].strip()
 
 
 # --- harnesses -------------------------------------------------------------------------
