@@ -65,7 +65,7 @@ EXTENSION = ".sig"
 #: How often :func:`mutate` does a byte mutation even though the input decodes.
 BYTE_MUTATION_RATE = 0.2
 #: The xz output limit of the mutator and the harnesses: an xz bomb among the
-#: inputs then costs 1 MiB of work per execution instead of MAX_UNPACKED (64 MiB);
+#: inputs then costs 1 MiB of work per execution instead of MAX_UNPACKED (8 MiB);
 #: the limit's own code path is the same whatever its value.
 FUZZ_MAX_UNPACKED = 1 << 20
 

@@ -47,7 +47,8 @@ RULES: tuple[Rule, ...] = (
        "rejected: xz tools would silently read them, hiding a second signal or garbage.", E, structural=True),
     _r("RSIG-LIMIT-001", "The xz stream inflates to at most MAX_UNPACKED bytes", f"{DOC} § Описание",
        "A small file that inflates past the limit (an xz bomb) is stopped after MAX_UNPACKED bytes of output "
-       "(64 MiB; decompression is streamed with a bounded output per step), so memory and time stay bounded.",
+       "(8 MiB; decompression is streamed with a bounded output per step), so memory and time stay bounded. "
+       "A raw file larger than MAX_FILE_SIZE (8 MiB) is not read either.",
        E, structural=True),
     _r("RSIG-TAR-001", "The tar archive is well formed", f"{DOC} § Описание",
        "Headers of 512 bytes (ustar or GNU), numeric fields in ASCII octal, a header checksum that matches, "
@@ -62,7 +63,7 @@ RULES: tuple[Rule, ...] = (
     _r("RSIG-TAR-004", "Member names are relative and have no '..'", f"{DOC} § Описание",
        "An absolute name or a '..' component lets a naive extraction write anywhere (path traversal).", E),
     _r("RSIG-TAR-005", "No tar member is larger than MAX_MEMBER_SIZE", f"{DOC} § Описание",
-       "A member larger than MAX_MEMBER_SIZE (40 MiB) is not read.", E, structural=True),
+       "A member larger than MAX_MEMBER_SIZE (8 MiB less three tar blocks) is not read.", E, structural=True),
     # --- version and framing ------------------------------------------------------------
     _r("RSIG-VERSION-001", "The version word is a known version", f"{DOC} § Версия формата файла",
        "The first two bytes are the little-endian version: 2 (binary), 3 (MessagePack), 4 (the newer "

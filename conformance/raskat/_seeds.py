@@ -192,7 +192,7 @@ def _invalid_cases() -> Iterator[tuple[str, bytes, str | None, dict[str, tuple[s
     yield ("RSIG-XZ-002", good + good, None, _both("malformed", "RSIG-XZ-002"), "two xz streams back to back")
     bomb = _xz(_tar(("bomb.sig", tarfile.REGTYPE, b"\x03\x00" + b"\x00" * (65 * 1024 * 1024), "")))
     yield ("RSIG-LIMIT-001", bomb, None, _both("malformed", "RSIG-LIMIT-001"),
-           "an xz bomb: about 10 KB that inflate past 64 MiB")
+           "an xz bomb: about 10 KB that inflate to 65 MiB, past the 8 MiB limit")
     tar = bytearray(_tar(("20250624100658.sig", tarfile.REGTYPE, body3, "")))
     tar[148:154] = b"000001"
     yield ("RSIG-TAR-001", _xz(bytes(tar)), None, _both("malformed", "RSIG-TAR-001"), "a wrong header checksum")

@@ -24,10 +24,12 @@ __all__ = ["MAX_MEMBER_SIZE", "MAX_UNPACKED", "MAX_XZ_MEMORY", "XZ_MAGIC", "Memb
            "unwrap", "unxz", "untar", "wrap"]
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
-#: The most bytes an xz stream may inflate to (a signal of 16 M samples is 32 MiB).
-MAX_UNPACKED = 64 * 1024 * 1024
-#: The largest tar member accepted as a signal.
-MAX_MEMBER_SIZE = 40 * 1024 * 1024
+#: The most bytes an xz stream may inflate to. A detector captures about a
+#: thousand samples per pulse; 8 MiB holds 4 M v2 samples (2.8 M v3 codes),
+#: and keeps the decoded model (one Python int per sample) near 150 MB at worst.
+MAX_UNPACKED = 8 * 1024 * 1024
+#: The largest tar member accepted as a signal (the tar headers take the rest).
+MAX_MEMBER_SIZE = MAX_UNPACKED - 3 * 512
 #: The decoder's own memory (its dictionary, as the stream header declares it)
 #: is capped too: 128 MiB admits every xz preset (-9e needs 65 MiB) and refuses
 #: a header that declares a dictionary of up to 1.5 GiB.
