@@ -212,3 +212,22 @@ def test_msgpack_library_reads_our_bodies(sig: SignalMsgpack) -> None:
 def test_reserved_ext_codes_round_trip(code: int, data: bytes) -> None:
     packed = msgpack_pack(Ext(code, data))
     assert msgpack_unpack(packed, 0) == (Ext(code, data), len(packed))
+
+
+def test_strategy_arguments_are_checked_when_drawn() -> None:
+    import pytest
+    from hypothesis.errors import InvalidArgument
+
+    from recspec.strategies import raskat_versions
+
+    for bad in (raskat_signals(7), raskat_signals(max_samples=-1), raskat_signals(valid="yes"),
+                raskat_files(container="zip")):
+        @given(bad)
+        def draw(_: object) -> None:
+            pass
+
+        with pytest.raises(InvalidArgument):
+            draw()
+    with pytest.raises(InvalidArgument):
+        raskat_versions(legacy="no")
+    assert repr(raskat_files(3, container="raw")) == "raskat_files(3, container='raw')"
