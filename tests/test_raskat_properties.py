@@ -230,4 +230,4 @@ def test_strategy_arguments_are_checked_when_drawn() -> None:
             draw()
     with pytest.raises(InvalidArgument):
         raskat_versions(legacy="no")
-    assert repr(raskat_files(3, container="raw")) == "raskat_files(3, container='raw')"
+    assert repr(raskat_files(3, container="raw")) == "raskat_files(version=3, container='raw')"
