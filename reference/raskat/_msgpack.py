@@ -136,7 +136,9 @@ def unpack(buf: bytes, pos: int, *, depth: int = 0, max_depth: int = MAX_DEPTH,
         st, kind = num
         _need(buf, pos + 1, st.size, f"a {kind}", pos)
         (v,) = st.unpack_from(buf, pos + 1)
-        if note is not None and b != 0xCB and minimal_lead(v) != b:
+        if note is not None and b == 0xCA:
+            note(pos, b, f"float 32 {v!r}: the writer stores doubles as float 64")
+        elif note is not None and b != 0xCB and minimal_lead(v) != b:
             note(pos, b, f"{kind} {v!r} could be stored as {_lead_name(minimal_lead(v))}")
         return v, pos + 1 + st.size
     fixext = _FIXEXT.get(b)
