@@ -90,3 +90,22 @@ def test_cross_check_is_sampled_after_the_first_files(tmp_path: Path, monkeypatc
     for i, f in enumerate(files[3:-1], start=3):
         data = (tmp_path / f"{i:03d}.sig").read_bytes()
         assert evidence[i].startswith("sampled") == (zlib.crc32(data) % 32 != 0)
+
+
+def test_progress_line_on_a_terminal_is_throttled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder of small files shows progress, but does not redraw the line for every file."""
+    from recspec.cli import _Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("CI", raising=False)
+    err = Tty()
+    p = _Progress(err)
+    for i in range(5000):
+        p.step(Path(f"signals/{i}.sig"))
+    draws = err.getvalue().count("\r")
+    assert 1 <= draws < 500  # the first file is drawn at once; then at most 20 redraws a second
+    assert "[1] signals/0.sig" in err.getvalue()
+    assert p.label == "[5000] signals/4999.sig"
