@@ -41,8 +41,18 @@ def _nanover_seeds() -> Iterator[Any]:
     return seeds()
 
 
+def _raskat_seeds() -> Iterator[Any]:
+    from .raskat._seeds import seeds
+
+    return seeds()
+
+
 #: format id -> the function that builds its generated seed files.
-GENERATED_FORMATS: Mapping[str, Callable[[], Iterable[Any]]] = {"carla": _carla_seeds, "nanover": _nanover_seeds}
+GENERATED_FORMATS: Mapping[str, Callable[[], Iterable[Any]]] = {
+    "carla": _carla_seeds,
+    "nanover": _nanover_seeds,
+    "raskat-signal": _raskat_seeds,
+}
 
 
 def build_manifest(fmt: str, seeds: Iterable[Any], old: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,7 +61,7 @@ def build_manifest(fmt: str, seeds: Iterable[Any], old: Mapping[str, Any]) -> di
         files.append({
             "path": s.name,
             "variant": s.variant,
-            "detect": s.name.startswith("valid/"),
+            "detect": s.name.startswith("valid/") or s.variant is None,
             "description": s.description,
             "expect": {p: {"verdict": v, "rules": sorted(set(r))} for p, (v, r) in s.expect.items()},
         })

@@ -54,6 +54,8 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     status = 0 if report.verdict.value not in ("crash", "timeout") else 1
     if info.id == "nanover" and report.variant is not None:
         return _reproduce_nanover(data, report, out, status)
+    if info.id == "raskat-signal":
+        return _reproduce_raskat(data, report, status, out)
     if info.id != "carla" or report.variant is None:
         out.write("\nno Kaitai comparison for this format yet\n")
         return status
@@ -110,4 +112,22 @@ def _reproduce_nanover(data: bytes, report, out: TextIO, status: int) -> int:  #
     out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
     for d in divergences:
         out.write(f"\nNANOVER-XCHECK-001 @{d.offset}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
+def _reproduce_raskat(data: bytes, report: object, status: int, out: TextIO) -> int:
+    from .raskat._xcheck import KaitaiRejected, differential, kaitai_read
+
+    try:
+        sf = kaitai_read(data)
+        out.write(f"\nkaitai:    accepts ({sf.container}, version {sf.signal.version})\n")
+    except KaitaiRejected as e:
+        out.write(f"\nkaitai:    rejects: {e.message}\n")
+    divergences = differential(data)
+    for f in getattr(report, "findings", [])[:5]:
+        if f.offset is not None and not f.path.startswith("tar:"):
+            out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
+    if not divergences:
+        out.write("\nthe readings agree\n")
+        return status
+    out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
+    for d in divergences:
+        out.write(f"\nRSIG-XCHECK-001 @{d.offset} {d.path}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
     return 1

@@ -91,6 +91,11 @@ _RE_STAT = re.compile(r"^stat::(\w+):\s+(\d+)")
 # --- the child --------------------------------------------------------------------------
 
 
+def harness_module(fmt: str) -> str:
+    """The module holding a format's harnesses: ``recspec.fuzz.<format id with '-' as '_'>``."""
+    return f"recspec.fuzz.{fmt.replace('-', '_')}"
+
+
 def _module_name(filename: str) -> str:
     for name, mod in list(sys.modules.items()):
         if getattr(mod, "__file__", None) == filename:
@@ -163,7 +168,7 @@ def _child_main(argv: Sequence[str] | None = None) -> None:
     import atheris
 
     with atheris.instrument_imports(include=list(INSTRUMENT)):
-        mod = importlib.import_module(f"recspec.fuzz.{fmt}")
+        mod = importlib.import_module(harness_module(fmt))
     target_harness = mod.TARGETS[target]
     canary = bytes.fromhex(os.environ.get(CANARY_ENV, ""))
 
@@ -427,7 +432,7 @@ def run_campaign(fmt: str, *, target: str = "diff", seconds: int = 60, out_dir: 
     if max_len < 1:
         return usage(f"--max-len must be at least 1, not {max_len}")
     try:
-        mod = importlib.import_module(f"recspec.fuzz.{fmt}")
+        mod = importlib.import_module(harness_module(fmt))
     except ModuleNotFoundError:
         return usage(f"no fuzz harnesses for format {fmt!r}")
     if not _atheris_available():

@@ -22,8 +22,15 @@ NanoVer recordings (``recspec.reference.nanover``):
 * ``nanover_recordings(kind=None, *, min_records=0, max_records=4)``
 * ``nanover_files(kind=None, *, min_records=0, max_records=4)``
 
-raSkat and Matrix-SMT strategies will sit beside them, in sections of
-their own, when their reference codecs land.
+
+raSkat signal files (``recspec.reference.raskat``):
+
+* ``raskat_versions(*, legacy=False)``
+* ``raskat_signals(version=None, *, max_samples=64, valid=True)``
+* ``raskat_files(version=None, *, container=None, max_samples=64, valid=True)``
+
+Matrix-SMT strategies will sit beside them, in a section of their own, when
+their reference codec lands.
 """
 
 from __future__ import annotations
@@ -46,6 +53,13 @@ from recspec.conformance.nanover._strategies import (
     nanover_values,
 )
 
+# --- raSkat signal -------------------------------------------------------------------
+from recspec.conformance.raskat._strategies import (
+    raskat_files,
+    raskat_signals,
+    raskat_versions,
+)
+
 __all__ = [
     # CARLA
     "carla_frames",
@@ -59,4 +73,8 @@ __all__ = [
     "nanover_recordings",
     "nanover_state_updates",
     "nanover_values",
+    # raSkat
+    "raskat_files",
+    "raskat_signals",
+    "raskat_versions",
 ]

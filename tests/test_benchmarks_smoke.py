@@ -40,3 +40,23 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
         subprocess.run([sys.executable, str(GENERATOR), str(out), "--size", "200kB", "--seed", "7", "--quiet"],
                        check=True)
     assert a.read_bytes() == b.read_bytes()
+
+
+def test_raskat_benchmark_tree_is_valid_under_compat(tmp_path: Path) -> None:
+    """bench_raskat.py writes detector-style folders of version 4 files the writer could have written."""
+    import importlib.util
+
+    from recspec.conformance.raskat import check_bytes
+
+    spec = importlib.util.spec_from_file_location("bench_raskat", GENERATOR.parent / "bench_raskat.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    bench.write_tree(tmp_path, 12, 100, seed=1)
+    files = sorted(tmp_path.rglob("*.sig"))
+    assert len(files) == 12 and files[0].relative_to(tmp_path).parts[:4] == ("2025", "06", "24", "10")
+    for p in files:
+        report, _ = check_bytes(p.read_bytes(), path=str(p), variant=None, profile="compat")
+        assert report.verdict is Verdict.VALID and report.variant == "v4"
+        assert [f.rule for f in report.findings] == ["RSIG-VERSION-003", "RSIG-FLAGS-001"]  # both info
+        assert report.stats["samples"] == 100

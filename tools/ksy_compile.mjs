@@ -18,6 +18,12 @@
 // * rewrites the bare-name imports of other generated modules (`import foo`,
 //   `from foo import Foo`) into relative imports inside the package, so the
 //   modules work as `recspec._ksy.foo` without touching sys.path;
+// * does the same for custom `process:` routines: `process: recspec_xz(n)`
+//   makes the compiler write `from recspec_xz import RecspecXz`; the routine
+//   is hand-written in recspec/_ksy_process/recspec_xz.py, so the import
+//   becomes `from .._ksy_process.recspec_xz import RecspecXz`. An import that
+//   is neither a generated module, a routine there, nor the runtime is an
+//   error (a routine that was never written fails here, not at run time);
 // * makes the output deterministic: one stable header comment that names the
 //   source spec and the compiler version, LF line endings, one trailing newline.
 //
@@ -34,6 +40,22 @@ const require = createRequire(import.meta.url);
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 let KSY_DIR = path.join(REPO, "ksy");
+// Hand-written custom process routines, one module per routine name.
+const ROUTINE_DIR = path.join(REPO, "recspec", "_ksy_process");
+const ROUTINE_PACKAGE = "_ksy_process";
+// What generated code may import besides generated modules and routines.
+const RUNTIME_IMPORTS = new Set(["kaitaistruct", "collections", "enum", "zlib"]);
+
+function routines() {
+  if (!fs.existsSync(ROUTINE_DIR)) {
+    return new Set();
+  }
+  return new Set(
+    fs.readdirSync(ROUTINE_DIR)
+      .filter((name) => name.endsWith(".py") && name !== "__init__.py")
+      .map((name) => name.replace(/\.py$/, "")),
+  );
+}
 
 // How a spec file is named in the generated header: relative to the parent of
 // the spec folder ("ksy/carla_recorder.ksy"), with forward slashes.
@@ -126,19 +148,34 @@ function makeImporter(yaml, origins) {
 
 const GENERATED_HEADER = /^# This is a generated file! Please edit source \.ksy file and use kaitai-struct-compiler to rebuild\n/;
 
-// Rewrite the imports of sibling generated modules into relative imports.
-function relativizeImports(source, modules) {
+// Rewrite the imports of sibling generated modules and of the custom process
+// routines into relative imports; refuse any other bare import.
+function relativizeImports(source, modules, routineNames, file) {
+  const check = (mod) => {
+    if (!modules.has(mod) && !routineNames.has(mod) && !RUNTIME_IMPORTS.has(mod)) {
+      fail(`${file} imports ${mod}, which is neither a generated module nor a process routine ` +
+           `(write it as ${path.relative(REPO, path.join(ROUTINE_DIR, `${mod}.py`))})`);
+    }
+  };
   return source
-    .replace(/^import ([A-Za-z_][A-Za-z0-9_]*)$/gm, (line, mod) =>
-      modules.has(mod) ? `from . import ${mod}` : line)
-    .replace(/^from ([A-Za-z_][A-Za-z0-9_]*) import /gm, (line, mod) =>
-      modules.has(mod) ? `from .${mod} import ` : line);
+    .replace(/^import ([A-Za-z_][A-Za-z0-9_]*)$/gm, (line, mod) => {
+      check(mod);
+      if (modules.has(mod)) return `from . import ${mod}`;
+      if (routineNames.has(mod)) return `from ..${ROUTINE_PACKAGE} import ${mod}`;
+      return line;
+    })
+    .replace(/^from ([A-Za-z_][A-Za-z0-9_]*) import /gm, (line, mod) => {
+      check(mod);
+      if (modules.has(mod)) return `from .${mod} import `;
+      if (routineNames.has(mod)) return `from ..${ROUTINE_PACKAGE}.${mod} import `;
+      return line;
+    });
 }
 
-function postProcess(source, origin, version, modules) {
+function postProcess(source, origin, version, modules, routineNames, name) {
   let text = source.replace(/\r\n?/g, "\n");
   text = text.replace(GENERATED_HEADER, "");
-  text = relativizeImports(text, modules);
+  text = relativizeImports(text, modules, routineNames, name);
   const header = [
     `# Generated from ${origin} by tools/ksy_compile.mjs`,
     `# (kaitai-struct-compiler ${version}, debug mode). Do not edit by hand:`,
@@ -182,10 +219,11 @@ async function main() {
   }
 
   const modules = new Set([...outputs.keys()].map((name) => name.replace(/\.py$/, "")));
+  const routineNames = routines();
   fs.mkdirSync(out, { recursive: true });
   for (const name of [...outputs.keys()].sort()) {
     const { source, from } = outputs.get(name);
-    const text = postProcess(source, from, compiler.version, modules);
+    const text = postProcess(source, from, compiler.version, modules, routineNames, name);
     fs.writeFileSync(path.join(out, name), text, "utf8");
     process.stdout.write(`${path.join(out, name)}\n`);
   }

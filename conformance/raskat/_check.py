@@ -1,0 +1,327 @@
+"""The raSkat signal checker: container, structure, then every value rule.
+
+``check_bytes`` reads a whole file from memory (signal files are small; the
+container is bounded by ``MAX_UNPACKED``), collects every finding in a
+:class:`FindingSink` and returns a :class:`FileReport` and the decoded signal.
+A structural error (one the Kaitai spec enforces too) stops the walk and makes
+the file ``malformed``; other errors make it ``invalid``.
+
+Offsets count from the start of the file for a raw signal; inside a tar.xz
+they count from the start of the signal member, and the path starts with
+``tar:<member name>/`` to say so.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from typing import Any
+
+from recspec.conformance._sink import FindingSink
+from recspec.errors import DecodeError
+from recspec.reference.raskat import _msgpack
+from recspec.reference.raskat._container import MAX_UNPACKED, XZ_MAGIC, signal_member, unwrap
+from recspec.reference.raskat._signal import (
+    FIELD_NAMES,
+    HEADER_V1,
+    HEADER_V2,
+    VERSIONS,
+    Signal,
+    SignalMsgpack,
+    SignalV2,
+    decode_body,
+    decode_fields,
+)
+from recspec.report import FileReport, Verdict
+
+from ._rules import RULES_BY_ID
+
+__all__ = ["VARIANTS", "check_bytes", "sniff", "variant_name"]
+
+#: Variant names: the on-disk version word.
+VARIANTS = {"v1": 1, "v2": 2, "v3": 3, "v4": 4}
+
+DEFINED_FLAGS = 0x03  # 1 ADC overload, 2 PPS synchronisation
+MAX_MICROSECONDS = 1_000_000
+LAT_MAX, LON_MAX = 90.0, 180.0
+ALT_MIN, ALT_MAX = -500.0, 10_000.0
+ADC_BITS_MAX = 16
+LOAD_MAX = 0xFFFF
+VREF_MAX = 50.0
+
+# v1/v2 field offsets (the version word is at 0)
+_OFF_TIME, _OFF_US, _OFF_LON, _OFF_LAT, _OFF_ALT, _OFF_RATE, _OFF_FLAGS = 2, 16, 20, 26, 32, 38, 42
+
+
+def variant_name(version: int) -> str:
+    return f"v{version}"
+
+
+def _digits14(b: bytes) -> bool:
+    return len(b) == 14 and b.isdigit() and b.isascii()
+
+
+def sniff(head: bytes) -> float:
+    """Confidence that ``head`` starts a signal file: the version word and what must follow it."""
+    if head[:6] == XZ_MAGIC:
+        return 0.6  # an xz stream: the document's container (the tar inside is checked later)
+    if len(head) < 3 or head[1] != 0:
+        return 0.0
+    v = head[0]
+    if v not in VERSIONS:  # an unknown version with a known body after it: say why it does not fit
+        return 0.5 if _digits14(head[2:16]) or (head[2] == 0xAE and _digits14(head[3:17])) else 0.0
+    if v <= 2:
+        return 0.9 if _digits14(head[2:16]) else (0.2 if len(head) >= HEADER_V1 else 0.05)
+    if head[2] == 0xAE:  # fixstr of 14 characters: the time
+        return 0.9 if _digits14(head[3:17]) else 0.5
+    return 0.05
+
+
+def _valid_time(raw: bytes) -> str | None:
+    """Why a 14-byte time is not %Y%m%d%H%M%S in UTC, or None if it is."""
+    if len(raw) != 14:
+        return f"{len(raw)} characters, not 14"
+    if not (raw.isascii() and raw.isdigit()):
+        return f"{raw!r} is not 14 ASCII digits"
+    t = raw.decode("ascii")
+    try:
+        datetime.datetime(int(t[0:4]), int(t[4:6]), int(t[6:8]), int(t[8:10]), int(t[10:12]), int(t[12:14]))
+    except ValueError as e:
+        return f"{t} is not a real date and time ({e})"
+    return None
+
+
+class _Walk:
+    def __init__(self, sink: FindingSink, profile: str, prefix: str) -> None:
+        self.sink = sink
+        self.profile = profile
+        self.prefix = prefix
+
+    def add(self, rule: str, message: str, offset: int | None, length: int | None, path: str,
+            expected: Any = None, actual: Any = None) -> None:
+        self.sink.add(rule, message, offset, length, self.prefix + path, expected, actual)
+
+    # --- shared value rules -------------------------------------------------------
+    def time(self, raw: bytes, offset: int, length: int, path: str) -> None:
+        why = _valid_time(raw)
+        if why is not None:
+            self.add("RSIG-TIME-001", f"time: {why}", offset, length, path)
+
+    def microseconds(self, us: int, offset: int, length: int, path: str) -> None:
+        if us >= MAX_MICROSECONDS:
+            self.add("RSIG-TIME-002", f"{us} microseconds is not below 1,000,000", offset, length, path,
+                     "< 1000000", us)
+
+    def coordinates(self, lat: float, lat_at: tuple[int, int, str], lon: float, lon_at: tuple[int, int, str],
+                    alt: float, alt_at: tuple[int, int, str]) -> None:
+        if not (math.isfinite(lat) and -LAT_MAX <= lat <= LAT_MAX):
+            self.add("RSIG-COORD-002", f"latitude {lat} is not within +-90 degrees", *lat_at, "[-90, 90]", lat)
+        if not (math.isfinite(lon) and -LON_MAX <= lon <= LON_MAX):
+            self.add("RSIG-COORD-002", f"longitude {lon} is not within +-180 degrees", *lon_at, "[-180, 180]", lon)
+        if not (math.isfinite(alt) and ALT_MIN <= alt <= ALT_MAX):
+            self.add("RSIG-COORD-003", f"altitude {alt} m is not within {ALT_MIN:g} .. {ALT_MAX:g} m", *alt_at,
+                     f"[{ALT_MIN:g}, {ALT_MAX:g}]", alt)
+
+    def rate(self, rate: int, offset: int, length: int, path: str) -> None:
+        if rate <= 0:
+            self.add("RSIG-RATE-001", f"sample rate {rate} Hz is not above 0", offset, length, path, "> 0", rate)
+
+    def flags(self, flags: int, offset: int, length: int, path: str) -> None:
+        unknown = flags & ~DEFINED_FLAGS
+        if unknown:
+            self.add("RSIG-FLAGS-001", f"flags 0x{flags:02x} set undefined bits 0x{unknown:02x} (defined: 0x01 "
+                     f"ADC overload, 0x02 PPS sync)", offset, length, path, "bits 0x03 only", flags)
+
+    # --- v1 / v2 -------------------------------------------------------------------
+    def fixed_layout(self, s: SignalV2) -> None:
+        v = s.version
+        if v == 1:
+            self.add("RSIG-VERSION-002", "legacy version 1 (big-endian body, no flags byte), read as such", 0, 2,
+                     "version")
+        self.time(s.time, _OFF_TIME, 14, "time")
+        self.microseconds(s.microseconds, _OFF_US, 4, "microseconds")
+        for name, c, off in (("longitude", s.longitude, _OFF_LON), ("latitude", s.latitude, _OFF_LAT),
+                             ("altitude", s.altitude, _OFF_ALT)):
+            if c.frac >= 1_000_000:
+                self.add("RSIG-COORD-001", f"{name} fraction {c.frac} is not below 1,000,000 millionths", off + 2,
+                         4, f"{name}.frac", "< 1000000", c.frac)
+        self.coordinates(s.latitude.value, (_OFF_LAT, 6, "latitude"), s.longitude.value, (_OFF_LON, 6, "longitude"),
+                         s.altitude.value, (_OFF_ALT, 6, "altitude"))
+        self.rate(s.sample_rate, _OFF_RATE, 4, "sample_rate")
+        if s.flags is not None:
+            self.flags(s.flags, _OFF_FLAGS, 1, "flags")
+        header = HEADER_V2 if v == 2 else HEADER_V1
+        for i, x in enumerate(s.samples):
+            if x < 0:
+                self.add("RSIG-SAMPLES-002", f"stored sample {x} is negative (the document offsets samples by "
+                         f"+1000 into positive values)", header + 2 * i, 2, f"samples[{i}]", ">= 0", x)
+
+    # --- v3 / version 4 ---------------------------------------------------------------
+    def msgpack_fields(self, s: SignalMsgpack, offsets: tuple[int, ...], buf: bytes) -> None:
+        f = s.fields
+        ends = offsets[1:] + (len(buf),)
+
+        def at(i: int) -> tuple[int, int, str]:
+            return offsets[i], ends[i] - offsets[i], f"field[{i}]:{FIELD_NAMES[i]}"
+
+        def want(i: int, kind: str) -> bool:
+            x = f[i]
+            ok = (type(x) is int and (kind == "int" or x >= 0)) if kind in ("uint", "int") else (
+                type(x) is float if kind == "float" else type(x) is str if kind == "str" else
+                type(x) is tuple and set(map(type, x)) <= {int})
+            if not ok:
+                got = _msgpack.kind_of(x)
+                shown = repr(x) if got in ("int", "float", "bool", "nil") else got
+                self.add("RSIG-FIELDS-001", f"field {i + 1} ({FIELD_NAMES[i]}) must be "
+                         f"{'a non-negative int' if kind == 'uint' else 'an array of ints' if kind == 'array' else 'a ' + kind}"
+                         f", not {shown}", *at(i), kind, got)
+            return ok
+
+        if s.version == 4:
+            self.add("RSIG-VERSION-003", "version 4 (the document's v31: v3 plus a trigger threshold)", 0, 2, "version")
+        if want(0, "str"):
+            raw = f[0].encode("utf-8", "surrogateescape")
+            self.time(raw, *at(0))
+        if want(1, "uint"):
+            self.microseconds(f[1], *at(1))
+        coords_ok = [want(i, "float") for i in (2, 3, 4)]
+        if all(coords_ok):
+            if self.profile == "compat":  # the writer: latitude first
+                self.coordinates(f[2], at(2), f[3], at(3), f[4], at(4))
+            else:  # the document: field 3 longitude, field 4 latitude
+                self.coordinates(f[3], at(3), f[2], at(2), f[4], at(4))
+        if want(5, "uint"):
+            self.rate(f[5], *at(5))
+        if want(6, "uint") and not 1 <= f[6] <= LOAD_MAX:
+            self.add("RSIG-ADC-002", f"load resistance {f[6]} ohm is not within 1 .. {LOAD_MAX}", *at(6),
+                     f"[1, {LOAD_MAX}]", f[6])
+        bits_ok = want(7, "uint") and 1 <= f[7] <= ADC_BITS_MAX
+        if type(f[7]) is int and f[7] >= 0 and not bits_ok:
+            self.add("RSIG-ADC-001", f"ADC resolution {f[7]} bits is not within 1 .. {ADC_BITS_MAX}", *at(7),
+                     f"[1, {ADC_BITS_MAX}]", f[7])
+        if want(8, "float") and not (math.isfinite(f[8]) and 0 < f[8] <= VREF_MAX):
+            self.add("RSIG-ADC-003", f"reference voltage {f[8]} V is not within (0, {VREF_MAX:g}]", *at(8),
+                     f"(0, {VREF_MAX:g}]", f[8])
+        if want(9, "uint"):
+            self.flags(f[9], *at(9))
+        if want(10, "uint") and f[10] > 2:
+            self.add("RSIG-ANTENNA-001", f"antenna type {f[10]} is not 0 (unknown), 1 (mini-whip) or 2 (magnetic)",
+                     *at(10), "0, 1 or 2", f[10])
+        top = (1 << f[7]) - 1 if bits_ok else None
+        if want(11, "array"):
+            self.samples(f[11], offsets[11], buf, top)
+        if s.version == 4 and want(12, "int"):
+            t = f[12]
+            if not -0x8000 <= t <= 0x7FFF or (top is not None and not 0 <= t <= top):
+                rng = f"0 .. {top}" if top is not None else "int16"
+                self.add("RSIG-THRESHOLD-001", f"threshold {t} is not an ADC code within {rng}", *at(12), rng, t)
+
+    def samples(self, samples: tuple[int, ...], start: int, buf: bytes, top: int | None) -> None:
+        if not samples:
+            return
+        lo, hi = min(samples), max(samples)
+        if -0x8000 <= lo and hi <= 0x7FFF and (top is None or (0 <= lo and hi <= top)):
+            return
+        bad = [i for i, x in enumerate(samples) if not -0x8000 <= x <= 0x7FFF or (top is not None and not 0 <= x <= top)]
+        offs = _element_offsets(buf, start)
+        for i in bad:
+            x = samples[i]
+            where = (offs[i], offs[i + 1] - offs[i], f"field[11]:samples[{i}]")
+            if not -0x8000 <= x <= 0x7FFF:
+                self.add("RSIG-SAMPLES-004", f"sample {x} does not fit int16", *where, "int16", x)
+            elif top is not None and not 0 <= x <= top:
+                self.add("RSIG-SAMPLES-003", f"sample {x} is not a raw ADC code 0 .. {top}", *where, f"[0, {top}]", x)
+
+
+def _element_offsets(buf: bytes, start: int) -> list[int]:
+    """Offsets of the elements of the array at ``start`` (and the end), for locating sample findings."""
+    b = buf[start]
+    n, pos = (b & 0x0F, start + 1) if b <= 0x9F else (
+        (int.from_bytes(buf[start + 1:start + 3], "big"), start + 3) if b == 0xDC else
+        (int.from_bytes(buf[start + 1:start + 5], "big"), start + 5))
+    out = [pos]
+    for _ in range(n):
+        _, pos = _msgpack.unpack(buf, pos, depth=1)
+        out.append(pos)
+    return out
+
+
+def _verdict(sink: FindingSink) -> Verdict:
+    if sink.structural_error:
+        return Verdict.MALFORMED
+    if any(f.severity.value == "error" for f in sink.findings):
+        return Verdict.INVALID
+    return Verdict.VALID
+
+
+def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
+                max_unpacked: int = MAX_UNPACKED) -> tuple[FileReport, Signal | None]:
+    sink = FindingSink(RULES_BY_ID, profile)
+    stats: dict[str, Any] = {"version": None, "container": "raw", "samples": None, "sample_rate_hz": None}
+    evidence: dict[str, Any] = {}
+    signal: Signal | None = None
+    stored_version: int | None = None
+    forced = VARIANTS[variant] if variant is not None else None
+    prefix = ""
+    body = data
+    stats["container"] = "tar.xz" if data[:6] == XZ_MAGIC else "raw"
+    try:
+        u = unwrap(data, max_unpacked)
+        stats["container"] = u.container
+        if u.container == "raw":
+            sink.add("RSIG-CONTAINER-001", "the signal is stored raw, not in the tar.xz container the document "
+                     "describes", 0, min(len(data), 2), "")
+        else:
+            assert u.tar is not None
+            for m in u.members:
+                mpath = f"tar.entry[{m.index}]"
+                if not m.is_regular:
+                    kind = {b"1": "a hard link", b"2": "a symlink", b"3": "a character device", b"4": "a block device",
+                            b"5": "a folder", b"6": "a FIFO"}.get(m.typeflag, f"a member of type {m.typeflag!r}")
+                    target = f" to {m.linkname!r}" if m.typeflag in (b"1", b"2") else ""
+                    sink.add("RSIG-TAR-003", f"member {m.name!r} is {kind}{target}", None, None, mpath)
+                parts = m.name.replace("\\", "/").split("/")
+                if m.name.startswith(("/", "\\")) or ".." in parts or (len(m.name) > 1 and m.name[1] == ":"):
+                    sink.add("RSIG-TAR-004", f"member name {m.name!r} is absolute or climbs out with '..'", None,
+                             None, mpath + ".name")
+            member = signal_member(u)
+            body = u.tar[member.data_offset:member.data_offset + member.size]
+            prefix = f"tar:{member.name}/"
+            evidence["member"] = member.name
+        if len(body) >= 2:
+            stored_version = body[0] | body[1] << 8
+            stats["version"] = stored_version
+        if forced is not None and stored_version is not None and stored_version != forced:
+            sink.add("RSIG-VERSION-001", f"version word {stored_version}, but --variant {variant} was asked for",
+                     0, 2, prefix + "version", forced, stored_version)
+        walk = _Walk(sink, profile, prefix)
+        if (forced or stored_version) in (3, 4):
+            notes: list[tuple[int, int, str]] = []
+            v = forced or stored_version
+            assert v is not None
+            fields, offsets = decode_fields(body, v, note=lambda o, b, msg: notes.append((o, b, msg)))
+            signal = SignalMsgpack(v, fields)
+            for o, _b, msg in notes:
+                sink.add("RSIG-MSGPACK-002", msg, o, None, prefix + "msgpack")
+            walk.msgpack_fields(signal, offsets, body)
+        else:
+            signal = decode_body(body, version=forced)
+            assert isinstance(signal, SignalV2)
+            walk.fixed_layout(signal)
+        stats["samples"] = len(signal.samples) if isinstance(signal.samples, tuple) else None
+        stats["sample_rate_hz"] = signal.sample_rate if type(signal.sample_rate) is int else None
+    except DecodeError as e:
+        where = e.path if not prefix or e.path.startswith("tar") else prefix + e.path
+        sink.add(e.rule if e.rule in RULES_BY_ID else "RSIG-STREAM-001", e.message, e.offset, None, where)
+        if not sink.structural_error:  # every decoder error is structural; keep the verdict honest regardless
+            sink.structural_error = True
+        signal = None
+    version = forced or stored_version
+    report = FileReport(path, "raskat-signal", variant_name(version) if version in VERSIONS else None, profile,
+                        Verdict.VALID, sink.close(), stats, evidence)
+    report.verdict = _verdict(sink)
+    if variant is None:
+        report.evidence["variant"] = {"method": "version word", "version": stored_version}
+    else:
+        report.evidence["variant"] = {"method": "--variant"}
+    return report, signal

@@ -1,0 +1,101 @@
+"""The raSkat entry points the format registry calls: check and dump."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any, BinaryIO, Callable
+
+from recspec._plain import to_plain
+from recspec.errors import DecodeError
+from recspec.reference.raskat._container import MAX_UNPACKED
+from recspec.report import FileReport, Finding, Verdict
+
+from ._check import check_bytes
+from ._rules import RULES_BY_ID
+
+__all__ = ["MAX_CROSS_CHECK_SIZE", "MAX_FILE_SIZE", "check", "dump"]
+
+#: The Kaitai parser builds about 1 KB of objects per MessagePack value (a
+#: 256 KiB file of fixint samples peaks near 240 MB and takes seconds), so the
+#: cross-check runs on files up to this size unless the caller raises it
+#: (``--cross-check-limit``): 64 KiB, up to 64,000 v3 samples, about 60 MB. A
+#: detector's files are a few hundred bytes.
+MAX_CROSS_CHECK_SIZE = 64 * 1024
+#: Batch sampling of the cross-check. The Kaitai parser builds one object per
+#: MessagePack value, so cross-checking a signal costs several times the whole
+#: reference check; a detector folder holds one file per pulse. The first
+#: CROSS_CHECK_ALL_FIRST files a process checks are all cross-checked; after
+#: that, a raw file the reference could walk (valid or invalid: both readers
+#: accepted its structure) is cross-checked when the CRC-32 of its content is 0
+#: modulo CROSS_CHECK_SAMPLE (so a rerun picks the same files). Malformed files
+#: and tar.xz files are always cross-checked. ``evidence.cross_check`` says which.
+CROSS_CHECK_ALL_FIRST = 256
+CROSS_CHECK_SAMPLE = 32
+_checked_in_process = 0
+
+#: A file larger than this is not read (RSIG-LIMIT-001); a raw signal of 16 M samples is 32 MiB.
+MAX_FILE_SIZE = MAX_UNPACKED
+
+
+def _too_big(path: str, profile: str, size: int) -> FileReport:
+    rule = RULES_BY_ID["RSIG-LIMIT-001"]
+    return FileReport(path, "raskat-signal", None, profile, Verdict.MALFORMED, [Finding(
+        rule.id, rule.level(profile), f"the file is {size} bytes, above the limit of {MAX_FILE_SIZE} "
+        f"(MAX_FILE_SIZE); it is not read", 0, None, "")],
+        {"version": None, "container": None, "samples": None, "sample_rate_hz": None})
+
+
+def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
+          cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
+          progress: Callable[..., None] | None = None) -> FileReport:
+    if size > MAX_FILE_SIZE:
+        return _too_big(path, profile, size)
+    data = f.read(MAX_FILE_SIZE + 1)
+    if len(data) > MAX_FILE_SIZE:
+        return _too_big(path, profile, len(data))
+    global _checked_in_process
+    _checked_in_process += 1
+    report, _ = check_bytes(data, path=path, variant=variant, profile=profile)
+    if cross_check:
+        if _sampled_out(report, data):
+            report.evidence["cross_check"] = (
+                f"sampled: not run on this walkable raw file (after the first {CROSS_CHECK_ALL_FIRST} files of a run, "
+                f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
+        elif len(data) <= cross_check_limit:
+            from ._xcheck import cross_check_report
+
+            cross_check_report(data, report)
+        else:
+            report.evidence["cross_check"] = (
+                f"skipped: {len(data)} bytes is above the cross-check limit of {cross_check_limit} bytes")
+    return report
+
+
+def _sampled_out(report: FileReport, data: bytes) -> bool:
+    if _checked_in_process <= CROSS_CHECK_ALL_FIRST or report.verdict not in (Verdict.VALID, Verdict.INVALID):
+        return False
+    if report.stats.get("container") != "raw":
+        return False
+    return zlib.crc32(data) % CROSS_CHECK_SAMPLE != 0
+
+
+def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
+    """The decoded signal as JSON: container, member, version and every field."""
+    data = f.read(MAX_FILE_SIZE + 1)
+    try:
+        if ksy:
+            from ._xcheck import kaitai_read
+
+            sf = kaitai_read(data)
+        else:
+            from recspec.reference.raskat import decode
+
+            sf = decode(data)
+        doc: dict[str, Any] = {"format": "raskat-signal", "reader": "kaitai" if ksy else "reference",
+                               "container": sf.container, "member": sf.member, "version": sf.signal.version,
+                               "signal": to_plain(sf.signal)}
+    except DecodeError as e:
+        doc = {"format": "raskat-signal", "error": {"rule": e.rule, "message": e.message, "offset": e.offset,
+                                                    "path": e.path}}
+    out.write(json.dumps(doc, indent=1, allow_nan=False) + "\n")

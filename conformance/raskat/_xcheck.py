@@ -1,0 +1,179 @@
+"""The Kaitai cross-check: the generated parser reads the file a second time.
+
+``kaitai_read`` parses a whole file with ``recspec._ksy.raskat_signal_file``
+(xz by the ``recspec_xz`` process routine, tar by ``tar.ksy``, the signal by
+``raskat_signal.ksy``/``msgpack.ksy``) and converts the parse tree into the
+reference model, choosing the signal member by the same decision as the
+reference (exactly one regular member, no larger than ``MAX_MEMBER_SIZE``).
+``differential`` compares it with the reference decoder: both must reject the
+same inputs (the reference with a structural error) and read the same values
+where both accept.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from kaitaistruct import KaitaiStream, KaitaiStructError
+
+from recspec._ksy.raskat_signal import RaskatSignal
+from recspec._ksy.raskat_signal_file import RaskatSignalFile
+from recspec.errors import DecodeError, Malformed
+from recspec.reference.raskat import SignalFile, decode
+from recspec.reference.raskat._container import MAX_MEMBER_SIZE, MAX_UNPACKED, REGULAR
+from recspec.reference.raskat._msgpack import MAX_DEPTH, Ext, MsgMap
+from recspec.reference.raskat._signal import Fixed, Signal, SignalMsgpack, SignalV2
+from recspec.report import FileReport, Finding, Verdict
+
+__all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "kaitai_read", "same"]
+
+#: What the generated parser raises for bad input (the runtime's own errors and
+#: the process routine's, which derive from KaitaiStructError).
+KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError)
+
+
+class KaitaiRejected(Malformed):
+    """The Kaitai parser rejected the input."""
+
+    rule = "RSIG-XCHECK-REJECT"
+
+
+@dataclass(frozen=True)
+class Divergence:
+    message: str
+    offset: int
+    path: str
+
+    def __str__(self) -> str:
+        return f"@{self.offset} {self.path}: {self.message}"
+
+
+def _value(o: Any) -> Any:
+    """A parsed msgpack object as the reference's value (by the lead byte: the
+    ``is_*`` instances cost more than the parse itself on sample arrays)."""
+    b = o.b1
+    if b <= 0x7F:
+        return b
+    if b >= 0xE0:
+        return b - 0x100
+    if 0xCA <= b <= 0xD3:
+        v = o.num_value
+        return float(v) if b <= 0xCB else v
+    if 0xA0 <= b <= 0xBF or 0xD9 <= b <= 0xDB:
+        return bytes(o.data).decode("utf-8", "surrogateescape")
+    if b <= 0x9F or b >= 0xDC:  # containers
+        items = [_value(x) for x in o.items]
+        if b <= 0x8F or b >= 0xDE:
+            return MsgMap(tuple(zip(items[0::2], items[1::2])))
+        return tuple(items)
+    if b == 0xC0:
+        return None
+    if b in (0xC2, 0xC3):
+        return b == 0xC3
+    if 0xC4 <= b <= 0xC6:
+        return bytes(o.data)
+    return Ext(o.ext_type, bytes(o.data))
+
+
+def _signal(k: Any) -> Signal:
+    b = k.body
+    if k.version in (1, 2):
+        return SignalV2(k.version, bytes(b.time), b.microseconds, Fixed(b.lon_int, b.lon_frac),
+                        Fixed(b.lat_int, b.lat_frac), Fixed(b.alt_int, b.alt_frac), b.sample_rate,
+                        b.flags if k.version == 2 else None, tuple(b.samples))
+    return SignalMsgpack(k.version, tuple(_value(x) for x in b.fields))
+
+
+def _cstr(raw: bytes) -> str:
+    return bytes(raw).split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
+
+
+def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
+    """The file as the Kaitai parser reads it; :class:`KaitaiRejected` if it does not."""
+    try:
+        root = RaskatSignalFile(max_unpacked, MAX_DEPTH, KaitaiStream(_bytes_io(data)))
+        root._read()
+        if not root.is_xz:
+            return SignalFile("raw", _signal(root.raw))
+        members = []
+        for e in root.container.entries[:-1]:
+            h = e.header
+            name = _cstr(h.name)
+            if h.is_ustar and h.prefix[:1] != b"\0":
+                name = _cstr(h.prefix) + "/" + name
+            members.append((name, bytes([h.typeflag]), h.size.value, e))
+        for name, typeflag, size, e in members:
+            if e.has_data and size > MAX_MEMBER_SIZE:
+                raise KaitaiRejected(f"member {name!r} is larger than MAX_MEMBER_SIZE", 0, "tar")
+        regular = [m for m in members if m[1] in REGULAR]
+        if len(regular) != 1:
+            raise KaitaiRejected(f"{len(regular)} regular tar members", 0, "tar")
+        name, _, _, e = regular[0]
+        sig = RaskatSignal(MAX_DEPTH, KaitaiStream(_bytes_io(e.body)))
+        sig._read()
+        return SignalFile("tar.xz", _signal(sig), name)
+    except KAITAI_INPUT_ERRORS as e:
+        raise KaitaiRejected(f"kaitai: {type(e).__name__}: {e}", 0, getattr(e, "src_path", "") or "") from None
+
+
+def _bytes_io(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Model equality where NaN equals NaN (the same bits read twice)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return a == b or (len(a) == len(b) and all(same(x, y) for x, y in zip(a, b)))
+    if isinstance(a, (SignalV2, SignalMsgpack, SignalFile, MsgMap, Ext, Fixed)):
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__slots__)  # type: ignore[attr-defined]
+    return bool(a == b)
+
+
+def differential(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> list[Divergence]:
+    """Where the two readings disagree (empty when they agree)."""
+    ref: SignalFile | None = None
+    ref_err: DecodeError | None = None
+    try:
+        ref = decode(data, max_unpacked=max_unpacked)
+    except DecodeError as e:
+        ref_err = e
+    try:
+        ks = kaitai_read(data, max_unpacked=max_unpacked)
+    except KaitaiRejected as e:
+        if ref is not None:
+            return [Divergence(f"Kaitai rejects what the reference reads ({e.message})", 0, "file")]
+        return []
+    if ref is None:
+        assert ref_err is not None
+        return [Divergence(f"Kaitai reads what the reference rejects ({ref_err.rule}: {ref_err.message})",
+                           ref_err.offset, ref_err.path)]
+    if not same(ref, ks):
+        return [Divergence(f"values differ: reference {ref!r:.300} vs Kaitai {ks!r:.300}", 0, "signal")]
+    return []
+
+
+def cross_check_report(data: bytes, report: FileReport, *, max_unpacked: int = MAX_UNPACKED) -> None:
+    """Run the differential and put its outcome into the report."""
+    divergences = differential(data, max_unpacked=max_unpacked)
+    if not divergences:
+        report.evidence["cross_check"] = "kaitai: agrees"
+        return
+    report.evidence["cross_check"] = f"kaitai: {len(divergences)} divergence(s)"
+    for d in divergences:
+        report.findings.append(Finding("RSIG-XCHECK-001", report_severity(report), d.message, d.offset, None, d.path))
+    if report.verdict is Verdict.VALID:
+        report.verdict = Verdict.INVALID
+
+
+def report_severity(report: FileReport) -> Any:
+    from ._rules import RULES_BY_ID
+
+    return RULES_BY_ID["RSIG-XCHECK-001"].level(report.profile)

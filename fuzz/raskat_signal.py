@@ -1,0 +1,449 @@
+"""Fuzzing raSkat signal files: harnesses, a structure-aware mutator that
+reaches through the tar.xz container, seeds and the libFuzzer dictionary.
+
+Harnesses (``TARGETS``), each ``(data: bytes) -> None``, raising when its
+invariant does not hold:
+
+* ``ref``: ``check_bytes`` returns a report (both profiles) that renders as
+  standard JSON and never raises; ``decode`` raises only ``DecodeError``;
+* ``ksy``: the generated Kaitai parser (``kaitai_read``) raises only
+  ``KaitaiRejected``;
+* ``diff``: the two readings agree (``differential`` is empty), else
+  :class:`Divergent`.
+
+The mutator (:func:`mutate`, atheris' ``custom_mutator`` signature) opens the
+container first: a tar.xz input is decompressed (bounded by
+``FUZZ_MAX_UNPACKED``), its signal member mutated, and the archive rebuilt and
+recompressed, so mutations reach the signal instead of dying at the xz
+integrity check. On the signal it edits the model (a v2 field or sample, a
+v3/v4 MessagePack field replaced by a value of any type or width, a field
+dropped, added or swapped, the version word) and re-encodes; on the
+container it swaps raw and tar.xz, adds members, links and '..' names, breaks
+a header checksum, cuts or extends the xz stream. Byte mutation is the
+fallback, also applied inside the container.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import lzma
+import random
+import struct
+import tarfile
+from typing import Any, Callable, Sequence
+
+from recspec.conformance.raskat import check_bytes
+from recspec.conformance.raskat._xcheck import Divergence, differential, kaitai_read
+from recspec.errors import DecodeError
+from recspec.reference.raskat import (
+    XZ_MAGIC,
+    Ext,
+    Fixed,
+    MsgMap,
+    SignalMsgpack,
+    SignalV2,
+    decode,
+    decode_body,
+    encode_body,
+    msgpack_pack,
+    signal_member,
+    unwrap,
+)
+from recspec.report import Report
+
+from ._dictionary import render
+
+__all__ = [
+    "BYTE_MUTATION_RATE", "EXTENSION", "FUZZ_MAX_UNPACKED", "TARGETS", "ContractViolation", "Divergent",
+    "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "fuzz_diff", "fuzz_ksy",
+    "fuzz_ref", "mutate", "synthetic_seeds",
+]
+
+#: File extension of saved crashes (``recspec check`` recognises them by content anyway).
+EXTENSION = ".sig"
+#: How often :func:`mutate` does a byte mutation even though the input decodes.
+BYTE_MUTATION_RATE = 0.2
+#: The xz output limit of the mutator and the harnesses: an xz bomb among the
+#: inputs then costs 1 MiB of work per execution instead of MAX_UNPACKED (8 MiB);
+#: the limit's own code path is the same whatever its value.
+FUZZ_MAX_UNPACKED = 1 << 20
+
+
+class ContractViolation(AssertionError):
+    """A harness's invariant does not hold: a finding about recspec, never about the input."""
+
+    module: str | None = None
+
+    def __init__(self, message: str, variant: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.variant = variant
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message, self.variant))
+
+    def signature(self) -> str | None:
+        return None
+
+
+class Divergent(ContractViolation):
+    """The reference decoder and the Kaitai parser read an input differently."""
+
+    module = "recspec.conformance.raskat._xcheck"
+
+    def __init__(self, divergences: Sequence[Divergence], variant: str | None = None) -> None:
+        super().__init__("; ".join(str(d) for d in divergences), variant)
+        self.divergences = list(divergences)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.divergences, self.variant))
+
+    def signature(self) -> str:
+        first = self.divergences[0].message if self.divergences else ""
+        return "raskat-diff:" + first.split("(")[0].split(":")[0][:60].strip()
+
+
+# --- harnesses -------------------------------------------------------------------------
+
+
+def fuzz_ref(data: bytes) -> None:
+    # Invariant: check_bytes() returns a report for any bytes under both
+    # profiles (never raises, not even a DecodeError), the report renders as
+    # standard JSON, and decode() raises only DecodeError subclasses.
+    for profile in ("spec", "compat"):
+        try:
+            report, _ = check_bytes(data, path="<fuzz>", variant=None, profile=profile,
+                                    max_unpacked=FUZZ_MAX_UNPACKED)
+        except DecodeError as e:
+            raise ContractViolation(f"check_bytes raised {type(e).__name__}: {e}") from e
+        json.dumps(Report([report]).to_json(), allow_nan=False)
+    try:
+        decode(data, max_unpacked=FUZZ_MAX_UNPACKED)
+    except DecodeError:
+        pass
+
+
+def fuzz_ksy(data: bytes) -> None:
+    # Invariant: the generated parser returns a reading or raises KaitaiRejected
+    # (a DecodeError); no other exception leaves it.
+    try:
+        kaitai_read(data, max_unpacked=FUZZ_MAX_UNPACKED)
+    except DecodeError:
+        pass
+
+
+def fuzz_diff(data: bytes) -> None:
+    # Invariant: both readers accept with equal values, or both reject.
+    divergences = differential(data, max_unpacked=FUZZ_MAX_UNPACKED)
+    if divergences:
+        raise Divergent(divergences, _version_label(data))
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
+
+
+def _version_label(data: bytes) -> str | None:
+    return f"v{data[0] | data[1] << 8}" if len(data) >= 2 and data[:6] != XZ_MAGIC else None
+
+
+def describe_input(data: bytes) -> dict[str, Any]:
+    container = "tar.xz" if data[:6] == XZ_MAGIC else "raw"
+    out: dict[str, Any] = {"container": container, "variant": _version_label(data)}
+    try:
+        sf = decode(data)
+        out["variant"] = f"v{sf.signal.version}"
+    except DecodeError as e:
+        out["reference"] = f"{e.rule}: {e.message}"
+    return out
+
+
+# --- the container --------------------------------------------------------------------------
+
+
+def _open(data: bytes) -> tuple[str, bytes, str]:
+    """(container, signal bytes, member name); raises DecodeError when the container does not open."""
+    u = unwrap(data, FUZZ_MAX_UNPACKED)
+    if u.container == "raw":
+        return "raw", data, ""
+    m = signal_member(u)
+    assert u.tar is not None
+    return "tar.xz", u.tar[m.data_offset:m.data_offset + m.size], m.name
+
+
+def _tar(members: Sequence[tuple[str, bytes, bytes, str]]) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=tarfile.USTAR_FORMAT) as tf:
+        for name, typeflag, data, link in members:
+            ti = tarfile.TarInfo(name)
+            ti.type, ti.size, ti.linkname = typeflag, len(data) if typeflag == tarfile.REGTYPE else 0, link
+            tf.addfile(ti, io.BytesIO(data) if typeflag == tarfile.REGTYPE else None)
+    return out.getvalue()
+
+
+def _xz(tar: bytes, check: int = lzma.CHECK_CRC64) -> bytes:
+    return lzma.compress(tar, format=lzma.FORMAT_XZ, check=check)
+
+
+def _wrap(body: bytes, name: str = "signal.sig") -> bytes:
+    return _xz(_tar([(name or "signal.sig", tarfile.REGTYPE, body, "")]))
+
+
+def _container_op(rng: random.Random, body: bytes, name: str) -> bytes:
+    op = rng.randrange(10)
+    if op == 0:
+        return body  # raw
+    if op == 1:
+        return _xz(_tar([(name, tarfile.REGTYPE, body, ""), ("b.sig", tarfile.REGTYPE, body[: rng.randrange(len(body) + 1)], "")]))
+    if op == 2:
+        kind = rng.choice((tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.DIRTYPE, tarfile.CHRTYPE))
+        return _xz(_tar([(name, tarfile.REGTYPE, body, ""), ("x", kind, b"", rng.choice(("/etc/passwd", "../a", "")))]))
+    if op == 3:
+        return _wrap(body, rng.choice(("../x.sig", "/abs.sig", "a/../../b.sig", "C:/x.sig", "é.sig")))
+    if op == 4:
+        tar = bytearray(_tar([(name, tarfile.REGTYPE, body, "")]))
+        tar[rng.randrange(512)] ^= 1 << rng.randrange(8)
+        return _xz(bytes(tar))
+    if op == 5:
+        tar = bytearray(_tar([(name, tarfile.REGTYPE, body, "")]))
+        field = rng.choice(((100, 108), (124, 136), (136, 148), (148, 156)))
+        tar[field[0]:field[1]] = rng.choice((b" " * 8, b"\0" * 12, b"7" * 12, b"0000000 \0\0\0\0", b"1_0\0" * 3,
+                                             b"\x80" + b"\0" * 11))[: field[1] - field[0]].ljust(field[1] - field[0], b"\0")
+        return _xz(bytes(tar))
+    if op == 6:
+        tar = _tar([(name, tarfile.REGTYPE, body, "")])
+        return _xz(tar[: rng.choice((len(tar) - 512, len(tar) - 1024, 600, len(tar) + 1))] + rng.choice((b"", b"\x01")))
+    w = _wrap(body, name)
+    if op == 7:
+        return w + rng.choice((w, b"\0\0\0\0", b"x"))
+    if op == 8:
+        return w[: rng.randrange(len(w))]
+    return _xz(_tar([(name, tarfile.REGTYPE, body, "")]), rng.choice((lzma.CHECK_NONE, lzma.CHECK_CRC32,
+                                                                     lzma.CHECK_SHA256)))
+
+
+# --- the signal ---------------------------------------------------------------------------------
+
+_INTS = (0, 1, 2, 3, 4, 7, 8, 10, 16, 17, 127, 128, 255, 256, 643, 999_999, 1_000_000, 0x7FFF, 0x8000, 0xFFFF,
+         0x10000, 0xFFFFFFFF, 2**32, 2**63, 2**64 - 1, -1, -32, -33, -128, -129, -32768, -32769, -2**63)
+_FLOATS = (0.0, -0.0, 1.0, -1.0, 90.0, 90.000001, 180.0, -180.5, 3.3, 1e308, float("inf"), float("nan"))
+_TIMES = ("20250624100658", "20250230120000", "19700101000000", "99991231235959", "2025062410065",
+          "202506241006589", "2025o624100658", "")
+
+
+def _any_value(rng: random.Random) -> Any:
+    k = rng.randrange(9)
+    if k == 0:
+        return rng.choice(_INTS)
+    if k == 1:
+        return rng.choice(_FLOATS)
+    if k == 2:
+        return rng.choice(_TIMES)
+    if k == 3:
+        return rng.choice((None, True, False))
+    if k == 4:
+        return bytes(rng.randrange(256) for _ in range(rng.choice((0, 1, 14, 300))))
+    if k == 5:
+        return tuple(rng.choice(_INTS) for _ in range(rng.choice((0, 1, 15, 16, 100))))
+    if k == 6:
+        return MsgMap(((rng.choice(_INTS), rng.choice(_TIMES)),))
+    if k == 7:
+        return Ext(rng.randrange(-128, 128), bytes(rng.choice((1, 2, 3, 4, 8, 16, 17))))
+    return "x" * rng.choice((31, 32, 255, 256))
+
+
+def _wide(value: Any, rng: random.Random) -> bytes:
+    """A non-minimal encoding of an int (or float32 of a float), else the canonical one."""
+    if type(value) is int and 0 <= value <= 0xFFFFFFFF:
+        return rng.choice((b"\xcf" + struct.pack(">Q", value), b"\xce" + struct.pack(">I", value)))
+    if type(value) is float:
+        return b"\xca" + struct.pack(">f", value)
+    if type(value) is tuple and len(value) < 16:
+        return b"\xdc" + struct.pack(">H", len(value)) + b"".join(msgpack_pack(x) for x in value)
+    return msgpack_pack(value)
+
+
+def _mutate_msgpack(rng: random.Random, sig: SignalMsgpack) -> bytes:
+    fields = list(sig.fields)
+    version = sig.version
+    op = rng.randrange(8)
+    i = rng.randrange(len(fields))
+    if op == 0:
+        fields[i] = _any_value(rng)
+    elif op == 1:
+        del fields[i]
+    elif op == 2:
+        fields.insert(i, _any_value(rng))
+    elif op == 3:
+        j = rng.randrange(len(fields))
+        fields[i], fields[j] = fields[j], fields[i]
+    elif op == 4 and isinstance(fields[11 if len(fields) > 11 else -1], tuple):
+        k = 11 if len(fields) > 11 else len(fields) - 1
+        s = list(fields[k])
+        if s and rng.random() < 0.5:
+            s[rng.randrange(len(s))] = rng.choice(_INTS)
+        else:
+            s.append(rng.choice(_INTS))
+        fields[k] = tuple(s)
+    elif op == 5:
+        version = rng.choice((1, 2, 3, 4, 5, 0x0300, 0xFFFF))
+    elif op == 6:  # the 9-field draft
+        fields = fields[:6] + fields[9:12]
+    else:
+        parts = [msgpack_pack(v) for v in fields]
+        parts[i] = _wide(fields[i], rng)
+        return struct.pack("<H", version) + b"".join(parts)
+    return struct.pack("<H", version) + b"".join(msgpack_pack(v) for v in fields)
+
+
+def _mutate_v2(rng: random.Random, sig: SignalV2) -> bytes:
+    op = rng.randrange(9)
+    s = sig
+    if op == 0:
+        s = SignalV2(s.version, rng.choice(_TIMES).encode()[:14].ljust(14, b"0"), *_rest(s, 2))
+    elif op == 1:
+        s = SignalV2(s.version, s.time, rng.choice(_INTS) & 0xFFFFFFFF, *_rest(s, 3))
+    elif op == 2:
+        c = Fixed(rng.choice(_INTS) & 0xFFFF, rng.choice(_INTS) & 0xFFFFFFFF)
+        which = rng.randrange(3)
+        coords = [s.longitude, s.latitude, s.altitude]
+        coords[which] = c
+        s = SignalV2(s.version, s.time, s.microseconds, *coords, s.sample_rate, s.flags, s.samples)
+    elif op == 3:
+        s = SignalV2(s.version, s.time, s.microseconds, s.longitude, s.latitude, s.altitude,
+                     rng.choice(_INTS) & 0xFFFFFFFF, s.flags, s.samples)
+    elif op == 4 and s.version == 2:
+        s = SignalV2(2, *_rest(s, 1)[:6], rng.randrange(256), s.samples)
+    elif op == 5:
+        samples = list(s.samples) + [rng.randrange(-0x8000, 0x8000) for _ in range(rng.choice((1, 2, 50)))]
+        s = SignalV2(s.version, *_rest(s, 1)[:7], tuple(samples))
+    body = encode_body(s)
+    if op == 6:  # the count says something else
+        at = 43 if s.version == 2 else 42
+        return body[:at] + struct.pack("<I" if s.version == 2 else ">I", rng.choice(_INTS) & 0xFFFFFFFF) + body[at + 4:]
+    if op == 7:
+        return struct.pack("<H", rng.choice((1, 2, 3, 4, 9))) + body[2:]
+    if op == 8:
+        return body + bytes(rng.randrange(256) for _ in range(rng.choice((1, 2, 3))))
+    return body
+
+
+def _rest(s: SignalV2, start: int) -> tuple[Any, ...]:
+    values = (s.version, s.time, s.microseconds, s.longitude, s.latitude, s.altitude, s.sample_rate, s.flags,
+              s.samples)
+    return values[start:]
+
+
+def _mutate_structure(rng: random.Random, data: bytes, max_size: int) -> bytes | None:
+    try:
+        container, body, name = _open(data)
+    except DecodeError:
+        return None
+    if rng.random() < 0.25:
+        out = _container_op(rng, body, name or "signal.sig")
+    else:
+        try:
+            sig = decode_body(body)
+        except DecodeError:
+            return None
+        new_body = _mutate_msgpack(rng, sig) if isinstance(sig, SignalMsgpack) else _mutate_v2(rng, sig)
+        out = new_body if container == "raw" else _wrap(new_body, name)
+    return out if len(out) <= max_size else None
+
+
+def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
+    """A small deterministic byte mutator (outside a running campaign)."""
+    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        pos = rng.randrange(len(buf))
+        op = rng.randrange(5)
+        if op == 0:
+            buf[pos] ^= 1 << rng.randrange(8)
+        elif op == 1:
+            buf[pos] = rng.choice((0, 0x7F, 0x80, 0xC1, 0xCD, 0xDC, 0xFF, rng.randrange(256)))
+        elif op == 2:
+            buf[pos:pos] = rng.choice(_TOKENS)
+        elif op == 3 and len(buf) > 1:
+            del buf[pos:pos + rng.randint(1, min(16, len(buf) - 1))]
+        else:
+            buf[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 4)))
+    return bytes(buf[:max_size]) or b"\x00"
+
+
+def mutate(data: bytes, max_size: int, seed: int, *,
+           byte_mutate: Callable[[bytes, int], bytes] | None = None) -> bytes:
+    """atheris custom mutator: at most ``max_size`` bytes; never raises.
+
+    Structure-aware when the container opens and the signal decodes; otherwise
+    (and with probability ``BYTE_MUTATION_RATE``) byte mutation, applied to the
+    signal member inside a tar.xz (re-wrapped after) or to the raw bytes.
+    """
+    rng = random.Random(seed)
+    data = bytes(data)
+    if rng.random() >= BYTE_MUTATION_RATE:
+        try:
+            out = _mutate_structure(rng, data, max_size)
+        except Exception:  # a mutator must not crash the campaign
+            out = None
+        if out is not None:
+            return out
+    bm = byte_mutate if byte_mutate is not None else (lambda d, n: _byte_mutate(rng, d, n))
+    try:
+        container, body, name = _open(data)
+        if container == "tar.xz" and rng.random() < 0.7:
+            out = _wrap(bm(body, max_size), name)
+            if len(out) <= max_size:
+                return out
+    except Exception:
+        pass
+    return bm(data, max_size)
+
+
+# --- seeds and dictionary ------------------------------------------------------------------------
+
+
+def synthetic_seeds() -> list[tuple[str, bytes]]:
+    from recspec.conformance.raskat import _seeds as s
+
+    v1 = SignalV2(1, s.TIME, 1, Fixed(1, 2), Fixed(3, 4), Fixed(5, 6), 7, None, (1, -1))
+    out = [("v1.sig", encode_body(v1))]
+    for name, sig in (("v2", s.spec_v2()), ("v2w", s.writer_v2()), ("v3", s.spec_v3()), ("v3w", s.writer_v3()),
+                      ("v4", s.spec_v4()), ("v4w", s.writer_v4())):
+        out.append((f"{name}.sig", encode_body(sig)))
+        out.append((f"{name}.tar.xz.sig", _wrap(encode_body(sig), f"{name}.sig")))
+    return out
+
+
+def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
+    """The raw signal inside a tar.xz seed (so both layers get seeds of their own)."""
+    try:
+        container, body, _ = _open(data)
+    except DecodeError:
+        return []
+    return [body] if container == "tar.xz" and body and len(body) <= max_len else []
+
+
+def dictionary_entries() -> list[tuple[str, bytes]]:
+    entries = [
+        ("xz_magic", XZ_MAGIC), ("xz_footer", b"YZ"), ("ustar", b"ustar\x00"), ("gnu_magic", b"ustar  \x00"),
+        ("version_1", b"\x01\x00"), ("version_2", b"\x02\x00"), ("version_3", b"\x03\x00"), ("version_4", b"\x04\x00"),
+        ("time_str", b"\xae20250624100658"), ("time", b"20250624100658"),
+        ("mp_f64", b"\xcb"), ("mp_f32", b"\xca"), ("mp_u16", b"\xcd"), ("mp_u32", b"\xce"), ("mp_u64", b"\xcf"),
+        ("mp_array16", b"\xdc\x00\x64"), ("mp_array32", b"\xdd\x00\x00\x00\x10"), ("mp_map16", b"\xde\x00\x01"),
+        ("mp_never", b"\xc1"), ("mp_str8", b"\xd9\x0e"), ("mp_bin8", b"\xc4\x01"), ("mp_fixext1", b"\xd4\x01"),
+        ("mp_ext8", b"\xc7\x03\x01"), ("us_1e6", b"\xce\x00\x0f\x42\x40"), ("vref", b"\xcb\x40\x0a\x66\x66\x60\x00\x00\x00"),
+        ("threshold", b"\xcd\x02\x83"), ("count_100", struct.pack("<I", 100)), ("frac_1e6", struct.pack("<I", 10**6)),
+    ]
+    return entries
+
+
+def dictionary_text() -> str:
+    return render([
+        "libFuzzer dictionary for raSkat signal files: the xz and tar magics, version",
+        "words, MessagePack lead bytes and the values the rules look at.",
+        "Generated by recspec.fuzz.raskat_signal.dictionary_text(); tests/test_fuzz_raskat.py",
+        "checks that this file matches it. Do not edit by hand.",
+    ], dictionary_entries())
+
+
+_TOKENS = tuple(value for _, value in dictionary_entries())

@@ -1,0 +1,265 @@
+# Generated from ksy/raskat_signal.ksy by tools/ksy_compile.mjs
+# (kaitai-struct-compiler 0.11.0, debug mode). Do not edit by hand:
+# change the .ksy file and run `python tools/generate_parsers.py`.
+
+# type: ignore
+
+import kaitaistruct
+from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
+from . import msgpack
+import collections
+
+
+if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
+    raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
+
+class RaskatSignal(KaitaiStruct):
+    """One captured pulse: a little-endian u16 version word, then the body that
+    version defines.
+    
+    * version 2: a fixed 47-byte header (UTC time as 14 ASCII digits,
+      microseconds, longitude, latitude and altitude each as a u16 integer part
+      and a u32 millionths part, sample rate, flags, sample count), then the
+      samples as signed 16-bit little-endian integers.
+    * version 3: a bare sequence of 12 MessagePack objects (not an array, not a
+      map): time, microseconds, two coordinates, altitude, sample rate, load
+      resistance, ADC bits, reference voltage, flags, antenna type, samples.
+    * version 4 (the document's "v31"): the same 12 objects and a 13th, the
+      trigger threshold.
+    * version 1 (legacy, before the document): the version 2 fields without the
+      flags byte, big-endian after the version word.
+    
+    Which of the two v3 coordinates is the latitude, whether the v2 samples carry
+    a +1000 offset and which flag bits are defined are decisions of the reader
+    (recspec's profiles), not of the byte layout, so this spec keeps the stored
+    values. The body must end exactly at the end of the input (`end_of_file`),
+    so trailing bytes are rejected.
+    
+    .. seealso::
+       spec/raskat_signal.ru.md "Структура файла"
+    """
+    SEQ_FIELDS = ["version", "body"]
+    def __init__(self, max_depth, _io, _parent=None, _root=None):
+        super(RaskatSignal, self).__init__(_io)
+        self._parent = _parent
+        self._root = _root or self
+        self.max_depth = max_depth
+        self._debug = collections.defaultdict(dict)
+
+    def _read(self):
+        self._debug['version']['start'] = self._io.pos()
+        self.version = self._io.read_u2le()
+        self._debug['version']['end'] = self._io.pos()
+        if not  ((self.version == 1) or (self.version == 2) or (self.version == 3) or (self.version == 4)) :
+            raise kaitaistruct.ValidationNotAnyOfError(self.version, self._io, u"/seq/0")
+        self._debug['body']['start'] = self._io.pos()
+        _on = self.version
+        if _on == 1:
+            pass
+            self.body = RaskatSignal.BodyV1(self._io, self, self._root)
+            self.body._read()
+        elif _on == 2:
+            pass
+            self.body = RaskatSignal.BodyV2(self._io, self, self._root)
+            self.body._read()
+        elif _on == 3:
+            pass
+            self.body = RaskatSignal.BodyMsgpack(12, self._io, self, self._root)
+            self.body._read()
+        elif _on == 4:
+            pass
+            self.body = RaskatSignal.BodyMsgpack(13, self._io, self, self._root)
+            self.body._read()
+        self._debug['body']['end'] = self._io.pos()
+
+
+    def _fetch_instances(self):
+        pass
+        _on = self.version
+        if _on == 1:
+            pass
+            self.body._fetch_instances()
+        elif _on == 2:
+            pass
+            self.body._fetch_instances()
+        elif _on == 3:
+            pass
+            self.body._fetch_instances()
+        elif _on == 4:
+            pass
+            self.body._fetch_instances()
+
+    class BodyMsgpack(KaitaiStruct):
+        """
+        .. seealso::
+           spec/raskat_signal.ru.md "Структура файла v3"
+        """
+        SEQ_FIELDS = ["fields", "end_of_file"]
+        def __init__(self, num_fields, _io, _parent=None, _root=None):
+            super(RaskatSignal.BodyMsgpack, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self.num_fields = num_fields
+            self._debug = collections.defaultdict(dict)
+
+        def _read(self):
+            self._debug['fields']['start'] = self._io.pos()
+            self._debug['fields']['arr'] = []
+            self.fields = []
+            for i in range(self.num_fields):
+                self._debug['fields']['arr'].append({'start': self._io.pos()})
+                _t_fields = msgpack.Msgpack(0, self._root.max_depth, self._io)
+                try:
+                    _t_fields._read()
+                finally:
+                    self.fields.append(_t_fields)
+                self._debug['fields']['arr'][i]['end'] = self._io.pos()
+
+            self._debug['fields']['end'] = self._io.pos()
+            self._debug['end_of_file']['start'] = self._io.pos()
+            self.end_of_file = self._io.read_bytes(0)
+            self._debug['end_of_file']['end'] = self._io.pos()
+            _ = self.end_of_file
+            if not self._io.is_eof():
+                raise kaitaistruct.ValidationExprError(self.end_of_file, self._io, u"/types/body_msgpack/seq/1")
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.fields)):
+                pass
+                self.fields[i]._fetch_instances()
+
+
+
+    class BodyV1(KaitaiStruct):
+        """Legacy layout: big-endian, no flags byte."""
+        SEQ_FIELDS = ["time", "microseconds", "lon_int", "lon_frac", "lat_int", "lat_frac", "alt_int", "alt_frac", "sample_rate", "num_samples", "samples", "end_of_file"]
+        def __init__(self, _io, _parent=None, _root=None):
+            super(RaskatSignal.BodyV1, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._debug = collections.defaultdict(dict)
+
+        def _read(self):
+            self._debug['time']['start'] = self._io.pos()
+            self.time = self._io.read_bytes(14)
+            self._debug['time']['end'] = self._io.pos()
+            self._debug['microseconds']['start'] = self._io.pos()
+            self.microseconds = self._io.read_u4be()
+            self._debug['microseconds']['end'] = self._io.pos()
+            self._debug['lon_int']['start'] = self._io.pos()
+            self.lon_int = self._io.read_u2be()
+            self._debug['lon_int']['end'] = self._io.pos()
+            self._debug['lon_frac']['start'] = self._io.pos()
+            self.lon_frac = self._io.read_u4be()
+            self._debug['lon_frac']['end'] = self._io.pos()
+            self._debug['lat_int']['start'] = self._io.pos()
+            self.lat_int = self._io.read_u2be()
+            self._debug['lat_int']['end'] = self._io.pos()
+            self._debug['lat_frac']['start'] = self._io.pos()
+            self.lat_frac = self._io.read_u4be()
+            self._debug['lat_frac']['end'] = self._io.pos()
+            self._debug['alt_int']['start'] = self._io.pos()
+            self.alt_int = self._io.read_u2be()
+            self._debug['alt_int']['end'] = self._io.pos()
+            self._debug['alt_frac']['start'] = self._io.pos()
+            self.alt_frac = self._io.read_u4be()
+            self._debug['alt_frac']['end'] = self._io.pos()
+            self._debug['sample_rate']['start'] = self._io.pos()
+            self.sample_rate = self._io.read_u4be()
+            self._debug['sample_rate']['end'] = self._io.pos()
+            self._debug['num_samples']['start'] = self._io.pos()
+            self.num_samples = self._io.read_u4be()
+            self._debug['num_samples']['end'] = self._io.pos()
+            self._debug['samples']['start'] = self._io.pos()
+            self._debug['samples']['arr'] = []
+            self.samples = []
+            for i in range(self.num_samples):
+                self._debug['samples']['arr'].append({'start': self._io.pos()})
+                self.samples.append(self._io.read_s2be())
+                self._debug['samples']['arr'][i]['end'] = self._io.pos()
+
+            self._debug['samples']['end'] = self._io.pos()
+            self._debug['end_of_file']['start'] = self._io.pos()
+            self.end_of_file = self._io.read_bytes(0)
+            self._debug['end_of_file']['end'] = self._io.pos()
+            _ = self.end_of_file
+            if not self._io.is_eof():
+                raise kaitaistruct.ValidationExprError(self.end_of_file, self._io, u"/types/body_v1/seq/11")
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.samples)):
+                pass
+
+
+
+    class BodyV2(KaitaiStruct):
+        """
+        .. seealso::
+           spec/raskat_signal.ru.md "Структура файла v2"
+        """
+        SEQ_FIELDS = ["time", "microseconds", "lon_int", "lon_frac", "lat_int", "lat_frac", "alt_int", "alt_frac", "sample_rate", "flags", "num_samples", "samples", "end_of_file"]
+        def __init__(self, _io, _parent=None, _root=None):
+            super(RaskatSignal.BodyV2, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._debug = collections.defaultdict(dict)
+
+        def _read(self):
+            self._debug['time']['start'] = self._io.pos()
+            self.time = self._io.read_bytes(14)
+            self._debug['time']['end'] = self._io.pos()
+            self._debug['microseconds']['start'] = self._io.pos()
+            self.microseconds = self._io.read_u4le()
+            self._debug['microseconds']['end'] = self._io.pos()
+            self._debug['lon_int']['start'] = self._io.pos()
+            self.lon_int = self._io.read_u2le()
+            self._debug['lon_int']['end'] = self._io.pos()
+            self._debug['lon_frac']['start'] = self._io.pos()
+            self.lon_frac = self._io.read_u4le()
+            self._debug['lon_frac']['end'] = self._io.pos()
+            self._debug['lat_int']['start'] = self._io.pos()
+            self.lat_int = self._io.read_u2le()
+            self._debug['lat_int']['end'] = self._io.pos()
+            self._debug['lat_frac']['start'] = self._io.pos()
+            self.lat_frac = self._io.read_u4le()
+            self._debug['lat_frac']['end'] = self._io.pos()
+            self._debug['alt_int']['start'] = self._io.pos()
+            self.alt_int = self._io.read_u2le()
+            self._debug['alt_int']['end'] = self._io.pos()
+            self._debug['alt_frac']['start'] = self._io.pos()
+            self.alt_frac = self._io.read_u4le()
+            self._debug['alt_frac']['end'] = self._io.pos()
+            self._debug['sample_rate']['start'] = self._io.pos()
+            self.sample_rate = self._io.read_u4le()
+            self._debug['sample_rate']['end'] = self._io.pos()
+            self._debug['flags']['start'] = self._io.pos()
+            self.flags = self._io.read_u1()
+            self._debug['flags']['end'] = self._io.pos()
+            self._debug['num_samples']['start'] = self._io.pos()
+            self.num_samples = self._io.read_u4le()
+            self._debug['num_samples']['end'] = self._io.pos()
+            self._debug['samples']['start'] = self._io.pos()
+            self._debug['samples']['arr'] = []
+            self.samples = []
+            for i in range(self.num_samples):
+                self._debug['samples']['arr'].append({'start': self._io.pos()})
+                self.samples.append(self._io.read_s2le())
+                self._debug['samples']['arr'][i]['end'] = self._io.pos()
+
+            self._debug['samples']['end'] = self._io.pos()
+            self._debug['end_of_file']['start'] = self._io.pos()
+            self.end_of_file = self._io.read_bytes(0)
+            self._debug['end_of_file']['end'] = self._io.pos()
+            _ = self.end_of_file
+            if not self._io.is_eof():
+                raise kaitaistruct.ValidationExprError(self.end_of_file, self._io, u"/types/body_v2/seq/12")
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.samples)):
+                pass
