@@ -75,6 +75,16 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         module="recspec.conformance.carla",
     ),
+    "matrix-smt": FormatInfo(
+        id="matrix-smt",
+        title="Matrix-SMT simulation recording (BSON)",
+        aliases=("matrix", "smt", "matrix_smt", "matrix-smt-record"),
+        extensions=(".bson",),
+        variants=(),
+        profiles=("spec", "compat"),
+        default_profile="spec",
+        module="recspec.conformance.matrix_smt",
+    ),
 })
 
 

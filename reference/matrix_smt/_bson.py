@@ -57,6 +57,7 @@ __all__ = [
     "Timestamp",
     "Undefined",
     "decode_document",
+    "decode_raw",
     "encode_document",
     "type_name",
     "typed",
@@ -683,8 +684,10 @@ class Entry:
     offset: int  # of the type byte
     type_code: int
     key: str
-    value: Any
+    value: Any  # None when ``raw`` holds the undecoded bytes
     end: int
+    raw: bytes | None = None  # an embedded document's bytes, from ``entries(raw=True)``
+    value_offset: int = 0
 
 
 class RecordingWalker:
@@ -863,9 +866,13 @@ class RecordingWalker:
         """Decode one top-level value (at most ``MAX_BUFFERED_SIZE`` bytes)."""
         return self._decode_value(s.type_code, s.offset, s.value_offset, self.last, path or s.key, 1)[0]
 
-    def entries(self, s: Section, path: str | None = None) -> Iterator[Entry]:
+    def entries(self, s: Section, path: str | None = None, *, raw: bool = False) -> Iterator[Entry]:
         """Stream the elements of the array or document section ``s``, each decoded
-        on its own (a frame at a time for the frames array)."""
+        on its own (a frame at a time for the frames array).
+
+        ``raw``: an embedded document whose declared length fits is not decoded;
+        its bytes come in ``Entry.raw`` and :meth:`decode_raw` decodes them (a
+        caller may read the bytes faster when it knows their shape)."""
         path = s.key if path is None else path
         is_array = s.type_code == T_ARRAY
         v = s.value_offset
@@ -884,8 +891,18 @@ class RecordingWalker:
         while pos < last:
             t, key, val_at = self._head(pos, last, path)
             sub = _sub(path, key, is_array)
+            if raw and t == T_DOCUMENT:
+                head = self._read(val_at, 4)
+                if len(head) == 4:
+                    (dn,) = _I32(head, 0)
+                    if 5 <= dn <= MAX_BUFFERED_SIZE and val_at + dn <= min(last, self.size):
+                        data = self._read(val_at, dn)
+                        yield Entry(index, pos, t, key, None, val_at + dn, data, val_at)
+                        index += 1
+                        pos = val_at + dn
+                        continue
             value, p = self._decode_value(t, pos, val_at, last, sub, 2)
-            yield Entry(index, pos, t, key, value, p)
+            yield Entry(index, pos, t, key, value, p, None, val_at)
             index += 1
             pos = p
         if last >= self.size:
@@ -894,6 +911,14 @@ class RecordingWalker:
         if term != b"\x00":
             raise self._fail(R_LENGTH, f"document of declared length {n} does not end with NUL "
                              f"(byte {term[0]:#04x} at its end)", last, path)
+
+
+def decode_raw(entry: Entry, path: str) -> Document:
+    """Decode the document bytes of an ``entries(raw=True)`` entry (depth 2, as in a
+    recording's frames array)."""
+    assert entry.raw is not None
+    r = _Reader(entry.raw, entry.value_offset, short=False, path=path)
+    return r.document(0, len(entry.raw), 2, path)[0]
 
 
 _LENGTH_PREFIXED = frozenset((T_STRING, T_CODE, T_SYMBOL, T_DOCUMENT, T_ARRAY, T_CODE_W_SCOPE, T_BINARY,
