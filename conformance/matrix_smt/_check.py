@@ -393,7 +393,7 @@ class _Walk:
         self.unknown_keys(s, STATE_KEYS, path, "state")
 
     def quaternion(self, q: list[float], path: str, at: int | None) -> None:
-        norm = math.sqrt(sum(x * x for x in q))
+        norm = math.hypot(*q)
         if not abs(norm - 1.0) <= QUAT_TOLERANCE:
             self.add("MATRIX-QUAT-001", f"{path} has length {norm!r}, not 1 (within {QUAT_TOLERANCE})", at, None,
                      path, 1.0, norm)

@@ -16,9 +16,10 @@ two paths to the same findings on generated and mutated files.
 
 from __future__ import annotations
 
-import math
 import re
 import struct
+from math import hypot
+from operator import add, sub
 from typing import TYPE_CHECKING
 
 from recspec.reference.matrix_smt._bson import Entry
@@ -42,13 +43,28 @@ _STATE = re.compile(
 )
 _STATES_HEAD = b"\x04states\x00"
 _TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
-_I32 = struct.Struct("<i").unpack
-_I32_AT = struct.Struct("<i").unpack_from
+#: Bytes of one state element besides its key, flag and metadata text (see _STATE).
+_STATE_FIXED = 124
+#: A state's document length minus its flag and metadata text.
+_DOC_FIXED = 122
 _F64_AT = struct.Struct("<d").unpack_from
-_P3 = struct.Struct("<3xd3xd3xd").unpack
-_Q4 = struct.Struct("<3xd3xd3xd3xd").unpack
-_INDEX = [str(i).encode() for i in range(4096)]
-_LEN = [struct.pack("<i", n + 1) for n in range(256)]  # the length field of a string of n bytes
+_I32_AT = struct.Struct("<i").unpack_from
+_INDEX = tuple(str(i).encode() for i in range(4096))
+_FLAG_LEN = b"\x02\x00\x00\x00"  # the length field of "i" and "d"
+_FLAGS = frozenset((b"i", b"d"))  # both profiles accept these two
+_ONE = {1}
+_DOC = {_DOC_FIXED}
+_LO = 1.0 - QUAT_TOLERANCE + 1e-12  # strictly inside the tolerance: borderline norms take the full path
+_HI = 1.0 + QUAT_TOLERANCE - 1e-12
+
+
+class _Structs:
+    """Unpackers for the k states of a frame (cached per k)."""
+
+    def __init__(self, k: int) -> None:
+        self.ints = struct.Struct("<" + "i" * k).unpack
+        self.p = struct.Struct("<" + "3xd3xd3xd" * k).unpack
+        self.r = struct.Struct("<" + "3xd3xd3xd3xd" * k).unpack
 
 
 class FrameMatcher:
@@ -57,18 +73,17 @@ class FrameMatcher:
     def __init__(self, walk: "_Walk") -> None:
         self.walk = walk
         self.matched = 0
-        self.flags = {b"i": False, b"d": True}  # both profiles accept these two
+        self._structs: dict[int, _Structs] = {}
 
     def frame(self, entry: Entry) -> bool:
         raw = entry.raw
         if raw is None:
             return False
         walk = self.walk
-        index = walk.frames
         n = len(raw)
         if n < 38 or raw[4:12] != _STATES_HEAD or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
             return False
-        if entry.key != str(index):
+        if entry.key != str(walk.frames):
             return False
         (states_len,) = _I32_AT(raw, 12)
         end = n - 22  # where the states array must end (its NUL is the byte before)
@@ -80,61 +95,54 @@ class FrameMatcher:
         prev = walk.prev_time
         if prev is not None and t < prev:
             return False
-        objects = walk.objects
-        destroyed = walk.destroyed
-        flags = self.flags
-        seen: set[int] = set()
-        removed: list[int] = []
-        pos = 16
         last = end - 1
-        k = 0
-        match = _STATE.match
-        sqrt = math.sqrt
-        lo, hi = 1.0 - QUAT_TOLERANCE, 1.0 + QUAT_TOLERANCE
-        while pos < last:
-            m = match(raw, pos)
-            if m is None:
+        states = _STATE.findall(raw, 16, last)
+        k = len(states)
+        if k == 0:
+            if last != 16:
                 return False
-            key, dlen, sid_b, ilen, flag, mlen, meta, pb, rb = m.groups()
-            if k < 4096:
-                if key != _INDEX[k]:
-                    return False
-            elif key != str(k).encode():
+        else:
+            keys, dls, sids, ilens, flags, mlens, metas, pbs, rbs = zip(*states)
+            # findall skips what does not match: the matches must tile the array exactly
+            flag_sizes = list(map(len, flags))
+            meta_sizes = list(map(len, metas))
+            if sum(map(len, keys)) + sum(flag_sizes) + sum(meta_sizes) + _STATE_FIXED * k != last - 16:
                 return False
-            pos = m.end()
-            if _I32(dlen)[0] != pos - m.start(2):
+            if keys != _INDEX[:k] if k <= len(_INDEX) else list(keys) != [str(i).encode() for i in range(k)]:
                 return False
-            if len(flag) > 255 or ilen != _LEN[len(flag)] or len(meta) > 255 or mlen != _LEN[len(meta)]:
+            st = self._structs.get(k)
+            if st is None:
+                st = self._structs[k] = _Structs(k)
+            if set(map(sub, st.ints(b"".join(dls)), map(add, flag_sizes, meta_sizes))) != _DOC:
                 return False
-            destroys = flags.get(flag)
-            if destroys is None:
+            if not _FLAGS.issuperset(flags) or set(ilens) != {_FLAG_LEN}:
                 return False
-            if not meta.isascii():
+            if set(map(sub, st.ints(b"".join(mlens)), meta_sizes)) != _ONE:
+                return False
+            joined = b"".join(metas)
+            if not joined.isascii():
                 try:
-                    meta.decode("utf-8")
+                    for meta in metas:
+                        meta.decode("utf-8")
                 except UnicodeDecodeError:
                     return False
-            (sid,) = _I32(sid_b)
-            if sid not in objects or sid in destroyed or sid in seen:
+            ids = st.ints(b"".join(sids))
+            idset = set(ids)
+            if len(idset) != k or not walk.objects.keys() >= idset or not walk.destroyed.isdisjoint(idset):
                 return False
-            seen.add(sid)
-            if destroys:
-                removed.append(sid)
-            px, py, pz = _P3(pb)
-            qx, qy, qz, qw = _Q4(rb)
-            total = px + py + pz + qx + qy + qz + qw
+            ps = st.p(b"".join(pbs))
+            qs = st.r(b"".join(rbs))
+            total = sum(ps) + sum(qs)
             if total - total != 0.0:
                 return False
-            norm = sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
-            if not lo <= norm <= hi or not abs(norm - 1.0) <= QUAT_TOLERANCE:
+            norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
+            if min(norms) < _LO or max(norms) > _HI:
                 return False
-            k += 1
-        if pos != last:
-            return False
-        # accepted: apply what the full path would have recorded
+            if b"d" in flags:
+                walk.destroyed.update(i for i, f in zip(ids, flags) if f == b"d")
+        # accepted: record what the full path would have recorded
         walk.frames += 1
         walk.states += k
-        destroyed.update(removed)
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1

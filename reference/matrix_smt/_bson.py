@@ -75,6 +75,9 @@ MAX_BUFFERED_SIZE = 64 * 1024 * 1024
 #: gigabytes. More is ``MATRIX-LIMIT-003``.
 MAX_ELEMENTS = 1_000_000
 
+#: Bytes the walker reads from the file at a time (its read window).
+WINDOW = 1 << 20
+
 # rule ids (catalog: recspec.conformance.matrix_smt._rules)
 R_LENGTH = "MATRIX-BSON-001"
 R_TYPE = "MATRIX-BSON-002"
@@ -705,6 +708,8 @@ class RecordingWalker:
 
     def __init__(self, f: BinaryIO, size: int | None = None) -> None:
         self.f = f
+        self._win = b""
+        self._win_at = 0
         if size is None:
             f.seek(0, os.SEEK_END)
             size = f.tell()
@@ -721,8 +726,18 @@ class RecordingWalker:
         self.trailing = max(size - self.declared, 0)
 
     def _read(self, offset: int, n: int) -> bytes:
+        """``n`` bytes at ``offset`` (fewer at the end of the file), served from a
+        window of :data:`WINDOW` bytes so that small reads cost no system call."""
+        start = offset - self._win_at
+        if 0 <= start and start + n <= len(self._win):
+            return self._win[start:start + n]
+        if n >= WINDOW:
+            self.f.seek(offset)
+            return self.f.read(n)
         self.f.seek(offset)
-        return self.f.read(n)
+        self._win = self.f.read(WINDOW)
+        self._win_at = offset
+        return self._win[:n]
 
     def _fail(self, rule: str, message: str, offset: int, path: str = "") -> DecodeError:
         if rule == R_TRUNCATED:

@@ -30,7 +30,8 @@ from recspec.errors import DecodeError
 from ._bson import Array, Document, Int64, decode_document, encode_document
 from ._model import CommandKind, DebugCommand, Frame, Geometry, Presence, Recording, SceneObject, State
 
-__all__ = ["PROFILES", "ModelError", "decode", "encode", "from_document", "to_document"]
+__all__ = ["PROFILES", "ModelError", "decode", "encode", "frame_document", "from_document", "object_document",
+           "to_document"]
 
 PROFILES = ("spec", "compat")
 
@@ -117,6 +118,16 @@ def _frame(fr: Frame, profile: str) -> Document:
     states = Array.of_values([_state(s, profile) for s in fr.states])
     return _doc([("states", states), ("cmd", cmd), ("time" if profile == "compat" else "t", _num(fr.time, profile))],
                 profile)
+
+
+def frame_document(fr: Frame, profile: str = "spec") -> Document:
+    """One frame's document as ``profile`` writes it (for writers that stream frames)."""
+    return _frame(fr, profile)
+
+
+def object_document(o: SceneObject, profile: str = "spec") -> Document:
+    """One object's document as ``profile`` writes it."""
+    return _object(o, profile)
 
 
 def to_document(rec: Recording, profile: str = "spec") -> Document:
