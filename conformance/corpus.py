@@ -35,8 +35,15 @@ def _carla_seeds() -> Iterator[Any]:
     return seeds()
 
 
+def _matrix_smt_seeds() -> Iterator[Any]:
+    from .matrix_smt._seeds import seeds
+
+    return seeds()
+
+
 #: format id -> the function that builds its generated seed files.
-GENERATED_FORMATS: Mapping[str, Callable[[], Iterable[Any]]] = {"carla": _carla_seeds}
+GENERATED_FORMATS: Mapping[str, Callable[[], Iterable[Any]]] = {"carla": _carla_seeds,
+                                                                "matrix-smt": _matrix_smt_seeds}
 
 
 def build_manifest(fmt: str, seeds: Iterable[Any], old: Mapping[str, Any]) -> dict[str, Any]:

@@ -89,6 +89,7 @@ class _Walk:
         self.flags = FLAGS[profile]
         self.objects: dict[int, str] = {}  # id -> geometry type
         self.object_entries = 0
+        self.objects_known = True  # False when the objects array could not be read: ids are not judged
         self.destroyed: set[int] = set()
         self.frames = 0
         self.states = 0
@@ -378,7 +379,9 @@ class _Walk:
         if sid is not None:
             sid = int(sid)
             at = _where(s, "id", off)
-            if sid not in self.objects:
+            if not self.objects_known:
+                pass
+            elif sid not in self.objects:
                 add("MATRIX-STATE-002", f"{path}.id {sid} is not the id of an object", at, None, path + ".id",
                     "an object id", sid)
             elif sid in self.destroyed:
@@ -491,11 +494,13 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         sink.add("MATRIX-BSON-006", f"{w.trailing} bytes after the document (declared length {w.declared}, file "
                  f"size {w.size})", w.declared, w.trailing, "", w.declared, w.size)
     sections: list[Section] = []
+    skimmed = True
     try:
         for s in w.sections():
             sections.append(s)
     except DecodeError as e:
         _structural(walk, e, truncated, w)
+        skimmed = False  # the sections after the fault cannot be located
     walk.top_keys(sections)
     frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
     objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
@@ -506,6 +511,8 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
             value = w.value(s)
         except DecodeError as e:
             _structural(walk, e, truncated, w)
+            if s is objects_s:
+                walk.objects_known = False
             continue
         if s is objects_s:
             walk.objects_array(value, s)
@@ -515,10 +522,13 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         else:
             walk.generic(value, s.key, s.offset)
     if objects_s is None:
-        sink.add("MATRIX-DOC-001", "the top-level document has no 'objects' array", 0, 4, "", "objects", None)
-    if frames_s is None:
+        if skimmed:
+            sink.add("MATRIX-DOC-001", "the top-level document has no 'objects' array", 0, 4, "", "objects", None)
+        else:
+            walk.objects_known = False
+    if frames_s is None and skimmed:
         sink.add("MATRIX-DOC-001", "the top-level document has no 'frames' array", 0, 4, "", "frames", None)
-    elif frames_s.type_code == T_ARRAY:
+    elif frames_s is not None and frames_s.type_code == T_ARRAY:
         fast = _fastpath.FrameMatcher(walk) if not sink.findings else None
         total = w.size
         try:
