@@ -14,8 +14,14 @@ CARLA recorder logs (``recspec.reference.carla``):
 * ``carla_recordings(variant=None, *, min_frames=0, max_frames=6, valid=True)``
 * ``carla_logs(variant=None, *, min_frames=0, max_frames=6, valid=True)``
 
-NanoVer, raSkat and Matrix-SMT strategies will sit beside them, in sections of
-their own, when their reference codecs land.
+Matrix-SMT recordings and BSON (``recspec.reference.matrix_smt``):
+
+* ``bson_values(*, max_depth=3)``, ``bson_documents(*, max_depth=3)``
+* ``matrix_recordings(*, min_frames=0, max_frames=6, valid=True)``
+* ``matrix_files(profile=None, *, min_frames=0, max_frames=6, valid=True)``
+
+NanoVer and raSkat strategies will sit beside them, in sections of their own,
+when their reference codecs land.
 """
 
 from __future__ import annotations
@@ -29,6 +35,14 @@ from recspec.conformance.carla._strategies import (
     carla_variants,
 )
 
+# --- Matrix-SMT ----------------------------------------------------------------------
+from recspec.conformance.matrix_smt._strategies import (
+    bson_documents,
+    bson_values,
+    matrix_files,
+    matrix_recordings,
+)
+
 __all__ = [
     # CARLA
     "carla_frames",
@@ -36,4 +50,9 @@ __all__ = [
     "carla_packets",
     "carla_recordings",
     "carla_variants",
+    # Matrix-SMT
+    "bson_documents",
+    "bson_values",
+    "matrix_files",
+    "matrix_recordings",
 ]
