@@ -163,7 +163,7 @@ def _child_main(argv: Sequence[str] | None = None) -> None:
     import atheris
 
     with atheris.instrument_imports(include=list(INSTRUMENT)):
-        mod = importlib.import_module(f"recspec.fuzz.{fmt}")
+        mod = importlib.import_module(f"recspec.fuzz.{fmt.replace('-', '_')}")
     target_harness = mod.TARGETS[target]
     canary = bytes.fromhex(os.environ.get(CANARY_ENV, ""))
 
@@ -427,7 +427,7 @@ def run_campaign(fmt: str, *, target: str = "diff", seconds: int = 60, out_dir: 
     if max_len < 1:
         return usage(f"--max-len must be at least 1, not {max_len}")
     try:
-        mod = importlib.import_module(f"recspec.fuzz.{fmt}")
+        mod = importlib.import_module(f"recspec.fuzz.{fmt.replace('-', '_')}")
     except ModuleNotFoundError:
         return usage(f"no fuzz harnesses for format {fmt!r}")
     if not _atheris_available():

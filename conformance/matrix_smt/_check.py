@@ -410,7 +410,7 @@ class _Walk:
             return
         m = c.map()
         kind = m.get("t")
-        if kind not in CMD_NEEDS:
+        if not isinstance(kind, str) or kind not in CMD_NEEDS:
             add("MATRIX-CMD-001", f"{path}.t is {kind!r}, not 'v', 'r', 's' or 'c'" if "t" in m else f"{path} has no 't'",
                 _where(c, "t", off), None, path + ".t", "v|r|s|c", kind if isinstance(kind, str) else type_name(kind))
             return

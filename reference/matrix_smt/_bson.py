@@ -431,7 +431,7 @@ class _Reader:
             raw = buf[p + 1:k]
             name = key_cache.get(raw)
             if name is None:
-                name, _ = self.key(p + 1, last, path)
+                name, _ = self.key(p + 1, last, path + "[?]" if is_array else path)
             v = k + 1
             if t == 1:
                 p = v + 8
@@ -851,7 +851,8 @@ class RecordingWalker:
                    partial: bool = False) -> tuple[Any, int]:
         buf = self._read(v, max(n, 0))
         r = _Reader(buf, v, short=last > self.size, path=path)
-        bound = len(buf) if partial else last - v
+        # the value must end by its container's end, and can only use the bytes read
+        bound = len(buf) if partial else min(last - v, len(buf))
         if t == T_DOCUMENT or t == T_ARRAY:
             doc, p = r.document(0, bound, depth, path, Array if t == T_ARRAY else Document)
             return doc, p + v
