@@ -496,12 +496,16 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
                  f"size {w.size})", w.declared, w.trailing, "", w.declared, w.size)
     sections: list[Section] = []
     skimmed = True
+    deferred: DecodeError | None = None
     try:
         for s in w.sections():
             sections.append(s)
     except DecodeError as e:
-        _structural(walk, e, truncated, w)
         skimmed = False  # the sections after the fault cannot be located
+        if isinstance(e, Truncated):
+            deferred = e  # the frames walk usually meets the same end of file and names the last frame
+        else:
+            _structural(walk, e, truncated, w)
     walk.top_keys(sections)
     frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
     objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
@@ -543,6 +547,8 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
             _structural(walk, e, truncated, w)
         if fast is not None:
             evidence["fast_path_frames"] = fast.matched
+    if deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):
+        _structural(walk, deferred, truncated, w)
     return _finish(report, sink, walk)
 
 

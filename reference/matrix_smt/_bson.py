@@ -809,6 +809,9 @@ class RecordingWalker:
             if end < 0:  # a value whose length field is itself bad or that has no length: decode it to find out
                 end = self._decode_value(t, pos, v, last, key or "", 1)[1]
             yield Section(pos, t, key, v, end)
+            if end > self.size:
+                raise self._fail(R_TRUNCATED, f"file ends inside the value of {key!r} ({end - self.size} bytes "
+                                 "short)", self.size, key)
             pos = end
         if last >= self.size:
             raise self._fail(R_TRUNCATED, "file ends before the top-level document's final NUL", self.size)
@@ -892,10 +895,10 @@ class RecordingWalker:
         path = s.key if path is None else path
         is_array = s.type_code == T_ARRAY
         v = s.value_offset
-        raw = self._read(v, 4)
-        if len(raw) < 4:
+        length = self._read(v, 4)
+        if len(length) < 4:
             raise self._overrun("an array length", v, v + 4, self.last, path)
-        (n,) = _I32(raw, 0)
+        (n,) = _I32(length, 0)
         if n < 5:
             raise self._fail(R_LENGTH, f"document length {n} is below the minimum of 5", v, path)
         end = v + n
