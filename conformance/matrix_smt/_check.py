@@ -67,10 +67,10 @@ def sniff(head: bytes) -> float:
     if b"\x04frames\x00" in head or b"\x04objects\x00" in head:
         return 0.9
     try:
-        key.decode("ascii")
+        text = key.decode("ascii")
     except UnicodeDecodeError:
         return 0.0
-    return 0.2 if key.isascii() and key.isprintable() else 0.0
+    return 0.2 if text.isprintable() else 0.0
 
 
 def _where(doc: Document, key: str, default: int | None) -> int | None:
