@@ -9,7 +9,7 @@ when the readings agree and no recspec error occurs, 1 otherwise.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from recspec.formats import FormatInfo
 
@@ -52,6 +52,8 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     for f in report.findings:
         out.write(f"  {f.severity.value.upper():7} {f.rule} @{f.offset} {f.path}: {f.message}\n")
     status = 0 if report.verdict.value not in ("crash", "timeout") else 1
+    if info.id == "matrix-smt":
+        return _reproduce_matrix_smt(data, report, status, out)
     if info.id != "carla" or report.variant is None:
         out.write("\nno Kaitai comparison for this format yet\n")
         return status
@@ -78,4 +80,27 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
     for d in divergences:
         out.write(f"\nCARLA-XCHECK-001 @{d.offset} {d.path}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
+    return 1
+
+
+def _reproduce_matrix_smt(data: bytes, report: Any, status: int, out: TextIO) -> int:
+    """The Kaitai and pymongo readings of a Matrix-SMT file beside the reference's."""
+    from .matrix_smt._xcheck import differential, kaitai_parse, pymongo_decode
+
+    for name, read in (("kaitai", kaitai_parse), ("pymongo", pymongo_decode)):
+        try:
+            read(data)
+            out.write(f"\n{name + ':':<10} accepts\n")
+        except Exception as e:  # noqa: BLE001 - any exception here is what we came to see
+            out.write(f"\n{name + ':':<10} rejects: {type(e).__name__}: {e}\n")
+    divergences = differential(data)
+    if not divergences:
+        out.write("\nthe readings agree\n")
+        for f in report.findings[:5]:
+            if f.offset is not None:
+                out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
+        return status
+    out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
+    for d in divergences:
+        out.write(f"\nMATRIX-XCHECK-001 {d}\n{hex_window(data, d.offset, 5)}\n")
     return 1

@@ -178,3 +178,12 @@ def test_struct_edit_of_a_state_quaternion_is_located() -> None:
     assert finding.rule == "MATRIX-QUAT-001" and finding.path == "frames[0].states[2].r"
     assert data[finding.offset:finding.offset + 3] == b"\x04r\x00"
     assert struct.unpack_from("<i", data, finding.offset + 3)[0] == 49
+
+
+def test_reproduce_shows_all_three_readings(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "bool.bson"
+    path.write_bytes(SPEC.replace(b"\x08static\x00\x00", b"\x08static\x00\x02", 1))
+    assert main(["reproduce", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "MATRIX-BSON-003" in out and "kaitai:    rejects" in out and "pymongo:   rejects" in out
+    assert "the readings agree" in out

@@ -215,7 +215,8 @@ def written_by_recorder(rec: Recording, v: Variant) -> bytes:
 
 # --- the public surface -------------------------------------------------------------------------
 
-PUBLIC = ["carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants"]
+PUBLIC = ["carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants",
+          "bson_documents", "bson_values", "matrix_files", "matrix_recordings"]
 
 
 def test_public_module_exports_the_strategies() -> None:
