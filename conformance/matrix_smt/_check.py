@@ -411,7 +411,8 @@ class _Walk:
         m = c.map()
         kind = m.get("t")
         if not isinstance(kind, str) or kind not in CMD_NEEDS:
-            add("MATRIX-CMD-001", f"{path}.t is {kind!r}, not 'v', 'r', 's' or 'c'" if "t" in m else f"{path} has no 't'",
+            what = f"{kind!r}" if isinstance(kind, str) else f"a {type_name(kind)}"
+            add("MATRIX-CMD-001", f"{path}.t is {what}, not 'v', 'r', 's' or 'c'" if "t" in m else f"{path} has no 't'",
                 _where(c, "t", off), None, path + ".t", "v|r|s|c", kind if isinstance(kind, str) else type_name(kind))
             return
         values: dict[str, float] = {}
