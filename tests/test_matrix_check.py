@@ -187,3 +187,17 @@ def test_reproduce_shows_all_three_readings(tmp_path, capsys) -> None:  # type: 
     out = capsys.readouterr().out
     assert "MATRIX-BSON-003" in out and "kaitai:    rejects" in out and "pymongo:   rejects" in out
     assert "the readings agree" in out
+
+
+@pytest.mark.parametrize(("points", "volume"), [
+    ([[0, 1, 0], [-1, 0, 0], [1, 0, 0], [0, 0, -1], [0, 0, 1]], True),  # Scene1's convex
+    ([[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1]], False),  # a square
+    ([[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]], False),  # a line
+    ([[5, 5, 5]] * 4, False),  # one point
+    ([[0, 0, 0], [1e-3, 0, 0], [0, 1e-3, 0], [0, 0, 1e-3]], True),  # small but solid
+    ([[1e6, 0, 0], [1e6 + 1, 0, 0], [1e6, 1, 0], [1e6, 0, 1]], True),  # far from the origin
+], ids=["scene1", "square", "line", "point", "small", "far"])
+def test_convex_hull_volume(points: list, volume: bool) -> None:
+    from recspec.conformance.matrix_smt._check import _spans_volume
+
+    assert _spans_volume([[float(c) for c in p] for p in points]) is volume

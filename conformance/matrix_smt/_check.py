@@ -458,22 +458,28 @@ def _child(path: str, doc: Document, i: int) -> str:
 
 
 def _spans_volume(points: list[list[float]]) -> bool:
-    """Some four of ``points`` span a volume (relative tolerance on the triple product)."""
+    """Some four of ``points`` span a volume (tolerances relative to the extent).
+
+    Linear in the number of points: a second point away from the first, a third
+    off their line, then any point off their plane."""
     p0 = points[0]
-    scale = max(max(abs(c - p0[k]) for p in points for k, c in enumerate(p)), 1e-300)
-    eps = 1e-9 * scale * scale * scale
     d = [[c - p0[k] for k, c in enumerate(p)] for p in points[1:]]
-    for i, a in enumerate(d):
-        for j in range(i + 1, len(d)):
-            b = d[j]
-            cx, cy, cz = a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]
-            if abs(cx) + abs(cy) + abs(cz) <= eps / scale:
-                continue  # a and b are collinear with p0
-            for c in d[j + 1:]:
-                if abs(cx * c[0] + cy * c[1] + cz * c[2]) > eps:
-                    return True
-            return False  # a plane through p0, a, b holds every point
-    return False
+    scale = max((abs(c) for v in d for c in v), default=0.0)
+    if scale == 0.0:
+        return False
+    a = next((v for v in d if max(abs(c) for c in v) > 1e-12 * scale), None)
+    if a is None:
+        return False
+    normal = None
+    for v in d:
+        cx, cy, cz = a[1] * v[2] - a[2] * v[1], a[2] * v[0] - a[0] * v[2], a[0] * v[1] - a[1] * v[0]
+        if max(abs(cx), abs(cy), abs(cz)) > 1e-9 * scale * scale:
+            normal = (cx, cy, cz)
+            break
+    if normal is None:
+        return False  # all on one line
+    eps = 1e-9 * scale * scale * scale
+    return any(abs(normal[0] * v[0] + normal[1] * v[1] + normal[2] * v[2]) > eps for v in d)
 
 
 def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = None,
