@@ -541,7 +541,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     if frames_s is None and skimmed:
         sink.add("MATRIX-DOC-001", "the top-level document has no 'frames' array", 0, 4, "", "frames", None)
     elif frames_s is not None and frames_s.type_code == T_ARRAY:
-        fast = _fastpath.FrameMatcher(walk) if fast_path and not sink.findings else None
+        fast = _fastpath.FrameMatcher(walk) if fast_path else None
         total = w.size
         try:
             for entry in w.entries(frames_s, raw=True):
