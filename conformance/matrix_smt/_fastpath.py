@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import struct
 from math import hypot
-from operator import add, sub
+from operator import sub
 from typing import TYPE_CHECKING
 
 from recspec.reference.matrix_smt._bson import Entry
@@ -34,7 +34,7 @@ __all__ = ["FrameMatcher"]
 _STATE = re.compile(
     rb"\x03(\d{1,9})\x00(.{4})"
     rb"\x10id\x00(.{4})"
-    rb"\x02i\x00(.{4})([^\x00]*)\x00"
+    rb"\x02i\x00\x02\x00\x00\x00([id])\x00"
     rb"\x02m\x00(.{4})([^\x00]*)\x00"
     rb"\x04p\x00\x26\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8})\x00"
     rb"\x04r\x00\x31\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8}\x013\x00.{8})\x00"
@@ -43,17 +43,15 @@ _STATE = re.compile(
 )
 _STATES_HEAD = b"\x04states\x00"
 _TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
-#: Bytes of one state element besides its key, flag and metadata text (see _STATE).
-_STATE_FIXED = 124
-#: A state's document length minus its flag and metadata text.
-_DOC_FIXED = 122
+#: Bytes of one state element besides its key and metadata text (see _STATE).
+_STATE_FIXED = 125
+#: A state's document length minus its metadata's length field (123 + len(meta) - (len(meta) + 1)).
+_DOC_MINUS_META_LEN = 122
 _F64_AT = struct.Struct("<d").unpack_from
 _I32_AT = struct.Struct("<i").unpack_from
 _INDEX = tuple(str(i).encode() for i in range(4096))
-_FLAG_LEN = b"\x02\x00\x00\x00"  # the length field of "i" and "d"
-_FLAGS = frozenset((b"i", b"d"))  # both profiles accept these two
 _ONE = {1}
-_DOC = {_DOC_FIXED}
+_DOC = {_DOC_MINUS_META_LEN}
 _LO = 1.0 - QUAT_TOLERANCE + 1e-12  # strictly inside the tolerance: borderline norms take the full path
 _HI = 1.0 + QUAT_TOLERANCE - 1e-12
 
@@ -102,22 +100,18 @@ class FrameMatcher:
             if last != 16:
                 return False
         else:
-            keys, dls, sids, ilens, flags, mlens, metas, pbs, rbs = zip(*states)
+            keys, dls, sids, flags, mlens, metas, pbs, rbs = zip(*states)
             # findall skips what does not match: the matches must tile the array exactly
-            flag_sizes = list(map(len, flags))
             meta_sizes = list(map(len, metas))
-            if sum(map(len, keys)) + sum(flag_sizes) + sum(meta_sizes) + _STATE_FIXED * k != last - 16:
+            if sum(map(len, keys)) + sum(meta_sizes) + _STATE_FIXED * k != last - 16:
                 return False
             if keys != _INDEX[:k] if k <= len(_INDEX) else list(keys) != [str(i).encode() for i in range(k)]:
                 return False
             st = self._structs.get(k)
             if st is None:
                 st = self._structs[k] = _Structs(k)
-            if set(map(sub, st.ints(b"".join(dls)), map(add, flag_sizes, meta_sizes))) != _DOC:
-                return False
-            if not _FLAGS.issuperset(flags) or set(ilens) != {_FLAG_LEN}:
-                return False
-            if set(map(sub, st.ints(b"".join(mlens)), meta_sizes)) != _ONE:
+            meta_lens = st.ints(b"".join(mlens))
+            if set(map(sub, st.ints(b"".join(dls)), meta_lens)) != _DOC or set(map(sub, meta_lens, meta_sizes)) != _ONE:
                 return False
             joined = b"".join(metas)
             if not joined.isascii():
