@@ -41,6 +41,35 @@ _STATE = re.compile(
     rb"\x00",
     re.DOTALL,
 )
+
+
+def _number(key: bytes) -> bytes:
+    """A double or an int32 array element with key ``key`` (one group each)."""
+    return rb"(?:\x01" + key + rb"\x00(.{8})|\x10" + key + rb"\x00(.{4}))"
+
+
+# The producer's state: the same keys, numbers as double or int32 one by one, the flag any compat value.
+_STATE_COMPAT = re.compile(
+    rb"\x03(\d{1,9})\x00(.{4})"
+    rb"\x10id\x00(.{4})"
+    rb"\x02i\x00(.{4})(i|d|destroyed|instantiated)\x00"
+    rb"\x02m\x00(.{4})([^\x00]*)\x00"
+    rb"\x04p\x00(.{4})" + _number(b"0") + _number(b"1") + _number(b"2") + rb"\x00"
+    rb"\x04r\x00(.{4})" + _number(b"0") + _number(b"1") + _number(b"2") + _number(b"3") + rb"\x00"
+    rb"\x00",
+    re.DOTALL,
+)
+_COMPAT_HEAD = b"\x02cmd\x00\x01\x00\x00\x00\x00\x04states\x00"  # cmd "", then the states array
+_TIME_F64 = b"\x01time\x00"
+_TIME_I32 = b"\x10time\x00"
+_COMPAT_FLAGS = {b"i": False, b"instantiated": False, b"d": True, b"destroyed": True}
+_F64 = struct.Struct("<d").unpack
+_I32 = struct.Struct("<i").unpack
+_LEN_FIELDS = {n: struct.pack("<i", n) for n in range(5, 5 + 4 * 11 + 1)}
+# _STATE_COMPAT's groups: key, doc length, id, flag length, flag, meta length, meta, p length (0-7),
+# p's three numbers as (double, int32) pairs (8-13), r length (14), r's four numbers (15-22).
+_NUMBER_GROUPS = (8, 10, 12, 15, 17, 19, 21)
+
 _STATES_HEAD = b"\x04states\x00"
 _TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
 #: Bytes of one state element besides its key and metadata text (see _STATE).
@@ -71,6 +100,7 @@ class FrameMatcher:
     def __init__(self, walk: "_Walk") -> None:
         self.walk = walk
         self.matched = 0
+        self.compat = walk.profile == "compat"  # the producer's frame layout is checked only under compat
         self._structs: dict[int, _Structs] = {}
 
     def frame(self, entry: Entry) -> bool:
@@ -79,7 +109,11 @@ class FrameMatcher:
             return False
         walk = self.walk
         n = len(raw)
-        if n < 38 or raw[4:12] != _STATES_HEAD or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
+        if raw[4:12] != _STATES_HEAD:
+            if self.compat and raw[4:22] == _COMPAT_HEAD:
+                return self._compat_frame(entry, raw, n)
+            return False
+        if n < 38 or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
             return False
         if entry.key != str(walk.frames):
             return False
@@ -137,6 +171,83 @@ class FrameMatcher:
         # accepted: record what the full path would have recorded
         walk.frames += 1
         walk.states += k
+        walk.prev_time = t if prev is None or t > prev else prev
+        walk.last_time = t
+        self.matched += 1
+        return True
+
+    def _compat_frame(self, entry: Entry, raw: bytes, n: int) -> bool:
+        """A frame as the producer writes it, ``{cmd: "", states: [...], time}``, under compat."""
+        walk = self.walk
+        if raw[n - 1] != 0 or entry.key != str(walk.frames):
+            return False
+        if raw[n - 15:n - 9] == _TIME_F64:
+            (t,) = _F64(raw[n - 9:n - 1])
+            end = n - 15
+        elif raw[n - 11:n - 5] == _TIME_I32:
+            (t,) = _I32(raw[n - 5:n - 1])
+            end = n - 11
+        else:
+            return False
+        (states_len,) = _I32_AT(raw, 22)
+        if 22 + states_len != end or raw[end - 1] != 0:
+            return False
+        if t - t != 0.0 or t < 0.0:
+            return False
+        prev = walk.prev_time
+        if prev is not None and t < prev:
+            return False
+        objects, destroyed = walk.objects, walk.destroyed
+        seen: set[int] = set()
+        removed: list[int] = []
+        tiled = 26
+        k = 0
+        F64, I32 = _F64, _I32
+        for g in _STATE_COMPAT.findall(raw, 26, end - 1):
+            key, dl, sid_b, ilen, flag, mlen, meta, plen = g[:8]
+            if key != (_INDEX[k] if k < len(_INDEX) else str(k).encode()):
+                return False
+            nums = []
+            sizes = 0
+            for j in _NUMBER_GROUPS:
+                d = g[j]
+                if d:
+                    nums.append(F64(d)[0])
+                    sizes += 11
+                else:
+                    nums.append(float(I32(g[j + 1])[0]))
+                    sizes += 7
+            p_size = (11 if g[8] else 7) + (11 if g[10] else 7) + (11 if g[12] else 7)
+            if plen != _LEN_FIELDS.get(5 + p_size) or g[14] != _LEN_FIELDS.get(5 + sizes - p_size):
+                return False
+            doc_len = 4 + 8 + 8 + len(flag) + 8 + len(meta) + 3 + 5 + sizes + 3 + 5 + 1
+            if dl != struct.pack("<i", doc_len) or ilen != struct.pack("<i", len(flag) + 1) \
+                    or mlen != struct.pack("<i", len(meta) + 1):
+                return False
+            tiled += 2 + len(key) + doc_len
+            if not meta.isascii():
+                try:
+                    meta.decode("utf-8")
+                except UnicodeDecodeError:
+                    return False
+            (sid,) = I32(sid_b)
+            if sid not in objects or sid in destroyed or sid in seen:
+                return False
+            seen.add(sid)
+            if _COMPAT_FLAGS[flag]:
+                removed.append(sid)
+            total = sum(nums)
+            if total - total != 0.0:
+                return False
+            norm = hypot(nums[3], nums[4], nums[5], nums[6])
+            if norm < _LO or norm > _HI:
+                return False
+            k += 1
+        if tiled != end - 1:  # findall skips what does not match: the states must tile the array
+            return False
+        walk.frames += 1
+        walk.states += k
+        destroyed.update(removed)
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1
