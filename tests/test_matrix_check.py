@@ -201,3 +201,14 @@ def test_convex_hull_volume(points: list, volume: bool) -> None:
     from recspec.conformance.matrix_smt._check import _spans_volume
 
     assert _spans_volume([[float(c) for c in p] for p in points]) is volume
+
+
+def test_typed_reader_rejects_an_unhashable_flag_with_a_model_error() -> None:
+    from recspec.reference.matrix_smt import ModelError, from_document
+
+    doc = b.decode_document(SPEC)
+    state = doc.get("frames")[0].get("states")[0]
+    state.values[state.keys.index("i")] = b.Array.of_values([1.0])
+    state._map = None
+    with pytest.raises(ModelError):
+        from_document(doc)

@@ -355,6 +355,16 @@ def dump_kaitai(f: BinaryIO, out: Any) -> None:
     """The Kaitai reading of a whole file as JSON (the values, with the section layout)."""
     from ._format import plain
 
+    from ._format import MAX_CROSS_CHECK_SIZE
+
+    f.seek(0, 2)
+    size = f.tell()
+    if size > MAX_CROSS_CHECK_SIZE:
+        out.write(json.dumps({"format": "matrix-smt", "reader": "kaitai", "error":
+                              f"{size} bytes is above the Kaitai reading's limit of {MAX_CROSS_CHECK_SIZE} bytes "
+                              "(the debug-mode parser holds about 250 bytes per input byte); use recspec dump "
+                              "without --ksy for the streamed reference reading"}) + "\n")
+        return
     f.seek(0)
     data = f.read()
     try:

@@ -209,7 +209,7 @@ def _read_state(d: Any, path: str) -> State:
     if type(sid) not in (int, Int64):
         raise ModelError(f"{path}.id is not an integer", 0, path)
     flag = _need(d, "i", path)
-    if flag not in _PRESENCE:
+    if not isinstance(flag, str) or flag not in _PRESENCE:
         raise ModelError(f"{path}.i is {flag!r}, not an instance flag", 0, path)
     meta = _need(d, "m", path)
     if not isinstance(meta, str):
