@@ -8,7 +8,8 @@ are streamed one at a time. The state kept across frames is the object table,
 the set of destroyed ids and the previous frame's time.
 
 Frames in the document's canonical shape (spec key order, doubles, ``"i"`` /
-``"d"``, no debug command) go through ``_fastpath``, which matches a whole state
+``"d"``, no debug command), and under compat frames in the producer's layout,
+go through ``_fastpath``, which matches a whole state
 with one regular expression; anything else, and any frame where the fast path
 sees something a rule could report, is decoded and checked in full. Both paths
 give the same findings (a property test holds them to it).

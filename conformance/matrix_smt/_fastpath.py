@@ -1,4 +1,5 @@
-"""The fast path of the frame walk: frames in the document's canonical shape.
+"""The fast path of the frame walk: frames in the document's canonical shape
+(and, under compat, in the producer's layout: ``_compat_frame``).
 
 A frame written by the spec profile's encoder, ``{states: [...], cmd: [], t}``
 with every state ``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is
