@@ -71,6 +71,13 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
         if isinstance(where, int):
             out.write(hex_window(data, where) + "\n")
     divergences = differential(data, v)
+    return _agreement(data, report, status, out, [
+        (f"CARLA-XCHECK-001 @{d.offset} {d.path}: {d.message}", d.offset) for d in divergences])
+
+
+def _agreement(data: bytes, report: Any, status: int, out: TextIO, divergences: list[tuple[str, int]]) -> int:
+    """Print where the readings part (``(line, offset)`` each), or that they agree and
+    where the reference's first findings are; the exit status."""
     if not divergences:
         out.write("\nthe readings agree\n")
         for f in report.findings[:5]:
@@ -78,8 +85,8 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
                 out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
         return status
     out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
-    for d in divergences:
-        out.write(f"\nCARLA-XCHECK-001 @{d.offset} {d.path}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
+    for line, offset in divergences:
+        out.write(f"\n{line}\n{hex_window(data, offset, 5)}\n")
     return 1
 
 
@@ -93,14 +100,4 @@ def _reproduce_matrix_smt(data: bytes, report: Any, status: int, out: TextIO) ->
             out.write(f"\n{name + ':':<10} accepts\n")
         except Exception as e:  # noqa: BLE001 - any exception here is what we came to see
             out.write(f"\n{name + ':':<10} rejects: {type(e).__name__}: {e}\n")
-    divergences = differential(data)
-    if not divergences:
-        out.write("\nthe readings agree\n")
-        for f in report.findings[:5]:
-            if f.offset is not None:
-                out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
-        return status
-    out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
-    for d in divergences:
-        out.write(f"\nMATRIX-XCHECK-001 {d}\n{hex_window(data, d.offset, 5)}\n")
-    return 1
+    return _agreement(data, report, status, out, [(f"MATRIX-XCHECK-001 {d}", d.offset) for d in differential(data)])
