@@ -47,11 +47,18 @@ def _raskat_seeds() -> Iterator[Any]:
     return seeds()
 
 
+def _matrix_smt_seeds() -> Iterator[Any]:
+    from .matrix_smt._seeds import seeds
+
+    return seeds()
+
+
 #: format id -> the function that builds its generated seed files.
 GENERATED_FORMATS: Mapping[str, Callable[[], Iterable[Any]]] = {
     "carla": _carla_seeds,
     "nanover": _nanover_seeds,
     "raskat-signal": _raskat_seeds,
+    "matrix-smt": _matrix_smt_seeds,
 }
 
 

@@ -9,9 +9,10 @@ when the readings agree and no recspec error occurs, 1 otherwise.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TextIO
+from typing import Any, Sequence, TextIO
 
 from recspec.formats import FormatInfo
+from recspec.report import Finding
 
 __all__ = ["hex_window", "reproduce"]
 
@@ -53,9 +54,11 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
         out.write(f"  {f.severity.value.upper():7} {f.rule} @{f.offset} {f.path}: {f.message}\n")
     status = 0 if report.verdict.value not in ("crash", "timeout") else 1
     if info.id == "nanover" and report.variant is not None:
-        return _reproduce_nanover(data, report, out, status)
+        return _reproduce_nanover(data, report, status, out)
     if info.id == "raskat-signal":
         return _reproduce_raskat(data, report, status, out)
+    if info.id == "matrix-smt":
+        return _reproduce_matrix_smt(data, report, status, out)
     if info.id != "carla" or report.variant is None:
         out.write("\nno Kaitai comparison for this format yet\n")
         return status
@@ -73,20 +76,42 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
         if isinstance(where, int):
             out.write(hex_window(data, where) + "\n")
     divergences = differential(data, v)
+    return _agreement(data, report.findings, status, out, [
+        (f"CARLA-XCHECK-001 @{d.offset} {d.path}: {d.message}", d.offset) for d in divergences])
+
+
+def _agreement(data: bytes, findings: Sequence[Finding], status: int, out: TextIO,
+               divergences: list[tuple[str, int]]) -> int:
+    """Print where the readings part (``(line, offset)`` each), or that they agree and
+    where the reference's first findings are; the exit status."""
     if not divergences:
         out.write("\nthe readings agree\n")
-        for f in report.findings[:5]:
+        for f in findings[:5]:
             if f.offset is not None:
                 out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
         return status
     out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
-    for d in divergences:
-        out.write(f"\nCARLA-XCHECK-001 @{d.offset} {d.path}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
+    for line, offset in divergences:
+        out.write(f"\n{line}\n{hex_window(data, offset, 5)}\n")
     return 1
 
 
-def _reproduce_nanover(data: bytes, report, out: TextIO, status: int) -> int:  # type: ignore[no-untyped-def]
-    """The Kaitai side of ``reproduce`` for NanoVer: record by record, then the divergences."""
+def _reproduce_matrix_smt(data: bytes, report: Any, status: int, out: TextIO) -> int:
+    """The Kaitai and pymongo readings of a Matrix-SMT file beside the reference's."""
+    from .matrix_smt._xcheck import differential, kaitai_parse, pymongo_decode
+
+    for name, read in (("kaitai", kaitai_parse), ("pymongo", pymongo_decode)):
+        try:
+            read(data)
+            out.write(f"\n{name + ':':<10} accepts\n")
+        except Exception as e:  # noqa: BLE001 - any exception here is what we came to see
+            out.write(f"\n{name + ':':<10} rejects: {type(e).__name__}: {e}\n")
+    return _agreement(data, report.findings, status, out,
+                      [(f"MATRIX-XCHECK-001 {d}", d.offset) for d in differential(data)])
+
+
+def _reproduce_nanover(data: bytes, report: Any, status: int, out: TextIO) -> int:
+    """The Kaitai reading of a NanoVer file record by record, beside the reference's."""
     import io
 
     from recspec.reference.nanover import Kind
@@ -102,17 +127,12 @@ def _reproduce_nanover(data: bytes, report, out: TextIO, status: int) -> int:  #
         n += 1
     else:
         out.write(f"\nkaitai:    accepts ({n} records)\n")
-    divergences = differential(data, kind)
-    if not divergences:
-        out.write("\nthe readings agree\n")
-        for f in report.findings[:5]:
-            if f.offset is not None:
-                out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
-        return status
-    out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
-    for d in divergences:
-        out.write(f"\nNANOVER-XCHECK-001 @{d.offset}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
-def _reproduce_raskat(data: bytes, report: object, status: int, out: TextIO) -> int:
+    return _agreement(data, report.findings, status, out, [
+        (f"NANOVER-XCHECK-001 @{d.offset}: {d.message}", d.offset) for d in differential(data, kind)])
+
+
+def _reproduce_raskat(data: bytes, report: Any, status: int, out: TextIO) -> int:
+    """The Kaitai reading of a raSkat signal file beside the reference's."""
     from .raskat._xcheck import KaitaiRejected, differential, kaitai_read
 
     try:
@@ -120,14 +140,8 @@ def _reproduce_raskat(data: bytes, report: object, status: int, out: TextIO) -> 
         out.write(f"\nkaitai:    accepts ({sf.container}, version {sf.signal.version})\n")
     except KaitaiRejected as e:
         out.write(f"\nkaitai:    rejects: {e.message}\n")
-    divergences = differential(data)
-    for f in getattr(report, "findings", [])[:5]:
-        if f.offset is not None and not f.path.startswith("tar:"):
-            out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
-    if not divergences:
-        out.write("\nthe readings agree\n")
-        return status
-    out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
-    for d in divergences:
-        out.write(f"\nRSIG-XCHECK-001 @{d.offset} {d.path}: {d.message}\n{hex_window(data, d.offset, 5)}\n")
-    return 1
+    # Offsets inside a tar.xz count from the signal member, so a hex window of the
+    # compressed file would show the wrong bytes: only raw-file findings get one.
+    raw_findings = [f for f in report.findings if not f.path.startswith("tar:")]
+    return _agreement(data, raw_findings, status, out, [
+        (f"RSIG-XCHECK-001 @{d.offset} {d.path}: {d.message}", d.offset) for d in differential(data)])

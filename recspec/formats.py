@@ -99,6 +99,16 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         module="recspec.conformance.raskat",
     ),
+    "matrix-smt": FormatInfo(
+        id="matrix-smt",
+        title="Matrix-SMT simulation recording (BSON)",
+        aliases=("matrix", "smt", "matrix_smt", "matrix-smt-record"),
+        extensions=(".bson",),
+        variants=(),
+        profiles=("spec", "compat"),
+        default_profile="spec",
+        module="recspec.conformance.matrix_smt",
+    ),
 })
 
 

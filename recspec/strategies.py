@@ -22,15 +22,17 @@ NanoVer recordings (``recspec.reference.nanover``):
 * ``nanover_recordings(kind=None, *, min_records=0, max_records=4)``
 * ``nanover_files(kind=None, *, min_records=0, max_records=4)``
 
-
 raSkat signal files (``recspec.reference.raskat``):
 
 * ``raskat_versions(*, legacy=False)``
 * ``raskat_signals(version=None, *, max_samples=64, valid=True)``
 * ``raskat_files(version=None, *, container=None, max_samples=64, valid=True)``
 
-Matrix-SMT strategies will sit beside them, in a section of their own, when
-their reference codec lands.
+Matrix-SMT recordings and BSON (``recspec.reference.matrix_smt``):
+
+* ``bson_values(*, max_depth=3)``, ``bson_documents(*, max_depth=3)``
+* ``matrix_recordings(*, min_frames=0, max_frames=6, valid=True)``
+* ``matrix_files(profile=None, *, min_frames=0, max_frames=6, valid=True)``
 """
 
 from __future__ import annotations
@@ -60,6 +62,14 @@ from recspec.conformance.raskat._strategies import (
     raskat_versions,
 )
 
+# --- Matrix-SMT ----------------------------------------------------------------------
+from recspec.conformance.matrix_smt._strategies import (
+    bson_documents,
+    bson_values,
+    matrix_files,
+    matrix_recordings,
+)
+
 __all__ = [
     # CARLA
     "carla_frames",
@@ -77,4 +87,9 @@ __all__ = [
     "raskat_files",
     "raskat_signals",
     "raskat_versions",
+    # Matrix-SMT
+    "bson_documents",
+    "bson_values",
+    "matrix_files",
+    "matrix_recordings",
 ]

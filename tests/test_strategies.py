@@ -217,7 +217,8 @@ def written_by_recorder(rec: Recording, v: Variant) -> bytes:
 
 PUBLIC = ["carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants",
           "nanover_files", "nanover_frames", "nanover_recordings", "nanover_state_updates", "nanover_values",
-          "raskat_files", "raskat_signals", "raskat_versions"]
+          "raskat_files", "raskat_signals", "raskat_versions",
+          "bson_documents", "bson_values", "matrix_files", "matrix_recordings"]
 
 
 def test_public_module_exports_the_strategies() -> None:

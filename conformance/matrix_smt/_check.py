@@ -1,0 +1,582 @@
+"""Checking one Matrix-SMT recording: the streaming walk and the rules.
+
+The walk never holds the whole document. ``RecordingWalker.sections`` skims the
+top level (seeking past the frames array by its length), every top-level value
+except the frames array is decoded and checked first (so ``objects`` is known
+whatever the key order; the producer writes ``frames`` first), then the frames
+are streamed one at a time. The state kept across frames is the object table,
+the set of destroyed ids and the previous frame's time.
+
+Frames in the document's canonical shape (spec key order, doubles, ``"i"`` /
+``"d"``, no debug command), and under compat frames in the producer's layout,
+go through ``_fastpath``, which matches a whole state
+with one regular expression; anything else, and any frame where the fast path
+sees something a rule could report, is decoded and checked in full. Both paths
+give the same findings (a property test holds them to it).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, BinaryIO, Callable
+
+from recspec.errors import DecodeError, Truncated
+from recspec.reference.matrix_smt._bson import (
+    T_ARRAY, Array, Document, Int64, RecordingWalker, Section, decode_raw, type_name,
+)
+from recspec.reference.matrix_smt._codec import CMD_DEFAULTS
+from recspec.report import FileReport, Verdict
+
+from .._sink import FindingSink
+from . import _fastpath
+from ._rules import QUAT_TOLERANCE, RULES_BY_ID
+
+__all__ = ["check_stream", "sniff"]
+
+_BSON_TYPES = frozenset((*range(1, 0x14), 0x7F, 0xFF))
+_NUMBER_TYPES = (float, int, Int64)
+
+TOP_KEYS = ("objects", "frames")
+OBJECT_KEYS = frozenset(("id", "name", "color", "static", "type"))
+GEOMETRY_KEYS = {"box": ("half_dimentions",), "sphere": ("radius",), "capsule": ("radius", "half_height"),
+                 "convex": ("vertices",)}
+ALL_GEOMETRY_KEYS = frozenset(k for ks in GEOMETRY_KEYS.values() for k in ks)
+FRAME_KEYS = frozenset(("states", "cmd", "t", "time"))
+STATE_KEYS = frozenset(("id", "i", "m", "p", "r"))
+CMD_COMMON = ("ox", "oy", "oz")
+CMD_NEEDS = {"v": ("vx", "vy", "vz"), "r": ("ex", "ey", "ez"), "s": ("sr",),
+             "c": ("sx", "sy", "sz", "rx", "ry", "rz", "rw")}
+CMD_STYLE = ("r", "g", "b", "o")
+FLAGS = {"spec": {"i": False, "d": True},
+         "compat": {"i": False, "d": True, "instantiated": False, "destroyed": True}}
+PROGRESS_EVERY = 4096  # frames
+
+
+def sniff(head: bytes) -> float:
+    """Confidence (0..1) that ``head`` starts a Matrix-SMT recording (a BSON document)."""
+    if len(head) < 7:
+        return 0.0
+    n = int.from_bytes(head[:4], "little", signed=True)
+    if n < 5 or head[4] not in _BSON_TYPES:
+        return 0.0
+    k = head.find(b"\x00", 5)
+    if k < 0 and len(head) < 4096:
+        return 0.0
+    key = head[5:k] if k >= 0 else b""
+    if key in (b"objects", b"frames"):
+        return 1.0
+    if b"\x04frames\x00" in head or b"\x04objects\x00" in head:
+        return 0.9
+    try:
+        text = key.decode("ascii")
+    except UnicodeDecodeError:
+        return 0.0
+    return 0.2 if text.isprintable() else 0.0
+
+
+def _where(doc: Document, key: str, default: int | None) -> int | None:
+    off = doc.offset_of(key)
+    return default if off is None else off
+
+
+class _Walk:
+    """The rules over one recording; ``sink`` collects the findings."""
+
+    def __init__(self, sink: FindingSink, profile: str) -> None:
+        self.sink = sink
+        self.add = sink.add
+        self.profile = profile
+        self.spec = profile == "spec"
+        self.flags = FLAGS[profile]
+        self.objects: dict[int, str] = {}  # id -> geometry type
+        self.object_entries = 0
+        self.objects_known = True  # False when the objects array could not be read: ids are not judged
+        self.destroyed: set[int] = set()
+        self.frames = 0
+        self.states = 0
+        self.commands = 0
+        self.prev_time: float | None = None
+        self.last_time: float | None = None
+        self.fast_frames = 0
+
+    # -- generic BSON (duplicate keys, array keys), everywhere
+    def generic(self, value: Any, path: str, offset: int | None) -> None:
+        if not isinstance(value, Document):
+            return
+        if isinstance(value, Array):
+            if not value.regular_keys():
+                expected = [str(i) for i in range(len(value.keys))]
+                bad = next(i for i, (k, e) in enumerate(zip(value.keys, expected)) if k != e)
+                off = value.offsets[bad] if value.offsets else offset
+                self.add("MATRIX-BSON-008", f"array key {value.keys[bad]!r} at index {bad}, expected {expected[bad]!r}",
+                         off, None, path, expected[bad], value.keys[bad])
+        elif len(value.map()) != len(value.keys):
+            seen: set[str] = set()
+            for i, k in enumerate(value.keys):
+                if k in seen:
+                    off = value.offsets[i] if value.offsets else offset
+                    self.add("MATRIX-BSON-009", f"key {k!r} appears again in {path or 'the top-level document'}; a "
+                             "dict-building reader keeps only the last", off, None, _join(path, k), None, k)
+                seen.add(k)
+        offs = value.offsets
+        for i, v in enumerate(value.values):
+            if isinstance(v, Document):
+                self.generic(v, _child(path, value, i), offs[i] if offs else offset)
+
+    # -- numbers
+    def number(self, v: Any, path: str, off: int | None) -> float | None:
+        t = type(v)
+        if t is float:
+            if v - v != 0.0:
+                self.add("MATRIX-NUM-002", f"{path} is {v!r}, not a finite number", off, None, path, None, repr(v))
+                return None
+            return v
+        if t is int or t is Int64:
+            return float(v)
+        self.add("MATRIX-NUM-001", f"{path} is a {type_name(v)}, not an int32, int64 or double", off, None, path,
+                 "number", type_name(v))
+        return None
+
+    def vector(self, v: Any, n: int, path: str, off: int | None, rule: str) -> list[float] | None:
+        """``n`` finite numbers, or None (reported under ``rule`` or NUM-*)."""
+        if not isinstance(v, Array) or len(v) != n:
+            what = f"an array of {len(v)}" if isinstance(v, Array) else f"a {type_name(v)}"
+            self.add(rule, f"{path} is {what}, not an array of {n} numbers", off, None, path, n, what)
+            return None
+        out = []
+        for i, x in enumerate(v.values):
+            num = self.number(x, f"{path}[{i}]", v.offsets[i] if v.offsets else off)
+            if num is None:
+                return None
+            out.append(num)
+        return out
+
+    def unknown_keys(self, doc: Document, known: frozenset[str], path: str, what: str) -> None:
+        for i, k in enumerate(doc.keys):
+            if k not in known:
+                self.add("MATRIX-DOC-002", f"{what} key {k!r} is not defined by the document (ignored)",
+                         doc.offsets[i] if doc.offsets else None, None, _join(path, k), None, k)
+
+    # -- the top level
+    def top_keys(self, sections: list[Section]) -> None:
+        seen: set[str] = set()
+        for s in sections:
+            if s.key in seen:
+                self.add("MATRIX-BSON-009", f"key {s.key!r} appears again in the top-level document; a "
+                         "dict-building reader keeps only the last", s.offset, None, s.key, None, s.key)
+            seen.add(s.key)
+            if s.key not in TOP_KEYS:
+                self.add("MATRIX-DOC-002", f"top-level key {s.key!r} is not defined by the document (ignored)",
+                         s.offset, None, s.key, None, s.key)
+
+    # -- objects
+    def objects_array(self, arr: Any, s: Section) -> None:
+        if not isinstance(arr, Array):
+            self.add("MATRIX-DOC-001", f"objects is a {type_name(arr)}, not an array", s.offset, None, "objects",
+                     "array", type_name(arr))
+            return
+        self.generic(arr, "objects", s.offset)
+        self.object_entries = len(arr)
+        for i, o in enumerate(arr.values):
+            self.scene_object(o, f"objects[{i}]", arr.offsets[i] if arr.offsets else s.offset)
+
+    def scene_object(self, o: Any, path: str, off: int | None) -> None:
+        add = self.add
+        if not isinstance(o, Document) or isinstance(o, Array):
+            add("MATRIX-OBJ-001", f"{path} is a {type_name(o)}, not a document", off, None, path, "document",
+                type_name(o))
+            return
+        m = o.map()
+        for key in ("id", "name", "type", "color"):
+            if key not in m:
+                add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)
+        oid = m.get("id")
+        oid_ok = False
+        if "id" in m:
+            if type(oid) not in (int, Int64):
+                add("MATRIX-OBJ-003", f"{path}.id is a {type_name(oid)}, not an integer", _where(o, "id", off), None,
+                    path + ".id", "int", type_name(oid))
+            elif oid < 0:
+                add("MATRIX-OBJ-003", f"{path}.id is {oid}; ids are >= 0 (the viewer reserves -1)",
+                    _where(o, "id", off), None, path + ".id", ">= 0", int(oid))
+            elif oid in self.objects:
+                add("MATRIX-OBJ-003", f"{path}.id {oid} is the id of an earlier object", _where(o, "id", off), None,
+                    path + ".id", None, int(oid))
+            else:
+                oid_ok = True
+        name = m.get("name")
+        if "name" in m and not isinstance(name, str):
+            add("MATRIX-OBJ-001", f"{path}.name is a {type_name(name)}, not a string", _where(o, "name", off), None,
+                path + ".name", "string", type_name(name))
+        gtype = m.get("type")
+        needs: tuple[str, ...] = ()
+        if "type" in m:
+            if not isinstance(gtype, str):
+                add("MATRIX-OBJ-001", f"{path}.type is a {type_name(gtype)}, not a string", _where(o, "type", off),
+                    None, path + ".type", "string", type_name(gtype))
+            elif gtype not in GEOMETRY_KEYS:
+                add("MATRIX-OBJ-002", f"{path}.type is {gtype!r}, not box, sphere, capsule or convex",
+                    _where(o, "type", off), None, path + ".type", "box|sphere|capsule|convex", gtype)
+            else:
+                needs = GEOMETRY_KEYS[gtype]
+        if "color" in m:
+            col = self.vector(m["color"], 3, path + ".color", _where(o, "color", off), "MATRIX-OBJ-001")
+            if col is not None:
+                for i, c in enumerate(col):
+                    if not 0.0 <= c <= 1.0:
+                        add("MATRIX-OBJ-005", f"{path}.color[{i}] is {c!r}, outside [0, 1]", _where(o, "color", off),
+                            None, f"{path}.color[{i}]", "[0, 1]", c)
+        if "static" in m and type(m["static"]) is not bool:
+            add("MATRIX-OBJ-006", f"{path}.static is a {type_name(m['static'])}, not a boolean",
+                _where(o, "static", off), None, path + ".static", "bool", type_name(m["static"]))
+        for key in needs:
+            at = _where(o, key, off)
+            if key not in m:
+                add("MATRIX-OBJ-002", f"{path} is a {gtype} without {key!r}", off, None, path, key, None)
+            elif key == "half_dimentions":
+                hd = self.vector(m[key], 3, f"{path}.{key}", at, "MATRIX-OBJ-002")
+                if hd is not None and min(hd) <= 0:
+                    add("MATRIX-OBJ-002", f"{path}.half_dimentions {hd} has a size <= 0", at, None, f"{path}.{key}",
+                        "> 0", hd)
+            elif key == "vertices":
+                self.vertices(m[key], f"{path}.vertices", at)
+            else:
+                r = self.number(m[key], f"{path}.{key}", at)
+                if r is not None and r <= 0:
+                    add("MATRIX-OBJ-002", f"{path}.{key} is {r!r}, not > 0", at, None, f"{path}.{key}", "> 0", r)
+        known = OBJECT_KEYS | frozenset(needs)
+        for i, k in enumerate(o.keys):
+            if k not in known:
+                extra = " (a geometry field of another type)" if k in ALL_GEOMETRY_KEYS else ""
+                add("MATRIX-DOC-002", f"object key {k!r} is not used by a {gtype}{extra} (ignored)"
+                    if extra else f"object key {k!r} is not defined by the document (ignored)",
+                    o.offsets[i] if o.offsets else off, None, _join(path, k), None, k)
+        if oid_ok:
+            self.objects[int(oid)] = gtype if isinstance(gtype, str) else ""  # type: ignore[arg-type]
+
+    def vertices(self, vs: Any, path: str, off: int | None) -> None:
+        if not isinstance(vs, Array):
+            self.add("MATRIX-OBJ-004", f"{path} is a {type_name(vs)}, not an array of points", off, None, path,
+                     "array", type_name(vs))
+            return
+        points = []
+        for i, v in enumerate(vs.values):
+            p = self.vector(v, 3, f"{path}[{i}]", vs.offsets[i] if vs.offsets else off, "MATRIX-OBJ-004")
+            if p is None:
+                return
+            points.append(p)
+        if len(points) < 4:
+            self.add("MATRIX-OBJ-004", f"{path} has {len(points)} vertices; a convex hull needs at least 4", off,
+                     None, path, ">= 4", len(points))
+        elif not _spans_volume(points):
+            self.add("MATRIX-OBJ-004", f"{path}: all {len(points)} vertices lie in one plane; the hull has no volume",
+                     off, None, path, "non-coplanar", "coplanar")
+
+    # -- frames
+    def frame(self, index: int, key: str, offset: int, value: Any) -> None:
+        path = f"frames[{index}]"
+        add = self.add
+        self.frames += 1
+        if key != str(index):
+            add("MATRIX-BSON-008", f"array key {key!r} at index {index}, expected {str(index)!r}", offset, None,
+                "frames", str(index), key)
+        if not isinstance(value, Document) or isinstance(value, Array):
+            add("MATRIX-FRAME-004", f"{path} is a {type_name(value)}, not a document", offset, None, path, "document",
+                type_name(value))
+            return
+        self.generic(value, path, offset)
+        m = value.map()
+        # time
+        if "t" in m:
+            tkey = "t"
+        elif "time" in m:
+            tkey = "time"
+            if self.spec:
+                add("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
+                    "key is 't'", _where(value, "time", offset), None, path + ".time", "t", "time")
+        else:
+            tkey = ""
+            add("MATRIX-FRAME-001", f"{path} has no time ('t')", offset, None, path, "t", None)
+        if tkey:
+            at = _where(value, tkey, offset)
+            t = self.number(m[tkey], f"{path}.{tkey}", at)
+            if t is not None:
+                self.time(t, f"{path}.{tkey}", at)
+        # states
+        states = m.get("states")
+        if not isinstance(states, Array):
+            what = "missing" if "states" not in m else f"a {type_name(states)}"
+            add("MATRIX-FRAME-004", f"{path}.states is {what}, not an array", _where(value, "states", offset), None,
+                path + ".states", "array", what)
+        else:
+            seen: set[int] = set()
+            offs = states.offsets
+            for i, s in enumerate(states.values):
+                self.state(s, f"{path}.states[{i}]", offs[i] if offs else offset, seen)
+        # debug commands
+        cmd = m.get("cmd", _MISSING)
+        if isinstance(cmd, Array):
+            offs = cmd.offsets
+            for i, c in enumerate(cmd.values):
+                self.command(c, f"{path}.cmd[{i}]", offs[i] if offs else offset)
+        elif cmd is _MISSING or cmd == "" or cmd is None:
+            if self.spec:
+                what = "missing" if cmd is _MISSING else ("the empty string" if cmd == "" else "null")
+                add("MATRIX-FRAME-003", f"{path}.cmd is {what}, not an array (the producer's habit; the document "
+                    "says an array)", _where(value, "cmd", offset), None, path + ".cmd", "array", what)
+        else:
+            add("MATRIX-FRAME-003", f"{path}.cmd is a {type_name(cmd)}, not an array", _where(value, "cmd", offset),
+                None, path + ".cmd", "array", type_name(cmd))
+        self.unknown_keys(value, FRAME_KEYS, path, "frame")
+
+    def time(self, t: float, path: str, at: int | None) -> None:
+        if t < 0:
+            self.add("MATRIX-FRAME-002", f"{path} is {t!r}, before 0", at, None, path, ">= 0", t)
+        prev = self.prev_time
+        if prev is not None and t < prev:
+            self.add("MATRIX-FRAME-002", f"{path} is {t!r}, before the previous frame's {prev!r}", at, None, path,
+                     f">= {prev!r}", t)
+        self.prev_time = t if prev is None or t > prev else prev
+        self.last_time = t
+
+    def state(self, s: Any, path: str, off: int | None, seen: set[int]) -> None:
+        add = self.add
+        self.states += 1
+        if not isinstance(s, Document) or isinstance(s, Array):
+            add("MATRIX-STATE-001", f"{path} is a {type_name(s)}, not a document", off, None, path, "document",
+                type_name(s))
+            return
+        m = s.map()
+        for key in ("id", "i", "m", "p", "r"):
+            if key not in m:
+                add("MATRIX-STATE-001", f"{path} has no {key!r}", off, None, path, key, None)
+        sid = m.get("id")
+        if "id" in m and type(sid) not in (int, Int64):
+            add("MATRIX-STATE-001", f"{path}.id is a {type_name(sid)}, not an integer", _where(s, "id", off), None,
+                path + ".id", "int", type_name(sid))
+            sid = None
+        flag = m.get("i")
+        destroys = False
+        if "i" in m:
+            if not isinstance(flag, str):
+                add("MATRIX-STATE-001", f"{path}.i is a {type_name(flag)}, not a string", _where(s, "i", off), None,
+                    path + ".i", "string", type_name(flag))
+            elif flag not in self.flags:
+                allowed = " or ".join(repr(k) for k in self.flags)
+                add("MATRIX-STATE-003", f"{path}.i is {flag!r}, not {allowed}", _where(s, "i", off), None,
+                    path + ".i", allowed, flag)
+            else:
+                destroys = self.flags[flag]
+        if "m" in m and not isinstance(m["m"], str):
+            add("MATRIX-STATE-001", f"{path}.m is a {type_name(m['m'])}, not a string", _where(s, "m", off), None,
+                path + ".m", "string", type_name(m["m"]))
+        if "p" in m:
+            self.vector(m["p"], 3, path + ".p", _where(s, "p", off), "MATRIX-STATE-001")
+        if "r" in m:
+            at = _where(s, "r", off)
+            q = self.vector(m["r"], 4, path + ".r", at, "MATRIX-STATE-001")
+            if q is not None:
+                self.quaternion(q, path + ".r", at)
+        if sid is not None:
+            sid = int(sid)
+            at = _where(s, "id", off)
+            if not self.objects_known:
+                pass
+            elif sid not in self.objects:
+                add("MATRIX-STATE-002", f"{path}.id {sid} is not the id of an object", at, None, path + ".id",
+                    "an object id", sid)
+            elif sid in self.destroyed:
+                add("MATRIX-STATE-004", f"{path}.id {sid} refers to an object destroyed in an earlier state", at,
+                    None, path + ".id", None, sid)
+            elif destroys:
+                self.destroyed.add(sid)
+            if sid in seen:
+                add("MATRIX-STATE-005", f"{path}.id {sid} has a second state in this frame", at, None, path + ".id",
+                    None, sid)
+            seen.add(sid)
+        self.unknown_keys(s, STATE_KEYS, path, "state")
+
+    def quaternion(self, q: list[float], path: str, at: int | None) -> None:
+        norm = math.hypot(*q)
+        if not abs(norm - 1.0) <= QUAT_TOLERANCE:
+            self.add("MATRIX-QUAT-001", f"{path} has length {norm!r}, not 1 (within {QUAT_TOLERANCE})", at, None,
+                     path, 1.0, norm)
+
+    def command(self, c: Any, path: str, off: int | None) -> None:
+        add = self.add
+        self.commands += 1
+        if not isinstance(c, Document) or isinstance(c, Array):
+            add("MATRIX-CMD-001", f"{path} is a {type_name(c)}, not a document", off, None, path, "document",
+                type_name(c))
+            return
+        m = c.map()
+        kind = m.get("t")
+        if not isinstance(kind, str) or kind not in CMD_NEEDS:
+            what = f"{kind!r}" if isinstance(kind, str) else f"a {type_name(kind)}"
+            add("MATRIX-CMD-001", f"{path}.t is {what}, not 'v', 'r', 's' or 'c'" if "t" in m else f"{path} has no 't'",
+                _where(c, "t", off), None, path + ".t", "v|r|s|c", kind if isinstance(kind, str) else type_name(kind))
+            return
+        values: dict[str, float] = {}
+        for key in CMD_COMMON + CMD_NEEDS[kind]:
+            if key not in m:
+                if self.spec:
+                    add("MATRIX-CMD-002", f"{path} ({_CMD_NAMES[kind]}) has no {key!r}", off, None, path, key, None)
+                else:  # compat: the viewer's default stands in
+                    values[key] = CMD_DEFAULTS[key]
+                continue
+            v = self.number(m[key], f"{path}.{key}", _where(c, key, off))
+            if v is not None:
+                values[key] = v
+        for key in ("sr", "sx", "sy", "sz"):
+            if key in CMD_NEEDS[kind] and key in values and values[key] <= 0 and key in m:
+                add("MATRIX-CMD-002", f"{path}.{key} is {values[key]!r}, not > 0", _where(c, key, off), None,
+                    f"{path}.{key}", "> 0", values[key])
+        if kind == "c" and all(k in values for k in ("rx", "ry", "rz", "rw")):
+            self.quaternion([values["rx"], values["ry"], values["rz"], values["rw"]], path + ".r*", off)
+        if kind == "r" and all(k in values for k in ("ox", "oy", "oz", "ex", "ey", "ez")) and \
+                (values["ox"], values["oy"], values["oz"]) == (values["ex"], values["ey"], values["ez"]):
+            add("MATRIX-CMD-004", f"{path}: the ray ends where it starts ({values['ex']!r}, {values['ey']!r}, "
+                f"{values['ez']!r}); e is the absolute end point", off, None, path, None, None)
+        for key in CMD_STYLE:
+            if key in m:
+                v = self.number(m[key], f"{path}.{key}", _where(c, key, off))
+                if v is not None and not 0.0 <= v <= 1.0:
+                    add("MATRIX-CMD-003", f"{path}.{key} is {v!r}, outside [0, 1]", _where(c, key, off), None,
+                        f"{path}.{key}", "[0, 1]", v)
+        self.unknown_keys(c, frozenset(("t", *CMD_COMMON, *CMD_NEEDS[kind], *CMD_STYLE)), path, "command")
+
+
+_CMD_NAMES = {"v": "vector", "r": "ray", "s": "sphere", "c": "cube"}
+_MISSING = object()
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _child(path: str, doc: Document, i: int) -> str:
+    return f"{path}[{doc.keys[i]}]" if isinstance(doc, Array) else _join(path, doc.keys[i])
+
+
+def _spans_volume(points: list[list[float]]) -> bool:
+    """Some four of ``points`` span a volume (tolerances relative to the extent).
+
+    Linear in the number of points: a second point away from the first, a third
+    off their line, then any point off their plane."""
+    p0 = points[0]
+    d = [[c - p0[k] for k, c in enumerate(p)] for p in points[1:]]
+    scale = max((abs(c) for v in d for c in v), default=0.0)
+    if scale == 0.0:
+        return False
+    a = next((v for v in d if max(abs(c) for c in v) > 1e-12 * scale), None)
+    if a is None:
+        return False
+    normal = None
+    for v in d:
+        cx, cy, cz = a[1] * v[2] - a[2] * v[1], a[2] * v[0] - a[0] * v[2], a[0] * v[1] - a[1] * v[0]
+        if max(abs(cx), abs(cy), abs(cz)) > 1e-9 * scale * scale:
+            normal = (cx, cy, cz)
+            break
+    if normal is None:
+        return False  # all on one line
+    eps = 1e-9 * scale * scale * scale
+    return any(abs(normal[0] * v[0] + normal[1] * v[1] + normal[2] * v[2]) > eps for v in d)
+
+
+def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = None,
+                 progress: Callable[[int, int], None] | None = None, fast_path: bool = True) -> FileReport:
+    """Check one recording read from ``f`` (seekable). ``progress(done_bytes, total)``
+    is called every few thousand frames. ``fast_path=False`` checks every frame in
+    full (the tests compare the two)."""
+    sink = FindingSink(RULES_BY_ID, profile)
+    report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
+    walk = _Walk(sink, profile)
+    evidence: dict[str, Any] = {}
+    report.evidence = evidence
+    try:
+        w = RecordingWalker(f, size)
+    except DecodeError as e:
+        sink.add(e.rule, e.message, e.offset, None, e.path)
+        return _finish(report, sink, walk)
+    truncated = w.declared > w.size
+    if w.trailing:
+        sink.add("MATRIX-BSON-006", f"{w.trailing} bytes after the document (declared length {w.declared}, file "
+                 f"size {w.size})", w.declared, w.trailing, "", w.declared, w.size)
+    sections: list[Section] = []
+    skimmed = True
+    deferred: DecodeError | None = None
+    try:
+        for s in w.sections():
+            sections.append(s)
+    except DecodeError as e:
+        skimmed = False  # the sections after the fault cannot be located
+        if isinstance(e, Truncated):
+            deferred = e  # the frames walk usually meets the same end of file and names the last frame
+        else:
+            _structural(walk, e, truncated, w)
+    walk.top_keys(sections)
+    frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
+    objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
+    for s in sections:
+        if s is frames_s and s.type_code == T_ARRAY:
+            continue
+        try:
+            value = w.value(s)
+        except DecodeError as e:
+            _structural(walk, e, truncated, w)
+            if s is objects_s:
+                walk.objects_known = False
+            continue
+        if s is objects_s:
+            walk.objects_array(value, s)
+        elif s is frames_s:
+            sink.add("MATRIX-DOC-001", f"frames is a {type_name(value)}, not an array", s.offset, None, "frames",
+                     "array", type_name(value))
+        else:
+            walk.generic(value, s.key, s.offset)
+    if objects_s is None:
+        if skimmed:
+            sink.add("MATRIX-DOC-001", "the top-level document has no 'objects' array", 0, 4, "", "objects", None)
+        else:
+            walk.objects_known = False
+    if frames_s is None and skimmed:
+        sink.add("MATRIX-DOC-001", "the top-level document has no 'frames' array", 0, 4, "", "frames", None)
+    elif frames_s is not None and frames_s.type_code == T_ARRAY:
+        fast = _fastpath.FrameMatcher(walk) if fast_path else None
+        total = w.size
+        try:
+            for entry in w.entries(frames_s, raw=True):
+                if fast is None or not fast.frame(entry):
+                    value = entry.value if entry.raw is None else decode_raw(entry, f"frames[{entry.index}]")
+                    walk.frame(entry.index, entry.key, entry.offset, value)
+                if progress is not None and not walk.frames % PROGRESS_EVERY:
+                    progress(entry.end, total)
+        except DecodeError as e:
+            _structural(walk, e, truncated, w)
+        if fast is not None:
+            evidence["fast_path_frames"] = fast.matched
+    if deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):
+        _structural(walk, deferred, truncated, w)
+    return _finish(report, sink, walk)
+
+
+def _structural(walk: _Walk, e: DecodeError, truncated: bool, w: RecordingWalker) -> None:
+    last = f"last complete frame: frames[{walk.frames - 1}]" if walk.frames else "no complete frame"
+    if isinstance(e, Truncated) or e.rule == "MATRIX-BSON-007":
+        walk.add("MATRIX-BSON-007", f"truncated: {e.message}; the file is {w.size} bytes, the document declares "
+                 f"{w.declared}; {last}", e.offset, None, e.path, w.declared, w.size)
+        return
+    message = e.message + (f" ({last})" if e.path.startswith("frames") else "")
+    walk.add(e.rule, message, e.offset, None, e.path, getattr(e, "maximum", None) or None,
+             getattr(e, "value", None) if e.rule.startswith("MATRIX-LIMIT") else None)
+
+
+def _finish(report: FileReport, sink: FindingSink, walk: _Walk) -> FileReport:
+    report.findings = sink.close()
+    report.stats = {"objects": walk.object_entries, "frames": walk.frames, "states": walk.states,
+                    "commands": walk.commands, "duration_s": walk.last_time}
+    if sink.structural_error:
+        report.verdict = Verdict.MALFORMED
+    elif any(f.severity.rank >= 3 for f in report.findings):
+        report.verdict = Verdict.INVALID
+    return report

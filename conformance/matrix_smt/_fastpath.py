@@ -1,0 +1,255 @@
+"""The fast path of the frame walk: frames in the document's canonical shape
+(and, under compat, in the producer's layout: ``_compat_frame``).
+
+A frame written by the spec profile's encoder, ``{states: [...], cmd: [], t}``
+with every state ``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is
+matched state by state with one compiled regular expression over its bytes; the
+lengths the pattern cannot check (the state's document length, the two string
+lengths) are compared in Python, and the numbers are unpacked with one struct
+call per vector. The fast path *declines* a frame (returns False, having changed
+nothing) as soon as anything differs from that shape or any rule could have
+something to say (an unknown or destroyed id, a bad flag, a non-finite number,
+a quaternion off unit length, a time going back, a second state for one id);
+the caller then decodes the frame and checks it in full. So the findings are
+the full path's by construction, and ``tests/test_matrix_check.py`` holds the
+two paths to the same findings on generated and mutated files.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from math import hypot
+from operator import sub
+from typing import TYPE_CHECKING
+
+from recspec.reference.matrix_smt._bson import Entry
+
+from ._rules import QUAT_TOLERANCE
+
+if TYPE_CHECKING:
+    from ._check import _Walk
+
+__all__ = ["FrameMatcher"]
+
+_STATE = re.compile(
+    rb"\x03(\d{1,9})\x00(.{4})"
+    rb"\x10id\x00(.{4})"
+    rb"\x02i\x00\x02\x00\x00\x00([id])\x00"
+    rb"\x02m\x00(.{4})([^\x00]*)\x00"
+    rb"\x04p\x00\x26\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8})\x00"
+    rb"\x04r\x00\x31\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8}\x013\x00.{8})\x00"
+    rb"\x00",
+    re.DOTALL,
+)
+
+
+def _number(key: bytes) -> bytes:
+    """A double or an int32 array element with key ``key`` (one group each)."""
+    return rb"(?:\x01" + key + rb"\x00(.{8})|\x10" + key + rb"\x00(.{4}))"
+
+
+# The producer's state: the same keys, numbers as double or int32 one by one, the flag any compat value.
+_STATE_COMPAT = re.compile(
+    rb"\x03(\d{1,9})\x00(.{4})"
+    rb"\x10id\x00(.{4})"
+    rb"\x02i\x00(.{4})(i|d|destroyed|instantiated)\x00"
+    rb"\x02m\x00(.{4})([^\x00]*)\x00"
+    rb"\x04p\x00(.{4})" + _number(b"0") + _number(b"1") + _number(b"2") + rb"\x00"
+    rb"\x04r\x00(.{4})" + _number(b"0") + _number(b"1") + _number(b"2") + _number(b"3") + rb"\x00"
+    rb"\x00",
+    re.DOTALL,
+)
+_COMPAT_HEAD = b"\x02cmd\x00\x01\x00\x00\x00\x00\x04states\x00"  # cmd "", then the states array
+_TIME_F64 = b"\x01time\x00"
+_TIME_I32 = b"\x10time\x00"
+_COMPAT_FLAGS = {b"i": False, b"instantiated": False, b"d": True, b"destroyed": True}
+_F64 = struct.Struct("<d").unpack
+_I32 = struct.Struct("<i").unpack
+_LEN_FIELDS = {n: struct.pack("<i", n) for n in range(5, 5 + 4 * 11 + 1)}
+# _STATE_COMPAT's groups: key, doc length, id, flag length, flag, meta length, meta, p length (0-7),
+# p's three numbers as (double, int32) pairs (8-13), r length (14), r's four numbers (15-22).
+_NUMBER_GROUPS = (8, 10, 12, 15, 17, 19, 21)
+
+_STATES_HEAD = b"\x04states\x00"
+_TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
+#: Bytes of one state element besides its key and metadata text (see _STATE).
+_STATE_FIXED = 125
+#: A state's document length minus its metadata's length field (123 + len(meta) - (len(meta) + 1)).
+_DOC_MINUS_META_LEN = 122
+_F64_AT = struct.Struct("<d").unpack_from
+_I32_AT = struct.Struct("<i").unpack_from
+_INDEX = tuple(str(i).encode() for i in range(4096))
+_ONE = {1}
+_DOC = {_DOC_MINUS_META_LEN}
+_LO = 1.0 - QUAT_TOLERANCE + 1e-12  # strictly inside the tolerance: borderline norms take the full path
+_HI = 1.0 + QUAT_TOLERANCE - 1e-12
+
+
+class _Structs:
+    """Unpackers for the k states of a frame (cached per k)."""
+
+    def __init__(self, k: int) -> None:
+        self.ints = struct.Struct("<" + "i" * k).unpack
+        self.p = struct.Struct("<" + "3xd3xd3xd" * k).unpack
+        self.r = struct.Struct("<" + "3xd3xd3xd3xd" * k).unpack
+
+
+class FrameMatcher:
+    """Checks canonical frames quickly; ``frame(entry)`` is False when it declines."""
+
+    def __init__(self, walk: "_Walk") -> None:
+        self.walk = walk
+        self.matched = 0
+        self.compat = walk.profile == "compat"  # the producer's frame layout is checked only under compat
+        self._structs: dict[int, _Structs] = {}
+
+    def frame(self, entry: Entry) -> bool:
+        raw = entry.raw
+        if raw is None:
+            return False
+        walk = self.walk
+        n = len(raw)
+        if raw[4:12] != _STATES_HEAD:
+            if self.compat and raw[4:22] == _COMPAT_HEAD:
+                return self._compat_frame(entry, raw, n)
+            return False
+        if n < 38 or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
+            return False
+        if entry.key != str(walk.frames):
+            return False
+        (states_len,) = _I32_AT(raw, 12)
+        end = n - 22  # where the states array must end (its NUL is the byte before)
+        if 12 + states_len != end or raw[end - 1] != 0:
+            return False
+        (t,) = _F64_AT(raw, n - 9)
+        if t - t != 0.0 or t < 0.0:
+            return False
+        prev = walk.prev_time
+        if prev is not None and t < prev:
+            return False
+        last = end - 1
+        states = _STATE.findall(raw, 16, last)
+        k = len(states)
+        if k == 0:
+            if last != 16:
+                return False
+        else:
+            keys, dls, sids, flags, mlens, metas, pbs, rbs = zip(*states)
+            # findall skips what does not match: the matches must tile the array exactly
+            meta_sizes = list(map(len, metas))
+            if sum(map(len, keys)) + sum(meta_sizes) + _STATE_FIXED * k != last - 16:
+                return False
+            if keys != _INDEX[:k] if k <= len(_INDEX) else list(keys) != [str(i).encode() for i in range(k)]:
+                return False
+            st = self._structs.get(k)
+            if st is None:
+                st = self._structs[k] = _Structs(k)
+            meta_lens = st.ints(b"".join(mlens))
+            if set(map(sub, st.ints(b"".join(dls)), meta_lens)) != _DOC or set(map(sub, meta_lens, meta_sizes)) != _ONE:
+                return False
+            joined = b"".join(metas)
+            if not joined.isascii():
+                try:
+                    for meta in metas:
+                        meta.decode("utf-8")
+                except UnicodeDecodeError:
+                    return False
+            ids = st.ints(b"".join(sids))
+            idset = set(ids)
+            if len(idset) != k or not walk.objects.keys() >= idset or not walk.destroyed.isdisjoint(idset):
+                return False
+            ps = st.p(b"".join(pbs))
+            qs = st.r(b"".join(rbs))
+            total = sum(ps) + sum(qs)
+            if total - total != 0.0:
+                return False
+            norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
+            if min(norms) < _LO or max(norms) > _HI:
+                return False
+            if b"d" in flags:
+                walk.destroyed.update(i for i, f in zip(ids, flags) if f == b"d")
+        # accepted: record what the full path would have recorded
+        walk.frames += 1
+        walk.states += k
+        walk.prev_time = t if prev is None or t > prev else prev
+        walk.last_time = t
+        self.matched += 1
+        return True
+
+    def _compat_frame(self, entry: Entry, raw: bytes, n: int) -> bool:
+        """A frame as the producer writes it, ``{cmd: "", states: [...], time}``, under compat."""
+        walk = self.walk
+        if raw[n - 1] != 0 or entry.key != str(walk.frames):
+            return False
+        if raw[n - 15:n - 9] == _TIME_F64:
+            (t,) = _F64(raw[n - 9:n - 1])
+            end = n - 15
+        elif raw[n - 11:n - 5] == _TIME_I32:
+            (t,) = _I32(raw[n - 5:n - 1])
+            end = n - 11
+        else:
+            return False
+        (states_len,) = _I32_AT(raw, 22)
+        if 22 + states_len != end or raw[end - 1] != 0:
+            return False
+        if t - t != 0.0 or t < 0.0:
+            return False
+        prev = walk.prev_time
+        if prev is not None and t < prev:
+            return False
+        objects, destroyed = walk.objects, walk.destroyed
+        seen: set[int] = set()
+        removed: list[int] = []
+        tiled = 26
+        k = 0
+        F64, I32 = _F64, _I32
+        for g in _STATE_COMPAT.findall(raw, 26, end - 1):
+            key, dl, sid_b, ilen, flag, mlen, meta, plen = g[:8]
+            if key != (_INDEX[k] if k < len(_INDEX) else str(k).encode()):
+                return False
+            nums = []
+            sizes = 0
+            for j in _NUMBER_GROUPS:
+                d = g[j]
+                if d:
+                    nums.append(F64(d)[0])
+                    sizes += 11
+                else:
+                    nums.append(float(I32(g[j + 1])[0]))
+                    sizes += 7
+            p_size = (11 if g[8] else 7) + (11 if g[10] else 7) + (11 if g[12] else 7)
+            if plen != _LEN_FIELDS.get(5 + p_size) or g[14] != _LEN_FIELDS.get(5 + sizes - p_size):
+                return False
+            doc_len = 4 + 8 + 8 + len(flag) + 8 + len(meta) + 3 + 5 + sizes + 3 + 5 + 1
+            if dl != struct.pack("<i", doc_len) or ilen != struct.pack("<i", len(flag) + 1) \
+                    or mlen != struct.pack("<i", len(meta) + 1):
+                return False
+            tiled += 2 + len(key) + doc_len
+            if not meta.isascii():
+                try:
+                    meta.decode("utf-8")
+                except UnicodeDecodeError:
+                    return False
+            (sid,) = I32(sid_b)
+            if sid not in objects or sid in destroyed or sid in seen:
+                return False
+            seen.add(sid)
+            if _COMPAT_FLAGS[flag]:
+                removed.append(sid)
+            total = sum(nums)
+            if total - total != 0.0:
+                return False
+            norm = hypot(nums[3], nums[4], nums[5], nums[6])
+            if norm < _LO or norm > _HI:
+                return False
+            k += 1
+        if tiled != end - 1:  # findall skips what does not match: the states must tile the array
+            return False
+        walk.frames += 1
+        walk.states += k
+        destroyed.update(removed)
+        walk.prev_time = t if prev is None or t > prev else prev
+        walk.last_time = t
+        self.matched += 1
+        return True

@@ -1,0 +1,382 @@
+"""The second and third readings: the Kaitai parser generated from
+``ksy/matrix_smt_record.ksy`` and pymongo's ``bson``, compared with the
+reference walker.
+
+Accept/reject: the reference raises a structural error (``MATRIX-BSON-*``,
+``MATRIX-LIMIT-001``) exactly when the Kaitai parser rejects the bytes, and
+pymongo agrees too. Two documented exceptions, where a reader does not enforce
+a limit that is recspec's own: neither Kaitai nor pymongo counts elements or
+buffered bytes (``MATRIX-LIMIT-002``, ``-003``), and pymongo does not bound the
+nesting depth (``MATRIX-LIMIT-001``); on such inputs that reader's verdict is
+not compared. And pymongo skips the keys of arrays without decoding them, so an
+array key that is not UTF-8 (``MATRIX-BSON-005`` at a path ending ``[?]``) is
+rejected by the reference and Kaitai only.
+
+Values, where readers accept: the Kaitai reading is converted into the
+reference's own values and compared with :func:`typed` (stored types, key order,
+duplicate keys, array keys: everything). pymongo builds dicts, so the
+comparison with it is on what a dict keeps: the last of duplicate keys, array
+values without their keys, and pymongo's own types (a symbol is a ``str``,
+undefined is ``None``, a regex is compared by its pattern, binary subtype 2
+without its inner length, and documents that
+pymongo turns into ``DBRef`` objects, like DBPointers, are compared only as
+being DBRefs).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+import bson as pymongo_bson
+from bson.codec_options import CodecOptions, DatetimeConversion
+from kaitaistruct import KaitaiStream, KaitaiStructError
+
+from recspec._ksy.bson import Bson as KB
+from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS
+from recspec.errors import DecodeError, Malformed
+from recspec.reference.matrix_smt import _bson as b
+from recspec.report import FileReport, Finding, Verdict
+
+__all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
+           "pymongo_decode", "pymongo_form"]
+
+KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError, UnicodeDecodeError, ValueError)
+PYMONGO_OPTIONS = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS,
+                               unicode_decode_error_handler="strict")
+#: recspec's own limits, which the other readers do not enforce (see the module docstring).
+NOT_ENFORCED = {"kaitai": frozenset(("MATRIX-LIMIT-002", "MATRIX-LIMIT-003")),
+                "pymongo": frozenset(("MATRIX-LIMIT-001", "MATRIX-LIMIT-002", "MATRIX-LIMIT-003"))}
+
+
+class KaitaiRejected(Malformed):
+    """The Kaitai parser rejected the input."""
+
+    rule = "MATRIX-XCHECK-REJECT"
+
+
+@dataclass(frozen=True)
+class Divergence:
+    reader: str  # "kaitai" or "pymongo"
+    message: str
+    offset: int = 0
+    path: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.reader}: {self.message} (@{self.offset} {self.path})"
+
+
+# --- Kaitai -------------------------------------------------------------------------------
+
+
+def kaitai_parse(data: bytes) -> KS:
+    """The Kaitai parse of a whole file; :class:`KaitaiRejected` when it fails."""
+    try:
+        root = KS(KaitaiStream(io.BytesIO(data)))
+        root._read()
+        return root
+    except RecursionError as e:  # pragma: no cover - bounded by the depth limit in the ksy
+        raise KaitaiRejected(f"recursion: {e}", 0) from None
+    except KAITAI_INPUT_ERRORS as e:
+        pos = getattr(getattr(e, "io", None), "pos", None)
+        offset = pos() if callable(pos) else 0
+        raise KaitaiRejected(f"{type(e).__name__}: {e}", offset, str(getattr(e, "src_path", "") or "")) from None
+
+
+def _k_doc(d: Any, cls: type[b.Document] = b.Document) -> b.Document:
+    els = d.elements.elements
+    return cls([e.name for e in els], [_k_value(e.value) for e in els])
+
+
+def _k_value(ev: Any) -> Any:
+    code, v = ev.code, ev.value
+    if code == 0x01 or code == 0x10:
+        return v
+    if code == 0x02:
+        return v.value
+    if code == 0x03:
+        return _k_doc(v)
+    if code == 0x04:
+        return _k_doc(v, b.Array)
+    if code == 0x08:
+        return v.value == 1
+    if code == 0x0A:
+        return None
+    if code == 0x12:
+        return b.Int64(v)
+    if code == 0x05:
+        data = v.data
+        if isinstance(data, KB.BinaryOld):
+            data = struct.pack("<i", data.len_inner) + data.data
+        return b.Binary(v.subtype, bytes(data))
+    if code == 0x06:
+        return b.Undefined()
+    if code == 0x07:
+        return b.ObjectId(bytes(v.value))
+    if code == 0x09:
+        return b.DateTime(v)
+    if code == 0x0B:
+        return b.Regex(v.pattern, v.options)
+    if code == 0x0C:
+        return b.DBPointer(v.namespace.value, bytes(v.pointer))
+    if code == 0x0D:
+        return b.Code(v.value)
+    if code == 0x0E:
+        return b.Symbol(v.value)
+    if code == 0x0F:
+        return b.CodeWithScope(v.body.code.value, _k_doc(v.body.scope))
+    if code == 0x11:
+        return b.Timestamp(v)
+    if code == 0x13:
+        return b.Decimal128(bytes(v.value))
+    if code == 0x7F:
+        return b.MaxKey()
+    if code == 0xFF:
+        return b.MinKey()
+    raise AssertionError(f"type code {code:#x} passed the ksy's in-enum check")  # pragma: no cover
+
+
+def kaitai_value(root: KS) -> b.Document:
+    """The Kaitai reading as the reference's values (the top-level document)."""
+    keys, values = [], []
+    for s in root.sections.sections:
+        keys.append(s.name)
+        if s.is_frames or s.is_objects:
+            lst = s.frames if s.is_frames else s.objects
+            ekeys, evalues = [], []
+            for e in lst.entries.entries:
+                ekeys.append(e.name)
+                if e.type_code == KB.ElementType.document:
+                    evalues.append(_k_doc(e.frame if s.is_frames else e.scene_object))
+                else:
+                    evalues.append(_k_value(e.other))
+            values.append(b.Array(ekeys, evalues))
+        else:
+            values.append(_k_value(s.other))
+    return b.Document(keys, values)
+
+
+# --- pymongo ------------------------------------------------------------------------------
+
+
+def pymongo_decode(data: bytes) -> Any:
+    return pymongo_bson.decode(data, PYMONGO_OPTIONS)
+
+
+_DBREF = ("dbref",)
+
+
+def pymongo_form(value: Any) -> Any:
+    """A pymongo-decoded value in the comparable form :func:`reference_form` also gives."""
+    from bson.code import Code
+    from bson.dbref import DBRef
+    from bson.decimal128 import Decimal128
+    from bson.int64 import Int64
+    from bson.max_key import MaxKey
+    from bson.min_key import MinKey
+    from bson.objectid import ObjectId
+    from bson.regex import Regex
+    from bson.timestamp import Timestamp
+
+    if isinstance(value, DBRef):
+        return _DBREF
+    if isinstance(value, dict):
+        return ("doc", [(k, pymongo_form(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("arr", [pymongo_form(v) for v in value])
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, Int64):
+        return ("long", int(value))
+    if isinstance(value, int):
+        return ("int", value)
+    if isinstance(value, float):
+        return ("double", struct.pack("<d", value))
+    if isinstance(value, Code):  # before str: Code is a str subclass
+        scope = None if value.scope is None else pymongo_form(value.scope)
+        return ("code", str(value), scope)
+    if isinstance(value, str):
+        return ("str", value)
+    if value is None:
+        return ("null",)
+    if isinstance(value, pymongo_bson.Binary):  # before bytes: Binary is a bytes subclass
+        return ("bin", value.subtype, bytes(value))
+    if isinstance(value, bytes):
+        return ("bin", 0, value)
+    if isinstance(value, ObjectId):
+        return ("oid", value.binary)
+    if isinstance(value, pymongo_bson.DatetimeMS):
+        return ("date", int(value))
+    if isinstance(value, Regex):
+        return ("regex", value.pattern)
+    if isinstance(value, Timestamp):
+        return ("ts", (value.time << 32) | value.inc)
+    if isinstance(value, Decimal128):
+        return ("dec", value.bid)
+    if isinstance(value, MinKey):
+        return ("min",)
+    if isinstance(value, MaxKey):
+        return ("max",)
+    return ("?", repr(value))
+
+
+def reference_form(value: Any) -> Any:
+    """A reference value as a dict-building reader (pymongo) would keep it."""
+    t = type(value)
+    if t is b.Array:
+        return ("arr", [reference_form(v) for v in value.values])
+    if t is b.Document:
+        m = value.map()
+        if "$ref" in m and "$id" in m:
+            return _DBREF
+        return ("doc", [(k, reference_form(v)) for k, v in m.items()])
+    if t is bool:
+        return ("bool", value)
+    if t is b.Int64:
+        return ("long", int(value))
+    if t is int:
+        return ("int", value)
+    if t is float:
+        return ("double", struct.pack("<d", value))
+    if t is str:
+        return ("str", value)
+    if value is None or t is b.Undefined:
+        return ("null",)
+    if t is b.Binary:  # pymongo drops the inner length of subtype 2 (the old binary layout)
+        return ("bin", value.subtype, value.data[4:] if value.subtype == 2 else value.data)
+    if t is b.ObjectId:
+        return ("oid", value.data)
+    if t is b.DateTime:
+        return ("date", value.ms)
+    if t is b.Regex:
+        return ("regex", value.pattern)
+    if t is b.DBPointer:
+        return _DBREF
+    if t is b.Code:
+        return ("code", value.code, None)
+    if t is b.Symbol:
+        return ("str", value.value)
+    if t is b.CodeWithScope:
+        return ("code", value.code, reference_form(value.scope))
+    if t is b.Timestamp:
+        return ("ts", value.value)
+    if t is b.Decimal128:
+        return ("dec", value.data)
+    if t is b.MinKey:
+        return ("min",)
+    if t is b.MaxKey:
+        return ("max",)
+    return ("?", repr(value))  # pragma: no cover
+
+
+# --- the comparison ----------------------------------------------------------------------
+
+
+def _first_difference(a: Any, c: Any, path: str = "") -> str:
+    """Where two comparable forms first differ (for the message)."""
+    if type(a) is tuple and type(c) is tuple and a[:1] == c[:1] and a[:1] in (("doc",), ("arr",), ("Document",),
+                                                                              ("Array",)):
+        xs, ys = a[-1], c[-1]
+        for i, (x, y) in enumerate(zip(xs, ys)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+        if len(xs) != len(ys):
+            return f"{path}: {len(xs)} vs {len(ys)} entries"
+    return f"{path or 'top'}: {str(a)[:120]} vs {str(c)[:120]}"
+
+
+def differential(data: bytes) -> list[Divergence]:
+    """Where the Kaitai and pymongo readings of ``data`` part from the reference's."""
+    out: list[Divergence] = []
+    ref: b.Document | None = None
+    ref_error: DecodeError | None = None
+    try:
+        ref = b.decode_document(data)
+    except DecodeError as e:
+        ref_error = e
+    # Kaitai
+    try:
+        kval: b.Document | None = kaitai_value(kaitai_parse(data))
+        k_error: DecodeError | None = None
+    except KaitaiRejected as e:
+        kval, k_error = None, e
+    # pymongo
+    try:
+        pval = pymongo_decode(data)
+        p_error: str | None = None
+    except Exception as e:  # noqa: BLE001 - any pymongo failure is a rejection
+        pval, p_error = None, f"{type(e).__name__}: {e}"
+    for reader, accepted, why in (("kaitai", k_error is None, str(k_error)), ("pymongo", p_error is None, p_error)):
+        if ref_error is not None and ref_error.rule in NOT_ENFORCED[reader]:
+            continue
+        if reader == "pymongo" and ref_error is not None and ref_error.rule == "MATRIX-BSON-005" \
+                and ref_error.path.endswith("[?]"):
+            continue  # pymongo skips array keys without decoding them
+        if ref_error is None and not accepted:
+            out.append(Divergence(reader, f"rejects what the reference accepts: {why}"))
+        elif ref_error is not None and accepted:
+            out.append(Divergence(reader, f"accepts what the reference rejects ({ref_error.rule}: "
+                                  f"{ref_error.message})", ref_error.offset, ref_error.path))
+    if ref is not None and kval is not None and b.typed(ref) != b.typed(kval):
+        out.append(Divergence("kaitai", "reads other values: " + _first_difference(b.typed(ref), b.typed(kval))))
+    if ref is not None and p_error is None:
+        a, c = reference_form(ref), pymongo_form(pval)
+        if a != c:
+            out.append(Divergence("pymongo", "reads other values: " + _first_difference(a, c)))
+    return out
+
+
+def cross_check_report(f: BinaryIO, report: FileReport, size: int) -> None:
+    """Run the three-way comparison on a whole file and add what it finds to ``report``."""
+    f.seek(0)
+    data = f.read()
+    divergences = differential(data)
+    if not divergences:
+        report.evidence["cross_check"] = "kaitai: agrees; pymongo: agrees"
+        return
+    report.evidence["cross_check"] = "; ".join(str(d) for d in divergences)[:2000]
+    for d in divergences:
+        report.findings.append(Finding("MATRIX-XCHECK-001", report_level(report), f"{d.reader}: {d.message}",
+                                       d.offset, None, d.path))
+    if report.verdict is Verdict.VALID:
+        report.verdict = Verdict.INVALID
+
+
+def report_level(report: FileReport) -> Any:
+    from ._rules import RULES_BY_ID
+
+    return RULES_BY_ID["MATRIX-XCHECK-001"].level(report.profile)
+
+
+def dump_kaitai(f: BinaryIO, out: Any) -> None:
+    """The Kaitai reading of a whole file as JSON (the values, with the section layout)."""
+    from ._format import plain
+
+    from ._format import MAX_CROSS_CHECK_SIZE
+
+    f.seek(0, 2)
+    size = f.tell()
+    if size > MAX_CROSS_CHECK_SIZE:
+        out.write(json.dumps({"format": "matrix-smt", "reader": "kaitai", "error":
+                              f"{size} bytes is above the Kaitai reading's limit of {MAX_CROSS_CHECK_SIZE} bytes "
+                              "(the debug-mode parser holds about 250 bytes per input byte); use recspec dump "
+                              "without --ksy for the streamed reference reading"}) + "\n")
+        return
+    f.seek(0)
+    data = f.read()
+    try:
+        root = kaitai_parse(data)
+    except KaitaiRejected as e:
+        out.write(json.dumps({"format": "matrix-smt", "reader": "kaitai", "error": str(e), "offset": e.offset}) + "\n")
+        return
+    sections = []
+    for s, value in zip(root.sections.sections, kaitai_value(root).values):
+        kind = "frames" if s.is_frames else "objects" if s.is_objects else "other"
+        sections.append({"name": s.name, "type_code": int(s.type_code.value), "read_as": kind, "value": plain(value)})
+    out.write(json.dumps({"format": "matrix-smt", "reader": "kaitai", "length": root.len_document,
+                          "sections": sections}, default=str) + "\n")
+
+

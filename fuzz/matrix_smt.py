@@ -1,0 +1,416 @@
+"""Fuzzing the Matrix-SMT recording: harnesses, a structure-aware BSON mutator,
+seeds and the libFuzzer dictionary.
+
+Harnesses (``TARGETS``), each ``(data: bytes) -> None``: it returns when its
+invariant holds and raises when it does not. A :class:`recspec.errors.DecodeError`
+from a decoder is the input's fault and is swallowed where the contract allows
+it; anything else that leaves a harness is a finding.
+
+* ``ref``: ``check_stream`` never raises, under either profile, and its report
+  renders as standard JSON; the fast path and the full walk give the same
+  findings; ``decode_document`` and the typed ``decode`` raise only
+  ``DecodeError`` subclasses;
+* ``ksy``: the generated Kaitai parser (``kaitai_parse``) raises only
+  ``KaitaiRejected``;
+* ``diff``: the reference, Kaitai and pymongo readings agree
+  (``differential`` is empty), else :class:`Divergent`.
+
+The mutator (:func:`mutate`, atheris' ``custom_mutator`` signature) decodes the
+input with the reference BSON decoder, edits the value tree (a value's type or
+number, a key, an element inserted, deleted, duplicated or moved, array keys,
+a subtree grafted from elsewhere) and re-encodes it, so every length field stays
+consistent with its content and the edit reaches the recording rules instead of
+dying at the framing. One edit in eight then breaks the framing on purpose (a
+length field off by a few bytes, a cut, a boolean byte, a type byte), so the
+BSON strictness is fuzzed too. It falls back to byte mutation when the input
+does not decode and at random (``BYTE_MUTATION_RATE``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import struct
+from typing import Any, Callable, Sequence
+
+from recspec.conformance.matrix_smt import check_stream
+from recspec.conformance.matrix_smt._seeds import BASE
+from recspec.conformance.matrix_smt._xcheck import Divergence, differential, kaitai_parse
+from recspec.errors import DecodeError
+from recspec.reference.matrix_smt import _bson as b
+from recspec.reference.matrix_smt._codec import encode, from_document
+from recspec.report import Report
+
+from ._dictionary import render, unique
+
+__all__ = [
+    "BYTE_MUTATION_RATE",
+    "EXTENSION",
+    "TARGETS",
+    "ContractViolation",
+    "Divergent",
+    "derive_seeds",
+    "describe_input",
+    "dictionary_entries",
+    "dictionary_text",
+    "fuzz_diff",
+    "fuzz_ksy",
+    "fuzz_ref",
+    "mutate",
+    "synthetic_seeds",
+]
+
+EXTENSION = ".bson"
+#: How often the mutator leaves the structure alone and mutates bytes.
+BYTE_MUTATION_RATE = 0.2
+#: How often a structural edit is followed by a framing break.
+FRAMING_BREAK_RATE = 0.125
+#: Deepest value tree the mutator builds (deeper inputs are only byte-mutated).
+MAX_MUTATION_DEPTH = 12
+
+
+class ContractViolation(AssertionError):
+    """A harness's invariant does not hold for an input: a finding about recspec."""
+
+    module: str | None = None
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message,))
+
+    def signature(self) -> str | None:
+        return None
+
+
+class Divergent(ContractViolation):
+    """The reference, Kaitai and pymongo readings of an input differ."""
+
+    module = ("recspec.reference.matrix_smt vs recspec._ksy.matrix_smt_record vs bson "
+              "(compared by recspec.conformance.matrix_smt._xcheck.differential)")
+
+    def __init__(self, divergences: Sequence[Divergence]) -> None:
+        self.divergences = tuple(divergences)
+        shown = "; ".join(str(d) for d in self.divergences[:3])
+        super().__init__(f"{len(self.divergences)} divergence(s): {shown}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.divergences,))
+
+    def signature(self) -> str:
+        d = self.divergences[0]
+        text = re.sub(r"\([^()]*\)", "", d.message)
+        text = re.sub(r"\d+", "N", text.split(":", 1)[0])
+        return f"Divergent:{d.reader}:{text.strip()[:100]}"
+
+
+# --- harnesses ---------------------------------------------------------------------------
+
+
+def _findings(report: Any) -> list[tuple[Any, ...]]:
+    return [(f.rule, f.severity.value, f.message, f.offset, f.path) for f in report.findings]
+
+
+def fuzz_ref(data: bytes) -> None:
+    # Invariant: for any bytes, check_stream() returns a FileReport and never
+    # raises, under the profile chosen by the input's length; the report renders
+    # as standard JSON; the fast path changes no finding; decode_document() and
+    # the typed from_document() raise only DecodeError subclasses.
+    profile = "compat" if len(data) & 1 else "spec"
+    try:
+        report = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile)
+        slow = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, fast_path=False)
+    except DecodeError as e:
+        raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
+    json.dumps(Report([report]).to_json(), allow_nan=False)
+    if _findings(report) != _findings(slow) or report.verdict != slow.verdict or report.stats != slow.stats:
+        raise ContractViolation(f"the fast path changes the report: {_findings(report)[:3]} vs {_findings(slow)[:3]}")
+    try:
+        doc = b.decode_document(data)
+    except DecodeError:
+        return
+    try:
+        from_document(doc)
+    except DecodeError:
+        pass
+
+
+def fuzz_ksy(data: bytes) -> None:
+    # Invariant: for any bytes, the generated Kaitai parser returns a parse or
+    # raises KaitaiRejected (a DecodeError); nothing else leaves it.
+    try:
+        kaitai_parse(data)
+    except DecodeError:
+        pass
+
+
+def fuzz_diff(data: bytes) -> None:
+    # Invariant: for any bytes, the reference walker, the Kaitai parser and
+    # pymongo agree: all accept with equal values, or all reject
+    # (differential() returns nothing; Divergent otherwise).
+    divergences = differential(data)
+    if divergences:
+        raise Divergent(divergences)
+
+
+TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
+
+
+def describe_input(data: bytes) -> dict[str, Any]:
+    """What the runner records about a crashing input besides the exception."""
+    declared = int.from_bytes(data[:4], "little", signed=True) if len(data) >= 4 else None
+    return {"size": len(data), "declared_length": declared}
+
+
+# --- the structure-aware mutator ----------------------------------------------------------
+
+_NUMBERS = (0.0, -0.0, 1.0, -1.0, 0.5, 1e-3, 1.0001, 2.0, 1e308, -1e308, float("inf"), float("-inf"),
+            float("nan"), 5e-324, 1 / 60)
+_INTS = (0, 1, -1, 2, 3, 4, 12, 0x7F, 0x80, 0x7FFFFFFF, -0x80000000)
+_STRINGS = ("", "i", "d", "destroyed", "instantiated", "x", "box", "sphere", "capsule", "convex", "cube", "v", "r",
+            "s", "c", "md", "\u00e9", "\U0001f600")
+_KEYS = ("objects", "frames", "id", "name", "color", "static", "type", "half_dimentions", "radius", "half_height",
+         "vertices", "states", "cmd", "t", "time", "i", "m", "p", "r", "ox", "oy", "oz", "vx", "vy", "vz", "ex",
+         "ey", "ez", "sr", "sx", "sy", "sz", "rx", "ry", "rz", "rw", "g", "b", "o", "0", "1", "2", "3", "")
+
+
+def _random_scalar(rng: random.Random) -> Any:
+    k = rng.randrange(12)
+    if k == 0:
+        return rng.choice(_NUMBERS)
+    if k == 1:
+        return rng.choice(_INTS)
+    if k == 2:
+        return b.Int64(rng.choice(_INTS + (2**40, -(2**63))))
+    if k == 3:
+        return rng.choice(_STRINGS)
+    if k == 4:
+        return rng.random() < 0.5
+    if k == 5:
+        return None
+    if k == 6:
+        return b.Array.of_values([rng.choice(_NUMBERS) for _ in range(rng.choice((0, 2, 3, 4, 5)))])
+    if k == 7:
+        return b.Binary(rng.choice((0, 2, 5)), b"\x01\x00\x00\x00x" if rng.random() < 0.5 else b"")
+    return rng.choice((b.ObjectId(bytes(12)), b.DateTime(0), b.Regex("a", "i"), b.Code("x"), b.Symbol("s"),
+                       b.Timestamp(1), b.Decimal128(bytes(16)), b.MinKey(), b.MaxKey(), b.Undefined(),
+                       b.CodeWithScope("x", b.Document.of(("a", 1))), b.DBPointer("n", bytes(12))))
+
+
+def _containers(node: Any, depth: int = 0, out: list[Any] | None = None) -> list[Any]:
+    """Every document and array in the tree (for picking a place to edit)."""
+    out = [] if out is None else out
+    if isinstance(node, b.Document) and depth <= MAX_MUTATION_DEPTH:
+        out.append(node)
+        for v in node.values:
+            _containers(v, depth + 1, out)
+    return out
+
+
+def _mutate_value(rng: random.Random, value: Any) -> Any:
+    t = type(value)
+    if t is float:
+        return rng.choice((rng.choice(_NUMBERS), value * rng.choice((-1, 2, 0.5, 1e9)), float(int(value))
+                           if value == value and abs(value) < 1e18 else 0, value + 1e-9))
+    if t is int:
+        return rng.choice((float(value), value + rng.choice((-1, 1)), -value, rng.choice(_INTS), str(value)))
+    if t is str:
+        return rng.choice((rng.choice(_STRINGS), value + "x", value[:-1], value.upper()))
+    if isinstance(value, b.Array) and value.values:
+        vals = list(value.values)
+        i = rng.randrange(len(vals))
+        vals[i] = _mutate_value(rng, vals[i])
+        return b.Array.of_values(vals)
+    return _random_scalar(rng)
+
+
+def _edit(rng: random.Random, root: b.Document, containers: list[Any]) -> None:
+    node = rng.choice(containers)
+    n = len(node.keys)
+    op = rng.randrange(9)
+    if op <= 2 and n:  # change a value
+        i = rng.randrange(n)
+        node.values[i] = _mutate_value(rng, node.values[i])
+    elif op == 3 and n:  # delete an element
+        i = rng.randrange(n)
+        del node.keys[i], node.values[i]
+    elif op == 4 and n:  # duplicate an element (same key)
+        i = rng.randrange(n)
+        node.keys.insert(i + 1, node.keys[i])
+        node.values.insert(i + 1, node.values[i])
+    elif op == 5:  # insert a new element
+        key = str(n) if isinstance(node, b.Array) else rng.choice(_KEYS)
+        node.keys.append(key)
+        node.values.append(_random_scalar(rng))
+    elif op == 6 and n >= 2:  # swap two elements (keys move with them)
+        i, j = rng.sample(range(n), 2)
+        node.keys[i], node.keys[j] = node.keys[j], node.keys[i]
+        node.values[i], node.values[j] = node.values[j], node.values[i]
+    elif op == 7 and n:  # rename a key
+        node.keys[rng.randrange(n)] = rng.choice(_KEYS)
+    else:  # graft a subtree from elsewhere in the file
+        donor = rng.choice(containers)
+        if donor.values and n:
+            node.values[rng.randrange(n)] = rng.choice(donor.values)
+    node._map = None
+
+
+def _break_framing(rng: random.Random, data: bytes) -> bytes:
+    """One edit that breaks the BSON framing on purpose."""
+    buf = bytearray(data)
+    op = rng.randrange(4)
+    if op == 0 and len(buf) > 8:  # a length field (found by the type bytes that precede one) off by a little
+        spots = [m.end() for m in re.finditer(rb"[\x02\x03\x04\x05\x0d\x0e\x0f][^\x00]{0,20}\x00", bytes(buf))]
+        at = rng.choice(spots) if spots else 0
+        if at + 4 <= len(buf):
+            (n,) = struct.unpack_from("<i", buf, at)
+            struct.pack_into("<i", buf, at, n + rng.choice((-5, -1, 1, 2, 4)))
+    elif op == 1:
+        del buf[rng.randrange(len(buf) + 1):]
+    elif op == 2:  # a boolean byte
+        spots = [m.end() for m in re.finditer(rb"\x08[a-z_]{1,16}\x00", bytes(buf))]
+        if spots:
+            at = rng.choice(spots)
+            if at < len(buf):
+                buf[at] = rng.choice((2, 0xFF))
+    else:
+        spots = [m.start() for m in re.finditer(rb"[\x01\x02\x03\x04\x08\x10][a-z0-9_]{1,16}\x00", bytes(buf))]
+        if spots:
+            buf[rng.choice(spots)] = rng.choice((0x00, 0x14, 0x06, 0x7F, 0x80))
+    return bytes(buf)
+
+
+def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
+    """A small deterministic byte mutator: the fallback outside a campaign (in tests)."""
+    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        op = rng.randrange(5)
+        pos = rng.randrange(len(buf))
+        if op == 0:
+            buf[pos] ^= 1 << rng.randrange(8)
+        elif op == 1:
+            buf[pos] = rng.choice((0, 1, 2, 0x7F, 0xFF, rng.randrange(256)))
+        elif op == 2 and len(buf) > 1:
+            del buf[pos:pos + rng.randint(1, min(16, len(buf) - 1))]
+        elif op == 3:
+            buf[pos:pos] = rng.choice(_TOKENS)
+        else:
+            struct_at = min(pos, max(len(buf) - 4, 0))
+            buf[struct_at:struct_at + 4] = rng.choice((0, 5, 0x7FFFFFFF, -1 & 0xFFFFFFFF)).to_bytes(4, "little")
+    return bytes(buf[:max_size]) or b"\x00"
+
+
+def mutate(data: bytes, max_size: int, seed: int, *,
+           byte_mutate: Callable[[bytes, int], bytes] | None = None) -> bytes:
+    """atheris custom mutator: ``(data, max_size, seed) -> bytes`` of at most ``max_size`` bytes.
+
+    Structure-aware when ``data`` decodes as BSON (see the module docstring);
+    byte mutation otherwise and with probability ``BYTE_MUTATION_RATE``. The
+    structural choices depend only on ``seed``. ``byte_mutate`` is the fallback
+    (the campaign passes ``atheris.Mutate``); never raises.
+    """
+    rng = random.Random(seed)
+    if rng.random() >= BYTE_MUTATION_RATE:
+        try:
+            root = b.decode_document(bytes(data))
+            containers = _containers(root)
+            for _ in range(rng.choice((1, 1, 2, 3))):
+                _edit(rng, root, containers)
+                containers = _containers(root)
+            out = b.encode_document(root)
+            if rng.random() < FRAMING_BREAK_RATE:
+                out = _break_framing(rng, out)
+            if len(out) <= max_size:
+                return out
+        except Exception:  # noqa: BLE001 - a mutator must not stop the campaign; byte mutation instead
+            pass
+    if byte_mutate is not None:
+        return byte_mutate(data, max_size)
+    return _byte_mutate(rng, data, max_size)
+
+
+# --- seeds ---------------------------------------------------------------------------------
+
+#: Seed files longer than this are also cut down to their first frames.
+PREFIX_BYTES = 8192
+
+
+def synthetic_seeds() -> list[tuple[str, bytes]]:
+    """Seeds that need no corpus: the base recording in both encodings and a tiny document."""
+    return [("base-spec", encode(BASE, "spec")), ("base-compat", encode(BASE, "compat")),
+            ("empty", b.encode_document(b.Document.of(("objects", b.Array()), ("frames", b.Array()))))]
+
+
+def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
+    """A small input from a large seed file: the same document with only its first
+    frames (at most ``min(max_len, PREFIX_BYTES)`` bytes)."""
+    limit = min(max_len, PREFIX_BYTES)
+    if len(data) <= limit:
+        return []
+    try:
+        root = b.decode_document(data)
+    except DecodeError:
+        return [data[:limit]]
+    frames = root.get("frames")
+    if not isinstance(frames, b.Array):
+        return []
+    i = root.keys.index("frames") if "frames" in root.keys else -1
+    keep = list(frames.values)
+    while keep:
+        root.values[i] = b.Array.of_values(keep)
+        out = b.encode_document(root)
+        if len(out) <= limit:
+            return [out]
+        keep = keep[:len(keep) // 2]
+    return []
+
+
+# --- dictionary ----------------------------------------------------------------------------
+
+
+def dictionary_entries() -> list[tuple[str, bytes]]:
+    """The libFuzzer dictionary: element headers of the recording's keys, type bytes,
+    lengths and values. ``fuzz/dictionaries/matrix-smt.dict`` is this list rendered by
+    :func:`dictionary_text` (a test keeps the two equal)."""
+    entries: list[tuple[str, bytes]] = []
+    typed = (("double", 1), ("string", 2), ("document", 3), ("array", 4), ("bool", 8), ("int32", 0x10))
+    for key in _KEYS[:-5]:
+        for tname, code in typed:
+            if (key in ("objects", "frames", "states", "cmd", "color", "half_dimentions", "vertices", "p", "r")) == \
+                    (code == 4) or (key == "cmd" and code == 2):
+                entries.append((f"{tname}_{key}", bytes((code,)) + key.encode() + b"\x00"))
+    entries += [(f"type_{i:02x}", bytes((i,))) for i in (*range(1, 0x14), 0x7F, 0xFF)]
+    entries += [
+        ("len_empty_doc", struct.pack("<i", 5)),
+        ("empty_doc", b"\x05\x00\x00\x00\x00"),
+        ("len_vec3_doubles", struct.pack("<i", 38)),
+        ("len_quat_doubles", struct.pack("<i", 49)),
+        ("len_max", struct.pack("<i", 0x7FFFFFFF)),
+        ("len_negative", struct.pack("<i", -1)),
+        ("str_i", b"\x02\x00\x00\x00i\x00"),
+        ("str_d", b"\x02\x00\x00\x00d\x00"),
+        ("str_destroyed", b"\x0a\x00\x00\x00destroyed\x00"),
+        ("str_empty", b"\x01\x00\x00\x00\x00"),
+        ("bool_2", b"\x02"),
+        ("double_one", struct.pack("<d", 1.0)),
+        ("double_nan", struct.pack("<Q", 0x7FF8000000000000)),
+        ("double_inf", struct.pack("<d", float("inf"))),
+        ("double_frame", struct.pack("<d", 1 / 60)),
+    ]
+    return unique(entries)
+
+
+def dictionary_text() -> str:
+    return render([
+        "libFuzzer dictionary for Matrix-SMT recordings (BSON): element headers of the",
+        "recording's keys, type bytes, length fields and values.",
+        "Generated by recspec.fuzz.matrix_smt.dictionary_text(); tests/test_fuzz_matrix.py",
+        "checks that this file matches it. Do not edit by hand.",
+    ], dictionary_entries())
+
+
+_TOKENS = tuple(value for _, value in dictionary_entries())
