@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from . import __version__
 from .errors import RecspecError, UsageError
+from .catalog import all_rules, explain_text
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
 from .report import CORE_RULES, FileReport, Finding, Report, Severity, Verdict
 
@@ -349,18 +350,8 @@ def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-_RECSPEC = FormatInfo("recspec", "recspec itself, any format", (), (), (), ("spec", "compat"), "spec", "recspec.report")
-
-
-def _all_rules(fmt: str | None) -> list[tuple[FormatInfo, Any]]:
-    """Every rule: recspec's own (without a format filter), then each format's catalog."""
-    infos = [resolve_format(fmt)] if fmt else list(FORMATS.values())
-    core = [] if fmt else [(_RECSPEC, rule) for rule in CORE_RULES]
-    return core + [(info, rule) for info in infos for rule in info.load().RULES]
-
-
 def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    pairs = _all_rules(args.format)
+    pairs = all_rules(args.format)
     if args.json:
         json.dump([{"format": info.id, "id": r.id, "title": r.title, "clause": r.clause,
                     "levels": {k: v.value for k, v in r.levels.items()}, "structural": r.structural,
@@ -378,30 +369,15 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     want = args.rule.upper()
-    pairs = _all_rules(None)
+    pairs = all_rules(None)
     for info, r in pairs:
         if r.id == want:
-            out.write(f"{r.id}: {r.title}\n\n")
-            out.write(f"format:     {info.id} ({info.title})\n")
-            out.write(f"clause:     {r.clause}\n")
-            out.write("levels:     " + ", ".join(f"{k} {v.value}" for k, v in r.levels.items()) + "\n")
-            if r.structural:
-                out.write("structural: yes (an error here means the file cannot be walked: verdict malformed;\n"
-                          "            the Kaitai parser rejects such files too)\n")
-            out.write("\n" + _wrap(r.explanation) + "\n")
-            if r.deviation:
-                out.write("\nWhere the document is wrong:\n" + _wrap(r.deviation) + "\n")
+            out.write(explain_text(info, r))
             return EXIT_OK
     import difflib
 
     close = difflib.get_close_matches(want, [r.id for _, r in pairs], n=3)
     raise UsageError(f"no rule {args.rule!r}", f"did you mean {', '.join(close)}?" if close else "see `recspec rules`")
-
-
-def _wrap(text: str) -> str:
-    import textwrap
-
-    return textwrap.fill(text, width=88)
 
 
 def _cmd_fuzz(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
