@@ -10,13 +10,14 @@ __all__ = ["write_atomic"]
 
 
 def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder, flushed
+    """Write ``text`` (UTF-8; undecodable bytes a finding quotes, kept as lone surrogates, become
+    ``\\udcxx`` escapes) to ``path`` through a temporary file in the same folder, flushed
     to disk and renamed over ``path``: readers see the old report or the whole new one, never
     part of it. The temporary file is removed if writing fails."""
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())

@@ -19,7 +19,7 @@ def render_markdown(report: Report, ctx: RenderContext) -> str:
     s = report.summary()
     head = "passed" if report.ok else "FAILED"
     lines = [f"## recspec check: {head}", "",
-             ", ".join(f"{v} {k}" for k, v in s.items()), ""]
+             ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in s.items()), ""]
     failing = [fr for fr in report.files if fr.failed]
     if failing:
         lines += [f"### Failing files ({len(failing)})", "", "| file | verdict | first error |", "|---|---|---|"]
@@ -46,6 +46,6 @@ def render_markdown(report: Report, ctx: RenderContext) -> str:
                   f"Listed in `{_cell(report.expectations or '')}` but not found; fix the entries or run "
                   "`recspec check --update-expectations`.", ""]
         for st in report.stale:
-            lines.append(f"- `{_cell(st.path)}`: `{st.rule}` {st.why}")
+            lines.append(f"- `{_cell(st.path)}`: `{st.rule}` is listed, but {st.why}")
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
