@@ -121,15 +121,18 @@ class _Slot:
 
 
 def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bool], Any], *, jobs: int,
-                   timeout: float, on_result: Callable[[int, str, Any], None]) -> None:
+                   timeout: float, on_result: Callable[[int, str, Any], None],
+                   order: Sequence[int] | None = None) -> None:
     """Check ``files`` in ``jobs`` worker processes; ``on_result(index, kind, value)`` is called once
     per file, in completion order, with kind ``ok`` (value: what ``check`` returned), ``raised``
     (value: the exception ``check`` raised) or ``lost`` (value: a :class:`WorkerLost`).
 
-    ``check`` must be picklable where processes are spawned rather than forked.
+    ``order`` is the order in which files are handed out (indices into ``files``; default as given):
+    biggest first keeps the workers evenly busy to the end. ``check`` must be picklable where
+    processes are spawned rather than forked.
     """
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pending = list(enumerate(files))
+    pending = [(i, files[i]) for i in (order if order is not None else range(len(files)))]
     pending.reverse()  # pop() from the end hands the files out in order
     slots: list[_Slot] = []
     try:

@@ -400,8 +400,16 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
         else:
             results[index] = _harness_report(path, options, value)
 
+    def size(index: int) -> int:
+        try:
+            return files[index][0].stat().st_size
+        except OSError:
+            return 0
+
+    # biggest files first, so no worker is left with a big file while the others are idle
+    order = sorted(range(len(files)), key=lambda i: -size(i))
     run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
-                   on_result=on_result)
+                   on_result=on_result, order=order)
     io_errors.extend(errors[i] for i in sorted(errors))
     report.files.extend(fr for fr in results if fr is not None)
 

@@ -130,12 +130,13 @@ def render_html(report: Report, ctx: RenderContext) -> str:
         f"<title>recspec check: {_e(verdict)}</title>",
         f"<style>{_CSS}</style></head><body>",
         f'<h1>recspec check: <span class="{"pass" if report.ok else "fail"}">{verdict}</span></h1>',
-        "<p>" + ", ".join(f"{_e(v)} {_e(k)}" for k, v in summary.items()) + f" &middot; recspec {_e(__version__)}</p>",
+        "<p>" + ", ".join(f"{_e(v)} {_e(k.replace('_', ' '))}" for k, v in summary.items())
+        + f" &middot; recspec {_e(__version__)}</p>",
     ]
     if report.stale:
         parts.append(f"<h2>Stale expectations ({_e(report.expectations)})</h2><ul>")
         for s in report.stale:
-            parts.append(f"<li><code>{_e(s.path)}</code>: <code>{_e(s.rule)}</code> is listed but {_e(s.why)}"
+            parts.append(f"<li><code>{_e(s.path)}</code>: <code>{_e(s.rule)}</code> is listed, but {_e(s.why)}"
                          f"{' (' + _e(s.reason) + ')' if s.reason else ''}</li>")
         parts.append("</ul>")
     parts.append("<h2>Files x rules</h2>")
