@@ -3,28 +3,16 @@ entries do, and --update-expectations rewrites the list."""
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-from recspec.cli import main
+from helpers import run_cli as run
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(list(args))
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture()

@@ -10,26 +10,17 @@ from __future__ import annotations
 import io
 import json
 import shutil
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from helpers import run_cli as run
+
 from recspec.cli import main
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(list(args))
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture()

@@ -11,7 +11,6 @@ to review. To rewrite them after a deliberate change:
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -23,10 +22,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from recspec.cli import main
 from recspec.render import write_atomic
 
 from helpers import real_file
+from helpers import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
@@ -49,18 +48,6 @@ GOLDEN_INPUTS = [
     "../shared/real/carla_0915_crash.log",
 ]
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(list(args))
-    except SystemExit as e:  # argparse's own usage errors
-        code = int(e.code or 0)
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 def report_args(folder: Path, stem: str = "report") -> list[str]:

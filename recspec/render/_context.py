@@ -6,9 +6,9 @@ from functools import cached_property
 
 from ..catalog import rule_family, rules_for
 from ..formats import FormatInfo
-from ..report import FileReport, Report, Rule, Severity
+from ..report import FileReport, Report, Rule
 
-__all__ = ["RenderContext", "finding_location", "severity_order"]
+__all__ = ["RenderContext", "finding_location"]
 
 
 class RenderContext:
@@ -43,7 +43,3 @@ def finding_location(offset: int | None, path: str) -> str:
     if path:
         parts.append(path)
     return " ".join(parts)
-
-
-def severity_order(severity: Severity) -> int:
-    return -severity.rank

@@ -14,7 +14,7 @@ from typing import Iterable
 
 from .. import __version__
 from ..conformance.reproduce import hex_window
-from ..report import FileReport, Finding, Report, Severity, Verdict
+from ..report import FileReport, Finding, Report, Severity
 from ._context import RenderContext, finding_location
 
 __all__ = ["HEX_CONTEXT", "MAX_FINDINGS_SHOWN_PER_FILE", "render_html"]
