@@ -317,3 +317,13 @@ def test_a_killed_run_leaves_no_half_written_report(tmp_path):
         proc.wait()
     assert old.read_text() == "{}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
+
+
+def test_the_report_schema_ships_with_the_package():
+    import tomllib
+    from importlib.resources import files
+
+    assert (files("recspec") / "schemas" / "report-1.schema.json").is_file()
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "schemas/*.json" in cfg["package-data"]["recspec"]
+    assert json.loads(REPORT_SCHEMA.read_text())["properties"]["report_schema"] == {"const": 1}
