@@ -4,8 +4,8 @@ The bar: with ``-j 2``, checking the folder runs at least 1.7 times faster than
 with ``-j 1`` (wall clock, same files, same options, reports identical).
 
 The folder holds, by default:
-- 24 synthetic CARLA logs from ``make_carla_log.py`` (0.9.15 and 0.9.16, seeds
-  1-24) of 256 kB, 512 kB, 1 MB and 2 MB, about 23 MB in all;
+- 32 synthetic CARLA logs from ``make_carla_log.py`` (0.9.15 and 0.9.16, seeds
+  1-32) of 128 kB, 256 kB, 512 kB and 1 MB, about 15 MB in all;
 - every file of the seed corpus (``corpus/carla/``: valid, invalid, malformed);
 - the real CARLA logs of ``../shared/real/`` when that folder is there;
 - files no format recognises (text, JSON), which a folder run skips.
@@ -20,7 +20,7 @@ lowers the speedup, so re-run when the machine is quiet if the bar is missed.
 
 Usage::
 
-    python benchmarks/bench_parallel.py [--repeat 3] [--logs 24] [--sizes 256kB,512kB,1MB,2MB]
+    python benchmarks/bench_parallel.py [--repeat 3] [--logs 32] [--sizes 128kB,256kB,512kB,1MB]
                                         [--workdir DIR] [--keep] [--no-cross-check] [--out DIR]
 
 Exit status 0 when the bar is met, 1 when it is missed. Results are printed
@@ -96,8 +96,8 @@ def measure(folder: Path, jobs: int, report: Path, extra: list[str]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs per job count (default 3; the median counts)")
-    ap.add_argument("--logs", type=int, default=24, help="synthetic logs in the folder (default 24)")
-    ap.add_argument("--sizes", default="256kB,512kB,1MB,2MB", help="their sizes, cycled (default 256kB,512kB,1MB,2MB)")
+    ap.add_argument("--logs", type=int, default=32, help="synthetic logs in the folder (default 32)")
+    ap.add_argument("--sizes", default="128kB,256kB,512kB,1MB", help="their sizes, cycled (default 128kB,256kB,512kB,1MB)")
     ap.add_argument("--workdir", type=Path, help="where to build the folder (default: a temporary folder)")
     ap.add_argument("--keep", action="store_true", help="keep the folder (with --workdir, later runs reuse it)")
     ap.add_argument("--no-cross-check", action="store_true", help="pass --no-cross-check to recspec check")
