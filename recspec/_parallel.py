@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import signal
 import time
 from dataclasses import dataclass
@@ -84,7 +85,10 @@ def _worker(conn: Connection, check: Callable[[Path, bool], Any]) -> None:
             result: tuple[str, Any] = ("ok", check(path, named))
         except Exception as e:  # passed back to the parent, which knows what each error means
             result = ("raised", e)
-        conn.send((index, result))
+        try:
+            conn.send((index, result))
+        except (pickle.PicklingError, TypeError, AttributeError) as e:  # a result that cannot cross processes
+            conn.send((index, ("raised", RuntimeError(f"the result could not be sent back: {type(e).__name__}: {e}"))))
 
 
 class _Slot:

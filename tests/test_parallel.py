@@ -123,3 +123,23 @@ def test_progress_bar_on_a_terminal_and_none_in_ci(folder, monkeypatch):
     monkeypatch.delenv("CI")
     _cmd_check(args, io.StringIO(), plain)
     assert plain.getvalue() == ""
+
+
+def test_a_result_that_cannot_cross_processes_is_a_crash_not_a_lost_run(folder, monkeypatch):
+    """Workers are forked, so a patched check_file runs in them: one file's report holds a value
+    pickle refuses (a lambda), and that file alone becomes a crash with the reason."""
+    import recspec.cli as cli
+    from recspec.report import FileReport, Verdict
+
+    real = cli.check_file
+
+    def check_file(path, **kwargs):
+        if path.name == "c.log":
+            return FileReport(str(path), "carla", None, "spec", Verdict.VALID, stats={"bad": lambda: 0})
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(cli, "check_file", check_file)
+    code, out, _ = run("check", "--json", "-j", "2", str(folder))
+    assert verdicts(out) == {**EXPECTED, "c.log": "crash"}
+    [finding] = [f for f in json.loads(out)["files"] if f["path"].endswith("c.log")][0]["findings"]
+    assert finding["rule"] == "RECSPEC-INTERNAL" and "could not be sent back" in finding["message"]
