@@ -41,7 +41,7 @@ FAULT_ENV = "RECSPEC_TEST_WORKER_FAULT"
 class WorkerLost:
     """What happened to a file whose worker did not send a result."""
 
-    kind: str  # "crash" or "timeout"
+    kind: str  # "crash" (the worker died), "timeout" (it overran), "error" (it sent back an error)
     detail: str  # "killed by signal SIGSEGV", "exit status 70", "no result after 300 s"
 
 

@@ -396,7 +396,7 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
             elif isinstance(value, UsageError):
                 raise value
             else:  # check_file returns a crash report for every other exception; this is belt and braces
-                results[index] = _harness_report(path, options, WorkerLost("crash", f"{type(value).__name__}: {value}"))
+                results[index] = _harness_report(path, options, WorkerLost("error", f"{type(value).__name__}: {value}"))
         else:
             results[index] = _harness_report(path, options, value)
 
@@ -428,10 +428,12 @@ def _harness_report(path: Path, options: dict[str, Any], lost: WorkerLost) -> Fi
             f"recspec did not finish this file within the per-file time limit ({lost.detail}); its worker was "
             "stopped. This is a recspec limitation, not a finding about the file; raise --timeout or report it "
             "with the file.", None, None, "")])
+    what = ("the worker process checking this file died" if lost.kind == "crash"
+            else "recspec failed on this file in its worker process")
     return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.CRASH, [Finding(
         "RECSPEC-INTERNAL", Severity.ERROR,
-        f"the worker process checking this file died ({lost.detail}); this is a recspec bug, not a finding about "
-        "the file. Please report it with the file.", None, None, "")])
+        f"{what} ({lost.detail}); this is a recspec bug, not a finding about the file. Please report it with the "
+        "file.", None, None, "")])
 
 
 class _Progress:
