@@ -15,7 +15,7 @@ def test_parallel_benchmark_runs_and_reports(tmp_path: Path) -> None:
                            "--no-cross-check", "--workdir", str(tmp_path / "work"), "--out", str(tmp_path / "out")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode in (0, 1), proc.stderr  # 1: the bar was missed, which a tiny folder may well do
-    assert "-j 1 median" in proc.stdout and "speedup" in proc.stdout and "(bar 1.7x)" in proc.stdout
+    assert "medians: -j 1" in proc.stdout and "best of 1: -j 1" in proc.stdout and "(bar 1.7x)" in proc.stdout
     assert "reports of -j 1 and -j 2 byte-identical: yes" in proc.stdout
     assert len(list((tmp_path / "out").glob("parallel-*.json"))) == 1
     assert not (tmp_path / "work").exists()  # cleaned up without --keep
