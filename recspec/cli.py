@@ -20,8 +20,12 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from . import __version__
 from .errors import RecspecError, UsageError
+from .catalog import all_rules, explain_text
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
-from .report import CORE_RULES, FileReport, Finding, Report, Severity, Verdict
+from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
+from .expectations import apply_expectations, load_expectations, update_expectations
+from .render import RENDERERS, RenderContext, finding_location, write_atomic
+from .report import FileReport, Finding, Report, Severity, Verdict
 
 __all__ = ["main"]
 
@@ -38,14 +42,39 @@ folders:
   format recognises (by content or extension) are skipped; a file named on
   the command line is always reported, as 'unrecognized' if need be.
 
+reports (for CI):
+  --report FORMAT:PATH writes a report file; repeat it for several formats,
+  all from the same run: json (the documented contract), junit (one test case
+  per file and rule family), sarif (SARIF 2.1.0, for code-scanning pages),
+  html (one self-contained page), markdown (a short summary, e.g. for
+  $GITHUB_STEP_SUMMARY). Each is written atomically: a killed run leaves the
+  previous report or none, never half of one. The same files give
+  byte-identical reports.
+
+known deviations:
+  --expectations FILE lists the rules a writer's files are known to break.
+  Those findings are reported but do not fail the run; a listed deviation
+  that no longer occurs does fail it, so the list cannot go stale silently.
+  --update-expectations rewrites FILE from this run (reasons are kept).
+
+parallel runs:
+  -j N checks N files at a time in worker processes, each file under a time
+  limit (--timeout, default 300 s). A file that crashes or hangs its worker
+  gets the verdict crash or timeout and the other files' results are kept.
+
 exit codes:
-  0  every file is valid (warnings and info findings allowed)
-  1  at least one file is invalid, malformed, unrecognized or crashed recspec
-  2  usage or I/O error (a missing path, an unreadable file)
+  0  every file is valid, or fails only by known deviations (warnings and
+     info findings allowed)
+  1  at least one file is invalid, malformed or unrecognized (beyond its known
+     deviations), or crashed or timed out recspec, or an expectation is stale
+  2  usage or I/O error (a missing path, an unreadable file, a bad
+     expectations file, a report that cannot be written)
 
 examples:
   recspec check run1.log
   recspec check --json recordings/ > report.json
+  recspec check -j 2 recordings/ --report junit:junit.xml --report sarif:recspec.sarif
+  recspec check recordings/ --expectations writer-expectations.json
   recspec check --format carla --variant 0.9.15 --profile compat crash.log
 """
 
@@ -84,6 +113,17 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
     c.add_argument("--profile", help="rule profile: spec (the document, default) or compat (what real writers do)")
     c.add_argument("--json", action="store_true", help="print the JSON report (the documented contract) instead of a table")
+    c.add_argument("--report", action="append", type=_report_arg, default=[], metavar="FORMAT:PATH",
+                   help=f"also write a report: {', '.join(RENDERERS)} (repeatable; PATH '-' is stdout)")
+    c.add_argument("--expectations", metavar="FILE",
+                   help="known deviations: the listed rules do not fail the run, a stale entry does")
+    c.add_argument("--update-expectations", action="store_true",
+                   help="rewrite the --expectations FILE from this run (keeps the reasons already written)")
+    c.add_argument("-j", "--jobs", type=_jobs_arg, default=1, metavar="N",
+                   help="check N files at a time in worker processes (0: one per CPU; default 1, in-process)")
+    c.add_argument("--timeout", type=_seconds_arg, default=None, metavar="SECONDS",
+                   help=f"per-file time limit in a worker (default {DEFAULT_FILE_TIMEOUT:g} with -j N > 1; "
+                        "with -j 1 it runs the check in one worker process)")
     c.add_argument("--no-cross-check", dest="cross_check", action="store_false",
                    help="skip the second reading by the Kaitai parser (faster on big files)")
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
@@ -148,6 +188,40 @@ def _parser() -> argparse.ArgumentParser:
     co.add_argument("--verbose", "-v", action="store_true", help="one line per file")
     co.set_defaults(func=_cmd_corpus)
     return p
+
+
+def _report_arg(text: str) -> tuple[str, str]:
+    fmt, sep, path = text.partition(":")
+    fmt = fmt.strip().lower()
+    if not sep or not path:
+        raise argparse.ArgumentTypeError(f"expected FORMAT:PATH, got {text!r} (example: junit:reports/recspec.xml)")
+    if fmt not in RENDERERS:
+        import difflib
+
+        close = difflib.get_close_matches(fmt, list(RENDERERS), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise argparse.ArgumentTypeError(f"unknown report format {fmt!r}; {hint}choose one of {', '.join(RENDERERS)}")
+    return fmt, path
+
+
+def _jobs_arg(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of jobs: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("jobs must be 0 (one per CPU) or more")
+    return n or (os.cpu_count() or 1)
+
+
+def _seconds_arg(text: str) -> float:
+    try:
+        t = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not t > 0:
+        raise argparse.ArgumentTypeError("the time limit must be more than 0 seconds")
+    return t
 
 
 def _size_arg(text: str) -> int:
@@ -237,26 +311,48 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if fmt is not None:
         fmt.check_variant(args.variant)
         fmt.check_profile(args.profile)
+    if args.update_expectations and not args.expectations:
+        raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
+    expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
+                    if args.expectations else None)
+    for kind, path in args.report:  # fail before the run, not after it
+        folder = Path(path).parent
+        if path != "-" and not folder.is_dir():
+            raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
     io_errors: list[str] = []
+    files = list(_iter_files(args.paths, io_errors))
     report = Report()
-    progress = _Progress(err)
-    for path, named in _iter_files(args.paths, io_errors):
-        progress.step(path)
-        try:
-            fr = check_file(path, fmt=fmt, variant=args.variant, profile=args.profile,
-                            cross_check=args.cross_check, cross_check_limit=args.cross_check_limit, named=named,
-                            progress=progress.bytes if progress.enabled else None)
-        except _IOFailure as e:
-            io_errors.append(str(e))
-            continue
-        if fr is not None:
-            report.files.append(fr)
+    progress = _Progress(err, total=len(files))
+    options = dict(fmt=fmt, variant=args.variant, profile=args.profile, cross_check=args.cross_check,
+                   cross_check_limit=args.cross_check_limit)
+    if args.jobs == 1 and args.timeout is None:
+        _check_serial(files, options, report, io_errors, progress)
+    else:
+        _check_in_workers(files, options, report, io_errors, progress, jobs=args.jobs,
+                          timeout=args.timeout or DEFAULT_FILE_TIMEOUT)
     progress.done()
+    if expectations is not None:
+        if args.update_expectations:
+            expectations = update_expectations(report, expectations)
+            write_atomic(expectations.path, expectations.to_text())
+            err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
+                      f"known deviations in {len(expectations.files)} files)\n")
+        apply_expectations(report, expectations, name=args.expectations)
     if args.json:
-        json.dump(report.to_json(), out, indent=2, allow_nan=False)
-        out.write("\n")
+        out.write(RENDERERS["json"](report, RenderContext(report)))
     else:
         _print_table(report, out)
+    if args.report:
+        ctx = RenderContext(report)
+        for kind, path in args.report:
+            text = RENDERERS[kind](report, ctx)
+            if path == "-":
+                out.write(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+                continue
+            try:
+                write_atomic(path, text)
+            except OSError as e:
+                io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
     for msg in io_errors:
         err.write(f"recspec: {msg}\n")
     if io_errors:
@@ -267,37 +363,122 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_FAIL
 
 
-class _Progress:
-    """A one-line progress display on a terminal; silent when stderr is not a
-    terminal (CI logs) or CI is set."""
+def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
+                  io_errors: list[str], progress: _Progress) -> None:
+    """-j 1: in this process, with no per-file cost beyond the check itself."""
+    bytes_progress = progress.bytes if progress.enabled else None
+    for path, named in files:
+        progress.step(path)
+        try:
+            fr = check_file(path, named=named, progress=bytes_progress, **options)
+        except _IOFailure as e:
+            io_errors.append(str(e))
+            continue
+        if fr is not None:
+            report.files.append(fr)
 
+
+def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
+                      io_errors: list[str], progress: _Progress, *, jobs: int, timeout: float) -> None:
+    """-j N: worker processes; results are put back in the files' order."""
+    import functools
+
+    results: list[FileReport | None] = [None] * len(files)
+    errors: dict[int, str] = {}
+
+    def on_result(index: int, kind: str, value: Any) -> None:
+        path, _ = files[index]
+        progress.step(path)
+        if kind == "ok":
+            results[index] = value
+        elif kind == "raised":
+            if isinstance(value, _IOFailure):
+                errors[index] = str(value)
+            elif isinstance(value, UsageError):
+                raise value
+            else:  # check_file returns a crash report for every other exception; this is belt and braces
+                results[index] = _harness_report(path, options, WorkerLost("error", f"{type(value).__name__}: {value}"))
+        else:
+            results[index] = _harness_report(path, options, value)
+
+    def size(index: int) -> int:
+        try:
+            return files[index][0].stat().st_size
+        except OSError:
+            return 0
+
+    # biggest files first, so no worker is left with a big file while the others are idle
+    order = sorted(range(len(files)), key=lambda i: -size(i))
+    run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
+                   on_result=on_result, order=order)
+    io_errors.extend(errors[i] for i in sorted(errors))
+    report.files.extend(fr for fr in results if fr is not None)
+
+
+def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
+    """check_file with ``named`` positional, as the worker pool calls it."""
+    return check_file(path, named=named, **options)
+
+
+def _harness_report(path: Path, options: dict[str, Any], lost: WorkerLost) -> FileReport:
+    fmt = options["fmt"]
+    profile = options["profile"] or (fmt.default_profile if fmt else "spec")
+    if lost.kind == "timeout":
+        return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.TIMEOUT, [Finding(
+            "RECSPEC-TIMEOUT", Severity.ERROR,
+            f"recspec did not finish this file within the per-file time limit ({lost.detail}); its worker was "
+            "stopped. This is a recspec limitation, not a finding about the file; raise --timeout or report it "
+            "with the file.", None, None, "")])
+    what = ("the worker process checking this file died" if lost.kind == "crash"
+            else "recspec failed on this file in its worker process")
+    return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.CRASH, [Finding(
+        "RECSPEC-INTERNAL", Severity.ERROR,
+        f"{what} ({lost.detail}); this is a recspec bug, not a finding about the file. Please report it with the "
+        "file.", None, None, "")])
+
+
+class _Progress:
+    """A progress bar on a terminal: files done of the total, and inside a big file (serial runs)
+    the bytes read. Silent when stderr is not a terminal (CI logs) or CI is set."""
+
+    WIDTH = 30
     #: Redraw at most this often between files: a folder of 100,000 small files
     #: would otherwise spend more time drawing the line than checking.
     INTERVAL_S = 0.05
 
-    def __init__(self, err: TextIO) -> None:
+    def __init__(self, err: TextIO, total: int = 0) -> None:
         self.err = err
         self.enabled = bool(getattr(err, "isatty", lambda: False)()) and not os.environ.get("CI")
+        self.total = total
         self.n = 0
-        self.label = ""
+        self.path: Path | None = None
         self._drawn = float("-inf")
+        self._drawn = float("-inf")
+
+    def _bar(self, done: int, total: int) -> str:
+        filled = self.WIDTH * done // total if total else 0
+        return f"[{'#' * filled}{'.' * (self.WIDTH - filled)}]"
+
+    @property
+    def label(self) -> str:
+        text = str(self.path or "")
+        text = text if len(text) <= 50 else "..." + text[-47:]
+        count = f"{self.n}/{self.total}" if self.total else str(self.n)
+        return f"{self._bar(self.n, self.total)} {count} {text}"
 
     def step(self, path: Path) -> None:
         self.n += 1
-        text = str(path)
-        self.label = f"[{self.n}] " + (text if len(text) <= 60 else "..." + text[-57:])
-        if self.enabled and time.monotonic() - self._drawn >= self.INTERVAL_S:
-            self._drawn = time.monotonic()
+        self.path = path
+        now = time.monotonic()
+        if self.enabled and (now - self._drawn >= self.INTERVAL_S or self.n == self.total):
+            self._drawn = now
             self.err.write(f"\r\x1b[2K{self.label}")
             self.err.flush()
 
     def bytes(self, done: int, total: int, phase: str = "check") -> None:
         """Progress inside one big file: the reference pass, then the Kaitai cross-check."""
         if self.enabled and total:
-            width = 30
-            filled = width * done // total
-            self.err.write(f"\r\x1b[2K{self.label} {phase} [{'#' * filled}{'.' * (width - filled)}] "
-                           f"{100 * done // total}% of {total / 1e6:.0f} MB")
+            self.err.write(f"\r\x1b[2K{self.label} {phase} {100 * done // total}% of {total / 1e6:.0f} MB")
             self.err.flush()
 
     def done(self) -> None:
@@ -321,11 +502,13 @@ def _print_table(report: Report, out: TextIO) -> None:
             continue
         fr = report.files[i - 1]
         for f in fr.findings:
-            where = f"@{f.offset}" if f.offset is not None else ""
-            path = f" {f.path}" if f.path else ""
-            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule} {where}{path}: {f.message}\n")
+            where = finding_location(f.offset, f.path)
+            known = " (known deviation)" if f.rule in fr.known_deviations else ""
+            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{' ' + where if where else ''}: {f.message}\n")
+    for st in report.stale:
+        out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
     s = report.summary()
-    out.write("\n" + ", ".join(f"{v} {k}" for k, v in s.items()) + "\n")
+    out.write("\n" + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in s.items()) + "\n")
 
 
 # --- other commands --------------------------------------------------------------------
@@ -356,18 +539,8 @@ def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-_RECSPEC = FormatInfo("recspec", "recspec itself, any format", (), (), (), ("spec", "compat"), "spec", "recspec.report")
-
-
-def _all_rules(fmt: str | None) -> list[tuple[FormatInfo, Any]]:
-    """Every rule: recspec's own (without a format filter), then each format's catalog."""
-    infos = [resolve_format(fmt)] if fmt else list(FORMATS.values())
-    core = [] if fmt else [(_RECSPEC, rule) for rule in CORE_RULES]
-    return core + [(info, rule) for info in infos for rule in info.load().RULES]
-
-
 def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    pairs = _all_rules(args.format)
+    pairs = all_rules(args.format)
     if args.json:
         json.dump([{"format": info.id, "id": r.id, "title": r.title, "clause": r.clause,
                     "levels": {k: v.value for k, v in r.levels.items()}, "structural": r.structural,
@@ -385,30 +558,15 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     want = args.rule.upper()
-    pairs = _all_rules(None)
+    pairs = all_rules(None)
     for info, r in pairs:
         if r.id == want:
-            out.write(f"{r.id}: {r.title}\n\n")
-            out.write(f"format:     {info.id} ({info.title})\n")
-            out.write(f"clause:     {r.clause}\n")
-            out.write("levels:     " + ", ".join(f"{k} {v.value}" for k, v in r.levels.items()) + "\n")
-            if r.structural:
-                out.write("structural: yes (an error here means the file cannot be walked: verdict malformed;\n"
-                          "            the Kaitai parser rejects such files too)\n")
-            out.write("\n" + _wrap(r.explanation) + "\n")
-            if r.deviation:
-                out.write("\nWhere the document is wrong:\n" + _wrap(r.deviation) + "\n")
+            out.write(explain_text(info, r))
             return EXIT_OK
     import difflib
 
     close = difflib.get_close_matches(want, [r.id for _, r in pairs], n=3)
     raise UsageError(f"no rule {args.rule!r}", f"did you mean {', '.join(close)}?" if close else "see `recspec rules`")
-
-
-def _wrap(text: str) -> str:
-    import textwrap
-
-    return textwrap.fill(text, width=88)
 
 
 def _cmd_fuzz(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -1,8 +1,14 @@
 """Findings, rules, verdicts and the report contract shared by every format.
 
 The JSON shape produced by :meth:`Report.to_json` is a public contract
-(``report_schema`` 1, documented in README.md, "The JSON report"). Fields may
-be added; none may be renamed or removed without bumping ``REPORT_SCHEMA``.
+(``report_schema`` 1, documented in README.md, "The JSON report", and described
+by the JSON Schema ``recspec/schemas/report-1.schema.json``). Fields may be
+added; none may be renamed or removed without bumping ``REPORT_SCHEMA``.
+
+Known deviations (``recspec check --expectations``) do not change a file's
+verdict: the verdict is what the file is. They change whether the file fails
+the run (:attr:`FileReport.failed`), and a listed deviation that did not occur
+is a :class:`StaleExpectation` that fails the run.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ __all__ = [
     "Report",
     "Rule",
     "Severity",
+    "StaleExpectation",
     "Verdict",
 ]
 
@@ -127,23 +134,60 @@ class FileReport:
     findings: list[Finding] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     evidence: dict[str, Any] = field(default_factory=dict)
+    #: rule id -> reason, for the rules an expectations file lists for this file
+    #: and that did occur here (set by recspec.expectations; empty otherwise)
+    known_deviations: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
+        known = self.known_deviations
+        findings = [f.to_json() for f in self.findings]
+        if known:
+            for plain in findings:
+                if plain["rule"] in known:
+                    plain["known_deviation"] = True
         out = {
             "path": self.path,
             "format": self.format,
             "variant": self.variant,
             "profile": self.profile,
             "verdict": self.verdict.value,
-            "findings": [f.to_json() for f in self.findings],
+            "failed": self.failed,
+            "findings": findings,
             "stats": to_plain(self.stats),
         }
         if self.evidence:
             out["evidence"] = to_plain(self.evidence)
+        if known:
+            out["known_deviations"] = dict(sorted(known.items()))
         return out
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
+
+    @property
+    def failed(self) -> bool:
+        """Whether this file fails the run: its verdict is not ``valid`` and the
+        errors behind it are not all known deviations. ``crash`` and ``timeout``
+        always fail (they are recspec's fault, so no expectation covers them)."""
+        if not self.verdict.failed:
+            return False
+        if self.verdict in (Verdict.CRASH, Verdict.TIMEOUT) or not self.known_deviations:
+            return True
+        errors = [f for f in self.findings if f.severity is Severity.ERROR]
+        return not errors or any(f.rule not in self.known_deviations for f in errors)
+
+
+@dataclass(frozen=True, slots=True)
+class StaleExpectation:
+    """A deviation an expectations file lists that this run did not find."""
+
+    path: str  # the file, as the expectations file names it
+    rule: str
+    reason: str
+    why: str  # "did not occur", "file no longer exists"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "rule": self.rule, "reason": self.reason, "why": self.why}
 
 
 @dataclass(slots=True)
@@ -151,30 +195,42 @@ class Report:
     """A run over many files."""
 
     files: list[FileReport] = field(default_factory=list)
+    #: the expectations file this run was judged against (as named on the command line), if any
+    expectations: str | None = None
+    stale: list[StaleExpectation] = field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
-        """Counts per verdict, in the contract's order; ``crash`` and ``timeout`` only when non-zero."""
+        """Counts per verdict, in the contract's order; ``crash`` and ``timeout`` only when non-zero;
+        the expectation counts only with an expectations file."""
         out = {"files": len(self.files)}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
                         Verdict.CRASH, Verdict.TIMEOUT):
             n = sum(1 for f in self.files if f.verdict is verdict)
             if n or verdict not in (Verdict.CRASH, Verdict.TIMEOUT):
                 out[verdict.value] = n
+        if self.expectations is not None:
+            out["known_deviations"] = sum(
+                1 for fr in self.files if fr.known_deviations for f in fr.findings if f.rule in fr.known_deviations)
+            out["stale_expectations"] = len(self.stale)
         return out
 
     @property
     def ok(self) -> bool:
-        return all(not f.verdict.failed for f in self.files)
+        """The run passes: no file fails and no listed deviation went stale."""
+        return not self.stale and all(not f.failed for f in self.files)
 
     def to_json(self) -> dict[str, Any]:
         from . import __version__
 
-        return {
+        out: dict[str, Any] = {
             "recspec_version": __version__,
             "report_schema": REPORT_SCHEMA,
             "files": [f.to_json() for f in self.files],
             "summary": self.summary(),
         }
+        if self.expectations is not None:
+            out["expectations"] = {"file": self.expectations, "stale": [s.to_json() for s in self.stale]}
+        return out
 
 
 def _everywhere(level: Severity) -> Mapping[str, Severity]:
@@ -192,4 +248,14 @@ CORE_RULES: tuple[Rule, ...] = (
          "recspec itself failed on this file: a bug in recspec, never a finding about the file. The verdict is "
          "'crash' and the other files' results are kept. Please report it with the file.",
          _everywhere(Severity.ERROR)),
+    Rule("RECSPEC-TIMEOUT", "recspec finished the file within the per-file time limit", "recspec",
+         "With -j N each file is checked in a worker process under a time limit (--timeout). A file whose check "
+         "overran it gets the verdict 'timeout'; its worker is stopped and replaced, and the other files' results "
+         "are kept. Like a crash this is recspec's fault, not the file's: please report it with the file.",
+         _everywhere(Severity.ERROR)),
+    Rule("RECSPEC-STALE-EXPECTATION", "Every known deviation listed for a file still occurs", "recspec",
+         "An expectations file (--expectations) lists, per file, the rules a writer is known to break; those "
+         "findings do not fail the run. A listed rule that no longer fires on its file (or a listed file that no "
+         "longer exists) fails the run, so the list cannot go stale silently: fix the file's entry, or rewrite the "
+         "list from this run with --update-expectations.", _everywhere(Severity.ERROR)),
 )

@@ -33,3 +33,22 @@ def carla_packets(data: bytes) -> list[tuple[int, int, int]]:
         out.append((off, pid, size))
         off += 5 + size
     return out
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    """``recspec ARGS`` in this process: (exit code, stdout, stderr); argparse's usage errors included."""
+    import io
+    import sys
+
+    from recspec.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = main(list(args))
+    except SystemExit as e:
+        code = int(e.code or 0)
+    finally:
+        sys.stdout, sys.stderr = old
+    return code, out.getvalue(), err.getvalue()

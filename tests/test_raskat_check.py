@@ -107,5 +107,5 @@ def test_progress_line_on_a_terminal_is_throttled(monkeypatch: pytest.MonkeyPatc
         p.step(Path(f"signals/{i}.sig"))
     draws = err.getvalue().count("\r")
     assert 1 <= draws < 500  # the first file is drawn at once; then at most 20 redraws a second
-    assert "[1] signals/0.sig" in err.getvalue()
-    assert p.label == "[5000] signals/4999.sig"
+    assert "] 1 signals/0.sig" in err.getvalue()
+    assert p.label.endswith("] 5000 signals/4999.sig")  # the label follows every file, drawn or not

@@ -1,0 +1,63 @@
+"""The rule catalog across formats: lookup by id, rule families, and the text of `recspec explain`.
+
+Every renderer that describes rules (SARIF rule metadata, the HTML report's
+explanations, JUnit's test-case names) and the ``rules``/``explain`` commands
+read rules through here, so they all say the same thing. Format modules are
+loaded only for the formats asked for.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import Iterable
+
+from .formats import FORMATS, FormatInfo, resolve_format
+from .report import CORE_RULES, Rule
+
+__all__ = ["RECSPEC", "all_rules", "explain_text", "rule_family", "rules_for"]
+
+#: The pseudo-format that owns recspec's own rules (RECSPEC-*), which apply to any file.
+RECSPEC = FormatInfo("recspec", "recspec itself, any format", (), (), (), ("spec", "compat"), "spec", "recspec.report")
+
+_FAMILY = re.compile(r"^(.*?)-\d+$")
+
+
+def rule_family(rule_id: str) -> str:
+    """``CARLA-FRAME-004`` -> ``CARLA-FRAME``: the id without its trailing number
+    (ids without one, like ``RECSPEC-INTERNAL``, are their own family)."""
+    m = _FAMILY.match(rule_id)
+    return m.group(1) if m else rule_id
+
+
+def all_rules(fmt: str | None = None) -> list[tuple[FormatInfo, Rule]]:
+    """Every rule: recspec's own (without a format filter), then each format's catalog."""
+    infos = [resolve_format(fmt)] if fmt else list(FORMATS.values())
+    core = [] if fmt else [(RECSPEC, rule) for rule in CORE_RULES]
+    return core + [(info, rule) for info in infos for rule in info.load().RULES]
+
+
+def rules_for(format_ids: Iterable[str | None]) -> dict[str, tuple[FormatInfo, Rule]]:
+    """Rule id -> (format, rule) for recspec's own rules and the named formats' catalogs."""
+    out: dict[str, tuple[FormatInfo, Rule]] = {rule.id: (RECSPEC, rule) for rule in CORE_RULES}
+    for fid in sorted({f for f in format_ids if f}):
+        info = FORMATS.get(fid)
+        if info is not None:
+            for rule in info.load().RULES:
+                out[rule.id] = (info, rule)
+    return out
+
+
+def explain_text(info: FormatInfo, rule: Rule, *, width: int = 88) -> str:
+    """One rule in full, as `recspec explain RULE` prints it."""
+    lines = [f"{rule.id}: {rule.title}", "",
+             f"format:     {info.id} ({info.title})",
+             f"clause:     {rule.clause}",
+             "levels:     " + ", ".join(f"{k} {v.value}" for k, v in rule.levels.items())]
+    if rule.structural:
+        lines += ["structural: yes (an error here means the file cannot be walked: verdict malformed;",
+                  "            the Kaitai parser rejects such files too)"]
+    lines += ["", textwrap.fill(rule.explanation, width=width)]
+    if rule.deviation:
+        lines += ["", "Where the document is wrong:", textwrap.fill(rule.deviation, width=width)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,120 @@
+"""Known deviations: which rules a writer's files are expected to break.
+
+An expectations file lists, per file, the rules expected to fail there, each
+with a reason::
+
+    {
+      "recspec_expectations": 1,
+      "files": {
+        "out/run1.log": {"CARLA-FRAME-004": "our writer rounds elapsed to ms, see tracker #12"}
+      }
+    }
+
+Paths are relative to the expectations file's folder, with ``/`` separators,
+so the file can live in the writer's repository next to its outputs.
+
+`recspec check --expectations FILE`: a listed rule that fires on its file is a
+known deviation (reported, but it does not fail the run); a listed rule that
+does not fire, or a listed file that no longer exists, is stale and fails the
+run. Listed files that exist but were not part of this run are left alone.
+`--update-expectations` rewrites the file from the run: each failing file's
+error rules, keeping the reasons already written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import UsageError
+from .report import Report, Severity, StaleExpectation, Verdict
+
+__all__ = ["EXPECTATIONS_SCHEMA", "Expectations", "apply_expectations", "load_expectations", "update_expectations"]
+
+EXPECTATIONS_SCHEMA = 1
+
+_HARNESS = (Verdict.CRASH, Verdict.TIMEOUT)
+
+
+@dataclass
+class Expectations:
+    path: Path  # the expectations file
+    files: dict[str, dict[str, str]] = field(default_factory=dict)  # relative path -> {rule id: reason}
+
+    @property
+    def base(self) -> Path:
+        return self.path.resolve().parent
+
+    def key(self, checked_path: str) -> str:
+        """How this expectations file names a checked file."""
+        return Path(os.path.relpath(os.path.abspath(checked_path), self.base)).as_posix()
+
+    def to_text(self) -> str:
+        files = {k: dict(sorted(v.items())) for k, v in sorted(self.files.items())}
+        return json.dumps({"recspec_expectations": EXPECTATIONS_SCHEMA, "files": files}, indent=2) + "\n"
+
+
+def load_expectations(path: str | Path, *, missing_ok: bool = False) -> Expectations:
+    """Read and check an expectations file; a UsageError saying what is wrong otherwise."""
+    p = Path(path)
+    if missing_ok and not p.exists():
+        return Expectations(p)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"expectations file {path} does not exist",
+                         "create it from a run with --update-expectations") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read expectations file {path}: {e}") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"expectations file {path} is not JSON: {e}") from None
+    example = 'expected {"recspec_expectations": 1, "files": {"out/run1.log": {"RULE-ID": "reason"}}}'
+    if not isinstance(data, dict) or data.get("recspec_expectations") != EXPECTATIONS_SCHEMA:
+        raise UsageError(f"expectations file {path}: not a version {EXPECTATIONS_SCHEMA} expectations file", example)
+    files = data.get("files")
+    if not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, dict) and all(isinstance(r, str) and isinstance(why, str)
+                                                              for r, why in v.items())
+            for k, v in files.items()):
+        raise UsageError(f"expectations file {path}: 'files' must map paths to {{rule id: reason}}", example)
+    return Expectations(p, {k: dict(v) for k, v in files.items()})
+
+
+def apply_expectations(report: Report, exp: Expectations, *, name: str) -> None:
+    """Mark known deviations on ``report``'s files and record the stale expectations."""
+    report.expectations = name
+    seen: set[str] = set()
+    stale: list[StaleExpectation] = []
+    for fr in report.files:
+        key = exp.key(fr.path)
+        listed = exp.files.get(key)
+        if listed is None:
+            continue
+        seen.add(key)
+        if fr.verdict in _HARNESS:
+            continue  # recspec did not finish the file: nothing can be said; the file fails anyway
+        occurred = {f.rule for f in fr.findings}
+        fr.known_deviations = {r: why for r, why in listed.items() if r in occurred}
+        stale += [StaleExpectation(key, r, why, "it did not occur") for r, why in listed.items() if r not in occurred]
+    for key, listed in exp.files.items():
+        if key not in seen and not (exp.base / key).exists():
+            stale += [StaleExpectation(key, r, why, "the file no longer exists") for r, why in listed.items()]
+    report.stale = sorted(stale, key=lambda s: (s.path, s.rule))
+
+
+def update_expectations(report: Report, exp: Expectations) -> Expectations:
+    """The expectations this run would pass with: every file's error rules, with the reasons kept."""
+    files = {k: v for k, v in exp.files.items() if (exp.base / k).exists()}
+    for fr in report.files:
+        key = exp.key(fr.path)
+        if fr.verdict in _HARNESS:
+            continue  # keep what was listed; a crash says nothing about the file
+        old = exp.files.get(key, {})
+        rules = sorted({f.rule for f in fr.findings if f.severity is Severity.ERROR})
+        if rules:
+            files[key] = {r: old.get(r, "") for r in rules}
+        else:
+            files.pop(key, None)
+    return Expectations(exp.path, files)

@@ -1,0 +1,36 @@
+"""Report renderers: one run's :class:`~recspec.report.Report` as JSON, JUnit XML, SARIF 2.1.0, HTML or Markdown.
+
+``recspec check --report FORMAT:PATH`` (repeatable) renders every requested
+format from the same run and writes each one atomically (:func:`write_atomic`).
+Every renderer is deterministic: the same files give byte-identical reports
+(no timestamps, no host names, no absolute paths that were not on the command
+line), so reports can be diffed and kept as golden files.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..report import Report
+from ._atomic import write_atomic
+from ._context import RenderContext, finding_location
+from ._html import render_html
+from ._json import render_json
+from ._junit import render_junit
+from ._markdown import render_markdown
+from ._sarif import render_sarif
+
+__all__ = ["RENDERERS", "RenderContext", "finding_location", "render", "write_atomic"]
+
+#: report format name -> renderer; the names `--report FORMAT:PATH` accepts
+RENDERERS: dict[str, Callable[[Report, RenderContext], str]] = {
+    "json": render_json,
+    "junit": render_junit,
+    "sarif": render_sarif,
+    "html": render_html,
+    "markdown": render_markdown,
+}
+
+
+def render(name: str, report: Report, ctx: RenderContext | None = None) -> str:
+    return RENDERERS[name](report, ctx or RenderContext(report))

@@ -1,0 +1,45 @@
+"""What renderers share about a run: the rule catalog of the formats in it, and rule families."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from ..catalog import rule_family, rules_for
+from ..formats import FormatInfo
+from ..report import FileReport, Report, Rule
+
+__all__ = ["RenderContext", "finding_location"]
+
+
+class RenderContext:
+    """Built once per run (not per file); the catalogs of the formats present are loaded on first use."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+
+    @cached_property
+    def rules(self) -> dict[str, tuple[FormatInfo, Rule]]:
+        return rules_for(fr.format for fr in self.report.files)
+
+    def rule(self, rule_id: str) -> Rule | None:
+        entry = self.rules.get(rule_id)
+        return entry[1] if entry else None
+
+    def families(self, fr: FileReport) -> list[str]:
+        """The rule families one file is tested against: its format's whole catalog (so a clean
+        family shows as a passing test case) plus any family a finding names; a file recspec did
+        not get through (unrecognized, crash, timeout) is tested only on the findings it has."""
+        fams = {rule_family(f.rule) for f in fr.findings}
+        if fr.format and fr.verdict.value not in ("unrecognized", "crash", "timeout"):
+            fams.update(rule_family(rid) for rid, (info, _) in self.rules.items() if info.id == fr.format)
+        return sorted(fams)
+
+
+def finding_location(offset: int | None, path: str) -> str:
+    """``@1990 frame[2]/packet[0]:FrameStart.elapsed``, or whichever part is known."""
+    parts = []
+    if offset is not None:
+        parts.append(f"@{offset}")
+    if path:
+        parts.append(path)
+    return " ".join(parts)

@@ -1,0 +1,140 @@
+"""SARIF 2.1.0: one result per finding, located by artifact and byte region.
+
+Code-scanning pages read SARIF: each result names its rule (``ruleId`` and
+``ruleIndex`` into the driver's rules, which carry the title, the explanation,
+the full `recspec explain` text as help and the spec clause), the file as a
+relative URI (as named on the command line) and a ``byteOffset``/``byteLength``
+region; the structural path is a logical location. Known deviations are
+results with an external suppression carrying the reason; stale expectations
+are results of ``RECSPEC-STALE-EXPECTATION`` located in the expectations file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import PurePath
+from typing import Any
+from urllib.parse import quote
+
+from .. import __version__
+from ..catalog import explain_text
+from ..report import Report, Rule, Severity, Verdict
+from ._context import RenderContext
+
+__all__ = ["SARIF_SCHEMA_URI", "render_sarif"]
+
+SARIF_VERSION = "2.1.0"
+#: The $schema a SARIF 2.1.0 log names (the OASIS standard's schema).
+SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.OFF: "none"}
+
+
+def artifact_uri(path: str) -> str:
+    """A file as a URI reference: relative paths stay relative (code scanning resolves them against
+    the checkout), absolute ones become ``file://`` URIs."""
+    p = PurePath(path)
+    if p.is_absolute():
+        return "file://" + quote(p.as_posix())
+    return quote(p.as_posix() if os.sep == "/" else path.replace(os.sep, "/"))
+
+
+def _name(title: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in re.findall(r"[A-Za-z0-9]+", title))
+
+
+def _descriptor(info_id: str, rule: Rule, explain: str, profile: str) -> dict[str, Any]:
+    full = rule.explanation + (f" Where the document is wrong: {rule.deviation}" if rule.deviation else "")
+    return {
+        "id": rule.id,
+        "name": _name(rule.title),
+        "shortDescription": {"text": rule.title},
+        "fullDescription": {"text": full},
+        "help": {"text": explain},
+        "defaultConfiguration": {"level": _LEVEL[rule.level(profile)]},
+        "properties": {
+            "format": info_id,
+            "clause": rule.clause,
+            "structural": rule.structural,
+            "levels": {k: v.value for k, v in rule.levels.items()},
+            "tags": [info_id, "structural" if rule.structural else "semantic"],
+        },
+    }
+
+
+def render_sarif(report: Report, ctx: RenderContext) -> str:
+    # the rules the run can mention: recspec's own, then each present format's catalog, in catalog order
+    profile = report.files[0].profile if report.files else "spec"
+    rules: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for rule_id, (info, rule) in ctx.rules.items():
+        index[rule_id] = len(rules)
+        rules.append(_descriptor(info.id, rule, explain_text(info, rule), profile))
+    results: list[dict[str, Any]] = []
+    artifacts: list[dict[str, Any]] = []
+    for fr in report.files:
+        uri = artifact_uri(fr.path)
+        art_index = len(artifacts)
+        artifacts.append({"location": {"uri": uri}, "properties": {
+            "format": fr.format, "variant": fr.variant, "profile": fr.profile, "verdict": fr.verdict.value}})
+        for f in fr.findings:
+            if f.severity is Severity.OFF:
+                continue
+            phys: dict[str, Any] = {"artifactLocation": {"uri": uri, "index": art_index}}
+            if f.offset is not None:
+                region: dict[str, Any] = {"byteOffset": f.offset}
+                if f.length is not None:
+                    region["byteLength"] = f.length
+                phys["region"] = region
+            location: dict[str, Any] = {"physicalLocation": phys}
+            if f.path:
+                location["logicalLocations"] = [{"fullyQualifiedName": f.path}]
+            text = f.message + (f" (at {f.path})" if f.path else "")
+            result: dict[str, Any] = {
+                "ruleId": f.rule,
+                "level": _LEVEL[f.severity],
+                "message": {"text": text},
+                "locations": [location],
+            }
+            if f.rule in index:
+                result["ruleIndex"] = index[f.rule]
+            if f.rule in fr.known_deviations:
+                result["suppressions"] = [{"kind": "external", "status": "accepted",
+                                           "justification": fr.known_deviations[f.rule] or "known deviation"}]
+            props: dict[str, Any] = {"verdict": fr.verdict.value}
+            if f.expected is not None or f.actual is not None:
+                plain = f.to_json()
+                props.update({k: plain[k] for k in ("expected", "actual") if k in plain})
+            result["properties"] = props
+            results.append(result)
+    for s in report.stale:
+        msg = f"known deviation {s.rule} is listed for {s.path} but {s.why}" + (f" ({s.reason})" if s.reason else "")
+        result = {"ruleId": "RECSPEC-STALE-EXPECTATION", "level": "error", "message": {"text": msg},
+                  "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(report.expectations or "")}},
+                                 "logicalLocations": [{"fullyQualifiedName": f"{s.path}/{s.rule}"}]}]}
+        if "RECSPEC-STALE-EXPECTATION" in index:
+            result["ruleIndex"] = index["RECSPEC-STALE-EXPECTATION"]
+        results.append(result)
+    harness_failures = [fr for fr in report.files if fr.verdict in (Verdict.CRASH, Verdict.TIMEOUT)]
+    log = {
+        "$schema": SARIF_SCHEMA_URI,
+        "version": SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": {
+                "name": "recspec",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": rules,
+            }},
+            "invocations": [{
+                # a crash or timeout means recspec itself did not finish every file
+                "executionSuccessful": not harness_failures,
+            }],
+            "artifacts": artifacts,
+            "results": results,
+            "properties": {"summary": report.summary()},
+        }],
+    }
+    return json.dumps(log, indent=2, allow_nan=False) + "\n"

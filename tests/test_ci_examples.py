@@ -1,0 +1,50 @@
+"""The CI examples in the repository parse, and the recspec commands they run are valid."""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import yaml
+
+from recspec.cli import _parser, main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_github_actions_example_is_a_workflow_that_writes_every_report():
+    wf = yaml.safe_load((ROOT / "docs" / "ci" / "github-actions.yml").read_text())
+    on = wf.get("on", wf.get(True))  # YAML 1.1 reads the key `on` as True
+    assert wf["name"] and set(on) == {"push", "pull_request"}
+    steps = wf["jobs"]["recspec"]["steps"]
+    assert all("uses" in s or "run" in s for s in steps)
+    [check] = [s["run"] for s in steps if "run" in s and s["run"].startswith("recspec check")]
+    argv = shlex.split(check)
+    args = _parser().parse_args(argv[1:])  # every flag the example uses exists and parses
+    assert args.command == "check"
+    assert sorted(kind for kind, _ in args.report) == ["html", "junit", "markdown", "sarif"]
+    uploads = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif")]
+    assert uploads and uploads[0]["with"]["sarif_file"] == dict(args.report)["sarif"]
+    assert any("GITHUB_STEP_SUMMARY" in s.get("run", "") and dict(args.report)["markdown"] in s["run"] for s in steps)
+    assert wf["permissions"]["security-events"] == "write"
+
+
+def test_pre_commit_hook_definition_runs_recspec_check_on_staged_files():
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    [hook] = hooks
+    assert {"id", "name", "entry", "language"} <= set(hook)
+    assert hook["language"] == "python" and hook["entry"].startswith("recspec check")
+    pattern = re.compile(hook["files"])
+    assert pattern.search("recordings/run1.log") and pattern.search("x.traj") and not pattern.search("README.md")
+    # pre-commit runs `entry` with the staged file names appended
+    argv = shlex.split(hook["entry"])[1:] + [str(ROOT / "corpus" / "carla" / "valid" / "0.9.15.log")]
+    out, err = io.StringIO(), io.StringIO()
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        assert main(argv) == 0
+    finally:
+        sys.stdout, sys.stderr = old

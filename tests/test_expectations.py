@@ -1,0 +1,131 @@
+"""Known deviations (`recspec check --expectations`): listed findings do not fail the run, stale
+entries do, and --update-expectations rewrites the list."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli as run
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
+
+
+
+@pytest.fixture()
+def writer(tmp_path: Path) -> Path:
+    """A writer's output folder: one valid log, one breaking CARLA-FRAME-004, one truncated."""
+    out = tmp_path / "out"
+    out.mkdir()
+    shutil.copy(CORPUS / "valid" / "0.9.15.log", out / "good.log")
+    shutil.copy(CORPUS / "invalid" / "CARLA-FRAME-004.log", out / "elapsed.log")
+    shutil.copy(CORPUS / "invalid" / "CARLA-STREAM-001.log", out / "cut.log")
+    return tmp_path
+
+
+def write_expectations(path: Path, files: dict) -> None:
+    path.write_text(json.dumps({"recspec_expectations": 1, "files": files}))
+
+
+def test_listed_deviations_do_not_fail_the_run(writer):
+    exp = writer / "expectations.json"
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"},
+                             "out/cut.log": {"CARLA-STREAM-001": "killed writer"}})
+    code, out, err = run("check", "--json", str(writer / "out"), "--expectations", str(exp))
+    assert code == 0, out + err
+    report = json.loads(out)
+    files = {Path(f["path"]).name: f for f in report["files"]}
+    # the verdict stays what the file is; the file just does not fail the run
+    assert files["elapsed.log"]["verdict"] == "invalid" and files["elapsed.log"]["failed"] is False
+    assert files["elapsed.log"]["known_deviations"] == {"CARLA-FRAME-004": "rounds elapsed"}
+    assert files["elapsed.log"]["findings"][0]["known_deviation"] is True
+    assert files["cut.log"]["verdict"] == "malformed" and files["cut.log"]["failed"] is False
+    assert report["summary"]["known_deviations"] == 2 and report["summary"]["stale_expectations"] == 0
+    assert report["expectations"] == {"file": str(exp), "stale": []}
+
+
+def test_an_unlisted_rule_still_fails(writer):
+    exp = writer / "expectations.json"
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": ""}})
+    code, out, _ = run("check", str(writer / "out"), "--expectations", str(exp))
+    assert code == 1  # cut.log's truncation is not listed
+    assert "CARLA-FRAME-004 (known deviation) @1990" in out
+
+
+def test_a_stale_expectation_fails_the_run(writer):
+    exp = writer / "expectations.json"
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"},
+                             "out/cut.log": {"CARLA-STREAM-001": ""},
+                             "out/good.log": {"CARLA-HEADER-003": "old writer wrote 1900-based dates"}})
+    code, out, _ = run("check", str(writer / "out"), "--expectations", str(exp))
+    assert code == 1
+    assert "STALE CARLA-HEADER-003 expected on out/good.log, but it did not occur" in out
+    code, out, _ = run("check", "--json", str(writer / "out"), "--expectations", str(exp))
+    assert json.loads(out)["expectations"]["stale"] == [
+        {"path": "out/good.log", "rule": "CARLA-HEADER-003", "reason": "old writer wrote 1900-based dates",
+         "why": "it did not occur"}]
+
+
+def test_a_listed_file_that_is_gone_is_stale_but_one_not_checked_is_left_alone(writer):
+    exp = writer / "expectations.json"
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": ""},
+                             "out/cut.log": {"CARLA-STREAM-001": ""},
+                             "out/deleted.log": {"CARLA-FRAME-004": ""}})
+    code, out, _ = run("check", "--json", str(writer / "out" / "elapsed.log"), "--expectations", str(exp))
+    assert code == 1
+    stale = json.loads(out)["expectations"]["stale"]
+    assert [(s["path"], s["why"]) for s in stale] == [("out/deleted.log", "the file no longer exists")]
+
+
+def test_update_expectations_writes_the_list_and_keeps_reasons(writer):
+    exp = writer / "expectations.json"
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"},
+                             "out/good.log": {"CARLA-HEADER-003": "stale"}})
+    code, _, err = run("check", str(writer / "out"), "--expectations", str(exp), "--update-expectations")
+    assert code == 0 and f"wrote {exp}" in err
+    assert json.loads(exp.read_text()) == {"recspec_expectations": 1, "files": {
+        "out/cut.log": {"CARLA-STREAM-001": ""},
+        "out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"}}}
+    code, _, _ = run("check", str(writer / "out"), "--expectations", str(exp))
+    assert code == 0
+
+
+def test_update_creates_a_missing_file_and_paths_are_relative_to_it(writer, monkeypatch):
+    (writer / "ci").mkdir()
+    exp = writer / "ci" / "expectations.json"
+    monkeypatch.chdir(writer / "out")
+    code, _, _ = run("check", "elapsed.log", "--expectations", str(exp), "--update-expectations")
+    assert code == 0
+    assert json.loads(exp.read_text())["files"] == {"../out/elapsed.log": {"CARLA-FRAME-004": ""}}
+
+
+def test_a_crash_is_never_a_known_deviation(writer, monkeypatch):
+    exp = writer / "expectations.json"
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "", "RECSPEC-INTERNAL": ""}})
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=elapsed.log")
+    code, out, _ = run("check", "--json", "-j", "2", str(writer / "out" / "elapsed.log"), "--expectations", str(exp))
+    assert code == 1
+    [f] = json.loads(out)["files"]
+    assert f["verdict"] == "crash" and f["failed"] is True and "known_deviations" not in f
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("not json", "is not JSON"),
+    ('{"files": {}}', "not a version 1 expectations file"),
+    ('{"recspec_expectations": 1, "files": {"a.log": ["CARLA-FRAME-004"]}}', "'files' must map paths"),
+], ids=["not-json", "no-version", "rules-as-list"])
+def test_a_bad_expectations_file_is_a_usage_error(tmp_path, content, message):
+    exp = tmp_path / "e.json"
+    exp.write_text(content)
+    code, _, err = run("check", str(CORPUS / "valid" / "0.9.15.log"), "--expectations", str(exp))
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_missing_expectations_file_and_update_without_a_file(tmp_path):
+    code, _, err = run("check", str(CORPUS / "valid" / "0.9.15.log"), "--expectations", str(tmp_path / "none.json"))
+    assert code == 2 and "does not exist" in err and "--update-expectations" in err
+    code, _, err = run("check", str(CORPUS / "valid" / "0.9.15.log"), "--update-expectations")
+    assert code == 2 and "needs --expectations" in err

@@ -1,0 +1,145 @@
+"""`recspec check -j N`: worker processes, a per-file time limit, crash and timeout verdicts.
+
+The crash and timeout paths are real: RECSPEC_TEST_WORKER_FAULT makes a worker
+segfault or hang on the named files (see recspec/_parallel.py), and the parent
+has to notice, replace the worker and keep every other file's result.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import run_cli as run
+
+from recspec.cli import main
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
+
+
+
+@pytest.fixture()
+def folder(tmp_path: Path) -> Path:
+    names = {"a.log": "valid/0.9.15.log", "boom.log": "valid/0.9.16.log", "c.log": "invalid/CARLA-FRAME-004.log",
+             "slow.log": "valid/0.9.14.log", "e.log": "valid/ue5.log", "f.log": "invalid/CARLA-STREAM-001.log"}
+    for name, src in names.items():
+        shutil.copy(CORPUS / src, tmp_path / name)
+    return tmp_path
+
+
+def verdicts(out: str) -> dict[str, str]:
+    return {Path(f["path"]).name: f["verdict"] for f in json.loads(out)["files"]}
+
+
+EXPECTED = {"a.log": "valid", "boom.log": "valid", "c.log": "invalid", "slow.log": "valid", "e.log": "valid",
+            "f.log": "malformed"}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2", "3"])
+def test_parallel_runs_give_the_serial_report(folder, jobs):
+    code, out, _ = run("check", "--json", "-j", jobs, str(folder))
+    assert code == 1
+    assert verdicts(out) == EXPECTED
+    assert list(verdicts(out)) == sorted(EXPECTED)  # the folder's sorted order, whatever finished first
+    _, serial, _ = run("check", "--json", str(folder))
+    assert out == serial
+
+
+def test_a_crashing_and_a_hanging_file_get_crash_and_timeout_and_the_rest_is_kept(folder, monkeypatch):
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=boom;hang=slow")
+    start = time.monotonic()
+    code, out, err = run("check", "--json", "-j", "2", "--timeout", "2", str(folder))
+    took = time.monotonic() - start
+    assert code == 1 and err == ""
+    assert verdicts(out) == {**EXPECTED, "boom.log": "crash", "slow.log": "timeout"}
+    files = {Path(f["path"]).name: f for f in json.loads(out)["files"]}
+    [crash] = files["boom.log"]["findings"]
+    assert crash["rule"] == "RECSPEC-INTERNAL" and "SIGSEGV" in crash["message"]
+    [timeout] = files["slow.log"]["findings"]
+    assert timeout["rule"] == "RECSPEC-TIMEOUT" and "2 s" in timeout["message"]
+    assert json.loads(out)["summary"]["crash"] == 1 and json.loads(out)["summary"]["timeout"] == 1
+    assert took < 30  # the hang was cut at its limit, not waited out
+
+
+def test_timeout_with_one_job_uses_one_worker(folder, monkeypatch):
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "hang=slow")
+    code, out, _ = run("check", "--json", "--timeout", "1", str(folder))
+    assert code == 1
+    assert verdicts(out) == {**EXPECTED, "slow.log": "timeout"}
+
+
+def test_every_worker_crashing_still_gives_a_report(folder, monkeypatch):
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=.log")
+    code, out, _ = run("check", "--json", "-j", "2", str(folder))
+    assert code == 1
+    assert set(verdicts(out).values()) == {"crash"} and len(verdicts(out)) == len(EXPECTED)
+
+
+def test_the_fault_hook_does_nothing_in_the_serial_path(folder, monkeypatch):
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=boom;hang=slow")
+    code, out, _ = run("check", "--json", str(folder))
+    assert verdicts(out) == EXPECTED
+
+
+def test_missing_file_is_an_io_error_in_parallel_too(folder):
+    code, out, err = run("check", "-j", "2", str(folder / "a.log"), str(folder / "nope.log"))
+    assert code == 2 and "nope.log: no such file or folder" in err
+
+
+@pytest.mark.parametrize(("args", "message"), [(["-j", "x"], "not a number of jobs"),
+                                               (["-j", "-1"], "0 (one per CPU) or more"),
+                                               (["--timeout", "0"], "more than 0 seconds")],
+                         ids=["jobs-not-a-number", "jobs-negative", "timeout-zero"])
+def test_bad_jobs_and_timeout(args, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["check", str(CORPUS / "valid"), *args])
+    assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal_and_none_in_ci(folder, monkeypatch):
+    from recspec.cli import _cmd_check, _parser
+
+    args = _parser().parse_args(["check", "-j", "2", str(folder)])
+    monkeypatch.delenv("CI", raising=False)
+    term = _Terminal()
+    _cmd_check(args, io.StringIO(), term)
+    shown = term.getvalue()
+    assert "6/6" in shown and "[" + "#" * 30 + "]" in shown and shown.endswith("\r\x1b[2K")
+    monkeypatch.setenv("CI", "true")
+    term = _Terminal()
+    _cmd_check(args, io.StringIO(), term)
+    assert term.getvalue() == ""
+    plain = io.StringIO()  # a pipe or a log file
+    monkeypatch.delenv("CI")
+    _cmd_check(args, io.StringIO(), plain)
+    assert plain.getvalue() == ""
+
+
+def test_a_result_that_cannot_cross_processes_is_a_crash_not_a_lost_run(folder, monkeypatch):
+    """Workers are forked, so a patched check_file runs in them: one file's report holds a value
+    pickle refuses (a lambda), and that file alone becomes a crash with the reason."""
+    import recspec.cli as cli
+    from recspec.report import FileReport, Verdict
+
+    real = cli.check_file
+
+    def check_file(path, **kwargs):
+        if path.name == "c.log":
+            return FileReport(str(path), "carla", None, "spec", Verdict.VALID, stats={"bad": lambda: 0})
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(cli, "check_file", check_file)
+    code, out, _ = run("check", "--json", "-j", "2", str(folder))
+    assert verdicts(out) == {**EXPECTED, "c.log": "crash"}
+    [finding] = [f for f in json.loads(out)["files"] if f["path"].endswith("c.log")][0]["findings"]
+    assert finding["rule"] == "RECSPEC-INTERNAL" and "could not be sent back" in finding["message"]
