@@ -76,6 +76,9 @@ examples:
   recspec check -j 2 recordings/ --report junit:junit.xml --report sarif:recspec.sarif
   recspec check recordings/ --expectations writer-expectations.json
   recspec check --format carla --variant 0.9.15 --profile compat crash.log
+  recspec check --profile compat detector/2025/          (a folder of raSkat .sig files)
+  recspec check --format nanover --variant state session.bin
+  recspec check --all-findings --profile spec Scene1.bson
 """
 
 
@@ -127,7 +130,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--no-cross-check", dest="cross_check", action="store_false",
                    help="skip the second reading by the Kaitai parser (faster on big files)")
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
-                   help="cross-check only files up to this size (default 32M; suffixes K, M, G)")
+                   help="cross-check only files up to this size (default per format: carla and nanover 32M, "
+                        "matrix-smt 1M, raskat-signal 64K; suffixes K, M, G)")
+    c.add_argument("--all-findings", action="store_true",
+                   help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
+                        "rule per file, then a count; --json and the reports always have them all)")
     c.set_defaults(func=_cmd_check)
 
     d = sub.add_parser("dump", help="print the decoded structure as JSON with byte offsets",
@@ -341,7 +348,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json:
         out.write(RENDERERS["json"](report, RenderContext(report)))
     else:
-        _print_table(report, out)
+        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
     if args.report:
         ctx = RenderContext(report)
         for kind, path in args.report:
@@ -490,7 +497,12 @@ class _Progress:
 _SEV = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "INFO "}
 
 
-def _print_table(report: Report, out: TextIO) -> None:
+#: The table lists this many findings of one rule per file before a count of the rest:
+#: a file that breaks one rule in every frame would otherwise bury the other files.
+TABLE_FINDINGS_PER_RULE = 5
+
+
+def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE) -> None:
     rows = [("FILE", "FORMAT", "VARIANT", "PROFILE", "VERDICT", "E/W/I")]
     for fr in report.files:
         rows.append((fr.path, fr.format or "-", fr.variant or "-", fr.profile, fr.verdict.value,
@@ -501,10 +513,17 @@ def _print_table(report: Report, out: TextIO) -> None:
         if i == 0:
             continue
         fr = report.files[i - 1]
+        shown: dict[str, int] = {}
         for f in fr.findings:
+            shown[f.rule] = shown.get(f.rule, 0) + 1
+            if per_rule is not None and shown[f.rule] > per_rule:
+                continue
             where = finding_location(f.offset, f.path)
             known = " (known deviation)" if f.rule in fr.known_deviations else ""
             out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{' ' + where if where else ''}: {f.message}\n")
+        for rule, n in shown.items():
+            if per_rule is not None and n > per_rule:
+                out.write(f"    ...   {rule}: {n - per_rule} more lines not shown (--all-findings lists them)\n")
     for st in report.stale:
         out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
     s = report.summary()

@@ -174,3 +174,24 @@ def test_json_report_is_standard_json_for_any_packets(packets, profile):
     data = _HEADER + b"".join(struct.pack("<BI", pid, len(p)) + p for pid, p in packets)
     report = check_stream(io.BytesIO(data), path="x", variant=None, profile=profile)
     json.dumps(Report([report]).to_json(), allow_nan=False)
+
+
+def test_table_lists_a_few_findings_per_rule_and_counts_the_rest():
+    """Scene1.bson breaks MATRIX-FRAME-001 in each of its 500 frames under spec (it keys frame time
+    as 'time'): the table shows the first TABLE_FINDINGS_PER_RULE, --all-findings every stored one."""
+    from recspec.cli import TABLE_FINDINGS_PER_RULE
+    from recspec.conformance._sink import MAX_FINDINGS_PER_RULE
+
+    from helpers import real_file
+
+    scene = real_file("Scene1.bson")
+    code, out, _ = run("check", "--profile", "spec", str(scene))
+    assert code == 1
+    lines = [ln for ln in out.splitlines() if "MATRIX-FRAME-001" in ln]
+    assert len([ln for ln in lines if "ERROR" in ln]) == TABLE_FINDINGS_PER_RULE
+    stored = MAX_FINDINGS_PER_RULE + 1  # the listed findings and the line counting the other 400
+    assert lines[-1].strip() == (f"...   MATRIX-FRAME-001: {stored - TABLE_FINDINGS_PER_RULE} more lines not shown "
+                                 "(--all-findings lists them)")
+    code, out, _ = run("check", "--profile", "spec", "--all-findings", str(scene))
+    lines = [ln for ln in out.splitlines() if "MATRIX-FRAME-001" in ln]
+    assert len(lines) == stored and "400 more findings of this rule not listed (500 in all" in lines[-1]
