@@ -60,6 +60,7 @@ from recspec.reference.carla import (
 from recspec.reference.carla import _model as m
 from recspec.reference.carla._model import PacketKind as K
 
+from ._contract import ContractViolation
 from ._dictionary import render
 
 __all__ = [
@@ -93,29 +94,6 @@ BYTE_MUTATION_RATE = 0.2
 
 
 # --- findings --------------------------------------------------------------------
-
-
-class ContractViolation(AssertionError):
-    """A harness's invariant does not hold for an input.
-
-    A finding about recspec, never about the input. ``signature()`` groups
-    findings that are the same bug (the runner saves one input per signature);
-    ``None`` lets the runner sign by traceback.
-    """
-
-    #: Where the broken code is, when the traceback does not say (a divergence is raised by the harness).
-    module: str | None = None
-
-    def __init__(self, message: str, variant: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.variant = variant
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message, self.variant))
-
-    def signature(self) -> str | None:
-        return None
 
 
 class Divergent(ContractViolation):

@@ -43,6 +43,7 @@ from recspec.reference.matrix_smt import _bson as b
 from recspec.reference.matrix_smt._codec import encode, from_document
 from recspec.report import Report
 
+from ._contract import ContractViolation
 from ._dictionary import render, unique
 
 __all__ = [
@@ -69,22 +70,6 @@ BYTE_MUTATION_RATE = 0.2
 FRAMING_BREAK_RATE = 0.125
 #: Deepest value tree the mutator builds (deeper inputs are only byte-mutated).
 MAX_MUTATION_DEPTH = 12
-
-
-class ContractViolation(AssertionError):
-    """A harness's invariant does not hold for an input: a finding about recspec."""
-
-    module: str | None = None
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message,))
-
-    def signature(self) -> str | None:
-        return None
 
 
 class Divergent(ContractViolation):

@@ -48,6 +48,8 @@ from recspec.reference.nanover import (
 from recspec.reference.nanover._wire import encode_varint, read_varint
 from recspec.report import Report
 
+from ._contract import ContractViolation
+
 __all__ = [
     "BYTE_MUTATION_RATE",
     "EXTENSION",
@@ -70,23 +72,6 @@ EXTENSION = ".nanover"
 BYTE_MUTATION_RATE = 0.2
 #: Seed files longer than this are also cut to a prefix of whole records.
 PREFIX_BYTES = 8192
-
-
-class ContractViolation(AssertionError):
-    """A harness's invariant does not hold: a finding about recspec, never the input."""
-
-    module: str | None = None
-
-    def __init__(self, message: str, variant: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.variant = variant
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message, self.variant))
-
-    def signature(self) -> str | None:
-        return None
 
 
 class Divergent(ContractViolation):
@@ -163,7 +148,6 @@ def describe_input(data: bytes) -> dict[str, Any]:
 # (fixed, or length-delimited that is not parsed further) or a list of nodes
 # (length-delimited that parses as a message).
 _MAX_TREE_DEPTH = 12
-
 
 
 def _parse_message(buf: bytes, depth: int = 0) -> list[list[Any]] | None:

@@ -52,6 +52,7 @@ from recspec.reference.raskat import (
 )
 from recspec.report import Report
 
+from ._contract import ContractViolation
 from ._dictionary import render
 
 __all__ = [
@@ -68,23 +69,6 @@ BYTE_MUTATION_RATE = 0.2
 #: inputs then costs 1 MiB of work per execution instead of MAX_UNPACKED (8 MiB);
 #: the limit's own code path is the same whatever its value.
 FUZZ_MAX_UNPACKED = 1 << 20
-
-
-class ContractViolation(AssertionError):
-    """A harness's invariant does not hold: a finding about recspec, never about the input."""
-
-    module: str | None = None
-
-    def __init__(self, message: str, variant: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.variant = variant
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message, self.variant))
-
-    def signature(self) -> str | None:
-        return None
 
 
 class Divergent(ContractViolation):
