@@ -61,7 +61,7 @@ from recspec.reference.carla import _model as m
 from recspec.reference.carla._model import PacketKind as K
 
 from ._contract import ContractViolation
-from ._dictionary import render
+from ._dictionary import render, unique
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -740,13 +740,7 @@ def dictionary_entries() -> list[tuple[str, bytes]]:
                  "hero", "color", "number_of_wheels"):
         entries.append((f"str_{re.sub(r'[^a-z0-9]+', '_', text.lower()).strip('_')}",
                         struct.pack("<H", len(text)) + text.encode()))
-    seen: set[bytes] = set()
-    unique = []
-    for name, value in entries:
-        if value not in seen:
-            seen.add(value)
-            unique.append((name, value))
-    return unique
+    return unique(entries)
 
 
 def dictionary_text() -> str:
