@@ -42,7 +42,7 @@ def _nanover_seeds() -> Iterator[Any]:
 
 
 def _raskat_seeds() -> Iterator[Any]:
-    from .raskat._seeds import seeds
+    from .raskat_signal._seeds import seeds
 
     return seeds()
 

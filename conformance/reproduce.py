@@ -138,7 +138,7 @@ def _reproduce_nanover(data: bytes, report: Any, status: int, out: TextIO) -> in
 
 def _reproduce_raskat(data: bytes, report: Any, status: int, out: TextIO) -> int:
     """The Kaitai reading of a raSkat signal file beside the reference's."""
-    from .raskat._xcheck import KaitaiRejected, differential, kaitai_read
+    from .raskat_signal._xcheck import KaitaiRejected, differential, kaitai_read
 
     try:
         sf = kaitai_read(data)

@@ -97,7 +97,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         variants=("v1", "v2", "v3", "v4"),
         profiles=("spec", "compat"),
         default_profile="spec",
-        module="recspec.conformance.raskat",
+        module="recspec.conformance.raskat_signal",
     ),
     "matrix-smt": FormatInfo(
         id="matrix-smt",

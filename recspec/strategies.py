@@ -22,7 +22,7 @@ NanoVer recordings (``recspec.reference.nanover``):
 * ``nanover_recordings(kind=None, *, min_records=0, max_records=4)``
 * ``nanover_files(kind=None, *, min_records=0, max_records=4)``
 
-raSkat signal files (``recspec.reference.raskat``):
+raSkat signal files (``recspec.reference.raskat_signal``):
 
 * ``raskat_versions(*, legacy=False)``
 * ``raskat_signals(version=None, *, max_samples=64, valid=True)``
@@ -56,7 +56,7 @@ from recspec.conformance.nanover._strategies import (
 )
 
 # --- raSkat signal -------------------------------------------------------------------
-from recspec.conformance.raskat._strategies import (
+from recspec.conformance.raskat_signal._strategies import (
     raskat_files,
     raskat_signals,
     raskat_versions,

@@ -43,12 +43,12 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
 
 
 def test_raskat_benchmark_tree_is_valid_under_compat(tmp_path: Path) -> None:
-    """bench_raskat.py writes detector-style folders of version 4 files the writer could have written."""
+    """bench_raskat_signal.py writes detector-style folders of version 4 files the writer could have written."""
     import importlib.util
 
-    from recspec.conformance.raskat import check_bytes
+    from recspec.conformance.raskat_signal import check_bytes
 
-    spec = importlib.util.spec_from_file_location("bench_raskat", GENERATOR.parent / "bench_raskat.py")
+    spec = importlib.util.spec_from_file_location("bench_raskat", GENERATOR.parent / "bench_raskat_signal.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)

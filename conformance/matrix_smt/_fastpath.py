@@ -11,7 +11,7 @@ nothing) as soon as anything differs from that shape or any rule could have
 something to say (an unknown or destroyed id, a bad flag, a non-finite number,
 a quaternion off unit length, a time going back, a second state for one id);
 the caller then decodes the frame and checks it in full. So the findings are
-the full path's by construction, and ``tests/test_matrix_check.py`` holds the
+the full path's by construction, and ``tests/test_matrix_smt_check.py`` holds the
 two paths to the same findings on generated and mutated files.
 """
 

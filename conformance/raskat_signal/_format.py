@@ -8,7 +8,7 @@ from typing import Any, BinaryIO, Callable
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
-from recspec.reference.raskat._container import MAX_UNPACKED
+from recspec.reference.raskat_signal._container import MAX_UNPACKED
 from recspec.report import FileReport, Finding, Verdict
 
 from ._check import check_bytes
@@ -89,7 +89,7 @@ def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
 
             sf = kaitai_read(data)
         else:
-            from recspec.reference.raskat import decode
+            from recspec.reference.raskat_signal import decode
 
             sf = decode(data)
         doc: dict[str, Any] = {"format": "raskat-signal", "reader": "kaitai" if ksy else "reference",

@@ -18,7 +18,7 @@ from kaitaistruct import KaitaiStructError
 
 from recspec._ksy_process.recspec_xz import RecspecXz, XzRejected
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
-from recspec.reference.raskat import (
+from recspec.reference.raskat_signal import (
     Fixed,
     SignalV2,
     decode,

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from recspec.cli import main
-from recspec.conformance.raskat import _format
-from recspec.conformance.raskat._seeds import writer_v3
-from recspec.reference.raskat import encode
+from recspec.conformance.raskat_signal import _format
+from recspec.conformance.raskat_signal._seeds import writer_v3
+from recspec.reference.raskat_signal import encode
 
 REPO = Path(__file__).resolve().parents[1]
 VALID = REPO / "corpus" / "raskat-signal" / "valid"

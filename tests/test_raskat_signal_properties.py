@@ -22,10 +22,10 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from recspec.conformance.raskat import check_bytes
-from recspec.conformance.raskat._xcheck import differential, kaitai_read, same
+from recspec.conformance.raskat_signal import check_bytes
+from recspec.conformance.raskat_signal._xcheck import differential, kaitai_read, same
 from recspec.errors import DecodeError
-from recspec.reference.raskat import (
+from recspec.reference.raskat_signal import (
     Ext,
     MsgMap,
     SignalMsgpack,
@@ -90,7 +90,7 @@ def _mutations() -> st.SearchStrategy[bytes]:
             buf[pos:pos] = draw(st.binary(min_size=1, max_size=6))
         out = bytes(buf)
         if rewrap:
-            from recspec.reference.raskat import wrap
+            from recspec.reference.raskat_signal import wrap
 
             out = wrap(out, "m.sig")
         return out

@@ -19,9 +19,9 @@ from typing import Any
 
 from recspec.conformance._sink import FindingSink
 from recspec.errors import DecodeError
-from recspec.reference.raskat import _msgpack
-from recspec.reference.raskat._container import MAX_UNPACKED, XZ_MAGIC, signal_member, unwrap
-from recspec.reference.raskat._signal import (
+from recspec.reference.raskat_signal import _msgpack
+from recspec.reference.raskat_signal._container import MAX_UNPACKED, XZ_MAGIC, signal_member, unwrap
+from recspec.reference.raskat_signal._signal import (
     FIELD_NAMES,
     HEADER_V1,
     HEADER_V2,

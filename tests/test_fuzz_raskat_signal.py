@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from recspec.conformance.raskat._xcheck import Divergence
+from recspec.conformance.raskat_signal._xcheck import Divergence
 from recspec.errors import DecodeError
 from recspec.fuzz import _runner, raskat_signal as rs, run_campaign
-from recspec.reference.raskat import XZ_MAGIC, decode, unwrap
+from recspec.reference.raskat_signal import XZ_MAGIC, decode, unwrap
 
 from helpers import REAL
 

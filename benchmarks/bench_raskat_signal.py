@@ -20,8 +20,8 @@ other load on the machine disturbs less.
 ``--profile`` (default compat: the writer's files are valid there) is passed on.
 The bar: at least 2,000 files/s in one process for the default command.
 
-    python benchmarks/bench_raskat.py                 # 100,000 files
-    python benchmarks/bench_raskat.py --files 20000 --repeat 3 --keep --workdir /tmp/sigs
+    python benchmarks/bench_raskat_signal.py                 # 100,000 files
+    python benchmarks/bench_raskat_signal.py --files 20000 --repeat 3 --keep --workdir /tmp/sigs
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ BAR_FILES_PER_S = 2000
 
 def write_tree(root: Path, n: int, samples: int, seed: int) -> int:
     """N version 4 signal files in the detector's folder layout; returns the bytes written."""
-    from recspec.reference.raskat import SignalMsgpack, encode
+    from recspec.reference.raskat_signal import SignalMsgpack, encode
 
     rng = random.Random(seed)
     total = 0

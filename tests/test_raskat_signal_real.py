@@ -1,7 +1,7 @@
 """The real v3 file written by the upstream C++ unit test (../shared/real/signal.v3).
 
 Facts asserted here come from PROVENANCE.md; the spec-profile findings are the
-ones the decisions in conformance/raskat/_rules.py predict, written by hand:
+ones the decisions in conformance/raskat_signal/_rules.py predict, written by hand:
 
 * RSIG-CONTAINER-001: the file is raw, the document says tar.xz (decision A.5.1);
 * RSIG-COORD-002 on field 4: under spec field 4 is the latitude (the document's
@@ -20,9 +20,9 @@ import msgpack
 import pytest
 
 from recspec.cli import main
-from recspec.conformance.raskat import check_bytes
-from recspec.conformance.raskat._xcheck import differential, kaitai_read
-from recspec.reference.raskat import SignalMsgpack, decode, encode
+from recspec.conformance.raskat_signal import check_bytes
+from recspec.conformance.raskat_signal._xcheck import differential, kaitai_read
+from recspec.reference.raskat_signal import SignalMsgpack, decode, encode
 
 from helpers import real_file
 

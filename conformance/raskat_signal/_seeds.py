@@ -22,8 +22,8 @@ import tarfile
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
-from recspec.reference.raskat import Fixed, SignalMsgpack, SignalV2, encode, encode_body, wrap
-from recspec.reference.raskat._msgpack import pack
+from recspec.reference.raskat_signal import Fixed, SignalMsgpack, SignalV2, encode, encode_body, wrap
+from recspec.reference.raskat_signal._msgpack import pack
 
 __all__ = ["Seed", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
 
@@ -106,7 +106,7 @@ def _wrapped(sig: SignalV2 | SignalMsgpack) -> bytes:
 
 def _v3_fields(sig: SignalMsgpack, **changes: bytes) -> bytes:
     """v3/v4 body bytes with some fields replaced by hand-made MessagePack bytes."""
-    from recspec.reference.raskat import FIELD_NAMES
+    from recspec.reference.raskat_signal import FIELD_NAMES
 
     parts = [changes.get(FIELD_NAMES[i], pack(v)) for i, v in enumerate(sig.fields)]
     return struct.pack("<H", sig.version) + b"".join(parts)

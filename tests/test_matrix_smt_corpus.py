@@ -25,8 +25,8 @@ def test_every_rule_has_an_invalid_file_or_a_reason() -> None:
 
     have = {Path(e["path"]).stem for e in _entries() if e["path"].startswith("invalid/")}
     not_seeded = {
-        "MATRIX-LIMIT-002": "needs a value over 64 MiB; tests/test_matrix_check.py lowers the limit instead",
-        "MATRIX-LIMIT-003": "needs a million elements; tests/test_matrix_check.py lowers the limit instead",
+        "MATRIX-LIMIT-002": "needs a value over 64 MiB; tests/test_matrix_smt_check.py lowers the limit instead",
+        "MATRIX-LIMIT-003": "needs a million elements; tests/test_matrix_smt_check.py lowers the limit instead",
         "MATRIX-XCHECK-001": "fires only when recspec's readers disagree, which the corpus must never show",
     }
     assert {r.id for r in RULES} - have == set(not_seeded)
