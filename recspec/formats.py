@@ -1,9 +1,27 @@
-"""The format registry: which formats recspec knows and how a file is matched to one.
+"""The format registry: every format recspec knows, and the contract each one fulfils.
 
-Each entry names the module that implements it (imported on first use, so the
-CLI starts fast); the module exposes the :class:`FormatModule` functions.
-Content decides the format: ``sniff`` looks at the first bytes; the file
-extension only breaks ties and names the format of a file no sniffer claims.
+A format is one :class:`FormatInfo` entry in :data:`FORMATS` plus its own folders:
+
+* ``reference/<package>/`` (``recspec.reference.<package>``): the reference codec,
+  a module that satisfies :class:`ReferenceCodec`;
+* ``conformance/<package>/`` (``recspec.conformance.<package>``): the plugin, a
+  module that satisfies :class:`FormatModule` (rules, sniff, check, dump, seeds,
+  strategies, the Kaitai comparison);
+* ``fuzz/<package>.py`` (``recspec.fuzz.<package>``): the atheris harnesses
+  (``recspec.fuzz.FuzzHarness``) and ``fuzz/dictionaries/<id>.dict``;
+* ``ksy/``, ``corpus/<id>/``, ``docs/formats/<id>.md``.
+
+``<package>`` is the format id with ``-`` as ``_`` (``raskat-signal`` ->
+``raskat_signal``). Everything that serves all formats (the CLI and its help,
+``recspec corpus``, ``recspec reproduce``, the fuzz runner, ``recspec.strategies``,
+the report schema's stats keys) iterates this registry instead of keeping its own
+list; ``tests/test_format_contract.py`` fails when a registered format lacks a
+member of the contract. ARCHITECTURE.md, "Adding a format", is the checklist.
+
+Entries hold only static facts, so the registry imports nothing heavy: a plugin
+module is imported on first use (``FormatInfo.load``). Content decides the
+format: ``sniff`` looks at the first bytes; the file extension only breaks ties
+and names the format of a file no sniffer claims.
 """
 
 from __future__ import annotations
@@ -11,34 +29,123 @@ from __future__ import annotations
 import difflib
 import importlib
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any, BinaryIO, Callable, Mapping, Protocol, Sequence
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TextIO, cast
 
 from .errors import UsageError
-from .report import FileReport, Rule
 
-__all__ = ["FORMATS", "SNIFF_BYTES", "FormatInfo", "FormatModule", "resolve_format", "sniff"]
+if TYPE_CHECKING:
+    from .report import FileReport, Finding, Rule
+
+__all__ = [
+    "FORMATS",
+    "SNIFF_BYTES",
+    "Divergence",
+    "FormatInfo",
+    "FormatModule",
+    "KaitaiComparison",
+    "ReferenceCodec",
+    "Seed",
+    "by_extension",
+    "resolve_format",
+    "sniff",
+]
 
 #: How many leading bytes sniffers see.
 SNIFF_BYTES = 4096
 
+#: A progress callback: (bytes done, bytes in all[, phase]).
+Progress = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Seed:
+    """One generated corpus file and what recspec must say about it.
+
+    ``expect`` maps a profile to (verdict, the rule ids reported at warning level
+    or above, and no others); ``variant`` is the variant the file holds (``None``
+    for a format with one layout, or a file not checked with a forced variant)."""
+
+    name: str  # path under corpus/<format id>/
+    data: bytes
+    variant: str | None = None
+    expect: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """A place where the Kaitai reading (or another independent reader) and the
+    reference part: reported as the format's ``*-XCHECK-001`` rule."""
+
+    message: str
+    offset: int = 0
+    path: str = ""
+    reader: str = "kaitai"
+
+    def __str__(self) -> str:
+        return f"@{self.offset} {self.path}: {self.message}" if self.path else f"@{self.offset}: {self.message}"
+
+
+class KaitaiComparison(Protocol):
+    """How ``recspec reproduce`` sets a format's Kaitai reading beside the reference's."""
+
+    def readings(self, data: bytes, variant: str | None) -> list[tuple[str, str, int | None]]:
+        """One ``(reader, "accepts (...)" or "rejects: ...", offset of the rejection)`` per independent reader."""
+        ...
+
+    def divergences(self, data: bytes, variant: str | None) -> list[Divergence]:
+        """Every place where the readings part (empty when they agree)."""
+        ...
+
+    def located(self, findings: Sequence[Finding]) -> list[Finding]:
+        """The findings whose offsets are offsets into ``data`` (so a hex window of it shows them)."""
+        ...
+
 
 class FormatModule(Protocol):
+    """The plugin: what ``recspec.conformance.<package>`` exports."""
+
     RULES: Sequence[Rule]
+    RULES_BY_ID: Mapping[str, Rule]
+    #: Hypothesis strategies by public name; ``recspec.strategies`` re-exports them.
+    STRATEGIES: Mapping[str, Callable[..., Any]]
+    #: The Kaitai (and other independent readers') comparison for ``reproduce``.
+    KAITAI: KaitaiComparison
 
     def sniff(self, head: bytes) -> float: ...
 
     def check(self, f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-              cross_check: bool, cross_check_limit: int = ...,
-              progress: Callable[..., None] | None = None) -> FileReport: ...
+              cross_check: bool, cross_check_limit: int = ..., progress: Progress | None = None) -> FileReport: ...
 
-    def dump(self, f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None: ...
+    def dump(self, f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None: ...
+
+    def seeds(self) -> Iterable[Seed]: ...
+
+
+class ReferenceCodec(Protocol):
+    """The reference codec: what ``recspec.reference.<package>`` exports, the same surface for every format.
+
+    ``decode``/``encode`` take and give the whole file's model; ``iter_units``
+    streams a file object in memory that does not grow with the file (each format
+    also names it for its unit: ``iter_packets``, ``iter_records``, ...)."""
+
+    #: What one streamed item is ("packet", "record", "signal", "frame").
+    UNIT: str
+
+    def decode(self, data: bytes, *, variant: str | None = None) -> Any: ...
+
+    def encode(self, model: Any, *, variant: str | None = None) -> bytes: ...
+
+    def iter_units(self, f: BinaryIO, *, variant: str | None = None) -> Iterator[Any]: ...
 
 
 @dataclass(frozen=True)
 class FormatInfo:
+    """A registry entry: the static facts of one format (nothing here imports its code)."""
+
     id: str
     title: str
     aliases: tuple[str, ...]
@@ -46,16 +153,54 @@ class FormatInfo:
     variants: tuple[str, ...]
     profiles: tuple[str, ...]
     default_profile: str
-    module: str
+    #: Files up to this size get the Kaitai cross-check by default (``--cross-check-limit``).
+    cross_check_limit: int
+    #: The keys every report of this format has in ``stats`` (the report schema requires them).
+    stats_keys: tuple[str, ...]
+    #: One line for ``--help``: why the cross-check limit is what it is.
+    cross_check_note: str = ""
+
+    @property
+    def package(self) -> str:
+        """The Python name of the format's folders and modules."""
+        return self.id.replace("-", "_")
+
+    @property
+    def module(self) -> str:
+        return f"recspec.conformance.{self.package}"
+
+    @property
+    def reference_module(self) -> str:
+        return f"recspec.reference.{self.package}"
+
+    @property
+    def fuzz_module(self) -> str:
+        return f"recspec.fuzz.{self.package}"
+
+    @property
+    def dictionary(self) -> str:
+        """The libFuzzer dictionary's file name under ``fuzz/dictionaries/``."""
+        return f"{self.id}.dict"
+
+    @property
+    def docs(self) -> str:
+        """The format's document, relative to the repository root."""
+        return f"docs/formats/{self.id}.md"
 
     def load(self) -> FormatModule:
-        # sys.modules first: import_module costs ~25 us even for a loaded module,
-        # which shows when a folder holds 100,000 small files
-        loaded = sys.modules.get(self.module)
-        return loaded if loaded is not None else importlib.import_module(self.module)  # type: ignore[return-value]
+        return cast("FormatModule", _import(self.module))
+
+    def load_reference(self) -> ReferenceCodec:
+        return cast("ReferenceCodec", _import(self.reference_module))
+
+    def load_fuzz(self) -> ModuleType:
+        """The harness module (typed by ``recspec.fuzz.FuzzHarness``; it imports atheris lazily)."""
+        return _import(self.fuzz_module)
 
     def check_variant(self, variant: str | None) -> None:
         if variant is not None and variant not in self.variants:
+            if not self.variants:
+                raise UsageError(f"{self.id} has no variants (it has one layout)", "leave out --variant")
             raise UsageError(f"{self.id} has no variant {variant!r}",
                              f"choose one of: {', '.join(self.variants)}")
 
@@ -67,6 +212,15 @@ class FormatInfo:
         return profile
 
 
+def _import(name: str) -> ModuleType:
+    # sys.modules first: import_module costs ~25 us even for a loaded module,
+    # which shows when a folder holds 100,000 small files
+    loaded = sys.modules.get(name)
+    return loaded if loaded is not None else importlib.import_module(name)
+
+
+_MiB = 1024 * 1024
+
 FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
     "carla": FormatInfo(
         id="carla",
@@ -77,7 +231,9 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
                   "dev-2023", "0.9.16", "ue5"),
         profiles=("spec", "compat"),
         default_profile="spec",
-        module="recspec.conformance.carla",
+        cross_check_limit=32 * _MiB,
+        stats_keys=("frames", "packets", "duration_s", "map", "actors_added", "position_records"),
+        cross_check_note="the Kaitai parser reads the whole file, packet by packet",
     ),
     "nanover": FormatInfo(
         id="nanover",
@@ -87,7 +243,9 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         variants=("traj", "state"),
         profiles=("spec", "compat"),
         default_profile="spec",
-        module="recspec.conformance.nanover",
+        cross_check_limit=32 * _MiB,
+        stats_keys=("kind", "records", "first_timestamp_us", "last_timestamp_us"),
+        cross_check_note="the Kaitai parser reads every record, about 1 MB/s",
     ),
     "raskat-signal": FormatInfo(
         id="raskat-signal",
@@ -97,7 +255,9 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         variants=("v1", "v2", "v3", "v4"),
         profiles=("spec", "compat"),
         default_profile="spec",
-        module="recspec.conformance.raskat_signal",
+        cross_check_limit=64 * 1024,
+        stats_keys=("version", "container", "samples", "sample_rate_hz"),
+        cross_check_note="the Kaitai parser builds an object per MessagePack value; long runs are sampled",
     ),
     "matrix-smt": FormatInfo(
         id="matrix-smt",
@@ -107,7 +267,9 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         variants=(),
         profiles=("spec", "compat"),
         default_profile="spec",
-        module="recspec.conformance.matrix_smt",
+        cross_check_limit=1 * _MiB,
+        stats_keys=("objects", "frames", "states"),
+        cross_check_note="Kaitai and pymongo both read the whole document",
     ),
 })
 
