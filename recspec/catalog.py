@@ -18,7 +18,8 @@ from .report import CORE_RULES, Rule
 __all__ = ["RECSPEC", "all_rules", "explain_text", "rule_family", "rules_for"]
 
 #: The pseudo-format that owns recspec's own rules (RECSPEC-*), which apply to any file.
-RECSPEC = FormatInfo("recspec", "recspec itself, any format", (), (), (), ("spec", "compat"), "spec", "recspec.report")
+RECSPEC = FormatInfo("recspec", "recspec itself, any format", (), (), (), ("spec", "compat"), "spec",
+                     cross_check_limit=0, stats_keys=())
 
 _FAMILY = re.compile(r"^(.*?)-\d+$")
 
