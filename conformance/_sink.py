@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from recspec.report import Finding, Rule, Severity
+from recspec.report import Finding, Rule, Severity, Verdict
 
-__all__ = ["MAX_FINDINGS_PER_RULE", "FindingSink"]
+__all__ = ["MAX_FINDINGS_PER_RULE", "FindingSink", "verdict_of"]
 
 #: A broken file can break one rule a million times. The first this-many
 #: findings of each rule are kept; the rest are counted in one summary finding.
@@ -48,3 +48,18 @@ class FindingSink:
                     f"the first {self.max_per_rule} are shown)",
                 ))
         return self.findings
+
+    def verdict(self) -> Verdict:
+        """The verdict of the findings gathered so far (see :func:`verdict_of`)."""
+        return verdict_of(self.structural_error, self.findings)
+
+
+def verdict_of(structural_error: bool, findings: Sequence[Finding]) -> Verdict:
+    """The one verdict rule of every format: a structural error makes the file
+    ``malformed`` (it cannot be walked), any other error ``invalid``; warnings and
+    info findings leave it ``valid``."""
+    if structural_error:
+        return Verdict.MALFORMED
+    if any(f.severity is Severity.ERROR for f in findings):
+        return Verdict.INVALID
+    return Verdict.VALID

@@ -23,46 +23,18 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, TextIO
 
 from recspec._paths import corpus_dir as _bundled_corpus
-from recspec.formats import FormatInfo
+from recspec.formats import FORMATS, FormatInfo, Seed
 from recspec.report import Severity
 
-__all__ = ["GENERATED_FORMATS", "build_manifest", "load_manifest", "manifest_json", "verify_corpus"]
+__all__ = ["build_manifest", "generated_formats", "load_manifest", "manifest_json", "verify_corpus"]
 
 
-def _carla_seeds() -> Iterator[Any]:
-    from .carla._seeds import seeds
-
-    return seeds()
-
-
-def _nanover_seeds() -> Iterator[Any]:
-    from .nanover._seeds import seeds
-
-    return seeds()
+def generated_formats() -> dict[str, Callable[[], Iterable[Seed]]]:
+    """format id -> the function that builds its generated seed files (every registered format)."""
+    return {fid: info.load().seeds for fid, info in FORMATS.items()}
 
 
-def _raskat_seeds() -> Iterator[Any]:
-    from .raskat_signal._seeds import seeds
-
-    return seeds()
-
-
-def _matrix_smt_seeds() -> Iterator[Any]:
-    from .matrix_smt._seeds import seeds
-
-    return seeds()
-
-
-#: format id -> the function that builds its generated seed files.
-GENERATED_FORMATS: Mapping[str, Callable[[], Iterable[Any]]] = {
-    "carla": _carla_seeds,
-    "nanover": _nanover_seeds,
-    "raskat-signal": _raskat_seeds,
-    "matrix-smt": _matrix_smt_seeds,
-}
-
-
-def build_manifest(fmt: str, seeds: Iterable[Any], old: Mapping[str, Any]) -> dict[str, Any]:
+def build_manifest(fmt: str, seeds: Iterable[Seed], old: Mapping[str, Any]) -> dict[str, Any]:
     files = []
     for s in seeds:
         files.append({

@@ -32,7 +32,19 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TextIO, cast
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    BinaryIO,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Protocol,
+    Sequence,
+    TextIO,
+    cast,
+)
 
 from .errors import UsageError
 
@@ -91,6 +103,9 @@ class Divergence:
 
 class KaitaiComparison(Protocol):
     """How ``recspec reproduce`` sets a format's Kaitai reading beside the reference's."""
+
+    #: The rule a divergence is reported as (``<PREFIX>-XCHECK-001``).
+    rule: str
 
     def readings(self, data: bytes, variant: str | None) -> list[tuple[str, str, int | None]]:
         """One ``(reader, "accepts (...)" or "rejects: ...", offset of the rejection)`` per independent reader."""

@@ -29,6 +29,7 @@ __all__ = [
     "Severity",
     "StaleExpectation",
     "Verdict",
+    "rule",
 ]
 
 REPORT_SCHEMA = 1
@@ -87,6 +88,16 @@ class Rule:
 
     def level(self, profile: str) -> Severity:
         return self.levels.get(profile, Severity.OFF)
+
+
+def rule(id: str, title: str, clause: str, explanation: str, spec: Severity, compat: Severity | None = None,
+         *, structural: bool = False, deviation: str | None = None) -> Rule:
+    """A rule as the format catalogs write it: its level under ``spec``, and under
+    ``compat`` when that differs (otherwise the same)."""
+    from types import MappingProxyType
+
+    return Rule(id, title, clause, explanation,
+                MappingProxyType({"spec": spec, "compat": spec if compat is None else compat}), structural, deviation)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from recspec.conformance.corpus import GENERATED_FORMATS, build_manifest, load_manifest, manifest_json
+from recspec.conformance.corpus import (
+    build_manifest,
+    generated_formats,
+    load_manifest,
+    manifest_json,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +31,7 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=ROOT / "corpus", help="corpus folder (default: ./corpus)")
     args = ap.parse_args()
     problems = []
-    for fmt, seeds in GENERATED_FORMATS.items():
+    for fmt, seeds in generated_formats().items():
         folder = args.corpus / fmt
         old = load_manifest(folder) if (folder / "manifest.json").exists() else {"files": []}
         built = list(seeds())

@@ -14,13 +14,14 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable
 
-from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.reference.carla import _decode as dec
 from recspec.reference.carla._model import PacketKind as K
 from recspec.reference.carla._variants import VARIANTS, Variant
+
+from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.report import FileReport, Verdict
 
-from .._sink import FindingSink
+from .._sink import FindingSink, verdict_of
 from ._rules import RULES_BY_ID
 
 __all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "check_stream", "detect_variant", "sniff"]
@@ -546,10 +547,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         "actors_added": walk.actors_added,
         "position_records": walk.position_records,
     }
-    if sink.structural_error:
-        report.verdict = Verdict.MALFORMED
-    elif any(f.severity.rank >= 3 for f in report.findings):
-        report.verdict = Verdict.INVALID
+    report.verdict = verdict_of(sink.structural_error, report.findings)
     return report
 
 

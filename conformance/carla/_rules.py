@@ -16,14 +16,10 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from recspec.report import Rule, Severity
+from recspec.report import rule as _r
 
 E, W, I, OFF = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.OFF
 
-
-def _r(id: str, title: str, clause: str, explanation: str, spec: Severity, compat: Severity | None = None,
-       *, structural: bool = False, deviation: str | None = None) -> Rule:
-    return Rule(id, title, clause, explanation, MappingProxyType({"spec": spec, "compat": spec if compat is None else compat}),
-                structural, deviation)
 
 
 EN = "spec/carla_recorder.en.md"

@@ -14,7 +14,7 @@ Invalid files: each named after the one rule it breaks.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Callable, Iterator
 
 from recspec.reference.carla import _model as m
@@ -22,20 +22,12 @@ from recspec.reference.carla._encode import encode, encode_packet
 from recspec.reference.carla._model import PacketKind as K
 from recspec.reference.carla._variants import VARIANTS, Variant
 
+from recspec.formats import Seed
+
 __all__ = ["Seed", "seeds", "valid_packets"]
 
 HEADER = m.Header(1, "CARLA_RECORDER", 1700000000, "Town10HD_Opt")
 DELTA = 0.05  # a binary fraction would hide rounding; 0.05 exercises the exact elapsed chain
-
-
-@dataclass(frozen=True)
-class Seed:
-    name: str  # file name under corpus/carla/
-    data: bytes
-    variant: str
-    # profile -> (verdict, rule ids that must be reported at warning level or above, and no others)
-    expect: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-    description: str = ""
 
 
 def _v(x: float, y: float, z: float) -> m.Vec3:

@@ -55,7 +55,6 @@ from typing import Any, Callable, Collection
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
-
 from recspec.reference.carla import _model as m
 from recspec.reference.carla._encode import encode
 from recspec.reference.carla._model import PacketKind as K

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
 
 from kaitaistruct import KaitaiStream, KaitaiStructError
-
-from recspec._ksy.carla_recorder import CarlaRecorder as KS
-from recspec._plain import to_plain
-from recspec.errors import DecodeError, Malformed, Truncated
 from recspec.reference.carla import _decode as dec
 from recspec.reference.carla import _model as m
 from recspec.reference.carla._model import PacketKind as K
 from recspec.reference.carla._variants import Variant
+
+from recspec._ksy.carla_recorder import CarlaRecorder as KS
+from recspec._plain import to_plain
+from recspec.errors import DecodeError, Malformed, Truncated
 from recspec.report import FileReport, Finding, Verdict
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]

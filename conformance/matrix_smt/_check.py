@@ -20,14 +20,22 @@ from __future__ import annotations
 import math
 from typing import Any, BinaryIO, Callable
 
-from recspec.errors import DecodeError, Truncated
 from recspec.reference.matrix_smt._bson import (
-    T_ARRAY, Array, Document, Int64, RecordingWalker, Section, decode_raw, type_name,
+    T_ARRAY,
+    Array,
+    Document,
+    Int64,
+    RecordingWalker,
+    Section,
+    decode_raw,
+    type_name,
 )
 from recspec.reference.matrix_smt._codec import CMD_DEFAULTS
+
+from recspec.errors import DecodeError, Truncated
 from recspec.report import FileReport, Verdict
 
-from .._sink import FindingSink
+from .._sink import FindingSink, verdict_of
 from . import _fastpath
 from ._rules import QUAT_TOLERANCE, RULES_BY_ID
 
@@ -575,8 +583,5 @@ def _finish(report: FileReport, sink: FindingSink, walk: _Walk) -> FileReport:
     report.findings = sink.close()
     report.stats = {"objects": walk.object_entries, "frames": walk.frames, "states": walk.states,
                     "commands": walk.commands, "duration_s": walk.last_time}
-    if sink.structural_error:
-        report.verdict = Verdict.MALFORMED
-    elif any(f.severity.rank >= 3 for f in report.findings):
-        report.verdict = Verdict.INVALID
+    report.verdict = verdict_of(sink.structural_error, report.findings)
     return report

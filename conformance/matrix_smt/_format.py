@@ -3,39 +3,47 @@
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Sequence, TextIO
+
+from recspec.reference.matrix_smt._bson import (
+    T_ARRAY,
+    Array,
+    Document,
+    Int64,
+    RecordingWalker,
+)
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
-from recspec.reference.matrix_smt._bson import Array, Document, Int64, RecordingWalker, T_ARRAY
-from recspec.report import FileReport
+from recspec.formats import FORMATS, Divergence, Progress
+from recspec.report import FileReport, Finding
 
+from .._plugin import cross_check_within, decode_error_json
 from ._check import check_stream
 
-__all__ = ["MAX_CROSS_CHECK_SIZE", "check", "dump", "plain"]
+__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "check", "dump", "plain"]
 
 #: The Kaitai parser (debug mode: byte-by-byte key reads, a debug record per field)
 #: reads about 0.3 MB/s here and holds about 250 bytes of memory per byte of input
 #: (495 MiB peak for a 2 MB recording), and pymongo builds the whole document, so
 #: files larger than this are not cross-checked unless the caller raises the limit
 #: (``--cross-check-limit``); ``evidence.cross_check`` then says it was skipped.
-MAX_CROSS_CHECK_SIZE = 1024 * 1024
+MAX_CROSS_CHECK_SIZE = FORMATS["matrix-smt"].cross_check_limit
 
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Callable[..., None] | None = None) -> FileReport:
+          progress: Progress | None = None) -> FileReport:
     """Check one recording (``variant`` is unused: the format has one layout)."""
     report = check_stream(f, path=path, profile=profile, size=size, progress=progress)
-    if cross_check:
-        if size <= cross_check_limit:
-            from ._xcheck import cross_check_report
 
-            cross_check_report(f, report, size)
-        else:
-            report.evidence["cross_check"] = (
-                f"skipped: {size} bytes is above the cross-check limit of {cross_check_limit} bytes "
-                "(Kaitai and pymongo read the whole file; raise it with --cross-check-limit)")
+    def run() -> None:
+        from ._xcheck import cross_check_report
+
+        cross_check_report(f, report, size)
+
+    cross_check_within(report, enabled=cross_check, size=size, limit=cross_check_limit, run=run,
+                       reason="Kaitai and pymongo read the whole file; raise it with --cross-check-limit")
     return report
 
 
@@ -55,7 +63,7 @@ def plain(value: Any) -> Any:
     return to_plain(value)
 
 
-def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
+def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
     """Write the decoded document as JSON with byte offsets, one frame per line
     (streamed: memory does not grow with the file)."""
     if ksy:
@@ -87,6 +95,34 @@ def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
         error = e
         out.write("\n ]" if 'w' in locals() else ' "sections": []')
     if error is not None:
-        out.write(',\n "error": %s' % json.dumps({"rule": error.rule, "message": error.message, "offset": error.offset,
-                                                  "path": error.path}))
+        out.write(',\n "error": %s' % json.dumps(decode_error_json(error, path=True)))
     out.write("\n}\n")
+
+
+class _Kaitai:
+    """The Kaitai and pymongo readings of a Matrix-SMT file beside the reference's."""
+
+    rule = "MATRIX-XCHECK-001"
+
+    def readings(self, data: bytes, variant: str | None) -> list[tuple[str, str, int | None]]:
+        from ._xcheck import kaitai_parse, pymongo_decode
+
+        out: list[tuple[str, str, int | None]] = []
+        for name, read in (("kaitai", kaitai_parse), ("pymongo", pymongo_decode)):
+            try:
+                read(data)
+                out.append((name, "accepts", None))
+            except Exception as e:  # noqa: BLE001 - any exception here is what reproduce came to see
+                out.append((name, f"rejects: {type(e).__name__}: {e}", None))
+        return out
+
+    def divergences(self, data: bytes, variant: str | None) -> list[Divergence]:
+        from ._xcheck import differential
+
+        return [Divergence(f"{d.reader}: {d.message}", d.offset, d.path, d.reader) for d in differential(data)]
+
+    def located(self, findings: Sequence[Finding]) -> list[Finding]:
+        return list(findings)
+
+
+KAITAI = _Kaitai()

@@ -14,7 +14,6 @@ their expected verdict is then ``valid``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from recspec.reference.matrix_smt import _bson as b
@@ -30,21 +29,13 @@ from recspec.reference.matrix_smt._model import (
     State,
 )
 
+from recspec.formats import Seed
+
 __all__ = ["BASE", "Seed", "seeds"]
 
 VALID = "valid"
 INVALID = "invalid"
 MALFORMED = "malformed"
-
-
-@dataclass(frozen=True)
-class Seed:
-    name: str  # file name under corpus/matrix-smt/
-    data: bytes
-    variant: str | None = None  # the format has one layout
-    # profile -> (verdict, rule ids that must be reported at warning level or above, and no others)
-    expect: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-    description: str = ""
 
 
 _Q0 = (0.0, 0.0, 0.0, 1.0)

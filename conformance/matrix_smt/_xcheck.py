@@ -34,11 +34,11 @@ from typing import Any, BinaryIO
 import bson as pymongo_bson
 from bson.codec_options import CodecOptions, DatetimeConversion
 from kaitaistruct import KaitaiStream, KaitaiStructError
+from recspec.reference.matrix_smt import _bson as b
 
 from recspec._ksy.bson import Bson as KB
 from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS
 from recspec.errors import DecodeError, Malformed
-from recspec.reference.matrix_smt import _bson as b
 from recspec.report import FileReport, Finding, Verdict
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
@@ -353,9 +353,7 @@ def report_level(report: FileReport) -> Any:
 
 def dump_kaitai(f: BinaryIO, out: Any) -> None:
     """The Kaitai reading of a whole file as JSON (the values, with the section layout)."""
-    from ._format import plain
-
-    from ._format import MAX_CROSS_CHECK_SIZE
+    from ._format import MAX_CROSS_CHECK_SIZE, plain
 
     f.seek(0, 2)
     size = f.tell()

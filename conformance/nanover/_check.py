@@ -15,10 +15,9 @@ from __future__ import annotations
 import math
 from typing import Any, BinaryIO, Callable
 
-from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.nanover import (
-    HEADER_SIZE,
     FORMAT_VERSION,
+    HEADER_SIZE,
     MAGIC,
     UNSET,
     Kind,
@@ -33,9 +32,11 @@ from recspec.reference.nanover import (
     state_update_from_message,
     value_from_message,
 )
+
+from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.report import FileReport, Verdict
 
-from .._sink import FindingSink
+from .._sink import FindingSink, verdict_of
 from ._rules import RULES_BY_ID
 
 __all__ = ["DETECTION_RECORDS", "check_stream", "detect_kind", "sniff"]
@@ -380,8 +381,5 @@ def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile:
         sink.add(e.rule, e.message, e.offset, None, e.path)
     report.stats = walk.stats()
     report.findings = sink.close()
-    if sink.structural_error:
-        report.verdict = Verdict.MALFORMED
-    elif any(x.severity.value == "error" for x in report.findings):
-        report.verdict = Verdict.INVALID
+    report.verdict = verdict_of(sink.structural_error, report.findings)
     return report

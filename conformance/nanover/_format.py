@@ -1,38 +1,50 @@
-"""The NanoVer entry points the format registry calls: check and dump."""
+"""The NanoVer entry points the format registry calls: check, dump and the Kaitai
+comparison of ``recspec reproduce``."""
 
 from __future__ import annotations
 
+import io
 import json
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Iterator, Sequence, TextIO
+
+from recspec.reference.nanover import (
+    Kind,
+    RecordReader,
+    decode_payload,
+    kind_from_path,
+    read_header,
+)
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
-from recspec.reference.nanover import Kind, RecordReader, decode_payload, kind_from_path, read_header
-from recspec.report import FileReport
+from recspec.formats import FORMATS, Divergence, Progress
+from recspec.report import FileReport, Finding
 
+from .._plugin import cross_check_within, decode_error_json, dump_json_stream
 from ._check import check_stream, detect_kind
 
-__all__ = ["MAX_CROSS_CHECK_SIZE", "check", "dump"]
+__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "check", "dump"]
 
 #: The Kaitai cross-check reads the whole file with the generated parser (about
 #: 1 MB/s); larger files are not cross-checked unless the caller raises the limit.
-MAX_CROSS_CHECK_SIZE = 32 * 1024 * 1024
+MAX_CROSS_CHECK_SIZE = FORMATS["nanover"].cross_check_limit
 
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Callable[..., None] | None = None) -> FileReport:
+          progress: Progress | None = None) -> FileReport:
     report = check_stream(f, path=path, variant=variant, profile=profile, size=size, progress=progress)
-    if cross_check and report.variant is not None:
-        if size <= cross_check_limit:
-            from ._xcheck import cross_check_report
 
-            f.seek(0)
-            xprogress = None if progress is None else (lambda done, total: progress(done, total, "cross-check"))
-            cross_check_report(f, report, Kind(report.variant), size, progress=xprogress)
-        else:
-            report.evidence["cross_check"] = (
-                f"skipped: {size} bytes is above the cross-check limit of {cross_check_limit} bytes")
+    def run() -> None:
+        from ._xcheck import cross_check_report
+
+        assert report.variant is not None
+        f.seek(0)
+        xprogress = None if progress is None else (lambda done, total: progress(done, total, "cross-check"))
+        cross_check_report(f, report, Kind(report.variant), size, progress=xprogress)
+
+    cross_check_within(report, enabled=cross_check and report.variant is not None, size=size,
+                       limit=cross_check_limit, run=run)
     return report
 
 
@@ -48,7 +60,7 @@ def _kind(f: BinaryIO, variant: str | None) -> Kind:
     return k
 
 
-def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
+def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
     """The decoded records as JSON, one per line, with byte offsets (streamed)."""
     header, offset = read_header(f)
     kind = _kind(f, variant)
@@ -59,26 +71,49 @@ def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
         dump_kaitai(f, out, kind)
         return
     f.seek(offset)
-    out.write('{"format": "nanover", "variant": %s,\n' % json.dumps(kind.value))
-    out.write(' "header": %s,\n' % json.dumps({"offset": 0, "length": 16, **to_plain(header)}))
-    out.write(' "records": [')
-    first = True
-    error: DecodeError | None = None
-    try:
-        for raw in RecordReader(f, offset):
-            entry: dict[str, Any] = {"index": raw.index, "offset": raw.offset, "timestamp_us": raw.timestamp_us,
-                                     "length": len(raw.payload)}
-            try:
-                entry["message"] = to_plain(decode_payload(kind, raw.payload, raw.payload_offset,
-                                                           f"record[{raw.index}]"))
-            except DecodeError as e:
-                entry["error"] = {"rule": e.rule, "message": e.message, "offset": e.offset}
-                entry["payload"] = raw.payload[:256].hex()
-            out.write(("\n  " if first else ",\n  ") + json.dumps(entry, default=repr))  # UNSET -> "UNSET"
-            first = False
-    except DecodeError as e:
-        error = e
-    out.write("\n ]")
-    if error is not None:
-        out.write(',\n "error": %s' % json.dumps({"rule": error.rule, "message": error.message, "offset": error.offset}))
-    out.write("\n}\n")
+    preamble = ('{"format": "nanover", "variant": %s,\n' % json.dumps(kind.value)
+                + ' "header": %s,\n' % json.dumps({"offset": 0, "length": 16, **to_plain(header)}))
+    dump_json_stream(out, preamble, "records", _records(f, kind, offset), default=repr)  # UNSET -> "UNSET"
+
+
+def _records(f: BinaryIO, kind: Kind, offset: int) -> Iterator[dict[str, Any]]:
+    for raw in RecordReader(f, offset):
+        entry: dict[str, Any] = {"index": raw.index, "offset": raw.offset, "timestamp_us": raw.timestamp_us,
+                                 "length": len(raw.payload)}
+        try:
+            entry["message"] = to_plain(decode_payload(kind, raw.payload, raw.payload_offset, f"record[{raw.index}]"))
+        except DecodeError as e:
+            entry["error"] = decode_error_json(e)
+            entry["payload"] = raw.payload[:256].hex()
+        yield entry
+
+
+class _Kaitai:
+    """The Kaitai reading of a NanoVer file record by record, beside the reference's."""
+
+    rule = "NANOVER-XCHECK-001"
+
+    def readings(self, data: bytes, variant: str | None) -> list[tuple[str, str, int | None]]:
+        if variant is None:
+            return []
+        from ._xcheck import KaitaiRejected, kaitai_records
+
+        n = 0
+        for offset, value in kaitai_records(io.BytesIO(data), Kind(variant)):
+            if isinstance(value, KaitaiRejected):
+                return [("kaitai", f"rejects record {n} at {offset}: {value.message}", offset)]
+            n += 1
+        return [("kaitai", f"accepts ({n} records)", None)]
+
+    def divergences(self, data: bytes, variant: str | None) -> list[Divergence]:
+        if variant is None:
+            return []
+        from ._xcheck import differential
+
+        return [Divergence(d.message, d.offset) for d in differential(data, Kind(variant))]
+
+    def located(self, findings: Sequence[Finding]) -> list[Finding]:
+        return list(findings)
+
+
+KAITAI = _Kaitai()

@@ -15,7 +15,6 @@ verdict ``valid``).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from recspec.reference.nanover import (
@@ -23,28 +22,20 @@ from recspec.reference.nanover import (
     Array,
     ArrayKind,
     Frame,
+    Header,
     StateUpdate,
     encode_frame,
     encode_header,
     encode_record,
     encode_state_update,
 )
-from recspec.reference.nanover import Header
 from recspec.reference.nanover._wire import encode_varint
+
+from recspec.formats import Seed
 
 __all__ = ["Seed", "seeds", "topology_frame", "state_updates"]
 
 F, X, S = ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING
-
-
-@dataclass(frozen=True)
-class Seed:
-    name: str  # file name under corpus/nanover/
-    data: bytes
-    variant: str
-    # profile -> (verdict, rule ids reported at warning level or above, and no others)
-    expect: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-    description: str = ""
 
 
 def topology_frame(n_res: int = 2, frame_index: int = 0) -> Frame:

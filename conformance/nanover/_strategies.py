@@ -18,8 +18,16 @@ from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-
-from recspec.reference.nanover import Array, ArrayKind, Frame, Kind, Record, Recording, StateUpdate, encode
+from recspec.reference.nanover import (
+    Array,
+    ArrayKind,
+    Frame,
+    Kind,
+    Record,
+    Recording,
+    StateUpdate,
+    encode,
+)
 
 __all__ = ["nanover_files", "nanover_frames", "nanover_recordings", "nanover_state_updates", "nanover_values"]
 

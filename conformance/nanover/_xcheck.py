@@ -20,13 +20,7 @@ import json
 from typing import Any, BinaryIO, Callable, Iterator
 
 from kaitaistruct import KaitaiStream, KaitaiStructError
-
-from recspec._ksy.nanover_recording import NanoverRecording as KS
-from recspec._pb import recspec_nanover_pb2 as pb
-from recspec._plain import to_plain
-from recspec.errors import DecodeError, Malformed
 from recspec.reference.nanover import (
-
     Frame,
     Kind,
     RecordReader,
@@ -37,6 +31,11 @@ from recspec.reference.nanover import (
     same_value,
     state_update_from_message,
 )
+
+from recspec._ksy.nanover_recording import NanoverRecording as KS
+from recspec._pb import recspec_nanover_pb2 as pb
+from recspec._plain import to_plain
+from recspec.errors import DecodeError, Malformed
 from recspec.report import FileReport, Finding, Severity, Verdict
 
 __all__ = ["KaitaiRejected", "differential", "dump_kaitai", "kaitai_records", "cross_check_report"]

@@ -18,9 +18,13 @@ import math
 from typing import Any
 
 from recspec.conformance._sink import FindingSink
-from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import _msgpack
-from recspec.reference.raskat_signal._container import MAX_UNPACKED, XZ_MAGIC, signal_member, unwrap
+from recspec.reference.raskat_signal._container import (
+    MAX_UNPACKED,
+    XZ_MAGIC,
+    signal_member,
+    unwrap,
+)
 from recspec.reference.raskat_signal._signal import (
     FIELD_NAMES,
     HEADER_V1,
@@ -32,6 +36,8 @@ from recspec.reference.raskat_signal._signal import (
     decode_body,
     decode_fields,
 )
+
+from recspec.errors import DecodeError
 from recspec.report import FileReport, Verdict
 
 from ._rules import RULES_BY_ID
@@ -246,14 +252,6 @@ def _element_offsets(buf: bytes, start: int) -> list[int]:
     return out
 
 
-def _verdict(sink: FindingSink) -> Verdict:
-    if sink.structural_error:
-        return Verdict.MALFORMED
-    if any(f.severity.value == "error" for f in sink.findings):
-        return Verdict.INVALID
-    return Verdict.VALID
-
-
 def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
                 max_unpacked: int = MAX_UNPACKED) -> tuple[FileReport, Signal | None]:
     sink = FindingSink(RULES_BY_ID, profile)
@@ -319,7 +317,7 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
     version = forced or stored_version
     report = FileReport(path, "raskat-signal", variant_name(version) if version in VERSIONS else None, profile,
                         Verdict.VALID, sink.close(), stats, evidence)
-    report.verdict = _verdict(sink)
+    report.verdict = sink.verdict()
     if variant is None:
         report.evidence["variant"] = {"method": "version word", "version": stored_version}
     else:

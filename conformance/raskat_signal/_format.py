@@ -4,24 +4,27 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO, Sequence, TextIO
+
+from recspec.reference.raskat_signal._container import MAX_UNPACKED
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
-from recspec.reference.raskat_signal._container import MAX_UNPACKED
+from recspec.formats import FORMATS, Divergence, Progress
 from recspec.report import FileReport, Finding, Verdict
 
+from .._plugin import cross_check_within, decode_error_json
 from ._check import check_bytes
 from ._rules import RULES_BY_ID
 
-__all__ = ["MAX_CROSS_CHECK_SIZE", "MAX_FILE_SIZE", "check", "dump"]
+__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "MAX_FILE_SIZE", "check", "dump"]
 
 #: The Kaitai parser builds about 1 KB of objects per MessagePack value (a
 #: 256 KiB file of fixint samples peaks near 240 MB and takes seconds), so the
 #: cross-check runs on files up to this size unless the caller raises it
 #: (``--cross-check-limit``): 64 KiB, up to 64,000 v3 samples, about 60 MB. A
 #: detector's files are a few hundred bytes.
-MAX_CROSS_CHECK_SIZE = 64 * 1024
+MAX_CROSS_CHECK_SIZE = FORMATS["raskat-signal"].cross_check_limit
 #: Batch sampling of the cross-check. The Kaitai parser builds one object per
 #: MessagePack value, so cross-checking a signal costs several times the whole
 #: reference check; a detector folder holds one file per pulse. The first
@@ -48,7 +51,7 @@ def _too_big(path: str, profile: str, size: int) -> FileReport:
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Callable[..., None] | None = None) -> FileReport:
+          progress: Progress | None = None) -> FileReport:
     if size > MAX_FILE_SIZE:
         return _too_big(path, profile, size)
     data = f.read(MAX_FILE_SIZE + 1)
@@ -57,18 +60,18 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     global _checked_in_process
     _checked_in_process += 1
     report, _ = check_bytes(data, path=path, variant=variant, profile=profile)
-    if cross_check:
-        if _sampled_out(report, data):
-            report.evidence["cross_check"] = (
-                f"sampled: not run on this walkable raw file (after the first {CROSS_CHECK_ALL_FIRST} files of a run, "
-                f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
-        elif len(data) <= cross_check_limit:
-            from ._xcheck import cross_check_report
+    if cross_check and _sampled_out(report, data):
+        report.evidence["cross_check"] = (
+            f"sampled: not run on this walkable raw file (after the first {CROSS_CHECK_ALL_FIRST} files of a run, "
+            f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
+        return report
 
-            cross_check_report(data, report)
-        else:
-            report.evidence["cross_check"] = (
-                f"skipped: {len(data)} bytes is above the cross-check limit of {cross_check_limit} bytes")
+    def run() -> None:
+        from ._xcheck import cross_check_report
+
+        cross_check_report(data, report)
+
+    cross_check_within(report, enabled=cross_check, size=len(data), limit=cross_check_limit, run=run)
     return report
 
 
@@ -80,7 +83,7 @@ def _sampled_out(report: FileReport, data: bytes) -> bool:
     return zlib.crc32(data) % CROSS_CHECK_SAMPLE != 0
 
 
-def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
+def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
     """The decoded signal as JSON: container, member, version and every field."""
     data = f.read(MAX_FILE_SIZE + 1)
     try:
@@ -96,6 +99,33 @@ def dump(f: BinaryIO, out: Any, *, variant: str | None, ksy: bool) -> None:
                                "container": sf.container, "member": sf.member, "version": sf.signal.version,
                                "signal": to_plain(sf.signal)}
     except DecodeError as e:
-        doc = {"format": "raskat-signal", "error": {"rule": e.rule, "message": e.message, "offset": e.offset,
-                                                    "path": e.path}}
+        doc = {"format": "raskat-signal", "error": decode_error_json(e, path=True)}
     out.write(json.dumps(doc, indent=1, allow_nan=False) + "\n")
+
+
+class _Kaitai:
+    """The Kaitai reading of a raSkat signal file beside the reference's."""
+
+    rule = "RSIG-XCHECK-001"
+
+    def readings(self, data: bytes, variant: str | None) -> list[tuple[str, str, int | None]]:
+        from ._xcheck import KaitaiRejected, kaitai_read
+
+        try:
+            sf = kaitai_read(data)
+        except KaitaiRejected as e:
+            return [("kaitai", f"rejects: {e.message}", None)]
+        return [("kaitai", f"accepts ({sf.container}, version {sf.signal.version})", None)]
+
+    def divergences(self, data: bytes, variant: str | None) -> list[Divergence]:
+        from ._xcheck import differential
+
+        return [Divergence(d.message, d.offset, d.path) for d in differential(data)]
+
+    def located(self, findings: Sequence[Finding]) -> list[Finding]:
+        # Offsets inside a tar.xz count from the signal member, so a hex window of the
+        # compressed file would show the wrong bytes: only raw-file findings are located.
+        return [f for f in findings if not f.path.startswith("tar:")]
+
+
+KAITAI = _Kaitai()

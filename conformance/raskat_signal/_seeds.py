@@ -19,26 +19,24 @@ import io
 import lzma
 import struct
 import tarfile
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Iterator
 
-from recspec.reference.raskat_signal import Fixed, SignalMsgpack, SignalV2, encode, encode_body, wrap
+from recspec.reference.raskat_signal import (
+    Fixed,
+    SignalMsgpack,
+    SignalV2,
+    encode,
+    encode_body,
+)
 from recspec.reference.raskat_signal._msgpack import pack
+
+from recspec.formats import Seed
 
 __all__ = ["Seed", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
 
 TIME = b"20250624100658"
 MTIME = 1750759618  # the same instant, for tar headers
-
-
-@dataclass(frozen=True)
-class Seed:
-    name: str  # file name under corpus/raskat-signal/
-    data: bytes
-    variant: str | None  # the version the file holds; None: not checked with a forced variant
-    # profile -> (verdict, rule ids reported at warning level or above, and no others)
-    expect: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-    description: str = ""
 
 
 # --- base signals ---------------------------------------------------------------------

@@ -17,14 +17,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from kaitaistruct import KaitaiStream, KaitaiStructError
+from recspec.reference.raskat_signal import SignalFile, decode
+from recspec.reference.raskat_signal._container import (
+    MAX_MEMBER_SIZE,
+    MAX_UNPACKED,
+    REGULAR,
+)
+from recspec.reference.raskat_signal._msgpack import MAX_DEPTH, Ext, MsgMap
+from recspec.reference.raskat_signal._signal import (
+    Fixed,
+    Signal,
+    SignalMsgpack,
+    SignalV2,
+)
 
 from recspec._ksy.raskat_signal import RaskatSignal
 from recspec._ksy.raskat_signal_file import RaskatSignalFile
 from recspec.errors import DecodeError, Malformed
-from recspec.reference.raskat_signal import SignalFile, decode
-from recspec.reference.raskat_signal._container import MAX_MEMBER_SIZE, MAX_UNPACKED, REGULAR
-from recspec.reference.raskat_signal._msgpack import MAX_DEPTH, Ext, MsgMap
-from recspec.reference.raskat_signal._signal import Fixed, Signal, SignalMsgpack, SignalV2
 from recspec.report import FileReport, Finding, Verdict
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "kaitai_read", "same"]
