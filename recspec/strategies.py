@@ -1,8 +1,9 @@
 """Hypothesis strategies for the recording formats recspec knows.
 
-One section per format, each importing from the format's private
-``_strategies`` module in ``recspec.conformance.<format>``; ``__all__`` is the
-whole public surface. Strategies follow Hypothesis house style: plural names,
+Every registered format's plugin declares its strategies (``STRATEGIES`` in
+``recspec.conformance.<package>``); this module re-exports all of them, so a new
+format's strategies appear here without an edit. ``__all__`` is the whole
+public surface. Strategies follow Hypothesis house style: plural names,
 bounds keyword-only, arguments checked when the strategy is drawn from
 (``InvalidArgument``), reprs that read like the call.
 
@@ -37,59 +38,22 @@ Matrix-SMT recordings and BSON (``recspec.reference.matrix_smt``):
 
 from __future__ import annotations
 
-# --- CARLA ---------------------------------------------------------------------------
-from recspec.conformance.carla._strategies import (
-    carla_frames,
-    carla_logs,
-    carla_packets,
-    carla_recordings,
-    carla_variants,
-)
+from typing import Any
 
-# --- NanoVer -------------------------------------------------------------------------
-from recspec.conformance.nanover._strategies import (
-    nanover_files,
-    nanover_frames,
-    nanover_recordings,
-    nanover_state_updates,
-    nanover_values,
-)
+from recspec.formats import FORMATS
 
-# --- raSkat signal -------------------------------------------------------------------
-from recspec.conformance.raskat_signal._strategies import (
-    raskat_files,
-    raskat_signals,
-    raskat_versions,
-)
 
-# --- Matrix-SMT ----------------------------------------------------------------------
-from recspec.conformance.matrix_smt._strategies import (
-    bson_documents,
-    bson_values,
-    matrix_files,
-    matrix_recordings,
-)
+def _collect() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for info in FORMATS.values():
+        for name, strategy in info.load().STRATEGIES.items():
+            if name in found:
+                raise RuntimeError(f"strategy name {name!r} is declared by two formats")
+            found[name] = strategy
+    return found
 
-__all__ = [
-    # CARLA
-    "carla_frames",
-    "carla_logs",
-    "carla_packets",
-    "carla_recordings",
-    "carla_variants",
-    # NanoVer
-    "nanover_files",
-    "nanover_frames",
-    "nanover_recordings",
-    "nanover_state_updates",
-    "nanover_values",
-    # raSkat
-    "raskat_files",
-    "raskat_signals",
-    "raskat_versions",
-    # Matrix-SMT
-    "bson_documents",
-    "bson_values",
-    "matrix_files",
-    "matrix_recordings",
-]
+
+_STRATEGIES = _collect()
+globals().update(_STRATEGIES)
+
+__all__ = list(_STRATEGIES)  # registry order, then each plugin's own order
