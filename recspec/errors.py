@@ -1,11 +1,16 @@
 """The one error hierarchy of recspec.
 
-Contract: the public decoders and parsers of recspec raise only
-:class:`RecspecError` subclasses. No ``struct.error``, ``IndexError``,
+Contract: the public decoders, encoders and parsers of recspec raise only
+:class:`RecspecError` subclasses (an encoder given a model it cannot write raises
+:class:`EncodeError`). No ``struct.error``, ``IndexError``,
 ``UnicodeDecodeError`` or ``KeyError`` leaves a decoder; anything unexpected is
 wrapped in :class:`InternalError` at the public boundary (with the original
 traceback kept as ``__cause__``), so that a bug in recspec is never reported as
 the file's fault.
+
+Exit codes come from here too: every command of the CLI and the fuzz runner
+exits with :data:`EXIT_OK`, :data:`EXIT_FAIL`, or the ``exit_code`` of the
+error that stopped it (2 for usage and input errors, 3 for a bug in recspec).
 
 Every error stores its data as attributes and defines ``__reduce__`` so that it
 crosses process boundaries (fuzzing and parallel workers) intact.
@@ -13,10 +18,15 @@ crosses process boundaries (fuzzing and parallel workers) intact.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from typing import Any, Callable, TypeVar, cast
 
 __all__ = [
+    "EXIT_FAIL",
+    "EXIT_OK",
     "DecodeError",
+    "EncodeError",
     "ExtraData",
     "InternalError",
     "LimitExceeded",
@@ -24,7 +34,13 @@ __all__ = [
     "RecspecError",
     "Truncated",
     "UsageError",
+    "public_boundary",
 ]
+
+#: Success: every file valid, no crash found, the readings agree.
+EXIT_OK = 0
+#: The run worked and found something: a file not valid, a fuzz crash, a divergence.
+EXIT_FAIL = 1
 
 
 class RecspecError(Exception):
@@ -46,6 +62,22 @@ class UsageError(RecspecError, ValueError):
 
     def __str__(self) -> str:
         return self.message if self.hint is None else f"{self.message}\n  hint: {self.hint}"
+
+
+class EncodeError(RecspecError, ValueError):
+    """A model the encoder cannot write (a value out of its field's range, a
+    packet the variant does not have). Carries where in the model, as a path."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message, self.path))
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.path})" if self.path else self.message
 
 
 class DecodeError(RecspecError, ValueError):
@@ -122,3 +154,43 @@ class InternalError(RecspecError, RuntimeError):
     """A bug in recspec. Never the file's fault; reported with the traceback kept."""
 
     exit_code = 3
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def public_boundary(func: _F) -> _F:
+    """Wrap a public entry point: recspec's own errors pass through; anything else
+    is a bug in recspec and leaves as :class:`InternalError`, the original kept as
+    ``__cause__``."""
+
+    def internal(e: Exception) -> InternalError:
+        return InternalError(f"{func.__module__}.{func.__qualname__}: {type(e).__name__}: {e}")
+
+    if inspect.isgeneratorfunction(func):
+        @functools.wraps(func)
+        def gen_wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                yield from func(*args, **kwargs)
+            except _PASS_THROUGH:
+                raise
+            except Exception as e:
+                raise internal(e) from e
+
+        return cast(_F, gen_wrapper)
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except _PASS_THROUGH:
+            raise
+        except Exception as e:
+            raise internal(e) from e
+
+    return cast(_F, wrapper)
+
+
+#: What crosses the public boundary unchanged: recspec's own errors, the user's
+#: interrupt, memory exhaustion, and I/O errors of the caller's own files.
+_PASS_THROUGH = (RecspecError, KeyboardInterrupt, MemoryError, OSError)

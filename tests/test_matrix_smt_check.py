@@ -18,8 +18,8 @@ from recspec.reference.matrix_smt import _bson as b
 from recspec.reference.matrix_smt import encode
 from recspec.report import Severity, Verdict
 
-SPEC = encode(BASE, "spec")
-COMPAT = encode(BASE, "compat")
+SPEC = encode(BASE, profile="spec")
+COMPAT = encode(BASE, profile="compat")
 
 
 def _check(data: bytes, profile: str = "spec", **kw):  # type: ignore[no-untyped-def]

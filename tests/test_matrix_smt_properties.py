@@ -45,7 +45,7 @@ def _report_key(r):  # type: ignore[no-untyped-def]
 @SLOW
 @given(matrix_recordings(max_frames=4), st.sampled_from(["spec", "compat"]))
 def test_typed_round_trip(rec, profile) -> None:  # type: ignore[no-untyped-def]
-    assert decode(encode(rec, profile)) == rec
+    assert decode(encode(rec, profile=profile)) == rec
 
 
 @SLOW

@@ -120,8 +120,8 @@ def test_typed_model_and_compat_encoder_reproduce_the_file(scene1: bytes) -> Non
                                                  Geometry.CONVEX]
     assert rec.objects[3].half_height == 0.5
     assert rec.frames[1].states[4].presence is Presence.DESTROYED
-    assert encode(rec, "compat") == scene1  # byte for byte
-    assert decode(encode(rec, "spec")) == rec
+    assert encode(rec, profile="compat") == scene1  # byte for byte
+    assert decode(encode(rec, profile="spec")) == rec
 
 
 def test_streaming_frames(scene1: bytes) -> None:

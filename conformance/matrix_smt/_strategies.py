@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from recspec.reference.matrix_smt import _bson as b
-from recspec.reference.matrix_smt._codec import PROFILES, encode
+from recspec.reference.matrix_smt import PROFILES, encode
 from recspec.reference.matrix_smt._model import (
     CommandKind,
     DebugCommand,
@@ -222,4 +222,4 @@ def matrix_files(draw: st.DrawFn, profile: str | None = None, *, min_frames: int
         raise InvalidArgument(f"profile={profile!r} must be one of {PROFILES}")
     prof = profile if profile is not None else draw(st.sampled_from(PROFILES))
     rec = draw(matrix_recordings(min_frames=min_frames, max_frames=max_frames, valid=valid))
-    return encode(rec, prof), prof
+    return encode(rec, profile=prof), prof

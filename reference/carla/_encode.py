@@ -17,7 +17,7 @@ from __future__ import annotations
 import struct
 from typing import BinaryIO, Iterable
 
-from recspec.errors import UsageError
+from recspec.errors import EncodeError
 
 from . import _model as m
 from ._decode import _FIXED_RECORDS, _NO_COUNT, record_struct
@@ -36,7 +36,7 @@ _PACK_F64 = struct.Struct("<d").pack
 def encode_string(text: str) -> bytes:
     raw = text.encode("utf-8", "surrogateescape")
     if len(raw) > 0xFFFF:
-        raise UsageError(f"string of {len(raw)} bytes does not fit a u16 length")
+        raise EncodeError(f"string of {len(raw)} bytes does not fit a u16 length")
     return _PACK_U16(len(raw)) + raw
 
 
@@ -82,7 +82,7 @@ def encode_body(kind: K, body: object, variant: Variant) -> bytes:
         return s.pack(*(getattr(body, n) for n in body.__slots__))  # type: ignore[attr-defined]
     records: tuple = body  # type: ignore[assignment]
     if len(records) > 0xFFFF:
-        raise UsageError(f"{kind.label}: {len(records)} records do not fit the u16 record count")
+        raise EncodeError(f"{kind.label}: {len(records)} records do not fit the u16 record count")
     out = [_PACK_U16(len(records))]
     if kind in _FIXED_RECORDS:
         s = record_struct(kind, variant.vec_f64)
@@ -138,7 +138,7 @@ def packet_id(p: m.Packet, variant: Variant) -> int:
     try:
         return variant.id_of[p.kind]
     except KeyError:
-        raise UsageError(f"variant {variant.name} has no {p.kind.label} packet") from None
+        raise EncodeError(f"variant {variant.name} has no {p.kind.label} packet") from None
 
 
 def encode_packet(p: m.Packet, variant: Variant) -> bytes:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from recspec.errors import DecodeError
+from recspec.errors import DecodeError, EncodeError
 
 from ._bson import Array, Document, Int64, decode_document, encode_document
 from ._model import CommandKind, DebugCommand, Frame, Geometry, Presence, Recording, SceneObject, State
@@ -101,7 +101,7 @@ def _command(c: DebugCommand, profile: str) -> Document:
     for key, field, index in _CMD_FIELDS[kind]:
         value = getattr(c, field)
         if value is None:
-            raise ValueError(f"a {kind.name.lower()} command needs {field}")
+            raise EncodeError(f"a {kind.name.lower()} command needs {field}")
         pairs.append((key, _num(value if index is None else value[index], profile)))
     if c.color is not None:
         pairs += [(k, _num(x, profile)) for k, x in zip(("r", "g", "b"), c.color)]
@@ -133,7 +133,7 @@ def object_document(o: SceneObject, profile: str = "spec") -> Document:
 def to_document(rec: Recording, profile: str = "spec") -> Document:
     """The BSON document of ``rec`` as ``profile`` writes it."""
     if profile not in PROFILES:
-        raise ValueError(f"profile must be one of {PROFILES}, not {profile!r}")
+        raise EncodeError(f"profile must be one of {PROFILES}, not {profile!r}")
     objects = Array.of_values([_object(o, profile) for o in rec.objects])
     frames = Array.of_values([_frame(f, profile) for f in rec.frames])
     return _doc([("objects", objects), ("frames", frames)], profile)

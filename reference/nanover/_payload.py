@@ -20,7 +20,7 @@ from google.protobuf import struct_pb2
 from google.protobuf.message import DecodeError as PbDecodeError
 
 from recspec._pb import recspec_nanover_pb2 as pb
-from recspec.errors import Malformed
+from recspec.errors import EncodeError, Malformed
 
 from ._model import UNSET, Array, ArrayKind, Frame, StateUpdate
 
@@ -120,7 +120,7 @@ def _set_value(target: struct_pb2.Value, value: Any) -> None:
         for v in value:
             _set_value(target.list_value.values.add(), v)
     else:
-        raise TypeError(f"not a google.protobuf.Value: {value!r}")
+        raise EncodeError(f"not a google.protobuf.Value: {value!r}")
 
 
 def frame_message(frame: Frame) -> pb.GetFrameResponse:

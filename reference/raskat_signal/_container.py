@@ -18,7 +18,7 @@ from __future__ import annotations
 import lzma
 from dataclasses import dataclass
 
-from recspec.errors import LimitExceeded, Malformed, Truncated
+from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
 __all__ = ["MAX_MEMBER_SIZE", "MAX_UNPACKED", "MAX_XZ_MEMORY", "XZ_MAGIC", "Member", "Unwrapped", "signal_member",
            "unwrap", "unxz", "untar", "wrap"]
@@ -208,7 +208,7 @@ def wrap(signal: bytes, name: str, *, mtime: int = 0) -> bytes:
     """A tar.xz file holding ``signal`` as its one regular member ``name``."""
     raw_name = name.encode("utf-8")
     if len(raw_name) > 100:
-        raise ValueError("member name longer than 100 bytes")
+        raise EncodeError("member name longer than 100 bytes")
     h = bytearray(BLOCK)
     h[0:len(raw_name)] = raw_name
     h[100:108] = _octal_field(0o644, 8)

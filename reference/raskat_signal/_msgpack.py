@@ -19,7 +19,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from recspec.errors import LimitExceeded, Malformed, Truncated
+from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
 __all__ = ["MAX_DEPTH", "Ext", "MsgMap", "kind_of", "pack", "unpack", "minimal_lead"]
 
@@ -65,7 +65,7 @@ def kind_of(value: Any) -> str:
         return "map"
     if isinstance(value, Ext):
         return "ext"
-    raise TypeError(f"not a MessagePack value: {type(value).__name__}")
+    raise EncodeError(f"not a MessagePack value: {type(value).__name__}")
 
 
 # --- reading ---------------------------------------------------------------------
@@ -275,7 +275,7 @@ def _len_header(out: bytearray, n: int, fix_base: int | None, fix_max: int, lead
         out.append(leads[2])
         out += _U32.pack(n)
     else:
-        raise ValueError(f"msgpack: length {n} does not fit 32 bits")
+        raise EncodeError(f"msgpack: length {n} does not fit 32 bits")
 
 
 def _pack(v: Any, out: bytearray) -> None:
@@ -294,14 +294,14 @@ def _pack(v: Any, out: bytearray) -> None:
                     out.append(lead)
                     out += st.pack(v)
                     return
-            raise ValueError(f"msgpack: integer {v} does not fit 64 bits")
+            raise EncodeError(f"msgpack: integer {v} does not fit 64 bits")
         else:
             for lead, st in ((0xD0, _S8), (0xD1, _S16), (0xD2, _S32), (0xD3, _S64)):
                 if v >= -(1 << (8 * st.size - 1)):
                     out.append(lead)
                     out += st.pack(v)
                     return
-            raise ValueError(f"msgpack: integer {v} does not fit 64 bits")
+            raise EncodeError(f"msgpack: integer {v} does not fit 64 bits")
     elif isinstance(v, float):
         out.append(0xCB)
         out += _F64.pack(v)
@@ -331,4 +331,4 @@ def _pack(v: Any, out: bytearray) -> None:
             _pack(k, out)
             _pack(x, out)
     else:
-        raise TypeError(f"msgpack: cannot encode {type(v).__name__}")
+        raise EncodeError(f"msgpack: cannot encode {type(v).__name__}")

@@ -24,7 +24,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
-from recspec.errors import Malformed, Truncated
+from recspec.errors import EncodeError, Malformed, Truncated
 
 from . import _msgpack
 from ._msgpack import MAX_DEPTH
@@ -72,7 +72,7 @@ class Fixed:
     def from_degrees(cls, x: float) -> "Fixed":
         """Split a non-negative value the way the raSkat writer does: floor both parts."""
         if not x >= 0:
-            raise ValueError(f"v2 coordinates cannot be negative ({x}); the layout has unsigned parts")
+            raise EncodeError(f"v2 coordinates cannot be negative ({x}); the layout has unsigned parts")
         whole = int(x)
         return cls(whole, int((x - whole) * 1_000_000))
 
@@ -217,9 +217,9 @@ def encode_body(sig: Signal) -> bytes:
         if sig.version == 1:
             head = b"\x01\x00" + _V1.pack(*c, len(sig.samples))
             return head + struct.pack(f">{len(sig.samples)}h", *sig.samples)
-        raise ValueError(f"SignalV2 holds version 1 or 2, not {sig.version}")
+        raise EncodeError(f"SignalV2 holds version 1 or 2, not {sig.version}")
     if sig.version not in NUM_FIELDS:
-        raise ValueError(f"SignalMsgpack holds version 3 or 4, not {sig.version}")
+        raise EncodeError(f"SignalMsgpack holds version 3 or 4, not {sig.version}")
     return struct.pack("<H", sig.version) + b"".join(_msgpack.pack(v) for v in sig.fields)
 
 

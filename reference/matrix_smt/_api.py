@@ -1,0 +1,60 @@
+"""The public codec of the Matrix-SMT reference: the surface every format's
+reference has (``recspec.formats.ReferenceCodec``).
+
+The format has one layout, so ``variant`` must be ``None``; how numbers and the
+frame time are written is the encoder's ``profile`` (``spec``: the document;
+``compat``: what the producer's public file does).
+"""
+
+from __future__ import annotations
+
+from typing import BinaryIO, Iterator
+
+from recspec.errors import UsageError, public_boundary
+
+from . import _codec
+from ._bson import RecordingWalker
+from ._model import Frame, Recording
+
+__all__ = ["UNIT", "decode", "encode", "iter_frames", "iter_units"]
+
+UNIT = "frame"
+
+
+def _no_variant(variant: str | None) -> None:
+    if variant is not None:
+        raise UsageError("matrix-smt has no variants (it has one layout)", "leave out variant=")
+
+
+@public_boundary
+def decode(data: bytes, *, variant: str | None = None) -> Recording:
+    """The typed recording in ``data`` (strict BSON; lenient recording);
+    :class:`recspec.errors.DecodeError` (located) when it is not one."""
+    _no_variant(variant)
+    return _codec.decode(data)
+
+
+@public_boundary
+def encode(model: Recording, *, variant: str | None = None, profile: str = "spec") -> bytes:
+    """The canonical bytes of ``model`` under ``profile`` (``spec`` or ``compat``)."""
+    _no_variant(variant)
+    return _codec.encode(model, profile)
+
+
+@public_boundary
+def iter_frames(f: BinaryIO, *, variant: str | None = None) -> Iterator[Frame]:
+    """Stream the frames of a recording file as typed :class:`Frame` objects, one at
+    a time, in memory that does not grow with the file (``f``: a seekable binary file).
+
+    Raises :class:`recspec.errors.DecodeError` (located) on bytes that are not a
+    recording; ``recspec.check`` judges a file instead."""
+    _no_variant(variant)
+    walker = RecordingWalker(f)
+    for section in walker.sections():
+        if section.key == "frames" and section.type_code == 4:
+            for entry in walker.entries(section):
+                yield _codec.read_frame(entry.value, f"frames[{entry.index}]")
+            return
+
+
+iter_units = iter_frames
