@@ -21,7 +21,7 @@ import math
 from typing import Any, BinaryIO, Callable
 
 from recspec.errors import DecodeError, Truncated
-from recspec.reference.matrix_smt._bson import (
+from recspec.reference.matrix_smt import (
     T_ARRAY, Array, Document, Int64, RecordingWalker, Section, decode_raw, type_name,
 )
 from recspec.reference.matrix_smt._codec import CMD_DEFAULTS

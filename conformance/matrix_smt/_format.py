@@ -7,7 +7,7 @@ from typing import Any, BinaryIO, Callable
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
-from recspec.reference.matrix_smt._bson import Array, Document, Int64, RecordingWalker, T_ARRAY
+from recspec.reference.matrix_smt import T_ARRAY, Array, Document, Int64, RecordingWalker
 from recspec.report import FileReport
 
 from ._check import check_stream

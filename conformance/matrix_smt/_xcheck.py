@@ -38,7 +38,7 @@ from kaitaistruct import KaitaiStream, KaitaiStructError
 from recspec._ksy.bson import Bson as KB
 from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS
 from recspec.errors import DecodeError, Malformed
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
 from recspec.report import FileReport, Finding, Verdict
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
