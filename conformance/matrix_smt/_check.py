@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, Callable
 
 from recspec.errors import DecodeError, Truncated
 from recspec.reference.matrix_smt import (
-    T_ARRAY, Array, Document, Int64, RecordingWalker, Section, decode_raw, type_name,
+    BSON_TYPES, T_ARRAY, Array, Document, Int64, RecordingWalker, Section, decode_raw, type_name,
 )
 from recspec.reference.matrix_smt._codec import CMD_DEFAULTS
 from recspec.report import FileReport, Verdict
@@ -33,7 +33,6 @@ from ._rules import QUAT_TOLERANCE, RULES_BY_ID
 
 __all__ = ["check_stream", "sniff"]
 
-_BSON_TYPES = frozenset((*range(1, 0x14), 0x7F, 0xFF))
 _NUMBER_TYPES = (float, int, Int64)
 
 TOP_KEYS = ("objects", "frames")
@@ -57,7 +56,7 @@ def sniff(head: bytes) -> float:
     if len(head) < 7:
         return 0.0
     n = int.from_bytes(head[:4], "little", signed=True)
-    if n < 5 or head[4] not in _BSON_TYPES:
+    if n < 5 or head[4] not in BSON_TYPES:
         return 0.0
     k = head.find(b"\x00", 5)
     if k < 0 and len(head) < 4096:
