@@ -39,7 +39,7 @@ from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.conformance.matrix_smt._xcheck import Divergence, differential, kaitai_parse
 from recspec.errors import DecodeError
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt._codec import encode, from_document
 from recspec.report import Report
 

@@ -21,7 +21,7 @@ import pytest
 
 from recspec.fuzz import matrix_smt as F
 from recspec.fuzz import run_campaign
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
 from tests.helpers import real_file
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,8 @@
-"""The hand-written BSON layer (reference/matrix_smt/_bson.py), on bytes built by
-hand with struct from the BSON 1.1 specification: every element type, every
-strictness rule with its rule id and offset, the encoder, and the streaming
-walker. The Kaitai parser must accept and reject the same bytes."""
+"""The hand-written BSON layer (reference/matrix_smt/_bson.py and the walker in
+_walker.py), on bytes built by hand with struct from the BSON 1.1
+specification: every element type, every strictness rule with its rule id and
+offset, the encoder, and the streaming walker. The Kaitai parser must accept
+and reject the same bytes."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 
 from recspec.conformance.matrix_smt._xcheck import KaitaiRejected, differential, kaitai_parse
 from recspec.errors import DecodeError, LimitExceeded, Truncated
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
+from recspec.reference.matrix_smt import _bson  # private on purpose: MAX_ELEMENTS is read from here at call time
 
 
 def doc(*elements: bytes) -> bytes:
@@ -84,6 +86,26 @@ def test_every_element_type_decodes_to_its_value() -> None:
 
 def test_every_element_type_re_encodes_byte_for_byte() -> None:
     assert b.encode_document(b.decode_document(EVERY_TYPE)) == EVERY_TYPE
+
+
+def test_the_type_table_agrees_with_the_decoder_and_the_encoder() -> None:
+    """BSON_TYPES is the one description of the types: every element decodes to
+    its row's class and name, a fixed-size value has its row's size, and the
+    encoder writes its row's code."""
+    d = b.decode_document(EVERY_TYPE)
+    ends = [*d.offsets[1:], len(EVERY_TYPE) - 1]
+    codes: set[int] = set()
+    for key, value, off, end in zip(d.keys, d.values, d.offsets, ends):
+        ty = b.BSON_TYPES[EVERY_TYPE[off]]
+        codes.add(ty.code)
+        assert type(value) is ty.cls and b.type_name(value) == ty.name, key
+        if ty.size is not None:
+            assert end - (off + 1 + len(key) + 1) == ty.size, key
+        assert b.encode_document(b.Document([key], [value]))[4] == ty.code, key
+    assert codes == set(b.BSON_TYPES)
+    # the specification's length-prefixed values: string, document, array, binary, DBPointer, code, symbol, code w/s
+    assert {c for c, ty in b.BSON_TYPES.items() if ty.length_prefixed} == {2, 3, 4, 5, 12, 13, 14, 15}
+    assert len({ty.name for ty in b.BSON_TYPES.values()}) == len(b.BSON_TYPES)
 
 
 def test_the_three_readers_agree_on_every_type() -> None:
@@ -169,7 +191,7 @@ def test_depth_limit_is_explicit_and_shared_with_the_ksy() -> None:
 
 
 def test_element_count_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(b, "MAX_ELEMENTS", 10)
+    monkeypatch.setattr(_bson, "MAX_ELEMENTS", 10)
     data = doc(*(el(0x0A, str(i), b"") for i in range(11)))
     with pytest.raises(LimitExceeded) as info:
         b.decode_document(data)

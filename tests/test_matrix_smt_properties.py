@@ -25,7 +25,7 @@ from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._xcheck import differential
 from recspec.errors import DecodeError
 from recspec.fuzz.matrix_smt import mutate
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import decode, encode, from_document
 from recspec.report import Verdict
 from recspec.strategies import bson_documents, matrix_files, matrix_recordings

@@ -20,7 +20,8 @@ from __future__ import annotations
 import math
 from typing import Any, BinaryIO, Callable
 
-from recspec.reference.matrix_smt._bson import (
+from recspec.reference.matrix_smt import (
+    BSON_TYPES,
     T_ARRAY,
     Array,
     Document,
@@ -41,7 +42,6 @@ from ._rules import QUAT_TOLERANCE, RULES_BY_ID
 
 __all__ = ["check_stream", "sniff"]
 
-_BSON_TYPES = frozenset((*range(1, 0x14), 0x7F, 0xFF))
 _NUMBER_TYPES = (float, int, Int64)
 
 TOP_KEYS = ("objects", "frames")
@@ -65,7 +65,7 @@ def sniff(head: bytes) -> float:
     if len(head) < 7:
         return 0.0
     n = int.from_bytes(head[:4], "little", signed=True)
-    if n < 5 or head[4] not in _BSON_TYPES:
+    if n < 5 or head[4] not in BSON_TYPES:
         return 0.0
     k = head.find(b"\x00", 5)
     if k < 0 and len(head) < 4096:

@@ -23,7 +23,7 @@ from math import hypot
 from operator import sub
 from typing import TYPE_CHECKING
 
-from recspec.reference.matrix_smt._bson import Entry
+from recspec.reference.matrix_smt import Entry
 
 from ._rules import QUAT_TOLERANCE
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, BinaryIO, Sequence, TextIO
 
-from recspec.reference.matrix_smt._bson import (
+from recspec.reference.matrix_smt import (
     T_ARRAY,
     Array,
     Document,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt._codec import encode, to_document
 from recspec.reference.matrix_smt._model import (
     CommandKind,

@@ -20,7 +20,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import PROFILES, encode
 from recspec.reference.matrix_smt._model import (
     CommandKind,

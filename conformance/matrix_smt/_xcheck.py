@@ -34,7 +34,7 @@ from typing import Any, BinaryIO
 import bson as pymongo_bson
 from bson.codec_options import CodecOptions, DatetimeConversion
 from kaitaistruct import KaitaiStream, KaitaiStructError
-from recspec.reference.matrix_smt import _bson as b
+from recspec.reference import matrix_smt as b
 
 from recspec._ksy.bson import Bson as KB
 from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS

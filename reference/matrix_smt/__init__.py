@@ -1,19 +1,28 @@
 """Reference reader and writer for Matrix-SMT recordings (one BSON document).
 
-Two layers: ``_bson`` is BSON itself, walked by hand (values, a strict decoder
-that reports byte offsets, an encoder, and :class:`RecordingWalker`, which
-streams the frames of a file without building the whole document); ``_model``
-and ``_codec`` are the typed recording (objects, frames, states, debug
-commands) and its mapping to BSON under the two profiles (``spec``: the
-document; ``compat``: what the producer's one public file does).
+Two layers: ``_bson`` is BSON itself, walked by hand (values, one type table, a
+strict decoder that reports byte offsets, an encoder), and ``_walker`` has
+:class:`RecordingWalker`, which streams the frames of a file without building
+the whole document; ``_model`` and ``_codec`` are the typed recording (objects,
+frames, states, debug commands) and its mapping to BSON under the two profiles
+(``spec``: the document; ``compat``: what the producer's one public file does).
 """
 
+from ._api import UNIT, decode, encode, iter_frames, iter_units
 from ._bson import *  # noqa: F403 - the BSON layer is part of the public surface
 from ._bson import __all__ as _bson_all
-from ._api import UNIT, decode, encode, iter_frames, iter_units
-from ._codec import CMD_DEFAULTS, PROFILES, ModelError, from_document, read_frame, to_document
+from ._codec import (
+           CMD_DEFAULTS,
+           PROFILES,
+           ModelError,
+           from_document,
+           read_frame,
+           to_document,
+)
 from ._model import *  # noqa: F403 - the model is part of the public surface
 from ._model import __all__ as _model_all
+from ._walker import *  # noqa: F403 - the streaming walk is part of the public surface
+from ._walker import __all__ as _walker_all
 
-__all__ = [*_bson_all, *_model_all, "CMD_DEFAULTS", "PROFILES", "ModelError", "decode", "encode", "from_document",
-           "read_frame", "to_document", "iter_frames", "iter_units", "UNIT"]
+__all__ = [*_bson_all, *_walker_all, *_model_all, "CMD_DEFAULTS", "PROFILES", "UNIT", "ModelError", "decode", "encode",
+           "from_document", "iter_frames", "iter_units", "read_frame", "to_document"]

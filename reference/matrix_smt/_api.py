@@ -13,8 +13,9 @@ from typing import BinaryIO, Iterator
 from recspec.errors import UsageError, public_boundary
 
 from . import _codec
-from ._bson import RecordingWalker
+from ._bson import T_ARRAY
 from ._model import Frame, Recording
+from ._walker import RecordingWalker
 
 __all__ = ["UNIT", "decode", "encode", "iter_frames", "iter_units"]
 
@@ -51,7 +52,7 @@ def iter_frames(f: BinaryIO, *, variant: str | None = None) -> Iterator[Frame]:
     _no_variant(variant)
     walker = RecordingWalker(f)
     for section in walker.sections():
-        if section.key == "frames" and section.type_code == 4:
+        if section.key == "frames" and section.type_code == T_ARRAY:
             for entry in walker.entries(section):
                 yield _codec.read_frame(entry.value, f"frames[{entry.index}]")
             return

@@ -28,7 +28,16 @@ from typing import Any
 from recspec.errors import DecodeError, EncodeError
 
 from ._bson import Array, Document, Int64, decode_document, encode_document
-from ._model import CommandKind, DebugCommand, Frame, Geometry, Presence, Recording, SceneObject, State
+from ._model import (
+    CommandKind,
+    DebugCommand,
+    Frame,
+    Geometry,
+    Presence,
+    Recording,
+    SceneObject,
+    State,
+)
 
 __all__ = ["PROFILES", "ModelError", "decode", "encode", "frame_document", "from_document", "object_document",
            "to_document"]

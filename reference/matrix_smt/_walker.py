@@ -1,0 +1,336 @@
+"""The streaming walk over a Matrix-SMT recording file (one BSON document):
+:class:`RecordingWalker` skims the top-level elements, decodes each top-level
+value other than the frames array in memory, and streams the frames array one
+entry at a time, with the decoder of ``_bson``.
+
+Memory: the walker never holds more than one buffered unit (a frame, or one
+top-level value other than the frames array) of at most
+:data:`MAX_BUFFERED_SIZE` bytes and ``_bson.MAX_ELEMENTS`` elements, plus its
+read window of :data:`WINDOW` bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from typing import Any, BinaryIO, Iterator
+
+from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
+
+from ._bson import (
+    _F64,
+    _I32,
+    BSON_TYPES,
+    R_BOOL,
+    R_LENGTH,
+    R_TRUNCATED,
+    R_TYPE,
+    R_UTF8,
+    T_ARRAY,
+    T_BINARY,
+    T_BOOL,
+    T_CODE,
+    T_CODE_W_SCOPE,
+    T_DBPOINTER,
+    T_DOCUMENT,
+    T_DOUBLE,
+    T_INT32,
+    T_NULL,
+    T_REGEX,
+    T_STRING,
+    T_SYMBOL,
+    Array,
+    Document,
+    _Reader,
+    _sub,
+)
+
+__all__ = ["MAX_BUFFERED_SIZE", "Entry", "RecordingWalker", "Section", "decode_raw"]
+
+#: Largest unit read into memory at once: one frame, or one top-level value other
+#: than the frames array (``objects`` included). Larger is ``MATRIX-LIMIT-002``.
+MAX_BUFFERED_SIZE = 64 * 1024 * 1024
+
+#: Bytes the walker reads from the file at a time (its read window).
+WINDOW = 1 << 20
+
+R_SIZE = "MATRIX-LIMIT-002"  # (catalog: recspec.conformance.matrix_smt._rules)
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One element of the top-level document, as found by a skim of the file."""
+
+    offset: int  # of the type byte
+    type_code: int
+    key: str
+    value_offset: int
+    end: int  # one past the value
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One element of a streamed array: a frame of the frames array, usually."""
+
+    index: int
+    offset: int  # of the type byte
+    type_code: int
+    key: str
+    value: Any  # None when ``raw`` holds the undecoded bytes
+    end: int
+    raw: bytes | None = None  # an embedded document's bytes, from ``entries(raw=True)``
+    value_offset: int = 0
+
+
+class RecordingWalker:
+    """Walks the top-level document of a BSON file without loading it.
+
+    ``sections()`` skims the top-level elements (seeking past array and document
+    values, decoding nothing inside them); ``value(section)`` decodes one
+    section's value; ``entries(section)`` streams the elements of an array or
+    document section one by one, each decoded on its own. Memory is bounded by
+    :data:`MAX_BUFFERED_SIZE` whatever the file's size. Errors are
+    :class:`DecodeError` subclasses with offsets; ``trailing`` and ``declared``
+    are set by ``__init__`` so the caller can report a length mismatch and still
+    walk the declared document.
+    """
+
+    def __init__(self, f: BinaryIO, size: int | None = None) -> None:
+        self.f = f
+        self._win = b""
+        self._win_at = 0
+        if size is None:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+        self.size = size
+        head = self._read(0, 4)
+        if len(head) < 4:
+            raise Truncated(f"file ends inside the document length ({len(head)} of 4 bytes)", 0, "",
+                            R_TRUNCATED, 4, len(head))
+        (self.declared,) = _I32(head, 0)
+        if self.declared < 5:
+            raise Malformed(f"document length {self.declared} is below the minimum of 5", 0, "", R_LENGTH)
+        self.end = min(self.declared, size)  # what can be read of the document
+        self.last = self.declared - 1
+        self.trailing = max(size - self.declared, 0)
+
+    def _read(self, offset: int, n: int) -> bytes:
+        """``n`` bytes at ``offset`` (fewer at the end of the file), served from a
+        window of :data:`WINDOW` bytes so that small reads cost no system call."""
+        start = offset - self._win_at
+        if 0 <= start and start + n <= len(self._win):
+            return self._win[start:start + n]
+        if n >= WINDOW:
+            self.f.seek(offset)
+            return self.f.read(n)
+        self.f.seek(offset)
+        self._win = self.f.read(WINDOW)
+        self._win_at = offset
+        return self._win[:n]
+
+    def _fail(self, rule: str, message: str, offset: int, path: str = "") -> DecodeError:
+        if rule == R_TRUNCATED:
+            return Truncated(message, offset, path, rule, 0, self.size - offset)
+        return Malformed(message, offset, path, rule)
+
+    def _overrun(self, what: str, offset: int, need_end: int, bound: int, path: str) -> DecodeError:
+        if need_end > self.size and bound > self.size:
+            return self._fail(R_TRUNCATED, f"file ends inside {what}", offset, path)
+        return self._fail(R_LENGTH, f"{what} runs past the end of its container "
+                          f"({need_end - offset} bytes needed, {max(bound - offset, 0)} left)", offset, path)
+
+    def _head(self, pos: int, last: int, path: str) -> tuple[int, str, int]:
+        """Type code, key and value offset of the element at ``pos`` (before ``last``)."""
+        chunk = self._read(pos, min(last - pos, 4096))
+        if not chunk:
+            raise self._overrun("an element", pos, pos + 1, last, path)
+        t = chunk[0]
+        k = chunk.find(b"\x00", 1)
+        while k < 0 and pos + len(chunk) < last:  # a long key: read on, bounded by the container
+            more = self._read(pos + len(chunk), min(last - pos - len(chunk), 1 << 20))
+            if not more:
+                break
+            chunk += more
+            k = chunk.find(b"\x00", 1)
+        if k < 0:
+            raise self._overrun("an element name (no NUL before the end of the document)", pos + 1, last + 1, last,
+                                path)
+        try:
+            key = chunk[1:k].decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise self._fail(R_UTF8, f"element name is not valid UTF-8 ({e.reason} at byte {e.start})",
+                             pos + 1 + e.start, path) from None
+        return t, key, pos + k + 1
+
+    def _value_end(self, t: int, start: int, v: int, last: int, path: str) -> int:
+        """Where the value at ``v`` ends, reading only its length fields."""
+        ty = BSON_TYPES.get(t)
+        if ty is None:
+            raise self._fail(R_TYPE, f"element type {t:#04x} is not a BSON type", start, path)
+        if ty.size is not None:
+            end = v + ty.size
+        elif t == T_BINARY:
+            raw = self._read(v, 4)
+            if len(raw) < 4 or v + 4 > last:
+                raise self._overrun("a binary length", v, v + 4, last, path)
+            (n,) = _I32(raw, 0)
+            end = v + 5 + n if n >= 0 else -1
+        elif ty.length_prefixed:
+            raw = self._read(v, 4)
+            if len(raw) < 4 or v + 4 > last:
+                raise self._overrun("a length field", v, v + 4, last, path)
+            (n,) = _I32(raw, 0)
+            end = v + n + (4 if t in (T_STRING, T_CODE, T_SYMBOL, T_DBPOINTER) else 0) + (12 if t == T_DBPOINTER else 0)
+            if n < (5 if t in (T_DOCUMENT, T_ARRAY) else 14 if t == T_CODE_W_SCOPE else 1):
+                return -1  # decoded in full by the caller, which reports it
+        else:  # a regex: two cstrings, small, decoded in full
+            return -1
+        if end > last:
+            raise self._overrun(f"a {ty.name} value", v, end, last, path)
+        return end
+
+    def sections(self) -> Iterator[Section]:
+        """The top-level elements, in file order (each value is skipped, not read)."""
+        pos, last = 4, self.last
+        while pos < last:
+            t, key, v = self._head(pos, last, "")
+            end = self._value_end(t, pos, v, last, key)
+            if end < 0:  # a value whose length field is itself bad or that has no length: decode it to find out
+                end = self._decode_value(t, pos, v, last, key or "", 1)[1]
+            yield Section(pos, t, key, v, end)
+            if end > self.size:
+                raise self._fail(R_TRUNCATED, f"file ends inside the value of {key!r} ({end - self.size} bytes "
+                                 "short)", self.size, key)
+            pos = end
+        if last >= self.size:
+            raise self._fail(R_TRUNCATED, "file ends before the top-level document's final NUL", self.size)
+        term = self._read(last, 1)
+        if term != b"\x00":
+            raise self._fail(R_LENGTH, f"document of declared length {self.declared} does not end with NUL "
+                             f"(byte {term[0]:#04x} at its end)", last)
+
+    def _decode_value(self, t: int, start: int, v: int, last: int, path: str, depth: int) -> tuple[Any, int]:
+        """Decode the value of type ``t`` at ``v``, bounded by ``last``, in memory."""
+        remaining = min(last, self.size) - v
+        ty = BSON_TYPES.get(t)
+        if ty is not None and ty.length_prefixed:
+            raw = self._read(v, 4)
+            n = remaining
+            if len(raw) == 4:
+                declared = _I32(raw, 0)[0]
+                if declared > MAX_BUFFERED_SIZE:
+                    raise LimitExceeded(f"a {ty.name} value of {declared} bytes; recspec buffers at "
+                                        f"most {MAX_BUFFERED_SIZE} bytes at once", v, path, R_SIZE,
+                                        "buffered size", declared, MAX_BUFFERED_SIZE)
+                n = min(remaining, max(declared, 0) + 17)  # the value and its fixed parts
+            return self._decode_in(t, start, v, last, path, depth, n)
+        if t != T_REGEX:
+            return self._decode_in(t, start, v, last, path, depth, min(remaining, 16))
+        # a regex is two cstrings of unknown length: read more until both fit
+        n = 4096
+        while True:
+            try:
+                return self._decode_in(t, start, v, last, path, depth, min(remaining, n),
+                                       partial=n < remaining)
+            except DecodeError as e:
+                if n >= remaining or e.rule not in (R_LENGTH, R_TRUNCATED):
+                    raise
+                if n >= MAX_BUFFERED_SIZE:
+                    raise LimitExceeded(f"a regex longer than {MAX_BUFFERED_SIZE} bytes", v, path, R_SIZE,
+                                        "buffered size", n, MAX_BUFFERED_SIZE) from None
+                n *= 16
+
+    def _decode_in(self, t: int, start: int, v: int, last: int, path: str, depth: int, n: int,
+                   partial: bool = False) -> tuple[Any, int]:
+        buf = self._read(v, max(n, 0))
+        r = _Reader(buf, v, short=last > self.size, path=path)
+        # the value must end by its container's end, and can only use the bytes read
+        bound = len(buf) if partial else min(last - v, len(buf))
+        if t == T_DOCUMENT or t == T_ARRAY:
+            doc, p = r.document(0, bound, depth, path, Array if t == T_ARRAY else Document)
+            return doc, p + v
+        if t == T_STRING:
+            s, p = r.string(0, bound, path)
+            return s, p + v
+        if t == T_DOUBLE:
+            if 8 > bound or len(buf) < 8:
+                raise r.overrun("a double", 0, 8, bound, path)
+            return _F64(buf, 0)[0], v + 8
+        if t == T_INT32:
+            if 4 > bound or len(buf) < 4:
+                raise r.overrun("an int32", 0, 4, bound, path)
+            return _I32(buf, 0)[0], v + 4
+        if t == T_BOOL:
+            if 1 > bound or len(buf) < 1:
+                raise r.overrun("a boolean", 0, 1, bound, path)
+            if buf[0] > 1:
+                raise r.fail(R_BOOL, f"boolean byte is {buf[0]:#04x}, not 0x00 or 0x01", 0, path)
+            return buf[0] == 1, v + 1
+        if t == T_NULL:
+            return None, v
+        value, p = r.other(t, start - v, 0, bound, depth, path)
+        return value, p + v
+
+    def value(self, s: Section, path: str | None = None) -> Any:
+        """Decode one top-level value (at most ``MAX_BUFFERED_SIZE`` bytes)."""
+        return self._decode_value(s.type_code, s.offset, s.value_offset, self.last, path or s.key, 1)[0]
+
+    def entries(self, s: Section, path: str | None = None, *, raw: bool = False) -> Iterator[Entry]:
+        """Stream the elements of the array or document section ``s``, each decoded
+        on its own (a frame at a time for the frames array).
+
+        ``raw``: an embedded document whose declared length fits is not decoded;
+        its bytes come in ``Entry.raw`` and :meth:`decode_raw` decodes them (a
+        caller may read the bytes faster when it knows their shape)."""
+        path = s.key if path is None else path
+        is_array = s.type_code == T_ARRAY
+        v = s.value_offset
+        length = self._read(v, 4)
+        if len(length) < 4:
+            raise self._overrun("an array length", v, v + 4, self.last, path)
+        (n,) = _I32(length, 0)
+        if n < 5:
+            raise self._fail(R_LENGTH, f"document length {n} is below the minimum of 5", v, path)
+        end = v + n
+        if end > self.last:
+            raise self._overrun(f"a document of declared length {n}", v, end, self.last, path)
+        last = end - 1
+        pos = v + 4
+        index = 0
+        while pos < last:
+            t, key, val_at = self._head(pos, last, path)
+            sub = _sub(path, key, is_array)
+            if raw and t == T_DOCUMENT:
+                head = self._read(val_at, 4)
+                if len(head) == 4:
+                    (dn,) = _I32(head, 0)
+                    if 5 <= dn <= MAX_BUFFERED_SIZE and val_at + dn <= min(last, self.size):
+                        data = self._read(val_at, dn)
+                        yield Entry(index, pos, t, key, None, val_at + dn, data, val_at)
+                        index += 1
+                        pos = val_at + dn
+                        continue
+            value, p = self._decode_value(t, pos, val_at, last, sub, 2)
+            yield Entry(index, pos, t, key, value, p, None, val_at)
+            index += 1
+            pos = p
+        if last >= self.size:
+            raise self._fail(R_TRUNCATED, f"file ends before the final NUL of {path}", self.size, path)
+        term = self._read(last, 1)
+        if term != b"\x00":
+            raise self._fail(R_LENGTH, f"document of declared length {n} does not end with NUL "
+                             f"(byte {term[0]:#04x} at its end)", last, path)
+
+
+def decode_raw(entry: Entry, path: str) -> Document:
+    """Decode the document bytes of an ``entries(raw=True)`` entry (depth 2, as in a
+    recording's frames array)."""
+    assert entry.raw is not None
+    r = _Reader(entry.raw, entry.value_offset, short=False, path=path)
+    return r.document(0, len(entry.raw), 2, path)[0]
+
+
+def walk_bytes(data: bytes) -> RecordingWalker:
+    """A walker over bytes in memory."""
+    return RecordingWalker(io.BytesIO(data), len(data))
