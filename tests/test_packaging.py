@@ -1,23 +1,42 @@
-"""pyproject.toml lists every package folder, so `pip install .` ships all of them."""
+"""setup.py finds every package folder, so `pip install .` ships all of them."""
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_every_package_folder_is_listed():
+def _setup_module():
+    spec = importlib.util.spec_from_file_location("recspec_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # guarded: setup() runs only as __main__
+    return module
+
+
+def test_every_package_folder_is_shipped():
     cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    listed = set(cfg["packages"])
+    setup = _setup_module()
+    listed = set(setup.packages())
     mapping = {"recspec": "recspec", **cfg["package-dir"]}
+    assert {k: v for k, v in mapping.items() if k in setup.CODE_PACKAGES} == setup.CODE_PACKAGES
     found = set()
     for pkg, folder in mapping.items():
         base = ROOT / folder
         for init in base.rglob("__init__.py"):
             rel = init.parent.relative_to(base)
             found.add(".".join([pkg, *rel.parts]) if rel.parts else pkg)
-    assert found - listed == set(), "add these to [tool.setuptools] packages"
+    assert found - listed == set(), "setup.py does not find these packages"
     for data_pkg in ("recspec.ksy", "recspec.corpus"):
-        assert data_pkg in listed
+        assert data_pkg in listed and data_pkg in cfg["package-dir"]
+
+
+def test_every_registered_format_is_shipped():
+    from recspec.formats import FORMATS
+
+    listed = set(_setup_module().packages())
+    for info in FORMATS.values():
+        assert info.module in listed and info.reference_module in listed

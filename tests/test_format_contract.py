@@ -1,0 +1,100 @@
+"""Every registered format fulfils the whole contract of ``recspec.formats``.
+
+Adding a format means one registry entry plus the format's own folders; this
+test names the member a new format is missing."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+
+import pytest
+
+from recspec.formats import FORMATS, FormatInfo, FormatModule, KaitaiComparison, ReferenceCodec
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMAT_INFOS = list(FORMATS.values())
+
+
+def _members(protocol: type) -> set[str]:
+    names = {n for n in vars(protocol) if not n.startswith("_")}
+    names |= set(getattr(protocol, "__annotations__", {}))
+    return names
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_plugin_module_has_every_member(info: FormatInfo) -> None:
+    module = info.load()
+    missing = sorted(n for n in _members(FormatModule) if not hasattr(module, n))
+    assert not missing, f"{info.module} lacks {missing}"
+    assert module.RULES and set(module.RULES_BY_ID) == {r.id for r in module.RULES}
+    assert module.STRATEGIES, "a format declares at least one Hypothesis strategy"
+    seeds = list(module.seeds())
+    assert any(s.name.startswith("valid/") for s in seeds) and any(s.name.startswith("invalid/") for s in seeds)
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_kaitai_comparison_has_every_member(info: FormatInfo) -> None:
+    comparison = info.load().KAITAI
+    missing = sorted(n for n in _members(KaitaiComparison) if not hasattr(comparison, n))
+    assert not missing, f"{info.module}.KAITAI lacks {missing}"
+    assert comparison.rule.endswith("-XCHECK-001") and comparison.rule in info.load().RULES_BY_ID
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_reference_codec_has_every_member(info: FormatInfo) -> None:
+    codec = info.load_reference()
+    missing = sorted(n for n in _members(ReferenceCodec) if not hasattr(codec, n))
+    assert not missing, f"{info.reference_module} lacks {missing}"
+    named = f"iter_{codec.UNIT}s"
+    assert getattr(codec, named) is codec.iter_units, f"{info.reference_module}.{named} is its iter_units"
+    for fn in (codec.decode, codec.encode, codec.iter_units):
+        variant = inspect.signature(fn).parameters.get("variant")
+        assert variant is not None and variant.kind is inspect.Parameter.KEYWORD_ONLY, f"{fn.__qualname__}: variant="
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_formats_own_folders_and_files_exist(info: FormatInfo) -> None:
+    assert (ROOT / "reference" / info.package / "__init__.py").is_file()
+    assert (ROOT / "conformance" / info.package / "__init__.py").is_file()
+    assert (ROOT / "fuzz" / f"{info.package}.py").is_file()
+    assert (ROOT / "fuzz" / "dictionaries" / info.dictionary).is_file()
+    assert (ROOT / "corpus" / info.id / "manifest.json").is_file()
+    assert info.cross_check_limit > 0 and info.stats_keys
+
+
+def test_the_report_schema_requires_each_formats_stats_keys() -> None:
+    schema = json.loads((ROOT / "recspec" / "schemas" / "report-1.schema.json").read_text())
+    required: dict[str, list[str]] = {}
+    for rule in _conditionals(schema):
+        required[rule["if"]["properties"]["format"]["const"]] = rule["then"]["properties"]["stats"]["required"]
+    assert required == {fid: list(info.stats_keys) for fid, info in FORMATS.items()}
+
+
+def _conditionals(schema: dict) -> list[dict]:
+    """The schema's per-format ``if format == X then stats requires [...]`` clauses."""
+    found: list[dict] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if "if" in node and "then" in node:
+                found.append(node)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    return found
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_every_stats_key_is_in_a_real_report(info: FormatInfo) -> None:
+    import recspec
+
+    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+    first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
+    report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id)
+    assert set(info.stats_keys) <= set(report.stats)
