@@ -48,7 +48,7 @@ def hex_window(data: bytes, offset: int, length: int | None = None, context: int
 
 
 def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO) -> int:
-    from recspec.cli import check_file
+    from recspec.pipeline import check_file
 
     data = path.read_bytes()[:MAX_REPRODUCE_SIZE]
     out.write(f"{path}: {len(data)} bytes, format {info.id}\n\n")
