@@ -66,7 +66,7 @@ class Outcome:
 
 
 def _check_entry(info: FormatInfo, folder: Path, entry: Mapping[str, Any]) -> Iterator[Outcome]:
-    from recspec.cli import check_file
+    from recspec.pipeline import check_file
 
     path = folder / entry["path"]
     for profile, want in sorted(entry["expect"].items()):

@@ -14,18 +14,18 @@ import json
 import os
 import sys
 import time
-import traceback
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence, TextIO
+from typing import Sequence, TextIO
 
 from . import __version__
-from .errors import RecspecError, UsageError
+from .errors import InputError, UsageError
 from .catalog import all_rules, explain_text
-from .formats import FORMATS, SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
-from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
+from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
+from ._parallel import DEFAULT_FILE_TIMEOUT
 from .expectations import apply_expectations, load_expectations, update_expectations
+from .pipeline import check_paths
 from .render import RENDERERS, RenderContext, finding_location, write_atomic
-from .report import FileReport, Finding, Report, Severity, Verdict
+from .report import Report, Severity
 
 __all__ = ["main"]
 
@@ -245,72 +245,6 @@ def _size_arg(text: str) -> int:
 # --- check ---------------------------------------------------------------------
 
 
-def _iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, bool]]:
-    """(path, named) pairs: named files are always reported; folder members only if recognised."""
-    for name in paths:
-        p = Path(name)
-        if p.is_dir():
-            for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for fn in sorted(files):
-                    if not fn.startswith("."):
-                        yield Path(root) / fn, False
-        elif p.exists():
-            yield p, True
-        else:
-            errors.append(f"{name}: no such file or folder")
-
-
-def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
-               cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
-               progress: Callable[..., None] | None = None) -> FileReport | None:
-    """Check one file; ``None`` for an unrecognised folder member. Never raises for bad input."""
-    shown = str(path)
-    try:
-        with open(path, "rb") as f:
-            head = f.read(SNIFF_BYTES)
-            size = os.fstat(f.fileno()).st_size
-            info = fmt
-            if info is None:
-                info, score = sniff(head, path)
-                if info is None:
-                    if not named:
-                        return None
-                    guess = by_extension(path)
-                    hint = f" (its extension suggests {guess.id}; force it with --format {guess.id})" if guess else ""
-                    return FileReport(shown, None, None, profile or "spec", Verdict.UNRECOGNIZED, [Finding(
-                        "RECSPEC-UNRECOGNIZED", Severity.ERROR,
-                        f"no known format recognises this content{hint}", 0, min(size, 16), "")])
-            prof = info.check_profile(profile)
-            info.check_variant(variant)
-            f.seek(0)
-            module = info.load()
-            kwargs: dict[str, Any] = {}
-            if cross_check_limit is not None:
-                kwargs["cross_check_limit"] = cross_check_limit
-            if progress is not None:
-                kwargs["progress"] = progress
-            return module.check(f, path=shown, variant=variant, profile=prof, size=size,
-                                cross_check=cross_check, **kwargs)
-    except UsageError:
-        raise
-    except OSError as e:
-        raise _IOFailure(f"{shown}: {e.strerror or e}") from None
-    except RecspecError as e:
-        return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
-            "RECSPEC-INTERNAL", Severity.ERROR, f"recspec could not finish this file: {e}", None, None, "")])
-    except Exception as e:  # a bug in recspec, never the file's fault
-        tb = traceback.format_exc(limit=-3).strip().splitlines()[-1]
-        return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
-            "RECSPEC-INTERNAL", Severity.ERROR,
-            f"internal error in recspec ({type(e).__name__}: {e}); this is a recspec bug, not a finding about the "
-            f"file. Please report it with the file. [{tb}]", None, None, "")])
-
-
-class _IOFailure(Exception):
-    pass
-
-
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     fmt = resolve_format(args.format) if args.format else None
     if args.variant and fmt is None:
@@ -326,17 +260,10 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         folder = Path(path).parent
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
-    io_errors: list[str] = []
-    files = list(_iter_files(args.paths, io_errors))
-    report = Report()
-    progress = _Progress(err, total=len(files))
-    options = dict(fmt=fmt, variant=args.variant, profile=args.profile, cross_check=args.cross_check,
-                   cross_check_limit=args.cross_check_limit)
-    if args.jobs == 1 and args.timeout is None:
-        _check_serial(files, options, report, io_errors, progress)
-    else:
-        _check_in_workers(files, options, report, io_errors, progress, jobs=args.jobs,
-                          timeout=args.timeout or DEFAULT_FILE_TIMEOUT)
+    progress = _Progress(err)
+    report, io_errors = check_paths(args.paths, fmt=fmt, variant=args.variant, profile=args.profile,
+                                    cross_check=args.cross_check, cross_check_limit=args.cross_check_limit,
+                                    jobs=args.jobs, timeout=args.timeout, progress=progress)
     progress.done()
     if expectations is not None:
         if args.update_expectations:
@@ -370,80 +297,6 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK if report.ok else EXIT_FAIL
 
 
-def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
-                  io_errors: list[str], progress: _Progress) -> None:
-    """-j 1: in this process, with no per-file cost beyond the check itself."""
-    bytes_progress = progress.bytes if progress.enabled else None
-    for path, named in files:
-        progress.step(path)
-        try:
-            fr = check_file(path, named=named, progress=bytes_progress, **options)
-        except _IOFailure as e:
-            io_errors.append(str(e))
-            continue
-        if fr is not None:
-            report.files.append(fr)
-
-
-def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
-                      io_errors: list[str], progress: _Progress, *, jobs: int, timeout: float) -> None:
-    """-j N: worker processes; results are put back in the files' order."""
-    import functools
-
-    results: list[FileReport | None] = [None] * len(files)
-    errors: dict[int, str] = {}
-
-    def on_result(index: int, kind: str, value: Any) -> None:
-        path, _ = files[index]
-        progress.step(path)
-        if kind == "ok":
-            results[index] = value
-        elif kind == "raised":
-            if isinstance(value, _IOFailure):
-                errors[index] = str(value)
-            elif isinstance(value, UsageError):
-                raise value
-            else:  # check_file returns a crash report for every other exception; this is belt and braces
-                results[index] = _harness_report(path, options, WorkerLost("error", f"{type(value).__name__}: {value}"))
-        else:
-            results[index] = _harness_report(path, options, value)
-
-    def size(index: int) -> int:
-        try:
-            return files[index][0].stat().st_size
-        except OSError:
-            return 0
-
-    # biggest files first, so no worker is left with a big file while the others are idle
-    order = sorted(range(len(files)), key=lambda i: -size(i))
-    run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
-                   on_result=on_result, order=order)
-    io_errors.extend(errors[i] for i in sorted(errors))
-    report.files.extend(fr for fr in results if fr is not None)
-
-
-def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
-    """check_file with ``named`` positional, as the worker pool calls it."""
-    return check_file(path, named=named, **options)
-
-
-def _harness_report(path: Path, options: dict[str, Any], lost: WorkerLost) -> FileReport:
-    fmt = options["fmt"]
-    profile = options["profile"] or (fmt.default_profile if fmt else "spec")
-    if lost.kind == "timeout":
-        return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.TIMEOUT, [Finding(
-            "RECSPEC-TIMEOUT", Severity.ERROR,
-            f"recspec did not finish this file within the per-file time limit ({lost.detail}); its worker was "
-            "stopped. This is a recspec limitation, not a finding about the file; raise --timeout or report it "
-            "with the file.", None, None, "")])
-    what = ("the worker process checking this file died" if lost.kind == "crash"
-            else "recspec failed on this file in its worker process")
-    return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.CRASH, [Finding(
-        "RECSPEC-INTERNAL", Severity.ERROR,
-        f"{what} ({lost.detail}); this is a recspec bug, not a finding about the file. Please report it with the "
-        "file.", None, None, "")])
-
-
 class _Progress:
     """A progress bar on a terminal: files done of the total, and inside a big file (serial runs)
     the bytes read. Silent when stderr is not a terminal (CI logs) or CI is set."""
@@ -461,6 +314,12 @@ class _Progress:
         self.path: Path | None = None
         self._drawn = float("-inf")
         self._drawn = float("-inf")
+
+    def start(self, total: int) -> None:
+        self.total = total
+
+    def within_file(self) -> Progress | None:
+        return self.bytes if self.enabled else None
 
     def _bar(self, done: int, total: int) -> str:
         filled = self.WIDTH * done // total if total else 0
@@ -536,7 +395,7 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
 def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tuple[Path, FormatInfo]:
     path = Path(path_text)
     if not path.is_file():
-        raise _IOFailure(f"{path_text}: no such file")
+        raise InputError(f"{path_text}: no such file", path_text)
     if fmt_name:
         info = resolve_format(fmt_name)
     else:
@@ -622,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         err.write(f"recspec {args.command}: {e}\n")
         return EXIT_USAGE
-    except _IOFailure as e:
+    except InputError as e:
         err.write(f"recspec {args.command}: {e}\n")
         return EXIT_USAGE
     except BrokenPipeError:

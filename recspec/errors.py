@@ -28,6 +28,7 @@ __all__ = [
     "DecodeError",
     "EncodeError",
     "ExtraData",
+    "InputError",
     "InternalError",
     "LimitExceeded",
     "Malformed",
@@ -78,6 +79,24 @@ class EncodeError(RecspecError, ValueError):
 
     def __str__(self) -> str:
         return f"{self.message} ({self.path})" if self.path else self.message
+
+
+class InputError(RecspecError):
+    """An input that cannot be read: a missing path, an unreadable file, a read that fails.
+
+    Not a finding about the file's content (that is a report); ``recspec check`` lists it
+    and exits with code 2 after checking the other files."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message, self.path))
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class DecodeError(RecspecError, ValueError):

@@ -128,17 +128,17 @@ def test_progress_bar_on_a_terminal_and_none_in_ci(folder, monkeypatch):
 def test_a_result_that_cannot_cross_processes_is_a_crash_not_a_lost_run(folder, monkeypatch):
     """Workers are forked, so a patched check_file runs in them: one file's report holds a value
     pickle refuses (a lambda), and that file alone becomes a crash with the reason."""
-    import recspec.cli as cli
+    import recspec.pipeline as pipeline
     from recspec.report import FileReport, Verdict
 
-    real = cli.check_file
+    real = pipeline.check_file
 
     def check_file(path, **kwargs):
         if path.name == "c.log":
             return FileReport(str(path), "carla", None, "spec", Verdict.VALID, stats={"bad": lambda: 0})
         return real(path, **kwargs)
 
-    monkeypatch.setattr(cli, "check_file", check_file)
+    monkeypatch.setattr(pipeline, "check_file", check_file)
     code, out, _ = run("check", "--json", "-j", "2", str(folder))
     assert verdicts(out) == {**EXPECTED, "c.log": "crash"}
     [finding] = [f for f in json.loads(out)["files"] if f["path"].endswith("c.log")][0]["findings"]

@@ -14,13 +14,14 @@ from typing import Callable
 from ..report import Report
 from ._atomic import write_atomic
 from ._context import RenderContext, finding_location
+from ._hexdump import hex_window
 from ._html import render_html
 from ._json import render_json
 from ._junit import render_junit
 from ._markdown import render_markdown
 from ._sarif import render_sarif
 
-__all__ = ["RENDERERS", "RenderContext", "finding_location", "render", "write_atomic"]
+__all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "write_atomic"]
 
 #: report format name -> renderer; the names `--report FORMAT:PATH` accepts
 RENDERERS: dict[str, Callable[[Report, RenderContext], str]] = {

@@ -13,9 +13,9 @@ from collections import Counter
 from typing import Iterable
 
 from .. import __version__
-from ..conformance.reproduce import hex_window
 from ..report import FileReport, Finding, Report, Severity
 from ._context import RenderContext, finding_location
+from ._hexdump import hex_window
 
 __all__ = ["HEX_CONTEXT", "MAX_FINDINGS_SHOWN_PER_FILE", "render_html"]
 

@@ -1,0 +1,239 @@
+"""The per-file pipeline of ``recspec check``, below the command line.
+
+:func:`check_stream` checks one open file: the content picks the format (the
+name's extension only breaks ties), the format's checker reads it, and any
+failure of recspec itself becomes a ``crash`` report instead of an exception.
+:func:`check_file` opens a path and hands it over; :func:`iter_files` walks the
+paths and folders named on the command line; :func:`check_paths` checks them
+all, in this process or in worker processes (``recspec/_parallel.py``), and
+returns one :class:`~recspec.report.Report` in the files' order.
+
+Nothing here prints: the CLI (``recspec/cli.py``) parses the arguments, draws
+the progress bar through :class:`RunProgress`, renders the report and picks the
+exit code. An input that cannot be read raises (or is listed as)
+:class:`~recspec.errors.InputError`; the content of a file never raises.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import traceback
+from pathlib import Path
+from typing import Any, BinaryIO, Iterator, Protocol, Sequence
+
+from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
+from .errors import InputError, RecspecError, UsageError
+from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
+from .report import FileReport, Finding, Report, Severity, Verdict
+
+__all__ = ["RunProgress", "check_file", "check_paths", "check_stream", "iter_files"]
+
+
+class RunProgress(Protocol):
+    """What :func:`check_paths` tells its caller while it runs (the CLI's progress bar)."""
+
+    def start(self, total: int) -> None:
+        """The number of files to check, before the first one."""
+
+    def step(self, path: Path) -> None:
+        """One more file: about to be checked (in this process) or done (in a worker)."""
+
+    def within_file(self) -> Progress | None:
+        """A callback for the bytes read inside a big file (serial runs only), or ``None``."""
+
+
+def iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, bool]]:
+    """(path, named) pairs: named files are always reported; folder members only if recognised.
+
+    A folder is walked recursively in sorted order, skipping hidden entries; a path that
+    does not exist is appended to ``errors``."""
+    for name in paths:
+        p = Path(name)
+        if p.is_dir():
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for fn in sorted(files):
+                    if not fn.startswith("."):
+                        yield Path(root) / fn, False
+        elif p.exists():
+            yield p, True
+        else:
+            errors.append(f"{name}: no such file or folder")
+
+
+def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
+               cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
+               progress: Progress | None = None) -> FileReport | None:
+    """Check one file; ``None`` for an unrecognised folder member (``named=False``).
+
+    Never raises for bad content; raises :class:`InputError` when the file cannot be read
+    and :class:`UsageError` for an impossible variant or profile."""
+    shown = str(path)
+    try:
+        with open(path, "rb") as f:
+            return _check(f, name=shown, size=os.fstat(f.fileno()).st_size, fmt=fmt, variant=variant,
+                          profile=profile, cross_check=cross_check, cross_check_limit=cross_check_limit,
+                          named=named, progress=progress)
+    except OSError as e:
+        raise InputError(f"{shown}: {e.strerror or e}", shown) from None
+
+
+def check_stream(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None = None, variant: str | None = None,
+                 profile: str | None = None, cross_check: bool = True, cross_check_limit: int | None = None,
+                 progress: Progress | None = None) -> FileReport:
+    """Check an open, seekable binary file of ``size`` bytes, read from its start.
+
+    ``name`` is the path the report shows (its extension breaks ties between formats).
+    An unrecognised content gets the verdict ``unrecognized``; the same guarantees as
+    :func:`check_file` otherwise."""
+    report = _check(f, name=name, size=size, fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
+                    cross_check_limit=cross_check_limit, named=True, progress=progress)
+    assert report is not None  # named: an unrecognised content is reported
+    return report
+
+
+def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant: str | None,
+           profile: str | None, cross_check: bool, cross_check_limit: int | None, named: bool,
+           progress: Progress | None) -> FileReport | None:
+    shown = name
+    try:
+        f.seek(0)
+        head = f.read(SNIFF_BYTES)
+        info = fmt
+        if info is None:
+            info, score = sniff(head, shown)
+            if info is None:
+                if not named:
+                    return None
+                guess = by_extension(shown)
+                hint = f" (its extension suggests {guess.id}; force it with --format {guess.id})" if guess else ""
+                return FileReport(shown, None, None, profile or "spec", Verdict.UNRECOGNIZED, [Finding(
+                    "RECSPEC-UNRECOGNIZED", Severity.ERROR,
+                    f"no known format recognises this content{hint}", 0, min(size, 16), "")])
+        prof = info.check_profile(profile)
+        info.check_variant(variant)
+        f.seek(0)
+        module = info.load()
+        kwargs: dict[str, Any] = {}
+        if cross_check_limit is not None:
+            kwargs["cross_check_limit"] = cross_check_limit
+        if progress is not None:
+            kwargs["progress"] = progress
+        return module.check(f, path=shown, variant=variant, profile=prof, size=size,
+                            cross_check=cross_check, **kwargs)
+    except UsageError:
+        raise
+    except OSError as e:
+        raise InputError(f"{shown}: {e.strerror or e}", shown) from None
+    except RecspecError as e:
+        return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
+            "RECSPEC-INTERNAL", Severity.ERROR, f"recspec could not finish this file: {e}", None, None, "")])
+    except Exception as e:  # a bug in recspec, never the file's fault
+        tb = traceback.format_exc(limit=-3).strip().splitlines()[-1]
+        return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
+            "RECSPEC-INTERNAL", Severity.ERROR,
+            f"internal error in recspec ({type(e).__name__}: {e}); this is a recspec bug, not a finding about the "
+            f"file. Please report it with the file. [{tb}]", None, None, "")])
+
+
+def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant: str | None = None,
+                profile: str | None = None, cross_check: bool = True, cross_check_limit: int | None = None,
+                jobs: int = 1, timeout: float | None = None,
+                progress: RunProgress | None = None) -> tuple[Report, list[str]]:
+    """Check files and folders: the report (in the files' order) and the input errors (one line each).
+
+    ``jobs=1`` without ``timeout`` checks in this process; otherwise ``jobs`` worker processes
+    check a file each at a time under a per-file limit of ``timeout`` seconds (default
+    :data:`~recspec._parallel.DEFAULT_FILE_TIMEOUT`), and a file that crashes or hangs its
+    worker gets the verdict ``crash`` or ``timeout``."""
+    io_errors: list[str] = []
+    files = list(iter_files(paths, io_errors))
+    report = Report()
+    if progress is not None:
+        progress.start(len(files))
+    options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
+                   cross_check_limit=cross_check_limit)
+    if jobs == 1 and timeout is None:
+        _check_serial(files, options, report, io_errors, progress)
+    else:
+        _check_in_workers(files, options, report, io_errors, progress, jobs=jobs,
+                          timeout=timeout or DEFAULT_FILE_TIMEOUT)
+    return report, io_errors
+
+
+def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
+                  io_errors: list[str], progress: RunProgress | None) -> None:
+    """-j 1: in this process, with no per-file cost beyond the check itself."""
+    bytes_progress = progress.within_file() if progress is not None else None
+    for path, named in files:
+        if progress is not None:
+            progress.step(path)
+        try:
+            fr = check_file(path, named=named, progress=bytes_progress, **options)
+        except InputError as e:
+            io_errors.append(str(e))
+            continue
+        if fr is not None:
+            report.files.append(fr)
+
+
+def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
+                      io_errors: list[str], progress: RunProgress | None, *, jobs: int, timeout: float) -> None:
+    """-j N: worker processes; results are put back in the files' order."""
+    results: list[FileReport | None] = [None] * len(files)
+    errors: dict[int, str] = {}
+
+    def on_result(index: int, kind: str, value: Any) -> None:
+        path, _ = files[index]
+        if progress is not None:
+            progress.step(path)
+        if kind == "ok":
+            results[index] = value
+        elif kind == "raised":
+            if isinstance(value, InputError):
+                errors[index] = str(value)
+            elif isinstance(value, UsageError):
+                raise value
+            else:  # check_file returns a crash report for every other exception; this is belt and braces
+                results[index] = _harness_report(path, options, WorkerLost("error", f"{type(value).__name__}: {value}"))
+        else:
+            results[index] = _harness_report(path, options, value)
+
+    def size(index: int) -> int:
+        try:
+            return files[index][0].stat().st_size
+        except OSError:
+            return 0
+
+    # biggest files first, so no worker is left with a big file while the others are idle
+    order = sorted(range(len(files)), key=lambda i: -size(i))
+    run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
+                   on_result=on_result, order=order)
+    io_errors.extend(errors[i] for i in sorted(errors))
+    report.files.extend(fr for fr in results if fr is not None)
+
+
+def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
+    """check_file with ``named`` positional, as the worker pool calls it.
+
+    It looks ``check_file`` up in this module at call time, so a worker (forked) runs
+    whatever ``recspec.pipeline.check_file`` is when the run starts (tests patch it)."""
+    return check_file(path, named=named, **options)
+
+
+def _harness_report(path: Path, options: dict[str, Any], lost: WorkerLost) -> FileReport:
+    fmt = options["fmt"]
+    profile = options["profile"] or (fmt.default_profile if fmt else "spec")
+    if lost.kind == "timeout":
+        return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.TIMEOUT, [Finding(
+            "RECSPEC-TIMEOUT", Severity.ERROR,
+            f"recspec did not finish this file within the per-file time limit ({lost.detail}); its worker was "
+            "stopped. This is a recspec limitation, not a finding about the file; raise --timeout or report it "
+            "with the file.", None, None, "")])
+    what = ("the worker process checking this file died" if lost.kind == "crash"
+            else "recspec failed on this file in its worker process")
+    return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.CRASH, [Finding(
+        "RECSPEC-INTERNAL", Severity.ERROR,
+        f"{what} ({lost.detail}); this is a recspec bug, not a finding about the file. Please report it with the "
+        "file.", None, None, "")])

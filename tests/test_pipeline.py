@@ -1,0 +1,55 @@
+"""recspec.pipeline: the per-file pipeline below the CLI (check_file, check_stream, check_paths)."""
+
+from __future__ import annotations
+
+import io
+import pickle
+from pathlib import Path
+
+import pytest
+
+from recspec.errors import InputError, RecspecError
+from recspec.formats import FORMATS
+from recspec.pipeline import check_file, check_paths, check_stream
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+@pytest.mark.parametrize("name", ["carla/valid/0.9.15.log", "carla/invalid/CARLA-FRAME-004.log"])
+def test_a_stream_gets_the_report_of_its_file(name: str) -> None:
+    path = CORPUS / name
+    data = path.read_bytes()
+    from_file = check_file(path, fmt=None, variant=None, profile=None)
+    from_stream = check_stream(io.BytesIO(data), name=str(path), size=len(data))
+    assert from_file is not None and from_stream.to_json() == from_file.to_json()
+
+
+def test_a_stream_is_read_from_its_start() -> None:
+    path = CORPUS / "carla" / "valid" / "0.9.15.log"
+    f = io.BytesIO(path.read_bytes())
+    f.seek(100)
+    assert check_stream(f, name="x.log", size=len(f.getvalue()), fmt=FORMATS["carla"]).verdict.value == "valid"
+
+
+def test_unrecognised_content_is_a_report_for_a_stream_and_none_for_a_folder_member(tmp_path: Path) -> None:
+    data = b"hello, not a recording\n" * 4
+    report = check_stream(io.BytesIO(data), name="notes.txt", size=len(data))
+    assert report.verdict.value == "unrecognized" and report.findings[0].rule == "RECSPEC-UNRECOGNIZED"
+    (tmp_path / "notes.txt").write_bytes(data)
+    assert check_file(tmp_path / "notes.txt", fmt=None, variant=None, profile=None, named=False) is None
+
+
+def test_an_unreadable_input_is_an_input_error_that_crosses_processes(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as e:
+        check_file(tmp_path / "nope.log", fmt=None, variant=None, profile=None)
+    assert isinstance(e.value, RecspecError) and e.value.exit_code == 2
+    assert str(e.value) == f"{tmp_path / 'nope.log'}: No such file or directory"
+    copy = pickle.loads(pickle.dumps(e.value))
+    assert type(copy) is InputError and str(copy) == str(e.value) and copy.path == e.value.path
+
+
+def test_check_paths_lists_missing_paths_and_keeps_the_folders_order(tmp_path: Path) -> None:
+    report, errors = check_paths([str(CORPUS / "carla" / "invalid"), str(tmp_path / "nope.log")], profile="compat")
+    assert errors == [f"{tmp_path / 'nope.log'}: no such file or folder"]
+    names = [Path(fr.path).name for fr in report.files]
+    assert names == sorted(names) and names and all(fr.profile == "compat" for fr in report.files)
