@@ -457,13 +457,13 @@ def _cmd_fuzz(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     path, info = _open_for(args.file, args.format, args.variant)
-    from .conformance.reproduce import reproduce
+    from .reproduce import reproduce
 
     return reproduce(path, info, variant=args.variant, out=out)
 
 
 def _cmd_corpus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from .conformance.corpus import verify_corpus
+    from .corpus_check import verify_corpus
 
     infos = [resolve_format(args.format)] if args.format else list(FORMATS.values())
     return verify_corpus(infos, corpus_dir=args.dir, verbose=args.verbose, out=out, err=err)

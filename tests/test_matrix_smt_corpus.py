@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from recspec.conformance.corpus import verify_corpus
+from recspec.corpus_check import verify_corpus
 from recspec.formats import FORMATS
 
 ROOT = Path(__file__).resolve().parents[1]

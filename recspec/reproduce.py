@@ -12,18 +12,17 @@ from pathlib import Path
 from typing import Sequence, TextIO
 
 from recspec.formats import FormatInfo
+from recspec.pipeline import check_file
 from recspec.render import hex_window
 from recspec.report import Finding
 
-__all__ = ["hex_window", "reproduce"]
+__all__ = ["reproduce"]
 
 #: Files larger than this are not loaded whole for the Kaitai comparison.
 MAX_REPRODUCE_SIZE = 64 * 1024 * 1024
 
 
 def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO) -> int:
-    from recspec.pipeline import check_file
-
     data = path.read_bytes()[:MAX_REPRODUCE_SIZE]
     out.write(f"{path}: {len(data)} bytes, format {info.id}\n\n")
     report = check_file(path, fmt=info, variant=variant, profile=None, cross_check=False)
