@@ -39,6 +39,9 @@ from recspec.reference.matrix_smt import (
 from recspec.report import Severity, Verdict
 from tests.helpers import real_file
 
+
+pytestmark = pytest.mark.requires_real_samples
+
 SIZE = 280_376
 
 
