@@ -8,13 +8,18 @@ from pathlib import Path
 
 import pytest
 
-REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real"
+REPO = Path(__file__).resolve().parents[1]
+REAL = REPO.parent / "shared" / "real"
+REAL_SAMPLES_REASON = "needs ../shared/real/ (the real sample files, see README)"
+#: npm devDependencies (package.json), installed by `npm ci`.
+NPM_PACKAGES = REPO / "node_modules"
 
 
 def real_file(name: str) -> Path:
+    """``../shared/real/NAME``; the calling test is skipped, with the reason, when it is absent."""
     path = REAL / name
     if not path.is_file():
-        pytest.skip(f"real file {name} not found in {REAL} (the shared/ folder beside the checkout)")
+        pytest.skip(f"{REAL_SAMPLES_REASON}: {name} is not in {REAL}")
     return path
 
 

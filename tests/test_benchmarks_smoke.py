@@ -1,62 +1,162 @@
-"""Smoke test of the benchmark log generator: a small log it writes is valid.
+"""Smoke tests of the benchmark scripts in benchmarks/.
 
-The benchmarks themselves are not part of the test suite; this only keeps
-``benchmarks/make_carla_log.py`` producing logs that the checker accepts with
-no finding at all, so that the throughput figures are about valid logs.
+The benchmarks themselves are not part of the test suite; this only keeps each
+format's generator writing files that recspec checks valid (with no finding
+above what the format's writer is known for), so that the throughput figures
+are about valid files, keeps the generators deterministic, and runs
+``bench_parallel.py`` on a tiny folder (its speed is measured only by the
+benchmark).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Callable
 
 import pytest
 
-from recspec.conformance.carla import check_stream
-from recspec.report import Verdict
+from recspec.formats import FORMATS
+from recspec.report import FileReport, Verdict
 
-GENERATOR = Path(__file__).resolve().parent.parent / "benchmarks" / "make_carla_log.py"
-
-
-@pytest.mark.parametrize("variant", ["0.9.15", "0.9.16"])
-def test_generated_log_is_valid_with_no_findings(tmp_path: Path, variant: str) -> None:
-    out = tmp_path / "synthetic.log"
-    subprocess.run([sys.executable, str(GENERATOR), str(out), "--size", "1MB", "--variant", variant, "--quiet"],
-                   check=True)
-    assert out.stat().st_size >= 1_000_000
-    with open(out, "rb") as f:
-        report = check_stream(f, path=str(out), variant=None, profile="spec")
-    assert report.findings == []
-    assert report.verdict is Verdict.VALID
-    assert report.variant == variant
-    assert report.stats["frames"] > 1
-    assert report.stats["actors_added"] == 212
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
-def test_generator_is_deterministic(tmp_path: Path) -> None:
-    a, b = tmp_path / "a.log", tmp_path / "b.log"
-    for out in (a, b):
-        subprocess.run([sys.executable, str(GENERATOR), str(out), "--size", "200kB", "--seed", "7", "--quiet"],
-                       check=True)
-    assert a.read_bytes() == b.read_bytes()
-
-
-def test_raskat_benchmark_tree_is_valid_under_compat(tmp_path: Path) -> None:
-    """bench_raskat_signal.py writes detector-style folders of version 4 files the writer could have written."""
-    import importlib.util
-
-    from recspec.conformance.raskat_signal import check_bytes
-
-    spec = importlib.util.spec_from_file_location("bench_raskat", GENERATOR.parent / "bench_raskat_signal.py")
+def _load(script: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"bench_{Path(script).stem}", BENCHMARKS / script)
     assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    bench.write_tree(tmp_path, 12, 100, seed=1)
-    files = sorted(tmp_path.rglob("*.sig"))
-    assert len(files) == 12 and files[0].relative_to(tmp_path).parts[:4] == ("2025", "06", "24", "10")
-    for p in files:
-        report, _ = check_bytes(p.read_bytes(), path=str(p), variant=None, profile="compat")
-        assert report.verdict is Verdict.VALID and report.variant == "v4"
-        assert [f.rule for f in report.findings] == ["RSIG-VERSION-003", "RSIG-FLAGS-001"]  # both info
-        assert report.stats["samples"] == 100
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _script(script: str, suffix: str, *args: str) -> Callable[[Path, tuple[str, ...]], list[Path]]:
+    """A generator run as ``python benchmarks/SCRIPT OUT ARGS EXTRA --quiet``, writing one file."""
+
+    def write(folder: Path, extra: tuple[str, ...]) -> list[Path]:
+        out = folder / f"synthetic{suffix}"
+        subprocess.run([sys.executable, str(BENCHMARKS / script), str(out), *args, *extra, "--quiet"], check=True)
+        return [out]
+
+    return write
+
+
+def _raskat_tree(folder: Path, extra: tuple[str, ...]) -> list[Path]:
+    """bench_raskat_signal.py's detector-style tree of version 4 files the writer could have written."""
+    _load("bench_raskat_signal.py").write_tree(folder, 12, 100, seed=int(extra[-1]) if extra else 1)
+    files = sorted(folder.rglob("*.sig"))
+    assert len(files) == 12 and files[0].relative_to(folder).parts[:4] == ("2025", "06", "24", "10")
+    return files
+
+
+@dataclass(frozen=True)
+class Generator:
+    """One format's benchmark generator: how it writes, and what recspec must say of what it writes."""
+
+    write: Callable[[Path, tuple[str, ...]], list[Path]]
+    profile: str
+    min_size: int
+    expect: Callable[[FileReport], None]
+    #: The arguments of a small run with a fixed seed, for the determinism test.
+    seeded: tuple[str, ...]
+
+
+def _carla(variant: str) -> Callable[[FileReport], None]:
+    def expect(report: FileReport) -> None:
+        assert report.findings == []
+        assert report.verdict is Verdict.VALID
+        assert report.variant == variant
+        assert report.stats["frames"] > 1
+        assert report.stats["actors_added"] == 212
+
+    return expect
+
+
+def _nanover(report: FileReport) -> None:
+    assert report.findings == [] and report.verdict is Verdict.VALID
+    assert report.stats["resets"] == 1 and report.stats["records"] > 20  # 1 MB / (2 x 1500 floats) per frame
+
+
+def _raskat(report: FileReport) -> None:
+    assert report.verdict is Verdict.VALID and report.variant == "v4"
+    assert [f.rule for f in report.findings] == ["RSIG-VERSION-003", "RSIG-FLAGS-001"]  # both info
+    assert report.stats["samples"] == 100
+
+
+def _matrix(profile: str) -> Callable[[FileReport], None]:
+    def expect(report: FileReport) -> None:
+        assert report.findings == []
+        assert report.verdict is Verdict.VALID
+        assert report.stats["objects"] == 8 and report.stats["frames"] > 100
+        assert report.stats["states"] == 8 * report.stats["frames"]
+        assert report.stats["commands"] == 4 * (report.stats["frames"] // 7)
+        if profile == "spec":  # frames without commands take the fast path
+            assert report.evidence["fast_path_frames"] == report.stats["frames"] - report.stats["frames"] // 7
+
+    return expect
+
+
+CARLA_SEEDED = ("--size", "200kB", "--seed", "7")
+MATRIX_SEEDED = ("--size", "50kB", "--seed", "7")
+
+#: (format id, case id, generator): every format, some under two variants or profiles.
+GENERATORS = [
+    ("carla", "0.9.15", Generator(_script("make_carla_log.py", ".log", "--size", "1MB", "--variant", "0.9.15"),
+                                  "spec", 1_000_000, _carla("0.9.15"), CARLA_SEEDED)),
+    ("carla", "0.9.16", Generator(_script("make_carla_log.py", ".log", "--size", "1MB", "--variant", "0.9.16"),
+                                  "spec", 1_000_000, _carla("0.9.16"), CARLA_SEEDED)),
+    ("nanover", "traj", Generator(_script("make_nanover_traj.py", ".traj", "--size", "1MB", "--particles", "500"),
+                                  "spec", 1_000_000, _nanover, ("--size", "200kB", "--particles", "500", "--seed", "7"))),
+    ("raskat-signal", "tree", Generator(_raskat_tree, "compat", 0, _raskat, ("7",))),
+    ("matrix-smt", "spec", Generator(_script("make_matrix_recording.py", ".bson", "--size", "300kB", "--profile",
+                                             "spec", "--cmd-every", "7"), "spec", 300_000, _matrix("spec"),
+                                     MATRIX_SEEDED)),
+    ("matrix-smt", "compat", Generator(_script("make_matrix_recording.py", ".bson", "--size", "300kB", "--profile",
+                                               "compat", "--cmd-every", "7"), "compat", 300_000, _matrix("compat"),
+                                       MATRIX_SEEDED)),
+]
+
+
+@pytest.mark.parametrize(("fmt", "gen"), [(fmt, gen) for fmt, _, gen in GENERATORS],
+                         ids=[f"{fmt}-{case}" for fmt, case, _ in GENERATORS])
+def test_generated_files_are_valid(tmp_path: Path, fmt: str, gen: Generator) -> None:
+    plugin = FORMATS[fmt].load()
+    for path in gen.write(tmp_path, ()):
+        size = path.stat().st_size
+        assert size >= gen.min_size
+        with open(path, "rb") as f:
+            report = plugin.check(f, path=str(path), variant=None, profile=gen.profile, size=size, cross_check=False)
+        gen.expect(report)
+
+
+#: One generator per format (the first listed).
+_ONE_PER_FORMAT: dict[str, Generator] = {}
+for _fmt, _, _gen in GENERATORS:
+    _ONE_PER_FORMAT.setdefault(_fmt, _gen)
+
+
+@pytest.mark.parametrize("gen", _ONE_PER_FORMAT.values(), ids=_ONE_PER_FORMAT.keys())
+def test_generator_is_deterministic(tmp_path: Path, gen: Generator) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    written = []
+    for folder in (a, b):
+        folder.mkdir()
+        written.append({p.relative_to(folder): p.read_bytes() for p in gen.write(folder, gen.seeded)})
+    assert written[0] == written[1]
+
+
+def test_parallel_benchmark_runs_and_reports(tmp_path: Path) -> None:
+    """bench_parallel.py on a tiny folder runs both job counts, finds the reports identical and prints its verdict."""
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "bench_parallel.py"), "--repeat", "1", "--logs", "2",
+                           "--sizes", "20kB", "--no-cross-check", "--workdir", str(tmp_path / "work"),
+                           "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr  # 1: the bar was missed, which a tiny folder may well do
+    assert "medians: -j 1" in proc.stdout and "best of 1: -j 1" in proc.stdout and "(bar 1.7x)" in proc.stdout
+    assert "reports of -j 1 and -j 2 byte-identical: yes" in proc.stdout
+    assert len(list((tmp_path / "out").glob("parallel-*.json"))) == 1
+    assert not (tmp_path / "work").exists()  # cleaned up without --keep

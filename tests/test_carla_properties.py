@@ -116,6 +116,7 @@ def test_encode_inverts_decode(name: str, data: st.DataObject) -> None:
     assert encode(decode(blob, v), v) == blob
 
 
+@pytest.mark.requires_real_samples
 @pytest.mark.parametrize("filename", sorted(REAL_LOGS), ids=sorted(REAL_LOGS))
 def test_real_logs_reencode_to_the_same_bytes(filename: str) -> None:
     blob = real_file(filename).read_bytes()

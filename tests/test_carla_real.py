@@ -19,6 +19,9 @@ from recspec.reference.carla import VARIANTS, PacketKind, decode, encode, frames
 
 from helpers import carla_packets, real_file
 
+
+pytestmark = pytest.mark.requires_real_samples
+
 RECSPEC = [sys.executable, "-m", "recspec"]
 
 FACTS = {

@@ -37,7 +37,10 @@ from recspec.reference.matrix_smt import (
     iter_frames,
 )
 from recspec.report import Severity, Verdict
-from tests.helpers import real_file
+from tests.helpers import real_file, run_cli
+
+
+pytestmark = pytest.mark.requires_real_samples
 
 SIZE = 280_376
 
@@ -157,3 +160,22 @@ def test_corrupted_copies_get_located_findings_and_exit_code_1(scene1: bytes, tm
         assert rule in rules, (name, rules)
         finding = next(f for f in file_report["findings"] if f["rule"] == rule)
         assert isinstance(finding["offset"], int) and 0 <= finding["offset"] <= len(data), name
+
+
+def test_table_lists_a_few_findings_per_rule_and_counts_the_rest():
+    """Scene1.bson breaks MATRIX-FRAME-001 in each of its 500 frames under spec (it keys frame time
+    as 'time'): the table shows the first TABLE_FINDINGS_PER_RULE, --all-findings every stored one."""
+    from recspec.cli import TABLE_FINDINGS_PER_RULE
+    from recspec.conformance._sink import MAX_FINDINGS_PER_RULE
+
+    scene = real_file("Scene1.bson")
+    code, out, _ = run_cli("check", "--profile", "spec", str(scene))
+    assert code == 1
+    lines = [ln for ln in out.splitlines() if "MATRIX-FRAME-001" in ln]
+    assert len([ln for ln in lines if "ERROR" in ln]) == TABLE_FINDINGS_PER_RULE
+    stored = MAX_FINDINGS_PER_RULE + 1  # the listed findings and the line counting the other 400
+    assert lines[-1].strip() == (f"...   MATRIX-FRAME-001: {stored - TABLE_FINDINGS_PER_RULE} more lines not shown "
+                                 "(--all-findings lists them)")
+    code, out, _ = run_cli("check", "--profile", "spec", "--all-findings", str(scene))
+    lines = [ln for ln in out.splitlines() if "MATRIX-FRAME-001" in ln]
+    assert len(lines) == stored and "400 more findings of this rule not listed (500 in all" in lines[-1]

@@ -9,7 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from helpers import real_file
+
+pytestmark = pytest.mark.requires_real_samples
 
 
 def _check(*args: str) -> tuple[int, dict]:

@@ -65,6 +65,7 @@ def test_wrong_magic_and_u128_timestamp() -> None:
     assert r.records[0].timestamp_us == (1 << 64) + 5
 
 
+@pytest.mark.requires_real_samples
 @pytest.mark.parametrize("name,kind,n", [("sim-switching-test-recording.traj", N.RecordKind.traj, 454),
                                          ("sim-switching-test-recording.state", N.RecordKind.state, 1)])
 def test_real_files(name: str, kind: N.RecordKind, n: int) -> None:

@@ -16,6 +16,9 @@ from recspec.reference.nanover import FrameAggregate, Kind, decode, iter_records
 
 from helpers import real_file
 
+
+pytestmark = pytest.mark.requires_real_samples
+
 TRAJ = "sim-switching-test-recording.traj"
 STATE = "sim-switching-test-recording.state"
 HELLO = "hello_vel.traj"

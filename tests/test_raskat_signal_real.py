@@ -27,6 +27,9 @@ from recspec.reference.raskat_signal import SignalMsgpack, decode, encode
 from helpers import real_file
 
 
+pytestmark = pytest.mark.requires_real_samples
+
+
 @pytest.fixture(scope="module")
 def real() -> bytes:
     return real_file("signal.v3").read_bytes()

@@ -198,6 +198,7 @@ def test_generated_module_imports_the_routine_relatively() -> None:
     assert "\nfrom recspec_xz import" not in text
 
 
+@pytest.mark.requires_node
 def test_unknown_process_routine_fails_the_compile(tmp_path: Path) -> None:
     specs = tmp_path / "specs"
     specs.mkdir()

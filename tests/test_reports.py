@@ -85,6 +85,7 @@ def real_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Path, str]:
 # --- the done-when run: ../shared/real/, five reports, schemas ---------------------------------
 
 
+@pytest.mark.requires_real_samples
 def test_one_run_over_the_real_files_writes_all_five_reports(real_run):
     code, out, stdout = real_run
     assert code in (0, 1)
@@ -98,11 +99,14 @@ def test_one_run_over_the_real_files_writes_all_five_reports(real_run):
     assert sorted(p.name for p in out.iterdir()) == sorted(f"report.{ext}" for ext in FORMATS.values())
 
 
+@pytest.mark.requires_real_samples
 def test_json_report_of_the_real_files_validates_against_the_schema(real_run):
     _, out, _ = real_run
     validate_report(json.loads((out / "report.json").read_text()))
 
 
+@pytest.mark.requires_real_samples
+@pytest.mark.requires_npm_packages
 def test_sarif_report_of_the_real_files_validates_against_the_sarif_schema(real_run):
     _, out, _ = real_run
     sarif = json.loads((out / "report.sarif").read_text())
@@ -110,6 +114,7 @@ def test_sarif_report_of_the_real_files_validates_against_the_sarif_schema(real_
     assert errors == [], [e.message for e in errors[:5]]
 
 
+@pytest.mark.requires_npm_packages
 def test_the_schemas_reject_what_they_should():
     """The validators are not vacuous: a wrong verdict, a missing field, a bad SARIF level fail."""
     code, stdout, _ = run("check", "--json", str(ROOT / "corpus/carla/invalid/CARLA-FRAME-004.log"))
@@ -127,6 +132,8 @@ def test_the_schemas_reject_what_they_should():
     assert list(sarif_validator().iter_errors(sarif)) != []
 
 
+@pytest.mark.requires_real_samples
+@pytest.mark.requires_npm_packages
 def test_sarif_passes_the_sarif_sdk_validator(tmp_path, real_run):
     """The SARIF SDK's own validator (the Multitool from the same npm package) accepts the log.
 
@@ -245,6 +252,8 @@ def golden_run(out: Path, *extra: str) -> int:
     return code
 
 
+@pytest.mark.requires_real_samples
+@pytest.mark.requires_npm_packages
 def test_golden_reports(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     code = golden_run(tmp_path)
@@ -263,6 +272,7 @@ def test_golden_reports(tmp_path, monkeypatch):
     assert list(sarif_validator().iter_errors(json.loads(got["sarif"]))) == []
 
 
+@pytest.mark.requires_real_samples
 def test_two_runs_serial_and_parallel_give_identical_reports(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     first, second = tmp_path / "a", tmp_path / "b"

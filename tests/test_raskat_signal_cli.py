@@ -1,9 +1,9 @@
 """`recspec` commands on raSkat files: folders, profiles, aliases, forced variants,
-rules and explain, dump, the file-size limit and the batch sampling of the cross-check."""
+the file-size limit and the batch sampling of the cross-check (rules, explain and
+dump, the same for every format, are in tests/test_cli.py)."""
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import zlib
@@ -11,20 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from recspec.cli import main
 from recspec.conformance.raskat_signal import _format
 from recspec.conformance.raskat_signal._seeds import writer_v3
 from recspec.reference.raskat_signal import encode
 
+from helpers import run_cli as _run
+
 REPO = Path(__file__).resolve().parents[1]
 VALID = REPO / "corpus" / "raskat-signal" / "valid"
-
-
-def _run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        rc = main(list(argv))
-    return rc, out.getvalue(), err.getvalue()
 
 
 def test_folder_under_both_profiles() -> None:
@@ -48,21 +42,6 @@ def test_forced_variant_that_does_not_match() -> None:
     f = json.loads(out)["files"][0]
     assert rc == 1 and f["verdict"] == "malformed"
     assert f["findings"][1]["rule"] == "RSIG-VERSION-001" and f["findings"][1]["actual"] == 3
-
-
-def test_rules_and_explain() -> None:
-    rc, out, _ = _run("rules", "raskat-signal")
-    assert rc == 0 and out.count("RSIG-") >= 30
-    rc, out, _ = _run("explain", "RSIG-SAMPLES-002")
-    assert rc == 0 and "+1000" in out and "A.5.2" in out
-
-
-def test_dump_both_readers() -> None:
-    for extra in ((), ("--ksy",)):
-        rc, out, _ = _run("dump", *extra, str(VALID / "v4.tar.xz.sig"))
-        doc = json.loads(out)
-        assert rc == 0 and doc["container"] == "tar.xz" and doc["version"] == 4
-        assert doc["signal"]["fields"][12] == 643
 
 
 def test_file_above_the_size_limit_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,105 @@
+"""The command line on CARLA logs: exit codes, findings located by offset and path, errors without
+tracebacks, profiles, reproduce, and standard JSON for any packets (what every format shares is in
+tests/test_cli.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import run_cli as run
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
+
+
+def test_invalid_file_exits_1_with_rule_offset_and_path():
+    code, out, _ = run("check", "--json", str(CORPUS / "invalid" / "CARLA-ACTOR-001.log"))
+    assert code == 1
+    [f] = json.loads(out)["files"]
+    [finding] = f["findings"]
+    assert finding["rule"] == "CARLA-ACTOR-001" and finding["severity"] == "error"
+    assert isinstance(finding["offset"], int) and finding["path"].startswith("frame[1]/packet[")
+    assert finding["path"].endswith(".database_id")
+
+
+def test_folder_is_recursive_and_skips_unrecognised_members(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.log").write_bytes((CORPUS / "valid" / "0.9.14.log").read_bytes())
+    (tmp_path / "notes.txt").write_text("not a recording")
+    code, out, _ = run("check", "--json", str(tmp_path))
+    assert code == 0
+    assert [f["path"] for f in json.loads(out)["files"]] == [str(tmp_path / "sub" / "a.log")]
+
+
+def test_named_unrecognised_file_is_reported(tmp_path):
+    p = tmp_path / "x.log"
+    p.write_bytes(b"hello, not a CARLA log at all")
+    code, out, _ = run("check", "--json", str(p))
+    assert code == 1
+    f = json.loads(out)["files"][0]
+    assert f["verdict"] == "unrecognized" and "--format carla" in f["findings"][0]["message"]
+
+
+def test_forced_format_on_garbage_gives_malformed_not_traceback(tmp_path):
+    p = tmp_path / "x.log"
+    p.write_bytes(b"\x01\x00\x0e\x00CARLA_RECORDEX" + bytes(range(256)) * 3)
+    code, out, err = run("check", "--json", "--format", "carla", "--variant", "0.9.15", str(p))
+    assert code == 1 and "Traceback" not in err
+    assert json.loads(out)["files"][0]["verdict"] == "malformed"
+
+
+def test_missing_path_is_exit_2_but_other_files_are_still_checked(tmp_path):
+    code, out, err = run("check", "--json", str(tmp_path / "missing.log"), str(CORPUS / "valid" / "0.9.15.log"))
+    assert code == 2
+    assert "missing.log" in err
+    assert json.loads(out)["summary"]["valid"] == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (("check", "--format", "nope", "x"), "unknown format"),
+    (("check", "--format", "carla", "--variant", "0.9.99", "x"), "no variant"),
+    (("check", "--variant", "0.9.15", "x"), "--variant needs --format"),
+    (("check", "--format", "carla", "--profile", "strict", "x"), "no profile"),
+    (("explain", "CARLA-NOPE-1"), "no rule"),
+], ids=["format", "variant", "variant-without-format", "profile", "explain"])
+def test_usage_errors_exit_2_with_a_message(args, message):
+    code, _, err = run(*args)
+    assert code == 2 and message in err
+
+
+def test_profile_changes_levels():
+    path = str(CORPUS / "invalid" / "CARLA-HEADER-002.log")
+    assert run("check", path)[0] == 1
+    assert run("check", "--profile", "compat", path)[0] == 0
+
+
+def test_reproduce_shows_hex_window():
+    code, out, _ = run("reproduce", str(CORPUS / "invalid" / "CARLA-PACKET-001.log"))
+    assert code == 0  # both readings reject it: they agree
+    assert "CARLA-PACKET-001" in out and "^^" in out and "the readings agree" in out
+
+
+_HEADER = (CORPUS / "valid" / "0.9.15.log").read_bytes()[:40]  # version, magic, date, map name "Town10HD_Opt"
+
+
+_FRAME_STARTS = st.builds(lambda i, d, e: (0, struct.pack("<Qdd", i, d, e)),
+                          st.integers(0, 2**64 - 1), st.floats(), st.floats())
+
+
+@given(st.lists(st.one_of(st.tuples(st.integers(0, 25), st.binary(max_size=40)), _FRAME_STARTS), max_size=6),
+       st.sampled_from(["spec", "compat"]))
+@settings(max_examples=200, deadline=None)
+def test_json_report_is_standard_json_for_any_packets(packets, profile):
+    """Any values a file holds (NaN, infinities, odd bytes) end up in standard JSON."""
+    from recspec.conformance.carla import check_stream
+    from recspec.report import Report
+
+    data = _HEADER + b"".join(struct.pack("<BI", pid, len(p)) + p for pid, p in packets)
+    report = check_stream(io.BytesIO(data), path="x", variant=None, profile=profile)
+    json.dumps(Report([report]).to_json(), allow_nan=False)
