@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence, TextIO
 
-from recspec import __version__
+from recspec._version import __version__
 
 from . import _paths
 

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from . import __version__
-from .errors import InputError, UsageError
+from ._version import __version__
+from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .catalog import all_rules, explain_text
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from ._parallel import DEFAULT_FILE_TIMEOUT
@@ -29,7 +29,8 @@ from .report import Report, Severity
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+#: usage and input errors (the exit code of recspec.errors.UsageError and InputError)
+EXIT_USAGE = UsageError.exit_code
 
 _CHECK_EPILOG = """\
 how the format is chosen:
@@ -57,6 +58,7 @@ known deviations:
   that no longer occurs does fail it, so the list cannot go stale silently.
   --update-expectations rewrites FILE from this run (reasons are kept).
 
+{cross_check}
 parallel runs:
   -j N checks N files at a time in worker processes, each file under a time
   limit (--timeout, default 300 s). A file that crashes or hangs its worker
@@ -110,7 +112,8 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="check files against their format's rules", formatter_class=_Formatter,
                        description=_d("Check recordings and report a verdict per file, with every finding's rule id, "
-                                   "byte offset and structural path."), epilog=_CHECK_EPILOG)
+                                   "byte offset and structural path."),
+                       epilog=_CHECK_EPILOG.format(cross_check=_cross_check_section()))
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (folders recursively)")
     c.add_argument("--format", help=f"force the format ({formats})")
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
@@ -130,8 +133,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--no-cross-check", dest="cross_check", action="store_false",
                    help="skip the second reading by the Kaitai parser (faster on big files)")
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
-                   help="cross-check only files up to this size (default per format: carla and nanover 32M, "
-                        "matrix-smt 1M, raskat-signal 64K; suffixes K, M, G)")
+                   help="cross-check only files up to this size (default per format: "
+                        f"{_cross_check_defaults()}; suffixes K, M, G)")
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
@@ -195,6 +198,29 @@ def _parser() -> argparse.ArgumentParser:
     co.add_argument("--verbose", "-v", action="store_true", help="one line per file")
     co.set_defaults(func=_cmd_corpus)
     return p
+
+
+def _size_text(n: int) -> str:
+    for unit, size in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size}{unit}"
+    return str(n)
+
+
+def _cross_check_section() -> str:
+    """The epilog's cross-check paragraph: every registered format's default limit and why."""
+    lines = ["the Kaitai cross-check:",
+             "  Every file is read a second time by the parser generated from the format's",
+             "  Kaitai spec, up to a size per format (--cross-check-limit to change it,",
+             "  --no-cross-check to skip it; the report's evidence says what ran):"]
+    for info in FORMATS.values():
+        lines.append(f"  {info.id:<14} {_size_text(info.cross_check_limit):>4}  {info.cross_check_note}")
+    return "\n".join(lines) + "\n"
+
+
+def _cross_check_defaults() -> str:
+    """Each format's default cross-check limit, from the registry."""
+    return ", ".join(f"{info.id} {_size_text(info.cross_check_limit)}" for info in FORMATS.values())
 
 
 def _report_arg(text: str) -> tuple[str, str]:
@@ -411,9 +437,9 @@ def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tupl
 
 
 def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    path, info = _open_for(args.file, args.format, args.variant)
-    with open(path, "rb") as f:
-        info.load().dump(f, out, variant=args.variant, ksy=args.ksy)
+    from .api import dump
+
+    dump(args.file, out, format=args.format, variant=args.variant, ksy=args.ksy)
     return EXIT_OK
 
 
@@ -478,12 +504,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     out, err = sys.stdout, sys.stderr
     try:
         return int(args.func(args, out, err))
-    except UsageError as e:
+    except DecodeError as e:
+        # dump stops where the bytes stop being the format: say where, after what it printed
+        err.write(f"recspec {args.command}: {e.rule}: {e}\n")
+        return e.exit_code
+    except InternalError as e:
+        err.write(f"recspec {args.command}: internal error (a bug in recspec, please report it): {e}\n")
+        return e.exit_code
+    except RecspecError as e:
         err.write(f"recspec {args.command}: {e}\n")
-        return EXIT_USAGE
-    except InputError as e:
-        err.write(f"recspec {args.command}: {e}\n")
-        return EXIT_USAGE
+        return e.exit_code
     except BrokenPipeError:
         # `recspec dump big.log | head`: the reader left; exit quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

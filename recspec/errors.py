@@ -47,6 +47,7 @@ EXIT_FAIL = 1
 class RecspecError(Exception):
     """Root of every error recspec raises on purpose."""
 
+    #: The exit code of a command this error stops (usage and input errors: 2).
     exit_code = 2
 
 
@@ -101,6 +102,9 @@ class InputError(RecspecError):
 
 class DecodeError(RecspecError, ValueError):
     """Bytes that cannot be decoded. Carries where: byte offset and structural path."""
+
+    #: a command stopped by the file's own bytes found a file that is not valid
+    exit_code = 1
 
     rule = "DECODE"
 

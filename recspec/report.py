@@ -231,7 +231,7 @@ class Report:
         return not self.stale and all(not f.failed for f in self.files)
 
     def to_json(self) -> dict[str, Any]:
-        from . import __version__
+        from ._version import __version__
 
         out: dict[str, Any] = {
             "recspec_version": __version__,

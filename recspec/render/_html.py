@@ -12,7 +12,7 @@ import html
 from collections import Counter
 from typing import Iterable
 
-from .. import __version__
+from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
 from ._context import RenderContext, finding_location
 from ._hexdump import hex_window

@@ -18,7 +18,7 @@ from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
-from .. import __version__
+from .._version import __version__
 from ..catalog import explain_text
 from ..report import Report, Rule, Severity, Verdict
 from ._context import RenderContext
