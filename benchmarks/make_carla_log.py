@@ -48,7 +48,6 @@ from recspec.reference.carla import (
     EventAdd,
     Header,
     Packet,
-    PacketKind as K,
     Position,
     RecorderWriter,
     Rotator,
@@ -58,6 +57,9 @@ from recspec.reference.carla import (
     VehicleLight,
     VisualTime,
     WheelAnim,
+)
+from recspec.reference.carla import (
+    PacketKind as K,
 )
 
 __all__ = ["SUPPORTED_VARIANTS", "parse_size", "write_log"]

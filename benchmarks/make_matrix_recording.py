@@ -42,8 +42,9 @@ from recspec.reference.matrix_smt import (
     SceneObject,
     State,
     encode_document,
+    frame_document,
+    object_document,
 )
-from recspec.reference.matrix_smt._codec import frame_document, object_document
 
 _UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "kib": 2**10, "mib": 2**20, "gib": 2**30}
 

@@ -19,8 +19,15 @@ import struct
 import sys
 from pathlib import Path
 
-from recspec.reference.nanover import Array, ArrayKind, Frame, encode_frame, encode_header, encode_record
-from recspec.reference.nanover._wire import encode_varint
+from recspec.reference.nanover import (
+    Array,
+    ArrayKind,
+    Frame,
+    encode_frame,
+    encode_header,
+    encode_record,
+    encode_varint,
+)
 
 F, X, S = ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING
 _SIZE_UNITS = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "b": 1}

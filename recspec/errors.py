@@ -187,6 +187,11 @@ def public_boundary(func: _F) -> _F:
     is a bug in recspec and leaves as :class:`InternalError`, the original kept as
     ``__cause__``."""
 
+    def caller_error(e: Exception) -> bool:
+        # a TypeError raised by the call itself (wrong arguments) is the caller's, not a bug here
+        tb = e.__traceback__
+        return isinstance(e, TypeError) and tb is not None and tb.tb_next is None
+
     def internal(e: Exception) -> InternalError:
         return InternalError(f"{func.__module__}.{func.__qualname__}: {type(e).__name__}: {e}")
 
@@ -198,6 +203,8 @@ def public_boundary(func: _F) -> _F:
             except _PASS_THROUGH:
                 raise
             except Exception as e:
+                if caller_error(e):
+                    raise
                 raise internal(e) from e
 
         return cast(_F, gen_wrapper)
@@ -209,6 +216,8 @@ def public_boundary(func: _F) -> _F:
         except _PASS_THROUGH:
             raise
         except Exception as e:
+            if caller_error(e):
+                raise
             raise internal(e) from e
 
     return cast(_F, wrapper)

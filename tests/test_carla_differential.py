@@ -16,14 +16,14 @@ from recspec.conformance.carla._seeds import HEADER, valid_packets
 from recspec.conformance.carla._xcheck import differential, kaitai_parse, same
 from recspec.reference.carla import VARIANTS, Recording, decode, encode
 
-LOGS = {name: encode(Recording(HEADER, tuple(valid_packets(v))), v) for name, v in VARIANTS.items()}
+LOGS = {name: encode(Recording(HEADER, tuple(valid_packets(v))), variant=v) for name, v in VARIANTS.items()}
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_kaitai_reads_what_the_reference_reads(name):
     v = VARIANTS[name]
     data = LOGS[name]
-    assert same(kaitai_parse(data, v), decode(data, v))
+    assert same(kaitai_parse(data, v), decode(data, variant=v))
     assert differential(data, v) == []
 
 

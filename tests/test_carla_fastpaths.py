@@ -10,10 +10,16 @@ import struct
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from recspec.reference.carla import (
+    VARIANTS,
+    PacketKind,
+    anim_wheel_ids,
+    decode_body,
+    is_fixed_record,
+    unpack_flat,
+)
 
 from recspec.errors import DecodeError
-from recspec.reference.carla import VARIANTS, PacketKind, decode_body, unpack_flat
-from recspec.reference.carla._decode import anim_wheel_ids, is_fixed_record
 
 V = VARIANTS["0.9.16"]
 

@@ -17,6 +17,7 @@ from io import BytesIO
 from typing import Any
 
 import pytest
+from helpers import real_file
 from kaitaistruct import (
     EndOfStreamError,
     KaitaiStream,
@@ -24,12 +25,10 @@ from kaitaistruct import (
     KaitaiStructError,
     ValidationExprError,
 )
+from recspec.reference import carla as model
+from recspec.reference.carla import VARIANTS
 
 from recspec._ksy.carla_recorder import CarlaRecorder
-from recspec.reference.carla import _model as model
-from recspec.reference.carla._variants import VARIANTS
-
-from helpers import real_file
 
 CARLA_0910 = "carla_0910_DistanceToLaneCenter.log"
 CARLA_0915 = "carla_0915_crash.log"

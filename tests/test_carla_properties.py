@@ -1,8 +1,8 @@
 """Properties of the CARLA reference codec and checker, for every variant.
 
-1. ``decode(encode(m), v) == m`` for every recording the strategies draw,
+1. ``decode(encode(m), variant=v) == m`` for every recording the strategies draw,
    valid or not;
-2. ``encode(decode(b), v) == b`` for ``b = encode(m)`` and for the real logs
+2. ``encode(decode(b), variant=v) == b`` for ``b = encode(m)`` and for the real logs
    in ``../shared/real``: decoded logs re-encode to the same bytes;
 3. a log CARLA could have written (``carla_logs(valid=True)``) checks as
    ``valid`` with no error under the ``spec`` profile; it draws no finding at
@@ -102,7 +102,7 @@ def assert_same_recording(actual: Recording, expected: Recording) -> None:
 def test_decode_inverts_encode(name: str, data: st.DataObject) -> None:
     v = VARIANTS[name]
     recording = data.draw(any_recordings(v), label="recording")
-    assert_same_recording(decode(encode(recording, v), v), recording)
+    assert_same_recording(decode(encode(recording, variant=v), variant=v), recording)
 
 
 # --- 2. canonical bytes -----------------------------------------------------------------
@@ -113,7 +113,7 @@ def test_decode_inverts_encode(name: str, data: st.DataObject) -> None:
 def test_encode_inverts_decode(name: str, data: st.DataObject) -> None:
     valid = data.draw(st.booleans(), label="valid")
     blob, v = data.draw(carla_logs(name, max_frames=MAX_FRAMES, valid=valid), label="log")
-    assert encode(decode(blob, v), v) == blob
+    assert encode(decode(blob, variant=v), variant=v) == blob
 
 
 @pytest.mark.requires_real_samples
@@ -121,7 +121,7 @@ def test_encode_inverts_decode(name: str, data: st.DataObject) -> None:
 def test_real_logs_reencode_to_the_same_bytes(filename: str) -> None:
     blob = real_file(filename).read_bytes()
     v = VARIANTS[REAL_LOGS[filename]]
-    assert encode(decode(blob, v), v) == blob
+    assert encode(decode(blob, variant=v), variant=v) == blob
 
 
 def test_negative_zero_wheel_stiffness_reencodes() -> None:
@@ -131,11 +131,11 @@ def test_negative_zero_wheel_stiffness_reencodes() -> None:
     wheel = WheelPhysics(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.5, 2.5, 3.5, zero)
     control = PhysicsControl(7, *(0.0,) * 5, 0, *(0.0,) * 4, zero, (), (), (), (wheel,))
     header = Header(1, "CARLA_RECORDER", 1_600_000_000, "Town01")
-    blob = encode(Recording(header, (Packet(PacketKind.PHYSICS_CONTROL, (control,), 15),)), v)
+    blob = encode(Recording(header, (Packet(PacketKind.PHYSICS_CONTROL, (control,), 15),)), variant=v)
     stiffness = struct.pack("<3f", 1.5, 2.5, 3.5)
     assert blob.count(stiffness) == 1
     blob = blob.replace(stiffness, struct.pack("<3f", -0.0, -0.0, -0.0))
-    assert encode(decode(blob, v), v) == blob
+    assert encode(decode(blob, variant=v), variant=v) == blob
 
 
 # --- 3. valid logs check valid ------------------------------------------------------------
@@ -215,7 +215,7 @@ def assert_robust(blob: bytes, v: Variant, profile: str) -> None:
     """decode raises only DecodeError; check_stream returns a report, with and
     without the variant; a file decode rejects is malformed for the checker."""
     try:
-        decode(blob, v)
+        decode(blob, variant=v)
         rejected = None
     except DecodeError as e:
         rejected = e

@@ -48,7 +48,7 @@ def test_provenance_facts(real):
     name, data, facts = real
     assert len(data) == facts["size"]
     v = VARIANTS[facts["variant"]]
-    rec = decode(data, v)
+    rec = decode(data, variant=v)
     assert rec.header.version == 1 and rec.header.magic == "CARLA_RECORDER"
     assert rec.header.date == facts["date"] and rec.header.map_name == facts["map"]
     assert len(rec.packets) == facts["packets"]
@@ -81,7 +81,7 @@ def test_provenance_facts(real):
         assert vt.time == facts["first_visual_time"]
         wheel_counts = {len(r.wheels) for p in rec.packets if p.kind is PacketKind.ANIM_VEHICLE_WHEELS for r in p.body}
         assert wheel_counts == {4}
-    assert encode(rec, v) == data  # the reference encoder writes what CARLA wrote
+    assert encode(rec, variant=v) == data  # the reference encoder writes what CARLA wrote
 
 
 def test_check_reports_valid_with_detected_variant(real):

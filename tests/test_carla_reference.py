@@ -10,26 +10,32 @@ import io
 import struct
 
 import pytest
-
-from recspec.errors import Truncated
 from recspec.reference.carla import (
     VARIANTS,
     ActorAttribute,
+    AnimVehicleWheels,
     EventAdd,
     EventDel,
+    FrameStart,
     Header,
     Packet,
-    PacketKind as K,
     PacketReader,
     Position,
     Rotator,
+    TrafficLightState,
     Vec3,
+    VehicleDoor,
+    WheelAnim,
     decode_body,
     decode_header,
     encode_header,
     encode_packet,
 )
-from recspec.reference.carla._model import AnimVehicleWheels, FrameStart, TrafficLightState, VehicleDoor, WheelAnim
+from recspec.reference.carla import (
+    PacketKind as K,
+)
+
+from recspec.errors import Truncated
 
 V15, V16, UE5 = VARIANTS["0.9.15"], VARIANTS["0.9.16"], VARIANTS["ue5"]
 
@@ -117,6 +123,6 @@ def test_streaming_frame_by_frame_from_a_file():
 
     path = Path(__file__).resolve().parents[1] / "corpus" / "carla" / "valid" / "0.9.15.log"
     with open(path, "rb") as f:
-        got = [(start.frame_id, [p.kind for p in packets][:3]) for start, packets in frames(iter_packets(f, V15))]
+        got = [(start.frame_id, [p.kind for p in packets][:3]) for start, packets in frames(iter_packets(f, variant=V15))]
     assert [fid for fid, _ in got] == [1, 2, 3, 4]
     assert got[0][1] == [K.VISUAL_TIME, K.EVENT_ADD, K.EVENT_DEL]  # the 0.9.15 writer order

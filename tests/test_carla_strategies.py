@@ -318,7 +318,7 @@ def test_valid_recordings_are_valid(name: str) -> None:
 def test_recorder_writer_writes_valid_recordings_to_the_same_bytes(name: str) -> None:
     v = VARIANTS[name]
     assert_all_examples(carla_recordings(v, max_frames=4),
-                        lambda rec: [] if written_by_recorder(rec, v) == encode(rec, v) else ["bytes differ"])
+                        lambda rec: [] if written_by_recorder(rec, v) == encode(rec, variant=v) else ["bytes differ"])
 
 
 @pytest.mark.parametrize("valid", [True, False], ids=["valid", "invalid"])
@@ -347,7 +347,7 @@ def test_logs_carry_their_variant() -> None:
         blob, v = log
         if VARIANTS.get(v.name) is not v:
             return [f"{v!r} is not one of VARIANTS"]
-        return [] if encode(decode(blob, v), v) == blob else ["does not re-encode"]
+        return [] if encode(decode(blob, variant=v), variant=v) == blob else ["does not re-encode"]
 
     assert_all_examples(carla_logs(max_frames=3), problems)
     assert_all_examples(carla_logs(max_frames=3, valid=False), problems)

@@ -147,7 +147,7 @@ def test_mutator_output_mostly_decodes() -> None:
             total += 1
             variant = carla.variant_of(out) or carla.DEFAULT_VARIANT
             try:
-                decode(out, variant)
+                decode(out, variant=variant)
             except DecodeError:
                 continue
             decoded += 1
@@ -192,7 +192,7 @@ def test_derived_seeds_are_small_and_frame_aligned() -> None:
         assert data.startswith(prefix)
         variant = carla.variant_of(prefix)
         assert variant is not None
-        decode(prefix, variant)  # ends at a packet boundary: decodes completely
+        decode(prefix, variant=variant)  # ends at a packet boundary: decodes completely
 
 
 def test_synthetic_seeds_cover_every_variant_and_check_valid() -> None:

@@ -22,14 +22,14 @@ from recspec.strategies import nanover_files, nanover_recordings
 
 @given(nanover_recordings())
 def test_round_trip(rec) -> None:  # type: ignore[no-untyped-def]
-    back = decode(encode(rec), rec.kind)
+    back = decode(encode(rec), variant=rec.kind)
     assert same_value(back.records, rec.records)
 
 
 @given(nanover_recordings())
 def test_canonical_bytes(rec) -> None:  # type: ignore[no-untyped-def]
     data = encode(rec)
-    assert encode(decode(data, rec.kind)) == data
+    assert encode(decode(data, variant=rec.kind)) == data
 
 
 @given(nanover_files(), st.integers(0, 2**32 - 1))
@@ -50,7 +50,7 @@ def test_valid_files_check_valid(f) -> None:  # type: ignore[no-untyped-def]
 def test_any_bytes_give_findings_never_another_exception(data: bytes) -> None:
     for kind in Kind:
         try:
-            decode(data, kind)
+            decode(data, variant=kind)
         except DecodeError:
             pass
         report = check_stream(io.BytesIO(data), path="x", variant=kind.value, size=len(data))

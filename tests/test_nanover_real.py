@@ -38,7 +38,7 @@ def _records(data: bytes) -> list[tuple[int, int, bytes]]:
 def test_sim_switching_traj_facts() -> None:
     data = real_file(TRAJ).read_bytes()
     assert len(data) == 832_398
-    rec = decode(data, Kind.TRAJ)
+    rec = decode(data, variant=Kind.TRAJ)
     assert rec.header.version == 2
     assert len(rec.records) == 454
     ts = [r.timestamp_us for r in rec.records]
@@ -59,7 +59,7 @@ def test_sim_switching_traj_facts() -> None:
 def test_sim_switching_state_facts() -> None:
     data = real_file(STATE).read_bytes()
     assert len(data) == 78
-    rec = decode(data, Kind.STATE)
+    rec = decode(data, variant=Kind.STATE)
     assert [r.timestamp_us for r in rec.records] == [1_994]
     assert rec.records[0].message.changes == {"imd.velocity_reset_available": False}
     assert len(_records(data)[0][2]) == 38
@@ -68,7 +68,7 @@ def test_sim_switching_state_facts() -> None:
 def test_hello_vel_facts() -> None:
     data = real_file(HELLO).read_bytes()
     assert len(data) == 520_749
-    rec = decode(data, Kind.TRAJ)
+    rec = decode(data, variant=Kind.TRAJ)
     assert len(rec.records) == 114
     assert rec.records[0].timestamp_us == 235_553 and rec.records[-1].timestamp_us == 4_361_298
     assert rec.records[0].message.frame_index == 0 and rec.records[-1].message.frame_index == 124
@@ -139,8 +139,8 @@ def test_bit_flipped_tag_is_located(tmp_path) -> None:
 
 
 def test_merged_pairs_the_real_session() -> None:
-    traj = list(iter_records(io.BytesIO(real_file(TRAJ).read_bytes()), Kind.TRAJ))
-    state = list(iter_records(io.BytesIO(real_file(STATE).read_bytes()), Kind.STATE))
+    traj = list(iter_records(io.BytesIO(real_file(TRAJ).read_bytes()), variant=Kind.TRAJ))
+    state = list(iter_records(io.BytesIO(real_file(STATE).read_bytes()), variant=Kind.STATE))
     entries = list(merged(traj, state))
     assert len(entries) == 455  # no shared timestamp: the state update (1,994 us) comes first
     assert entries[0][0] == 1_994 and entries[0][1] is None and entries[0][2] is not None

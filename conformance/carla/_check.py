@@ -14,9 +14,9 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterable
 
-from recspec.reference.carla import _decode as dec
-from recspec.reference.carla._model import PacketKind as K
-from recspec.reference.carla._variants import VARIANTS, Variant
+from recspec.reference import carla as dec
+from recspec.reference.carla import PacketKind as K
+from recspec.reference.carla import VARIANTS, Variant
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.report import FileReport, Verdict

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any, BinaryIO, Iterator, Sequence, TextIO
 
-from recspec.reference.carla import _decode as dec
-from recspec.reference.carla._variants import VARIANTS, Variant
+from recspec.reference import carla as dec
+from recspec.reference.carla import VARIANTS, Variant
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError

@@ -17,10 +17,9 @@ import struct
 from dataclasses import replace
 from typing import Callable, Iterator
 
-from recspec.reference.carla import _model as m
-from recspec.reference.carla._encode import encode, encode_packet
-from recspec.reference.carla._model import PacketKind as K
-from recspec.reference.carla._variants import VARIANTS, Variant
+from recspec.reference import carla as m
+from recspec.reference.carla import VARIANTS, Variant, encode, encode_packet
+from recspec.reference.carla import PacketKind as K
 
 from recspec.formats import Seed
 
@@ -160,7 +159,7 @@ def valid_packets(v: Variant, frames: int = 4) -> list[m.Packet]:
 
 
 def _log(v: Variant, packets: list[m.Packet], header: m.Header = HEADER) -> bytes:
-    return encode(m.Recording(header, tuple(packets)), v)
+    return encode(m.Recording(header, tuple(packets)), variant=v)
 
 
 def _valid(rules: tuple[str, ...] = (), compat_rules: tuple[str, ...] | None = None,

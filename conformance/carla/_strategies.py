@@ -55,10 +55,9 @@ from typing import Any, Callable, Collection
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
-from recspec.reference.carla import _model as m
-from recspec.reference.carla._encode import encode
-from recspec.reference.carla._model import PacketKind as K
-from recspec.reference.carla._variants import VARIANTS, Variant
+from recspec.reference import carla as m
+from recspec.reference.carla import VARIANTS, Variant, encode
+from recspec.reference.carla import PacketKind as K
 
 from ._check import ALWAYS, NOT_AN_ACTOR, WRITER_ORDER
 
@@ -631,4 +630,4 @@ def _carla_logs(draw: Any, variant: Any = None, *, min_frames: Any = 0, max_fram
     _check_bool("valid", valid)
     if v is None:
         v = draw(carla_variants())
-    return encode(_draw_recording(draw, v, min_frames, max_frames, valid), v), v
+    return encode(_draw_recording(draw, v, min_frames, max_frames, valid), variant=v), v

@@ -31,7 +31,7 @@ from recspec.reference.matrix_smt import (
     decode_raw,
     type_name,
 )
-from recspec.reference.matrix_smt._codec import CMD_DEFAULTS
+from recspec.reference.matrix_smt import CMD_DEFAULTS
 
 from recspec.errors import DecodeError, Truncated
 from recspec.report import FileReport, Verdict

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator
 
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt._codec import encode, to_document
-from recspec.reference.matrix_smt._model import (
+from recspec.reference.matrix_smt import encode, to_document
+from recspec.reference.matrix_smt import (
     CommandKind,
     DebugCommand,
     Frame,
@@ -138,8 +138,8 @@ def _nested(depth: int) -> b.Document:
 
 
 def seeds() -> Iterator[Seed]:
-    spec = encode(BASE, "spec")
-    compat = encode(BASE, "compat")
+    spec = encode(BASE, profile="spec")
+    compat = encode(BASE, profile="compat")
     yield Seed("valid/spec.bson", spec, expect=_both(VALID),
                description="every geometry, a destroyed object, one debug command of each kind; the spec encoding")
     yield Seed("valid/compat.bson", compat, expect={
@@ -148,7 +148,7 @@ def seeds() -> Iterator[Seed]:
         description="the same recording as the producer writes it: sorted keys, 'time', 'destroyed', cmd '' "
                     "in the frames without commands, whole numbers as int32")
     empty = Recording(BASE.objects, ())
-    yield Seed("valid/no-frames.bson", encode(empty, "spec"), expect=_both(VALID),
+    yield Seed("valid/no-frames.bson", encode(empty, profile="spec"), expect=_both(VALID),
                description="objects and an empty frames array")
 
     # --- BSON, structural ----------------------------------------------------------------

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import PROFILES, encode
-from recspec.reference.matrix_smt._model import (
+from recspec.reference.matrix_smt import (
     CommandKind,
     DebugCommand,
     Frame,

@@ -29,7 +29,7 @@ from recspec.reference.nanover import (
     encode_record,
     encode_state_update,
 )
-from recspec.reference.nanover._wire import encode_varint
+from recspec.reference.nanover import encode_varint
 
 from recspec.formats import Seed
 

@@ -18,23 +18,22 @@ import math
 from typing import Any
 
 from recspec.conformance._sink import FindingSink
-from recspec.reference.raskat_signal import _msgpack
-from recspec.reference.raskat_signal._container import (
-    MAX_UNPACKED,
-    XZ_MAGIC,
-    signal_member,
-    unwrap,
-)
-from recspec.reference.raskat_signal._signal import (
+from recspec.reference.raskat_signal import (
     FIELD_NAMES,
     HEADER_V1,
     HEADER_V2,
+    MAX_UNPACKED,
     VERSIONS,
+    XZ_MAGIC,
     Signal,
     SignalMsgpack,
     SignalV2,
     decode_body,
     decode_fields,
+    kind_of,
+    msgpack_unpack,
+    signal_member,
+    unwrap,
 )
 
 from recspec.errors import DecodeError
@@ -176,7 +175,7 @@ class _Walk:
                 type(x) is float if kind == "float" else type(x) is str if kind == "str" else
                 type(x) is tuple and set(map(type, x)) <= {int})
             if not ok:
-                got = _msgpack.kind_of(x)
+                got = kind_of(x)
                 shown = repr(x) if got in ("int", "float", "bool", "nil") else got
                 self.add("RSIG-FIELDS-001", f"field {i + 1} ({FIELD_NAMES[i]}) must be "
                          f"{'a non-negative int' if kind == 'uint' else 'an array of ints' if kind == 'array' else 'a ' + kind}"
@@ -247,7 +246,7 @@ def _element_offsets(buf: bytes, start: int) -> list[int]:
         (int.from_bytes(buf[start + 1:start + 5], "big"), start + 5))
     out = [pos]
     for _ in range(n):
-        _, pos = _msgpack.unpack(buf, pos, depth=1)
+        _, pos = msgpack_unpack(buf, pos, depth=1)
         out.append(pos)
     return out
 

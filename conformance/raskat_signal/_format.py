@@ -6,7 +6,7 @@ import json
 import zlib
 from typing import Any, BinaryIO, Sequence, TextIO
 
-from recspec.reference.raskat_signal._container import MAX_UNPACKED
+from recspec.reference.raskat_signal import MAX_UNPACKED
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError

@@ -29,7 +29,7 @@ from recspec.reference.raskat_signal import (
     encode,
     encode_body,
 )
-from recspec.reference.raskat_signal._msgpack import pack
+from recspec.reference.raskat_signal import msgpack_pack as pack
 
 from recspec.formats import Seed
 

@@ -8,19 +8,21 @@ and the encoders (``encode``, ``encode_packet``, ``RecorderWriter`` which writes
 frames the way CARLA does).
 """
 
+from ._api import UNIT, decode, encode, iter_packets, iter_units
 from ._decode import (
     MAX_PACKET_SIZE,
     PacketReader,
     RawPacket,
-    decode,
+    anim_wheel_ids,
     decode_body,
     decode_header,
     frames,
-    iter_packets,
+    is_fixed_record,
     read_header,
+    record_struct,
     unpack_flat,
 )
-from ._encode import RecorderWriter, encode, encode_body, encode_header, encode_packet
+from ._encode import RecorderWriter, encode_body, encode_header, encode_packet
 from ._model import *  # noqa: F403 - the model is part of the public surface
 from ._model import __all__ as _model_all
 from ._variants import VARIANTS, Variant, variant_by_code, variant_by_name
@@ -31,7 +33,9 @@ __all__ = [
     "PacketReader",
     "RawPacket",
     "RecorderWriter",
+    "UNIT",
     "Variant",
+    "anim_wheel_ids",
     "decode",
     "decode_body",
     "decode_header",
@@ -40,8 +44,11 @@ __all__ = [
     "encode_header",
     "encode_packet",
     "frames",
+    "is_fixed_record",
     "iter_packets",
+    "iter_units",
     "read_header",
+    "record_struct",
     "unpack_flat",
     "variant_by_code",
     "variant_by_name",

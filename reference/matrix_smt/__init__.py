@@ -12,12 +12,14 @@ from ._api import UNIT, decode, encode, iter_frames, iter_units
 from ._bson import *  # noqa: F403 - the BSON layer is part of the public surface
 from ._bson import __all__ as _bson_all
 from ._codec import (
-           CMD_DEFAULTS,
-           PROFILES,
-           ModelError,
-           from_document,
-           read_frame,
-           to_document,
+    CMD_DEFAULTS,
+    PROFILES,
+    ModelError,
+    frame_document,
+    from_document,
+    object_document,
+    read_frame,
+    to_document,
 )
 from ._model import *  # noqa: F403 - the model is part of the public surface
 from ._model import __all__ as _model_all
@@ -25,4 +27,5 @@ from ._walker import *  # noqa: F403 - the streaming walk is part of the public 
 from ._walker import __all__ as _walker_all
 
 __all__ = [*_bson_all, *_walker_all, *_model_all, "CMD_DEFAULTS", "PROFILES", "UNIT", "ModelError", "decode", "encode",
-           "from_document", "iter_frames", "iter_units", "read_frame", "to_document"]
+           "frame_document", "from_document", "iter_frames", "iter_units", "object_document", "read_frame",
+           "to_document"]

@@ -6,12 +6,14 @@ Public surface: the model (``Frame``, ``StateUpdate``, ``Array``, ``ArrayKind``,
 ``decode_header``, ``encode_header``, ``encode_record``), the payloads through
 the protobuf messages (``decode_payload``, ``encode_payload``, ``parse_frame``,
 ``frame_from_message``, ...), the wire walk (``scan``), whole recordings
-(``decode``, ``encode``, ``iter_records``, ``RecordingWriter``) and the
+(``decode(data, *, variant)``, ``encode(model)``, ``iter_records(f, *, variant)``
+with ``variant`` the kind, ``traj`` or ``state``; ``RecordingWriter``) and the
 aggregation semantics (``FrameAggregate``, ``StateAggregate``, ``merged``).
 """
 
 from ._aggregate import FrameAggregate, StateAggregate, merged
-from ._codec import RecordingWriter, decode, decode_payload, encode, encode_payload, iter_records, kind_from_path
+from ._api import UNIT, decode, encode, iter_records, iter_units
+from ._codec import RecordingWriter, decode_payload, encode_payload, kind_from_path
 from ._framing import (
     MAX_PAYLOAD_SIZE,
     RawRecord,
@@ -35,7 +37,7 @@ from ._payload import (
     state_update_message,
     value_from_message,
 )
-from ._wire import MAX_NESTING, Scan, UnknownField, scan
+from ._wire import MAX_NESTING, Scan, UnknownField, encode_varint, read_varint, scan
 
 __all__ = [
     "MAX_NESTING",
@@ -46,6 +48,7 @@ __all__ = [
     "RecordingWriter",
     "Scan",
     "StateAggregate",
+    "UNIT",
     "UnknownField",
     "decode",
     "decode_header",
@@ -56,15 +59,18 @@ __all__ = [
     "encode_payload",
     "encode_record",
     "encode_state_update",
+    "encode_varint",
     "frame_from_message",
     "frame_message",
     "iter_records",
+    "iter_units",
     "kind_from_path",
     "looks_like_version_1",
     "merged",
     "parse_frame",
     "parse_state_update",
     "read_header",
+    "read_varint",
     "scan",
     "state_update_from_message",
     "state_update_message",
