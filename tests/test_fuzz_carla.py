@@ -105,7 +105,7 @@ def test_every_harness_starts_with_its_invariant() -> None:
 
 
 def test_divergent_carries_the_divergences_and_pickles() -> None:
-    d = Divergence(40, "packet:Position", ".body[0].location.x: reference 1.0 vs Kaitai 2.0")
+    d = Divergence(".body[0].location.x: reference 1.0 vs Kaitai 2.0", 40, "packet:Position")
     e = carla.Divergent([d], "0.9.15")
     assert e.divergences == (d,)
     assert isinstance(e, AssertionError)
