@@ -106,7 +106,7 @@ def test_every_harness_starts_with_its_invariant() -> None:
 
 def test_divergent_carries_the_divergences_and_pickles() -> None:
     d = Divergence(".body[0].location.x: reference 1.0 vs Kaitai 2.0", 40, "packet:Position")
-    e = carla.Divergent([d], "0.9.15")
+    e = carla.Divergent([d], "0.9.15", kind=carla.divergence_kind)
     assert e.divergences == (d,)
     assert isinstance(e, AssertionError)
     assert e.signature() == "Divergent:packet:Position:.body[N].location.x"

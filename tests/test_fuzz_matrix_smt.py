@@ -64,7 +64,8 @@ def test_every_harness_states_its_invariant() -> None:
 def test_divergent_pickles_and_signs() -> None:
     from recspec.conformance.matrix_smt._xcheck import Divergence
 
-    e = F.Divergent([Divergence("accepts what the reference rejects (x)", 12, "frames[3]", "pymongo")])
+    e = F.Divergent([Divergence("accepts what the reference rejects (x)", 12, "frames[3]", "pymongo")],
+                    kind=F.divergence_kind)
     again = pickle.loads(pickle.dumps(e))
     assert again.divergences == e.divergences
     assert e.signature() == "Divergent:pymongo:accepts what the reference rejects"

@@ -101,7 +101,8 @@ def test_dictionary_file_is_the_generated_one() -> None:
 
 
 def test_divergent_pickles_and_signs() -> None:
-    e = rs.Divergent([Divergence("Kaitai rejects what the reference reads (x)", 0, "file")], "v3")
+    e = rs.Divergent([Divergence("Kaitai rejects what the reference reads (x)", 0, "file")], "v3",
+                    kind=rs.divergence_kind)
     back = pickle.loads(pickle.dumps(e))
     assert str(back) == str(e) and back.signature() == e.signature() == "raskat-diff:Kaitai rejects what the reference reads"
 
