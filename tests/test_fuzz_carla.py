@@ -209,7 +209,7 @@ def test_synthetic_seeds_cover_every_variant_and_check_valid() -> None:
 
 
 def test_dictionary_file_is_the_generated_one() -> None:
-    path = _paths.dictionary_file("carla")
+    path = _paths.dictionary_file("carla.dict")
     assert path is not None and path.read_text() == carla.dictionary_text()
 
 
