@@ -1,10 +1,13 @@
-"""Fuzzing recspec with atheris: one harness module per format
-(``recspec.fuzz.carla``) and the campaign runner behind ``recspec fuzz``.
+"""Fuzzing recspec with atheris: one harness module per format, found through
+the registry (``recspec.formats.FORMATS[<id>].fuzz_module``, e.g.
+``recspec.fuzz.carla``) and typed by :class:`FuzzHarness`, and the campaign
+runner behind ``recspec fuzz``.
 
 Importing this package does not import atheris or the code under test: the
 campaign runs in a subprocess that instruments recspec first (see ``_runner``).
 """
 
+from ._contract import ContractViolation, Divergent, FuzzHarness
 from ._runner import TARGETS, run_campaign
 
-__all__ = ["TARGETS", "run_campaign"]
+__all__ = ["TARGETS", "ContractViolation", "Divergent", "FuzzHarness", "run_campaign"]

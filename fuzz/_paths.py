@@ -47,7 +47,8 @@ def default_crash_dir(fmt: str) -> Path | None:
     return None if root is None else root / "corpus" / fmt / "regressions"
 
 
-def dictionary_file(fmt: str) -> Path | None:
-    """The libFuzzer dictionary shipped for ``fmt`` (``fuzz/dictionaries/<fmt>.dict``), if present."""
-    d = Path(__file__).resolve().parent / "dictionaries" / f"{fmt}.dict"
+def dictionary_file(name: str) -> Path | None:
+    """The libFuzzer dictionary shipped as ``fuzz/dictionaries/<name>`` (the registry's
+    ``FormatInfo.dictionary``, ``<format id>.dict``), if present."""
+    d = Path(__file__).resolve().parent / "dictionaries" / name
     return d if d.is_file() else None

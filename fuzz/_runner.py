@@ -6,7 +6,8 @@ calls ``exit``), so :func:`run_campaign` starts a child Python
 
 * a temporary working corpus is filled from the seed corpus (``corpus/<format>/``
   ``valid``, ``invalid``, ``regressions``), plus inputs derived from big seeds
-  and one synthetic log per variant (``recspec.fuzz.<format>``);
+  and one synthetic log per variant (the format's harness module, found through
+  the registry: ``recspec.formats.FORMATS[<id>].fuzz_module``);
 * the child runs libFuzzer with ``-fork=0 -max_total_time= -dict= -max_len=
   -seed= -artifact_prefix=<crash dir>/``, the harness of the target and the
   format's structure-aware ``custom_mutator``;
@@ -26,7 +27,8 @@ the crash folder with a companion ``<name>.json``: target, exception type and
 message, the module and line that raised, the traceback, the variant, the date,
 the recspec version and the libFuzzer seed.
 
-Only the standard library and ``recspec.__version__`` are imported at module
+Only the standard library, ``recspec.__version__`` and the registry
+(``recspec.formats``, which imports no format's code) are imported at module
 level: the child must import the code under test inside
 ``atheris.instrument_imports`` for it to report coverage.
 """
@@ -35,7 +37,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import importlib
 import json
 import os
 import re
@@ -47,15 +48,20 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO, cast
 
 from recspec._version import __version__
+from recspec.errors import UsageError
+from recspec.formats import FormatInfo, resolve_format
 
 from . import _paths
 
+if TYPE_CHECKING:
+    from ._contract import FuzzHarness
+
 __all__ = ["TARGETS", "run_campaign"]
 
-#: The targets every format module provides (``recspec.fuzz.<format>.TARGETS``).
+#: The targets every harness module provides (``FuzzHarness.TARGETS``).
 TARGETS = ("ref", "ksy", "diff")
 
 EXIT_OK, EXIT_CRASH, EXIT_USAGE = 0, 1, 2
@@ -92,8 +98,13 @@ _RE_STAT = re.compile(r"^stat::(\w+):\s+(\d+)")
 
 
 def harness_module(fmt: str) -> str:
-    """The module holding a format's harnesses: ``recspec.fuzz.<format id with '-' as '_'>``."""
-    return f"recspec.fuzz.{fmt.replace('-', '_')}"
+    """The module holding a format's harnesses: the registry's ``FormatInfo.fuzz_module``."""
+    return resolve_format(fmt).fuzz_module
+
+
+def load_harness(info: FormatInfo) -> FuzzHarness:
+    """A format's harness module (``ModuleNotFoundError`` when it has none)."""
+    return cast("FuzzHarness", info.load_fuzz())
 
 
 def _module_name(filename: str) -> str:
@@ -128,7 +139,7 @@ def signature(e: BaseException) -> str:
     return f"{type(cause).__name__}@{_module_name(last.filename)}:{last.name}:{last.lineno}"
 
 
-def _crash_info(e: BaseException, data: bytes, describe: Any) -> dict[str, Any]:
+def _crash_info(e: BaseException, data: bytes, describe: Callable[[bytes], dict[str, Any]]) -> dict[str, Any]:
     cause = _root_cause(e)
     frames = traceback.extract_tb(cause.__traceback__)
     last = frames[-1] if frames else None
@@ -167,8 +178,9 @@ def _child_main(argv: Sequence[str] | None = None) -> None:
 
     import atheris
 
+    info = resolve_format(fmt)
     with atheris.instrument_imports(include=list(INSTRUMENT)):
-        mod = importlib.import_module(harness_module(fmt))
+        mod = load_harness(info)
     target_harness = mod.TARGETS[target]
     canary = bytes.fromhex(os.environ.get(CANARY_ENV, ""))
 
@@ -191,8 +203,8 @@ def _child_main(argv: Sequence[str] | None = None) -> None:
                 rehits[sig] = rehits.get(sig, 0) + 1
                 rehits_path.write_text(json.dumps(rehits))
                 return
-            info = _crash_info(e, data, mod.describe_input)
-            crash_path.write_text(json.dumps(info, indent=2, default=str))
+            crash = _crash_info(e, data, mod.describe_input)
+            crash_path.write_text(json.dumps(crash, indent=2, default=str))
             raise
 
     def custom_mutator(data: bytes, max_size: int, seed: int) -> bytes:
@@ -258,7 +270,7 @@ def _iter_seed_files(sources: Sequence[Path]) -> list[Path]:
     return files
 
 
-def _prepare_corpus(mod: Any, fmt: str, work: Path, max_len: int, extra: Sequence[Path],
+def _prepare_corpus(mod: FuzzHarness, fmt: str, work: Path, max_len: int, extra: Sequence[Path],
                     stderr: TextIO | None) -> tuple[int, int]:
     """Fill ``work`` with the seeds; returns (seed files read, inputs written)."""
     work.mkdir(parents=True, exist_ok=True)
@@ -432,9 +444,11 @@ def run_campaign(fmt: str, *, target: str = "diff", seconds: int = 60, out_dir: 
     if max_len < 1:
         return usage(f"--max-len must be at least 1, not {max_len}")
     try:
-        mod = importlib.import_module(harness_module(fmt))
-    except ModuleNotFoundError:
+        info = resolve_format(fmt)
+        mod = load_harness(info)
+    except (UsageError, ModuleNotFoundError):
         return usage(f"no fuzz harnesses for format {fmt!r}")
+    fmt = info.id
     if not _atheris_available():
         return usage("atheris is not installed; fuzzing needs it", INSTALL_HINT)
     crash_dir = out_dir if out_dir is not None else _paths.default_crash_dir(fmt)
@@ -457,9 +471,9 @@ def run_campaign(fmt: str, *, target: str = "diff", seconds: int = 60, out_dir: 
         state = work / "state"
         state.mkdir()
         n_files, n_seeds = _prepare_corpus(mod, fmt, corpus, max_len, extra_seeds, stderr)
-        dict_path = _paths.dictionary_file(fmt)
+        dict_path = _paths.dictionary_file(info.dictionary)
         if dict_path is None:  # an install without the data file: write the generated one
-            dict_path = work / f"{fmt}.dict"
+            dict_path = work / info.dictionary
             dict_path.write_text(mod.dictionary_text())
         _write(stderr, f"recspec fuzz: {fmt}/{target} for {seconds} s; {n_seeds} seed inputs "
                        f"(from {n_files} files + synthetic); crashes go to {crash_dir}\n")
@@ -485,9 +499,9 @@ def run_campaign(fmt: str, *, target: str = "diff", seconds: int = 60, out_dir: 
                 failure = (f"the fuzzing process failed (exit status {run.returncode}) without saving an input; "
                            "its output is above")
                 break
-            path, info = _save_crash(c, run, state, getattr(mod, "EXTENSION", ""), lf_seed)
-            c.saved.append((path, info))
-            sig = str(info["signature"])
+            path, crash = _save_crash(c, run, state, mod.EXTENSION, lf_seed)
+            c.saved.append((path, crash))
+            sig = str(crash["signature"])
             if sig in c.known:  # not passed over by the child (a hang or a native crash): stop here
                 failure = f"the same failure came back ({sig}); stopping"
                 break

@@ -36,12 +36,10 @@ import random
 import re
 import struct
 import typing
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
-from recspec.errors import DecodeError
-from recspec.report import Report
 from recspec.reference.carla import (
     VARIANTS,
     Header,
@@ -57,11 +55,16 @@ from recspec.reference.carla import (
     encode_header,
     encode_packet,
 )
-from recspec.reference.carla import _model as m
-from recspec.reference.carla._model import PacketKind as K
+from recspec.reference import carla as m
+from recspec.reference.carla import PacketKind as K
 
-from ._contract import ContractViolation
+from recspec.errors import DecodeError
+from recspec.report import Report
+
+from . import _mutate
+from ._contract import ContractViolation, Divergent
 from ._dictionary import render, unique
+from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -74,6 +77,7 @@ __all__ = [
     "derive_seeds",
     "describe_input",
     "dictionary_entries",
+    "divergence_kind",
     "dictionary_text",
     "fuzz_diff",
     "fuzz_ksy",
@@ -89,40 +93,27 @@ EXTENSION = ".log"
 #: The variant used when the header does not decode (nothing to detect from).
 DEFAULT_VARIANT = VARIANTS["0.9.15"]
 
-#: How often :func:`mutate` does a byte mutation even though the input decodes.
-BYTE_MUTATION_RATE = 0.2
 
 
 # --- findings --------------------------------------------------------------------
 
 
-class Divergent(ContractViolation):
-    """The reference decoder and the Kaitai parser read an input differently."""
+#: What a :class:`Divergent` broke.
+_COMPARED = ("recspec.reference.carla vs recspec._ksy.carla_recorder "
+             "(compared by recspec.conformance.carla._xcheck.differential)")
 
-    module = ("recspec.reference.carla vs recspec._ksy.carla_recorder "
-              "(compared by recspec.conformance.carla._xcheck.differential)")
 
-    def __init__(self, divergences: Sequence[Divergence], variant: str | None = None) -> None:
-        self.divergences = tuple(divergences)
-        shown = "; ".join(str(d) for d in self.divergences[:3])
-        more = f" (+{len(self.divergences) - 3} more)" if len(self.divergences) > 3 else ""
-        super().__init__(f"{len(self.divergences)} divergence(s) under {variant}: {shown}{more}", variant)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.divergences, self.variant))
-
-    def signature(self) -> str:
-        """The first divergence without its numbers, values and parenthesised details."""
-        d = self.divergences[0]
-        text = d.message.split(": reference ", 1)[0] if d.message.startswith(".") else d.message
-        while True:
-            stripped = re.sub(r"\([^()]*\)", "", text)
-            if stripped == text:
-                break
-            text = stripped
-        text = re.sub(r"\d+", "N", text)
-        text = re.sub(r"\s+", " ", text).strip()
-        return f"Divergent:{d.path}:{text[:120]}"
+def divergence_kind(d: Divergence) -> str:
+    """A divergence's signature: without its numbers, values and parenthesised details."""
+    text = d.message.split(": reference ", 1)[0] if d.message.startswith(".") else d.message
+    while True:
+        stripped = re.sub(r"\([^()]*\)", "", text)
+        if stripped == text:
+            break
+        text = stripped
+    text = re.sub(r"\d+", "N", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return f"Divergent:{d.path}:{text[:120]}"
 
 
 # --- harnesses ---------------------------------------------------------------------
@@ -155,7 +146,7 @@ def fuzz_ref(data: bytes) -> None:
     json.dumps(Report([report]).to_json(), allow_nan=False)
     variant = VARIANTS[report.variant] if report.variant is not None else DEFAULT_VARIANT
     try:
-        decode(data, variant)
+        decode(data, variant=variant)
     except DecodeError:
         pass
 
@@ -180,7 +171,7 @@ def fuzz_diff(data: bytes) -> None:
     variant = variant_of(data) or DEFAULT_VARIANT
     divergences = differential(data, variant)
     if divergences:
-        raise Divergent(divergences, variant.name)
+        raise Divergent(divergences, variant.name, _COMPARED, divergence_kind)
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
@@ -252,7 +243,7 @@ def synthetic_seeds() -> list[tuple[str, bytes]]:
     """
     from recspec.conformance.carla._seeds import HEADER, valid_packets
 
-    return [(f"synthetic-{v.name}", encode(Recording(HEADER, tuple(valid_packets(v))), v)) for v in VARIANTS.values()]
+    return [(f"synthetic-{v.name}", encode(Recording(HEADER, tuple(valid_packets(v))), variant=v)) for v in VARIANTS.values()]
 
 
 # --- lenient parse --------------------------------------------------------------------
@@ -565,62 +556,18 @@ def _mutate_structure(rng: random.Random, parsed: _Parsed, max_size: int) -> byt
     return out or None
 
 
-# --- byte mutations ---------------------------------------------------------------------
-
-
-def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
-    """A small deterministic byte mutator: the fallback when atheris.Mutate is not available
-    (outside a running campaign, e.g. in tests)."""
-    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
-    tokens = _TOKENS
-    for _ in range(rng.choice((1, 1, 2, 4))):
-        op = rng.randrange(7)
-        pos = rng.randrange(len(buf)) if buf else 0
-        if op == 0 and buf:
-            buf[pos] ^= 1 << rng.randrange(8)
-        elif op == 1 and buf:
-            buf[pos] = rng.choice((0, 1, 0x7F, 0x80, 0xFF, rng.randrange(256)))
-        elif op == 2:
-            buf[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
-        elif op == 3 and len(buf) > 1:
-            del buf[pos:pos + rng.randint(1, min(64, len(buf) - 1))]
-        elif op == 4 and buf:
-            n = rng.choice((2, 4))
-            v = rng.choice(_INTS) & (0xFFFF if n == 2 else 0xFFFFFFFF)
-            buf[pos:pos + n] = v.to_bytes(n, "little")
-        elif op == 5:
-            buf[pos:pos] = rng.choice(tokens)
-        elif op == 6 and buf:
-            end = min(len(buf), pos + rng.randint(1, 64))
-            at = rng.randrange(len(buf) + 1)
-            buf[at:at] = buf[pos:end]
-    return bytes(buf[:max_size]) or b"\x00"
+# --- the mutator ------------------------------------------------------------------------
 
 
 def mutate(data: bytes, max_size: int, seed: int, *,
            byte_mutate: Callable[[bytes, int], bytes] | None = None) -> bytes:
     """atheris custom mutator: ``(data, max_size, seed) -> bytes`` of at most ``max_size`` bytes.
 
-    Structure-aware when the header decodes (see the module docstring); byte
-    mutation otherwise, and with probability ``BYTE_MUTATION_RATE``. The
-    structural choices depend only on ``seed`` (``random.Random(seed)``).
-    ``byte_mutate`` is the byte mutator to fall back on: the campaign passes
-    ``atheris.Mutate`` (libFuzzer's, which uses the dictionary and the compare
-    traces, seeded by ``-seed``); without it a small deterministic one is used.
-    Never raises: an edit that cannot be encoded is dropped.
+    Structure-aware when the header decodes (see the module docstring), else
+    byte mutation (``recspec.fuzz._mutate``: the same outer logic for every format).
     """
-    rng = random.Random(seed)
-    if rng.random() >= BYTE_MUTATION_RATE:
-        try:
-            parsed = _parse(bytes(data))
-            out = _mutate_structure(rng, parsed, max_size) if parsed is not None else None
-        except Exception:  # a mutator must not crash the campaign; byte mutation instead
-            out = None
-        if out is not None:
-            return out
-    if byte_mutate is not None:
-        return byte_mutate(data, max_size)
-    return _byte_mutate(rng, data, max_size)
+    return _mutate.mutate(data, max_size, seed, parse=_parse, mutate_structure=_mutate_structure, tokens=_TOKENS,
+                          byte_mutate=byte_mutate)
 
 
 # --- seeds -------------------------------------------------------------------------------

@@ -33,18 +33,25 @@ import json
 import random
 import re
 import struct
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
-from recspec.conformance.matrix_smt._xcheck import Divergence, differential, kaitai_parse
-from recspec.errors import DecodeError
+from recspec.conformance.matrix_smt._xcheck import (
+    Divergence,
+    differential,
+    kaitai_parse,
+)
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt._codec import encode, from_document
+from recspec.reference.matrix_smt import encode, from_document
+
+from recspec.errors import DecodeError
 from recspec.report import Report
 
-from ._contract import ContractViolation
+from . import _mutate
+from ._contract import ContractViolation, Divergent
 from ._dictionary import render, unique
+from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -56,6 +63,7 @@ __all__ = [
     "describe_input",
     "dictionary_entries",
     "dictionary_text",
+    "divergence_kind",
     "fuzz_diff",
     "fuzz_ksy",
     "fuzz_ref",
@@ -64,33 +72,22 @@ __all__ = [
 ]
 
 EXTENSION = ".bson"
-#: How often the mutator leaves the structure alone and mutates bytes.
-BYTE_MUTATION_RATE = 0.2
 #: How often a structural edit is followed by a framing break.
 FRAMING_BREAK_RATE = 0.125
 #: Deepest value tree the mutator builds (deeper inputs are only byte-mutated).
 MAX_MUTATION_DEPTH = 12
 
 
-class Divergent(ContractViolation):
-    """The reference, Kaitai and pymongo readings of an input differ."""
+#: What a :class:`Divergent` broke.
+_COMPARED = ("recspec.reference.matrix_smt vs recspec._ksy.matrix_smt_record vs bson "
+             "(compared by recspec.conformance.matrix_smt._xcheck.differential)")
 
-    module = ("recspec.reference.matrix_smt vs recspec._ksy.matrix_smt_record vs bson "
-              "(compared by recspec.conformance.matrix_smt._xcheck.differential)")
 
-    def __init__(self, divergences: Sequence[Divergence]) -> None:
-        self.divergences = tuple(divergences)
-        shown = "; ".join(str(d) for d in self.divergences[:3])
-        super().__init__(f"{len(self.divergences)} divergence(s): {shown}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.divergences,))
-
-    def signature(self) -> str:
-        d = self.divergences[0]
-        text = re.sub(r"\([^()]*\)", "", d.message)
-        text = re.sub(r"\d+", "N", text.split(":", 1)[0])
-        return f"Divergent:{d.reader}:{text.strip()[:100]}"
+def divergence_kind(d: Divergence) -> str:
+    """A divergence's signature: the reader and the message's first clause without numbers and details."""
+    text = re.sub(r"\([^()]*\)", "", d.message)
+    text = re.sub(r"\d+", "N", text.split(":", 1)[0])
+    return f"Divergent:{d.reader}:{text.strip()[:100]}"
 
 
 # --- harnesses ---------------------------------------------------------------------------
@@ -139,7 +136,7 @@ def fuzz_diff(data: bytes) -> None:
     # (differential() returns nothing; Divergent otherwise).
     divergences = differential(data)
     if divergences:
-        raise Divergent(divergences)
+        raise Divergent(divergences, None, _COMPARED, divergence_kind)
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
@@ -269,53 +266,27 @@ def _break_framing(rng: random.Random, data: bytes) -> bytes:
     return bytes(buf)
 
 
-def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
-    """A small deterministic byte mutator: the fallback outside a campaign (in tests)."""
-    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
-    for _ in range(rng.choice((1, 1, 2, 4))):
-        op = rng.randrange(5)
-        pos = rng.randrange(len(buf))
-        if op == 0:
-            buf[pos] ^= 1 << rng.randrange(8)
-        elif op == 1:
-            buf[pos] = rng.choice((0, 1, 2, 0x7F, 0xFF, rng.randrange(256)))
-        elif op == 2 and len(buf) > 1:
-            del buf[pos:pos + rng.randint(1, min(16, len(buf) - 1))]
-        elif op == 3:
-            buf[pos:pos] = rng.choice(_TOKENS)
-        else:
-            struct_at = min(pos, max(len(buf) - 4, 0))
-            buf[struct_at:struct_at + 4] = rng.choice((0, 5, 0x7FFFFFFF, -1 & 0xFFFFFFFF)).to_bytes(4, "little")
-    return bytes(buf[:max_size]) or b"\x00"
+def _mutate_structure(rng: random.Random, root: b.Document, max_size: int) -> bytes:
+    """One to three edits of the value tree, re-encoded; now and then a framing break after."""
+    containers = _containers(root)
+    for _ in range(rng.choice((1, 1, 2, 3))):
+        _edit(rng, root, containers)
+        containers = _containers(root)
+    out = b.encode_document(root)
+    if rng.random() < FRAMING_BREAK_RATE:
+        out = _break_framing(rng, out)
+    return out
 
 
 def mutate(data: bytes, max_size: int, seed: int, *,
            byte_mutate: Callable[[bytes, int], bytes] | None = None) -> bytes:
     """atheris custom mutator: ``(data, max_size, seed) -> bytes`` of at most ``max_size`` bytes.
 
-    Structure-aware when ``data`` decodes as BSON (see the module docstring);
-    byte mutation otherwise and with probability ``BYTE_MUTATION_RATE``. The
-    structural choices depend only on ``seed``. ``byte_mutate`` is the fallback
-    (the campaign passes ``atheris.Mutate``); never raises.
+    Structure-aware when ``data`` decodes as BSON (see the module docstring), else
+    byte mutation (``recspec.fuzz._mutate``: the same outer logic for every format).
     """
-    rng = random.Random(seed)
-    if rng.random() >= BYTE_MUTATION_RATE:
-        try:
-            root = b.decode_document(bytes(data))
-            containers = _containers(root)
-            for _ in range(rng.choice((1, 1, 2, 3))):
-                _edit(rng, root, containers)
-                containers = _containers(root)
-            out = b.encode_document(root)
-            if rng.random() < FRAMING_BREAK_RATE:
-                out = _break_framing(rng, out)
-            if len(out) <= max_size:
-                return out
-        except Exception:  # noqa: BLE001 - a mutator must not stop the campaign; byte mutation instead
-            pass
-    if byte_mutate is not None:
-        return byte_mutate(data, max_size)
-    return _byte_mutate(rng, data, max_size)
+    return _mutate.mutate(data, max_size, seed, parse=b.decode_document, mutate_structure=_mutate_structure,
+                          tokens=_TOKENS, byte_mutate=byte_mutate)
 
 
 # --- seeds ---------------------------------------------------------------------------------
@@ -326,7 +297,7 @@ PREFIX_BYTES = 8192
 
 def synthetic_seeds() -> list[tuple[str, bytes]]:
     """Seeds that need no corpus: the base recording in both encodings and a tiny document."""
-    return [("base-spec", encode(BASE, "spec")), ("base-compat", encode(BASE, "compat")),
+    return [("base-spec", encode(BASE, profile="spec")), ("base-compat", encode(BASE, profile="compat")),
             ("empty", b.encode_document(b.Document.of(("objects", b.Array()), ("frames", b.Array()))))]
 
 

@@ -33,8 +33,12 @@ import struct
 from typing import Any, Callable
 
 from recspec.conformance.nanover import check_stream, detect_kind
-from recspec.conformance.nanover._xcheck import KaitaiRejected, differential, kaitai_records
-from recspec.errors import DecodeError
+from recspec.conformance.nanover._xcheck import (
+    Divergence,
+    KaitaiRejected,
+    differential,
+    kaitai_records,
+)
 from recspec.reference.nanover import (
     HEADER_SIZE,
     MAGIC,
@@ -45,11 +49,15 @@ from recspec.reference.nanover import (
     encode_header,
     encode_record,
 )
-from recspec.reference.nanover._wire import encode_varint, read_varint
+from recspec.reference.nanover import encode_varint, read_varint
+
+from recspec.errors import DecodeError
 from recspec.report import Report
 
-from ._contract import ContractViolation
+from . import _mutate
+from ._contract import ContractViolation, Divergent
 from ._dictionary import render
+from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -61,6 +69,7 @@ __all__ = [
     "describe_input",
     "dictionary_entries",
     "dictionary_text",
+    "divergence_kind",
     "fuzz_diff",
     "fuzz_ksy",
     "fuzz_ref",
@@ -70,26 +79,18 @@ __all__ = [
 ]
 
 EXTENSION = ".nanover"
-BYTE_MUTATION_RATE = 0.2
 #: Seed files longer than this are also cut to a prefix of whole records.
 PREFIX_BYTES = 8192
 
 
-class Divergent(ContractViolation):
-    """The reference decoder and the Kaitai parser read an input differently."""
+#: What a :class:`Divergent` broke.
+_COMPARED = "recspec.conformance.nanover._xcheck"
 
-    module = "recspec.conformance.nanover._xcheck"
 
-    def __init__(self, divergences: Any, variant: str | None = None) -> None:
-        self.divergences = list(divergences)
-        super().__init__("; ".join(str(d) for d in self.divergences), variant)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.divergences, self.variant))
-
-    def signature(self) -> str | None:
-        first = str(self.divergences[0]) if self.divergences else ""
-        return "divergence:" + first.split(":", 2)[1][:60] if ":" in first else None
+def divergence_kind(d: Divergence) -> str | None:
+    """A divergence's signature: the record it is about (``None``: sign by traceback)."""
+    text = str(d)
+    return "divergence:" + text.split(":", 2)[1][:60] if ":" in text else None
 
 
 def kind_of(data: bytes) -> Kind:
@@ -111,7 +112,7 @@ def fuzz_ref(data: bytes) -> None:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
     json.dumps(Report([report]).to_json(), allow_nan=False)
     try:
-        decode(data, Kind(report.variant) if report.variant else Kind.TRAJ)
+        decode(data, variant=Kind(report.variant) if report.variant else Kind.TRAJ)
     except DecodeError:
         pass
 
@@ -130,7 +131,7 @@ def fuzz_diff(data: bytes) -> None:
     kind = kind_of(data)
     divergences = differential(data, kind)
     if divergences:
-        raise Divergent(divergences, kind.value)
+        raise Divergent(divergences, kind.value, _COMPARED, divergence_kind)
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
@@ -275,10 +276,8 @@ def _split(data: bytes) -> tuple[bytes, list[tuple[int, bytes]], bytes] | None:
     return data[:HEADER_SIZE], records, data[reader.tell():]
 
 
-def _mutate_structure(rng: random.Random, data: bytes, max_size: int) -> bytes | None:
-    split = _split(data)
-    if split is None:
-        return None
+def _mutate_structure(rng: random.Random, split: tuple[bytes, list[tuple[int, bytes]], bytes],
+                      max_size: int) -> bytes | None:
     header, records, tail = split
     op = rng.choices(range(6), weights=(50, 10, 8, 8, 8, 6))[0]
     if op == 0 or not records:  # one protobuf field of one payload
@@ -315,42 +314,15 @@ def _mutate_structure(rng: random.Random, data: bytes, max_size: int) -> bytes |
     return out[:max_size] if len(out) > max_size else out
 
 
-def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
-    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
-    for _ in range(rng.choice((1, 1, 2, 4))):
-        op = rng.randrange(5)
-        pos = rng.randrange(len(buf)) if buf else 0
-        if op == 0 and buf:
-            buf[pos] ^= 1 << rng.randrange(8)
-        elif op == 1 and buf:
-            buf[pos] = rng.choice((0, 1, 0x7F, 0x80, 0xFF, rng.randrange(256)))
-        elif op == 2:
-            buf[pos:pos] = rng.choice(_TOKENS)
-        elif op == 3 and len(buf) > 1:
-            del buf[pos:pos + rng.randint(1, min(32, len(buf) - 1))]
-        else:
-            buf[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
-    return bytes(buf[:max_size]) or b"\x00"
-
-
 def mutate(data: bytes, max_size: int, seed: int, *,
            byte_mutate: Callable[[bytes, int], bytes] | None = None) -> bytes:
     """atheris custom mutator: ``(data, max_size, seed) -> bytes`` of at most ``max_size`` bytes.
 
-    Structure-aware when the header decodes (see the module docstring), byte
-    mutation otherwise and with probability ``BYTE_MUTATION_RATE``; never raises.
+    Structure-aware when the header decodes (see the module docstring), else
+    byte mutation (``recspec.fuzz._mutate``: the same outer logic for every format).
     """
-    rng = random.Random(seed)
-    if rng.random() >= BYTE_MUTATION_RATE:
-        try:
-            out = _mutate_structure(rng, bytes(data), max_size)
-        except Exception:  # a mutator must not crash the campaign
-            out = None
-        if out is not None:
-            return out
-    if byte_mutate is not None:
-        return byte_mutate(data, max_size)
-    return _byte_mutate(rng, data, max_size)
+    return _mutate.mutate(data, max_size, seed, parse=_split, mutate_structure=_mutate_structure, tokens=_TOKENS,
+                          byte_mutate=byte_mutate)
 
 
 # --- seeds -----------------------------------------------------------------------------------

@@ -34,8 +34,11 @@ import tarfile
 from typing import Any, Callable, Sequence
 
 from recspec.conformance.raskat_signal import check_bytes
-from recspec.conformance.raskat_signal._xcheck import Divergence, differential, kaitai_read
-from recspec.errors import DecodeError
+from recspec.conformance.raskat_signal._xcheck import (
+    Divergence,
+    differential,
+    kaitai_read,
+)
 from recspec.reference.raskat_signal import (
     XZ_MAGIC,
     Ext,
@@ -50,42 +53,36 @@ from recspec.reference.raskat_signal import (
     signal_member,
     unwrap,
 )
+
+from recspec.errors import DecodeError
 from recspec.report import Report
 
-from ._contract import ContractViolation
+from . import _mutate
+from ._contract import ContractViolation, Divergent
 from ._dictionary import render
+from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE", "EXTENSION", "FUZZ_MAX_UNPACKED", "TARGETS", "ContractViolation", "Divergent",
-    "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "fuzz_diff", "fuzz_ksy",
+    "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "divergence_kind", "fuzz_diff", "fuzz_ksy",
     "fuzz_ref", "mutate", "synthetic_seeds",
 ]
 
 #: File extension of saved crashes (``recspec check`` recognises them by content anyway).
 EXTENSION = ".sig"
-#: How often :func:`mutate` does a byte mutation even though the input decodes.
-BYTE_MUTATION_RATE = 0.2
 #: The xz output limit of the mutator and the harnesses: an xz bomb among the
 #: inputs then costs 1 MiB of work per execution instead of MAX_UNPACKED (8 MiB);
 #: the limit's own code path is the same whatever its value.
 FUZZ_MAX_UNPACKED = 1 << 20
 
 
-class Divergent(ContractViolation):
-    """The reference decoder and the Kaitai parser read an input differently."""
+#: What a :class:`Divergent` broke.
+_COMPARED = "recspec.conformance.raskat_signal._xcheck"
 
-    module = "recspec.conformance.raskat_signal._xcheck"
 
-    def __init__(self, divergences: Sequence[Divergence], variant: str | None = None) -> None:
-        super().__init__("; ".join(str(d) for d in divergences), variant)
-        self.divergences = list(divergences)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.divergences, self.variant))
-
-    def signature(self) -> str:
-        first = self.divergences[0].message if self.divergences else ""
-        return "raskat-diff:" + first.split("(")[0].split(":")[0][:60].strip()
+def divergence_kind(d: Divergence) -> str:
+    """A divergence's signature: its message up to the first detail."""
+    return "raskat-diff:" + d.message.split("(")[0].split(":")[0][:60].strip()
 
 
 # --- harnesses -------------------------------------------------------------------------
@@ -121,7 +118,7 @@ def fuzz_diff(data: bytes) -> None:
     # Invariant: both readers accept with equal values, or both reject.
     divergences = differential(data, max_unpacked=FUZZ_MAX_UNPACKED)
     if divergences:
-        raise Divergent(divergences, _version_label(data))
+        raise Divergent(divergences, _version_label(data), _COMPARED, divergence_kind)
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
@@ -318,11 +315,8 @@ def _rest(s: SignalV2, start: int) -> tuple[Any, ...]:
     return values[start:]
 
 
-def _mutate_structure(rng: random.Random, data: bytes, max_size: int) -> bytes | None:
-    try:
-        container, body, name = _open(data)
-    except DecodeError:
-        return None
+def _mutate_structure(rng: random.Random, opened: tuple[str, bytes, str], max_size: int) -> bytes | None:
+    container, body, name = opened
     if rng.random() < 0.25:
         out = _container_op(rng, body, name or "signal.sig")
     else:
@@ -335,23 +329,10 @@ def _mutate_structure(rng: random.Random, data: bytes, max_size: int) -> bytes |
     return out if len(out) <= max_size else None
 
 
-def _byte_mutate(rng: random.Random, data: bytes, max_size: int) -> bytes:
-    """A small deterministic byte mutator (outside a running campaign)."""
-    buf = bytearray(data[:max_size]) or bytearray(b"\x00")
-    for _ in range(rng.choice((1, 1, 2, 4))):
-        pos = rng.randrange(len(buf))
-        op = rng.randrange(5)
-        if op == 0:
-            buf[pos] ^= 1 << rng.randrange(8)
-        elif op == 1:
-            buf[pos] = rng.choice((0, 0x7F, 0x80, 0xC1, 0xCD, 0xDC, 0xFF, rng.randrange(256)))
-        elif op == 2:
-            buf[pos:pos] = rng.choice(_TOKENS)
-        elif op == 3 and len(buf) > 1:
-            del buf[pos:pos + rng.randint(1, min(16, len(buf) - 1))]
-        else:
-            buf[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 4)))
-    return bytes(buf[:max_size]) or b"\x00"
+def _inside(data: bytes) -> tuple[bytes, Callable[[bytes], bytes]] | None:
+    """The signal member of a tar.xz input and how to wrap it again (byte mutations go there)."""
+    container, body, name = _open(data)
+    return (body, lambda new: _wrap(new, name)) if container == "tar.xz" else None
 
 
 def mutate(data: bytes, max_size: int, seed: int, *,
@@ -360,27 +341,11 @@ def mutate(data: bytes, max_size: int, seed: int, *,
 
     Structure-aware when the container opens and the signal decodes; otherwise
     (and with probability ``BYTE_MUTATION_RATE``) byte mutation, applied to the
-    signal member inside a tar.xz (re-wrapped after) or to the raw bytes.
+    signal member inside a tar.xz (re-wrapped after) or to the raw bytes
+    (``recspec.fuzz._mutate``: the same outer logic for every format).
     """
-    rng = random.Random(seed)
-    data = bytes(data)
-    if rng.random() >= BYTE_MUTATION_RATE:
-        try:
-            out = _mutate_structure(rng, data, max_size)
-        except Exception:  # a mutator must not crash the campaign
-            out = None
-        if out is not None:
-            return out
-    bm = byte_mutate if byte_mutate is not None else (lambda d, n: _byte_mutate(rng, d, n))
-    try:
-        container, body, name = _open(data)
-        if container == "tar.xz" and rng.random() < 0.7:
-            out = _wrap(bm(body, max_size), name)
-            if len(out) <= max_size:
-                return out
-    except Exception:
-        pass
-    return bm(data, max_size)
+    return _mutate.mutate(data, max_size, seed, parse=_open, mutate_structure=_mutate_structure, tokens=_TOKENS,
+                          byte_mutate=byte_mutate, inside=_inside)
 
 
 # --- seeds and dictionary ------------------------------------------------------------------------

@@ -1,27 +1,22 @@
-"""The Matrix-SMT fuzzing harnesses, mutator, seeds and dictionary
-(fuzz/matrix_smt.py), and a short real atheris campaign per target.
+"""The Matrix-SMT fuzzing harnesses, mutator and seeds (fuzz/matrix_smt.py): what
+is Matrix-SMT's own. What every format shares is in ``test_fuzz_harnesses.py``.
 
-* harnesses: each holds on the real recording, the seed corpus, their mutants and
-  arbitrary bytes (a failure here is a recspec bug);
-* the mutator: deterministic per seed, keeps the BSON lengths consistent (most
-  outputs decode), changes the structure, respects max_size, never raises;
-* campaigns (``slow``, but run by default): atheris for a few seconds per target
-  finds nothing.
+* harnesses: each holds on the real recording's prefix, the whole seed corpus and
+  their mutants (a failure here is a recspec bug);
+* the mutator: keeps the BSON lengths consistent (most outputs decode) and
+  changes almost every input;
+* signatures of divergences, synthetic seeds that decode.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import io
-import pickle
 import random
 from pathlib import Path
 
 import pytest
-
 from recspec.fuzz import matrix_smt as F
-from recspec.fuzz import run_campaign
 from recspec.reference import matrix_smt as b
+
 from tests.helpers import real_file
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,32 +42,15 @@ def test_harnesses_hold_on_the_real_recording_prefix(target: str) -> None:
     F.TARGETS[target](F.mutate(small, 1 << 16, 3))
 
 
-@pytest.mark.parametrize("target", ["ref", "ksy", "diff"])
-def test_harnesses_hold_on_arbitrary_bytes(target: str) -> None:
-    rng = random.Random(1)
-    for n in (0, 1, 4, 5, 7, 64, 300):
-        F.TARGETS[target](bytes(rng.randrange(256) for _ in range(n)))
-
-
-def test_every_harness_states_its_invariant() -> None:
-    import inspect
-
-    for fn in F.TARGETS.values():
-        assert "# Invariant:" in inspect.getsource(fn)
-
-
-def test_divergent_pickles_and_signs() -> None:
+def test_a_divergence_is_signed_by_its_reader_and_first_clause() -> None:
     from recspec.conformance.matrix_smt._xcheck import Divergence
 
-    e = F.Divergent([Divergence("pymongo", "accepts what the reference rejects (x)", 12, "frames[3]")])
-    again = pickle.loads(pickle.dumps(e))
-    assert again.divergences == e.divergences
-    assert e.signature() == "Divergent:pymongo:accepts what the reference rejects"
+    d = Divergence("accepts what the reference rejects (x)", 12, "frames[3]", "pymongo")
+    assert F.divergence_kind(d) == "Divergent:pymongo:accepts what the reference rejects"
 
 
-def test_mutator_is_deterministic_and_keeps_lengths_consistent() -> None:
+def test_mutator_keeps_lengths_consistent() -> None:
     data = (CORPUS / "valid" / "spec.bson").read_bytes()
-    assert F.mutate(data, 1 << 16, 42) == F.mutate(data, 1 << 16, 42)
     outputs = [F.mutate(data, 1 << 16, seed) for seed in range(200)]
     decodable = 0
     for out in outputs:
@@ -86,36 +64,6 @@ def test_mutator_is_deterministic_and_keeps_lengths_consistent() -> None:
     assert sum(out != data for out in outputs) >= 190
 
 
-def test_mutator_respects_max_size_and_never_raises() -> None:
-    data = (CORPUS / "valid" / "spec.bson").read_bytes()
-    for seed in range(100):
-        assert 1 <= len(F.mutate(data, 64, seed)) <= 64
-    for seed in range(50):
-        F.mutate(b"", 100, seed)
-        F.mutate(b"\xff" * 20, 100, seed)
-
-
 def test_synthetic_seeds_decode() -> None:
     for _, data in F.synthetic_seeds():
         b.decode_document(data)
-
-
-def test_dictionary_file_is_the_generated_one() -> None:
-    assert (ROOT / "fuzz" / "dictionaries" / "matrix-smt.dict").read_text() == F.dictionary_text()
-
-
-needs_atheris = pytest.mark.skipif(importlib.util.find_spec("atheris") is None,
-                                   reason="atheris is not installed (pip install 'recspec[fuzz]')")
-
-
-@pytest.mark.slow
-@needs_atheris
-@pytest.mark.parametrize("target", ["ref", "ksy", "diff"])
-def test_short_campaign_runs_atheris(tmp_path: Path, target: str) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    rc = run_campaign("matrix-smt", target=target, seconds=4, out_dir=tmp_path, seed=1, max_len=4096,
-                      stdout=out, stderr=err)
-    assert rc == 0, out.getvalue() + err.getvalue()[-3000:]
-    assert f"recspec fuzz matrix-smt --target {target}:" in out.getvalue() and "no new crashes" in out.getvalue()
-    assert "INITED" in err.getvalue()
-    assert not list(tmp_path.glob("crash-*"))

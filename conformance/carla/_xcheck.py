@@ -20,32 +20,29 @@ import dataclasses
 import io
 import json
 import math
-from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator
 
-from kaitaistruct import KaitaiStream, KaitaiStructError
-from recspec.reference.carla import _decode as dec
-from recspec.reference.carla import _model as m
-from recspec.reference.carla._model import PacketKind as K
-from recspec.reference.carla._variants import Variant
+from kaitaistruct import KaitaiStream
+from recspec.reference import carla as dec
+from recspec.reference import carla as m
+from recspec.reference.carla import PacketKind as K
+from recspec.reference.carla import Variant
 
 from recspec._ksy.carla_recorder import CarlaRecorder as KS
 from recspec._plain import to_plain
 from recspec.errors import DecodeError, Malformed, Truncated
 from recspec.report import FileReport, Finding, Verdict
 
-__all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
+from .._kaitai import KaitaiRejected as _KaitaiRejected
 
-# Exceptions the generated parser raises on bad input. UnicodeDecodeError: the
-# generated code decodes UTF-8 strings with bytes.decode, outside Kaitai's own
-# error classes. EOFError: the runtime's end-of-stream errors.
-KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError, UnicodeDecodeError, ValueError)
+__all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
 
 _MODEL_OF = {name: getattr(m, name) for name in m.__all__ if dataclasses.is_dataclass(getattr(m, name))}
 _MODEL_OF["TrafficLight"] = m.TrafficLightState
 
 
-class KaitaiRejected(Malformed):
+class KaitaiRejected(_KaitaiRejected):
     """The Kaitai parser rejected the input (its message, ksy path and offset)."""
 
     rule = "CARLA-XCHECK-REJECT"
@@ -79,8 +76,7 @@ def _packet_to_model(p: Any, variant: Variant) -> m.Packet:
 
 
 def _rejected(e: BaseException, offset: int, what: str) -> KaitaiRejected:
-    src = getattr(e, "src_path", "") or ""
-    return KaitaiRejected(f"Kaitai parser rejects the {what}: {type(e).__name__}: {e}", offset, src)
+    return KaitaiRejected.from_error(e, f"Kaitai parser rejects the {what}: ", offset=offset)
 
 
 def kaitai_packets(f: BinaryIO, variant: Variant) -> Iterator[tuple[int, m.Packet | KaitaiRejected]]:
@@ -169,18 +165,6 @@ def _has_bad_text(value: Any) -> bool:
     return False
 
 
-@dataclass(frozen=True)
-class Divergence:
-    """Where the two readings disagree."""
-
-    offset: int
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"@{self.offset} {self.path}: {self.message}"
-
-
 def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int) -> Iterator[tuple[int, m.Packet | DecodeError]]:
     f.seek(offset)
     reader = dec.PacketReader(f, variant, offset, size)
@@ -216,8 +200,8 @@ def differential(data: bytes, variant: Variant, limit: int = 20,
     ks_header_rejected = first is not None and first[0] == 0 and isinstance(first[1], KaitaiRejected) \
         and "header" in first[1].message
     if ks_header_rejected == ref_header_ok:
-        out.append(Divergence(0, "header", "reference " + ("accepts" if ref_header_ok else "rejects") +
-                              " the header, Kaitai " + ("rejects" if ks_header_rejected else "accepts") + " it"))
+        out.append(Divergence("reference " + ("accepts" if ref_header_ok else "rejects") + " the header, Kaitai " +
+                              ("rejects" if ks_header_rejected else "accepts") + " it", 0, "header"))
         return out
     if not ref_header_ok:
         return out
@@ -227,7 +211,7 @@ def differential(data: bytes, variant: Variant, limit: int = 20,
             progress(ref_off, len(data))
         ks = pending.pop() if pending else next(ks_all, None)
         if ks is None:
-            out.append(Divergence(ref_off, "packet", "reference reads a packet here, Kaitai has ended"))
+            out.append(Divergence("reference reads a packet here, Kaitai has ended", ref_off, "packet"))
             break
         ks_off, ks_p = ks
         ref_bad = isinstance(ref_p, DecodeError)
@@ -241,18 +225,18 @@ def differential(data: bytes, variant: Variant, limit: int = 20,
                    f"Kaitai {'rejects' if ks_bad else 'accepts'}" + (f" ({ks_p})" if ks_bad else ""))
             if ks_off != ref_off:
                 why += f"; Kaitai is at offset {ks_off}"
-            out.append(Divergence(ref_off, "packet", why))
+            out.append(Divergence(why, ref_off, "packet"))
             if len(out) >= limit or isinstance(ref_p, Truncated) or ks_off != ref_off:
                 break
             continue
         if not same(ref_p, ks_p):
-            out.append(Divergence(ref_off, f"packet:{ref_p.kind.label}", _first_difference(ref_p, ks_p)))  # type: ignore[union-attr]
+            out.append(Divergence(_first_difference(ref_p, ks_p), ref_off, f"packet:{ref_p.kind.label}"))  # type: ignore[union-attr]
             if len(out) >= limit:
                 break
     else:
         extra = pending.pop() if pending else next(ks_all, None)
         if extra is not None:
-            out.append(Divergence(extra[0], "packet", f"Kaitai reads more than the reference: {extra[1]}"))
+            out.append(Divergence(f"Kaitai reads more than the reference: {extra[1]}", extra[0], "packet"))
     return out
 
 

@@ -28,23 +28,25 @@ from __future__ import annotations
 import io
 import json
 import struct
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import bson as pymongo_bson
 from bson.codec_options import CodecOptions, DatetimeConversion
-from kaitaistruct import KaitaiStream, KaitaiStructError
+from kaitaistruct import KaitaiStream
 from recspec.reference import matrix_smt as b
 
 from recspec._ksy.bson import Bson as KB
 from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS
-from recspec.errors import DecodeError, Malformed
+from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Verdict
+
+from .._kaitai import KAITAI_INPUT_ERRORS
+from .._kaitai import Divergence as _Divergence
+from .._kaitai import KaitaiRejected as _KaitaiRejected
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
            "pymongo_decode", "pymongo_form"]
 
-KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError, UnicodeDecodeError, ValueError)
 PYMONGO_OPTIONS = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS,
                                unicode_decode_error_handler="strict")
 #: recspec's own limits, which the other readers do not enforce (see the module docstring).
@@ -52,18 +54,16 @@ NOT_ENFORCED = {"kaitai": frozenset(("MATRIX-LIMIT-002", "MATRIX-LIMIT-003")),
                 "pymongo": frozenset(("MATRIX-LIMIT-001", "MATRIX-LIMIT-002", "MATRIX-LIMIT-003"))}
 
 
-class KaitaiRejected(Malformed):
+class KaitaiRejected(_KaitaiRejected):
     """The Kaitai parser rejected the input."""
 
     rule = "MATRIX-XCHECK-REJECT"
 
 
-@dataclass(frozen=True)
-class Divergence:
-    reader: str  # "kaitai" or "pymongo"
-    message: str
-    offset: int = 0
-    path: str = ""
+class Divergence(_Divergence):
+    """The shared :class:`recspec.formats.Divergence` (``reader`` is "kaitai" or
+    "pymongo"), written reader first: ``recspec reproduce`` and the report's
+    ``evidence.cross_check`` show it so."""
 
     def __str__(self) -> str:
         return f"{self.reader}: {self.message} (@{self.offset} {self.path})"
@@ -81,9 +81,7 @@ def kaitai_parse(data: bytes) -> KS:
     except RecursionError as e:  # pragma: no cover - bounded by the depth limit in the ksy
         raise KaitaiRejected(f"recursion: {e}", 0) from None
     except KAITAI_INPUT_ERRORS as e:
-        pos = getattr(getattr(e, "io", None), "pos", None)
-        offset = pos() if callable(pos) else 0
-        raise KaitaiRejected(f"{type(e).__name__}: {e}", offset, str(getattr(e, "src_path", "") or "")) from None
+        raise KaitaiRejected.from_error(e) from None
 
 
 def _k_doc(d: Any, cls: type[b.Document] = b.Document) -> b.Document:
@@ -316,16 +314,16 @@ def differential(data: bytes) -> list[Divergence]:
                 and ref_error.path.endswith("[?]"):
             continue  # pymongo skips array keys without decoding them
         if ref_error is None and not accepted:
-            out.append(Divergence(reader, f"rejects what the reference accepts: {why}"))
+            out.append(Divergence(f"rejects what the reference accepts: {why}", reader=reader))
         elif ref_error is not None and accepted:
-            out.append(Divergence(reader, f"accepts what the reference rejects ({ref_error.rule}: "
-                                  f"{ref_error.message})", ref_error.offset, ref_error.path))
+            out.append(Divergence(f"accepts what the reference rejects ({ref_error.rule}: {ref_error.message})",
+                                  ref_error.offset, ref_error.path, reader))
     if ref is not None and kval is not None and b.typed(ref) != b.typed(kval):
-        out.append(Divergence("kaitai", "reads other values: " + _first_difference(b.typed(ref), b.typed(kval))))
+        out.append(Divergence("reads other values: " + _first_difference(b.typed(ref), b.typed(kval)), reader="kaitai"))
     if ref is not None and p_error is None:
         a, c = reference_form(ref), pymongo_form(pval)
         if a != c:
-            out.append(Divergence("pymongo", "reads other values: " + _first_difference(a, c)))
+            out.append(Divergence("reads other values: " + _first_difference(a, c), reader="pymongo"))
     return out
 
 

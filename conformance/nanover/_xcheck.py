@@ -19,7 +19,7 @@ import io
 import json
 from typing import Any, BinaryIO, Callable, Iterator
 
-from kaitaistruct import KaitaiStream, KaitaiStructError
+from kaitaistruct import KaitaiStream
 from recspec.reference.nanover import (
     Frame,
     Kind,
@@ -35,17 +35,21 @@ from recspec.reference.nanover import (
 from recspec._ksy.nanover_recording import NanoverRecording as KS
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec._plain import to_plain
-from recspec.errors import DecodeError, Malformed
+from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Severity, Verdict
 
-__all__ = ["KaitaiRejected", "differential", "dump_kaitai", "kaitai_records", "cross_check_report"]
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
+from .._kaitai import KaitaiRejected as _KaitaiRejected
 
-KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError, UnicodeDecodeError, ValueError)
+__all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_records", "cross_check_report"]
+
 _KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
 _MASK64 = (1 << 64) - 1
 
 
-class KaitaiRejected(Malformed):
+class KaitaiRejected(_KaitaiRejected):
+    """The Kaitai parser rejected the input (a header or a record)."""
+
     rule = "NANOVER-XCHECK-REJECT"
 
 
@@ -184,7 +188,7 @@ def kaitai_records(f: BinaryIO, kind: Kind) -> Iterator[tuple[int, Any]]:
         try:
             rec._read()
         except KAITAI_INPUT_ERRORS as e:
-            yield pos, KaitaiRejected(f"Kaitai rejects the record: {type(e).__name__}: {e}", pos)
+            yield pos, KaitaiRejected.from_error(e, "Kaitai rejects the record: ", offset=pos, path="")
             return
         except RecursionError:
             yield pos, KaitaiRejected("Kaitai parser ran out of stack", pos)
@@ -211,15 +215,6 @@ def _reference_records(f: BinaryIO, kind: Kind, size: int) -> Iterator[tuple[int
         yield reader.tell(), e
 
 
-class Divergence:
-    def __init__(self, offset: int, message: str) -> None:
-        self.offset = offset
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"@{self.offset}: {self.message}"
-
-
 def differential(data: bytes, kind: Kind, limit: int = 20) -> list[Divergence]:
     """Where the two readings of ``data`` differ (empty when they agree)."""
     out: list[Divergence] = []
@@ -229,18 +224,18 @@ def differential(data: bytes, kind: Kind, limit: int = 20) -> list[Divergence]:
         r = ref[i] if i < len(ref) else None
         k = ks[i] if i < len(ks) else None
         if r is None or k is None:
-            out.append(Divergence((r or k)[0], f"record {i}: only {'the reference' if k is None else 'Kaitai'} "  # type: ignore[index]
-                                  f"reads it: {(r or k)[1]}"))  # type: ignore[index]
+            out.append(Divergence(f"record {i}: only {'the reference' if k is None else 'Kaitai'} "
+                                  f"reads it: {(r or k)[1]}", (r or k)[0]))  # type: ignore[index]
             break
         rv, kv = r[1], k[1]
         if isinstance(rv, DecodeError) != isinstance(kv, KaitaiRejected):
-            out.append(Divergence(r[0], f"record {i}: reference {'rejects: ' + str(rv) if isinstance(rv, DecodeError) else 'accepts'}, "
-                                        f"Kaitai {'rejects: ' + str(kv) if isinstance(kv, KaitaiRejected) else 'accepts'}"))
+            out.append(Divergence(f"record {i}: reference {'rejects: ' + str(rv) if isinstance(rv, DecodeError) else 'accepts'}, "
+                                  f"Kaitai {'rejects: ' + str(kv) if isinstance(kv, KaitaiRejected) else 'accepts'}", r[0]))
             break
         if isinstance(rv, DecodeError):
             break
         if r[0] != k[0] or not same_value(rv, kv):
-            out.append(Divergence(r[0], f"record {i}: values differ: reference {str(rv)[:300]} / Kaitai {str(kv)[:300]}"))
+            out.append(Divergence(f"record {i}: values differ: reference {str(rv)[:300]} / Kaitai {str(kv)[:300]}", r[0]))
         if len(out) >= limit:
             break
     return out

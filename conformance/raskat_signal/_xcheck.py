@@ -13,50 +13,46 @@ where both accept.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
-from kaitaistruct import KaitaiStream, KaitaiStructError
-from recspec.reference.raskat_signal import SignalFile, decode
-from recspec.reference.raskat_signal._container import (
+from kaitaistruct import KaitaiStream
+from recspec.reference.raskat_signal import (
+    MAX_DEPTH,
     MAX_MEMBER_SIZE,
     MAX_UNPACKED,
     REGULAR,
-)
-from recspec.reference.raskat_signal._msgpack import MAX_DEPTH, Ext, MsgMap
-from recspec.reference.raskat_signal._signal import (
+    Ext,
     Fixed,
+    MsgMap,
     Signal,
+    SignalFile,
     SignalMsgpack,
     SignalV2,
+    decode,
 )
 
 from recspec._ksy.raskat_signal import RaskatSignal
 from recspec._ksy.raskat_signal_file import RaskatSignalFile
-from recspec.errors import DecodeError, Malformed
+from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Verdict
+
+from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence
+from .._kaitai import KaitaiRejected as _KaitaiRejected
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "kaitai_read", "same"]
 
-#: What the generated parser raises for bad input (the runtime's own errors and
-#: the process routine's, which derive from KaitaiStructError).
-KAITAI_INPUT_ERRORS = (KaitaiStructError, EOFError)
+#: What the generated parser raises for bad input: the runtime's own errors and the
+#: process routine's, which derive from KaitaiStructError. Not the wider
+#: ``_kaitai.KAITAI_INPUT_ERRORS``: this parser decodes no text, so a
+#: ``ValueError`` or ``UnicodeDecodeError`` from it is a bug (the ``ksy`` fuzz
+#: target reports it), not the input's fault.
+KAITAI_INPUT_ERRORS = KAITAI_RUNTIME_ERRORS
 
 
-class KaitaiRejected(Malformed):
+class KaitaiRejected(_KaitaiRejected):
     """The Kaitai parser rejected the input."""
 
     rule = "RSIG-XCHECK-REJECT"
-
-
-@dataclass(frozen=True)
-class Divergence:
-    message: str
-    offset: int
-    path: str
-
-    def __str__(self) -> str:
-        return f"@{self.offset} {self.path}: {self.message}"
 
 
 def _value(o: Any) -> Any:
@@ -124,7 +120,7 @@ def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
         sig._read()
         return SignalFile("tar.xz", _signal(sig), name)
     except KAITAI_INPUT_ERRORS as e:
-        raise KaitaiRejected(f"kaitai: {type(e).__name__}: {e}", 0, getattr(e, "src_path", "") or "") from None
+        raise KaitaiRejected.from_error(e, "kaitai: ", offset=0) from None
 
 
 def _bytes_io(data: bytes) -> Any:

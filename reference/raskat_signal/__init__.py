@@ -14,6 +14,7 @@ from ._file import UNIT, SignalFile, decode, encode, iter_signals, iter_units, m
 from ._container import (
     MAX_MEMBER_SIZE,
     MAX_UNPACKED,
+    REGULAR,
     XZ_MAGIC,
     Member,
     Unwrapped,
@@ -41,7 +42,7 @@ from ._signal import (
 )
 
 __all__ = [
-    "FIELD_NAMES", "HEADER_V1", "HEADER_V2", "MAX_DEPTH", "MAX_MEMBER_SIZE", "MAX_UNPACKED", "VERSIONS",
+    "FIELD_NAMES", "HEADER_V1", "HEADER_V2", "MAX_DEPTH", "MAX_MEMBER_SIZE", "MAX_UNPACKED", "REGULAR", "VERSIONS",
     "XZ_MAGIC", "Ext", "Fixed", "Member", "MsgMap", "Signal", "SignalFile", "SignalMsgpack", "SignalV2",
     "UNIT", "Unwrapped", "decode", "decode_body", "decode_fields", "encode", "encode_body", "iter_signals", "iter_units", "kind_of",
     "member_name", "msgpack_pack", "msgpack_unpack", "signal_member", "unwrap", "untar", "unxz", "wrap",

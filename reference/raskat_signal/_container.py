@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
-__all__ = ["MAX_MEMBER_SIZE", "MAX_UNPACKED", "MAX_XZ_MEMORY", "XZ_MAGIC", "Member", "Unwrapped", "signal_member",
+__all__ = ["REGULAR", "MAX_MEMBER_SIZE", "MAX_UNPACKED", "MAX_XZ_MEMORY", "XZ_MAGIC", "Member", "Unwrapped", "signal_member",
            "unwrap", "unxz", "untar", "wrap"]
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
