@@ -69,3 +69,18 @@ if __name__ == "__main__":
     result = lint_imports()
     sys.stdout.write(result.stdout + result.stderr)
     sys.exit(result.returncode)
+
+
+def test_nothing_outside_reference_imports_its_private_modules() -> None:
+    """Code outside reference/ uses each reference package's public names (its __init__'s
+    __all__); tests may still reach a private module to lower a limit, and say so."""
+    import re
+
+    private = re.compile(r"^\s*(from recspec\.reference\.\w+\._\w+ import|from recspec\.reference\.\w+ import _\w+"
+                         r"|import recspec\.reference\.\w+\._\w+)", re.M)
+    offenders = []
+    for folder in ("recspec", "conformance", "fuzz", "benchmarks", "tools"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for m in private.finditer(path.read_text(encoding="utf-8")):
+                offenders.append(f"{path.relative_to(ROOT)}: {m.group(0).strip()}")
+    assert not offenders, "\n".join(offenders)
