@@ -21,6 +21,7 @@ for a source that cannot be read; anything else is a bug and leaves as
 
 from __future__ import annotations
 
+import enum
 import io
 import os
 from pathlib import Path
@@ -39,6 +40,19 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 #: A file object that cannot seek (a pipe, a socket) is read into memory up to this
 #: many bytes; a longer one is refused with :class:`InputError` (save it to a file).
 MAX_STREAM_SIZE = 1 << 30
+
+
+def variant_name(variant: object) -> str | None:
+    """A variant as its registry name: the name itself, or the reference's own object for it
+    (a CARLA ``Variant``, a NanoVer ``Kind``), as the strategies draw them."""
+    if variant is None or isinstance(variant, str):
+        return variant
+    if isinstance(variant, enum.Enum) and isinstance(variant.value, str):
+        return variant.value
+    name = getattr(variant, "name", None)
+    if isinstance(name, str):
+        return name
+    raise UsageError(f"not a variant: {variant!r}", "pass the variant's name, e.g. '0.9.15', 'traj' or 'v3'")
 
 
 def _format(format: str | None, variant: str | None, profile: str | None) -> FormatInfo | None:
@@ -70,7 +84,7 @@ def _seekable_from_start(f: IO[bytes]) -> tuple[BinaryIO, int]:
 
 
 @public_boundary
-def check(source: Source, *, format: str | None = None, variant: str | None = None, profile: str | None = None,
+def check(source: Source, *, format: str | None = None, variant: object = None, profile: str | None = None,
           cross_check: bool = True, cross_check_limit: int | None = None, name: str | None = None) -> FileReport:
     """Check one recording and return its report (verdict, findings with rule ids, offsets and paths, stats).
 
@@ -83,6 +97,7 @@ def check(source: Source, *, format: str | None = None, variant: str | None = No
     Bad content is never an exception: it is the report's verdict. Raises
     :class:`UsageError` for bad arguments and :class:`InputError` when a path
     cannot be read."""
+    variant = variant_name(variant)
     fmt = _format(format, variant, profile)
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
                    cross_check_limit=cross_check_limit)
@@ -114,7 +129,7 @@ def _detect(head: bytes, name: str | None, format: str | None, variant: str | No
 
 
 @public_boundary
-def dump(source: Source, out: IO[str] | None = None, *, format: str | None = None, variant: str | None = None,
+def dump(source: Source, out: IO[str] | None = None, *, format: str | None = None, variant: object = None,
          ksy: bool = False) -> str | None:
     """The decoded structure of one recording as JSON with byte offsets (``ksy=True``:
     the Kaitai parse tree instead), written to ``out`` as it is decoded, or returned
@@ -122,6 +137,7 @@ def dump(source: Source, out: IO[str] | None = None, *, format: str | None = Non
 
     Raises :class:`recspec.errors.DecodeError` (located) where the bytes stop being
     the format; the JSON written up to there is kept."""
+    variant = variant_name(variant)
     buffer = io.StringIO() if out is None else out
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
