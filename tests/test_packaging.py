@@ -19,5 +19,6 @@ def test_every_package_folder_is_listed():
             rel = init.parent.relative_to(base)
             found.add(".".join([pkg, *rel.parts]) if rel.parts else pkg)
     assert found - listed == set(), "add these to [tool.setuptools] packages"
-    for data_pkg in ("recspec.ksy", "recspec.corpus"):
+    for data_pkg in ("recspec.ksy", "recspec.corpus", "recspec.docs"):
         assert data_pkg in listed
+    assert "formats/*.md" in cfg["package-data"]["recspec.docs"]
