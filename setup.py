@@ -4,7 +4,8 @@
 checkout but subpackages of the installed ``recspec`` (``[tool.setuptools.package-dir]``),
 which setuptools' own discovery cannot map. Every folder with an ``__init__.py``
 under them is a package, so a new format's folders ship without an edit here;
-``ksy/`` and ``corpus/`` ship as the data packages ``recspec.ksy`` and ``recspec.corpus``.
+``ksy/``, ``corpus/`` and ``docs/`` ship as the data packages ``recspec.ksy``,
+``recspec.corpus`` and ``recspec.docs``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parent
 #: package name -> its folder in the checkout
 CODE_PACKAGES = {"recspec": "recspec", "recspec.reference": "reference",
                  "recspec.conformance": "conformance", "recspec.fuzz": "fuzz"}
-DATA_PACKAGES = ("recspec.ksy", "recspec.corpus")
+DATA_PACKAGES = ("recspec.ksy", "recspec.corpus", "recspec.docs")
 
 
 def packages() -> list[str]:

@@ -24,7 +24,7 @@ doc: |
   conformance rules (recspec's `MATRIX-*` rules), so that any well-formed BSON
   is read and judged with located findings. Depths are counted as in
   `bson.ksy`: the top-level document is 0, the two arrays 1, their entries 2.
-doc-ref: spec/matrix_smt_record.ru.md
+doc-ref: docs/formats/matrix-smt.md#document recspec's Matrix-SMT format document, "Top-level document"
 seq:
   - id: len_document
     type: s4

@@ -32,7 +32,7 @@ doc: |
   Parsing record by record: `header` and `record(kind)` never refer to
   `_root`, so a caller may read the header once and then records one at a
   time from the same stream.
-doc-ref: spec/nanover_recording.en.md Recording file format
+doc-ref: docs/formats/nanover.md#layout recspec's NanoVer format document, "Container layout"
 params:
   - id: kind
     type: u1

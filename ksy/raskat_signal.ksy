@@ -29,7 +29,7 @@ doc: |
   (recspec's profiles), not of the byte layout, so this spec keeps the stored
   values. The body must end exactly at the end of the input (`end_of_file`),
   so trailing bytes are rejected.
-doc-ref: spec/raskat_signal.ru.md "Структура файла"
+doc-ref: docs/formats/raskat-signal.md#version-word recspec's raSkat signal format document, "Version word"
 params:
   - id: max_depth
     type: u1
@@ -50,7 +50,7 @@ seq:
         4: body_msgpack(13)
 types:
   body_v2:
-    doc-ref: spec/raskat_signal.ru.md "Структура файла v2"
+    doc-ref: docs/formats/raskat-signal.md#layout-v2 recspec's raSkat signal format document, "Version 2"
     seq:
       - id: time
         size: 14
@@ -88,6 +88,7 @@ types:
         doc: Zero-size check that nothing follows the samples.
   body_v1:
     doc: "Legacy layout: big-endian, no flags byte."
+    doc-ref: docs/formats/raskat-signal.md#layout-v1 recspec's raSkat signal format document, "Version 1 (legacy)"
     meta:
       endian: be
     seq:
@@ -120,7 +121,7 @@ types:
         valid:
           expr: _io.eof
   body_msgpack:
-    doc-ref: spec/raskat_signal.ru.md "Структура файла v3"
+    doc-ref: docs/formats/raskat-signal.md#layout-v3 recspec's raSkat signal format document, "Version 3"
     params:
       - id: num_fields
         type: u1

@@ -22,7 +22,7 @@ doc: |
   small input that inflates without end is refused instead of exhausting
   memory). Which tar member is the signal is decided by the reader (recspec
   takes the one regular member); the member is parsed as `raskat_signal`.
-doc-ref: spec/raskat_signal.ru.md "Описание"
+doc-ref: docs/formats/raskat-signal.md#container recspec's raSkat signal format document, "Container"
 params:
   - id: max_unpacked
     type: u8

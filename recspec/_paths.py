@@ -1,9 +1,15 @@
-"""Where recspec finds its bundled data: ksy specs and the seed corpus.
+"""Where recspec finds its bundled data: ksy specs, the seed corpus and the format documents.
 
 From a checkout (``pip install -e .`` or running in the repository) these are
-the top-level ``ksy/`` and ``corpus/`` folders; from an installed wheel they are
-the package-data copies ``recspec.ksy`` and ``recspec.corpus``. Both are plain
-folders on disk in either case, so callers get a :class:`pathlib.Path`.
+the top-level ``ksy/``, ``corpus/`` and ``docs/`` folders; from an installed wheel
+they are the package-data copies ``recspec.ksy``, ``recspec.corpus`` and
+``recspec.docs``. All are plain folders on disk in either case, so callers get a
+:class:`pathlib.Path`.
+
+Rule clauses cite ``docs/formats/<id>.md#<rule id>``: that path is relative to
+the repository root in a checkout and to the installed ``recspec`` package
+folder in a wheel (``recspec/docs/formats/<id>.md``); :func:`docs_dir` returns
+the folder that holds ``formats/``.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-__all__ = ["checkout_root", "corpus_dir", "ksy_dir"]
+__all__ = ["checkout_root", "corpus_dir", "docs_dir", "ksy_dir"]
 
 
 def checkout_root() -> Path | None:
@@ -38,3 +44,9 @@ def corpus_dir(fmt: str | None = None) -> Path:
 def ksy_dir() -> Path:
     root = checkout_root()
     return root / "ksy" if root is not None else _package_dir("recspec.ksy")
+
+
+def docs_dir() -> Path:
+    """The folder that holds ``formats/<id>.md``, the documents rule clauses cite."""
+    root = checkout_root()
+    return root / "docs" if root is not None else _package_dir("recspec.docs")

@@ -58,7 +58,10 @@ def explain_text(info: FormatInfo, rule: Rule, *, width: int = 88) -> str:
     if rule.structural:
         lines += ["structural: yes (an error here means the file cannot be walked: verdict malformed;",
                   "            the Kaitai parser rejects such files too)"]
-    lines += ["", textwrap.fill(rule.explanation, width=width)]
+    # Lines break at spaces only, so that a cited path (docs/formats/raskat-signal.md#decision-2)
+    # stays whole and can be copied.
+    fill = textwrap.TextWrapper(width=width, break_on_hyphens=False).fill
+    lines += ["", fill(rule.explanation)]
     if rule.deviation:
-        lines += ["", "Where the document is wrong:", textwrap.fill(rule.deviation, width=width)]
+        lines += ["", "Where the document is wrong:", fill(rule.deviation)]
     return "\n".join(lines) + "\n"

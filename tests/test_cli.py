@@ -32,8 +32,8 @@ VALID_FILE = {"carla": "0.9.15.log", "nanover": "small.traj", "raskat-signal": "
 EXPLAIN = {
     "carla": ("carla-packet-001", ("size is 14", "roll, pitch, yaw")),
     "nanover": ("NANOVER-FRAME-005", ("residue.ids", "Rust")),
-    "raskat-signal": ("RSIG-SAMPLES-002", ("+1000", "A.5.2")),
-    "matrix-smt": ("MATRIX-FRAME-001", ("under t", "B.5.3")),
+    "raskat-signal": ("RSIG-SAMPLES-002", ("+1000", "docs/formats/raskat-signal.md#decision-2")),
+    "matrix-smt": ("MATRIX-FRAME-001", ("under t", "docs/formats/matrix-smt.md#matrix-frame-001")),
 }
 
 

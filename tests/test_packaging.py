@@ -30,8 +30,9 @@ def test_every_package_folder_is_shipped():
             rel = init.parent.relative_to(base)
             found.add(".".join([pkg, *rel.parts]) if rel.parts else pkg)
     assert found - listed == set(), "setup.py does not find these packages"
-    for data_pkg in ("recspec.ksy", "recspec.corpus"):
+    for data_pkg in ("recspec.ksy", "recspec.corpus", "recspec.docs"):
         assert data_pkg in listed and data_pkg in cfg["package-dir"]
+    assert "formats/*.md" in cfg["package-data"]["recspec.docs"]
 
 
 def test_every_registered_format_is_shipped():

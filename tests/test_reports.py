@@ -206,7 +206,7 @@ def test_sarif_result_per_finding_with_byte_region_and_rule_metadata(frame004):
     rule = rules[result["ruleIndex"]]
     assert rule["id"] == "CARLA-FRAME-004"
     assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
-    assert rule["properties"]["clause"].startswith("spec/carla_recorder")
+    assert rule["properties"]["clause"].startswith("docs/formats/carla.md#carla-frame-004 ")
     _, explained, _ = run("explain", "CARLA-FRAME-004")
     assert rule["help"]["text"] == explained
     assert {r["id"] for r in rules} >= {"RECSPEC-INTERNAL", "RECSPEC-TIMEOUT", "CARLA-HEADER-003"}

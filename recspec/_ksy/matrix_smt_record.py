@@ -30,7 +30,7 @@ class MatrixSmtRecord(KaitaiStruct):
     `bson.ksy`: the top-level document is 0, the two arrays 1, their entries 2.
     
     .. seealso::
-       spec/matrix_smt_record.ru.md
+       docs/formats/matrix-smt.md#document recspec's Matrix-SMT format document, "Top-level document"
     """
     SEQ_FIELDS = ["len_document", "sections", "terminator", "end_of_file"]
     def __init__(self, _io, _parent=None, _root=None):

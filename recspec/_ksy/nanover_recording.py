@@ -37,7 +37,7 @@ class NanoverRecording(KaitaiStruct):
     time from the same stream.
     
     .. seealso::
-       spec/nanover_recording.en.md Recording file format
+       docs/formats/nanover.md#layout recspec's NanoVer format document, "Container layout"
     """
 
     class RecordKind(IntEnum):

@@ -36,7 +36,7 @@ class RaskatSignal(KaitaiStruct):
     so trailing bytes are rejected.
     
     .. seealso::
-       spec/raskat_signal.ru.md "Структура файла"
+       docs/formats/raskat-signal.md#version-word recspec's raSkat signal format document, "Version word"
     """
     SEQ_FIELDS = ["version", "body"]
     def __init__(self, max_depth, _io, _parent=None, _root=None):
@@ -92,7 +92,7 @@ class RaskatSignal(KaitaiStruct):
     class BodyMsgpack(KaitaiStruct):
         """
         .. seealso::
-           spec/raskat_signal.ru.md "Структура файла v3"
+           docs/formats/raskat-signal.md#layout-v3 recspec's raSkat signal format document, "Version 3"
         """
         SEQ_FIELDS = ["fields", "end_of_file"]
         def __init__(self, num_fields, _io, _parent=None, _root=None):
@@ -133,7 +133,11 @@ class RaskatSignal(KaitaiStruct):
 
 
     class BodyV1(KaitaiStruct):
-        """Legacy layout: big-endian, no flags byte."""
+        """Legacy layout: big-endian, no flags byte.
+        
+        .. seealso::
+           docs/formats/raskat-signal.md#layout-v1 recspec's raSkat signal format document, "Version 1 (legacy)"
+        """
         SEQ_FIELDS = ["time", "microseconds", "lon_int", "lon_frac", "lat_int", "lat_frac", "alt_int", "alt_frac", "sample_rate", "num_samples", "samples", "end_of_file"]
         def __init__(self, _io, _parent=None, _root=None):
             super(RaskatSignal.BodyV1, self).__init__(_io)
@@ -199,7 +203,7 @@ class RaskatSignal(KaitaiStruct):
     class BodyV2(KaitaiStruct):
         """
         .. seealso::
-           spec/raskat_signal.ru.md "Структура файла v2"
+           docs/formats/raskat-signal.md#layout-v2 recspec's raSkat signal format document, "Version 2"
         """
         SEQ_FIELDS = ["time", "microseconds", "lon_int", "lon_frac", "lat_int", "lat_frac", "alt_int", "alt_frac", "sample_rate", "flags", "num_samples", "samples", "end_of_file"]
         def __init__(self, _io, _parent=None, _root=None):

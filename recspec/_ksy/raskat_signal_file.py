@@ -6,8 +6,8 @@
 
 import kaitaistruct
 from kaitaistruct import KaitaiStruct, KaitaiStream, BytesIO
-from . import raskat_signal
 from . import tar
+from . import raskat_signal
 import collections
 from .._ksy_process.recspec_xz import RecspecXz
 
@@ -30,7 +30,7 @@ class RaskatSignalFile(KaitaiStruct):
     takes the one regular member); the member is parsed as `raskat_signal`.
     
     .. seealso::
-       spec/raskat_signal.ru.md "Описание"
+       docs/formats/raskat-signal.md#container recspec's raSkat signal format document, "Container"
     """
     SEQ_FIELDS = ["container", "raw"]
     def __init__(self, max_unpacked, max_depth, _io, _parent=None, _root=None):
