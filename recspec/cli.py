@@ -132,6 +132,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
                    help="cross-check only files up to this size (default per format: carla and nanover 32M, "
                         "matrix-smt 1M, raskat-signal 64K; suffixes K, M, G)")
+    c.add_argument("--no-pictures", dest="pictures", action="store_false",
+                   help="leave the pictures of the recordings out of the HTML report (smaller, text only)")
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
@@ -350,7 +352,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
     if args.report:
-        ctx = RenderContext(report)
+        ctx = RenderContext(report, pictures=args.pictures)
         for kind, path in args.report:
             text = RENDERERS[kind](report, ctx)
             if path == "-":
