@@ -3,12 +3,14 @@ walker written by hand with struct (independent of the code under test)."""
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 
 import pytest
 
-REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real"
+#: The real sample files: $RECSPEC_REAL_DIR, or the shared/real folder beside the checkout.
+REAL = Path(os.environ.get("RECSPEC_REAL_DIR") or Path(__file__).resolve().parents[1].parent / "shared" / "real")
 
 
 def real_file(name: str) -> Path:

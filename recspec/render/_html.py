@@ -49,6 +49,7 @@ details summary{cursor:pointer}
 .group ol{padding-left:2em}.group li{margin:.2em 0}.count{font-weight:normal;color:#57606a}
 td.n a{color:inherit;text-decoration:none;display:block}.matrix{overflow-x:auto}
 :target{outline:2px solid #0969da;outline-offset:2px}
+h2,h3,h4,p,li{overflow-wrap:anywhere}
 @media (max-width:40em){body{margin:.8em}th.rule{font-size:10px}}
 @media print{body{margin:0;max-width:none;font-size:11px}pre{white-space:pre-wrap;font-size:9px}
 figure,.finding,pre{break-inside:avoid}h2{break-before:auto;break-after:avoid}a{color:inherit}}
