@@ -102,6 +102,11 @@ def test_pictures_render_and_marks_link_to_their_findings(browser, reports, name
             assert target.is_visible(), f"{href}'s entry is hidden after following the mark"
             box = target.bounding_box()
             assert box is not None and -2 <= box["y"] < 900, f"{href} did not scroll into view: {box}"
+        # an occurrence behind a closed disclosure: following its link opens it
+        hidden = page.evaluate("[...document.querySelectorAll('details:not([open]) li[id]')].map(e => e.id)")
+        if hidden:
+            page.goto(reports[name].as_uri() + "#" + hidden[0])
+            assert page.locator(f"[id='{hidden[0]}']").is_visible()
         # the files x rules table links to the groups
         cells = page.locator("td.n a")
         for i in range(min(cells.count(), 4)):
