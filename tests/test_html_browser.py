@@ -12,6 +12,7 @@ Skips, saying why, when playwright or /usr/bin/chromium is absent (``.ci/run`` i
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from helpers import REAL, run_cli
+from recspec.render._pictures import PICTURE_BUDGET
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("RECSPEC_CHROMIUM", "/usr/bin/chromium")
@@ -59,6 +61,8 @@ def reports(tmp_path_factory) -> dict[str, Path]:
         made["real"] = out / "real.html"
     for name, path in made.items():
         shutil.copy(path, ARTIFACTS / f"{name}.html")
+        for figure in re.findall(r"<figure>.*?</figure>", path.read_text(), re.S):
+            assert len(figure.encode()) < PICTURE_BUDGET, f"a picture of {len(figure.encode())} bytes in {name}"
     return made
 
 
