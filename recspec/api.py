@@ -31,6 +31,7 @@ from .errors import InputError, UsageError, public_boundary
 from .formats import SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
 from .pipeline import check_file, check_stream
 from .report import FileReport
+from .trace import collecting
 
 __all__ = ["MAX_STREAM_SIZE", "Source", "check", "dump"]
 
@@ -85,7 +86,8 @@ def _seekable_from_start(f: IO[bytes]) -> tuple[BinaryIO, int]:
 
 @public_boundary
 def check(source: Source, *, format: str | None = None, variant: object = None, profile: str | None = None,
-          cross_check: bool = True, cross_check_limit: int | None = None, name: str | None = None) -> FileReport:
+          cross_check: bool = True, cross_check_limit: int | None = None, name: str | None = None,
+          trace: bool = False) -> FileReport:
     """Check one recording and return its report (verdict, findings with rule ids, offsets and paths, stats).
 
     ``source``: a path, the file's bytes, or a binary file object (read from its
@@ -93,11 +95,18 @@ def check(source: Source, *, format: str | None = None, variant: object = None, 
     ``profile`` is ``spec`` (default) or ``compat``; ``cross_check`` runs the
     Kaitai second reading on files up to ``cross_check_limit`` bytes (default per
     format). ``name`` is the path shown in the report for bytes and file objects.
+    ``trace`` collects what the HTML report's pictures draw (``FileReport.trace``).
 
     Bad content is never an exception: it is the report's verdict. Raises
     :class:`UsageError` for bad arguments and :class:`InputError` when a path
     cannot be read."""
-    variant = variant_name(variant)
+    with collecting(trace):
+        return _check(source, format=format, variant=variant_name(variant), profile=profile,
+                      cross_check=cross_check, cross_check_limit=cross_check_limit, name=name)
+
+
+def _check(source: Source, *, format: str | None, variant: str | None, profile: str | None, cross_check: bool,
+           cross_check_limit: int | None, name: str | None) -> FileReport:
     fmt = _format(format, variant, profile)
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
                    cross_check_limit=cross_check_limit)

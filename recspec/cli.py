@@ -26,6 +26,7 @@ from .expectations import apply_expectations, load_expectations, update_expectat
 from .pipeline import check_paths
 from .render import RENDERERS, RenderContext, finding_location, write_atomic
 from .report import Report, Severity
+from .trace import collecting
 
 __all__ = ["main"]
 
@@ -135,6 +136,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
                    help="cross-check only files up to this size (default per format: "
                         f"{_cross_check_defaults()}; suffixes K, M, G)")
+    c.add_argument("--no-pictures", dest="pictures", action="store_false",
+                   help="leave the pictures of the recordings out of the HTML report (smaller, text only)")
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
@@ -287,9 +290,12 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
     progress = _Progress(err)
-    report, io_errors = check_paths(args.paths, fmt=fmt, variant=args.variant, profile=args.profile,
-                                    cross_check=args.cross_check, cross_check_limit=args.cross_check_limit,
-                                    jobs=args.jobs, timeout=args.timeout, progress=progress)
+    # the walk collects what the pictures draw only when an HTML report will draw them
+    pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
+    with collecting(pictures):
+        report, io_errors = check_paths(args.paths, fmt=fmt, variant=args.variant, profile=args.profile,
+                                        cross_check=args.cross_check, cross_check_limit=args.cross_check_limit,
+                                        jobs=args.jobs, timeout=args.timeout, progress=progress)
     progress.done()
     if expectations is not None:
         if args.update_expectations:
@@ -303,7 +309,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
     if args.report:
-        ctx = RenderContext(report)
+        ctx = RenderContext(report, pictures=args.pictures)
         for kind, path in args.report:
             text = RENDERERS[kind](report, ctx)
             if path == "-":

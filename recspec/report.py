@@ -148,6 +148,9 @@ class FileReport:
     #: rule id -> reason, for the rules an expectations file lists for this file
     #: and that did occur here (set by recspec.expectations; empty otherwise)
     known_deviations: dict[str, str] = field(default_factory=dict)
+    #: what the HTML report draws of the file (a recspec.trace object, filled during the check's walk);
+    #: not part of the JSON contract, and ignored when comparing reports
+    trace: Any = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         known = self.known_deviations

@@ -3,13 +3,15 @@ walker written by hand with struct (independent of the code under test)."""
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-REAL = REPO.parent / "shared" / "real"
+#: The real sample files: $RECSPEC_REAL_DIR, or the shared/real folder beside the checkout.
+REAL = Path(os.environ.get("RECSPEC_REAL_DIR") or REPO.parent / "shared" / "real")
 REAL_SAMPLES_REASON = "needs ../shared/real/ (the real sample files, see README)"
 #: npm devDependencies (package.json), installed by `npm ci`.
 NPM_PACKAGES = REPO / "node_modules"

@@ -132,3 +132,10 @@ def test_encoders_raise_encode_error_for_a_model_they_cannot_write() -> None:
         raskat_signal.encode(sig, container="zip")
     with pytest.raises(EncodeError):
         raskat_signal.encode(sig, variant="v1" if sig.version != 1 else "v2")
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_traces_for_the_pictures_are_collected_only_when_asked(fmt: str) -> None:
+    path = _first(fmt, "valid/")
+    assert recspec.check(path).trace is None
+    assert recspec.check(path, trace=True).trace is not None

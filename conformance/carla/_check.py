@@ -20,6 +20,8 @@ from recspec.reference.carla import VARIANTS, Variant
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.report import FileReport, Verdict
+from recspec.trace import CarlaTrace
+from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink, verdict_of
 from ._rules import RULES_BY_ID
@@ -230,6 +232,7 @@ class _Walk:
         self.prev_start: tuple[int, float, float, int] | None = None  # id, duration, elapsed, offset
         self.last_frame_end = 0
         self.last_complete_frame_id: int | None = None
+        self.trace: CarlaTrace | None = None
 
     # -- helpers
     def _path(self, kind: K, extra: str = "") -> str:
@@ -268,6 +271,8 @@ class _Walk:
         self.packets += 1
         if kind is K.FRAME_START:
             self.frame_start(raw)
+            if self.trace is not None:
+                self.trace.frame_start(*(self.prev_start[1:3] if self.prev_start is not None else (None, None)))
             return
         if not self.in_frame:
             sink.add("CARLA-FRAME-001", f"{kind.label} packet (id {raw.packet_id}) outside a frame",
@@ -404,6 +409,8 @@ class _Walk:
             ids = [t[0] for t in flat]
             if kind is K.POSITION:
                 self.position_records += len(ids)
+                if self.trace is not None:
+                    self.trace.position_records(flat)
             if not alive.issuperset(ids):
                 bad = [i for i, a in enumerate(ids) if a not in alive]
                 self._missing([ids[i] for i in bad], kind, raw, "database_id", bad, stride)
@@ -458,6 +465,8 @@ class _Walk:
             for i, r in enumerate(records):
                 path = self._path(kind, f"/record[{i}]")
                 self.actors_added += 1
+                if self.trace is not None:
+                    self.trace.actor_added(r)
                 if r.database_id in alive:
                     sink.add("CARLA-ACTOR-002", f"actor {r.database_id} added again while alive", raw.payload_offset,
                              None, path + ".database_id", None, r.database_id)
@@ -516,6 +525,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     report.variant = variant.name
     report.evidence = {"variant": evidence}
     walk = _Walk(variant, sink)
+    walk.trace = report.trace = CarlaTrace() if trace_enabled() else None
     walk.header(header, offset)
     reader = dec.PacketReader(f, variant, offset, size)
     stopped = False

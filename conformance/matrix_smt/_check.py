@@ -35,6 +35,8 @@ from recspec.reference.matrix_smt import CMD_DEFAULTS
 
 from recspec.errors import DecodeError, Truncated
 from recspec.report import FileReport, Verdict
+from recspec.trace import MatrixTrace
+from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink, verdict_of
 from . import _fastpath
@@ -106,6 +108,7 @@ class _Walk:
         self.prev_time: float | None = None
         self.last_time: float | None = None
         self.fast_frames = 0
+        self.trace: MatrixTrace | None = None
 
     # -- generic BSON (duplicate keys, array keys), everywhere
     def generic(self, value: Any, path: str, offset: int | None) -> None:
@@ -261,6 +264,8 @@ class _Walk:
                     o.offsets[i] if o.offsets else off, None, _join(path, k), None, k)
         if oid_ok:
             self.objects[int(oid)] = gtype if isinstance(gtype, str) else ""  # type: ignore[arg-type]
+            if self.trace is not None and isinstance(name, str):
+                self.trace.names[int(oid)] = name
 
     def vertices(self, vs: Any, path: str, off: int | None) -> None:
         if not isinstance(vs, Array):
@@ -284,6 +289,8 @@ class _Walk:
     def frame(self, index: int, key: str, offset: int, value: Any) -> None:
         path = f"frames[{index}]"
         add = self.add
+        if self.trace is not None:
+            self.trace.begin(index, self.states)
         self.frames += 1
         if key != str(index):
             add("MATRIX-BSON-008", f"array key {key!r} at index {index}, expected {str(index)!r}", offset, None,
@@ -346,6 +353,8 @@ class _Walk:
                      f">= {prev!r}", t)
         self.prev_time = t if prev is None or t > prev else prev
         self.last_time = t
+        if self.trace is not None:
+            self.trace.time(t)
 
     def state(self, s: Any, path: str, off: int | None, seen: set[int]) -> None:
         add = self.add
@@ -379,7 +388,9 @@ class _Walk:
             add("MATRIX-STATE-001", f"{path}.m is a {type_name(m['m'])}, not a string", _where(s, "m", off), None,
                 path + ".m", "string", type_name(m["m"]))
         if "p" in m:
-            self.vector(m["p"], 3, path + ".p", _where(s, "p", off), "MATRIX-STATE-001")
+            p = self.vector(m["p"], 3, path + ".p", _where(s, "p", off), "MATRIX-STATE-001")
+            if p is not None and self.trace is not None and type(m.get("id")) in (int, Int64):
+                self.trace.position(int(m["id"]), p)
         if "r" in m:
             at = _where(s, "r", off)
             q = self.vector(m["r"], 4, path + ".r", at, "MATRIX-STATE-001")
@@ -499,6 +510,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     sink = FindingSink(RULES_BY_ID, profile)
     report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
     walk = _Walk(sink, profile)
+    walk.trace = report.trace = MatrixTrace() if trace_enabled() else None
     evidence: dict[str, Any] = {}
     report.evidence = evidence
     try:
@@ -561,6 +573,8 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
                     progress(entry.end, total)
         except DecodeError as e:
             _structural(walk, e, truncated, w)
+        if walk.trace is not None:
+            walk.trace.end(walk.states)
         if fast is not None:
             evidence["fast_path_frames"] = fast.matched
     if deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):

@@ -170,6 +170,10 @@ class FrameMatcher:
             if b"d" in flags:
                 walk.destroyed.update(i for i, f in zip(ids, flags) if f == b"d")
         # accepted: record what the full path would have recorded
+        trace = walk.trace
+        if trace is not None:
+            trace.fast_frame(entry.index, walk.states, t, list(zip(ids, ps[0::3], ps[1::3], ps[2::3]))
+                             if k and trace.positions.wants(entry.index) else ())
         walk.frames += 1
         walk.states += k
         walk.prev_time = t if prev is None or t > prev else prev
@@ -204,6 +208,9 @@ class FrameMatcher:
         tiled = 26
         k = 0
         F64, I32 = _F64, _I32
+        trace = walk.trace
+        points: list[tuple[int, float, float, float]] | None = (
+            [] if trace is not None and trace.positions.wants(entry.index) else None)
         for g in _STATE_COMPAT.findall(raw, 26, end - 1):
             key, dl, sid_b, ilen, flag, mlen, meta, plen = g[:8]
             if key != (_INDEX[k] if k < len(_INDEX) else str(k).encode()):
@@ -243,9 +250,13 @@ class FrameMatcher:
             norm = hypot(nums[3], nums[4], nums[5], nums[6])
             if norm < _LO or norm > _HI:
                 return False
+            if points is not None:
+                points.append((sid, nums[0], nums[1], nums[2]))
             k += 1
         if tiled != end - 1:  # findall skips what does not match: the states must tile the array
             return False
+        if trace is not None:
+            trace.fast_frame(entry.index, walk.states, t, points or ())
         walk.frames += 1
         walk.states += k
         destroyed.update(removed)

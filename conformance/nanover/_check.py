@@ -35,6 +35,8 @@ from recspec.reference.nanover import (
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.report import FileReport, Verdict
+from recspec.trace import NanoverTrace
+from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink, verdict_of
 from ._rules import RULES_BY_ID
@@ -127,6 +129,7 @@ class _Walk:
         # A record that could not be read leaves the aggregate frame unknown: the
         # consistency checks wait for the next reset instead of cascading.
         self.aggregate_unknown = False
+        self.trace: NanoverTrace | None = None
 
     # --- per record -------------------------------------------------------------------
 
@@ -310,6 +313,8 @@ class _Walk:
     def update(self, index: int, pos: int, n: int, msg: Any) -> None:
         where = f"record[{index}]"
         update = state_update_from_message(msg)
+        if self.trace is not None:
+            self.trace.state_update(index, update.changes)
         for key, value in update.changes.items():
             if value is UNSET or _has_unset(value):
                 self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
@@ -371,10 +376,14 @@ def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile:
     report.variant = kind.value
     report.evidence["variant"] = evidence
     walk = _Walk(sink, kind)
+    walk.trace = trace = report.trace = NanoverTrace(kind.value) if trace_enabled() else None
     reader = RecordReader(f, offset, size)
     try:
         for raw in reader:
+            resets = walk.resets
             walk.record(raw.index, raw.offset, raw.timestamp_us, raw.payload)
+            if trace is not None:
+                trace.record(raw.timestamp_us, walk.numbers.get("particle.count"), walk.resets != resets)
             if progress is not None and size and raw.index % _PROGRESS_EVERY == 0:
                 progress(raw.offset, size)
     except (Truncated, LimitExceeded, Malformed) as e:

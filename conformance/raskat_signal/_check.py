@@ -38,6 +38,8 @@ from recspec.reference.raskat_signal import (
 
 from recspec.errors import DecodeError
 from recspec.report import FileReport, Verdict
+from recspec.trace import RaskatTrace
+from recspec.trace import enabled as trace_enabled
 
 from ._rules import RULES_BY_ID
 
@@ -317,6 +319,7 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
     report = FileReport(path, "raskat-signal", variant_name(version) if version in VERSIONS else None, profile,
                         Verdict.VALID, sink.close(), stats, evidence)
     report.verdict = sink.verdict()
+    report.trace = RaskatTrace.of(signal) if signal is not None and trace_enabled() else None
     if variant is None:
         report.evidence["variant"] = {"method": "version word", "version": stored_version}
     else:

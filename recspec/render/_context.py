@@ -14,8 +14,10 @@ __all__ = ["RenderContext", "finding_location"]
 class RenderContext:
     """Built once per run (not per file); the catalogs of the formats present are loaded on first use."""
 
-    def __init__(self, report: Report) -> None:
+    def __init__(self, report: Report, *, pictures: bool = True) -> None:
         self.report = report
+        #: whether the HTML report draws each file (``recspec check --no-pictures`` turns it off)
+        self.pictures = pictures
 
     @cached_property
     def rules(self) -> dict[str, tuple[FormatInfo, Rule]]:

@@ -1,5 +1,7 @@
-"""A self-contained HTML report: a files x rules matrix, then every file's findings with the
-rule's explanation and a hex window around the offset.
+"""A self-contained HTML report: a files x rules matrix, then per file a picture of the
+recording (``_pictures``) and its findings grouped by rule: one block per rule with its count,
+the rule's explanation once, the first few occurrences with a hex window around the offset,
+and the rest behind a disclosure.
 
 One file, no scripts, no fonts or styles from the network: it opens from a CI
 artifact or an e-mail. The hex windows are read from the checked files when the
@@ -16,14 +18,16 @@ from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
 from ._context import RenderContext, finding_location
 from ._hexdump import hex_window
+from ._pictures import CSS as _PICTURE_CSS
+from ._pictures import picture
 
-__all__ = ["HEX_CONTEXT", "MAX_FINDINGS_SHOWN_PER_FILE", "render_html"]
+__all__ = ["HEX_CONTEXT", "SHOWN_PER_RULE", "render_html"]
 
 #: Bytes shown before and after a finding's offset in its hex window.
 HEX_CONTEXT = 32
-#: Findings shown in full (with hex window) per file; the rest are counted. Keeps a report of
-#: thousands of findings readable and its size bounded.
-MAX_FINDINGS_SHOWN_PER_FILE = 200
+#: Occurrences of one rule shown in full (message, location, hex window) per file; the others are
+#: listed one line each behind a disclosure.
+SHOWN_PER_RULE = 3
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em;color:#1b1f24;max-width:90em}
@@ -39,6 +43,16 @@ td.n{text-align:center;min-width:1.6em}
 .finding{border-left:4px solid #d0d7de;padding-left:.8em;margin:1em 0}.finding.error{border-color:#cf222e;background:none}
 .finding.warning{border-color:#bf8700;background:none}.finding.info{border-color:#0969da;background:none}
 details summary{cursor:pointer}
+.group{border-left:4px solid #d0d7de;padding-left:.8em;margin:1.2em 0}.group.error{border-color:#cf222e;background:none}
+.group.warning{border-color:#bf8700;background:none}.group.info{border-color:#0969da;background:none}
+.group h3{margin:.2em 0}.group .finding{border-left:none;padding-left:0;margin:.8em 0}
+.group ol{padding-left:2em}.group li{margin:.2em 0}.count{font-weight:normal;color:#57606a}
+td.n a{color:inherit;text-decoration:none;display:block}.matrix{overflow-x:auto}
+:target{outline:2px solid #0969da;outline-offset:2px}
+h2,h3,h4,p,li{overflow-wrap:anywhere}
+@media (max-width:40em){body{margin:.8em}th.rule{font-size:10px}}
+@media print{body{margin:0;max-width:none;font-size:11px}pre{white-space:pre-wrap;font-size:9px}
+figure,.finding,pre{break-inside:avoid}h2{break-before:auto;break-after:avoid}a{color:inherit}}
 """
 
 
@@ -63,8 +77,27 @@ def _hex(path: str, f: Finding) -> str:
     return f"<pre>{_e(hex_window(data, f.offset, f.length, HEX_CONTEXT, base=base))}</pre>"
 
 
+def _slug(key: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in key)
+
+
+def _group_id(i: int, rule: str) -> str:
+    return f"f{i}-{_slug(rule)}"
+
+
+def _groups(fr: FileReport) -> list[tuple[str, list[Finding]]]:
+    """The file's findings by rule, worst severity first, then by first offset; in a rule, by offset."""
+    by_rule: dict[str, list[Finding]] = {}
+    for f in fr.findings:
+        by_rule.setdefault(f.rule, []).append(f)
+    for items in by_rule.values():  # the capped-count note (no offset) stays last
+        items.sort(key=lambda f: (f.offset is None, f.offset if f.offset is not None else 0))
+    return sorted(by_rule.items(), key=lambda kv: (-max(f.severity.rank for f in kv[1]),
+                                                   kv[1][0].offset if kv[1][0].offset is not None else -1, kv[0]))
+
+
 def _matrix(report: Report, rule_ids: list[str]) -> Iterable[str]:
-    yield "<table><thead><tr><th>file</th><th>verdict</th>"
+    yield '<div class="matrix"><table><thead><tr><th>file</th><th>verdict</th>'
     for rid in rule_ids:
         yield f'<th class="rule"><a href="#{_anchor("rule-", rid)}">{_e(rid)}</a></th>'
     yield "</tr></thead><tbody>"
@@ -82,9 +115,45 @@ def _matrix(report: Report, rule_ids: list[str]) -> Iterable[str]:
                 yield '<td class="n"></td>'
             else:
                 cls = "known" if rid in fr.known_deviations else worst[rid].value
-                yield f'<td class="n {cls}" title="{_e(rid)}: {n} {worst[rid].value}">{n}</td>'
+                yield (f'<td class="n {cls}" title="{_e(rid)}: {n} {worst[rid].value}">'
+                       f'<a href="#{_group_id(i, rid)}">{n}</a></td>')
         yield "</tr>"
-    yield "</tbody></table>"
+    yield "</tbody></table></div>"
+
+
+def _occurrence(fr: FileReport, f: Finding, anchor: str) -> Iterable[str]:
+    where = finding_location(f.offset, f.path)
+    yield f'<div class="finding {f.severity.value}" id="{anchor}">'
+    yield (f'<h4>{_e(f.severity.value.upper())}{" <code>" + _e(where) + "</code>" if where else ""}</h4>'
+           f"<p>{_e(f.message)}</p>")
+    yield _hex(fr.path, f)
+    yield "</div>"
+
+
+def _group(i: int, fr: FileReport, rule_id: str, items: list[Finding], ctx: RenderContext) -> Iterable[str]:
+    gid = _group_id(i, rule_id)
+    worst = max(items, key=lambda f: f.severity.rank).severity
+    known = rule_id in fr.known_deviations
+    rule = ctx.rule(rule_id)
+    n = len(items)
+    yield f'<section class="group {worst.value}" id="{gid}">'
+    yield (f'<h3>{_e(worst.value.upper())} <a href="#{_anchor("rule-", rule_id)}"><code>{_e(rule_id)}</code></a> '
+           f'<span class="count">&times; {n}</span>{" &middot; known deviation" if known else ""}'
+           f'{" &middot; " + _e(rule.title) if rule is not None else ""}</h3>')
+    if known and fr.known_deviations[rule_id]:
+        yield f"<p><em>expected: {_e(fr.known_deviations[rule_id])}</em></p>"
+    if rule is not None:
+        yield f'<p class="explain">{_e(rule.explanation)}</p>'
+    for k, f in enumerate(items[:SHOWN_PER_RULE]):
+        yield from _occurrence(fr, f, f"{gid}-{k}")
+    rest = items[SHOWN_PER_RULE:]
+    if rest:
+        yield f"<details><summary>{len(rest)} more of this rule</summary><ol start=\"{SHOWN_PER_RULE + 1}\">"
+        for k, f in enumerate(rest, SHOWN_PER_RULE):
+            where = finding_location(f.offset, f.path)
+            yield (f'<li id="{gid}-{k}">{"<code>" + _e(where) + "</code> " if where else ""}{_e(f.message)}</li>')
+        yield "</ol></details>"
+    yield "</section>"
 
 
 def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
@@ -96,27 +165,16 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
     if fr.stats:
         stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in fr.stats.items())
         yield f"<p>stats: {stats}</p>"
+    groups = _groups(fr)
+    if ctx.pictures:
+        anchors = {id(f): f"{_group_id(i, rid)}-{k}" for rid, items in groups for k, f in enumerate(items)}
+        yield picture(fr, lambda f: anchors[id(f)])
     if not fr.findings:
         yield "<p>No findings.</p>"
         return
-    shown = sorted(fr.findings, key=lambda f: (-f.severity.rank, f.offset if f.offset is not None else -1))
-    for f in shown[:MAX_FINDINGS_SHOWN_PER_FILE]:
-        known = f.rule in fr.known_deviations
-        where = finding_location(f.offset, f.path)
-        yield f'<div class="finding {f.severity.value}">'
-        yield (f'<h3>{_e(f.severity.value.upper())} <a href="#{_anchor("rule-", f.rule)}"><code>{_e(f.rule)}</code></a>'
-               f'{" <code>" + _e(where) + "</code>" if where else ""}'
-               f'{" &middot; known deviation" if known else ""}</h3>')
-        yield f"<p>{_e(f.message)}</p>"
-        if known and fr.known_deviations[f.rule]:
-            yield f"<p><em>expected: {_e(fr.known_deviations[f.rule])}</em></p>"
-        rule = ctx.rule(f.rule)
-        if rule is not None:
-            yield f"<details><summary>{_e(rule.title)}</summary><p>{_e(rule.explanation)}</p></details>"
-        yield _hex(fr.path, f)
-        yield "</div>"
-    if len(shown) > MAX_FINDINGS_SHOWN_PER_FILE:
-        yield f"<p>... and {len(shown) - MAX_FINDINGS_SHOWN_PER_FILE} more findings (see the JSON report).</p>"
+    yield f"<p>{len(fr.findings)} findings of {len(groups)} rules:</p>"
+    for rule_id, items in groups:
+        yield from _group(i, fr, rule_id, items, ctx)
 
 
 def render_html(report: Report, ctx: RenderContext) -> str:
@@ -128,7 +186,7 @@ def render_html(report: Report, ctx: RenderContext) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>recspec check: {_e(verdict)}</title>",
-        f"<style>{_CSS}</style></head><body>",
+        f"<style>{_CSS}{_PICTURE_CSS if ctx.pictures else ''}</style></head><body>",
         f'<h1>recspec check: <span class="{"pass" if report.ok else "fail"}">{verdict}</span></h1>',
         "<p>" + ", ".join(f"{_e(v)} {_e(k.replace('_', ' '))}" for k, v in summary.items())
         + f" &middot; recspec {_e(__version__)}</p>",
