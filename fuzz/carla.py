@@ -36,7 +36,7 @@ import random
 import re
 import struct
 import typing
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
@@ -357,7 +357,7 @@ def _mutate_bytes(rng: random.Random, value: bytes) -> bytes:
     return bytes(buf)
 
 
-def _mutate_tuple(rng: random.Random, value: tuple, edit: float = 0.6) -> tuple:
+def _mutate_tuple(rng: random.Random, value: tuple[Any, ...], edit: float = 0.6) -> tuple[Any, ...]:
     if not value:
         return value
     i = rng.randrange(len(value))
@@ -416,7 +416,7 @@ def _has_content(p: Packet) -> bool:
         return bool(b)
     if isinstance(b, (bytes, bytearray)):
         return True
-    return bool(dataclasses.fields(b))  # type: ignore[arg-type]
+    return bool(dataclasses.fields(b))
 
 
 def _op_field(rng: random.Random, d: _Draft) -> bool:
@@ -441,7 +441,8 @@ def _op_records(rng: random.Random, d: _Draft) -> bool:
         return False
     i = rng.choice(candidates)
     p = d.packets[i]
-    new = dataclasses.replace(p, body=_mutate_tuple(rng, p.body, edit=0.0))
+    records = cast("tuple[Any, ...]", p.body)  # a candidate's body is a tuple of records
+    new = dataclasses.replace(p, body=_mutate_tuple(rng, records, edit=0.0))
     if not _encodes(new, d.variant):  # more than 65535 records
         return False
     d.packets[i] = new

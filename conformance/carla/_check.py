@@ -12,7 +12,8 @@ import math
 import os
 import struct
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, BinaryIO, cast
 
 from recspec.reference import carla as dec
 from recspec.reference.carla import PacketKind as K
@@ -161,7 +162,7 @@ def _fit(variant: Variant, packets: list[dec.RawPacket]) -> _Fit:
                 fit.first_problem = f"packet id {raw.packet_id} at offset {raw.offset}: {e.message} (as {kind.label})"
             continue
         if kind is K.EVENT_ADD:
-            for r in body:  # type: ignore[union-attr]
+            for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
                 if r.type >= variant.actor_types - 1:
                     fit.enum_misfits += 1
                 fit.enum_misfits += sum(1 for a in r.attributes if a.type not in variant.attribute_types)
@@ -395,7 +396,7 @@ class _Walk:
                               raw.payload_offset + 2 + index_of[i] * stride, stride,
                               self._path(kind, f"/record[{index_of[i]}].{what}"), None, actor)
 
-    def fixed_records(self, kind: K, raw: dec.RawPacket, flat: list[tuple]) -> None:
+    def fixed_records(self, kind: K, raw: dec.RawPacket, flat: list[tuple[Any, ...]]) -> None:
         if not flat:
             return
         stride = dec.record_struct(kind, self.v.vec_f64).size
@@ -443,7 +444,7 @@ class _Walk:
         elif kind is K.VEHICLE_DOOR:
             self._enum(flat, 1, 7, "CARLA-ENUM-003", "door", kind, raw, stride)
 
-    def _enum(self, flat: list[tuple], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket, stride: int) -> None:
+    def _enum(self, flat: list[tuple[Any, ...]], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket, stride: int) -> None:
         if max(t[col] for t in flat) < n:
             return
         for i, t in enumerate(flat):
@@ -451,11 +452,12 @@ class _Walk:
                 self.sink.add(rule, f"{what} is {t[col]}, outside 0..{n - 1}", raw.payload_offset + 2 + i * stride,
                               stride, self._path(kind, f"/record[{i}].{what}"), f"0..{n - 1}", t[col])
 
-    def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple) -> None:
+    def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple[dec.Record, ...]) -> None:
         sink = self.sink
         alive = self.alive
+        # the kind names the records' class (casts: no runtime check on this path)
         if kind is K.EVENT_ADD:
-            for i, r in enumerate(records):
+            for i, r in enumerate(cast("tuple[dec.EventAdd, ...]", records)):
                 path = self._path(kind, f"/record[{i}]")
                 self.actors_added += 1
                 if r.database_id in alive:
@@ -475,12 +477,13 @@ class _Walk:
                     self._string(a.id, raw.payload_offset, f"{path}/attributes[{j}].id")
                     self._string(a.value, raw.payload_offset, f"{path}/attributes[{j}].value")
         else:
-            for i, r in enumerate(records):
-                if r.database_id not in alive:
-                    sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {r.database_id}, which is not alive",
-                             raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None, r.database_id)
+            for i, rec in enumerate(cast("tuple[dec.PhysicsControl | dec.WalkerBones | dec.AnimVehicleWheels, ...]",
+                                       records)):
+                if rec.database_id not in alive:
+                    sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {rec.database_id}, which is not alive",
+                             raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None, rec.database_id)
                 if kind is K.WALKER_BONES:
-                    for j, b in enumerate(r.bones):
+                    for j, b in enumerate(cast(dec.WalkerBones, rec).bones):
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
 
 

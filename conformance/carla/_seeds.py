@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import struct
 from dataclasses import replace
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode, encode_packet
@@ -74,7 +75,7 @@ def _physics(v: Variant) -> m.PhysicsControl | None:
     )
 
 
-def _body(v: Variant, kind: K, frame: int, alive: set[int]) -> object | None:
+def _body(v: Variant, kind: K, frame: int, alive: set[int]) -> m.Fixed | tuple[m.Record, ...] | bytes | None:
     """The body of one packet kind in frame ``frame`` (1-based), or None to skip it."""
     t = frame * DELTA
     movers = sorted(a for a in alive if a in (20, 21, 30))
@@ -151,7 +152,7 @@ def valid_packets(v: Variant, frames: int = 4) -> list[m.Packet]:
         for kind in WRITER_ORDER[v.name]:
             body = _body(v, kind, frame, alive)
             if kind is K.EVENT_DEL and body:
-                alive -= {r.database_id for r in body}  # type: ignore[union-attr]
+                alive -= {r.database_id for r in cast("tuple[m.EventDel, ...]", body)}  # an EventDel body
             if body is not None:
                 out.append(m.Packet(kind, body))
         out.append(m.Packet(K.FRAME_END, m.FrameEnd()))
@@ -177,7 +178,7 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
     good = _log(v, base)
     hdr_len = 2 + 16 + 8 + 2 + len(HEADER.map_name)
 
-    def with_packets(edit: Callable[[list[m.Packet]], None]) -> bytes:
+    def with_packets(edit: Callable[[list[m.Packet]], object]) -> bytes:
         ps = list(base)
         edit(ps)
         return _log(v, ps)
@@ -218,9 +219,9 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
     yield ("CARLA-FRAME-002", with_packets(drop_first_end), _valid(("CARLA-FRAME-002",), verdict="invalid"),
            "frame 1 has no FrameEnd")
 
-    def retime(ps: list[m.Packet], n: int, **changes: object) -> None:
+    def retime(ps: list[m.Packet], n: int, **changes: Any) -> None:
         j = _index(ps, K.FRAME_START, n)
-        ps[j] = m.Packet(K.FRAME_START, replace(ps[j].body, **changes))  # type: ignore[arg-type]
+        ps[j] = m.Packet(K.FRAME_START, replace(cast(m.FrameStart, ps[j].body), **changes))  # a FrameStart packet's body
     yield ("CARLA-FRAME-003", with_packets(lambda ps: retime(ps, 2, frame_id=7)),
            _valid(("CARLA-FRAME-003",), verdict="invalid"), "frame ids 1, 2, 7, 4")
     yield ("CARLA-FRAME-004", with_packets(lambda ps: retime(ps, 1, duration_this=0.06)),
