@@ -52,7 +52,8 @@ def manifest_json(manifest: Mapping[str, Any]) -> str:
 
 def load_manifest(folder: Path) -> dict[str, Any]:
     with open(folder / "manifest.json", encoding="utf-8") as f:
-        return json.load(f)
+        manifest: dict[str, Any] = json.load(f)
+    return manifest
 
 
 def corpus_folder(fmt: str) -> Path:

@@ -38,7 +38,6 @@ from typing import Any, Callable
 from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.conformance.matrix_smt._xcheck import (
-    Divergence,
     differential,
     kaitai_parse,
 )
@@ -46,6 +45,7 @@ from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import encode, from_document
 
 from recspec.errors import DecodeError
+from recspec.formats import Divergence
 from recspec.report import Report
 
 from . import _mutate

@@ -31,6 +31,7 @@ import lzma
 import random
 import struct
 import tarfile
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from recspec.conformance.raskat_signal import check_bytes
@@ -192,8 +193,9 @@ def _container_op(rng: random.Random, body: bytes, name: str) -> bytes:
                                              b"\x80" + b"\0" * 11))[: field[1] - field[0]].ljust(field[1] - field[0], b"\0")
         return _xz(bytes(tar))
     if op == 6:
-        tar = _tar([(name, tarfile.REGTYPE, body, "")])
-        return _xz(tar[: rng.choice((len(tar) - 512, len(tar) - 1024, 600, len(tar) + 1))] + rng.choice((b"", b"\x01")))
+        whole = _tar([(name, tarfile.REGTYPE, body, "")])
+        return _xz(whole[: rng.choice((len(whole) - 512, len(whole) - 1024, 600, len(whole) + 1))]
+                   + rng.choice((b"", b"\x01")))
     w = _wrap(body, name)
     if op == 7:
         return w + rng.choice((w, b"\0\0\0\0", b"x"))
@@ -289,15 +291,16 @@ def _mutate_v2(rng: random.Random, sig: SignalV2) -> bytes:
         which = rng.randrange(3)
         coords = [s.longitude, s.latitude, s.altitude]
         coords[which] = c
-        s = SignalV2(s.version, s.time, s.microseconds, *coords, s.sample_rate, s.flags, s.samples)
+        lon, lat, alt = coords
+        s = SignalV2(s.version, s.time, s.microseconds, lon, lat, alt, s.sample_rate, s.flags, s.samples)
     elif op == 3:
         s = SignalV2(s.version, s.time, s.microseconds, s.longitude, s.latitude, s.altitude,
                      rng.choice(_INTS) & 0xFFFFFFFF, s.flags, s.samples)
     elif op == 4 and s.version == 2:
-        s = SignalV2(2, *_rest(s, 1)[:6], rng.randrange(256), s.samples)
+        s = replace(s, flags=rng.randrange(256))  # version 2 already
     elif op == 5:
         samples = list(s.samples) + [rng.randrange(-0x8000, 0x8000) for _ in range(rng.choice((1, 2, 50)))]
-        s = SignalV2(s.version, *_rest(s, 1)[:7], tuple(samples))
+        s = replace(s, samples=tuple(samples))
     body = encode_body(s)
     if op == 6:  # the count says something else
         at = 43 if s.version == 2 else 42

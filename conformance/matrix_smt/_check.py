@@ -18,7 +18,8 @@ give the same findings (a property test holds them to it).
 from __future__ import annotations
 
 import math
-from typing import Any, BinaryIO, Callable
+from collections.abc import Callable
+from typing import Any, BinaryIO, cast
 
 from recspec.reference.matrix_smt import (
     BSON_TYPES,
@@ -138,7 +139,7 @@ class _Walk:
             if v - v != 0.0:
                 self.add("MATRIX-NUM-002", f"{path} is {v!r}, not a finite number", off, None, path, None, repr(v))
                 return None
-            return v
+            return cast(float, v)  # type(v) is float
         if t is int or t is Int64:
             return float(v)
         self.add("MATRIX-NUM-001", f"{path} is a {type_name(v)}, not an int32, int64 or double", off, None, path,
@@ -198,7 +199,7 @@ class _Walk:
         for key in ("id", "name", "type", "color"):
             if key not in m:
                 add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)
-        oid = m.get("id")
+        oid: Any = m.get("id")  # any BSON value until its type is checked
         oid_ok = False
         if "id" in m:
             if type(oid) not in (int, Int64):
@@ -260,7 +261,7 @@ class _Walk:
                     if extra else f"object key {k!r} is not defined by the document (ignored)",
                     o.offsets[i] if o.offsets else off, None, _join(path, k), None, k)
         if oid_ok:
-            self.objects[int(oid)] = gtype if isinstance(gtype, str) else ""  # type: ignore[arg-type]
+            self.objects[int(oid)] = gtype if isinstance(gtype, str) else ""
 
     def vertices(self, vs: Any, path: str, off: int | None) -> None:
         if not isinstance(vs, Array):

@@ -136,7 +136,7 @@ def _unpacked_positions_frame(xyz: tuple[float, ...]) -> bytes:
     return b"\x12" + encode_varint(len(frame_data)) + frame_data
 
 
-def _invalid_cases(good: list[tuple[int, bytes]]) -> Iterator[tuple[str, bytes, str, dict, str]]:
+def _invalid_cases(good: list[tuple[int, bytes]]) -> Iterator[tuple[str, bytes, str, dict[str, tuple[str, tuple[str, ...]]], str]]:
     whole = _file(good)
     yield ("NANOVER-HEADER-001", struct.pack("<Q", MAGIC ^ 1) + whole[8:], "traj", _both("malformed",
            "NANOVER-HEADER-001"), "the magic's lowest bit flipped")

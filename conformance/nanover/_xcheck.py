@@ -54,7 +54,8 @@ class KaitaiRejected(_KaitaiRejected):
 
 
 def _uint(v: Any, bits: int) -> int:
-    return v.value & ((1 << bits) - 1)
+    value: int = v.value  # a Kaitai varint node's value
+    return value & ((1 << bits) - 1)
 
 
 def _fill_value(target: Any, node: Any) -> None:

@@ -138,7 +138,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, tuple):
         return a == b or (len(a) == len(b) and all(same(x, y) for x, y in zip(a, b)))
     if isinstance(a, (SignalV2, SignalMsgpack, SignalFile, MsgMap, Ext, Fixed)):
-        return all(same(getattr(a, f), getattr(b, f)) for f in a.__slots__)  # type: ignore[attr-defined]
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__slots__)
     return bool(a == b)
 
 

@@ -168,7 +168,7 @@ class Document:
         return len(self.keys)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.keys == other.keys and self.values == other.values  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.keys == other.keys and self.values == other.values
 
     def __hash__(self) -> int:  # pragma: no cover - documents are not dict keys
         raise TypeError(f"unhashable type: {type(self).__name__}")

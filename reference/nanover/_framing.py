@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
@@ -104,7 +105,7 @@ def read_header(f: BinaryIO) -> tuple[Header, int]:
     return decode_header(head)
 
 
-def _read_exactly(read, n: int) -> bytes:  # type: ignore[no-untyped-def]
+def _read_exactly(read: Callable[[int], bytes], n: int) -> bytes:
     data = read(n)
     while len(data) < n:
         more = read(n - len(data))

@@ -142,4 +142,5 @@ def same_value(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, (Array, Frame, StateUpdate, Record, Recording, Header)):
         return all(same_value(getattr(a, f), getattr(b, f)) for f in a.__slots__)
-    return a == b
+    equal: bool = a == b  # model values compare to a bool
+    return equal

@@ -182,7 +182,7 @@ def _container(buf: bytes, pos: int, b: int, n: int, start: int, is_map: bool, d
         fast = _uniform_ints(buf, start, count)
         if fast is not None:
             return fast
-    items = []
+    items: list[Any] = []
     p = start
     append = items.append
     size = len(buf)
