@@ -36,7 +36,8 @@ import random
 import re
 import struct
 import typing
-from typing import Any, Callable, cast
+from typing import Any, cast
+from collections.abc import Callable
 
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
@@ -77,8 +78,8 @@ __all__ = [
     "derive_seeds",
     "describe_input",
     "dictionary_entries",
-    "divergence_kind",
     "dictionary_text",
+    "divergence_kind",
     "fuzz_diff",
     "fuzz_ksy",
     "fuzz_ref",
@@ -243,7 +244,8 @@ def synthetic_seeds() -> list[tuple[str, bytes]]:
     """
     from recspec.conformance.carla._seeds import HEADER, valid_packets
 
-    return [(f"synthetic-{v.name}", encode(Recording(HEADER, tuple(valid_packets(v))), variant=v)) for v in VARIANTS.values()]
+    return [(f"synthetic-{v.name}", encode(Recording(HEADER, tuple(valid_packets(v))), variant=v))
+            for v in VARIANTS.values()]
 
 
 # --- lenient parse --------------------------------------------------------------------

@@ -33,7 +33,8 @@ import json
 import random
 import re
 import struct
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE

@@ -30,7 +30,8 @@ import io
 import json
 import random
 import struct
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from recspec.conformance.nanover import check_stream, detect_kind
 from recspec.conformance.nanover._xcheck import (

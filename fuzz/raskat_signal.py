@@ -32,7 +32,8 @@ import random
 import struct
 import tarfile
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from recspec.conformance.raskat_signal import check_bytes
 from recspec.conformance.raskat_signal._xcheck import (
@@ -65,8 +66,8 @@ from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE", "EXTENSION", "FUZZ_MAX_UNPACKED", "TARGETS", "ContractViolation", "Divergent",
-    "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "divergence_kind", "fuzz_diff", "fuzz_ksy",
-    "fuzz_ref", "mutate", "synthetic_seeds",
+    "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "divergence_kind", "fuzz_diff",
+    "fuzz_ksy", "fuzz_ref", "mutate", "synthetic_seeds",
 ]
 
 #: File extension of saved crashes (``recspec check`` recognises them by content anyway).
@@ -176,7 +177,8 @@ def _container_op(rng: random.Random, body: bytes, name: str) -> bytes:
     if op == 0:
         return body  # raw
     if op == 1:
-        return _xz(_tar([(name, tarfile.REGTYPE, body, ""), ("b.sig", tarfile.REGTYPE, body[: rng.randrange(len(body) + 1)], "")]))
+        return _xz(_tar([(name, tarfile.REGTYPE, body, ""),
+                         ("b.sig", tarfile.REGTYPE, body[: rng.randrange(len(body) + 1)], "")]))
     if op == 2:
         kind = rng.choice((tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.DIRTYPE, tarfile.CHRTYPE))
         return _xz(_tar([(name, tarfile.REGTYPE, body, ""), ("x", kind, b"", rng.choice(("/etc/passwd", "../a", "")))]))
@@ -189,8 +191,9 @@ def _container_op(rng: random.Random, body: bytes, name: str) -> bytes:
     if op == 5:
         tar = bytearray(_tar([(name, tarfile.REGTYPE, body, "")]))
         field = rng.choice(((100, 108), (124, 136), (136, 148), (148, 156)))
+        width = field[1] - field[0]
         tar[field[0]:field[1]] = rng.choice((b" " * 8, b"\0" * 12, b"7" * 12, b"0000000 \0\0\0\0", b"1_0\0" * 3,
-                                             b"\x80" + b"\0" * 11))[: field[1] - field[0]].ljust(field[1] - field[0], b"\0")
+                                             b"\x80" + b"\0" * 11))[:width].ljust(width, b"\0")
         return _xz(bytes(tar))
     if op == 6:
         whole = _tar([(name, tarfile.REGTYPE, body, "")])
@@ -383,7 +386,8 @@ def dictionary_entries() -> list[tuple[str, bytes]]:
         ("mp_f64", b"\xcb"), ("mp_f32", b"\xca"), ("mp_u16", b"\xcd"), ("mp_u32", b"\xce"), ("mp_u64", b"\xcf"),
         ("mp_array16", b"\xdc\x00\x64"), ("mp_array32", b"\xdd\x00\x00\x00\x10"), ("mp_map16", b"\xde\x00\x01"),
         ("mp_never", b"\xc1"), ("mp_str8", b"\xd9\x0e"), ("mp_bin8", b"\xc4\x01"), ("mp_fixext1", b"\xd4\x01"),
-        ("mp_ext8", b"\xc7\x03\x01"), ("us_1e6", b"\xce\x00\x0f\x42\x40"), ("vref", b"\xcb\x40\x0a\x66\x66\x60\x00\x00\x00"),
+        ("mp_ext8", b"\xc7\x03\x01"), ("us_1e6", b"\xce\x00\x0f\x42\x40"),
+        ("vref", b"\xcb\x40\x0a\x66\x66\x60\x00\x00\x00"),
         ("threshold", b"\xcd\x02\x83"), ("count_100", struct.pack("<I", 100)), ("frac_1e6", struct.pack("<I", 10**6)),
     ]
     return entries

@@ -107,7 +107,8 @@ def _detect(head: bytes, name: str | None, format: str | None, variant: str | No
         found, _ = sniff(head, name)
         info_or_none = found or (by_extension(name) if name else None)
         if info_or_none is None:
-            raise UsageError(f"{name or 'the input'}: no known format recognises this content", "force one with format=")
+            raise UsageError(f"{name or 'the input'}: no known format recognises this content",
+                             "force one with format=")
         info = info_or_none
     info.check_variant(variant)
     return info

@@ -15,7 +15,8 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
+from collections.abc import Sequence
 
 from ._version import __version__
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
@@ -118,7 +119,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--format", help=f"force the format ({formats})")
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
     c.add_argument("--profile", help="rule profile: spec (the document, default) or compat (what real writers do)")
-    c.add_argument("--json", action="store_true", help="print the JSON report (the documented contract) instead of a table")
+    c.add_argument("--json", action="store_true",
+                   help="print the JSON report (the documented contract) instead of a table")
     c.add_argument("--report", action="append", type=_report_arg, default=[], metavar="FORMAT:PATH",
                    help=f"also write a report: {', '.join(RENDERERS)} (repeatable; PATH '-' is stdout)")
     c.add_argument("--expectations", metavar="FILE",
@@ -405,7 +407,8 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
                 continue
             where = finding_location(f.offset, f.path)
             known = " (known deviation)" if f.rule in fr.known_deviations else ""
-            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{' ' + where if where else ''}: {f.message}\n")
+            at = " " + where if where else ""
+            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
         for rule, n in shown.items():
             if per_rule is not None and n > per_rule:
                 out.write(f"    ...   {rule}: {n - per_rule} more lines not shown (--all-findings lists them)\n")
@@ -453,7 +456,7 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_OK
     width = max(len(r.id) for _, r in pairs)
     out.write(f"{'RULE'.ljust(width)}  {'SPEC':7}  {'COMPAT':7}  TITLE\n")
-    for info, r in pairs:
+    for _info, r in pairs:
         out.write(f"{r.id.ljust(width)}  {r.level('spec').value:7}  {r.level('compat').value:7}  {r.title}"
                   f"{'  [structural]' if r.structural else ''}\n")
     out.write(f"\n{len(pairs)} rules. `recspec explain RULE` prints one in full.\n")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, TextIO
+from typing import Any, TextIO
+from collections.abc import Iterable, Iterator, Mapping
 
 from recspec.conformance.corpus import corpus_folder, load_manifest
 from recspec.formats import FormatInfo

@@ -36,15 +36,11 @@ from typing import (
     TYPE_CHECKING,
     Any,
     BinaryIO,
-    Callable,
-    Iterable,
-    Iterator,
-    Mapping,
     Protocol,
-    Sequence,
     TextIO,
     cast,
 )
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import UsageError
 

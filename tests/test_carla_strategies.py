@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any
+from collections.abc import Callable, Hashable, Iterable
 
 import pytest
 from hypothesis import Phase, find, given, settings

@@ -24,7 +24,7 @@ import json
 import pickle
 import random
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 import recspec.fuzz
@@ -87,7 +87,7 @@ def test_the_module_satisfies_the_protocol(info: FormatInfo) -> None:
     missing = [name for name in members if not hasattr(mod, name)]
     assert not missing
     assert set(mod.TARGETS) == set(recspec.fuzz.TARGETS)
-    assert mod.TARGETS == {"ref": mod.fuzz_ref, "ksy": mod.fuzz_ksy, "diff": mod.fuzz_diff}
+    assert {"ref": mod.fuzz_ref, "ksy": mod.fuzz_ksy, "diff": mod.fuzz_diff} == mod.TARGETS
     assert mod.ContractViolation is ContractViolation and mod.Divergent is Divergent
     assert mod.EXTENSION.startswith(".") and 0 < mod.BYTE_MUTATION_RATE < 1
     assert "atheris" not in vars(mod)  # imported by the runner's child only

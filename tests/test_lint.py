@@ -1,13 +1,13 @@
-"""mypy passes, as configured in pyproject.toml ([tool.mypy]).
+"""ruff and mypy pass, as configured in pyproject.toml ([tool.ruff], [tool.mypy]).
 
-mypy runs over a view of the installed layout
+ruff checks the checkout. mypy runs over a view of the installed layout
 (``helpers.build_view``, the one tests/test_layers.py gives lint-imports): from the
 checkout it could not resolve recspec.reference, recspec.conformance and
-recspec.fuzz, which [tool.setuptools.package-dir] maps into ``recspec``. The
-test is skipped, with the reason, when mypy is not installed (the test extra
-pins it).
+recspec.fuzz, which [tool.setuptools.package-dir] maps into ``recspec``. Each
+test is skipped, with the reason, when its tool is not installed (the test extra
+pins both).
 
-Run by hand: ``python tests/test_lint.py`` (with the report).
+Run by hand: ``python tests/test_lint.py`` (both, with their reports).
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ def _require(tool: str) -> None:
         pytest.skip(f"{tool} is not installed: pip install -e '.[test]'")
 
 
+def run_ruff() -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format=concise", str(REPO)],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
 def run_mypy() -> subprocess.CompletedProcess[str]:
     """``mypy -p recspec`` from a temporary folder holding the view (its cache goes with it)."""
     with tempfile.TemporaryDirectory(prefix="recspec-mypy-") as tmp:
@@ -39,6 +44,12 @@ def run_mypy() -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(REPO / "pyproject.toml"),
                                "--cache-dir", str(Path(tmp) / ".mypy_cache"), "-p", "recspec"],
                               cwd=tmp, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_ruff_check_passes() -> None:
+    _require("ruff")
+    run = run_ruff()
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_mypy_passes_over_the_installed_layout() -> None:
@@ -52,6 +63,9 @@ def test_mypy_passes_over_the_installed_layout() -> None:
 
 
 if __name__ == "__main__":
-    result = run_mypy()
-    sys.stdout.write(result.stdout + result.stderr)
-    sys.exit(result.returncode)
+    code = 0
+    for name, runner in (("ruff", run_ruff), ("mypy", run_mypy)):
+        result = runner()
+        sys.stdout.write(f"--- {name}\n{result.stdout}{result.stderr}")
+        code = code or result.returncode
+    sys.exit(code)

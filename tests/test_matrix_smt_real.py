@@ -131,7 +131,7 @@ def test_streaming_frames(scene1: bytes) -> None:
     times = [f.time for f in iter_frames(io.BytesIO(scene1))]
     assert len(times) == 500 and times[-1] == 8.333333969116211
     w = RecordingWalker(io.BytesIO(scene1))
-    assert [(s.key, s.offset) for s in w.sections()][0] == ("frames", 4)
+    assert next((s.key, s.offset) for s in w.sections()) == ("frames", 4)
 
 
 def _corrupt_cases(data: bytes) -> list[tuple[str, bytes, str]]:

@@ -4,7 +4,8 @@ comparison of ``recspec reproduce``."""
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, Iterator, Sequence, TextIO
+from typing import Any, BinaryIO, TextIO
+from collections.abc import Iterator, Sequence
 
 from recspec.reference import carla as dec
 from recspec.reference.carla import VARIANTS, Variant

@@ -50,7 +50,8 @@ values. Such recordings still encode and decode back to themselves.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Collection
+from typing import Any
+from collections.abc import Callable, Collection
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
@@ -531,7 +532,8 @@ def _carla_variants(draw: st.DrawFn) -> Variant:
     return draw(st.sampled_from(tuple(VARIANTS.values())))
 
 
-def carla_packets(variant: Variant | str | None = None, *, kinds: Collection[K] | None = None) -> SearchStrategy[m.Packet]:
+def carla_packets(variant: Variant | str | None = None, *,
+                  kinds: Collection[K] | None = None) -> SearchStrategy[m.Packet]:
     """One well-formed packet of ``variant``, with values from the whole width of each field.
 
     ``kinds`` restricts the packet kinds (default: every kind the variant

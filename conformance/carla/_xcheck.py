@@ -20,7 +20,8 @@ import dataclasses
 import io
 import json
 import math
-from typing import Any, BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO
+from collections.abc import Callable, Iterator
 
 from kaitaistruct import KaitaiStream
 from recspec.reference import carla as dec
@@ -165,7 +166,8 @@ def _has_bad_text(value: Any) -> bool:
     return False
 
 
-def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int) -> Iterator[tuple[int, m.Packet | DecodeError]]:
+def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int
+                       ) -> Iterator[tuple[int, m.Packet | DecodeError]]:
     f.seek(offset)
     reader = dec.PacketReader(f, variant, offset, size)
     try:

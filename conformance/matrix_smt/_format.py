@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, Sequence, TextIO
+from typing import Any, BinaryIO, TextIO
+from collections.abc import Sequence
 
 from recspec.reference.matrix_smt import (
     T_ARRAY,
@@ -79,7 +80,7 @@ def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
         first = True
         for s in w.sections():
             head: dict[str, Any] = {"key": s.key, "offset": s.offset, "end": s.end, "type_code": s.type_code}
-            out.write(("\n  " if first else ",\n  "))
+            out.write("\n  " if first else ",\n  ")
             first = False
             if s.key == "frames" and s.type_code == T_ARRAY:
                 out.write(json.dumps(head)[:-1] + ', "entries": [')

@@ -13,7 +13,8 @@ changes that array or its bound.
 from __future__ import annotations
 
 import math
-from typing import Any, BinaryIO, Callable
+from typing import Any, BinaryIO
+from collections.abc import Callable
 
 from recspec.reference.nanover import (
     FORMAT_VERSION,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any, BinaryIO, Iterator, Sequence, TextIO
+from typing import Any, BinaryIO, TextIO
+from collections.abc import Iterator, Sequence
 
 from recspec.reference.nanover import (
     Kind,

@@ -59,7 +59,8 @@ def _arrays() -> st.SearchStrategy[Array]:
 
 
 @st.composite
-def nanover_frames(draw: st.DrawFn, *, min_particles: int = 0, max_particles: int = 4, reset: bool | None = None) -> Frame:
+def nanover_frames(draw: st.DrawFn, *, min_particles: int = 0, max_particles: int = 4,
+                   reset: bool | None = None) -> Frame:
     """A frame whose standard arrays fit its own particle.count; ``reset`` (frame_index 0)
     frames carry the whole topology. Extra keys of any type ride along."""
     if not (isinstance(min_particles, int) and isinstance(max_particles, int) and 0 <= min_particles <= max_particles):

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any, BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO
+from collections.abc import Callable, Iterator
 
 from kaitaistruct import KaitaiStream
 from recspec.reference.nanover import (
@@ -41,7 +42,7 @@ from recspec.report import FileReport, Finding, Severity, Verdict
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 
-__all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_records", "cross_check_report"]
+__all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "dump_kaitai", "kaitai_records"]
 
 _KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
 _MASK64 = (1 << 64) - 1
@@ -230,13 +231,15 @@ def differential(data: bytes, kind: Kind, limit: int = 20) -> list[Divergence]:
             break
         rv, kv = r[1], k[1]
         if isinstance(rv, DecodeError) != isinstance(kv, KaitaiRejected):
-            out.append(Divergence(f"record {i}: reference {'rejects: ' + str(rv) if isinstance(rv, DecodeError) else 'accepts'}, "
-                                  f"Kaitai {'rejects: ' + str(kv) if isinstance(kv, KaitaiRejected) else 'accepts'}", r[0]))
+            by_ref = f"rejects: {rv}" if isinstance(rv, DecodeError) else "accepts"
+            by_ksy = f"rejects: {kv}" if isinstance(kv, KaitaiRejected) else "accepts"
+            out.append(Divergence(f"record {i}: reference {by_ref}, Kaitai {by_ksy}", r[0]))
             break
         if isinstance(rv, DecodeError):
             break
         if r[0] != k[0] or not same_value(rv, kv):
-            out.append(Divergence(f"record {i}: values differ: reference {str(rv)[:300]} / Kaitai {str(kv)[:300]}", r[0]))
+            out.append(Divergence(f"record {i}: values differ: reference {str(rv)[:300]} / Kaitai {str(kv)[:300]}",
+                                  r[0]))
         if len(out) >= limit:
             break
     return out

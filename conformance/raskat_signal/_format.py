@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import Any, BinaryIO, Sequence, TextIO
+from typing import Any, BinaryIO, TextIO
+from collections.abc import Sequence
 
 from recspec.reference.raskat_signal import MAX_UNPACKED
 

@@ -20,7 +20,7 @@ import lzma
 import struct
 import tarfile
 from dataclasses import replace
-from typing import Iterator
+from collections.abc import Iterator
 
 from recspec.reference.raskat_signal import (
     Fixed,

@@ -109,7 +109,7 @@ def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
             if h.is_ustar and h.prefix[:1] != b"\0":
                 name = _cstr(h.prefix) + "/" + name
             members.append((name, bytes([h.typeflag]), h.size.value, e))
-        for name, typeflag, size, e in members:
+        for name, _typeflag, size, e in members:
             if e.has_data and size > MAX_MEMBER_SIZE:
                 raise KaitaiRejected(f"member {name!r} is larger than MAX_MEMBER_SIZE", 0, "tar")
         regular = [m for m in members if m[1] in REGULAR]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
@@ -39,7 +39,7 @@ td.n{text-align:center;min-width:1.6em}
 .finding{border-left:4px solid #d0d7de;padding-left:.8em;margin:1em 0}.finding.error{border-color:#cf222e;background:none}
 .finding.warning{border-color:#bf8700;background:none}.finding.info{border-color:#0969da;background:none}
 details summary{cursor:pointer}
-"""
+"""  # noqa: E501 - one stylesheet, kept as the report carries it
 
 
 def _e(text: object) -> str:

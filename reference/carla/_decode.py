@@ -167,7 +167,8 @@ def _size_error(kind: K, size: int, expected: int | str, offset: int, path: str)
     return err
 
 
-def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: int = 0, path: str = "") -> list[tuple[Any, ...]]:
+def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: int = 0, path: str = ""
+                ) -> list[tuple[Any, ...]]:
     """Fixed-size record kinds only: the records as flat tuples (fast path for rules).
 
     ``offset`` is the file offset of the payload (for errors). Raises
@@ -215,7 +216,8 @@ class _Cursor:
         (n,) = _UNPACK_U16_FROM(self.buf, self.pos)
         if self.pos + 2 + n > len(self.buf):
             raise Malformed(
-                f"{self.kind.label} payload ends inside string {what} ({n} bytes declared, {len(self.buf) - self.pos - 2} left)",
+                f"{self.kind.label} payload ends inside string {what} "
+                f"({n} bytes declared, {len(self.buf) - self.pos - 2} left)",
                 self.base + self.pos, f"{self.path}.{what}", rule="CARLA-PACKET-001",
             )
         start = self.pos + 2
@@ -513,7 +515,7 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     return m.Recording(header, tuple(packets))
 
 
-def frames(packets: "Iterator[m.Packet] | tuple[m.Packet, ...]") -> Iterator[tuple[m.FrameStart, list[m.Packet]]]:
+def frames(packets: Iterator[m.Packet] | tuple[m.Packet, ...]) -> Iterator[tuple[m.FrameStart, list[m.Packet]]]:
     """Group packets into frames: each FrameStart with the packets up to its FrameEnd.
 
     Packets outside any frame are skipped here (the checker reports them).

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
+from collections.abc import Iterator
 
 
 
@@ -72,7 +73,7 @@ class RecordingWriter:
     """Writes a recording incrementally, the way NanoVer's writers do: the
     header first, then one record per ``write``."""
 
-    def __init__(self, f: BinaryIO, header: Header = Header()) -> None:
+    def __init__(self, f: BinaryIO, header: Header = Header()) -> None:  # noqa: B008 - Header is frozen
         self._f = f
         f.write(encode_header(header))
 

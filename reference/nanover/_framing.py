@@ -61,7 +61,7 @@ class RawRecord:
         return self.offset + RECORD_HEADER_SIZE + len(self.payload)
 
 
-def encode_header(header: Header = Header()) -> bytes:
+def encode_header(header: Header = Header()) -> bytes:  # noqa: B008 - Header is frozen
     return _HEADER.pack(header.magic, header.version)
 
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 __all__ = [
     "FORMAT_VERSION",
@@ -55,9 +56,9 @@ class Kind(enum.Enum):
 class _Unset:
     """A google.protobuf.Value with no kind set."""
 
-    _instance: "_Unset | None" = None
+    _instance: _Unset | None = None
 
-    def __new__(cls) -> "_Unset":
+    def __new__(cls) -> _Unset:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance

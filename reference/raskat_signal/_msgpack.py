@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
-__all__ = ["MAX_DEPTH", "Ext", "MsgMap", "kind_of", "pack", "unpack", "minimal_lead"]
+__all__ = ["MAX_DEPTH", "Ext", "MsgMap", "kind_of", "minimal_lead", "pack", "unpack"]
 
 #: Deepest nesting of arrays and maps accepted (a signal body needs 1).
 MAX_DEPTH = 32
