@@ -4,8 +4,8 @@ streamed JSON of ``recspec dump``."""
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TextIO
 
 from recspec.errors import DecodeError
 from recspec.report import FileReport

@@ -18,9 +18,9 @@ case is kept, and survive ``tools/make_corpus.py``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Iterable, Mapping
 
 from recspec._paths import corpus_dir as _bundled_corpus
 from recspec.formats import FORMATS, Seed

@@ -46,10 +46,10 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
-from collections.abc import Callable, Sequence
 
 from recspec._version import __version__
 from recspec.errors import UsageError

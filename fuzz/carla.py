@@ -36,11 +36,13 @@ import random
 import re
 import struct
 import typing
-from typing import Any, cast
 from collections.abc import Callable
+from typing import Any, cast
 
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
+from recspec.errors import DecodeError
+from recspec.reference import carla as m
 from recspec.reference.carla import (
     VARIANTS,
     Header,
@@ -56,10 +58,7 @@ from recspec.reference.carla import (
     encode_header,
     encode_packet,
 )
-from recspec.reference import carla as m
 from recspec.reference.carla import PacketKind as K
-
-from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate

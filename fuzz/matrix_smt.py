@@ -33,8 +33,8 @@ import json
 import random
 import re
 import struct
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
@@ -42,11 +42,10 @@ from recspec.conformance.matrix_smt._xcheck import (
     differential,
     kaitai_parse,
 )
-from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import encode, from_document
-
 from recspec.errors import DecodeError
 from recspec.formats import Divergence
+from recspec.reference import matrix_smt as b
+from recspec.reference.matrix_smt import encode, from_document
 from recspec.report import Report
 
 from . import _mutate

@@ -31,9 +31,9 @@ import lzma
 import random
 import struct
 import tarfile
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
-from collections.abc import Callable, Sequence
 
 from recspec.conformance.raskat_signal import check_bytes
 from recspec.conformance.raskat_signal._xcheck import (
@@ -41,6 +41,7 @@ from recspec.conformance.raskat_signal._xcheck import (
     differential,
     kaitai_read,
 )
+from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import (
     XZ_MAGIC,
     Ext,
@@ -55,8 +56,6 @@ from recspec.reference.raskat_signal import (
     signal_member,
     unwrap,
 )
-
-from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate

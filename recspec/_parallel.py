@@ -23,11 +23,11 @@ import os
 import pickle
 import signal
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Sequence
 
 __all__ = ["DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "WorkerLost", "run_in_workers"]
 

@@ -14,16 +14,16 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
-from collections.abc import Sequence
 
-from ._version import __version__
-from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
-from .catalog import all_rules, explain_text
-from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from ._parallel import DEFAULT_FILE_TIMEOUT
+from ._version import __version__
+from .catalog import all_rules, explain_text
+from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import apply_expectations, load_expectations, update_expectations
+from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import check_paths
 from .render import RENDERERS, RenderContext, finding_location, write_atomic
 from .report import Report, Severity

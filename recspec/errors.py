@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, TypeVar, cast
 from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 __all__ = [
     "EXIT_FAIL",

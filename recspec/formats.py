@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
@@ -40,7 +41,6 @@ from typing import (
     TextIO,
     cast,
 )
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 from .errors import UsageError
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 import os
 import traceback
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
-from collections.abc import Iterator, Sequence
 
 from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
 from .errors import InputError, RecspecError, UsageError

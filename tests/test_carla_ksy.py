@@ -11,13 +11,13 @@ Two groups (the drift of every generated parser is tests/test_ksy_drift.py):
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import struct
 from collections import Counter
 from io import BytesIO
 from typing import Any
 
 import pytest
-from helpers import real_file
 from kaitaistruct import (
     EndOfStreamError,
     KaitaiStream,
@@ -25,11 +25,11 @@ from kaitaistruct import (
     KaitaiStructError,
     ValidationExprError,
 )
+
+from helpers import real_file
+from recspec._ksy.carla_recorder import CarlaRecorder
 from recspec.reference import carla as model
 from recspec.reference.carla import VARIANTS
-
-from recspec._ksy.carla_recorder import CarlaRecorder
-import itertools
 
 CARLA_0910 = "carla_0910_DistanceToLaneCenter.log"
 CARLA_0915 = "carla_0915_crash.log"

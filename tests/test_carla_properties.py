@@ -26,7 +26,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import carla_packets, real_file
-
 from recspec.conformance.carla import check_stream
 from recspec.errors import DecodeError
 from recspec.reference.carla import (

@@ -7,6 +7,7 @@ recspec's output.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import subprocess
 import sys
@@ -14,12 +15,9 @@ from collections import Counter
 
 import pytest
 
+from helpers import carla_packets, real_file
 from recspec.conformance.carla import check_stream
 from recspec.reference.carla import VARIANTS, PacketKind, decode, encode, frames
-
-from helpers import carla_packets, real_file
-import itertools
-
 
 pytestmark = pytest.mark.requires_real_samples
 

@@ -10,6 +10,8 @@ import io
 import struct
 
 import pytest
+
+from recspec.errors import Truncated
 from recspec.reference.carla import (
     VARIANTS,
     ActorAttribute,
@@ -34,8 +36,6 @@ from recspec.reference.carla import (
 from recspec.reference.carla import (
     PacketKind as K,
 )
-
-from recspec.errors import Truncated
 
 V15, V16, UE5 = VARIANTS["0.9.15"], VARIANTS["0.9.16"], VARIANTS["ue5"]
 

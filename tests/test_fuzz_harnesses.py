@@ -23,11 +23,13 @@ import io
 import json
 import pickle
 import random
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+
 import recspec.fuzz
+from recspec.formats import FORMATS, Divergence, FormatInfo
 from recspec.fuzz import (
     ContractViolation,
     Divergent,
@@ -37,8 +39,6 @@ from recspec.fuzz import (
     _runner,
     run_campaign,
 )
-
-from recspec.formats import FORMATS, Divergence, FormatInfo
 
 REPO = Path(__file__).resolve().parents[1]
 INFOS = list(FORMATS.values())

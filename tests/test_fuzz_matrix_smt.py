@@ -14,9 +14,9 @@ import random
 from pathlib import Path
 
 import pytest
+
 from recspec.fuzz import matrix_smt as F
 from recspec.reference import matrix_smt as b
-
 from tests.helpers import real_file
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -25,7 +25,6 @@ import pytest
 from helpers import REPO, build_view
 
 
-
 def _require(tool: str) -> None:
     if importlib.util.find_spec(tool) is None:
         pytest.skip(f"{tool} is not installed: pip install -e '.[test]'")

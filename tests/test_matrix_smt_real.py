@@ -39,7 +39,6 @@ from recspec.reference.matrix_smt import (
 from recspec.report import Severity, Verdict
 from tests.helpers import real_file, run_cli
 
-
 pytestmark = pytest.mark.requires_real_samples
 
 SIZE = 280_376

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import struct
 import subprocess
@@ -11,12 +12,9 @@ import sys
 
 import pytest
 
+from helpers import real_file
 from recspec.conformance.nanover import check_stream
 from recspec.reference.nanover import FrameAggregate, Kind, decode, iter_records, merged
-
-from helpers import real_file
-import itertools
-
 
 pytestmark = pytest.mark.requires_real_samples
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli as run
-
 from recspec.cli import main
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import run_cli as _run
 from recspec.conformance.raskat_signal import _format
 from recspec.conformance.raskat_signal._seeds import writer_v3
 from recspec.reference.raskat_signal import encode
-
-from helpers import run_cli as _run
 
 REPO = Path(__file__).resolve().parents[1]
 VALID = REPO / "corpus" / "raskat-signal" / "valid"

@@ -23,10 +23,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from recspec.render import write_atomic
-
 from helpers import real_file
 from helpers import run_cli as run
+from recspec.render import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"

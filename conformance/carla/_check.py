@@ -11,15 +11,14 @@ from __future__ import annotations
 import math
 import os
 import struct
-from dataclasses import dataclass, field
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO, cast
 
-from recspec.reference import carla as dec
-from recspec.reference.carla import PacketKind as K
-from recspec.reference.carla import VARIANTS, Variant
-
 from recspec.errors import DecodeError, LimitExceeded, Truncated
+from recspec.reference import carla as dec
+from recspec.reference.carla import VARIANTS, Variant
+from recspec.reference.carla import PacketKind as K
 from recspec.report import FileReport, Verdict
 
 from .._sink import FindingSink, verdict_of

@@ -14,15 +14,14 @@ Invalid files: each named after the one rule it breaks.
 from __future__ import annotations
 
 import struct
-from dataclasses import replace
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, cast
 
+from recspec.formats import Seed
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode, encode_packet
 from recspec.reference.carla import PacketKind as K
-
-from recspec.formats import Seed
 
 __all__ = ["Seed", "seeds", "valid_packets"]
 

@@ -49,13 +49,14 @@ values. Such recordings still encode and decode back to themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any
-from collections.abc import Callable, Collection
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
+
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode
 from recspec.reference.carla import PacketKind as K

@@ -21,8 +21,10 @@ import math
 from collections.abc import Callable
 from typing import Any, BinaryIO, cast
 
+from recspec.errors import DecodeError, Truncated
 from recspec.reference.matrix_smt import (
     BSON_TYPES,
+    CMD_DEFAULTS,
     T_ARRAY,
     Array,
     Document,
@@ -32,9 +34,6 @@ from recspec.reference.matrix_smt import (
     decode_raw,
     type_name,
 )
-from recspec.reference.matrix_smt import CMD_DEFAULTS
-
-from recspec.errors import DecodeError, Truncated
 from recspec.report import FileReport, Verdict
 
 from .._sink import FindingSink, verdict_of

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, TextIO
 from collections.abc import Sequence
+from typing import Any, BinaryIO, TextIO
 
+from recspec._plain import to_plain
+from recspec.errors import DecodeError
+from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.matrix_smt import (
     T_ARRAY,
     Array,
@@ -13,10 +16,6 @@ from recspec.reference.matrix_smt import (
     Int64,
     RecordingWalker,
 )
-
-from recspec._plain import to_plain
-from recspec.errors import DecodeError
-from recspec.formats import FORMATS, Divergence, Progress
 from recspec.report import FileReport, Finding
 
 from .._plugin import cross_check_within, decode_error_json

@@ -14,11 +14,11 @@ their expected verdict is then ``valid``).
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Callable, Iterator
+from typing import Any
 
+from recspec.formats import Seed
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import encode, to_document
 from recspec.reference.matrix_smt import (
     CommandKind,
     DebugCommand,
@@ -28,9 +28,9 @@ from recspec.reference.matrix_smt import (
     Recording,
     SceneObject,
     State,
+    encode,
+    to_document,
 )
-
-from recspec.formats import Seed
 
 __all__ = ["BASE", "Seed", "seeds"]
 

@@ -33,11 +33,11 @@ from typing import Any, BinaryIO
 import bson as pymongo_bson
 from bson.codec_options import CodecOptions, DatetimeConversion
 from kaitaistruct import KaitaiStream
-from recspec.reference import matrix_smt as b
 
 from recspec._ksy.bson import Bson as KB
 from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS
 from recspec.errors import DecodeError
+from recspec.reference import matrix_smt as b
 from recspec.report import FileReport, Finding, Verdict
 
 from .._kaitai import KAITAI_INPUT_ERRORS

@@ -17,6 +17,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 
+from recspec.formats import Seed
 from recspec.reference.nanover import (
     MAGIC,
     Array,
@@ -28,10 +29,8 @@ from recspec.reference.nanover import (
     encode_header,
     encode_record,
     encode_state_update,
+    encode_varint,
 )
-from recspec.reference.nanover import encode_varint
-
-from recspec.formats import Seed
 
 __all__ = ["Seed", "seeds", "state_updates", "topology_frame"]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+
 from recspec.reference.nanover import (
     Array,
     ArrayKind,

@@ -17,10 +17,15 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any, BinaryIO
 from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream
+
+from recspec._ksy.nanover_recording import NanoverRecording as KS
+from recspec._pb import recspec_nanover_pb2 as pb
+from recspec._plain import to_plain
+from recspec.errors import DecodeError
 from recspec.reference.nanover import (
     Frame,
     Kind,
@@ -32,11 +37,6 @@ from recspec.reference.nanover import (
     same_value,
     state_update_from_message,
 )
-
-from recspec._ksy.nanover_recording import NanoverRecording as KS
-from recspec._pb import recspec_nanover_pb2 as pb
-from recspec._plain import to_plain
-from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Severity, Verdict
 
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence

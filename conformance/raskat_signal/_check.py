@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from recspec.conformance._sink import FindingSink
+from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import (
     FIELD_NAMES,
     HEADER_V1,
@@ -35,8 +36,6 @@ from recspec.reference.raskat_signal import (
     signal_member,
     unwrap,
 )
-
-from recspec.errors import DecodeError
 from recspec.report import FileReport, Verdict
 
 from ._rules import RULES_BY_ID

@@ -39,6 +39,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
+
 from recspec.reference.raskat_signal import Fixed, SignalMsgpack, SignalV2, encode
 
 __all__ = ["raskat_files", "raskat_signals", "raskat_versions"]

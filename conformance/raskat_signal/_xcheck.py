@@ -16,6 +16,10 @@ import math
 from typing import Any
 
 from kaitaistruct import KaitaiStream
+
+from recspec._ksy.raskat_signal import RaskatSignal
+from recspec._ksy.raskat_signal_file import RaskatSignalFile
+from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import (
     MAX_DEPTH,
     MAX_MEMBER_SIZE,
@@ -30,10 +34,6 @@ from recspec.reference.raskat_signal import (
     SignalV2,
     decode,
 )
-
-from recspec._ksy.raskat_signal import RaskatSignal
-from recspec._ksy.raskat_signal_file import RaskatSignalFile
-from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Verdict
 
 from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence

@@ -20,8 +20,8 @@ so that a rule can report it, instead of the decoder stopping.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Iterator
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
-from collections.abc import Iterator
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
-from collections.abc import Iterator
-
-
 
 from ._framing import RecordReader, encode_header, encode_record, read_header
 from ._model import Frame, Header, Kind, Record, Recording, StateUpdate

@@ -14,8 +14,8 @@ raises :class:`Truncated` naming the last complete record and the bytes left.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated

@@ -10,7 +10,6 @@ raw or in the tar.xz container), the container layer (``unwrap``,
 
 from __future__ import annotations
 
-from ._file import UNIT, SignalFile, decode, encode, iter_signals, iter_units, member_name
 from ._container import (
     MAX_MEMBER_SIZE,
     MAX_UNPACKED,
@@ -19,11 +18,12 @@ from ._container import (
     Member,
     Unwrapped,
     signal_member,
+    untar,
     unwrap,
     unxz,
-    untar,
     wrap,
 )
+from ._file import UNIT, SignalFile, decode, encode, iter_signals, iter_units, member_name
 from ._msgpack import MAX_DEPTH, Ext, MsgMap, kind_of
 from ._msgpack import pack as msgpack_pack
 from ._msgpack import unpack as msgpack_unpack

@@ -16,9 +16,9 @@ rule can say so. The writer always uses the smallest encoding and float 64.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Callable
 
 from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 

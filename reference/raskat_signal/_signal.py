@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import struct
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-from collections.abc import Callable
 
 from recspec.errors import EncodeError, Malformed, Truncated
 
