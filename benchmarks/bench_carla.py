@@ -134,7 +134,7 @@ def measure(cmd: list[str], tmp: Path) -> dict[str, Any]:
         wrapped = [sys.executable, "-c", _RUSAGE_WRAPPER, str(stats_file), *cmd]
         how = "getrusage(RUSAGE_CHILDREN)"
     t0 = time.perf_counter()
-    proc = subprocess.run(wrapped, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(wrapped, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     out: dict[str, Any] = {"wall_s": wall, "rss_from": how}
     text = stats_file.read_text() if stats_file.exists() else ""
@@ -348,7 +348,8 @@ def bars(reference: dict[str, Any]) -> dict[str, Any]:
 
 def _table(title: str, rows: list[dict[str, Any]]) -> str:
     lines = [title,
-             f"  {'log':>7} {'bytes':>11} {'frames':>7} {'wall s':>8} {'MB/s':>7} {'MB/cpu-s':>9} {'peak RSS MiB':>13}  verdict"]
+             f"  {'log':>7} {'bytes':>11} {'frames':>7} {'wall s':>8} {'MB/s':>7} {'MB/cpu-s':>9} "
+             f"{'peak RSS MiB':>13}  verdict"]
     for r in rows:
         last = r["runs"][-1]
         verdict = f"{last.get('verdict')} ({last.get('findings')} findings)" if "verdict" in last else \
@@ -385,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     pin, cpu = _pin_prefix(not args.no_pin)
     logs = Logs(workdir, args.keep, args.seed)
-    started = _dt.datetime.now(_dt.timezone.utc)
+    started = _dt.datetime.now(_dt.UTC)
     print(f"work directory {workdir}; measured processes pinned to CPU {cpu}" if cpu is not None
           else f"work directory {workdir}; measured processes not pinned", flush=True)
     try:

@@ -131,14 +131,14 @@ def main(argv: list[str] | None = None) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="recspec-bench-time-"))
     made: list[Path] = []
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    result: dict[str, Any] = {"date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    result: dict[str, Any] = {"date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
                               "commit": _git_commit(), "cpu": _cpu_model(), "nproc": os.cpu_count(),
                               "loadavg_before": load, "pinned_cpu": cpu, "bar_mb_per_s": BAR_MB_PER_S}
     try:
         check = [*pin, *cli, "check", "--json", "--no-cross-check"]
         rows = []
         for size in (make_matrix_recording.parse_size(s) for s in args.sizes.split(",") if s.strip()):
-            path, meta = _file(workdir, size, "spec", args.seed)
+            path, _meta = _file(workdir, size, "spec", args.seed)
             made += [path, path.with_suffix(".json")]
             rows.append({"name": path.name, **_run(check, path, args.repeat, tmp)})
         result["reference"] = rows

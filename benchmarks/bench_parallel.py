@@ -99,11 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=3, help="runs per job count (default 3; the best counts)")
     ap.add_argument("--logs", type=int, default=32, help="synthetic logs in the folder (default 32)")
-    ap.add_argument("--sizes", default="128kB,256kB,512kB,1MB", help="their sizes, cycled (default 128kB,256kB,512kB,1MB)")
+    ap.add_argument("--sizes", default="128kB,256kB,512kB,1MB",
+                    help="their sizes, cycled (default 128kB,256kB,512kB,1MB)")
     ap.add_argument("--workdir", type=Path, help="where to build the folder (default: a temporary folder)")
     ap.add_argument("--keep", action="store_true", help="keep the folder (with --workdir, later runs reuse it)")
     ap.add_argument("--no-cross-check", action="store_true", help="pass --no-cross-check to recspec check")
-    ap.add_argument("--out", type=Path, default=HERE / "out", help="where the JSON result goes (default benchmarks/out)")
+    ap.add_argument("--out", type=Path, default=HERE / "out",
+                    help="where the JSON result goes (default benchmarks/out)")
     args = ap.parse_args(argv)
     sizes = [make_carla_log.parse_size(s) for s in args.sizes.split(",") if s.strip()]
     work = args.workdir or Path(tempfile.mkdtemp(prefix="recspec-bench-parallel-"))
@@ -145,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
               + ("" if met else "; on a busy machine re-run when it is quiet"))
         out = args.out
         out.mkdir(parents=True, exist_ok=True)
-        stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
         result = {"when_utc": stamp, "files": len(files), "bytes": total, "nproc": os.cpu_count(),
                   "repeat": args.repeat, "cross_check": not args.no_cross_check, "runs": runs,
                   "median_j1_s": m1, "median_j2_s": m2, "best_j1_s": t1, "best_j2_s": t2, "speedup": speedup,

@@ -58,7 +58,8 @@ def write_tree(root: Path, n: int, samples: int, seed: int) -> int:
         sig = SignalMsgpack.build(
             time=stamp, microseconds=rng.randrange(1_000_000), coordinate_1=70.54321, coordinate_2=128.012345,
             altitude=150.0, sample_rate=500_000, load_ohm=1000, adc_bits=10, vref=3.299999952316284,
-            flags=0x82, antenna=1, samples=tuple(max(0, min(1023, 512 + int(rng.gauss(0, 90)))) for _ in range(samples)),
+            flags=0x82, antenna=1,
+            samples=tuple(max(0, min(1023, 512 + int(rng.gauss(0, 90)))) for _ in range(samples)),
             threshold=643)
         data = encode(sig)
         (folder / f"{stamp}{i % 7:01d}.sig").write_bytes(data)
@@ -125,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
             line += f"  bar {BAR_FILES_PER_S}/s: {'PASS' if passed else 'FAIL'}"
         print(line)
     results["loadavg_after"] = os.getloadavg()
-    print(f"nproc {results['nproc']}, load average before {results['loadavg_before']}, after {results['loadavg_after']}")
+    print(f"nproc {results['nproc']}, load average before {results['loadavg_before']}, "
+          f"after {results['loadavg_after']}")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "raskat.json").write_text(json.dumps(results, indent=2) + "\n")
     if not args.keep and args.workdir is None:

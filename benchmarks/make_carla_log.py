@@ -160,7 +160,7 @@ def _actors(rng: random.Random, variant: Variant, vehicles: int, walkers: int, l
         peds.append(m)
         next_id += 1
         uid += 1
-    for i in range(lights):
+    for _ in range(lights):
         adds.append(EventAdd(next_id, 3, Vec3(rng.uniform(-200_00, 200_00), rng.uniform(-200_00, 200_00), 0.0),
                              Rotator(0.0, 0.0, rng.choice((0.0, 90.0, 180.0, -90.0))), uid,
                              "traffic.traffic_light", ()))

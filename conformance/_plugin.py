@@ -4,7 +4,8 @@ streamed JSON of ``recspec dump``."""
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable, Mapping, TextIO
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TextIO
 
 from recspec.errors import DecodeError
 from recspec.report import FileReport
@@ -22,7 +23,8 @@ def cross_check_within(report: FileReport, *, enabled: bool, size: int, limit: i
         run()
     else:
         report.evidence["cross_check"] = (
-            f"skipped: {size} bytes is above the cross-check limit of {limit} bytes" + (f" ({reason})" if reason else ""))
+            f"skipped: {size} bytes is above the cross-check limit of {limit} bytes"
+            + (f" ({reason})" if reason else ""))
 
 
 def decode_error_json(e: DecodeError, *, path: bool = False) -> dict[str, Any]:

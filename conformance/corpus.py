@@ -18,8 +18,9 @@ case is kept, and survive ``tools/make_corpus.py``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from recspec._paths import corpus_dir as _bundled_corpus
 from recspec.formats import FORMATS, Seed
@@ -52,7 +53,8 @@ def manifest_json(manifest: Mapping[str, Any]) -> str:
 
 def load_manifest(folder: Path) -> dict[str, Any]:
     with open(folder / "manifest.json", encoding="utf-8") as f:
-        return json.load(f)
+        manifest: dict[str, Any] = json.load(f)
+    return manifest
 
 
 def corpus_folder(fmt: str) -> Path:

@@ -21,7 +21,8 @@ is the same for every format:
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 __all__ = ["BYTE_MUTATION_RATE", "INSIDE_RATE", "ByteMutator", "byte_mutate", "mutate"]
 

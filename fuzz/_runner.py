@@ -46,9 +46,10 @@ import tempfile
 import threading
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from recspec._version import __version__
 from recspec.errors import UsageError
@@ -398,7 +399,7 @@ def _save_crash(c: _Campaign, run: _RunResult, state: Path, ext: str, lf_seed: i
         "input_size": len(data),
         "input_sha1": hashlib.sha1(data).hexdigest(),
         "input_hex_head": data[:256].hex(),
-        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "recspec_version": __version__,
         "python": sys.version.split()[0],
         "libfuzzer_seed": lf_seed,

@@ -36,10 +36,13 @@ import random
 import re
 import struct
 import typing
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
+from recspec.errors import DecodeError
+from recspec.reference import carla as m
 from recspec.reference.carla import (
     VARIANTS,
     Header,
@@ -55,10 +58,7 @@ from recspec.reference.carla import (
     encode_header,
     encode_packet,
 )
-from recspec.reference import carla as m
 from recspec.reference.carla import PacketKind as K
-
-from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate
@@ -77,8 +77,8 @@ __all__ = [
     "derive_seeds",
     "describe_input",
     "dictionary_entries",
-    "divergence_kind",
     "dictionary_text",
+    "divergence_kind",
     "fuzz_diff",
     "fuzz_ksy",
     "fuzz_ref",
@@ -243,7 +243,8 @@ def synthetic_seeds() -> list[tuple[str, bytes]]:
     """
     from recspec.conformance.carla._seeds import HEADER, valid_packets
 
-    return [(f"synthetic-{v.name}", encode(Recording(HEADER, tuple(valid_packets(v))), variant=v)) for v in VARIANTS.values()]
+    return [(f"synthetic-{v.name}", encode(Recording(HEADER, tuple(valid_packets(v))), variant=v))
+            for v in VARIANTS.values()]
 
 
 # --- lenient parse --------------------------------------------------------------------
@@ -357,7 +358,7 @@ def _mutate_bytes(rng: random.Random, value: bytes) -> bytes:
     return bytes(buf)
 
 
-def _mutate_tuple(rng: random.Random, value: tuple, edit: float = 0.6) -> tuple:
+def _mutate_tuple(rng: random.Random, value: tuple[Any, ...], edit: float = 0.6) -> tuple[Any, ...]:
     if not value:
         return value
     i = rng.randrange(len(value))
@@ -416,7 +417,7 @@ def _has_content(p: Packet) -> bool:
         return bool(b)
     if isinstance(b, (bytes, bytearray)):
         return True
-    return bool(dataclasses.fields(b))  # type: ignore[arg-type]
+    return bool(dataclasses.fields(b))
 
 
 def _op_field(rng: random.Random, d: _Draft) -> bool:
@@ -441,7 +442,8 @@ def _op_records(rng: random.Random, d: _Draft) -> bool:
         return False
     i = rng.choice(candidates)
     p = d.packets[i]
-    new = dataclasses.replace(p, body=_mutate_tuple(rng, p.body, edit=0.0))
+    records = cast("tuple[Any, ...]", p.body)  # a candidate's body is a tuple of records
+    new = dataclasses.replace(p, body=_mutate_tuple(rng, records, edit=0.0))
     if not _encodes(new, d.variant):  # more than 65535 records
         return False
     d.packets[i] = new

@@ -33,19 +33,19 @@ import json
 import random
 import re
 import struct
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.conformance.matrix_smt._xcheck import (
-    Divergence,
     differential,
     kaitai_parse,
 )
+from recspec.errors import DecodeError
+from recspec.formats import Divergence
 from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import encode, from_document
-
-from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate

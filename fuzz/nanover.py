@@ -30,7 +30,8 @@ import io
 import json
 import random
 import struct
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from recspec.conformance.nanover import check_stream, detect_kind
 from recspec.conformance.nanover._xcheck import (
@@ -39,6 +40,7 @@ from recspec.conformance.nanover._xcheck import (
     differential,
     kaitai_records,
 )
+from recspec.errors import DecodeError
 from recspec.reference.nanover import (
     HEADER_SIZE,
     MAGIC,
@@ -48,10 +50,9 @@ from recspec.reference.nanover import (
     decode_header,
     encode_header,
     encode_record,
+    encode_varint,
+    read_varint,
 )
-from recspec.reference.nanover import encode_varint, read_varint
-
-from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate

@@ -31,7 +31,9 @@ import lzma
 import random
 import struct
 import tarfile
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 from recspec.conformance.raskat_signal import check_bytes
 from recspec.conformance.raskat_signal._xcheck import (
@@ -39,6 +41,7 @@ from recspec.conformance.raskat_signal._xcheck import (
     differential,
     kaitai_read,
 )
+from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import (
     XZ_MAGIC,
     Ext,
@@ -53,8 +56,6 @@ from recspec.reference.raskat_signal import (
     signal_member,
     unwrap,
 )
-
-from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate
@@ -64,8 +65,8 @@ from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE", "EXTENSION", "FUZZ_MAX_UNPACKED", "TARGETS", "ContractViolation", "Divergent",
-    "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "divergence_kind", "fuzz_diff", "fuzz_ksy",
-    "fuzz_ref", "mutate", "synthetic_seeds",
+    "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "divergence_kind", "fuzz_diff",
+    "fuzz_ksy", "fuzz_ref", "mutate", "synthetic_seeds",
 ]
 
 #: File extension of saved crashes (``recspec check`` recognises them by content anyway).
@@ -175,7 +176,8 @@ def _container_op(rng: random.Random, body: bytes, name: str) -> bytes:
     if op == 0:
         return body  # raw
     if op == 1:
-        return _xz(_tar([(name, tarfile.REGTYPE, body, ""), ("b.sig", tarfile.REGTYPE, body[: rng.randrange(len(body) + 1)], "")]))
+        return _xz(_tar([(name, tarfile.REGTYPE, body, ""),
+                         ("b.sig", tarfile.REGTYPE, body[: rng.randrange(len(body) + 1)], "")]))
     if op == 2:
         kind = rng.choice((tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.DIRTYPE, tarfile.CHRTYPE))
         return _xz(_tar([(name, tarfile.REGTYPE, body, ""), ("x", kind, b"", rng.choice(("/etc/passwd", "../a", "")))]))
@@ -188,12 +190,14 @@ def _container_op(rng: random.Random, body: bytes, name: str) -> bytes:
     if op == 5:
         tar = bytearray(_tar([(name, tarfile.REGTYPE, body, "")]))
         field = rng.choice(((100, 108), (124, 136), (136, 148), (148, 156)))
+        width = field[1] - field[0]
         tar[field[0]:field[1]] = rng.choice((b" " * 8, b"\0" * 12, b"7" * 12, b"0000000 \0\0\0\0", b"1_0\0" * 3,
-                                             b"\x80" + b"\0" * 11))[: field[1] - field[0]].ljust(field[1] - field[0], b"\0")
+                                             b"\x80" + b"\0" * 11))[:width].ljust(width, b"\0")
         return _xz(bytes(tar))
     if op == 6:
-        tar = _tar([(name, tarfile.REGTYPE, body, "")])
-        return _xz(tar[: rng.choice((len(tar) - 512, len(tar) - 1024, 600, len(tar) + 1))] + rng.choice((b"", b"\x01")))
+        whole = _tar([(name, tarfile.REGTYPE, body, "")])
+        return _xz(whole[: rng.choice((len(whole) - 512, len(whole) - 1024, 600, len(whole) + 1))]
+                   + rng.choice((b"", b"\x01")))
     w = _wrap(body, name)
     if op == 7:
         return w + rng.choice((w, b"\0\0\0\0", b"x"))
@@ -289,15 +293,16 @@ def _mutate_v2(rng: random.Random, sig: SignalV2) -> bytes:
         which = rng.randrange(3)
         coords = [s.longitude, s.latitude, s.altitude]
         coords[which] = c
-        s = SignalV2(s.version, s.time, s.microseconds, *coords, s.sample_rate, s.flags, s.samples)
+        lon, lat, alt = coords
+        s = SignalV2(s.version, s.time, s.microseconds, lon, lat, alt, s.sample_rate, s.flags, s.samples)
     elif op == 3:
         s = SignalV2(s.version, s.time, s.microseconds, s.longitude, s.latitude, s.altitude,
                      rng.choice(_INTS) & 0xFFFFFFFF, s.flags, s.samples)
     elif op == 4 and s.version == 2:
-        s = SignalV2(2, *_rest(s, 1)[:6], rng.randrange(256), s.samples)
+        s = replace(s, flags=rng.randrange(256))  # version 2 already
     elif op == 5:
         samples = list(s.samples) + [rng.randrange(-0x8000, 0x8000) for _ in range(rng.choice((1, 2, 50)))]
-        s = SignalV2(s.version, *_rest(s, 1)[:7], tuple(samples))
+        s = replace(s, samples=tuple(samples))
     body = encode_body(s)
     if op == 6:  # the count says something else
         at = 43 if s.version == 2 else 42
@@ -380,7 +385,8 @@ def dictionary_entries() -> list[tuple[str, bytes]]:
         ("mp_f64", b"\xcb"), ("mp_f32", b"\xca"), ("mp_u16", b"\xcd"), ("mp_u32", b"\xce"), ("mp_u64", b"\xcf"),
         ("mp_array16", b"\xdc\x00\x64"), ("mp_array32", b"\xdd\x00\x00\x00\x10"), ("mp_map16", b"\xde\x00\x01"),
         ("mp_never", b"\xc1"), ("mp_str8", b"\xd9\x0e"), ("mp_bin8", b"\xc4\x01"), ("mp_fixext1", b"\xd4\x01"),
-        ("mp_ext8", b"\xc7\x03\x01"), ("us_1e6", b"\xce\x00\x0f\x42\x40"), ("vref", b"\xcb\x40\x0a\x66\x66\x60\x00\x00\x00"),
+        ("mp_ext8", b"\xc7\x03\x01"), ("us_1e6", b"\xce\x00\x0f\x42\x40"),
+        ("vref", b"\xcb\x40\x0a\x66\x66\x60\x00\x00\x00"),
         ("threshold", b"\xcd\x02\x83"), ("count_100", struct.pack("<I", 100)), ("frac_1e6", struct.pack("<I", 10**6)),
     ]
     return entries

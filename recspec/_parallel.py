@@ -23,10 +23,11 @@ import os
 import pickle
 import signal
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 __all__ = ["DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "WorkerLost", "run_in_workers"]
 
@@ -83,7 +84,7 @@ def _worker(conn: Connection, check: Callable[[Path, bool], Any]) -> None:
             _inject_fault(faults, path.name)
         try:
             result: tuple[str, Any] = ("ok", check(path, named))
-        except Exception as e:  # passed back to the parent, which knows what each error means
+        except Exception as e:  # noqa: BLE001 - passed back to the parent, which knows what each error means
             result = ("raised", e)
         try:
             conn.send((index, result))

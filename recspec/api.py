@@ -25,7 +25,7 @@ import enum
 import io
 import os
 from pathlib import Path
-from typing import IO, BinaryIO, Union
+from typing import IO, BinaryIO, TextIO, Union, cast
 
 from .errors import InputError, UsageError, public_boundary
 from .formats import SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
@@ -131,14 +131,15 @@ def _detect(head: bytes, name: str | None, format: str | None, variant: str | No
         found, _ = sniff(head, name)
         info_or_none = found or (by_extension(name) if name else None)
         if info_or_none is None:
-            raise UsageError(f"{name or 'the input'}: no known format recognises this content", "force one with format=")
+            raise UsageError(f"{name or 'the input'}: no known format recognises this content",
+                             "force one with format=")
         info = info_or_none
     info.check_variant(variant)
     return info
 
 
 @public_boundary
-def dump(source: Source, out: IO[str] | None = None, *, format: str | None = None, variant: object = None,
+def dump(source: Source, out: TextIO | None = None, *, format: str | None = None, variant: object = None,
          ksy: bool = False) -> str | None:
     """The decoded structure of one recording as JSON with byte offsets (``ksy=True``:
     the Kaitai parse tree instead), written to ``out`` as it is decoded, or returned
@@ -147,7 +148,7 @@ def dump(source: Source, out: IO[str] | None = None, *, format: str | None = Non
     Raises :class:`recspec.errors.DecodeError` (located) where the bytes stop being
     the format; the JSON written up to there is kept."""
     variant = variant_name(variant)
-    buffer = io.StringIO() if out is None else out
+    buffer: TextIO = io.StringIO() if out is None else out
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         try:
@@ -171,7 +172,7 @@ def dump(source: Source, out: IO[str] | None = None, *, format: str | None = Non
         info = _detect(fb.read(SNIFF_BYTES), shown, format, variant)
         fb.seek(0)
         info.load().dump(fb, buffer, variant=variant, ksy=ksy)
-    return buffer.getvalue() if out is None else None  # type: ignore[union-attr]
+    return cast(io.StringIO, buffer).getvalue() if out is None else None  # without out, the StringIO made above
 
 
 def name_of(source: object) -> str | None:

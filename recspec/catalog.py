@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import Iterable
+from collections.abc import Iterable
 
 from .formats import FORMATS, FormatInfo, resolve_format
 from .report import CORE_RULES, Rule

@@ -14,15 +14,16 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
-from ._version import __version__
-from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
-from .catalog import all_rules, explain_text
-from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from ._parallel import DEFAULT_FILE_TIMEOUT
+from ._version import __version__
+from .catalog import all_rules, explain_text
+from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import apply_expectations, load_expectations, update_expectations
+from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import check_paths
 from .render import RENDERERS, RenderContext, finding_location, write_atomic
 from .report import Report, Severity
@@ -119,7 +120,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--format", help=f"force the format ({formats})")
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
     c.add_argument("--profile", help="rule profile: spec (the document, default) or compat (what real writers do)")
-    c.add_argument("--json", action="store_true", help="print the JSON report (the documented contract) instead of a table")
+    c.add_argument("--json", action="store_true",
+                   help="print the JSON report (the documented contract) instead of a table")
     c.add_argument("--report", action="append", type=_report_arg, default=[], metavar="FORMAT:PATH",
                    help=f"also write a report: {', '.join(RENDERERS)} (repeatable; PATH '-' is stdout)")
     c.add_argument("--expectations", metavar="FILE",
@@ -411,7 +413,8 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
                 continue
             where = finding_location(f.offset, f.path)
             known = " (known deviation)" if f.rule in fr.known_deviations else ""
-            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{' ' + where if where else ''}: {f.message}\n")
+            at = " " + where if where else ""
+            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
         for rule, n in shown.items():
             if per_rule is not None and n > per_rule:
                 out.write(f"    ...   {rule}: {n - per_rule} more lines not shown (--all-findings lists them)\n")
@@ -459,7 +462,7 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return EXIT_OK
     width = max(len(r.id) for _, r in pairs)
     out.write(f"{'RULE'.ljust(width)}  {'SPEC':7}  {'COMPAT':7}  TITLE\n")
-    for info, r in pairs:
+    for _info, r in pairs:
         out.write(f"{r.id.ljust(width)}  {r.level('spec').value:7}  {r.level('compat').value:7}  {r.title}"
                   f"{'  [structural]' if r.structural else ''}\n")
     out.write(f"\n{len(pairs)} rules. `recspec explain RULE` prints one in full.\n")

@@ -8,9 +8,10 @@ expects (``recspec.conformance.corpus`` describes the manifests and builds them)
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, TextIO
+from typing import Any, TextIO
 
 from recspec.conformance.corpus import corpus_folder, load_manifest
 from recspec.formats import FormatInfo

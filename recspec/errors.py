@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 __all__ = [
     "EXIT_FAIL",
@@ -164,7 +165,8 @@ class LimitExceeded(DecodeError):
 class ExtraData(DecodeError):
     """A complete value was decoded but bytes follow it. Carries both."""
 
-    def __init__(self, message: str, offset: int, value: Any, extra: bytes, path: str = "", rule: str | None = None) -> None:
+    def __init__(self, message: str, offset: int, value: Any, extra: bytes, path: str = "",
+                 rule: str | None = None) -> None:
         super().__init__(message, offset, path, rule)
         self.value = value
         self.extra = extra

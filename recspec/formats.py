@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType, ModuleType
@@ -36,12 +37,7 @@ from typing import (
     TYPE_CHECKING,
     Any,
     BinaryIO,
-    Callable,
-    Iterable,
-    Iterator,
-    Mapping,
     Protocol,
-    Sequence,
     TextIO,
     cast,
 )

@@ -19,8 +19,9 @@ from __future__ import annotations
 import functools
 import os
 import traceback
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Protocol, Sequence
+from typing import Any, BinaryIO, Protocol
 
 from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
 from .errors import InputError, RecspecError, UsageError
@@ -102,7 +103,7 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         head = f.read(SNIFF_BYTES)
         info = fmt
         if info is None:
-            info, score = sniff(head, shown)
+            info, _score = sniff(head, shown)
             if info is None:
                 if not named:
                     return None
@@ -129,7 +130,7 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
     except RecspecError as e:
         return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
             "RECSPEC-INTERNAL", Severity.ERROR, f"recspec could not finish this file: {e}", None, None, "")])
-    except Exception as e:  # a bug in recspec, never the file's fault
+    except Exception as e:  # noqa: BLE001 - a bug in recspec, never the file's fault
         tb = traceback.format_exc(limit=-3).strip().splitlines()[-1]
         return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
             "RECSPEC-INTERNAL", Severity.ERROR,

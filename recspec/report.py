@@ -14,8 +14,9 @@ is a :class:`StaleExpectation` that fails the run.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ._plain import to_plain
 

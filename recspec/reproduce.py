@@ -8,8 +8,9 @@ when the readings agree and no recspec error occurs, 1 otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import TextIO
 
 from recspec.formats import FormatInfo
 from recspec.pipeline import check_file

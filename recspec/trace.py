@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Any, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 __all__ = ["CarlaTrace", "Envelope", "MatrixTrace", "NanoverTrace", "RaskatTrace", "Sampler", "collecting",
            "enabled"]
@@ -106,7 +107,7 @@ class Envelope:
         los = [v for v in self.lo if v is not None]
         if not los:
             return None
-        return min(los), max(v for v in self.hi if v is not None)  # type: ignore[type-var]
+        return min(los), max(v for v in self.hi if v is not None)
 
 
 def _min(a: float | None, b: float | None) -> float | None:
@@ -173,7 +174,7 @@ class CarlaTrace:
         self.last_duration = duration
         self.elapsed.add(elapsed)
 
-    def position_records(self, flat: list[tuple]) -> None:
+    def position_records(self, flat: list[tuple[Any, ...]]) -> None:
         """Position records (database_id, x, y, z, ...) of the current frame."""
         if self.frame >= 0 and self.positions.wants(self.frame):
             self.positions.add(self.frame, [(t[0], t[1], t[2], t[3]) for t in flat])
@@ -207,7 +208,7 @@ class NanoverTrace:
         if reset and len(self.resets) < ENVELOPE_BUCKETS:
             self.resets.append(index)
 
-    def state_update(self, index: int, changes: dict[str, Any]) -> None:
+    def state_update(self, index: int, changes: Mapping[str, Any]) -> None:
         for key, value in changes.items():
             events = self.changes.get(key)
             if events is None:
@@ -246,7 +247,7 @@ class RaskatTrace:
                     w.hi.append(max(chunk))
 
     @classmethod
-    def of(cls, signal: Any) -> "RaskatTrace | None":
+    def of(cls, signal: Any) -> RaskatTrace | None:
         """The trace of a decoded signal (v1/v2 have no ADC fields; v3 has no threshold)."""
         samples = signal.samples
         if not isinstance(samples, tuple):

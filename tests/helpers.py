@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import struct
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,26 @@ REAL = Path(os.environ.get("RECSPEC_REAL_DIR") or REPO.parent / "shared" / "real
 REAL_SAMPLES_REASON = "needs ../shared/real/ (the real sample files, see README)"
 #: npm devDependencies (package.json), installed by `npm ci`.
 NPM_PACKAGES = REPO / "node_modules"
+
+
+def build_view(into: Path) -> Path:
+    """``into/recspec``: links to recspec/'s entries and to every mapped package folder.
+
+    A view of the installed layout (``[tool.setuptools.package-dir]`` maps reference/,
+    conformance/ and fuzz/ into ``recspec``) for the tools that find modules by walking
+    folders: lint-imports (tests/test_layers.py) and mypy (tests/test_lint.py).
+    """
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    view = into / "recspec"
+    view.mkdir()
+    for entry in (REPO / "recspec").iterdir():
+        if entry.name != "__pycache__":
+            (view / entry.name).symlink_to(entry)
+    for package, folder in config["tool"]["setuptools"]["package-dir"].items():
+        parent, _, name = package.rpartition(".")
+        if parent == "recspec" and (REPO / folder / "__init__.py").is_file():  # Python packages, not data
+            (view / name).symlink_to(REPO / folder)
+    return view
 
 
 def real_file(name: str) -> Path:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Callable
 
 import pytest
 
@@ -110,7 +110,8 @@ GENERATORS = [
     ("carla", "0.9.16", Generator(_script("make_carla_log.py", ".log", "--size", "1MB", "--variant", "0.9.16"),
                                   "spec", 1_000_000, _carla("0.9.16"), CARLA_SEEDED)),
     ("nanover", "traj", Generator(_script("make_nanover_traj.py", ".traj", "--size", "1MB", "--particles", "500"),
-                                  "spec", 1_000_000, _nanover, ("--size", "200kB", "--particles", "500", "--seed", "7"))),
+                                  "spec", 1_000_000, _nanover,
+                                  ("--size", "200kB", "--particles", "500", "--seed", "7"))),
     ("raskat-signal", "tree", Generator(_raskat_tree, "compat", 0, _raskat, ("7",))),
     ("matrix-smt", "spec", Generator(_script("make_matrix_recording.py", ".bson", "--size", "300kB", "--profile",
                                              "spec", "--cmd-every", "7"), "spec", 300_000, _matrix("spec"),

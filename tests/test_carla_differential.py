@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import carla_packets
-
 from recspec.conformance.carla._seeds import HEADER, valid_packets
 from recspec.conformance.carla._xcheck import differential, kaitai_parse, same
 from recspec.reference.carla import VARIANTS, Recording, decode, encode

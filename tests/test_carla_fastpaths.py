@@ -10,6 +10,8 @@ import struct
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from recspec.errors import DecodeError
 from recspec.reference.carla import (
     VARIANTS,
     PacketKind,
@@ -18,8 +20,6 @@ from recspec.reference.carla import (
     is_fixed_record,
     unpack_flat,
 )
-
-from recspec.errors import DecodeError
 
 V = VARIANTS["0.9.16"]
 

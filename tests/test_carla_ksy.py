@@ -11,13 +11,13 @@ Two groups (the drift of every generated parser is tests/test_ksy_drift.py):
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import struct
 from collections import Counter
 from io import BytesIO
 from typing import Any
 
 import pytest
-from helpers import real_file
 from kaitaistruct import (
     EndOfStreamError,
     KaitaiStream,
@@ -25,10 +25,11 @@ from kaitaistruct import (
     KaitaiStructError,
     ValidationExprError,
 )
+
+from helpers import real_file
+from recspec._ksy.carla_recorder import CarlaRecorder
 from recspec.reference import carla as model
 from recspec.reference.carla import VARIANTS
-
-from recspec._ksy.carla_recorder import CarlaRecorder
 
 CARLA_0910 = "carla_0910_DistanceToLaneCenter.log"
 CARLA_0915 = "carla_0915_crash.log"
@@ -207,7 +208,8 @@ CASES = [
      records({"collision_id": 3, "database_id1": 174, "database_id2": 0xFFFFFFFF,
               "is_actor1_hero": 1, "is_actor2_hero": 0})),
     ("position", V.v0_9_15, 6, counted(struct.pack("<I", 24) + v3(10700.0, 5.5, 0.25) + v3(0.0, -1.5, -131.75)),
-     K.position, records({"database_id": 24, "location": xyz(10700.0, 5.5, 0.25), "rotation": rpy(0.0, -1.5, -131.75)})),
+     K.position,
+     records({"database_id": 24, "location": xyz(10700.0, 5.5, 0.25), "rotation": rpy(0.0, -1.5, -131.75)})),
     ("position_ue5", V.ue5, 6, counted(struct.pack("<I", 24) + v3(0.1, 0.2, 0.3, True) + v3(1.1, 2.2, 3.3, True)),
      K.position, records({"database_id": 24, "location": xyz(0.1, 0.2, 0.3), "rotation": rpy(1.1, 2.2, 3.3)})),
     ("event_add_ue5", V.ue5, 2, counted(EVENT_ADD_UE5), K.event_add, records({
@@ -466,7 +468,7 @@ def _check_frames(log: CarlaRecorder, n_frames: int) -> list:
             assert depth == 1
     assert depth == 0
     assert starts[0].elapsed == 0.0
-    for prev, cur in zip(starts, starts[1:]):
+    for prev, cur in itertools.pairwise(starts):
         assert cur.elapsed == prev.elapsed + prev.duration_this  # exact, as CARLA accumulates
     assert starts[-1].duration_this == -1.0
     return starts

@@ -26,7 +26,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import carla_packets, real_file
-
 from recspec.conformance.carla import check_stream
 from recspec.errors import DecodeError
 from recspec.reference.carla import (
@@ -204,7 +203,7 @@ def mutations(draw: Any, blob: bytes) -> bytes:
             (old,) = struct.unpack_from("<I", data, at)
             new = draw(st.one_of(
                 st.sampled_from((0, 1, 2, 0xFFFFFFFF, MAX_PACKET_SIZE, MAX_PACKET_SIZE + 1)),
-                st.integers(-8, 8).map(lambda d: min(max(old + d, 0), 0xFFFFFFFF)),
+                st.integers(-8, 8).map(lambda d: min(max(old + d, 0), 0xFFFFFFFF)),  # noqa: B023 - drawn at once
                 st.integers(0, 0xFFFFFFFF),
             ), label="new size")
             struct.pack_into("<I", data, at, new)

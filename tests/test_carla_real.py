@@ -7,6 +7,7 @@ recspec's output.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import subprocess
 import sys
@@ -14,11 +15,9 @@ from collections import Counter
 
 import pytest
 
+from helpers import carla_packets, real_file
 from recspec.conformance.carla import check_stream
 from recspec.reference.carla import VARIANTS, PacketKind, decode, encode, frames
-
-from helpers import carla_packets, real_file
-
 
 pytestmark = pytest.mark.requires_real_samples
 
@@ -45,7 +44,7 @@ def real(request):
 
 
 def test_provenance_facts(real):
-    name, data, facts = real
+    _name, data, facts = real
     assert len(data) == facts["size"]
     v = VARIANTS[facts["variant"]]
     rec = decode(data, variant=v)
@@ -55,7 +54,7 @@ def test_provenance_facts(real):
     starts = [p.body for p in rec.packets if p.kind is PacketKind.FRAME_START]
     assert [s.frame_id for s in starts] == list(range(1, facts["frames"] + 1))
     assert starts[-1].elapsed == facts["last_elapsed"] and starts[-1].duration_this == -1.0
-    assert all(a.elapsed + a.duration_this == b.elapsed for a, b in zip(starts, starts[1:]))
+    assert all(a.elapsed + a.duration_this == b.elapsed for a, b in itertools.pairwise(starts))
     assert len(list(frames(rec.packets))) == facts["frames"]
     records = Counter()
     for p in rec.packets:

@@ -10,6 +10,8 @@ import io
 import struct
 
 import pytest
+
+from recspec.errors import Truncated
 from recspec.reference.carla import (
     VARIANTS,
     ActorAttribute,
@@ -35,8 +37,6 @@ from recspec.reference.carla import (
     PacketKind as K,
 )
 
-from recspec.errors import Truncated
-
 V15, V16, UE5 = VARIANTS["0.9.15"], VARIANTS["0.9.16"], VARIANTS["ue5"]
 
 
@@ -58,8 +58,9 @@ CASES = [
      struct.pack("<BIHIBfB", 7, 12, 1, 10, 1, 2.5, 3)),
     ("event-add", V15, Packet(K.EVENT_ADD, (EventAdd(20, 1, Vec3(0.0, 0.0, 0.0), Rotator(0.0, 0.0, 90.0), 17,
                                                      "vehicle.a", (ActorAttribute(3, "role_name", "hero"),)),)),
-     struct.pack("<BIH", 2, 2 + 4 + 1 + 24 + 4 + 11 + 2 + 1 + 11 + 6, 1) + struct.pack("<IB6fI", 20, 1, 0, 0, 0, 0, 0, 90, 17)
-     + s(b"vehicle.a") + struct.pack("<HB", 1, 3) + s(b"role_name") + s(b"hero")),
+     struct.pack("<BIH", 2, 2 + 4 + 1 + 24 + 4 + 11 + 2 + 1 + 11 + 6, 1)
+     + struct.pack("<IB6fI", 20, 1, 0, 0, 0, 0, 0, 90, 17) + s(b"vehicle.a") + struct.pack("<HB", 1, 3)
+     + s(b"role_name") + s(b"hero")),
     ("wheels-at-21-in-0.9.15", V15, Packet(K.ANIM_VEHICLE_WHEELS, (AnimVehicleWheels(5, (WheelAnim(0, 1.5, 2.0),)),)),
      struct.pack("<BIHII", 21, 2 + 8 + 9, 1, 5, 1) + struct.pack("<Bff", 0, 1.5, 2.0)),
     ("door-at-23-in-0.9.16", V16, Packet(K.VEHICLE_DOOR, (VehicleDoor(5, 4, 1),)),
@@ -123,6 +124,7 @@ def test_streaming_frame_by_frame_from_a_file():
 
     path = Path(__file__).resolve().parents[1] / "corpus" / "carla" / "valid" / "0.9.15.log"
     with open(path, "rb") as f:
-        got = [(start.frame_id, [p.kind for p in packets][:3]) for start, packets in frames(iter_packets(f, variant=V15))]
+        got = [(start.frame_id, [p.kind for p in packets][:3])
+               for start, packets in frames(iter_packets(f, variant=V15))]
     assert [fid for fid, _ in got] == [1, 2, 3, 4]
     assert got[0][1] == [K.VISUAL_TIME, K.EVENT_ADD, K.EVENT_DEL]  # the 0.9.15 writer order

@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
-from typing import Any, Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
 
 import pytest
 from hypothesis import Phase, find, given, settings
@@ -25,13 +26,15 @@ from recspec.reference.carla import (
     VARIANTS,
     EventAdd,
     Packet,
-    PacketKind as K,
-    Recording,
     RecorderWriter,
+    Recording,
     Variant,
     decode,
     encode,
     frames,
+)
+from recspec.reference.carla import (
+    PacketKind as K,
 )
 from recspec.strategies import carla_frames, carla_logs, carla_packets, carla_recordings, carla_variants
 

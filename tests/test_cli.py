@@ -8,14 +8,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
-from recspec.formats import FORMATS, FormatInfo
-
 from helpers import run_cli as run
+from recspec.formats import FORMATS, FormatInfo
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 per_format = pytest.mark.parametrize("info", FORMATS.values(), ids=FORMATS.keys())

@@ -20,11 +20,11 @@ import random
 from pathlib import Path
 
 import pytest
+
 from recspec.conformance.carla._xcheck import Divergence
+from recspec.errors import DecodeError
 from recspec.fuzz import _paths, _runner, carla, run_campaign
 from recspec.reference.carla import decode
-
-from recspec.errors import DecodeError
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO.parent / "shared" / "real"

@@ -23,11 +23,13 @@ import io
 import json
 import pickle
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
+
 import recspec.fuzz
+from recspec.formats import FORMATS, Divergence, FormatInfo
 from recspec.fuzz import (
     ContractViolation,
     Divergent,
@@ -37,8 +39,6 @@ from recspec.fuzz import (
     _runner,
     run_campaign,
 )
-
-from recspec.formats import FORMATS, Divergence, FormatInfo
 
 REPO = Path(__file__).resolve().parents[1]
 INFOS = list(FORMATS.values())
@@ -87,7 +87,7 @@ def test_the_module_satisfies_the_protocol(info: FormatInfo) -> None:
     missing = [name for name in members if not hasattr(mod, name)]
     assert not missing
     assert set(mod.TARGETS) == set(recspec.fuzz.TARGETS)
-    assert mod.TARGETS == {"ref": mod.fuzz_ref, "ksy": mod.fuzz_ksy, "diff": mod.fuzz_diff}
+    assert {"ref": mod.fuzz_ref, "ksy": mod.fuzz_ksy, "diff": mod.fuzz_diff} == mod.TARGETS
     assert mod.ContractViolation is ContractViolation and mod.Divergent is Divergent
     assert mod.EXTENSION.startswith(".") and 0 < mod.BYTE_MUTATION_RATE < 1
     assert "atheris" not in vars(mod)  # imported by the runner's child only

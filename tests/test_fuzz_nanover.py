@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+
 from helpers import real_file
 from recspec.conformance.nanover import check_stream
 from recspec.fuzz import nanover

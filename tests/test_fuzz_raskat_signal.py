@@ -10,13 +10,13 @@ import random
 from pathlib import Path
 
 import pytest
+
 from helpers import REAL
 from recspec.conformance.raskat_signal._xcheck import Divergence
+from recspec.errors import DecodeError
 from recspec.fuzz import _runner
 from recspec.fuzz import raskat_signal as rs
 from recspec.reference.raskat_signal import XZ_MAGIC, decode, unwrap
-
-from recspec.errors import DecodeError
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = sorted((REPO / "corpus" / "raskat-signal").glob("*/*.sig"))

@@ -124,7 +124,8 @@ def test_pictures_render_and_marks_link_to_their_findings(browser, reports, name
 def test_phone_width_and_print(browser, reports):
     page, errors, _ = _open(browser, reports["corpus"], width=380)
     try:
-        widths = page.evaluate("[...document.querySelectorAll('svg.picture')].map(s => s.getBoundingClientRect().width)")
+        widths = page.evaluate(
+            "[...document.querySelectorAll('svg.picture')].map(s => s.getBoundingClientRect().width)")
         assert widths and max(widths) <= 380, widths
         assert page.evaluate("document.documentElement.scrollWidth") <= 400, "the page scrolls sideways on a phone"
         page.screenshot(path=str(ARTIFACTS / "corpus-phone.png"), full_page=False)

@@ -19,26 +19,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
+
+from helpers import build_view
 
 ROOT = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
-
-
-def build_view(into: Path) -> Path:
-    """``into/recspec``: links to recspec/'s entries and to every mapped package folder."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    view = into / "recspec"
-    view.mkdir()
-    for entry in (ROOT / "recspec").iterdir():
-        if entry.name != "__pycache__":
-            (view / entry.name).symlink_to(entry)
-    for package, folder in config["tool"]["setuptools"]["package-dir"].items():
-        parent, _, name = package.rpartition(".")
-        if parent == "recspec" and (ROOT / folder / "__init__.py").is_file():  # Python packages, not data
-            (view / name).symlink_to(ROOT / folder)
-    return view
 
 
 def lint_imports() -> subprocess.CompletedProcess[str]:

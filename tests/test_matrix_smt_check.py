@@ -15,9 +15,9 @@ from recspec.conformance.matrix_smt import RULES, check, check_stream, dump, sni
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.formats import FORMATS, resolve_format
 from recspec.reference import matrix_smt as b
+
 # private on purpose: the limits are read at call time from the modules that enforce them, where the tests lower them
-from recspec.reference.matrix_smt import _bson, _walker
-from recspec.reference.matrix_smt import encode
+from recspec.reference.matrix_smt import _bson, _walker, encode
 from recspec.report import Severity, Verdict
 
 SPEC = encode(BASE, profile="spec")

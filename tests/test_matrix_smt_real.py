@@ -39,7 +39,6 @@ from recspec.reference.matrix_smt import (
 from recspec.report import Severity, Verdict
 from tests.helpers import real_file, run_cli
 
-
 pytestmark = pytest.mark.requires_real_samples
 
 SIZE = 280_376
@@ -131,7 +130,7 @@ def test_streaming_frames(scene1: bytes) -> None:
     times = [f.time for f in iter_frames(io.BytesIO(scene1))]
     assert len(times) == 500 and times[-1] == 8.333333969116211
     w = RecordingWalker(io.BytesIO(scene1))
-    assert [(s.key, s.offset) for s in w.sections()][0] == ("frames", 4)
+    assert next((s.key, s.offset) for s in w.sections()) == ("frames", 4)
 
 
 def _corrupt_cases(data: bytes) -> list[tuple[str, bytes, str]]:

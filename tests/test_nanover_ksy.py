@@ -9,10 +9,9 @@ import struct
 import pytest
 from kaitaistruct import KaitaiStream, KaitaiStructError
 
+from helpers import real_file
 from recspec._ksy.nanover_recording import NanoverRecording as N
 from recspec._ksy.protobuf_wire import ProtobufWire as W
-
-from helpers import real_file
 
 MAGIC = bytes.fromhex("e3b78999c4e3715c")
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import struct
 import subprocess
@@ -11,11 +12,9 @@ import sys
 
 import pytest
 
+from helpers import real_file
 from recspec.conformance.nanover import check_stream
 from recspec.reference.nanover import FrameAggregate, Kind, decode, iter_records, merged
-
-from helpers import real_file
-
 
 pytestmark = pytest.mark.requires_real_samples
 
@@ -42,7 +41,7 @@ def test_sim_switching_traj_facts() -> None:
     assert rec.header.version == 2
     assert len(rec.records) == 454
     ts = [r.timestamp_us for r in rec.records]
-    assert ts[0] == 2_224 and ts[-1] == 15_315_361 and all(a < b for a, b in zip(ts, ts[1:]))
+    assert ts[0] == 2_224 and ts[-1] == 15_315_361 and all(a < b for a, b in itertools.pairwise(ts))
     assert rec.records[0].message.frame_index == 2019 and rec.records[-1].message.frame_index == 114
     resets = [r for r in rec.records if r.message.frame_index == 0]
     assert len(resets) == 3

@@ -39,7 +39,8 @@ def test_bad_argument_of_values_fails_at_once() -> None:
 
 def test_reach() -> None:
     find(nanover_values(), lambda v: isinstance(v, dict) and any(isinstance(x, list) for x in v.values()))
-    find(nanover_frames(min_particles=2), lambda f: f.frame_index != 0 and len(f.arrays["particle.positions"].values) == 6)
+    find(nanover_frames(min_particles=2),
+         lambda f: f.frame_index != 0 and len(f.arrays["particle.positions"].values) == 6)
     find(nanover_frames(reset=True), lambda f: any(a.kind is ArrayKind.STRING for k, a in f.arrays.items()
                                                    if k not in ("particle.names", "residue.names", "residue.ids",
                                                                 "chain.names")))

@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli as run
-
 from recspec.cli import main
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
@@ -82,12 +81,12 @@ def test_every_worker_crashing_still_gives_a_report(folder, monkeypatch):
 
 def test_the_fault_hook_does_nothing_in_the_serial_path(folder, monkeypatch):
     monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=boom;hang=slow")
-    code, out, _ = run("check", "--json", str(folder))
+    _code, out, _ = run("check", "--json", str(folder))
     assert verdicts(out) == EXPECTED
 
 
 def test_missing_file_is_an_io_error_in_parallel_too(folder):
-    code, out, err = run("check", "-j", "2", str(folder / "a.log"), str(folder / "nope.log"))
+    code, _out, err = run("check", "-j", "2", str(folder / "a.log"), str(folder / "nope.log"))
     assert code == 2 and "nope.log: no such file or folder" in err
 
 
@@ -139,7 +138,7 @@ def test_a_result_that_cannot_cross_processes_is_a_crash_not_a_lost_run(folder, 
         return real(path, **kwargs)
 
     monkeypatch.setattr(pipeline, "check_file", check_file)
-    code, out, _ = run("check", "--json", "-j", "2", str(folder))
+    _code, out, _ = run("check", "--json", "-j", "2", str(folder))
     assert verdicts(out) == {**EXPECTED, "c.log": "crash"}
-    [finding] = [f for f in json.loads(out)["files"] if f["path"].endswith("c.log")][0]["findings"]
+    [finding] = next(f for f in json.loads(out)["files"] if f["path"].endswith("c.log"))["findings"]
     assert finding["rule"] == "RECSPEC-INTERNAL" and "could not be sent back" in finding["message"]

@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import run_cli as _run
 from recspec.conformance.raskat_signal import _format
 from recspec.conformance.raskat_signal._seeds import writer_v3
 from recspec.reference.raskat_signal import encode
-
-from helpers import run_cli as _run
 
 REPO = Path(__file__).resolve().parents[1]
 VALID = REPO / "corpus" / "raskat-signal" / "valid"
@@ -60,13 +59,13 @@ def test_cross_check_is_sampled_after_the_first_files(tmp_path: Path, monkeypatc
     for i in range(40):
         (tmp_path / f"{i:03d}.sig").write_bytes(base[:-1] + bytes([i]))  # the last sample differs
     (tmp_path / "zz-cut.sig").write_bytes(base[:60])
-    rc, out, _ = _run("check", "--json", "--profile", "compat", str(tmp_path))
+    _rc, out, _ = _run("check", "--json", "--profile", "compat", str(tmp_path))
     files = json.loads(out)["files"]
     evidence = [f["evidence"]["cross_check"] for f in files]
     assert all(e == "kaitai: agrees" for e in evidence[:3])
     assert evidence[-1] == "kaitai: agrees" and files[-1]["verdict"] == "malformed"  # never sampled out
     # after the first three, a walkable raw file is cross-checked when the CRC-32 of its bytes is 0 mod 32
-    for i, f in enumerate(files[3:-1], start=3):
+    for i, _f in enumerate(files[3:-1], start=3):
         data = (tmp_path / f"{i:03d}.sig").read_bytes()
         assert evidence[i].startswith("sampled") == (zlib.crc32(data) % 32 != 0)
 

@@ -19,13 +19,11 @@ from pathlib import Path
 import msgpack
 import pytest
 
+from helpers import real_file
 from recspec.cli import main
 from recspec.conformance.raskat_signal import check_bytes
 from recspec.conformance.raskat_signal._xcheck import differential, kaitai_read
 from recspec.reference.raskat_signal import SignalMsgpack, decode, encode
-
-from helpers import real_file
-
 
 pytestmark = pytest.mark.requires_real_samples
 

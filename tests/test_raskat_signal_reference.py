@@ -25,8 +25,8 @@ from recspec.reference.raskat_signal import (
     decode_body,
     encode_body,
     msgpack_unpack,
-    unwrap,
     untar,
+    unwrap,
     unxz,
     wrap,
 )

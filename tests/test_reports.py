@@ -23,10 +23,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from recspec.render import write_atomic
-
 from helpers import real_file
 from helpers import run_cli as run
+from recspec.render import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
@@ -117,7 +116,7 @@ def test_sarif_report_of_the_real_files_validates_against_the_sarif_schema(real_
 @pytest.mark.requires_npm_packages
 def test_the_schemas_reject_what_they_should():
     """The validators are not vacuous: a wrong verdict, a missing field, a bad SARIF level fail."""
-    code, stdout, _ = run("check", "--json", str(ROOT / "corpus/carla/invalid/CARLA-FRAME-004.log"))
+    _, stdout, _ = run("check", "--json", str(ROOT / "corpus/carla/invalid/CARLA-FRAME-004.log"))
     good = json.loads(stdout)
     validate_report(good)
     for breakage in ({"verdict": "ok"}, {"findings": [{"rule": "X"}]}, {"stats": {}}):
@@ -125,7 +124,7 @@ def test_the_schemas_reject_what_they_should():
         bad["files"][0].update(breakage)
         with pytest.raises(jsonschema.ValidationError):
             validate_report(bad)
-    code, stdout, _ = run("check", str(ROOT / "corpus/carla/invalid/CARLA-FRAME-004.log"), "--report", "sarif:-")
+    _code, stdout, _ = run("check", str(ROOT / "corpus/carla/invalid/CARLA-FRAME-004.log"), "--report", "sarif:-")
     sarif = json.loads(stdout[stdout.index("{"):])
     assert list(sarif_validator().iter_errors(sarif)) == []
     sarif["runs"][0]["results"][0]["level"] = "fatal"

@@ -27,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["REPO", "DEFAULT_OUT", "ToolchainError", "generate", "diff_trees", "main"]
+__all__ = ["DEFAULT_OUT", "REPO", "ToolchainError", "diff_trees", "generate", "main"]
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "recspec" / "_ksy"

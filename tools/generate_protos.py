@@ -9,7 +9,9 @@ Usage::
 protoc is the one bundled with ``grpcio-tools``, pinned in the ``test`` extra of
 ``pyproject.toml`` (so the generated code's protobuf version is fixed and the
 runtime bound ``protobuf>=7.35.1,<8`` fits it). ``recspec/_pb/__init__.py`` is
-hand-written and never compared or touched.
+hand-written and never compared or touched. protoc writes each module's type stub
+(``.pyi``) beside it; the stubs need ``types-protobuf`` (the test extra) for the
+runtime's own types.
 
 Exit codes: 0 success (or no drift), 1 drift found by ``--check``, 2 protoc is
 missing or failed.
@@ -36,7 +38,8 @@ class ToolchainError(RuntimeError):
 
 
 def generate(out: Path) -> list[Path]:
-    """Compile every ``proto/*.proto`` into ``out``; the generated files."""
+    """Compile every ``proto/*.proto`` into ``out``: the generated files, a module and its
+    type stub (``.pyi``, what mypy checks the module's importers against) for each."""
     try:
         from importlib.resources import files
 
@@ -46,14 +49,16 @@ def generate(out: Path) -> list[Path]:
     includes = str(files("grpc_tools") / "_proto")  # google/protobuf/struct.proto and friends
     protos = sorted(PROTO_DIR.glob("*.proto"))
     out.mkdir(parents=True, exist_ok=True)
-    args = ["protoc", f"-I{PROTO_DIR}", f"-I{includes}", f"--python_out={out}", *(str(p) for p in protos)]
+    args = ["protoc", f"-I{PROTO_DIR}", f"-I{includes}", f"--python_out={out}", f"--pyi_out={out}",
+            *(str(p) for p in protos)]
     if protoc.main(args) != 0:
         raise ToolchainError(f"protoc failed on {', '.join(p.name for p in protos)}")
-    return [out / f"{p.stem}_pb2.py" for p in protos]
+    return [out / f"{p.stem}_pb2{ext}" for p in protos for ext in (".py", ".pyi")]
 
 
 def _generated(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.py")) if p.name not in HAND_WRITTEN}
+    return {p.name: p.read_bytes() for p in sorted([*folder.glob("*.py"), *folder.glob("*.pyi")])
+            if p.name not in HAND_WRITTEN}
 
 
 def diff_trees(fresh: Path, committed: Path) -> str:

@@ -11,14 +11,14 @@ from __future__ import annotations
 import math
 import os
 import struct
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Iterable
-
-from recspec.reference import carla as dec
-from recspec.reference.carla import PacketKind as K
-from recspec.reference.carla import VARIANTS, Variant
+from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
+from recspec.reference import carla as dec
+from recspec.reference.carla import VARIANTS, Variant
+from recspec.reference.carla import PacketKind as K
 from recspec.report import FileReport, Verdict
 from recspec.trace import CarlaTrace
 from recspec.trace import enabled as trace_enabled
@@ -163,7 +163,7 @@ def _fit(variant: Variant, packets: list[dec.RawPacket]) -> _Fit:
                 fit.first_problem = f"packet id {raw.packet_id} at offset {raw.offset}: {e.message} (as {kind.label})"
             continue
         if kind is K.EVENT_ADD:
-            for r in body:  # type: ignore[union-attr]
+            for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
                 if r.type >= variant.actor_types - 1:
                     fit.enum_misfits += 1
                 fit.enum_misfits += sum(1 for a in r.attributes if a.type not in variant.attribute_types)
@@ -252,8 +252,8 @@ class _Walk:
     def header(self, h: Any, end: int) -> None:
         add = self.sink.add
         if h.magic != "CARLA_RECORDER":
-            add("CARLA-HEADER-001", f"magic is {h.magic!r}, not 'CARLA_RECORDER'", 2, 2 + len(h.magic.encode('utf-8', 'surrogateescape')),
-                "header.magic", "CARLA_RECORDER", h.magic)
+            add("CARLA-HEADER-001", f"magic is {h.magic!r}, not 'CARLA_RECORDER'", 2,
+                2 + len(h.magic.encode('utf-8', 'surrogateescape')), "header.magic", "CARLA_RECORDER", h.magic)
         if h.version != 1:
             add("CARLA-HEADER-002", f"header version is {h.version}; every CARLA release writes 1", 0, 2,
                 "header.version", 1, h.version)
@@ -302,13 +302,16 @@ class _Walk:
                      self._path(kind))
         try:
             if dec.is_fixed_record(kind):
-                self.fixed_records(kind, raw, dec.unpack_flat(kind, raw.payload, self.v, raw.payload_offset, self._path(kind)))
+                self.fixed_records(kind, raw,
+                                   dec.unpack_flat(kind, raw.payload, self.v, raw.payload_offset, self._path(kind)))
             elif kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
                 alive = self.alive
                 for i, (pos, actor) in enumerate(dec.anim_wheel_ids(raw.payload, raw.payload_offset, self._path(kind))):
                     if actor not in alive:
-                        sink.add("CARLA-ACTOR-001", f"AnimVehicleWheels record refers to actor {actor}, which is not alive",
-                                 raw.payload_offset + pos, 4, self._path(kind, f"/record[{i}].database_id"), None, actor)
+                        sink.add("CARLA-ACTOR-001",
+                                 f"AnimVehicleWheels record refers to actor {actor}, which is not alive",
+                                 raw.payload_offset + pos, 4, self._path(kind, f"/record[{i}].database_id"), None,
+                                 actor)
             else:
                 body = dec.decode_body(kind, raw.payload, self.v, raw.payload_offset, self._path(kind))
                 if isinstance(body, tuple):
@@ -350,26 +353,30 @@ class _Walk:
         frame_id, duration, elapsed = _FRAME_START(raw.payload)
         off = raw.payload_offset
         if not (math.isfinite(duration) and math.isfinite(elapsed)):
-            sink.add("CARLA-FRAME-010", f"durationThis {duration!r} / elapsed {elapsed!r} not finite", off + 8, 16, path)
+            sink.add("CARLA-FRAME-010", f"durationThis {duration!r} / elapsed {elapsed!r} not finite", off + 8, 16,
+                     path)
         prev = self.prev_start
         if prev is None:
             if self.frames == 1:
                 if frame_id != 1:
-                    sink.add("CARLA-FRAME-003", f"first frame id is {frame_id}, expected 1", off, 8, path + ".frame_id", 1, frame_id)
+                    sink.add("CARLA-FRAME-003", f"first frame id is {frame_id}, expected 1", off, 8,
+                             path + ".frame_id", 1, frame_id)
                 if elapsed != 0.0:
                     sink.add("CARLA-FRAME-005", f"first frame elapsed is {elapsed!r}, expected 0.0", off + 16, 8,
                              path + ".elapsed", 0.0, elapsed)
         else:
             p_id, p_duration, p_elapsed, p_off = prev
             if frame_id != p_id + 1:
-                sink.add("CARLA-FRAME-003", f"frame id {frame_id} follows {p_id}", off, 8, path + ".frame_id", p_id + 1, frame_id)
+                sink.add("CARLA-FRAME-003", f"frame id {frame_id} follows {p_id}", off, 8, path + ".frame_id",
+                         p_id + 1, frame_id)
             if p_duration < 0:
                 sink.add("CARLA-FRAME-008", f"frame {p_id} has durationThis {p_duration!r} but is not the last frame",
                          p_off + 8, 8, f"frame[{self.frames - 2}]/packet[0]:FrameStart.duration_this", None, p_duration)
             elif p_elapsed + p_duration != elapsed:
                 sink.add("CARLA-FRAME-004",
                          f"elapsed {elapsed!r} != previous elapsed {p_elapsed!r} + durationThis {p_duration!r} "
-                         f"(= {p_elapsed + p_duration!r})", off + 16, 8, path + ".elapsed", p_elapsed + p_duration, elapsed)
+                         f"(= {p_elapsed + p_duration!r})", off + 16, 8, path + ".elapsed", p_elapsed + p_duration,
+                         elapsed)
         self.prev_start = (frame_id, duration, elapsed, off)
 
     def frame_end(self, raw: dec.RawPacket) -> None:
@@ -392,7 +399,8 @@ class _Walk:
                          p_off + 8, 8, f"frame[{self.frames - 1}]/packet[0]:FrameStart.duration_this", -1.0, p_duration)
 
     # -- records
-    def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int], stride: int) -> None:
+    def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int],
+                 stride: int) -> None:
         alive = self.alive
         for i, actor in enumerate(ids):
             if actor not in alive and not (kind is K.COLLISION and actor == NOT_AN_ACTOR):
@@ -400,7 +408,7 @@ class _Walk:
                               raw.payload_offset + 2 + index_of[i] * stride, stride,
                               self._path(kind, f"/record[{index_of[i]}].{what}"), None, actor)
 
-    def fixed_records(self, kind: K, raw: dec.RawPacket, flat: list[tuple]) -> None:
+    def fixed_records(self, kind: K, raw: dec.RawPacket, flat: list[tuple[Any, ...]]) -> None:
         if not flat:
             return
         stride = dec.record_struct(kind, self.v.vec_f64).size
@@ -450,7 +458,8 @@ class _Walk:
         elif kind is K.VEHICLE_DOOR:
             self._enum(flat, 1, 7, "CARLA-ENUM-003", "door", kind, raw, stride)
 
-    def _enum(self, flat: list[tuple], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket, stride: int) -> None:
+    def _enum(self, flat: list[tuple[Any, ...]], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket,
+              stride: int) -> None:
         if max(t[col] for t in flat) < n:
             return
         for i, t in enumerate(flat):
@@ -458,11 +467,12 @@ class _Walk:
                 self.sink.add(rule, f"{what} is {t[col]}, outside 0..{n - 1}", raw.payload_offset + 2 + i * stride,
                               stride, self._path(kind, f"/record[{i}].{what}"), f"0..{n - 1}", t[col])
 
-    def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple) -> None:
+    def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple[dec.Record, ...]) -> None:
         sink = self.sink
         alive = self.alive
+        # the kind names the records' class (casts: no runtime check on this path)
         if kind is K.EVENT_ADD:
-            for i, r in enumerate(records):
+            for i, r in enumerate(cast("tuple[dec.EventAdd, ...]", records)):
                 path = self._path(kind, f"/record[{i}]")
                 self.actors_added += 1
                 if self.trace is not None:
@@ -484,12 +494,15 @@ class _Walk:
                     self._string(a.id, raw.payload_offset, f"{path}/attributes[{j}].id")
                     self._string(a.value, raw.payload_offset, f"{path}/attributes[{j}].value")
         else:
-            for i, r in enumerate(records):
-                if r.database_id not in alive:
-                    sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {r.database_id}, which is not alive",
-                             raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None, r.database_id)
+            for i, rec in enumerate(cast("tuple[dec.PhysicsControl | dec.WalkerBones | dec.AnimVehicleWheels, ...]",
+                                       records)):
+                if rec.database_id not in alive:
+                    sink.add("CARLA-ACTOR-001",
+                             f"{kind.label} record refers to actor {rec.database_id}, which is not alive",
+                             raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None,
+                             rec.database_id)
                 if kind is K.WALKER_BONES:
-                    for j, b in enumerate(r.bones):
+                    for j, b in enumerate(cast(dec.WalkerBones, rec).bones):
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
 
 
@@ -571,4 +584,5 @@ def _report_tail(walk: _Walk, sink: FindingSink, e: Truncated, size: int, first:
                  e.offset, remaining, "", 0, remaining)
     else:
         sink.add("CARLA-STREAM-001", f"truncated: {e.message}; {where}; {remaining} bytes remain after "
-                 f"offset {e.offset}", e.offset, remaining, walk.frame_path if walk.in_frame else "", e.needed, e.available)
+                 f"offset {e.offset}", e.offset, remaining, walk.frame_path if walk.in_frame else "", e.needed,
+                 e.available)

@@ -4,14 +4,14 @@ comparison of ``recspec reproduce``."""
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, Iterator, Sequence, TextIO
-
-from recspec.reference import carla as dec
-from recspec.reference.carla import VARIANTS, Variant
+from collections.abc import Iterator, Sequence
+from typing import Any, BinaryIO, TextIO
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
+from recspec.reference import carla as dec
+from recspec.reference.carla import VARIANTS, Variant
 from recspec.report import FileReport, Finding
 
 from .._plugin import cross_check_within, decode_error_json, dump_json_stream

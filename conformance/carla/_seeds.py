@@ -14,14 +14,14 @@ Invalid files: each named after the one rule it breaks.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Callable, Iterator
+from typing import Any, cast
 
+from recspec.formats import Seed
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode, encode_packet
 from recspec.reference.carla import PacketKind as K
-
-from recspec.formats import Seed
 
 __all__ = ["Seed", "seeds", "valid_packets"]
 
@@ -59,7 +59,8 @@ def _actors(v: Variant) -> tuple[m.EventAdd, ...]:
 def _wheel_physics(v: Variant) -> m.WheelPhysics:
     wide = v.wheel_physics_size == 48
     return m.WheelPhysics(3.5, 0.25, 70.0, 35.5, 1500.0, 3000.0,
-                          3.0 if wide else None, 17.0 if wide else None, 1000.0 if wide else None, _v(120.0, -80.0, 0.0))
+                          3.0 if wide else None, 17.0 if wide else None, 1000.0 if wide else None,
+                          _v(120.0, -80.0, 0.0))
 
 
 def _physics(v: Variant) -> m.PhysicsControl | None:
@@ -74,7 +75,7 @@ def _physics(v: Variant) -> m.PhysicsControl | None:
     )
 
 
-def _body(v: Variant, kind: K, frame: int, alive: set[int]) -> object | None:
+def _body(v: Variant, kind: K, frame: int, alive: set[int]) -> m.Fixed | tuple[m.Record, ...] | bytes | None:
     """The body of one packet kind in frame ``frame`` (1-based), or None to skip it."""
     t = frame * DELTA
     movers = sorted(a for a in alive if a in (20, 21, 30))
@@ -105,7 +106,9 @@ def _body(v: Variant, kind: K, frame: int, alive: set[int]) -> object | None:
     if kind is K.KINEMATICS:
         return tuple(m.Kinematics(a, _v(1.0, 0.0, 0.0), _v(0.0, 0.0, 0.5)) for a in movers if a in (20, 21)) or None
     if kind is K.BOUNDING_BOX:
-        return tuple(m.BoundingBox(a, _v(0.0, 0.0, 70.0), _v(240.0, 95.0, 75.0)) for a in (20, 21)) if frame == 1 else ()
+        if frame != 1:
+            return ()
+        return tuple(m.BoundingBox(a, _v(0.0, 0.0, 70.0), _v(240.0, 95.0, 75.0)) for a in (20, 21))
     if kind is K.TRIGGER_VOLUME:
         return None
     if kind is K.PLATFORM_TIME:
@@ -151,7 +154,7 @@ def valid_packets(v: Variant, frames: int = 4) -> list[m.Packet]:
         for kind in WRITER_ORDER[v.name]:
             body = _body(v, kind, frame, alive)
             if kind is K.EVENT_DEL and body:
-                alive -= {r.database_id for r in body}  # type: ignore[union-attr]
+                alive -= {r.database_id for r in cast("tuple[m.EventDel, ...]", body)}  # an EventDel body
             if body is not None:
                 out.append(m.Packet(kind, body))
         out.append(m.Packet(K.FRAME_END, m.FrameEnd()))
@@ -164,7 +167,8 @@ def _log(v: Variant, packets: list[m.Packet], header: m.Header = HEADER) -> byte
 
 def _valid(rules: tuple[str, ...] = (), compat_rules: tuple[str, ...] | None = None,
            verdict: str = "valid", compat_verdict: str | None = None) -> dict[str, tuple[str, tuple[str, ...]]]:
-    return {"spec": (verdict, rules), "compat": (compat_verdict or verdict, rules if compat_rules is None else compat_rules)}
+    return {"spec": (verdict, rules),
+            "compat": (compat_verdict or verdict, rules if compat_rules is None else compat_rules)}
 
 
 def _index(packets: list[m.Packet], kind: K, nth: int = 0) -> int:
@@ -177,7 +181,7 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
     good = _log(v, base)
     hdr_len = 2 + 16 + 8 + 2 + len(HEADER.map_name)
 
-    def with_packets(edit: Callable[[list[m.Packet]], None]) -> bytes:
+    def with_packets(edit: Callable[[list[m.Packet]], object]) -> bytes:
         ps = list(base)
         edit(ps)
         return _log(v, ps)
@@ -204,7 +208,8 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
            _valid(("CARLA-PACKET-001",), verdict="malformed"), "Position packet one byte longer than its records")
     yield ("CARLA-PACKET-002", with_packets(lambda ps: ps.insert(2, m.Packet(K.RAW, b"\x01\x02\x03", 50))),
            _valid(("CARLA-PACKET-002",), ()), "packet id 50, which no CARLA variant defines, inside frame 1")
-    yield ("CARLA-PACKET-004", with_packets(lambda ps: ps.insert(_index(ps, K.FRAME_END), m.Packet(K.FRAME_COUNTER, m.FrameCounter(1)))),
+    yield ("CARLA-PACKET-004",
+           with_packets(lambda ps: ps.insert(_index(ps, K.FRAME_END), m.Packet(K.FRAME_COUNTER, m.FrameCounter(1)))),
            _valid(("CARLA-PACKET-004",), ()), "a FrameCounter packet, which CARLA never writes to files")
     yield ("CARLA-STREAM-001", good[:len(good) - 40], _valid(("CARLA-STREAM-001",), verdict="malformed"),
            "the last 40 bytes cut off, inside a packet")
@@ -218,9 +223,10 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
     yield ("CARLA-FRAME-002", with_packets(drop_first_end), _valid(("CARLA-FRAME-002",), verdict="invalid"),
            "frame 1 has no FrameEnd")
 
-    def retime(ps: list[m.Packet], n: int, **changes: object) -> None:
+    def retime(ps: list[m.Packet], n: int, **changes: Any) -> None:
         j = _index(ps, K.FRAME_START, n)
-        ps[j] = m.Packet(K.FRAME_START, replace(ps[j].body, **changes))  # type: ignore[arg-type]
+        start = cast(m.FrameStart, ps[j].body)  # a FrameStart packet's body
+        ps[j] = m.Packet(K.FRAME_START, replace(start, **changes))
     yield ("CARLA-FRAME-003", with_packets(lambda ps: retime(ps, 2, frame_id=7)),
            _valid(("CARLA-FRAME-003",), verdict="invalid"), "frame ids 1, 2, 7, 4")
     yield ("CARLA-FRAME-004", with_packets(lambda ps: retime(ps, 1, duration_this=0.06)),
@@ -228,7 +234,8 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
     yield ("CARLA-FRAME-005", with_packets(lambda ps: (retime(ps, 0, elapsed=DELTA / 2, duration_this=DELTA / 2))),
            _valid(("CARLA-FRAME-005",), verdict="invalid"), "frame 1 starts at elapsed 0.025 (the chain still holds)")
     yield ("CARLA-FRAME-006", with_packets(lambda ps: retime(ps, 3, duration_this=DELTA)),
-           _valid(("CARLA-FRAME-006",), verdict="invalid", compat_verdict="valid"), "the last frame's durationThis is 0.05, not -1.0")
+           _valid(("CARLA-FRAME-006",), verdict="invalid", compat_verdict="valid"),
+           "the last frame's durationThis is 0.05, not -1.0")
     yield ("CARLA-FRAME-007", with_packets(lambda ps: ps.pop()),
            _valid(("CARLA-FRAME-007",), verdict="invalid"), "the last FrameEnd is missing (cut at a packet boundary)")
     yield ("CARLA-FRAME-008", with_packets(lambda ps: retime(ps, 1, duration_this=-1.0)),
@@ -254,12 +261,14 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
     yield ("CARLA-ACTOR-002", with_packets(lambda ps: ps.__setitem__(_index(ps, K.EVENT_ADD, 1),
                                                                      m.Packet(K.EVENT_ADD, (_actors(v)[2],)))),
            _valid(("CARLA-ACTOR-002",), verdict="invalid"), "actor 20 added again in frame 2")
-    yield ("CARLA-ACTOR-003", with_packets(lambda ps: ps.__setitem__(_index(ps, K.EVENT_DEL, 1), m.Packet(K.EVENT_DEL, (m.EventDel(77),)))),
+    yield ("CARLA-ACTOR-003", with_packets(lambda ps: ps.__setitem__(_index(ps, K.EVENT_DEL, 1),
+                                                                     m.Packet(K.EVENT_DEL, (m.EventDel(77),)))),
            _valid(("CARLA-ACTOR-003",), verdict="invalid"), "EventDel of actor 77, never added")
 
     def add_type(ps: list[m.Packet]) -> None:
         j = _index(ps, K.EVENT_ADD, 1)
-        ps[j] = m.Packet(K.EVENT_ADD, (m.EventAdd(50, v.actor_types - 1, _v(0, 0, 0), _rot(0, 0, 0), 0, "static.prop.box"),))
+        ps[j] = m.Packet(K.EVENT_ADD,
+                         (m.EventAdd(50, v.actor_types - 1, _v(0, 0, 0), _rot(0, 0, 0), 0, "static.prop.box"),))
     yield ("CARLA-ENUM-001", with_packets(add_type), _valid(("CARLA-ENUM-001",), verdict="invalid"),
            "an actor of type INVALID")
 

@@ -49,12 +49,14 @@ values. Such recordings still encode and decode back to themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Collection
+from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
+
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode
 from recspec.reference.carla import PacketKind as K
@@ -402,7 +404,7 @@ class _Actors:
         self.used: set[int] = set()
 
 
-def _pick_distinct(draw: Any, living: list[int]) -> list[int]:
+def _pick_distinct(draw: st.DrawFn, living: list[int]) -> list[int]:
     """Up to ``_MAX_RECORDS`` distinct actors among ``living`` (not empty)."""
     out: list[int] = []
     for i in draw(_PICKS):
@@ -412,7 +414,7 @@ def _pick_distinct(draw: Any, living: list[int]) -> list[int]:
     return out
 
 
-def _draw_valid_body(draw: Any, v: Variant, actors: _Actors) -> list[m.Packet]:
+def _draw_valid_body(draw: st.DrawFn, v: Variant, actors: _Actors) -> list[m.Packet]:
     """The packets between one frame's FrameStart and FrameEnd, in writer order."""
     always = ALWAYS[v.name]
     packets = []
@@ -429,7 +431,7 @@ def _draw_valid_body(draw: Any, v: Variant, actors: _Actors) -> list[m.Packet]:
     return packets
 
 
-def _draw_valid_records(draw: Any, v: Variant, kind: K, actors: _Actors) -> tuple[Any, ...]:
+def _draw_valid_records(draw: st.DrawFn, v: Variant, kind: K, actors: _Actors) -> tuple[Any, ...]:
     alive = actors.alive
     records = _carla_records(v, kind)
     if kind is K.EVENT_ADD:
@@ -465,7 +467,7 @@ def _draw_valid_records(draw: Any, v: Variant, kind: K, actors: _Actors) -> tupl
     return tuple(replace(draw(records), database_id=a) for a in _pick_distinct(draw, living))
 
 
-def _draw_valid_frames(draw: Any, v: Variant, n: int) -> list[tuple[m.Packet, ...]]:
+def _draw_valid_frames(draw: st.DrawFn, v: Variant, n: int) -> list[tuple[m.Packet, ...]]:
     actors = _Actors()
     bodies = [_draw_valid_body(draw, v, actors) for _ in range(n)]
     # RecorderWriter's arithmetic: frame 1 starts at 0.0, each later frame at the
@@ -485,7 +487,7 @@ def _draw_valid_frames(draw: Any, v: Variant, n: int) -> list[tuple[m.Packet, ..
 _ONE_IN_EIGHT = st.integers(0, 7)
 
 
-def _draw_loose_frames(draw: Any, v: Variant, n: int) -> list[tuple[m.Packet, ...]]:
+def _draw_loose_frames(draw: st.DrawFn, v: Variant, n: int) -> list[tuple[m.Packet, ...]]:
     """valid=False: groups of packets of any kind, usually but not always bracketed."""
     anything = _memo(v, "any packets of any kind", lambda: st.lists(_anything(v), max_size=_MAX_LOOSE_PACKETS))
     frames = []
@@ -500,7 +502,7 @@ def _draw_loose_frames(draw: Any, v: Variant, n: int) -> list[tuple[m.Packet, ..
     return frames
 
 
-def _draw_frames(draw: Any, v: Variant, min_size: int, max_size: int, valid: bool) -> list[tuple[m.Packet, ...]]:
+def _draw_frames(draw: st.DrawFn, v: Variant, min_size: int, max_size: int, valid: bool) -> list[tuple[m.Packet, ...]]:
     n = draw(st.integers(min_size, max_size))
     return _draw_valid_frames(draw, v, n) if valid else _draw_loose_frames(draw, v, n)
 
@@ -511,7 +513,7 @@ _ANY_HEADERS = st.builds(m.Header, _U16, st.one_of(st.just("CARLA_RECORDER"), _T
                          st.one_of(_MAP_NAMES, _TEXT_ANY))
 
 
-def _draw_recording(draw: Any, v: Variant, min_frames: int, max_frames: int, valid: bool) -> m.Recording:
+def _draw_recording(draw: st.DrawFn, v: Variant, min_frames: int, max_frames: int, valid: bool) -> m.Recording:
     header = draw(_VALID_HEADERS if valid else _ANY_HEADERS)
     frames = _draw_frames(draw, v, min_frames, max_frames, valid)
     return m.Recording(header, tuple(p for frame in frames for p in frame))
@@ -527,11 +529,12 @@ def carla_variants() -> SearchStrategy[Variant]:
 
 @st.composite
 @_public("carla_variants")
-def _carla_variants(draw: Any) -> Variant:
+def _carla_variants(draw: st.DrawFn) -> Variant:
     return draw(st.sampled_from(tuple(VARIANTS.values())))
 
 
-def carla_packets(variant: Variant | str | None = None, *, kinds: Collection[K] | None = None) -> SearchStrategy[m.Packet]:
+def carla_packets(variant: Variant | str | None = None, *,
+                  kinds: Collection[K] | None = None) -> SearchStrategy[m.Packet]:
     """One well-formed packet of ``variant``, with values from the whole width of each field.
 
     ``kinds`` restricts the packet kinds (default: every kind the variant
@@ -545,7 +548,7 @@ def carla_packets(variant: Variant | str | None = None, *, kinds: Collection[K] 
 
 @st.composite
 @_public("carla_packets")
-def _carla_packets(draw: Any, variant: Any = None, *, kinds: Any = None) -> m.Packet:
+def _carla_packets(draw: st.DrawFn, variant: Any = None, *, kinds: Any = None) -> m.Packet:
     v = _check_variant(variant)
     wanted = _check_kinds(kinds)
     if v is None:
@@ -578,7 +581,7 @@ def carla_frames(
 
 @st.composite
 @_public("carla_frames")
-def _carla_frames(draw: Any, variant: Any = None, *, min_size: Any = 0, max_size: Any = 6,
+def _carla_frames(draw: st.DrawFn, variant: Any = None, *, min_size: Any = 0, max_size: Any = 6,
                   valid: Any = True) -> list[tuple[m.Packet, ...]]:
     v = _check_variant(variant)
     _check_bounds("min_size", min_size, "max_size", max_size)
@@ -603,7 +606,7 @@ def carla_recordings(
 
 @st.composite
 @_public("carla_recordings")
-def _carla_recordings(draw: Any, variant: Any = None, *, min_frames: Any = 0, max_frames: Any = 6,
+def _carla_recordings(draw: st.DrawFn, variant: Any = None, *, min_frames: Any = 0, max_frames: Any = 6,
                       valid: Any = True) -> m.Recording:
     v = _check_variant(variant)
     _check_bounds("min_frames", min_frames, "max_frames", max_frames)
@@ -623,7 +626,7 @@ def carla_logs(
 
 @st.composite
 @_public("carla_logs")
-def _carla_logs(draw: Any, variant: Any = None, *, min_frames: Any = 0, max_frames: Any = 6,
+def _carla_logs(draw: st.DrawFn, variant: Any = None, *, min_frames: Any = 0, max_frames: Any = 6,
                 valid: Any = True) -> tuple[bytes, Variant]:
     v = _check_variant(variant)
     _check_bounds("min_frames", min_frames, "max_frames", max_frames)

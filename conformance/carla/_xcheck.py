@@ -20,17 +20,18 @@ import dataclasses
 import io
 import json
 import math
-from typing import Any, BinaryIO, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream
-from recspec.reference import carla as dec
-from recspec.reference import carla as m
-from recspec.reference.carla import PacketKind as K
-from recspec.reference.carla import Variant
 
 from recspec._ksy.carla_recorder import CarlaRecorder as KS
 from recspec._plain import to_plain
 from recspec.errors import DecodeError, Malformed, Truncated
+from recspec.reference import carla as dec
+from recspec.reference import carla as m
+from recspec.reference.carla import PacketKind as K
+from recspec.reference.carla import Variant
 from recspec.report import FileReport, Finding, Verdict
 
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
@@ -165,7 +166,8 @@ def _has_bad_text(value: Any) -> bool:
     return False
 
 
-def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int) -> Iterator[tuple[int, m.Packet | DecodeError]]:
+def _reference_packets(f: BinaryIO, variant: Variant, offset: int, size: int
+                       ) -> Iterator[tuple[int, m.Packet | DecodeError]]:
     f.seek(offset)
     reader = dec.PacketReader(f, variant, offset, size)
     try:

@@ -13,6 +13,7 @@ from ._check import check_stream, sniff
 from ._format import KAITAI, MAX_CROSS_CHECK_SIZE, check, dump
 from ._rules import QUAT_TOLERANCE, RULES, RULES_BY_ID
 
-__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "QUAT_TOLERANCE", "RULES", "RULES_BY_ID", "STRATEGIES", "check", "check_stream", "dump", "seeds", "sniff"]
+__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "QUAT_TOLERANCE", "RULES", "RULES_BY_ID", "STRATEGIES", "check",
+           "check_stream", "dump", "seeds", "sniff"]
 
 __getattr__ = lazy_members(__name__)

@@ -18,10 +18,13 @@ give the same findings (a property test holds them to it).
 from __future__ import annotations
 
 import math
-from typing import Any, BinaryIO, Callable
+from collections.abc import Callable
+from typing import Any, BinaryIO, cast
 
+from recspec.errors import DecodeError, Truncated
 from recspec.reference.matrix_smt import (
     BSON_TYPES,
+    CMD_DEFAULTS,
     T_ARRAY,
     Array,
     Document,
@@ -31,9 +34,6 @@ from recspec.reference.matrix_smt import (
     decode_raw,
     type_name,
 )
-from recspec.reference.matrix_smt import CMD_DEFAULTS
-
-from recspec.errors import DecodeError, Truncated
 from recspec.report import FileReport, Verdict
 from recspec.trace import MatrixTrace
 from recspec.trace import enabled as trace_enabled
@@ -141,7 +141,7 @@ class _Walk:
             if v - v != 0.0:
                 self.add("MATRIX-NUM-002", f"{path} is {v!r}, not a finite number", off, None, path, None, repr(v))
                 return None
-            return v
+            return cast(float, v)  # type(v) is float
         if t is int or t is Int64:
             return float(v)
         self.add("MATRIX-NUM-001", f"{path} is a {type_name(v)}, not an int32, int64 or double", off, None, path,
@@ -201,7 +201,7 @@ class _Walk:
         for key in ("id", "name", "type", "color"):
             if key not in m:
                 add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)
-        oid = m.get("id")
+        oid: Any = m.get("id")  # any BSON value until its type is checked
         oid_ok = False
         if "id" in m:
             if type(oid) not in (int, Int64):
@@ -263,7 +263,7 @@ class _Walk:
                     if extra else f"object key {k!r} is not defined by the document (ignored)",
                     o.offsets[i] if o.offsets else off, None, _join(path, k), None, k)
         if oid_ok:
-            self.objects[int(oid)] = gtype if isinstance(gtype, str) else ""  # type: ignore[arg-type]
+            self.objects[int(oid)] = gtype if isinstance(gtype, str) else ""
             if self.trace is not None and isinstance(name, str):
                 self.trace.names[int(oid)] = name
 

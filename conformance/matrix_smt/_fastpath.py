@@ -98,7 +98,7 @@ class _Structs:
 class FrameMatcher:
     """Checks canonical frames quickly; ``frame(entry)`` is False when it declines."""
 
-    def __init__(self, walk: "_Walk") -> None:
+    def __init__(self, walk: _Walk) -> None:
         self.walk = walk
         self.matched = 0
         self.compat = walk.profile == "compat"  # the producer's frame layout is checked only under compat

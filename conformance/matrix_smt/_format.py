@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Any, BinaryIO, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, BinaryIO, TextIO
 
+from recspec._plain import to_plain
+from recspec.errors import DecodeError
+from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.matrix_smt import (
     T_ARRAY,
     Array,
@@ -12,10 +16,6 @@ from recspec.reference.matrix_smt import (
     Int64,
     RecordingWalker,
 )
-
-from recspec._plain import to_plain
-from recspec.errors import DecodeError
-from recspec.formats import FORMATS, Divergence, Progress
 from recspec.report import FileReport, Finding
 
 from .._plugin import cross_check_within, decode_error_json
@@ -79,7 +79,7 @@ def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
         first = True
         for s in w.sections():
             head: dict[str, Any] = {"key": s.key, "offset": s.offset, "end": s.end, "type_code": s.type_code}
-            out.write(("\n  " if first else ",\n  "))
+            out.write("\n  " if first else ",\n  ")
             first = False
             if s.key == "frames" and s.type_code == T_ARRAY:
                 out.write(json.dumps(head)[:-1] + ', "entries": [')

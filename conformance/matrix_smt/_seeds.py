@@ -14,10 +14,11 @@ their expected verdict is then ``valid``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
+from recspec.formats import Seed
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import encode, to_document
 from recspec.reference.matrix_smt import (
     CommandKind,
     DebugCommand,
@@ -27,9 +28,9 @@ from recspec.reference.matrix_smt import (
     Recording,
     SceneObject,
     State,
+    encode,
+    to_document,
 )
-
-from recspec.formats import Seed
 
 __all__ = ["BASE", "Seed", "seeds"]
 
@@ -62,11 +63,12 @@ BASE = Recording(
             State(2, Presence.INSTANTIATED, "md", (0.5, 1.5, 0.6), _Q45),
             State(12, Presence.DESTROYED, "", (0.0, 0.0, 0.0), _Q0),
         ), (
-            DebugCommand(CommandKind.VECTOR, (0.0, 1.0, 0.0), vector=(0.0, 2.0, 0.0), color=(1.0, 0.0, 0.0), opacity=1.0),
+            DebugCommand(CommandKind.VECTOR, (0.0, 1.0, 0.0), vector=(0.0, 2.0, 0.0), color=(1.0, 0.0, 0.0),
+                         opacity=1.0),
             DebugCommand(CommandKind.RAY, (0.0, 1.0, 0.0), end=(3.0, 1.0, 0.0)),
             DebugCommand(CommandKind.SPHERE, (1.0, 1.0, 1.0), radius=0.25, opacity=0.5),
-            DebugCommand(CommandKind.CUBE, (0.0, 16.5, 0.0), half_size=(100.0, 16.5, 150.5), rotation=(1.0, 0.0, 0.0, 0.0),
-                         color=(1.0, 0.0, 0.0), opacity=0.05),
+            DebugCommand(CommandKind.CUBE, (0.0, 16.5, 0.0), half_size=(100.0, 16.5, 150.5),
+                         rotation=(1.0, 0.0, 0.0, 0.0), color=(1.0, 0.0, 0.0), opacity=0.05),
         )),
         Frame(0.15, (
             State(0, Presence.INSTANTIATED, "md", (-4.7, 0.47, 0.26), _Q0),

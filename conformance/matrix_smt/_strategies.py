@@ -20,9 +20,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import PROFILES, encode
 from recspec.reference.matrix_smt import (
+    PROFILES,
     CommandKind,
     DebugCommand,
     Frame,
@@ -31,6 +32,7 @@ from recspec.reference.matrix_smt import (
     Recording,
     SceneObject,
     State,
+    encode,
 )
 
 __all__ = ["bson_documents", "bson_values", "matrix_files", "matrix_recordings"]

@@ -33,11 +33,11 @@ from typing import Any, BinaryIO
 import bson as pymongo_bson
 from bson.codec_options import CodecOptions, DatetimeConversion
 from kaitaistruct import KaitaiStream
-from recspec.reference import matrix_smt as b
 
 from recspec._ksy.bson import Bson as KB
 from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS
 from recspec.errors import DecodeError
+from recspec.reference import matrix_smt as b
 from recspec.report import FileReport, Finding, Verdict
 
 from .._kaitai import KAITAI_INPUT_ERRORS
@@ -47,7 +47,7 @@ from .._kaitai import KaitaiRejected as _KaitaiRejected
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
            "pymongo_decode", "pymongo_form"]
 
-PYMONGO_OPTIONS = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS,
+PYMONGO_OPTIONS: CodecOptions[dict[str, Any]] = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS,
                                unicode_decode_error_handler="strict")
 #: recspec's own limits, which the other readers do not enforce (see the module docstring).
 NOT_ENFORCED = {"kaitai": frozenset(("MATRIX-LIMIT-002", "MATRIX-LIMIT-003")),

@@ -13,8 +13,10 @@ changes that array or its bound.
 from __future__ import annotations
 
 import math
-from typing import Any, BinaryIO, Callable
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
+from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.nanover import (
     FORMAT_VERSION,
     HEADER_SIZE,
@@ -32,8 +34,6 @@ from recspec.reference.nanover import (
     state_update_from_message,
     value_from_message,
 )
-
-from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.report import FileReport, Verdict
 from recspec.trace import NanoverTrace
 from recspec.trace import enabled as trace_enabled

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any, BinaryIO, Iterator, Sequence, TextIO
+from collections.abc import Iterator, Sequence
+from typing import Any, BinaryIO, TextIO
 
+from recspec._plain import to_plain
+from recspec.errors import DecodeError
+from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.nanover import (
     Kind,
     RecordReader,
@@ -14,10 +18,6 @@ from recspec.reference.nanover import (
     kind_from_path,
     read_header,
 )
-
-from recspec._plain import to_plain
-from recspec.errors import DecodeError
-from recspec.formats import FORMATS, Divergence, Progress
 from recspec.report import FileReport, Finding
 
 from .._plugin import cross_check_within, decode_error_json, dump_json_stream

@@ -15,8 +15,9 @@ verdict ``valid``).
 from __future__ import annotations
 
 import struct
-from typing import Iterator
+from collections.abc import Iterator
 
+from recspec.formats import Seed
 from recspec.reference.nanover import (
     MAGIC,
     Array,
@@ -28,12 +29,10 @@ from recspec.reference.nanover import (
     encode_header,
     encode_record,
     encode_state_update,
+    encode_varint,
 )
-from recspec.reference.nanover import encode_varint
 
-from recspec.formats import Seed
-
-__all__ = ["Seed", "seeds", "topology_frame", "state_updates"]
+__all__ = ["Seed", "seeds", "state_updates", "topology_frame"]
 
 F, X, S = ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING
 
@@ -136,7 +135,8 @@ def _unpacked_positions_frame(xyz: tuple[float, ...]) -> bytes:
     return b"\x12" + encode_varint(len(frame_data)) + frame_data
 
 
-def _invalid_cases(good: list[tuple[int, bytes]]) -> Iterator[tuple[str, bytes, str, dict, str]]:
+def _invalid_cases(good: list[tuple[int, bytes]]
+                   ) -> Iterator[tuple[str, bytes, str, dict[str, tuple[str, tuple[str, ...]]], str]]:
     whole = _file(good)
     yield ("NANOVER-HEADER-001", struct.pack("<Q", MAGIC ^ 1) + whole[8:], "traj", _both("malformed",
            "NANOVER-HEADER-001"), "the magic's lowest bit flipped")
@@ -177,7 +177,8 @@ def _invalid_cases(good: list[tuple[int, bytes]]) -> Iterator[tuple[str, bytes, 
            _both("invalid", "NANOVER-FRAME-001"), "17 positions for 6 particles (needs 18)")
     yield ("NANOVER-FRAME-002", _file(good + [(200_000, encode_frame(Frame(4, {}, {"bond.pairs": Array(X, (0, 6))})))]),
            "traj", _both("invalid", "NANOVER-FRAME-002"), "a bond to particle 6 of 6 (indices are 0..5)")
-    yield ("NANOVER-FRAME-003", _file(good + [(200_000, encode_frame(Frame(4, {}, {"particle.residues": Array(X, (0, 0, 0, 1, 1, 2))})))]),
+    residues = Array(X, (0, 0, 0, 1, 1, 2))
+    yield ("NANOVER-FRAME-003", _file(good + [(200_000, encode_frame(Frame(4, {}, {"particle.residues": residues})))]),
            "traj", _both("invalid", "NANOVER-FRAME-003"), "a particle in residue 2 of 2 (indices are 0, 1)")
     yield ("NANOVER-FRAME-004", _file(good + [(200_000, encode_frame(Frame(4, {"particle.count": "6"})))]),
            "traj", _both("invalid", "NANOVER-FRAME-004"), "particle.count as a string")

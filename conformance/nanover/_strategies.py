@@ -18,6 +18,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+
 from recspec.reference.nanover import (
     Array,
     ArrayKind,
@@ -59,7 +60,8 @@ def _arrays() -> st.SearchStrategy[Array]:
 
 
 @st.composite
-def nanover_frames(draw: Any, *, min_particles: int = 0, max_particles: int = 4, reset: bool | None = None) -> Frame:
+def nanover_frames(draw: st.DrawFn, *, min_particles: int = 0, max_particles: int = 4,
+                   reset: bool | None = None) -> Frame:
     """A frame whose standard arrays fit its own particle.count; ``reset`` (frame_index 0)
     frames carry the whole topology. Extra keys of any type ride along."""
     if not (isinstance(min_particles, int) and isinstance(max_particles, int) and 0 <= min_particles <= max_particles):
@@ -95,7 +97,7 @@ def nanover_frames(draw: Any, *, min_particles: int = 0, max_particles: int = 4,
 
 
 @st.composite
-def nanover_state_updates(draw: Any, *, max_keys: int = 4) -> StateUpdate:
+def nanover_state_updates(draw: st.DrawFn, *, max_keys: int = 4) -> StateUpdate:
     """A state update setting up to ``max_keys`` keys (no deletions: see ``nanover_recordings``)."""
     if not isinstance(max_keys, int) or max_keys < 0:
         raise InvalidArgument(f"max_keys={max_keys!r} must be an int >= 0")
@@ -104,7 +106,7 @@ def nanover_state_updates(draw: Any, *, max_keys: int = 4) -> StateUpdate:
 
 
 @st.composite
-def nanover_recordings(draw: Any, kind: str | None = None, *, min_records: int = 0,
+def nanover_recordings(draw: st.DrawFn, kind: str | None = None, *, min_records: int = 0,
                        max_records: int = 4) -> Recording:
     """A recording that checks valid: timestamps strictly increasing; every frame a reset
     carrying its own topology, so the aggregate is always consistent."""
@@ -129,7 +131,7 @@ def nanover_recordings(draw: Any, kind: str | None = None, *, min_records: int =
 
 
 @st.composite
-def nanover_files(draw: Any, kind: str | None = None, *, min_records: int = 0,
+def nanover_files(draw: st.DrawFn, kind: str | None = None, *, min_records: int = 0,
                   max_records: int = 4) -> tuple[bytes, str]:
     """(bytes, kind name) of a recording drawn from ``nanover_recordings``."""
     rec = draw(nanover_recordings(kind, min_records=min_records, max_records=max_records))

@@ -17,9 +17,15 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any, BinaryIO, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream
+
+from recspec._ksy.nanover_recording import NanoverRecording as KS
+from recspec._pb import recspec_nanover_pb2 as pb
+from recspec._plain import to_plain
+from recspec.errors import DecodeError
 from recspec.reference.nanover import (
     Frame,
     Kind,
@@ -31,17 +37,12 @@ from recspec.reference.nanover import (
     same_value,
     state_update_from_message,
 )
-
-from recspec._ksy.nanover_recording import NanoverRecording as KS
-from recspec._pb import recspec_nanover_pb2 as pb
-from recspec._plain import to_plain
-from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Severity, Verdict
 
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 
-__all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_records", "cross_check_report"]
+__all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "dump_kaitai", "kaitai_records"]
 
 _KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
 _MASK64 = (1 << 64) - 1
@@ -54,7 +55,8 @@ class KaitaiRejected(_KaitaiRejected):
 
 
 def _uint(v: Any, bits: int) -> int:
-    return v.value & ((1 << bits) - 1)
+    value: int = v.value  # a Kaitai varint node's value
+    return value & ((1 << bits) - 1)
 
 
 def _fill_value(target: Any, node: Any) -> None:
@@ -229,13 +231,15 @@ def differential(data: bytes, kind: Kind, limit: int = 20) -> list[Divergence]:
             break
         rv, kv = r[1], k[1]
         if isinstance(rv, DecodeError) != isinstance(kv, KaitaiRejected):
-            out.append(Divergence(f"record {i}: reference {'rejects: ' + str(rv) if isinstance(rv, DecodeError) else 'accepts'}, "
-                                  f"Kaitai {'rejects: ' + str(kv) if isinstance(kv, KaitaiRejected) else 'accepts'}", r[0]))
+            by_ref = f"rejects: {rv}" if isinstance(rv, DecodeError) else "accepts"
+            by_ksy = f"rejects: {kv}" if isinstance(kv, KaitaiRejected) else "accepts"
+            out.append(Divergence(f"record {i}: reference {by_ref}, Kaitai {by_ksy}", r[0]))
             break
         if isinstance(rv, DecodeError):
             break
         if r[0] != k[0] or not same_value(rv, kv):
-            out.append(Divergence(f"record {i}: values differ: reference {str(rv)[:300]} / Kaitai {str(kv)[:300]}", r[0]))
+            out.append(Divergence(f"record {i}: values differ: reference {str(rv)[:300]} / Kaitai {str(kv)[:300]}",
+                                  r[0]))
         if len(out) >= limit:
             break
     return out

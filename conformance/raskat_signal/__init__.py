@@ -12,6 +12,7 @@ from ._check import VARIANTS, check_bytes, sniff
 from ._format import KAITAI, MAX_CROSS_CHECK_SIZE, check, dump
 from ._rules import RULES, RULES_BY_ID
 
-__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "RULES", "RULES_BY_ID", "STRATEGIES", "VARIANTS", "check", "check_bytes", "dump", "seeds", "sniff"]
+__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "RULES", "RULES_BY_ID", "STRATEGIES", "VARIANTS", "check", "check_bytes",
+           "dump", "seeds", "sniff"]
 
 __getattr__ = lazy_members(__name__)

@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from recspec.conformance._sink import FindingSink
+from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import (
     FIELD_NAMES,
     HEADER_V1,
@@ -35,8 +36,6 @@ from recspec.reference.raskat_signal import (
     signal_member,
     unwrap,
 )
-
-from recspec.errors import DecodeError
 from recspec.report import FileReport, Verdict
 from recspec.trace import RaskatTrace
 from recspec.trace import enabled as trace_enabled
@@ -179,9 +178,10 @@ class _Walk:
             if not ok:
                 got = kind_of(x)
                 shown = repr(x) if got in ("int", "float", "bool", "nil") else got
-                self.add("RSIG-FIELDS-001", f"field {i + 1} ({FIELD_NAMES[i]}) must be "
-                         f"{'a non-negative int' if kind == 'uint' else 'an array of ints' if kind == 'array' else 'a ' + kind}"
-                         f", not {shown}", *at(i), kind, got)
+                wanted = ("a non-negative int" if kind == "uint" else "an array of ints" if kind == "array"
+                          else "a " + kind)
+                self.add("RSIG-FIELDS-001", f"field {i + 1} ({FIELD_NAMES[i]}) must be {wanted}, not {shown}",
+                         *at(i), kind, got)
             return ok
 
         if s.version == 4:
@@ -227,9 +227,10 @@ class _Walk:
         if not samples:
             return
         lo, hi = min(samples), max(samples)
-        if -0x8000 <= lo and hi <= 0x7FFF and (top is None or (0 <= lo and hi <= top)):
+        if lo >= -0x8000 and hi <= 0x7FFF and (top is None or (lo >= 0 and hi <= top)):
             return
-        bad = [i for i, x in enumerate(samples) if not -0x8000 <= x <= 0x7FFF or (top is not None and not 0 <= x <= top)]
+        bad = [i for i, x in enumerate(samples)
+               if not -0x8000 <= x <= 0x7FFF or (top is not None and not 0 <= x <= top)]
         offs = _element_offsets(buf, start)
         for i in bad:
             x = samples[i]

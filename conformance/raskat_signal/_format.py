@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import Any, BinaryIO, Sequence, TextIO
-
-from recspec.reference.raskat_signal import MAX_UNPACKED
+from collections.abc import Sequence
+from typing import Any, BinaryIO, TextIO
 
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
+from recspec.reference.raskat_signal import MAX_UNPACKED
 from recspec.report import FileReport, Finding, Verdict
 
 from .._plugin import cross_check_within, decode_error_json

@@ -19,9 +19,10 @@ import io
 import lzma
 import struct
 import tarfile
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import Iterator
 
+from recspec.formats import Seed
 from recspec.reference.raskat_signal import (
     Fixed,
     SignalMsgpack,
@@ -30,8 +31,6 @@ from recspec.reference.raskat_signal import (
     encode_body,
 )
 from recspec.reference.raskat_signal import msgpack_pack as pack
-
-from recspec.formats import Seed
 
 __all__ = ["Seed", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
 

@@ -39,6 +39,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
+
 from recspec.reference.raskat_signal import Fixed, SignalMsgpack, SignalV2, encode
 
 __all__ = ["raskat_files", "raskat_signals", "raskat_versions"]
@@ -62,7 +63,7 @@ def _fixed(max_int: int) -> SearchStrategy[Fixed]:
 
 
 @st.composite
-def _v2(draw: Any, version: int, max_samples: int) -> SignalV2:
+def _v2(draw: st.DrawFn, version: int, max_samples: int) -> SignalV2:
     samples = draw(st.lists(st.integers(0, 0x7FFF), max_size=max_samples))
     return SignalV2(version, draw(_times()).encode("ascii"), draw(st.integers(0, 999_999)), draw(_fixed(180)),
                     draw(_fixed(90)), draw(_fixed(10_000)), draw(st.integers(1, 0xFFFFFFFF)),
@@ -70,7 +71,7 @@ def _v2(draw: Any, version: int, max_samples: int) -> SignalV2:
 
 
 @st.composite
-def _v3(draw: Any, version: int, max_samples: int) -> SignalMsgpack:
+def _v3(draw: st.DrawFn, version: int, max_samples: int) -> SignalMsgpack:
     bits = draw(st.integers(1, 16))
     code = st.integers(0, min((1 << bits) - 1, 0x7FFF))
     coord = st.floats(-90.0, 90.0, allow_nan=False)
@@ -88,7 +89,7 @@ def _set(sig: SignalMsgpack, i: int, value: Any) -> SignalMsgpack:
 
 
 @st.composite
-def _broken(draw: Any, sig: SignalV2 | SignalMsgpack) -> SignalV2 | SignalMsgpack:
+def _broken(draw: st.DrawFn, sig: SignalV2 | SignalMsgpack) -> SignalV2 | SignalMsgpack:
     """One value rule broken (the rule ids are in the labels, for reading failures)."""
     if isinstance(sig, SignalV2):
         choice = draw(st.sampled_from(("TIME-001", "TIME-002", "COORD-001", "COORD-002", "RATE-001", "SAMPLES-002")
@@ -121,7 +122,7 @@ def _broken(draw: Any, sig: SignalV2 | SignalMsgpack) -> SignalV2 | SignalMsgpac
 
 
 @st.composite
-def raskat_signals(draw: Any, version: int | None = None, *, max_samples: int = 64,
+def raskat_signals(draw: st.DrawFn, version: int | None = None, *, max_samples: int = 64,
                    valid: bool = True) -> SignalV2 | SignalMsgpack:
     if version is not None and version not in (1, 2, 3, 4):
         raise InvalidArgument(f"version={version!r} must be 1, 2, 3, 4 or None")
@@ -130,12 +131,13 @@ def raskat_signals(draw: Any, version: int | None = None, *, max_samples: int = 
     if not isinstance(valid, bool):
         raise InvalidArgument(f"valid={valid!r} must be a bool")
     v = draw(raskat_versions()) if version is None else version
-    sig = draw(_v2(v, max_samples) if v <= 2 else _v3(v, max_samples))
+    signals: SearchStrategy[SignalV2 | SignalMsgpack] = _v2(v, max_samples) if v <= 2 else _v3(v, max_samples)
+    sig = draw(signals)
     return sig if valid else draw(_broken(sig))
 
 
 @st.composite
-def raskat_files(draw: Any, version: int | None = None, *, container: str | None = None, max_samples: int = 64,
+def raskat_files(draw: st.DrawFn, version: int | None = None, *, container: str | None = None, max_samples: int = 64,
                  valid: bool = True) -> tuple[bytes, int, str]:
     if container is not None and container not in _CONTAINERS:
         raise InvalidArgument(f"container={container!r} must be 'raw', 'tar.xz' or None")

@@ -16,6 +16,10 @@ import math
 from typing import Any
 
 from kaitaistruct import KaitaiStream
+
+from recspec._ksy.raskat_signal import RaskatSignal
+from recspec._ksy.raskat_signal_file import RaskatSignalFile
+from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import (
     MAX_DEPTH,
     MAX_MEMBER_SIZE,
@@ -30,10 +34,6 @@ from recspec.reference.raskat_signal import (
     SignalV2,
     decode,
 )
-
-from recspec._ksy.raskat_signal import RaskatSignal
-from recspec._ksy.raskat_signal_file import RaskatSignalFile
-from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Verdict
 
 from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence
@@ -109,7 +109,7 @@ def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
             if h.is_ustar and h.prefix[:1] != b"\0":
                 name = _cstr(h.prefix) + "/" + name
             members.append((name, bytes([h.typeflag]), h.size.value, e))
-        for name, typeflag, size, e in members:
+        for name, _typeflag, size, e in members:
             if e.has_data and size > MAX_MEMBER_SIZE:
                 raise KaitaiRejected(f"member {name!r} is larger than MAX_MEMBER_SIZE", 0, "tar")
         regular = [m for m in members if m[1] in REGULAR]
@@ -138,7 +138,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, tuple):
         return a == b or (len(a) == len(b) and all(same(x, y) for x, y in zip(a, b)))
     if isinstance(a, (SignalV2, SignalMsgpack, SignalFile, MsgMap, Ext, Fixed)):
-        return all(same(getattr(a, f), getattr(b, f)) for f in a.__slots__)  # type: ignore[attr-defined]
+        return all(same(getattr(a, f), getattr(b, f)) for f in a.__slots__)
     return bool(a == b)
 
 

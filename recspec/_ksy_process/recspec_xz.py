@@ -25,7 +25,7 @@ MAX_XZ_MEMORY = 128 * 1024 * 1024
 _STEP = 64 * 1024
 
 
-class XzRejected(KaitaiStructError):
+class XzRejected(KaitaiStructError):  # type: ignore[misc]  # kaitaistruct has no types: its base is Any
     """The input is not one complete, intact xz stream within the limit."""
 
     def __init__(self, msg: str, kind: str) -> None:

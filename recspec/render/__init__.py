@@ -9,7 +9,7 @@ line), so reports can be diffed and kept as golden files.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..report import Report
 from ._atomic import write_atomic

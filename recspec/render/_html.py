@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
@@ -53,7 +53,7 @@ h2,h3,h4,p,li{overflow-wrap:anywhere}
 @media (max-width:40em){body{margin:.8em}th.rule{font-size:10px}}
 @media print{body{margin:0;max-width:none;font-size:11px}pre{white-space:pre-wrap;font-size:9px}
 figure,.finding,pre{break-inside:avoid}h2{break-before:auto;break-after:avoid}a{color:inherit}}
-"""
+"""  # noqa: E501 - one stylesheet, kept as the report carries it
 
 
 def _e(text: object) -> str:

@@ -70,8 +70,8 @@ def _file_suite(fr: FileReport, ctx: RenderContext) -> ET.Element:
         others = [f for f in findings if f.severity is not Severity.ERROR] + known
         if others:
             ET.SubElement(case, "system-out").text = _clean("\n".join(_line(f) for f in others))
-    for key, value in counts.items():
-        suite.set(key, str(value))
+    for key, count in counts.items():
+        suite.set(key, str(count))
     return suite
 
 

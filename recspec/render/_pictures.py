@@ -18,9 +18,11 @@ one file's picture under ``PICTURE_BUDGET`` bytes.
 from __future__ import annotations
 
 import html
+import itertools
 import math
 import re
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ..report import FileReport, Finding, Severity
 from ..trace import CarlaTrace, Envelope, MatrixTrace, NanoverTrace, RaskatTrace
@@ -108,13 +110,14 @@ class _Panel:
         return self.top + (f if self.flip_y else 1 - f) * self.height
 
     def axes(self, xlabel: str, ylabel: str, xticks: bool = True) -> str:
-        t, h, l, w = self.top, self.height, self.left, self.width
-        out = [f'<rect class="frame" x="{_n(l)}" y="{_n(t)}" width="{_n(w)}" height="{_n(h)}"/>']
+        t, h, left, w = self.top, self.height, self.left, self.width
+        out = [f'<rect class="frame" x="{_n(left)}" y="{_n(t)}" width="{_n(w)}" height="{_n(h)}"/>']
         ys, ystep = _ticks(self.y0, self.y1, max(3, int(h // 30)))
         for v in ys:
             y = self.py(v)
-            out.append(f'<path class="grid" d="M{_n(l)} {_n(y)}h{_n(w)}"/>'
-                       f'<text class="tick" x="{_n(l - 4)}" y="{_n(y + 3.5)}" text-anchor="end">{_e(_label(v, ystep))}</text>')
+            out.append(f'<path class="grid" d="M{_n(left)} {_n(y)}h{_n(w)}"/>'
+                       f'<text class="tick" x="{_n(left - 4)}" y="{_n(y + 3.5)}" text-anchor="end">'
+                       f'{_e(_label(v, ystep))}</text>')
         if xticks:
             xs, xstep = _ticks(self.x0, self.x1, 6)
             for v in xs:
@@ -122,8 +125,9 @@ class _Panel:
                 out.append(f'<path class="grid" d="M{_n(x)} {_n(t)}v{_n(h)}"/>'
                            f'<text class="tick" x="{_n(x)}" y="{_n(t + h + 12)}" text-anchor="middle">'
                            f'{_e(_label(v, xstep))}</text>')
-            out.append(f'<text class="axis" x="{_n(l + w / 2)}" y="{_n(t + h + 25)}" text-anchor="middle">{_e(xlabel)}</text>')
-        out.append(f'<text class="axis" transform="translate({_n(l - 48)} {_n(t + h / 2)}) rotate(-90)" '
+            out.append(f'<text class="axis" x="{_n(left + w / 2)}" y="{_n(t + h + 25)}" text-anchor="middle">'
+                       f'{_e(xlabel)}</text>')
+        out.append(f'<text class="axis" transform="translate({_n(left - 48)} {_n(t + h / 2)}) rotate(-90)" '
                    f'text-anchor="middle">{_e(ylabel)}</text>')
         return "".join(out)
 
@@ -133,7 +137,7 @@ class _Panel:
         if not buckets:
             return ""
         title = f"<title>{_e(label)}</title>" if label else ""
-        if all(lo == hi for _, _, lo, hi in buckets) or env.width == 1 and len(buckets) == env.n:
+        if all(lo == hi for _, _, lo, hi in buckets) or (env.width == 1 and len(buckets) == env.n):
             pts = " ".join(f"{_n(self.px((a + b) / 2))},{_n(self.py(lo * scale))}" for a, b, lo, _ in buckets)
             if len(buckets) == 1:
                 a, b, lo, _ = buckets[0]
@@ -222,7 +226,8 @@ def _timeline_marks(panel: _Panel, placed: Sequence[tuple[int, Finding, str]], x
                            f'stroke="{_COLORS[f.severity]}"/>')
                 continue
             x1 = run[-1][0]
-            title = _e(f"{_title(f)} (the first of {len(run)} findings of this rule from index {index} to {run[-1][1]})")
+            title = _e(f"{_title(f)} (the first of {len(run)} findings of this rule "
+                       f"from index {index} to {run[-1][1]})")
             out.append(f'<a href="#{_e(href)}" class="mark"><title>{title}</title>'
                        f'<path d="M{_n(x)} {_n(y)}l-4.5 -8h9z" fill="{_COLORS[f.severity]}"/>'
                        f'<rect x="{_n(x)}" y="{_n(y - 5)}" width="{_n(max(x1 - x, 1))}" height="3" '
@@ -297,7 +302,7 @@ def _tracks(sampler_tracks: dict[int, list[tuple[int, float, float, float]]], ke
     ia, ib = axes
 
     def travel(points: list[tuple[int, float, float, float]]) -> float:
-        return sum(math.hypot(p[ia] - q[ia], p[ib] - q[ib]) for p, q in zip(points, points[1:]))
+        return sum(math.hypot(p[ia] - q[ia], p[ib] - q[ib]) for p, q in itertools.pairwise(points))
 
     finite = {k: [p for p in v if math.isfinite(p[ia]) and math.isfinite(p[ib])] for k, v in sampler_tracks.items()}
     finite = {k: v for k, v in finite.items() if v}
@@ -340,15 +345,17 @@ def _top_view(top: float, tracks: list[tuple[int, list[tuple[float, float]]]], s
     panel = _Panel(top, height, (cx - hw, cx + hw), (cy - hh, cy + hh), flip_y=flip_y)
     out = [panel.axes(xlabel, ylabel)]
     for tid, pts in tracks:
-        if not all(panel.x0 <= a * scale <= panel.x1 and panel.y0 <= b * scale <= panel.y1 for a, b in pts[::max(1, len(pts) // 8)]):
-            if not _moves(pts, eps):
-                continue  # a standing actor outside the view of the moving ones
+        inside = all(panel.x0 <= a * scale <= panel.x1 and panel.y0 <= b * scale <= panel.y1
+                     for a, b in pts[::max(1, len(pts) // 8)])
+        if not inside and not _moves(pts, eps):
+            continue  # a standing actor outside the view of the moving ones
         color = colors.get(tid, "#8c959f")
         hero = color == _HERO
         title = f"<title>{_e(labels.get(tid, f'id {tid}'))}</title>"
         if len(pts) > 1:
             d = " ".join(f"{_n(panel.px(a * scale))},{_n(panel.py(b * scale))}" for a, b in pts)
-            out.append(f'<polyline class="track{" hero" if hero else ""}" stroke="{color}" points="{d}">{title}</polyline>')
+            kind = "track hero" if hero else "track"
+            out.append(f'<polyline class="{kind}" stroke="{color}" points="{d}">{title}</polyline>')
         a, b = pts[-1]
         out.append(f'<circle cx="{_n(panel.px(a * scale))}" cy="{_n(panel.py(b * scale))}" r="{3.5 if hero else 2.5}" '
                    f'fill="{color}">{title}</circle>')
@@ -393,8 +400,8 @@ def _carla(fr: FileReport, tr: CarlaTrace, anchor: Anchor) -> str:
             _timeline_marks(p1, placed, float)]))
         last = f"{tr.last_duration!r}" if tr.last_duration is not None else "unreadable"
         caption.append(f"Bottom: durationThis and elapsed of {frames} frames ({_downsampled(tr.elapsed, 'frame')}); "
-                       f"the last frame's durationThis ({last}; CARLA writes -1.0 there) is not drawn. Marks above the plot are findings at their "
-                       "frame; click one to go to it.")
+                       f"the last frame's durationThis ({last}; CARLA writes -1.0 there) is not drawn. "
+                       "Marks above the plot are findings at their frame; click one to go to it.")
     if not svgs:
         return ""
     return _figure(svgs, " ".join(caption))
@@ -433,7 +440,8 @@ def _nanover(fr: FileReport, tr: NanoverTrace, anchor: Anchor) -> str:
         row = 14
         p2 = _Panel(top + 120, max(row * len(keys), row), xr, (0, max(len(keys), 1)),
                     left=left, width=WIDTH - left - _RIGHT, flip_y=True)
-        body.append(f'<rect class="frame" x="{left}" y="{_n(p2.top)}" width="{_n(p2.width)}" height="{_n(p2.height)}"/>')
+        body.append(f'<rect class="frame" x="{left}" y="{_n(p2.top)}" width="{_n(p2.width)}" '
+                    f'height="{_n(p2.height)}"/>')
         for i, key in enumerate(keys):
             y = p2.py(i + 0.5)
             shown = key if len(key) <= 34 else key[:33] + "\u2026"
@@ -466,7 +474,7 @@ def _raskat(fr: FileReport, tr: RaskatTrace, anchor: Anchor) -> str:
         return ""
     top = _top(placed, loose)
     us = 1e6 / tr.rate if tr.rate else None
-    x_of = (lambda i: i * us) if us else float  # type: ignore[operator]
+    x_of = (lambda i: i * us) if us else float
     n = tr.wave.n
     ext = tr.wave.extent() or (0.0, 1.0)
     lo, hi = ext
@@ -507,8 +515,8 @@ def _raskat(fr: FileReport, tr: RaskatTrace, anchor: Anchor) -> str:
         legend.append(("#8250df", f"Vref {tr.vref:.3g} V (code {full})"))
     if tr.threshold is not None:
         y = panel.py(tr.threshold)
-        body.append(f'<path class="ref" d="M{_LEFT} {_n(y)}h{_n(panel.width)}" stroke="#bc4c00"><title>trigger threshold '
-                    f'{tr.threshold}</title></path>')
+        body.append(f'<path class="ref" d="M{_LEFT} {_n(y)}h{_n(panel.width)}" stroke="#bc4c00">'
+                    f'<title>trigger threshold {tr.threshold}</title></path>')
         legend.append(("#bc4c00", f"threshold {tr.threshold}"))
         first = next((a for a, _, _, h in tr.wave.buckets() if h >= tr.threshold), None)
         if first is not None:
@@ -519,7 +527,8 @@ def _raskat(fr: FileReport, tr: RaskatTrace, anchor: Anchor) -> str:
     body.append(_legend(14, legend, left=WIDTH - 330))
     body.append(_timeline_marks(panel, placed, float))
     caption = (f"{n} samples" + (f" at {tr.rate:,} Hz" if tr.rate else "") + f" ({_downsampled(tr.wave, 'sample')})"
-               + (f"; the right axis is volts, the code over {full} times Vref {tr.vref:.3g} V" if tr.vref and full else "")
+               + (f"; the right axis is volts, the code over {full} times Vref {tr.vref:.3g} V"
+                  if tr.vref and full else "")
                + ("; the trigger is the first sample at or above the threshold" if tr.threshold is not None else
                   "; this version stores no trigger threshold")
                + ". Marks are findings at their sample or, in the strip above, about a header field.")
@@ -563,7 +572,9 @@ def _matrix(fr: FileReport, tr: MatrixTrace, anchor: Anchor) -> str:
     return _figure(svgs, " ".join(caption))
 
 
-_DRAW = {CarlaTrace: _carla, NanoverTrace: _nanover, RaskatTrace: _raskat, MatrixTrace: _matrix}
+#: The drawing function of each trace type; each takes the report, its trace (of that type) and the anchor.
+_DRAW: dict[type, Callable[[FileReport, Any, Anchor], str]] = {
+    CarlaTrace: _carla, NanoverTrace: _nanover, RaskatTrace: _raskat, MatrixTrace: _matrix}
 
 #: The pictures' style, added to the report's stylesheet when a picture is drawn.
 CSS = """
@@ -577,7 +588,7 @@ svg.picture .track{fill:none;stroke-width:1.2;stroke-opacity:.8}svg.picture .tra
 svg.picture .reset{stroke:#bc4c00;stroke-dasharray:4 3}svg.picture .ref{stroke-dasharray:6 3}
 svg.picture .trigger{stroke:#1a7f37;stroke-width:1.5}svg.picture .tick-mark{stroke-opacity:.25}
 svg.picture a.mark:hover path,svg.picture a.mark:focus path{stroke:#1b1f24;stroke-width:1.5}
-"""
+"""  # noqa: E501 - one stylesheet, kept as the report carries it
 
 
 def picture(fr: FileReport, anchor: Anchor) -> str:
@@ -585,4 +596,4 @@ def picture(fr: FileReport, anchor: Anchor) -> str:
     draw = _DRAW.get(type(fr.trace))
     if draw is None:
         return ""
-    return draw(fr, fr.trace, anchor)  # type: ignore[arg-type]
+    return draw(fr, fr.trace, anchor)

@@ -112,7 +112,8 @@ def render_sarif(report: Report, ctx: RenderContext) -> str:
     for s in report.stale:
         msg = f"known deviation {s.rule} is listed for {s.path} but {s.why}" + (f" ({s.reason})" if s.reason else "")
         result = {"ruleId": "RECSPEC-STALE-EXPECTATION", "level": "error", "message": {"text": msg},
-                  "locations": [{"physicalLocation": {"artifactLocation": {"uri": artifact_uri(report.expectations or "")}},
+                  "locations": [{"physicalLocation": {
+                                     "artifactLocation": {"uri": artifact_uri(report.expectations or "")}},
                                  "logicalLocations": [{"fullyQualifiedName": f"{s.path}/{s.rule}"}]}]}
         if "RECSPEC-STALE-EXPECTATION" in index:
             result["ruleIndex"] = index["RECSPEC-STALE-EXPECTATION"]

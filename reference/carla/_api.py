@@ -8,7 +8,8 @@ from the packets instead.
 
 from __future__ import annotations
 
-from typing import BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from recspec.errors import UsageError, public_boundary
 

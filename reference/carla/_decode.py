@@ -20,8 +20,9 @@ so that a rule can report it, instead of the decoder stopping.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
@@ -104,15 +105,15 @@ def read_header(f: BinaryIO) -> tuple[m.Header, int]:
 # flat tuple). "V" is 3f in UE4 builds and 3d in UE5 builds (research notes,
 # sections 5 and 8). Records are packed (``#pragma pack(1)``), so "<" formats.
 
-def _v(t: tuple, i: int) -> m.Vec3:
+def _v(t: tuple[Any, ...], i: int) -> m.Vec3:
     return m.Vec3(t[i], t[i + 1], t[i + 2])
 
 
-def _r(t: tuple, i: int) -> m.Rotator:
+def _r(t: tuple[Any, ...], i: int) -> m.Rotator:
     return m.Rotator(t[i], t[i + 1], t[i + 2])
 
 
-_FIXED_RECORDS: dict[K, tuple[str, Callable[[tuple], m.Record]]] = {
+_FIXED_RECORDS: dict[K, tuple[str, Callable[[tuple[Any, ...]], m.Record]]] = {
     K.EVENT_DEL: ("I", lambda t: m.EventDel(*t)),
     K.EVENT_PARENT: ("II", lambda t: m.EventParent(*t)),
     K.COLLISION: ("IIIBB", lambda t: m.Collision(*t)),
@@ -131,7 +132,7 @@ _FIXED_RECORDS: dict[K, tuple[str, Callable[[tuple], m.Record]]] = {
 }
 
 # Packets without a record count: (exact payload size, struct, builder).
-_NO_COUNT: dict[K, tuple[struct.Struct, Callable[[tuple], m.Fixed]]] = {
+_NO_COUNT: dict[K, tuple[struct.Struct, Callable[[tuple[Any, ...]], m.Fixed]]] = {
     K.FRAME_START: (struct.Struct("<Qdd"), lambda t: m.FrameStart(*t)),
     K.FRAME_END: (struct.Struct("<"), lambda t: m.FrameEnd()),
     K.PLATFORM_TIME: (struct.Struct("<d"), lambda t: m.PlatformTime(*t)),
@@ -166,7 +167,8 @@ def _size_error(kind: K, size: int, expected: int | str, offset: int, path: str)
     return err
 
 
-def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: int = 0, path: str = "") -> list[tuple]:
+def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: int = 0, path: str = ""
+                ) -> list[tuple[Any, ...]]:
     """Fixed-size record kinds only: the records as flat tuples (fast path for rules).
 
     ``offset`` is the file offset of the payload (for errors). Raises
@@ -198,7 +200,7 @@ class _Cursor:
         self.path = path
         self.kind = kind
 
-    def take(self, s: struct.Struct, what: str) -> tuple:
+    def take(self, s: struct.Struct, what: str) -> tuple[Any, ...]:
         if self.pos + s.size > len(self.buf):
             raise Malformed(
                 f"{self.kind.label} payload ends inside {what} (needs {s.size} bytes, {len(self.buf) - self.pos} left)",
@@ -214,7 +216,8 @@ class _Cursor:
         (n,) = _UNPACK_U16_FROM(self.buf, self.pos)
         if self.pos + 2 + n > len(self.buf):
             raise Malformed(
-                f"{self.kind.label} payload ends inside string {what} ({n} bytes declared, {len(self.buf) - self.pos - 2} left)",
+                f"{self.kind.label} payload ends inside string {what} "
+                f"({n} bytes declared, {len(self.buf) - self.pos - 2} left)",
                 self.base + self.pos, f"{self.path}.{what}", rule="CARLA-PACKET-001",
             )
         start = self.pos + 2
@@ -240,6 +243,10 @@ _S_WHEEL48 = struct.Struct("<9f3f")
 _S_WHEEL_ANIM = struct.Struct("<Bff")
 _S_ID_U16 = struct.Struct("<IH")
 _S_ID_U32 = struct.Struct("<II")
+# what the structs above unpack to, for the calls that spread them into a record's fields
+_PhysHead = tuple[int, float, float, float, float, float, int, float, float, float, float]
+_Wheel36 = tuple[float, float, float, float, float, float, float, float, float]
+_Wheel48 = tuple[float, float, float, float, float, float, float, float, float, float, float, float]
 
 
 def _event_add(c: _Cursor, vec: struct.Struct) -> m.EventAdd:
@@ -259,7 +266,7 @@ def _event_add(c: _Cursor, vec: struct.Struct) -> m.EventAdd:
 
 
 def _physics_control(c: _Cursor, wheel_size: int) -> m.PhysicsControl:
-    h = c.take(_S_PHYS_HEAD, "database_id")
+    h: _PhysHead = c.take(_S_PHYS_HEAD, "database_id")
     com = m.Vec3(*c.take(_S_V3F, "center_of_mass"))
     (n,) = c.take(_S_U32, "num_torque_curve")
     torque = tuple(m.CurvePoint(*c.take(_S_F2, f"torque_curve[{i}]")) for i in range(n))
@@ -271,11 +278,11 @@ def _physics_control(c: _Cursor, wheel_size: int) -> m.PhysicsControl:
     wheels = []
     for i in range(n):
         if wheel_size == 36:
-            t = c.take(_S_WHEEL36, f"wheels[{i}]")
-            wheels.append(m.WheelPhysics(*t[:6], None, None, None, m.Vec3(*t[6:9])))
+            t36: _Wheel36 = c.take(_S_WHEEL36, f"wheels[{i}]")
+            wheels.append(m.WheelPhysics(*t36[:6], None, None, None, m.Vec3(*t36[6:9])))
         else:
-            t = c.take(_S_WHEEL48, f"wheels[{i}]")
-            wheels.append(m.WheelPhysics(*t[:9], m.Vec3(*t[9:12])))
+            t48: _Wheel48 = c.take(_S_WHEEL48, f"wheels[{i}]")
+            wheels.append(m.WheelPhysics(*t48[:9], m.Vec3(*t48[9:12])))
     return m.PhysicsControl(*h[:11], com, torque, gears, steering, tuple(wheels))
 
 
@@ -508,7 +515,7 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     return m.Recording(header, tuple(packets))
 
 
-def frames(packets: "Iterator[m.Packet] | tuple[m.Packet, ...]") -> Iterator[tuple[m.FrameStart, list[m.Packet]]]:
+def frames(packets: Iterator[m.Packet] | tuple[m.Packet, ...]) -> Iterator[tuple[m.FrameStart, list[m.Packet]]]:
     """Group packets into frames: each FrameStart with the packets up to its FrameEnd.
 
     Packets outside any frame are skipped here (the checker reports them).

@@ -15,7 +15,8 @@ decoded with ``surrogateescape`` re-encode to their original bytes.
 from __future__ import annotations
 
 import struct
-from typing import BinaryIO, Iterable
+from collections.abc import Iterable
+from typing import BinaryIO, cast
 
 from recspec.errors import EncodeError
 
@@ -44,16 +45,25 @@ def encode_header(h: m.Header) -> bytes:
     return struct.pack("<H", h.version) + encode_string(h.magic) + struct.pack("<q", h.date) + encode_string(h.map_name)
 
 
-def _flat(kind: K, r: m.Record) -> tuple:
-    """The flat tuple of a fixed-size record, in struct order (inverse of the builders)."""
-    if kind is K.POSITION or kind in (K.KINEMATICS, K.BOUNDING_BOX, K.TRIGGER_VOLUME):
-        a, b = (r.location, r.rotation) if kind is K.POSITION else (
-            (r.linear_velocity, r.angular_velocity) if kind is K.KINEMATICS else (r.origin, r.extent))
-        return (r.database_id, *_xyz(a), *_xyz(b))
+def _flat(kind: K, r: m.Record) -> tuple[object, ...]:
+    """The flat tuple of a fixed-size record, in struct order (inverse of the builders).
+
+    ``kind`` names the record's class (the decoder builds each kind's records with
+    one class), hence the casts."""
+    if kind is K.POSITION:
+        pos = cast(m.Position, r)
+        return (pos.database_id, *_xyz(pos.location), *_xyz(pos.rotation))
+    if kind is K.KINEMATICS:
+        kin = cast(m.Kinematics, r)
+        return (kin.database_id, *_xyz(kin.linear_velocity), *_xyz(kin.angular_velocity))
+    if kind in (K.BOUNDING_BOX, K.TRIGGER_VOLUME):
+        box = cast("m.BoundingBox | m.TriggerVolume", r)
+        return (box.database_id, *_xyz(box.origin), *_xyz(box.extent))
     if kind is K.SCENE_LIGHT:
-        c = r.color
-        return (r.light_id, r.intensity, c.r, c.g, c.b, c.a, r.is_on, r.light_group)
-    return tuple(getattr(r, name) for name in r.__slots__)  # type: ignore[union-attr]
+        light = cast(m.SceneLight, r)
+        c = light.color
+        return (light.light_id, light.intensity, c.r, c.g, c.b, c.a, light.is_on, light.light_group)
+    return tuple(getattr(r, name) for name in r.__slots__)
 
 
 def _xyz(v: m.Vec3 | m.Rotator) -> tuple[float, float, float]:
@@ -73,14 +83,16 @@ _V3D = struct.Struct("<3d")
 def encode_body(kind: K, body: object, variant: Variant) -> bytes:
     """The payload bytes of one packet (without the 5-byte packet header)."""
     if kind is K.RAW or (kind is K.PHYSICS_CONTROL and isinstance(body, (bytes, bytearray))):
-        return bytes(body)  # type: ignore[arg-type]
+        return bytes(cast(bytes, body))  # RAW bodies are the payload bytes
     entry = _NO_COUNT.get(kind)
     if entry is not None:
         s, _ = entry
         if kind is K.FRAME_END:
             return b""
-        return s.pack(*(getattr(body, n) for n in body.__slots__))  # type: ignore[attr-defined]
-    records: tuple = body  # type: ignore[assignment]
+        fixed = cast(m.Fixed, body)  # a kind without a record count has one fixed value
+        return s.pack(*(getattr(fixed, n) for n in fixed.__slots__))
+    # every counted kind's body is a tuple of records of the class that its kind names
+    records = cast("tuple[m.Record, ...]", body)
     if len(records) > 0xFFFF:
         raise EncodeError(f"{kind.label}: {len(records)} records do not fit the u16 record count")
     out = [_PACK_U16(len(records))]
@@ -89,15 +101,16 @@ def encode_body(kind: K, body: object, variant: Variant) -> bytes:
         out.extend(s.pack(*_flat(kind, r)) for r in records)
         return b"".join(out)
     vec = _V3D if variant.vec_f64 else _V3F
-    for r in records:
-        if kind is K.EVENT_ADD:
-            out.append(struct.pack("<IB", r.database_id, r.type))
-            out.append(_vec(r.location, vec) + _vec(r.rotation, vec))
-            out.append(_PACK_U32(r.description_uid) + encode_string(r.description_id))
-            out.append(_PACK_U16(len(r.attributes)))
-            for a in r.attributes:
+    if kind is K.EVENT_ADD:
+        for e in cast("tuple[m.EventAdd, ...]", records):
+            out.append(struct.pack("<IB", e.database_id, e.type))
+            out.append(_vec(e.location, vec) + _vec(e.rotation, vec))
+            out.append(_PACK_U32(e.description_uid) + encode_string(e.description_id))
+            out.append(_PACK_U16(len(e.attributes)))
+            for a in e.attributes:
                 out.append(_PACK_U8(a.type) + encode_string(a.id) + encode_string(a.value))
-        elif kind is K.PHYSICS_CONTROL:
+    elif kind is K.PHYSICS_CONTROL:
+        for r in cast("tuple[m.PhysicsControl, ...]", records):
             out.append(struct.pack(
                 "<I5fB4f", r.database_id, r.max_rpm, r.moi, r.damping_rate_full_throttle,
                 r.damping_rate_zero_throttle_clutch_engaged, r.damping_rate_zero_throttle_clutch_disengaged,
@@ -120,15 +133,17 @@ def encode_body(kind: K, body: object, variant: Variant) -> bytes:
                     head += [0.0 if x is None else x
                              for x in (w.lat_stiff_max_load, w.lat_stiff_value, w.long_stiff_value)]
                 out.append(struct.pack(f"<{len(head)}f", *head) + _vec(w.position, _V3F))
-        elif kind is K.WALKER_BONES:
-            out.append(struct.pack("<IH", r.database_id, len(r.bones)))
-            for b in r.bones:
+    elif kind is K.WALKER_BONES:
+        for wb in cast("tuple[m.WalkerBones, ...]", records):
+            out.append(struct.pack("<IH", wb.database_id, len(wb.bones)))
+            for b in wb.bones:
                 out.append(encode_string(b.name) + _vec(b.location, vec) + _vec(b.rotation, vec))
-        elif kind is K.ANIM_VEHICLE_WHEELS:
-            out.append(struct.pack("<II", r.database_id, len(r.wheels)))
-            out.extend(struct.pack("<Bff", w.location, w.steering_angle, w.tire_rotation) for w in r.wheels)
-        else:  # pragma: no cover
-            raise AssertionError(kind)
+    elif kind is K.ANIM_VEHICLE_WHEELS:
+        for aw in cast("tuple[m.AnimVehicleWheels, ...]", records):
+            out.append(struct.pack("<II", aw.database_id, len(aw.wheels)))
+            out.extend(struct.pack("<Bff", w.location, w.steering_angle, w.tire_rotation) for w in aw.wheels)
+    elif records:  # pragma: no cover
+        raise AssertionError(kind)
     return b"".join(out)
 
 

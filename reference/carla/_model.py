@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Union
 
 __all__ = [
     "ActorAttribute",
     "AnimBiker",
     "AnimVehicle",
+    "AnimVehicleWheels",
     "AnimWalker",
     "BoundingBox",
     "Collision",
@@ -34,6 +34,7 @@ __all__ = [
     "EventAdd",
     "EventDel",
     "EventParent",
+    "Fixed",
     "FrameCounter",
     "FrameEnd",
     "FrameStart",
@@ -45,6 +46,7 @@ __all__ = [
     "PhysicsControl",
     "PlatformTime",
     "Position",
+    "Record",
     "Recording",
     "Rotator",
     "SceneLight",
@@ -58,7 +60,6 @@ __all__ = [
     "WalkerBone",
     "WalkerBones",
     "WheelAnim",
-    "AnimVehicleWheels",
     "WheelPhysics",
 ]
 
@@ -387,12 +388,12 @@ class VehicleDoor:
     is_open: int
 
 
-Fixed = Union[FrameStart, FrameEnd, PlatformTime, VisualTime, FrameCounter]
-Record = Union[
-    EventAdd, EventDel, EventParent, Collision, Position, TrafficLightState, AnimVehicle,
-    AnimWalker, VehicleLight, SceneLight, Kinematics, BoundingBox, PhysicsControl,
-    TrafficLightTime, TriggerVolume, WalkerBones, AnimVehicleWheels, AnimBiker, VehicleDoor,
-]
+Fixed = FrameStart | FrameEnd | PlatformTime | VisualTime | FrameCounter
+Record = (
+    EventAdd | EventDel | EventParent | Collision | Position | TrafficLightState | AnimVehicle
+    | AnimWalker | VehicleLight | SceneLight | Kinematics | BoundingBox | PhysicsControl
+    | TrafficLightTime | TriggerVolume | WalkerBones | AnimVehicleWheels | AnimBiker | VehicleDoor
+)
 
 
 @dataclass(frozen=True, slots=True)

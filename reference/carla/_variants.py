@@ -16,9 +16,9 @@ same choices through its ``variant`` parameter, whose codes are ``Variant.code``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 from ._model import PacketKind as K
 

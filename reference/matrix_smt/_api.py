@@ -8,7 +8,8 @@ frame time are written is the encoder's ``profile`` (``spec``: the document;
 
 from __future__ import annotations
 
-from typing import BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from recspec.errors import UsageError, public_boundary
 

@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 
@@ -135,7 +136,7 @@ class Document:
         self._map: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, *pairs: tuple[str, Any], **kw: Any) -> "Document":
+    def of(cls, *pairs: tuple[str, Any], **kw: Any) -> Document:
         """``Document.of(("a", 1), ("b", 2))`` or ``Document.of(a=1, b=2)``."""
         items = list(pairs) + list(kw.items())
         return cls([k for k, _ in items], [v for _, v in items])
@@ -168,7 +169,7 @@ class Document:
         return len(self.keys)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self.keys == other.keys and self.values == other.values  # type: ignore[attr-defined]
+        return type(other) is type(self) and self.keys == other.keys and self.values == other.values
 
     def __hash__(self) -> int:  # pragma: no cover - documents are not dict keys
         raise TypeError(f"unhashable type: {type(self).__name__}")
@@ -184,7 +185,7 @@ class Array(Document):
     __slots__ = ()
 
     @classmethod
-    def of_values(cls, values: list[Any] | tuple[Any, ...]) -> "Array":
+    def of_values(cls, values: list[Any] | tuple[Any, ...]) -> Array:
         return cls(index_keys(len(values)), list(values))
 
     def __iter__(self) -> Iterator[Any]:
@@ -491,7 +492,8 @@ class _Reader:
                     raise self.overrun("a boolean", v, p, last, _sub(path, name, is_array))
                 b = buf[v]
                 if b > 1:
-                    raise self.fail(R_BOOL, f"boolean byte is {b:#04x}, not 0x00 or 0x01", v, _sub(path, name, is_array))
+                    raise self.fail(R_BOOL, f"boolean byte is {b:#04x}, not 0x00 or 0x01", v,
+                                    _sub(path, name, is_array))
                 value = b == 1
             elif t == T_NULL:
                 value, p = None, v

@@ -68,7 +68,8 @@ class ModelError(DecodeError):
 
 def _num(x: float, profile: str) -> Any:
     x = float(x)
-    if profile == "compat" and x.is_integer() and -(1 << 31) <= x < (1 << 31) and not (x == 0 and math.copysign(1.0, x) < 0):
+    if (profile == "compat" and x.is_integer() and -(1 << 31) <= x < (1 << 31)
+            and not (x == 0 and math.copysign(1.0, x) < 0)):
         return int(x)
     return x
 

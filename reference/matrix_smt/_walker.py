@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 
@@ -119,7 +120,7 @@ class RecordingWalker:
         """``n`` bytes at ``offset`` (fewer at the end of the file), served from a
         window of :data:`WINDOW` bytes so that small reads cost no system call."""
         start = offset - self._win_at
-        if 0 <= start and start + n <= len(self._win):
+        if start >= 0 and start + n <= len(self._win):
             return self._win[start:start + n]
         if n >= WINDOW:
             self.f.seek(offset)
@@ -254,15 +255,15 @@ class RecordingWalker:
             s, p = r.string(0, bound, path)
             return s, p + v
         if t == T_DOUBLE:
-            if 8 > bound or len(buf) < 8:
+            if bound < 8 or len(buf) < 8:
                 raise r.overrun("a double", 0, 8, bound, path)
             return _F64(buf, 0)[0], v + 8
         if t == T_INT32:
-            if 4 > bound or len(buf) < 4:
+            if bound < 4 or len(buf) < 4:
                 raise r.overrun("an int32", 0, 4, bound, path)
             return _I32(buf, 0)[0], v + 4
         if t == T_BOOL:
-            if 1 > bound or len(buf) < 1:
+            if bound < 1 or len(buf) < 1:
                 raise r.overrun("a boolean", 0, 1, bound, path)
             if buf[0] > 1:
                 raise r.fail(R_BOOL, f"boolean byte is {buf[0]:#04x}, not 0x00 or 0x01", 0, path)

@@ -14,7 +14,8 @@
 from __future__ import annotations
 
 import heapq
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any, cast
 
 from ._model import Array, Frame, Record, StateUpdate
 
@@ -77,14 +78,15 @@ def merged(traj: Iterable[Record], state: Iterable[Record]
     tagged = heapq.merge(((r.timestamp_us, 0, r.message) for r in traj),
                          ((r.timestamp_us, 1, r.message) for r in state),
                          key=lambda t: (t[0], t[1]))
-    pending: tuple[int, Any, Any] | None = None
+    # ``which`` tells the streams apart: 0 for the trajectory's frames, 1 for the state updates
+    pending: tuple[int, Frame | None, StateUpdate | None] | None = None
     for ts, which, msg in tagged:
         if pending is not None:
             if which == 1 and pending[0] == ts and pending[2] is None and pending[1] is not None:
-                yield ts, pending[1], msg
+                yield ts, pending[1], cast(StateUpdate, msg)
                 pending = None
                 continue
             yield pending
-        pending = (ts, msg, None) if which == 0 else (ts, None, msg)
+        pending = (ts, cast(Frame, msg), None) if which == 0 else (ts, None, cast(StateUpdate, msg))
     if pending is not None:
         yield pending

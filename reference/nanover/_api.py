@@ -8,7 +8,8 @@ takes it from the model.
 
 from __future__ import annotations
 
-from typing import BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import BinaryIO
 
 from recspec.errors import EncodeError, UsageError, public_boundary
 

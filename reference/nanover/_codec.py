@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
-
-
+from typing import BinaryIO
 
 from ._framing import RecordReader, encode_header, encode_record, read_header
 from ._model import Frame, Header, Kind, Record, Recording, StateUpdate
@@ -72,7 +71,7 @@ class RecordingWriter:
     """Writes a recording incrementally, the way NanoVer's writers do: the
     header first, then one record per ``write``."""
 
-    def __init__(self, f: BinaryIO, header: Header = Header()) -> None:
+    def __init__(self, f: BinaryIO, header: Header = Header()) -> None:  # noqa: B008 - Header is frozen
         self._f = f
         f.write(encode_header(header))
 

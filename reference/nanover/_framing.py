@@ -14,8 +14,9 @@ raises :class:`Truncated` naming the last complete record and the bytes left.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
@@ -60,7 +61,7 @@ class RawRecord:
         return self.offset + RECORD_HEADER_SIZE + len(self.payload)
 
 
-def encode_header(header: Header = Header()) -> bytes:
+def encode_header(header: Header = Header()) -> bytes:  # noqa: B008 - Header is frozen
     return _HEADER.pack(header.magic, header.version)
 
 
@@ -104,7 +105,7 @@ def read_header(f: BinaryIO) -> tuple[Header, int]:
     return decode_header(head)
 
 
-def _read_exactly(read, n: int) -> bytes:  # type: ignore[no-untyped-def]
+def _read_exactly(read: Callable[[int], bytes], n: int) -> bytes:
     data = read(n)
     while len(data) < n:
         more = read(n - len(data))

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
     "FORMAT_VERSION",
@@ -55,9 +56,9 @@ class Kind(enum.Enum):
 class _Unset:
     """A google.protobuf.Value with no kind set."""
 
-    _instance: "_Unset | None" = None
+    _instance: _Unset | None = None
 
-    def __new__(cls) -> "_Unset":
+    def __new__(cls) -> _Unset:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -142,4 +143,5 @@ def same_value(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, (Array, Frame, StateUpdate, Record, Recording, Header)):
         return all(same_value(getattr(a, f), getattr(b, f)) for f in a.__slots__)
-    return a == b
+    equal: bool = a == b  # model values compare to a bool
+    return equal

@@ -14,10 +14,11 @@ canonical; other writers' map order is not, so round trips compare messages.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf import struct_pb2
 from google.protobuf.message import DecodeError as PbDecodeError
+from google.protobuf.message import Message
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.errors import EncodeError, Malformed
@@ -38,12 +39,13 @@ __all__ = [
 
 _ARRAY_FIELD = {ArrayKind.FLOAT: "float_values", ArrayKind.INDEX: "index_values", ArrayKind.STRING: "string_values"}
 _ARRAY_KIND = {v: k for k, v in _ARRAY_FIELD.items()}
+_M = TypeVar("_M", bound=Message)
 
 
-def _parse(cls: Any, data: bytes | memoryview, offset: int, path: str) -> Any:
+def _parse(cls: type[_M], data: bytes | memoryview, offset: int, path: str) -> _M:
     msg = cls()
     try:
-        msg.ParseFromString(data)
+        msg.ParseFromString(data)  # type: ignore[arg-type]  # upb reads any buffer; the stubs say bytes
     except PbDecodeError as e:
         raise Malformed(f"not a {cls.DESCRIPTOR.name}: {e}", offset, path, rule="NANOVER-PROTO-001") from None
     return msg

@@ -10,7 +10,6 @@ raw or in the tar.xz container), the container layer (``unwrap``,
 
 from __future__ import annotations
 
-from ._file import UNIT, SignalFile, decode, encode, iter_signals, iter_units, member_name
 from ._container import (
     MAX_MEMBER_SIZE,
     MAX_UNPACKED,
@@ -19,11 +18,12 @@ from ._container import (
     Member,
     Unwrapped,
     signal_member,
+    untar,
     unwrap,
     unxz,
-    untar,
     wrap,
 )
+from ._file import UNIT, SignalFile, decode, encode, iter_signals, iter_units, member_name
 from ._msgpack import MAX_DEPTH, Ext, MsgMap, kind_of
 from ._msgpack import pack as msgpack_pack
 from ._msgpack import unpack as msgpack_unpack
@@ -42,8 +42,39 @@ from ._signal import (
 )
 
 __all__ = [
-    "FIELD_NAMES", "HEADER_V1", "HEADER_V2", "MAX_DEPTH", "MAX_MEMBER_SIZE", "MAX_UNPACKED", "REGULAR", "VERSIONS",
-    "XZ_MAGIC", "Ext", "Fixed", "Member", "MsgMap", "Signal", "SignalFile", "SignalMsgpack", "SignalV2",
-    "UNIT", "Unwrapped", "decode", "decode_body", "decode_fields", "encode", "encode_body", "iter_signals", "iter_units", "kind_of",
-    "member_name", "msgpack_pack", "msgpack_unpack", "signal_member", "unwrap", "untar", "unxz", "wrap",
+    "FIELD_NAMES",
+    "HEADER_V1",
+    "HEADER_V2",
+    "MAX_DEPTH",
+    "MAX_MEMBER_SIZE",
+    "MAX_UNPACKED",
+    "REGULAR",
+    "UNIT",
+    "VERSIONS",
+    "XZ_MAGIC",
+    "Ext",
+    "Fixed",
+    "Member",
+    "MsgMap",
+    "Signal",
+    "SignalFile",
+    "SignalMsgpack",
+    "SignalV2",
+    "Unwrapped",
+    "decode",
+    "decode_body",
+    "decode_fields",
+    "encode",
+    "encode_body",
+    "iter_signals",
+    "iter_units",
+    "kind_of",
+    "member_name",
+    "msgpack_pack",
+    "msgpack_unpack",
+    "signal_member",
+    "untar",
+    "unwrap",
+    "unxz",
+    "wrap",
 ]

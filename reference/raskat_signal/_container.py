@@ -20,8 +20,20 @@ from dataclasses import dataclass
 
 from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
-__all__ = ["REGULAR", "MAX_MEMBER_SIZE", "MAX_UNPACKED", "MAX_XZ_MEMORY", "XZ_MAGIC", "Member", "Unwrapped", "signal_member",
-           "unwrap", "unxz", "untar", "wrap"]
+__all__ = [
+    "MAX_MEMBER_SIZE",
+    "MAX_UNPACKED",
+    "MAX_XZ_MEMORY",
+    "REGULAR",
+    "XZ_MAGIC",
+    "Member",
+    "Unwrapped",
+    "signal_member",
+    "untar",
+    "unwrap",
+    "unxz",
+    "wrap",
+]
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
 #: The most bytes an xz stream may inflate to. A detector captures about a

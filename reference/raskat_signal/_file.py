@@ -7,8 +7,9 @@ optional, and when given it must agree with what the file holds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from recspec.errors import DecodeError, EncodeError, UsageError, public_boundary
 

@@ -16,12 +16,13 @@ rule can say so. The writer always uses the smallest encoding and float 64.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
-__all__ = ["MAX_DEPTH", "Ext", "MsgMap", "kind_of", "pack", "unpack", "minimal_lead"]
+__all__ = ["MAX_DEPTH", "Ext", "MsgMap", "kind_of", "minimal_lead", "pack", "unpack"]
 
 #: Deepest nesting of arrays and maps accepted (a signal body needs 1).
 MAX_DEPTH = 32
@@ -182,7 +183,7 @@ def _container(buf: bytes, pos: int, b: int, n: int, start: int, is_map: bool, d
         fast = _uniform_ints(buf, start, count)
         if fast is not None:
             return fast
-    items = []
+    items: list[Any] = []
     p = start
     append = items.append
     size = len(buf)

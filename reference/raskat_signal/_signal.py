@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import struct
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Any
 
 from recspec.errors import EncodeError, Malformed, Truncated
 
@@ -69,7 +70,7 @@ class Fixed:
         return self.int_part + self.frac / 1_000_000
 
     @classmethod
-    def from_degrees(cls, x: float) -> "Fixed":
+    def from_degrees(cls, x: float) -> Fixed:
         """Split a non-negative value the way the raSkat writer does: floor both parts."""
         if not x >= 0:
             raise EncodeError(f"v2 coordinates cannot be negative ({x}); the layout has unsigned parts")
@@ -100,8 +101,10 @@ class SignalMsgpack:
 
     time = property(lambda self: self._get(0))
     microseconds = property(lambda self: self._get(1))
-    coordinate_1 = property(lambda self: self._get(2), doc="First double: latitude as written (the document: longitude)")
-    coordinate_2 = property(lambda self: self._get(3), doc="Second double: longitude as written (the document: latitude)")
+    coordinate_1 = property(lambda self: self._get(2),
+                            doc="First double: latitude as written (the document: longitude)")
+    coordinate_2 = property(lambda self: self._get(3),
+                            doc="Second double: longitude as written (the document: latitude)")
     altitude = property(lambda self: self._get(4))
     sample_rate = property(lambda self: self._get(5))
     load_ohm = property(lambda self: self._get(6))
@@ -115,7 +118,7 @@ class SignalMsgpack:
     @classmethod
     def build(cls, *, time: str, microseconds: int, coordinate_1: float, coordinate_2: float, altitude: float,
               sample_rate: int, load_ohm: int, adc_bits: int, vref: float, flags: int, antenna: int,
-              samples: tuple[int, ...], threshold: int | None = None) -> "SignalMsgpack":
+              samples: tuple[int, ...], threshold: int | None = None) -> SignalMsgpack:
         fields = (time, microseconds, float(coordinate_1), float(coordinate_2), float(altitude), sample_rate,
                   load_ohm, adc_bits, float(vref), flags, antenna, tuple(samples))
         if threshold is None:
@@ -123,7 +126,7 @@ class SignalMsgpack:
         return cls(4, fields + (threshold,))
 
 
-Signal = Union[SignalV2, SignalMsgpack]
+Signal = SignalV2 | SignalMsgpack
 
 
 # --- decoding ----------------------------------------------------------------------
