@@ -73,8 +73,9 @@ many machines (--shard K/N, then `recspec merge`):
   checks its part; an empty part is not an error. Write each shard's JSON
   report and combine them with `recspec merge` (see `recspec merge --help`):
     recspec check recordings/ --shard 2/7 --report json:shard-2.json
-    recspec check detector/ --shard $((SLURM_ARRAY_TASK_ID + 1))/$SLURM_ARRAY_TASK_COUNT \
-        --report json:shard-$SLURM_ARRAY_TASK_ID.json
+    recspec check detector/ --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT \\
+        --report json:shards/$SLURM_ARRAY_TASK_ID.json    (in an sbatch --array=1-N job)
+    recspec merge shards/*.json --report junit:junit.xml --report sarif:recspec.sarif
 
 exit codes:
   0  every file is valid, or fails only by known deviations (warnings and
