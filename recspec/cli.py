@@ -24,7 +24,7 @@ from .catalog import all_rules, explain_text
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
 from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
 from .expectations import apply_expectations, load_expectations, update_expectations
-from .render import RENDERERS, RenderContext, finding_location, write_atomic
+from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_atomic
 from .report import FileReport, Finding, Report, Severity, Verdict
 from ._run import end_run, start_run
 from .shard import select as select_files, shard_arg, shard_section
@@ -421,15 +421,15 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if selection is not None:
         report.shard = shard_section(selection, args, [fr.path for fr in report.files])
     if args.json:
-        out.write(RENDERERS["json"](report, RenderContext(report)))
+        out.writelines(render_pieces("json", report))
     else:
         _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
     if args.report:
         ctx = RenderContext(report)
         for kind, path in args.report:
-            text = RENDERERS[kind](report, ctx)
+            text = render_pieces(kind, report, ctx)
             if path == "-":
-                out.write(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+                out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
                 continue
             try:
                 write_atomic(path, text)
@@ -465,15 +465,15 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                       f"known deviations in {len(expectations.files)} files)\n")
         apply_expectations(report, expectations, name=args.expectations)
     if args.json:
-        out.write(RENDERERS["json"](report, RenderContext(report)))
+        out.writelines(render_pieces("json", report))
     else:
         _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
     io_errors: list[str] = []
     ctx = RenderContext(report)
     for kind, path in args.report:
-        text = RENDERERS[kind](report, ctx)
+        text = render_pieces(kind, report, ctx)
         if path == "-":
-            out.write(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+            out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
             continue
         try:
             write_atomic(path, text)

@@ -343,3 +343,16 @@ def test_readme_shell_recipes_parse() -> None:
         proc = subprocess.run([bash, "-n"], input=block, text=True, capture_output=True)
         assert proc.returncode == 0, (block, proc.stderr)
         assert "--shard" in block or "recspec merge" in block
+
+
+def test_json_report_written_a_file_at_a_time_is_the_contract_text(shard_reports) -> None:
+    from recspec.merge import read_report
+    from recspec.render import render_pieces
+    from recspec.report import Report
+
+    for name in ("s1", "whole"):
+        _, report = read_report(str(shard_reports[name]))
+        report.shard = json.loads(shard_reports[name].read_text()).get("shard")
+        text = "".join(render_pieces("json", report))
+        assert text == json.dumps(report.to_json(), indent=2) + "\n" == shard_reports[name].read_text()
+    assert "".join(render_pieces("json", Report())) == json.dumps(Report().to_json(), indent=2) + "\n"
