@@ -153,6 +153,7 @@ def read_report(path: str) -> tuple[dict[str, Any], Report]:
                        f"{json.dumps(report.summary())}; was it edited or cut short?")
         if "shard" in data:
             _check_shard_section(data["shard"], len(files))
+        data["files"] = None  # read into `report`; not kept twice
     except _Bad as e:
         raise UsageError(f"{path}: {e}", _HINT) from None
     return data, report
