@@ -19,14 +19,17 @@ from pathlib import Path
 from typing import TextIO
 
 from ._parallel import DEFAULT_FILE_TIMEOUT
+from ._run import end_run, start_run
 from ._version import __version__
 from .catalog import all_rules, explain_text
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import apply_expectations, load_expectations, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import check_paths
-from .render import RENDERERS, RenderContext, finding_location, write_atomic
+from .pipeline import check_files, iter_files
+from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_atomic
 from .report import Report, Severity
+from .shard import select as select_files
+from .shard import shard_arg, shard_section
 from .trace import collecting
 
 __all__ = ["main"]
@@ -66,6 +69,19 @@ parallel runs:
   limit (--timeout, default 300 s). A file that crashes or hangs its worker
   gets the verdict crash or timeout and the other files' results are kept.
 
+many machines (--shard K/N, then `recspec merge`):
+  N runs of the same command with --shard 1/N .. N/N check every file exactly
+  once. A file goes to shard  blake2b(key, 8 bytes) % N + 1,  where the key is
+  its path relative to the folder named on the command line ('/' separators,
+  UTF-8), or the name as given for a file named directly; so the split is the
+  same on every machine and file system. Each shard walks all the PATHs and
+  checks its part; an empty part is not an error. Write each shard's JSON
+  report and combine them with `recspec merge` (see `recspec merge --help`):
+    recspec check recordings/ --shard 2/7 --report json:shard-2.json
+    recspec check detector/ --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT \\
+        --report json:shards/$SLURM_ARRAY_TASK_ID.json    (in an sbatch --array=1-N job)
+    recspec merge shards/*.json --report junit:junit.xml --report sarif:recspec.sarif
+
 exit codes:
   0  every file is valid, or fails only by known deviations (warnings and
      info findings allowed)
@@ -83,6 +99,42 @@ examples:
   recspec check --profile compat detector/2025/          (a folder of raSkat .sig files)
   recspec check --format nanover --variant state session.bin
   recspec check --all-findings --profile spec Scene1.bson
+  recspec check -j 2 recordings/ --shard 3/8 --report json:shards/3.json
+"""
+
+_MERGE_EPILOG = """\
+what it checks:
+  Every REPORT must be what `recspec check --json` or --report json: writes,
+  with the same report_schema and recspec version as this recspec. Shards
+  (check --shard K/N) must come from the same command line (PATH arguments,
+  --format, --variant, --profile, cross-check options), have walked the same
+  files, and be all N of them, each once; the error says what differs. Reports
+  of whole runs (no --shard) are combined in the order given.
+
+order and result:
+  Shards' files are put back in the unsharded run's order: each shard report
+  records every file's position in the sorted walk of the PATH arguments. The
+  merged run is the unsharded run's result: its reports are byte-identical to
+  those of one `recspec check` over all the files, and the exit code follows
+  the same rule. Run merge in the folder the checks ran in: report paths are
+  as named on the command line, the HTML report reads its hex windows from the
+  checked files, and --expectations names files relative to its own folder.
+
+known deviations:
+  --expectations FILE judges the merged run against FILE (the shards need not
+  have used it); without it, the shards' own expectation results are combined
+  (they must all name the same file). --update-expectations rewrites FILE.
+
+exit codes:
+  0  every file is valid, or fails only by known deviations
+  1  at least one file fails, or an expectation is stale
+  2  usage or I/O error: a report that is missing, not JSON, not a recspec
+     report, or does not belong with the others; a report that cannot be written
+
+examples:
+  recspec merge shard-*.json --report junit:junit.xml --report sarif:recspec.sarif
+  recspec merge shards/*.json --json > recspec.json
+  recspec merge shards/*.json --expectations writer-expectations.json --report html:recspec.html
 """
 
 
@@ -143,7 +195,26 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
+    c.add_argument("--shard", type=shard_arg, default=None, metavar="K/N",
+                   help="check only shard K of N (1 <= K <= N) of the files, split by a hash of each file's path "
+                        "relative to its PATH argument; see 'many machines' below")
     c.set_defaults(func=_cmd_check)
+
+    m = sub.add_parser("merge", help="combine the JSON reports of shards (or runs) into one run's reports",
+                       formatter_class=_Formatter,
+                       description=_d("Read the JSON reports of `recspec check --shard K/N` runs (or of whole runs) "
+                                      "and write the reports of the combined run, as one `recspec check` over all "
+                                      "the files would have."), epilog=_MERGE_EPILOG)
+    m.add_argument("reports", nargs="+", metavar="REPORT.json", help="JSON reports written by recspec check")
+    m.add_argument("--json", action="store_true", help="print the merged JSON report instead of a table")
+    m.add_argument("--report", action="append", type=_report_arg, default=[], metavar="FORMAT:PATH",
+                   help=f"write a report of the merged run: {', '.join(RENDERERS)} (repeatable; PATH '-' is stdout)")
+    m.add_argument("--expectations", metavar="FILE",
+                   help="judge the merged run against these known deviations (as check --expectations does)")
+    m.add_argument("--update-expectations", action="store_true",
+                   help="rewrite the --expectations FILE from the merged run (keeps the reasons already written)")
+    m.add_argument("--all-findings", action="store_true", help="list every finding in the table")
+    m.set_defaults(func=_cmd_merge)
 
     d = sub.add_parser("dump", help="print the decoded structure as JSON with byte offsets",
                        formatter_class=_Formatter,
@@ -291,11 +362,16 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         folder = Path(path).parent
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
+    io_errors: list[str] = []
+    files, walked, selection = select_files(args, io_errors, iter_files)
+    start_run(walked)  # the run's size, the same in every shard (see recspec/_run.py)
+    if selection is not None:
+        err.write(f"recspec: shard {args.shard}: {len(files)} of the {walked} files found\n")
     progress = _Progress(err)
     # the walk collects what the pictures draw only when an HTML report will draw them
     pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
     with collecting(pictures):
-        report, io_errors = check_paths(args.paths, fmt=fmt, variant=args.variant, profile=args.profile,
+        report, io_errors = check_files(files, io_errors, fmt=fmt, variant=args.variant, profile=args.profile,
                                         cross_check=args.cross_check, cross_check_limit=args.cross_check_limit,
                                         jobs=args.jobs, timeout=args.timeout, progress=progress)
     progress.done()
@@ -306,16 +382,18 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
                       f"known deviations in {len(expectations.files)} files)\n")
         apply_expectations(report, expectations, name=args.expectations)
+    if selection is not None:
+        report.shard = shard_section(selection, args, [fr.path for fr in report.files])
     if args.json:
-        out.write(RENDERERS["json"](report, RenderContext(report)))
+        out.writelines(render_pieces("json", report))
     else:
         _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
     if args.report:
         ctx = RenderContext(report, pictures=args.pictures)
         for kind, path in args.report:
-            text = RENDERERS[kind](report, ctx)
+            text = render_pieces(kind, report, ctx)
             if path == "-":
-                out.write(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+                out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
                 continue
             try:
                 write_atomic(path, text)
@@ -325,8 +403,53 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"recspec: {msg}\n")
     if io_errors:
         return EXIT_USAGE
-    if not report.files:
+    if not report.files and (selection is None or not walked):  # a shard may well get no file
         err.write("recspec: no recognised files to check\n")
+        return EXIT_USAGE
+    return EXIT_OK if report.ok else EXIT_FAIL
+
+
+def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .merge import merge_reports
+
+    if args.update_expectations and not args.expectations:
+        raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
+    for kind, path in args.report:  # fail before reading, not after it
+        folder = Path(path).parent
+        if path != "-" and not folder.is_dir():
+            raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
+    expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
+                    if args.expectations else None)
+    report = merge_reports(args.reports, rejudge=expectations is not None)
+    if expectations is not None:
+        if args.update_expectations:
+            expectations = update_expectations(report, expectations)
+            write_atomic(expectations.path, expectations.to_text())
+            err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
+                      f"known deviations in {len(expectations.files)} files)\n")
+        apply_expectations(report, expectations, name=args.expectations)
+    if args.json:
+        out.writelines(render_pieces("json", report))
+    else:
+        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
+    io_errors: list[str] = []
+    # no pictures: the JSON reports do not carry the traces they are drawn from
+    ctx = RenderContext(report, pictures=False)
+    for kind, path in args.report:
+        text = render_pieces(kind, report, ctx)
+        if path == "-":
+            out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
+            continue
+        try:
+            write_atomic(path, text)
+        except OSError as e:
+            io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
+    for msg in io_errors:
+        err.write(f"recspec: {msg}\n")
+    if io_errors:
+        return EXIT_USAGE
+    if not report.files:
+        err.write("recspec: the reports hold no files\n")
         return EXIT_USAGE
     return EXIT_OK if report.ok else EXIT_FAIL
 
@@ -536,6 +659,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
         err.write(f"recspec {args.command}: {e}\n")
         return EXIT_USAGE
+    finally:
+        end_run()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,7 +28,7 @@ from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
 from .report import FileReport, Finding, Report, Severity, Verdict
 
-__all__ = ["RunProgress", "check_file", "check_paths", "check_stream", "iter_files"]
+__all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files"]
 
 
 class RunProgress(Protocol):
@@ -150,6 +150,16 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
     worker gets the verdict ``crash`` or ``timeout``."""
     io_errors: list[str] = []
     files = list(iter_files(paths, io_errors))
+    return check_files(files, io_errors, fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
+                       cross_check_limit=cross_check_limit, jobs=jobs, timeout=timeout, progress=progress)
+
+
+def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, fmt: FormatInfo | None = None,
+                variant: str | None = None, profile: str | None = None, cross_check: bool = True,
+                cross_check_limit: int | None = None, jobs: int = 1, timeout: float | None = None,
+                progress: RunProgress | None = None) -> tuple[Report, list[str]]:
+    """:func:`check_paths` for files already walked (``(path, named)`` pairs, e.g. one shard of a
+    walk); input errors are appended to ``io_errors``, which is returned."""
     report = Report()
     if progress is not None:
         progress.start(len(files))

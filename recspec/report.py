@@ -213,6 +213,9 @@ class Report:
     #: the expectations file this run was judged against (as named on the command line), if any
     expectations: str | None = None
     stale: list[StaleExpectation] = field(default_factory=list)
+    #: set on one shard of a run (`recspec check --shard K/N`): the JSON report's ``shard`` section,
+    #: what `recspec merge` needs to put the shards back together (see recspec/shard.py)
+    shard: dict[str, Any] | None = None
 
     def summary(self) -> dict[str, int]:
         """Counts per verdict, in the contract's order; ``crash`` and ``timeout`` only when non-zero;
@@ -245,6 +248,8 @@ class Report:
         }
         if self.expectations is not None:
             out["expectations"] = {"file": self.expectations, "stale": [s.to_json() for s in self.stale]}
+        if self.shard is not None:
+            out["shard"] = self.shard
         return out
 
 

@@ -52,9 +52,10 @@ def test_file_above_the_size_limit_is_not_read(tmp_path: Path, monkeypatch: pyte
     assert rc == 1 and f["verdict"] == "malformed" and [x["rule"] for x in f["findings"]] == ["RSIG-LIMIT-001"]
 
 
-def test_cross_check_is_sampled_after_the_first_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cross_check_is_sampled_in_long_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of more files than CROSS_CHECK_ALL_FIRST samples the cross-check of walkable raw files by
+    CRC-32 of the content alone, so the choice does not depend on the order, -j or --shard."""
     monkeypatch.setattr(_format, "CROSS_CHECK_ALL_FIRST", 3)
-    monkeypatch.setattr(_format, "_checked_in_process", 0)
     base = encode(writer_v3())
     for i in range(40):
         (tmp_path / f"{i:03d}.sig").write_bytes(base[:-1] + bytes([i]))  # the last sample differs
@@ -62,12 +63,19 @@ def test_cross_check_is_sampled_after_the_first_files(tmp_path: Path, monkeypatc
     _rc, out, _ = _run("check", "--json", "--profile", "compat", str(tmp_path))
     files = json.loads(out)["files"]
     evidence = [f["evidence"]["cross_check"] for f in files]
-    assert all(e == "kaitai: agrees" for e in evidence[:3])
     assert evidence[-1] == "kaitai: agrees" and files[-1]["verdict"] == "malformed"  # never sampled out
-    # after the first three, a walkable raw file is cross-checked when the CRC-32 of its bytes is 0 mod 32
-    for i, _f in enumerate(files[3:-1], start=3):
+    # a walkable raw file is cross-checked when the CRC-32 of its bytes is 0 mod 32, the first files too
+    for i in range(len(files) - 1):
         data = (tmp_path / f"{i:03d}.sig").read_bytes()
         assert evidence[i].startswith("sampled") == (zlib.crc32(data) % 32 != 0)
+    assert any(e.startswith("sampled") for e in evidence[:3])
+    for jobs in ("2",):  # the same choice in worker processes
+        _, out2, _ = _run("check", "--json", "--profile", "compat", "-j", jobs, str(tmp_path))
+        assert out2 == out
+    # a short run (and the Python API) cross-checks every file
+    monkeypatch.setattr(_format, "CROSS_CHECK_ALL_FIRST", 41)
+    _, out, _ = _run("check", "--json", "--profile", "compat", str(tmp_path))
+    assert all(f["evidence"]["cross_check"] == "kaitai: agrees" for f in json.loads(out)["files"])
 
 
 def test_progress_line_on_a_terminal_is_throttled(monkeypatch: pytest.MonkeyPatch) -> None:

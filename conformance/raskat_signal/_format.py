@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
 from recspec._plain import to_plain
+from recspec._run import run_files
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.raskat_signal import MAX_UNPACKED
@@ -27,15 +28,17 @@ __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "MAX_FILE_SIZE", "check", "dump"]
 MAX_CROSS_CHECK_SIZE = FORMATS["raskat-signal"].cross_check_limit
 #: Batch sampling of the cross-check. The Kaitai parser builds one object per
 #: MessagePack value, so cross-checking a signal costs several times the whole
-#: reference check; a detector folder holds one file per pulse. The first
-#: CROSS_CHECK_ALL_FIRST files a process checks are all cross-checked; after
-#: that, a raw file the reference could walk (valid or invalid: both readers
-#: accepted its structure) is cross-checked when the CRC-32 of its content is 0
-#: modulo CROSS_CHECK_SAMPLE (so a rerun picks the same files). Malformed files
-#: and tar.xz files are always cross-checked. ``evidence.cross_check`` says which.
+#: reference check; a detector folder holds one file per pulse. A run of up to
+#: CROSS_CHECK_ALL_FIRST files (counted over the whole walk of `recspec check`,
+#: before --shard keeps its part; see recspec._run) cross-checks every file; in
+#: a longer run, a raw file the reference could walk (valid or invalid: both
+#: readers accepted its structure) is cross-checked when the CRC-32 of its
+#: content is 0 modulo CROSS_CHECK_SAMPLE. The decision depends only on the file
+#: and the run's size, so a rerun, any -j and any --shard pick the same files.
+#: Malformed files and tar.xz files are always cross-checked. ``evidence.cross_check``
+#: says which. Outside a run (the Python API) every file is cross-checked.
 CROSS_CHECK_ALL_FIRST = 256
 CROSS_CHECK_SAMPLE = 32
-_checked_in_process = 0
 
 #: A file larger than this is not read (RSIG-LIMIT-001); a raw signal of 16 M samples is 32 MiB.
 MAX_FILE_SIZE = MAX_UNPACKED
@@ -57,12 +60,10 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     data = f.read(MAX_FILE_SIZE + 1)
     if len(data) > MAX_FILE_SIZE:
         return _too_big(path, profile, len(data))
-    global _checked_in_process
-    _checked_in_process += 1
     report, _ = check_bytes(data, path=path, variant=variant, profile=profile)
     if cross_check and _sampled_out(report, data):
         report.evidence["cross_check"] = (
-            f"sampled: not run on this walkable raw file (after the first {CROSS_CHECK_ALL_FIRST} files of a run, "
+            f"sampled: not run on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
             f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
         return report
 
@@ -76,7 +77,8 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
 
 
 def _sampled_out(report: FileReport, data: bytes) -> bool:
-    if _checked_in_process <= CROSS_CHECK_ALL_FIRST or report.verdict not in (Verdict.VALID, Verdict.INVALID):
+    files = run_files()
+    if files is None or files <= CROSS_CHECK_ALL_FIRST or report.verdict not in (Verdict.VALID, Verdict.INVALID):
         return False
     if report.stats.get("container") != "raw":
         return False

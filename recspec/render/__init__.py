@@ -9,19 +9,19 @@ line), so reports can be diffed and kept as golden files.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ..report import Report
 from ._atomic import write_atomic
 from ._context import RenderContext, finding_location
 from ._hexdump import hex_window
 from ._html import render_html
-from ._json import render_json
+from ._json import iter_json, render_json
 from ._junit import render_junit
 from ._markdown import render_markdown
 from ._sarif import render_sarif
 
-__all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "write_atomic"]
+__all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "write_atomic"]
 
 #: report format name -> renderer; the names `--report FORMAT:PATH` accepts
 RENDERERS: dict[str, Callable[[Report, RenderContext], str]] = {
@@ -35,3 +35,12 @@ RENDERERS: dict[str, Callable[[Report, RenderContext], str]] = {
 
 def render(name: str, report: Report, ctx: RenderContext | None = None) -> str:
     return RENDERERS[name](report, ctx or RenderContext(report))
+
+
+def render_pieces(name: str, report: Report, ctx: RenderContext | None = None) -> Iterable[str]:
+    """The report as pieces of text to write one after the other (``write_atomic`` takes them): the
+    JSON report a file at a time, so a run over many files never holds its whole text; the other
+    formats in one piece."""
+    if name == "json":
+        return iter_json(report)
+    return [render(name, report, ctx)]

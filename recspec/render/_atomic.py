@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["write_atomic"]
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8; undecodable bytes a finding quotes, kept as lone surrogates, become
+def write_atomic(path: str | Path, text: str | Iterable[str]) -> None:
+    """Write ``text`` (a string, or the pieces of one, written as they come; UTF-8; undecodable
+    bytes a finding quotes, kept as lone surrogates, become
     ``\\udcxx`` escapes) to ``path`` through a temporary file in the same folder, flushed
     to disk and renamed over ``path``: readers see the old report or the whole new one, never
     part of it. The temporary file is removed if writing fails."""
@@ -18,7 +20,11 @@ def write_atomic(path: str | Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as f:
-            f.write(text)
+            if isinstance(text, str):
+                f.write(text)
+            else:
+                for piece in text:
+                    f.write(piece)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # what open() would have given; mkstemp makes 0600

@@ -14,6 +14,7 @@ import html
 from collections import Counter
 from collections.abc import Iterable
 
+from .._plain import to_plain
 from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
 from ._context import RenderContext, finding_location
@@ -163,7 +164,9 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
            f'format <code>{_e(fr.format or "-")}</code> &middot; variant <code>{_e(fr.variant or "-")}</code> '
            f'&middot; profile <code>{_e(fr.profile)}</code></p>')
     if fr.stats:
-        stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in fr.stats.items())
+        # as the JSON report has them (NaN and infinities as words, tuples as lists), so a report
+        # read back by `recspec merge` renders the same page
+        stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in to_plain(fr.stats).items())
         yield f"<p>stats: {stats}</p>"
     groups = _groups(fr)
     if ctx.pictures:

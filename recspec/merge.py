@@ -1,0 +1,287 @@
+"""`recspec merge`: JSON reports of shards (or of whole runs) read back into one run's :class:`Report`.
+
+The JSON report is the contract (report_schema 1, ``schemas/report-1.schema.json``)
+and holds everything the other report formats are rendered from, so a report read
+back renders byte for byte as the run that wrote it. Derived fields (each file's
+``failed``, the ``summary``) are recomputed, and checked against what the report
+says, so a report that was edited or cut short is refused rather than merged.
+
+Shards of one run (``recspec check --shard K/N``) carry a ``shard`` section
+(recspec/shard.py). Merging them requires the same PATH arguments and check
+options, the same walk (same number of files and digest of their shard keys),
+and all N shards, each once; the files are put back in the walk's order by the
+position each shard recorded. Whole-run reports (no ``shard`` section) are
+concatenated in the order given. Mixing the two is refused.
+
+Every problem is a :class:`~recspec.errors.UsageError` that names the report and
+says what differs; nothing here raises anything else for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import UsageError
+from .report import REPORT_SCHEMA, FileReport, Finding, Report, Severity, StaleExpectation, Verdict
+
+__all__ = ["file_report_from_json", "merge_reports", "read_report"]
+
+_HINT = "merge reads what `recspec check --json` or `--report json:PATH` writes"
+
+
+class _Bad(Exception):
+    """A field of a report that is not what the contract says (caught and named by its report)."""
+
+
+def _need(obj: dict[str, Any], key: str, types: type | tuple[type, ...], where: str) -> Any:
+    if key not in obj:
+        raise _Bad(f"{where}: '{key}' is missing")
+    value = obj[key]
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in _tuple(types)):
+        raise _Bad(f"{where}: '{key}' is {type(value).__name__} {_short(value)}, not {_names(types)}")
+    return value
+
+
+def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _names(types: type | tuple[type, ...]) -> str:
+    return " or ".join("null" if t is type(None) else t.__name__ for t in _tuple(types))
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)[:40]
+    return text
+
+
+def _finding(obj: Any, where: str) -> Finding:
+    if not isinstance(obj, dict):
+        raise _Bad(f"{where} is {type(obj).__name__}, not an object")
+    severity = _need(obj, "severity", str, where)
+    try:
+        sev = Severity(severity)
+    except ValueError:
+        raise _Bad(f"{where}: severity {severity!r} is not one of error, warning, info") from None
+    return Finding(_need(obj, "rule", str, where), sev, _need(obj, "message", str, where),
+                   _need(obj, "offset", (int, type(None)), where), _need(obj, "length", (int, type(None)), where),
+                   _need(obj, "path", str, where), obj.get("expected"), obj.get("actual"))
+
+
+def file_report_from_json(obj: Any, where: str = "file") -> FileReport:
+    """One entry of a JSON report's ``files`` as the :class:`FileReport` that wrote it."""
+    if not isinstance(obj, dict):
+        raise _Bad(f"{where} is {type(obj).__name__}, not an object")
+    verdict = _need(obj, "verdict", str, where)
+    try:
+        v = Verdict(verdict)
+    except ValueError:
+        raise _Bad(f"{where}: verdict {verdict!r} is not one of {', '.join(x.value for x in Verdict)}") from None
+    findings = _need(obj, "findings", list, where)
+    known = obj.get("known_deviations", {})
+    if not isinstance(known, dict) or not all(isinstance(k, str) and isinstance(r, str) for k, r in known.items()):
+        raise _Bad(f"{where}: 'known_deviations' must map rule ids to reasons")
+    evidence = obj.get("evidence", {})
+    if not isinstance(evidence, dict):
+        raise _Bad(f"{where}: 'evidence' is {type(evidence).__name__}, not an object")
+    fr = FileReport(_need(obj, "path", str, where), _need(obj, "format", (str, type(None)), where),
+                    _need(obj, "variant", (str, type(None)), where), _need(obj, "profile", str, where), v,
+                    [_finding(f, f"{where}.findings[{i}]") for i, f in enumerate(findings)],
+                    _need(obj, "stats", dict, where), evidence, dict(known))
+    if "failed" in obj and obj["failed"] is not fr.failed:
+        raise _Bad(f"{where}: 'failed' is {json.dumps(obj['failed'])} but its verdict and known deviations say "
+                   f"{json.dumps(fr.failed)}")
+    return fr
+
+
+class _Loaded:
+    def __init__(self, name: str, data: dict[str, Any], report: Report) -> None:
+        self.name = name
+        self.data = data
+        self.report = report
+        self.shard: dict[str, Any] | None = data.get("shard")
+
+
+def read_report(path: str) -> tuple[dict[str, Any], Report]:
+    """A JSON report file as (its JSON, the Report it was rendered from); UsageError otherwise."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such report") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder, not a JSON report", _HINT) from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a JSON report (not UTF-8 text)", _HINT) from None
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read: {e.strerror or e}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{path} is not JSON ({e}); is it complete?", _HINT) from None
+    if not isinstance(data, dict) or "report_schema" not in data or "files" not in data:
+        what = "not a recspec JSON report"
+        if isinstance(data, dict) and ("$schema" in data and "sarif" in str(data["$schema"]).lower()):
+            what = "a SARIF log, not a recspec JSON report"
+        elif isinstance(data, dict) and "recspec_expectations" in data:
+            what = "an expectations file, not a report (pass it with --expectations)"
+        raise UsageError(f"{path} is {what}", _HINT)
+    schema = data["report_schema"]
+    if schema != REPORT_SCHEMA:
+        raise UsageError(f"{path} has report_schema {json.dumps(schema)}; this recspec ({__version__}) reads "
+                         f"report_schema {REPORT_SCHEMA}", "merge with the recspec version that wrote the reports")
+    try:
+        files = _need(data, "files", list, "the report")
+        report = Report([file_report_from_json(f, f"files[{i}]") for i, f in enumerate(files)])
+        _need(data, "recspec_version", str, "the report")
+        summary = _need(data, "summary", dict, "the report")
+        exp = data.get("expectations")
+        if exp is not None:
+            _need(exp, "file", str, "expectations")
+            stale = _need(exp, "stale", list, "expectations")
+            report.expectations = exp["file"]
+            for i, s in enumerate(stale):
+                w = f"expectations.stale[{i}]"
+                if not isinstance(s, dict):
+                    raise _Bad(f"{w} is not an object")
+                report.stale.append(StaleExpectation(_need(s, "path", str, w), _need(s, "rule", str, w),
+                                                     _need(s, "reason", str, w), _need(s, "why", str, w)))
+        if summary != report.summary():
+            raise _Bad(f"its summary {json.dumps(summary)} does not match its files "
+                       f"{json.dumps(report.summary())}; was it edited or cut short?")
+        if "shard" in data:
+            _check_shard_section(data["shard"], len(files))
+        data["files"] = None  # read into `report`; not kept twice
+    except _Bad as e:
+        raise UsageError(f"{path}: {e}", _HINT) from None
+    return data, report
+
+
+def _check_shard_section(sh: Any, n_files: int) -> None:
+    if not isinstance(sh, dict):
+        raise _Bad("'shard' is not an object")
+    w = "shard"
+    index, count = _need(sh, "index", int, w), _need(sh, "count", int, w)
+    if not 1 <= index <= count:
+        raise _Bad(f"shard {index}/{count} is not a shard (K must be between 1 and N)")
+    _need(sh, "run", dict, w)
+    _need(sh, "walked_files", int, w)
+    _need(sh, "walk_digest", str, w)
+    positions = _need(sh, "positions", list, w)
+    if len(positions) != n_files or not all(isinstance(p, int) and not isinstance(p, bool) for p in positions):
+        raise _Bad(f"shard.positions must hold one integer per file ({n_files}), it holds {len(positions)} items")
+
+
+def _differs(loaded: Sequence[_Loaded], what: str, value: Any) -> str | None:
+    """'a.json: X, b.json: Y' when the reports disagree on ``value(report)``, else None."""
+    seen: dict[str, list[str]] = {}
+    for lr in loaded:
+        seen.setdefault(json.dumps(value(lr), sort_keys=True), []).append(lr.name)
+    if len(seen) < 2:
+        return None
+    parts = []
+    for text, names in seen.items():
+        shown = ", ".join(names[:3]) + (f" (+{len(names) - 3} more)" if len(names) > 3 else "")
+        parts.append(f"{shown}: {text}")
+    return f"the reports differ in {what}: " + "; ".join(parts)
+
+
+def _profiles(report: Report) -> dict[str, list[str]]:
+    out: dict[str, set[str]] = {}
+    for fr in report.files:
+        if fr.format:
+            out.setdefault(fr.format, set()).add(fr.profile)
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def merge_reports(paths: Sequence[str], *, rejudge: bool = False) -> Report:
+    """The run the JSON reports at ``paths`` are parts of.
+
+    ``rejudge``: the caller will judge the merged run against an expectations file, so the
+    reports' own known deviations and stale expectations are dropped; otherwise they are kept
+    (and must come from the same expectations file)."""
+    loaded = [_Loaded(p, *read_report(p)) for p in paths]
+    problem = _differs(loaded, "recspec_version", lambda lr: lr.data["recspec_version"])
+    if problem:
+        raise UsageError(problem, "merge reports of one recspec version")
+    if loaded[0].data["recspec_version"] != __version__:
+        raise UsageError(f"{loaded[0].name} was written by recspec {loaded[0].data['recspec_version']}; this is "
+                         f"recspec {__version__}", "merge with the version that checked the files")
+    shards = [lr for lr in loaded if lr.shard is not None]
+    if shards and len(shards) != len(loaded):
+        whole = [lr.name for lr in loaded if lr.shard is None]
+        first = _section(shards[0])
+        raise UsageError(f"{shards[0].name} is shard {first['index']}/{first['count']} of a "
+                         f"run, but {', '.join(whole[:3])} {'is' if len(whole) == 1 else 'are'} a whole run",
+                         "merge the shards of one run, or whole runs, not both")
+    if shards:
+        files = _merge_shards(shards)
+    else:
+        problem = _differs(loaded, "the profile each format was checked under", lambda lr: _profiles(lr.report))
+        if problem and len({p for lr in loaded for v in _profiles(lr.report).values() for p in v}) > 1:
+            raise UsageError(problem, "merge runs checked under the same profile")
+        files = [fr for lr in loaded for fr in lr.report.files]
+    merged = Report(files)
+    if rejudge:
+        for fr in merged.files:
+            fr.known_deviations = {}
+        return merged
+    problem = _differs(loaded, "the expectations file they were judged against", lambda lr: lr.report.expectations)
+    if problem:
+        raise UsageError(problem, "give --expectations FILE to judge the merged run against one file")
+    merged.expectations = loaded[0].report.expectations
+    stale = {(s.path, s.rule, s.reason, s.why): s for lr in loaded for s in lr.report.stale}
+    merged.stale = sorted(stale.values(), key=lambda s: (s.path, s.rule))
+    return merged
+
+
+def _section(lr: _Loaded) -> dict[str, Any]:
+    """The shard section of a report known to be a shard's."""
+    assert lr.shard is not None
+    return lr.shard
+
+
+_RUN_LABELS = {"paths": "the PATH arguments", "format": "--format", "variant": "--variant", "profile": "--profile",
+               "cross_check": "the cross-check (--no-cross-check)", "cross_check_limit": "--cross-check-limit"}
+
+
+def _merge_shards(shards: Sequence[_Loaded]) -> list[FileReport]:
+    checks: list[tuple[str, Any]] = [("the number of shards", lambda sh: sh["count"])]
+    options = sorted({k for lr in shards for k in _section(lr)["run"]})
+    checks += [(_RUN_LABELS.get(k, f"the check option {k!r}"), lambda sh, k=k: sh["run"].get(k)) for k in options]
+    checks += [("the number of files their walk found", lambda sh: sh["walked_files"]),
+               ("the files their walk found (walk_digest: were files added, removed or renamed between the shards?)",
+                lambda sh: sh["walk_digest"])]
+    for what, value in checks:
+        problem = _differs(shards, what, lambda lr, value=value: value(lr.shard))
+        if problem:
+            raise UsageError(problem, "merge the shards of one `recspec check --shard K/N` command over the same files")
+    count = _section(shards[0])["count"]
+    by_index: dict[int, list[str]] = {}
+    for lr in shards:
+        by_index.setdefault(_section(lr)["index"], []).append(lr.name)
+    repeated = {k: v for k, v in by_index.items() if len(v) > 1}
+    if repeated:
+        k, names = min(repeated.items())
+        raise UsageError(f"shard {k}/{count} is given more than once: {', '.join(names)}")
+    missing = [k for k in range(1, count + 1) if k not in by_index]
+    if missing:
+        shown = ", ".join(f"{k}/{count}" for k in missing[:10]) + (" ..." if len(missing) > 10 else "")
+        raise UsageError(f"{len(missing)} of {count} shards missing: {shown}",
+                         "every shard's JSON report is needed; a shard that found no file still writes one")
+    walked = _section(shards[0])["walked_files"]
+    placed: list[tuple[int, FileReport]] = []
+    owner: dict[int, str] = {}
+    for lr in shards:
+        for pos, fr in zip(_section(lr)["positions"], lr.report.files):
+            if not 0 <= pos < walked or pos in owner:
+                other = f" and in {owner[pos]}" if pos in owner else ""
+                raise UsageError(f"{lr.name}: file {fr.path!r} is at walk position {pos}{other}",
+                                 "the shard reports do not fit together; rerun the shards")
+            owner[pos] = lr.name
+            placed.append((pos, fr))
+    placed.sort(key=lambda item: item[0])
+    return [fr for _, fr in placed]

@@ -1,0 +1,157 @@
+"""Splitting one `recspec check` run into N shards (`--shard K/N`).
+
+N runs of the same command line with ``--shard 1/N`` .. ``--shard N/N`` check
+every file of the unsharded run exactly once, on any machine, operating system
+or file system, because the split depends only on each file's *shard key*:
+
+* a file found in a folder named on the command line: its path relative to that
+  folder, with ``/`` separators (``2025/06/24/10/20250624101512.sig`` for
+  ``recspec check detector/``, wherever ``detector/`` is mounted);
+* a file named on the command line: the name as given, with ``/`` separators.
+
+The key is hashed as UTF-8 (undecodable bytes of a POSIX file name kept as they
+are, ``surrogateescape``) with BLAKE2b (8-byte digest, read big-endian); the file
+belongs to shard ``digest % N + 1``. Every shard still walks all the PATH
+arguments (the walk is cheap next to the checking) and keeps its part.
+
+A shard's JSON report carries a ``shard`` section (:func:`shard_section`): which
+shard it is, the command line's PATH arguments and check options, how many files
+the whole walk found and a digest of it, and the position in the walk of every
+file it reports. `recspec merge` uses it to refuse shards of different runs, to
+notice a missing or repeated shard, and to put the files back in the unsharded
+run's order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+__all__ = ["Shard", "ShardSelection", "WalkedFile", "run_options", "select", "shard_arg", "shard_key", "shard_of",
+           "shard_section", "walk"]
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Shard ``index`` (1-based) of ``count``."""
+
+    index: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+
+def shard_arg(text: str) -> Shard:
+    """``--shard K/N``, with errors that say what is wrong."""
+    k_text, sep, n_text = text.strip().partition("/")
+    try:
+        if not sep:
+            raise ValueError
+        k, n = int(k_text), int(n_text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected K/N (shard K of N, counted from 1), got {text!r}; example: --shard 2/7") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text}: the number of shards N must be 1 or more")
+    if not 1 <= k <= n:
+        raise argparse.ArgumentTypeError(
+            f"{text}: shard K must be between 1 and N={n} (shards count from 1: 1/{n} .. {n}/{n})")
+    return Shard(k, n)
+
+
+def shard_key(path: Path | str, root: str | None) -> str:
+    """The shard key of a walked file: relative to ``root`` (the folder argument it was found
+    under) or, for a file named on the command line (``root`` None), the name as given."""
+    p = PurePath(path)
+    if root is not None:
+        p = p.relative_to(PurePath(root))
+    return p.as_posix()
+
+
+def shard_of(key: str, count: int) -> int:
+    """The 1-based shard a key belongs to among ``count``."""
+    digest = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % count + 1
+
+
+@dataclass(frozen=True, slots=True)
+class WalkedFile:
+    path: Path
+    named: bool
+    position: int  # index in the whole (unsharded) walk
+    key: str
+
+
+def walk(paths: Sequence[str], errors: list[str],
+         iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path, bool]]]) -> Iterator[WalkedFile]:
+    """The unsharded walk of ``paths`` (``iter_files`` is the check command's walk, called one
+    argument at a time so each file knows the argument it was found under), with shard keys."""
+    position = 0
+    for name in paths:
+        for path, named in iter_files([name], errors):
+            yield WalkedFile(path, named, position, shard_key(path, None if named else name))
+            position += 1
+
+
+class ShardSelection:
+    """The files of one shard, and what the shard's report says about the whole walk."""
+
+    def __init__(self, shard: Shard, walked: Iterable[WalkedFile]) -> None:
+        self.shard = shard
+        digest = hashlib.sha256()
+        self.files: list[tuple[Path, bool]] = []
+        self._positions: list[int] = []
+        self.walked = 0
+        for wf in walked:
+            self.walked += 1
+            digest.update(wf.key.encode("utf-8", "surrogateescape") + b"\0")
+            if shard_of(wf.key, shard.count) == shard.index:
+                self.files.append((wf.path, wf.named))
+                self._positions.append(wf.position)
+        self.walk_digest = digest.hexdigest()
+
+    def positions_of(self, reported_paths: Iterable[str]) -> list[int]:
+        """The walk position of each reported file. Reports keep the files' order and leave out
+        unrecognised folder members (and unreadable files), so one pass pairs them up."""
+        out: list[int] = []
+        i = 0
+        for shown in reported_paths:
+            while i < len(self.files) and str(self.files[i][0]) != shown:
+                i += 1
+            if i == len(self.files):  # cannot happen: every report comes from a file of the shard
+                raise RuntimeError(f"reported file {shown!r} is not in shard {self.shard}")
+            out.append(self._positions[i])
+            i += 1
+        return out
+
+
+def run_options(args: argparse.Namespace) -> dict[str, Any]:
+    """What makes two shards parts of the same run: the PATH arguments and the options that
+    change a file's result (not -j or --timeout)."""
+    return {"paths": list(args.paths), "format": args.format, "variant": args.variant, "profile": args.profile,
+            "cross_check": args.cross_check, "cross_check_limit": args.cross_check_limit}
+
+
+def shard_section(selection: ShardSelection, args: argparse.Namespace, reported_paths: Sequence[str]) -> dict[str, Any]:
+    """The ``shard`` section of a shard's JSON report (schema: report-1.schema.json)."""
+    return {"index": selection.shard.index, "count": selection.shard.count, "run": run_options(args),
+            "walked_files": selection.walked, "walk_digest": selection.walk_digest,
+            "positions": selection.positions_of(reported_paths)}
+
+
+def select(args: argparse.Namespace, errors: list[str],
+           iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path, bool]]]
+           ) -> tuple[list[tuple[Path, bool]], int, ShardSelection | None]:
+    """The files this run checks, how many the whole walk found (the run's size, the same in
+    every shard), and the shard selection (None without --shard)."""
+    if getattr(args, "shard", None) is None:
+        files = list(iter_files(args.paths, errors))
+        return files, len(files), None
+    selection = ShardSelection(args.shard, walk(args.paths, errors, iter_files))
+    return selection.files, selection.walked, selection
+
