@@ -23,8 +23,9 @@ from .catalog import all_rules, explain_text
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from ._parallel import DEFAULT_FILE_TIMEOUT
 from .expectations import apply_expectations, load_expectations, update_expectations
+from ._limits import MAX_STREAM_SIZE
 from .pipeline import check_paths
-from .render import RENDERERS, RenderContext, finding_location, write_atomic
+from .render import RENDERERS, RenderContext, finding_location, write_report
 from .report import Report, Severity
 
 __all__ = ["main"]
@@ -42,6 +43,9 @@ folders:
   A folder is checked recursively, in sorted order. Files in a folder that no
   format recognises (by content or extension) are skipped; a file named on
   the command line is always reported, as 'unrecognized' if need be.
+  FIFOs, sockets and devices inside folders are skipped and counted; a FIFO
+  or device named on the command line is read as a stream, up to
+  --stream-limit bytes (default 1G), waiting at most 10 s for its data.
 
 reports (for CI):
   --report FORMAT:PATH writes a report file; repeat it for several formats,
@@ -135,6 +139,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
                    help="cross-check only files up to this size (default per format: "
                         f"{_cross_check_defaults()}; suffixes K, M, G)")
+    c.add_argument("--stream-limit", type=_size_arg, default=MAX_STREAM_SIZE, metavar="BYTES",
+                   help="read a FIFO or device named on the command line up to this size, then refuse it "
+                        "(default 1G; suffixes K, M, G)")
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
@@ -289,12 +296,13 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     progress = _Progress(err)
     report, io_errors = check_paths(args.paths, fmt=fmt, variant=args.variant, profile=args.profile,
                                     cross_check=args.cross_check, cross_check_limit=args.cross_check_limit,
-                                    jobs=args.jobs, timeout=args.timeout, progress=progress)
+                                    jobs=args.jobs, timeout=args.timeout, progress=progress,
+                                    stream_limit=args.stream_limit)
     progress.done()
     if expectations is not None:
         if args.update_expectations:
             expectations = update_expectations(report, expectations)
-            write_atomic(expectations.path, expectations.to_text())
+            write_report(expectations.path, expectations.to_text())
             err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
                       f"known deviations in {len(expectations.files)} files)\n")
         apply_expectations(report, expectations, name=args.expectations)
@@ -305,12 +313,18 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.report:
         ctx = RenderContext(report)
         for kind, path in args.report:
-            text = RENDERERS[kind](report, ctx)
-            if path == "-":
-                out.write(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+            try:
+                text = RENDERERS[kind](report, ctx)
+            except Exception as e:  # a renderer's bug must not cost the other reports
+                io_errors.append(f"--report {kind}:{path}: not written: internal error in the {kind} renderer "
+                                 f"({type(e).__name__}: {e}); this is a recspec bug, please report it")
                 continue
             try:
-                write_atomic(path, text)
+                if path == "-":
+                    out.write(text.encode("utf-8", "backslashreplace").decode("utf-8"))
+                    out.flush()
+                else:
+                    write_report(path, text)
             except OSError as e:
                 io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
     for msg in io_errors:
