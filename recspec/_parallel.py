@@ -10,6 +10,16 @@ file's result is kept. Results come back in the order the files were given, so
 The serial path (``-j 1`` without ``--timeout``) does not come here at all: it
 checks in the recspec process itself, with no per-file process or IPC cost.
 
+The time limit counts the worker's CPU time (from ``/proc/PID/stat``), so a
+file is not timed out because a busy machine gave its worker half a core; a
+worker that uses no CPU (blocked) is stopped after ``WALL_FACTOR`` times the
+limit of wall time. Without ``/proc`` the limit is wall time.
+
+Workers die with the parent: each asks the kernel for SIGKILL when its parent
+dies (``PR_SET_PDEATHSIG`` on Linux), and each closes every parent-side pipe
+end it inherited, so an idle worker blocked on its pipe sees the end of it
+when the parent is gone, on any system.
+
 Testing hook: ``RECSPEC_TEST_WORKER_FAULT`` (read once per worker, never in the
 serial path) makes a worker really crash or hang on files whose name contains a
 given text, so the crash and timeout paths are exercised end to end:
@@ -22,7 +32,9 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -34,6 +46,9 @@ __all__ = ["DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "WorkerLost", "run_in_workers"]
 #: Seconds one file may take in a worker before it is stopped (`--timeout`). Generous: the
 #: slowest legitimate check is the Kaitai cross-check of a 32 MiB file, about 30 s here.
 DEFAULT_FILE_TIMEOUT = 300.0
+#: A worker that has not used its CPU-time limit is still stopped after this many times the
+#: limit in wall-clock time (blocked on something that never comes).
+WALL_FACTOR = 3.0
 #: The testing hook's environment variable (see the module docstring).
 FAULT_ENV = "RECSPEC_TEST_WORKER_FAULT"
 
@@ -65,11 +80,49 @@ def _inject_fault(faults: dict[str, str], name: str) -> None:
 
                 faulthandler.disable()  # a test runner's fault handler would dump a traceback into its log
                 ctypes.string_at(0)  # a real segmentation fault, as a buggy extension would cause
-            while True:  # a real hang
-                time.sleep(3600)
+            while True:  # a real hang: a loop that never ends, as a parser bug would make
+                pass
 
 
-def _worker(conn: Connection, check: Callable[[Path, bool], Any]) -> None:
+#: Parent-side ends of every worker's pipe, closed in each new worker (see _die_with_parent).
+_PARENT_ENDS: weakref.WeakSet[Connection] = weakref.WeakSet()
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """In a new worker: be killed when the parent dies, and hold none of its pipe ends."""
+    for end in list(_PARENT_ENDS):  # inherited through fork: holding them would hide the parent's death
+        try:
+            end.close()
+        except OSError:
+            pass
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the request took effect
+        os._exit(0)
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a live process, from /proc (None where there is none)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS  # utime, stime (fields 14 and 15)
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _worker(conn: Connection, check: Callable[[Path, bool], Any], parent_pid: int | None = None) -> None:
+    if parent_pid is not None:
+        _die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     faults = _faults()
     while True:
@@ -97,16 +150,33 @@ class _Slot:
 
     def __init__(self, ctx: Any, check: Callable[[Path, bool], Any]) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker, args=(child, check), daemon=True)
+        _PARENT_ENDS.add(self.conn)
+        self.proc = ctx.Process(target=_worker, args=(child, check, os.getpid()), daemon=True)
         self.proc.start()
         child.close()
         self.task: tuple[int, Path, bool] | None = None
         self.deadline = 0.0
+        self.started = 0.0
+        self.cpu_start: float | None = None
 
     def give(self, task: tuple[int, Path, bool], timeout: float) -> None:
         self.task = task
-        self.deadline = time.monotonic() + timeout
+        self.started = time.monotonic()
+        self.deadline = self.started + timeout
+        self.cpu_start = _cpu_seconds(self.proc.pid) if self.proc.pid is not None else None
         self.conn.send(task)
+
+    def overran(self, now: float, timeout: float) -> bool:
+        """At its deadline: has the file used its CPU-time limit (or WALL_FACTOR times it in wall
+        time)? If not, the deadline moves to when the rest of the limit could be used up."""
+        cpu = _cpu_seconds(self.proc.pid) if self.cpu_start is not None and self.proc.pid is not None else None
+        if cpu is None or self.cpu_start is None:
+            return True  # no CPU clock for the worker: the limit is wall time
+        used = cpu - self.cpu_start
+        if used >= timeout or now - self.started >= timeout * WALL_FACTOR:
+            return True
+        self.deadline = min(now + max(timeout - used, 0.05), self.started + timeout * WALL_FACTOR)
+        return False
 
     def kill(self) -> None:
         if self.proc.is_alive():
@@ -169,8 +239,8 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
                         on_result(index, kind, value)
                 elif slot.proc.sentinel in ready:
                     lost = WorkerLost("crash", slot.death())
-                elif now >= slot.deadline:
-                    lost = WorkerLost("timeout", f"no result after {timeout:g} s")
+                elif now >= slot.deadline and slot.overran(now, timeout):
+                    lost = WorkerLost("timeout", f"no result after {timeout:g} s of CPU time")
                 if lost is not None:
                     slot.kill()
                     slot.task = None

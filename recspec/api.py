@@ -27,6 +27,7 @@ import os
 from pathlib import Path
 from typing import IO, BinaryIO, TextIO, Union, cast
 
+from ._limits import MAX_STREAM_SIZE, open_input, spool_file_object
 from .errors import InputError, UsageError, public_boundary
 from .formats import SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
 from .pipeline import check_file, check_stream
@@ -38,9 +39,9 @@ __all__ = ["MAX_STREAM_SIZE", "Source", "check", "dump"]
 #: What ``check`` and ``dump`` accept: a path, the bytes of a file, or a binary file object.
 Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 
-#: A file object that cannot seek (a pipe, a socket) is read into memory up to this
-#: many bytes; a longer one is refused with :class:`InputError` (save it to a file).
-MAX_STREAM_SIZE = 1 << 30
+# MAX_STREAM_SIZE (recspec/_limits.py): a file object that cannot seek (a pipe, a socket)
+# is copied to an anonymous temporary file on disk up to this many bytes, so memory does
+# not grow with it; a longer one is refused with InputError (save it to a file).
 
 
 def variant_name(variant: object) -> str | None:
@@ -68,7 +69,7 @@ def _format(format: str | None, variant: str | None, profile: str | None) -> For
 
 
 def _seekable_from_start(f: IO[bytes]) -> tuple[BinaryIO, int]:
-    """``f`` itself when it can seek (read from its current position), else its bytes in memory."""
+    """``f`` itself when it can seek (read from its current position), else a copy on disk."""
     try:
         if f.seekable():
             start = f.tell()
@@ -78,10 +79,7 @@ def _seekable_from_start(f: IO[bytes]) -> tuple[BinaryIO, int]:
                 return f, size  # type: ignore[return-value]
     except OSError:
         pass
-    data = f.read(MAX_STREAM_SIZE + 1)
-    if len(data) > MAX_STREAM_SIZE:
-        raise InputError(f"the stream is longer than {MAX_STREAM_SIZE} bytes (MAX_STREAM_SIZE); save it to a file")
-    return io.BytesIO(data), len(data)
+    return spool_file_object(f, name_of(f) or "<stream>", limit=MAX_STREAM_SIZE)
 
 
 @public_boundary
@@ -120,7 +118,11 @@ def _check(source: Source, *, format: str | None, variant: str | None, profile: 
     if hasattr(source, "read"):
         f, size = _seekable_from_start(source)
         shown = name or getattr(source, "name", None)
-        return check_stream(f, name=shown if isinstance(shown, str) else "<stream>", size=size, **options)  # type: ignore[arg-type]
+        try:
+            return check_stream(f, name=shown if isinstance(shown, str) else "<stream>", size=size, **options)  # type: ignore[arg-type]
+        finally:
+            if f is not source:  # our copy on disk of a stream
+                f.close()
     raise UsageError(f"cannot check a {type(source).__name__}", "pass a path, bytes or a binary file object")
 
 
@@ -152,7 +154,7 @@ def dump(source: Source, out: TextIO | None = None, *, format: str | None = None
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         try:
-            with open(path, "rb") as f:
+            with open_input(path, str(path)) as (f, _):
                 info = _detect(f.read(SNIFF_BYTES), str(path), format, variant)
                 f.seek(0)
                 info.load().dump(f, buffer, variant=variant, ksy=ksy)
@@ -169,9 +171,13 @@ def dump(source: Source, out: TextIO | None = None, *, format: str | None = None
         else:
             fb, _ = _seekable_from_start(source)
             shown = name_of(source)
-        info = _detect(fb.read(SNIFF_BYTES), shown, format, variant)
-        fb.seek(0)
-        info.load().dump(fb, buffer, variant=variant, ksy=ksy)
+        try:
+            info = _detect(fb.read(SNIFF_BYTES), shown, format, variant)
+            fb.seek(0)
+            info.load().dump(fb, buffer, variant=variant, ksy=ksy)
+        finally:
+            if fb is not source:
+                fb.close()
     return cast(io.StringIO, buffer).getvalue() if out is None else None  # without out, the StringIO made above
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from ._limits import MAX_STREAM_SIZE
 from ._parallel import DEFAULT_FILE_TIMEOUT
 from ._run import end_run, start_run
 from ._version import __version__
@@ -26,7 +27,7 @@ from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, 
 from .expectations import apply_expectations, load_expectations, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import check_files, iter_files
-from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_atomic
+from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_report
 from .report import Report, Severity
 from .shard import select as select_files
 from .shard import shard_arg, shard_section
@@ -47,6 +48,9 @@ folders:
   A folder is checked recursively, in sorted order. Files in a folder that no
   format recognises (by content or extension) are skipped; a file named on
   the command line is always reported, as 'unrecognized' if need be.
+  FIFOs, sockets and devices inside folders are skipped and counted; a FIFO
+  or device named on the command line is read as a stream, up to
+  --stream-limit bytes (default 1G), waiting at most 10 s for its data.
 
 reports (for CI):
   --report FORMAT:PATH writes a report file; repeat it for several formats,
@@ -192,6 +196,9 @@ def _parser() -> argparse.ArgumentParser:
                         f"{_cross_check_defaults()}; suffixes K, M, G)")
     c.add_argument("--no-pictures", dest="pictures", action="store_false",
                    help="leave the pictures of the recordings out of the HTML report (smaller, text only)")
+    c.add_argument("--stream-limit", type=_size_arg, default=MAX_STREAM_SIZE, metavar="BYTES",
+                   help="read a FIFO or device named on the command line up to this size, then refuse it "
+                        "(default 1G; suffixes K, M, G)")
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
@@ -363,7 +370,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
     io_errors: list[str] = []
-    files, walked, selection = select_files(args, io_errors, iter_files)
+    skipped: list[Path] = []  # folder members that are not regular files (see iter_files)
+    files, walked, selection = select_files(args, io_errors,
+                                            lambda paths, errors: iter_files(paths, errors, skipped))
     start_run(walked)  # the run's size, the same in every shard (see recspec/_run.py)
     if selection is not None:
         err.write(f"recspec: shard {args.shard}: {len(files)} of the {walked} files found\n")
@@ -371,14 +380,15 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # the walk collects what the pictures draw only when an HTML report will draw them
     pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
     with collecting(pictures):
-        report, io_errors = check_files(files, io_errors, fmt=fmt, variant=args.variant, profile=args.profile,
-                                        cross_check=args.cross_check, cross_check_limit=args.cross_check_limit,
-                                        jobs=args.jobs, timeout=args.timeout, progress=progress)
+        report, io_errors = check_files(files, io_errors, skipped=len(skipped), fmt=fmt, variant=args.variant,
+                                        profile=args.profile, cross_check=args.cross_check,
+                                        cross_check_limit=args.cross_check_limit, jobs=args.jobs,
+                                        timeout=args.timeout, progress=progress, stream_limit=args.stream_limit)
     progress.done()
     if expectations is not None:
         if args.update_expectations:
             expectations = update_expectations(report, expectations)
-            write_atomic(expectations.path, expectations.to_text())
+            write_report(expectations.path, expectations.to_text())
             err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
                       f"known deviations in {len(expectations.files)} files)\n")
         apply_expectations(report, expectations, name=args.expectations)
@@ -391,12 +401,21 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.report:
         ctx = RenderContext(report, pictures=args.pictures)
         for kind, path in args.report:
-            text = render_pieces(kind, report, ctx)
-            if path == "-":
-                out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
+            try:
+                # JSON comes in pieces as it is written; the other formats are rendered here whole
+                text = render_pieces(kind, report, ctx)
+                if kind != "json":
+                    text = list(text)
+            except Exception as e:  # noqa: BLE001 - a renderer's bug must not cost the other reports
+                io_errors.append(f"--report {kind}:{path}: not written: internal error in the {kind} renderer "
+                                 f"({type(e).__name__}: {e}); this is a recspec bug, please report it")
                 continue
             try:
-                write_atomic(path, text)
+                if path == "-":
+                    out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
+                    out.flush()
+                else:
+                    write_report(path, text)
             except OSError as e:
                 io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
     for msg in io_errors:
@@ -424,7 +443,7 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if expectations is not None:
         if args.update_expectations:
             expectations = update_expectations(report, expectations)
-            write_atomic(expectations.path, expectations.to_text())
+            write_report(expectations.path, expectations.to_text())
             err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
                       f"known deviations in {len(expectations.files)} files)\n")
         apply_expectations(report, expectations, name=args.expectations)
@@ -441,7 +460,7 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
             continue
         try:
-            write_atomic(path, text)
+            write_report(path, text)
         except OSError as e:
             io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
     for msg in io_errors:

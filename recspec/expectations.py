@@ -28,12 +28,16 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import UsageError
+from ._limits import open_input
+from .errors import InputError, UsageError
 from .report import Report, Severity, StaleExpectation, Verdict
 
 __all__ = ["EXPECTATIONS_SCHEMA", "Expectations", "apply_expectations", "load_expectations", "update_expectations"]
 
 EXPECTATIONS_SCHEMA = 1
+#: The largest expectations file read (a list of rule ids per file; 64 MiB is millions of entries).
+MAX_EXPECTATIONS_SIZE = 64 * 1024 * 1024
+_TOP_LEVEL_KEYS = ("recspec_expectations", "files")
 
 _HARNESS = (Verdict.CRASH, Verdict.TIMEOUT)
 
@@ -62,17 +66,31 @@ def load_expectations(path: str | Path, *, missing_ok: bool = False) -> Expectat
     if missing_ok and not p.exists():
         return Expectations(p)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        # a FIFO or device is read as a stream, within the same size limit (recspec/_limits.py)
+        with open_input(p, str(path), stream_limit=MAX_EXPECTATIONS_SIZE) as (f, size):
+            if size > MAX_EXPECTATIONS_SIZE:
+                raise UsageError(f"expectations file {path} is {size} bytes, more than MAX_EXPECTATIONS_SIZE "
+                                 f"({MAX_EXPECTATIONS_SIZE} bytes)")
+            data = json.loads(f.read(MAX_EXPECTATIONS_SIZE).decode("utf-8"))
     except FileNotFoundError:
         raise UsageError(f"expectations file {path} does not exist",
                          "create it from a run with --update-expectations") from None
+    except InputError as e:
+        raise UsageError(f"cannot read expectations file: {e}") from None
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read expectations file {path}: {e}") from None
     except json.JSONDecodeError as e:
         raise UsageError(f"expectations file {path} is not JSON: {e}") from None
+    except RecursionError:
+        raise UsageError(f"expectations file {path} nests arrays or objects too deeply to be an expectations file",
+                         'expected {"recspec_expectations": 1, "files": {...}}') from None
     example = 'expected {"recspec_expectations": 1, "files": {"out/run1.log": {"RULE-ID": "reason"}}}'
     if not isinstance(data, dict) or data.get("recspec_expectations") != EXPECTATIONS_SCHEMA:
         raise UsageError(f"expectations file {path}: not a version {EXPECTATIONS_SCHEMA} expectations file", example)
+    unknown = sorted(set(data) - set(_TOP_LEVEL_KEYS))
+    if unknown:
+        raise UsageError(f"expectations file {path}: unknown top-level key(s) {', '.join(map(repr, unknown))}; "
+                         f"the keys are {', '.join(_TOP_LEVEL_KEYS)}", example)
     files = data.get("files")
     if not isinstance(files, dict) or not all(
             isinstance(k, str) and isinstance(v, dict) and all(isinstance(r, str) and isinstance(why, str)

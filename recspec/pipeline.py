@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from ._limits import MAX_STREAM_SIZE, file_kind, open_input
 from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
@@ -44,11 +45,15 @@ class RunProgress(Protocol):
         """A callback for the bytes read inside a big file (serial runs only), or ``None``."""
 
 
-def iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, bool]]:
+def iter_files(paths: Sequence[str], errors: list[str],
+               skipped: list[Path] | None = None) -> Iterator[tuple[Path, bool]]:
     """(path, named) pairs: named files are always reported; folder members only if recognised.
 
-    A folder is walked recursively in sorted order, skipping hidden entries; a path that
-    does not exist is appended to ``errors``."""
+    A folder is walked recursively in sorted order, skipping hidden entries and anything
+    that is not a regular file (FIFOs, sockets, devices, links to them: opening a FIFO
+    blocks, a device never ends), which is appended to ``skipped``; a path that does not
+    exist is appended to ``errors``. A FIFO or device named on the command line is
+    yielded: :func:`check_file` reads it as a stream, within its limits."""
     for name in paths:
         p = Path(name)
         if p.is_dir():
@@ -56,24 +61,36 @@ def iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, 
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for fn in sorted(files):
                     if not fn.startswith("."):
-                        yield Path(root) / fn, False
+                        member = Path(root) / fn
+                        if _is_regular(member):
+                            yield member, False
+                        elif skipped is not None:
+                            skipped.append(member)
         elif p.exists():
             yield p, True
         else:
             errors.append(f"{name}: no such file or folder")
 
 
+def _is_regular(path: Path) -> bool:
+    try:
+        return file_kind(path.stat().st_mode) == "regular file"
+    except OSError:
+        return True  # vanished or unreadable: check_file says so
+
+
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
                cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
-               progress: Progress | None = None) -> FileReport | None:
+               progress: Progress | None = None, stream_limit: int = MAX_STREAM_SIZE) -> FileReport | None:
     """Check one file; ``None`` for an unrecognised folder member (``named=False``).
 
-    Never raises for bad content; raises :class:`InputError` when the file cannot be read
-    and :class:`UsageError` for an impossible variant or profile."""
+    A FIFO or device is read as a stream of at most ``stream_limit`` bytes
+    (``recspec/_limits.py``). Never raises for bad content; raises :class:`InputError`
+    when the file cannot be read and :class:`UsageError` for an impossible variant or profile."""
     shown = str(path)
     try:
-        with open(path, "rb") as f:
-            return _check(f, name=shown, size=os.fstat(f.fileno()).st_size, fmt=fmt, variant=variant,
+        with open_input(path, shown, stream_limit=stream_limit) as (f, size):
+            return _check(f, name=shown, size=size, fmt=fmt, variant=variant,
                           profile=profile, cross_check=cross_check, cross_check_limit=cross_check_limit,
                           named=named, progress=progress)
     except OSError as e:
@@ -141,7 +158,7 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
 def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant: str | None = None,
                 profile: str | None = None, cross_check: bool = True, cross_check_limit: int | None = None,
                 jobs: int = 1, timeout: float | None = None,
-                progress: RunProgress | None = None) -> tuple[Report, list[str]]:
+                progress: RunProgress | None = None, stream_limit: int = MAX_STREAM_SIZE) -> tuple[Report, list[str]]:
     """Check files and folders: the report (in the files' order) and the input errors (one line each).
 
     ``jobs=1`` without ``timeout`` checks in this process; otherwise ``jobs`` worker processes
@@ -149,22 +166,27 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
     :data:`~recspec._parallel.DEFAULT_FILE_TIMEOUT`), and a file that crashes or hangs its
     worker gets the verdict ``crash`` or ``timeout``."""
     io_errors: list[str] = []
-    files = list(iter_files(paths, io_errors))
-    return check_files(files, io_errors, fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
-                       cross_check_limit=cross_check_limit, jobs=jobs, timeout=timeout, progress=progress)
+    skipped: list[Path] = []  # folder members that are not regular files
+    files = list(iter_files(paths, io_errors, skipped))
+    return check_files(files, io_errors, skipped=len(skipped), fmt=fmt, variant=variant, profile=profile,
+                       cross_check=cross_check, cross_check_limit=cross_check_limit, jobs=jobs, timeout=timeout,
+                       progress=progress, stream_limit=stream_limit)
 
 
-def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, fmt: FormatInfo | None = None,
-                variant: str | None = None, profile: str | None = None, cross_check: bool = True,
-                cross_check_limit: int | None = None, jobs: int = 1, timeout: float | None = None,
-                progress: RunProgress | None = None) -> tuple[Report, list[str]]:
+def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, skipped: int = 0,
+                fmt: FormatInfo | None = None, variant: str | None = None, profile: str | None = None,
+                cross_check: bool = True, cross_check_limit: int | None = None, jobs: int = 1,
+                timeout: float | None = None, progress: RunProgress | None = None,
+                stream_limit: int = MAX_STREAM_SIZE) -> tuple[Report, list[str]]:
     """:func:`check_paths` for files already walked (``(path, named)`` pairs, e.g. one shard of a
-    walk); input errors are appended to ``io_errors``, which is returned."""
+    walk; ``skipped`` counts the walk's members that were not regular files); input errors are
+    appended to ``io_errors``, which is returned."""
     report = Report()
+    report.skipped = skipped
     if progress is not None:
         progress.start(len(files))
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
-                   cross_check_limit=cross_check_limit)
+                   cross_check_limit=cross_check_limit, stream_limit=stream_limit)
     if jobs == 1 and timeout is None:
         _check_serial(files, options, report, io_errors, progress)
     else:

@@ -216,16 +216,20 @@ class Report:
     #: set on one shard of a run (`recspec check --shard K/N`): the JSON report's ``shard`` section,
     #: what `recspec merge` needs to put the shards back together (see recspec/shard.py)
     shard: dict[str, Any] | None = None
+    #: folder members that are not regular files (FIFOs, sockets, devices), not opened
+    skipped: int = 0
 
     def summary(self) -> dict[str, int]:
-        """Counts per verdict, in the contract's order; ``crash`` and ``timeout`` only when non-zero;
-        the expectation counts only with an expectations file."""
+        """Counts per verdict, in the contract's order; ``crash``, ``timeout`` and ``skipped`` only
+        when non-zero; the expectation counts only with an expectations file."""
         out = {"files": len(self.files)}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
                         Verdict.CRASH, Verdict.TIMEOUT):
             n = sum(1 for f in self.files if f.verdict is verdict)
             if n or verdict not in (Verdict.CRASH, Verdict.TIMEOUT):
                 out[verdict.value] = n
+        if self.skipped:
+            out["skipped"] = self.skipped
         if self.expectations is not None:
             out["known_deviations"] = sum(
                 1 for fr in self.files if fr.known_deviations for f in fr.findings if f.rule in fr.known_deviations)

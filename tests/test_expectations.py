@@ -129,3 +129,32 @@ def test_missing_expectations_file_and_update_without_a_file(tmp_path):
     assert code == 2 and "does not exist" in err and "--update-expectations" in err
     code, _, err = run("check", str(CORPUS / "valid" / "0.9.15.log"), "--update-expectations")
     assert code == 2 and "needs --expectations" in err
+
+
+# --- bounded and strict reading (each failed before: silently accepted, RecursionError, 9.8 GB) ---
+
+
+def test_unknown_top_level_keys_are_rejected(tmp_path):
+    exp = tmp_path / "exp.json"
+    exp.write_text(json.dumps({"recspec_expectations": 1, "files": {}, "file": {"a.log": {}}}))
+    code, _, err = run("check", "--expectations", str(exp), str(tmp_path))
+    assert code == 2
+    assert "unknown top-level key(s) 'file'; the keys are recspec_expectations, files" in err
+
+
+def test_deeply_nested_json_is_a_usage_error_not_a_traceback(tmp_path):
+    exp = tmp_path / "exp.json"
+    exp.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = run("check", "--expectations", str(exp), str(tmp_path))
+    assert code == 2
+    assert "nests arrays or objects too deeply" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_expectations_from_dev_zero_are_read_up_to_the_limit_and_refused(tmp_path, monkeypatch):
+    from recspec import expectations
+
+    monkeypatch.setattr(expectations, "MAX_EXPECTATIONS_SIZE", 1 << 20)
+    code, _, err = run("check", "--expectations", "/dev/zero", str(tmp_path))
+    assert code == 2
+    assert "cannot read expectations file: /dev/zero: the stream did not end within 1048576 bytes" in err

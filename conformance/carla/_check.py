@@ -33,6 +33,8 @@ MAGIC_FIELD = b"\x0e\x00CARLA_RECORDER"
 #: Variant detection reads at most this much of the file (see ``detect_variant``).
 DETECTION_PREFIX_BYTES = 8 * 1024 * 1024
 DETECTION_PREFIX_FRAMES = 64
+#: ... or this many packets (64 busy frames hold about 1,500), whichever comes first.
+DETECTION_PREFIX_PACKETS = 16384
 
 # Tie-break between variants that fit the bytes equally well: released versions
 # first, newest first; development numberings last.
@@ -123,7 +125,8 @@ def _prefix_packets(f: BinaryIO, offset: int, size: int | None) -> list[dec.RawP
             out.append(raw)
             if raw.packet_id == 1:
                 frames_seen += 1
-            if frames_seen >= DETECTION_PREFIX_FRAMES or raw.end - offset >= DETECTION_PREFIX_BYTES:
+            if (frames_seen >= DETECTION_PREFIX_FRAMES or raw.end - offset >= DETECTION_PREFIX_BYTES
+                    or len(out) >= DETECTION_PREFIX_PACKETS):  # a flood of tiny packets: memory, not bytes
                 break
     except DecodeError:
         pass  # the walk reports it; detection uses what could be framed

@@ -20,8 +20,10 @@ from ._json import iter_json, render_json
 from ._junit import render_junit
 from ._markdown import render_markdown
 from ._sarif import render_sarif
+from ._write import write_report
 
-__all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "write_atomic"]
+__all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "write_atomic",
+           "write_report"]
 
 #: report format name -> renderer; the names `--report FORMAT:PATH` accepts
 RENDERERS: dict[str, Callable[[Report, RenderContext], str]] = {

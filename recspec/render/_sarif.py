@@ -37,8 +37,9 @@ def artifact_uri(path: str) -> str:
     the checkout), absolute ones become ``file://`` URIs."""
     p = PurePath(path)
     if p.is_absolute():
-        return "file://" + quote(p.as_posix())
-    return quote(p.as_posix() if os.sep == "/" else path.replace(os.sep, "/"))
+        return "file://" + quote(p.as_posix(), errors="surrogateescape")
+    # a name that is not UTF-8 keeps its bytes, percent-encoded (surrogateescape gives them back)
+    return quote(p.as_posix() if os.sep == "/" else path.replace(os.sep, "/"), errors="surrogateescape")
 
 
 def _name(title: str) -> str:

@@ -1,0 +1,121 @@
+"""Worst-case inputs: time, rate and peak memory of ``recspec check`` on each hostile case.
+
+    python benchmarks/bench_worst.py [--cases NAME,...] [--scale 1.0] [--timeout 300]
+                                     [--cross-check both|on|off] [--workdir DIR] [--keep]
+
+For every case of ``benchmarks/hostile.py`` (per format, the structures that
+can be huge and the content that costs most per byte), the file is written at
+its full size (times ``--scale``) and checked by ``recspec check --format F``
+in a fresh process, with and without the Kaitai cross-check. Each check runs
+under a small Python wrapper that reports the child's peak RSS from
+``getrusage(RUSAGE_CHILDREN)``, so the figure is the check's alone.
+
+The bounds checked are the README's resource contract ("Limits"):
+peak RSS under ``MEMORY_BOUND_MIB`` and a verdict within
+``STARTUP_ALLOWANCE_S + size / RATE_BOUND_MB_S``. A row that breaks either is
+marked ``OVER`` and the script exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import hostile  # noqa: E402  (sits next to this file)
+
+#: The README's bounds: peak memory whatever the input, and the worst-case rate.
+MEMORY_BOUND_MIB = 256
+RATE_BOUND_MB_S = 5.0
+#: Interpreter start-up and imports, plus a fixed allowance for small files.
+STARTUP_ALLOWANCE_S = 2.0
+
+_WRAPPER = r"""
+import json, resource, subprocess, sys, time
+t0 = time.perf_counter()
+try:
+    p = subprocess.run(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=float(sys.argv[1]))
+    code, out = p.returncode, p.stdout
+except subprocess.TimeoutExpired:
+    code, out = "timeout", b""
+wall = time.perf_counter() - t0
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+verdict = "-"
+try:
+    verdict = json.loads(out)["files"][0]["verdict"]
+except Exception:
+    pass
+print(json.dumps({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_kib": ru.ru_maxrss, "code": code,
+                  "verdict": verdict}))
+"""
+
+
+def run_case(path: Path, case: hostile.Case, *, cross_check: bool, timeout: float) -> dict:
+    import json
+
+    cmd = [sys.executable, "-m", "recspec", "check", "--json", "--format", case.format, *case.extra_args]
+    if not cross_check:
+        cmd.append("--no-cross-check")
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout), *cmd, str(path)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cases", default="", help="comma-separated case names (default: all)")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply every case's size (default 1.0)")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per check before it is stopped")
+    ap.add_argument("--cross-check", choices=("both", "on", "off"), default="both")
+    ap.add_argument("--workdir", type=Path, default=None)
+    ap.add_argument("--keep", action="store_true", help="keep the generated files")
+    args = ap.parse_args(argv)
+    wanted = set(filter(None, args.cases.split(",")))
+    cases = [c for c in hostile.CASES if not wanted or c.name in wanted]
+    if wanted - {c.name for c in cases}:
+        ap.error(f"unknown cases: {', '.join(sorted(wanted - {c.name for c in cases}))}")
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="recspec-worst-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    modes = {"both": (True, False), "on": (True,), "off": (False,)}[args.cross_check]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at start: {load:.2f} on {os.cpu_count()} CPUs; bounds: {MEMORY_BOUND_MIB} MiB, "
+          f"{STARTUP_ALLOWANCE_S:g} s + size / {RATE_BOUND_MB_S:g} MB/s")
+    header = f"{'case':26s} {'size MB':>8s} {'xcheck':>6s} {'verdict':>10s} {'wall s':>7s} {'cpu s':>7s} " \
+             f"{'MB/s':>7s} {'peak MiB':>8s}  bound"
+    print(header)
+    over = 0
+    try:
+        for case in cases:
+            count = max(1, int(case.full * args.scale))
+            path = workdir / f"{case.name}-{count}"
+            if not path.exists():
+                hostile.write_case(case, path, count)
+            size = path.stat().st_size
+            for xc in modes:
+                r = run_case(path, case, cross_check=xc, timeout=args.timeout)
+                mb = size / 1e6
+                rate = mb / r["wall"] if r["wall"] else float("inf")
+                rss = r["rss_kib"] / 1024
+                ok = (r["code"] != "timeout" and rss <= MEMORY_BOUND_MIB
+                      and r["wall"] <= STARTUP_ALLOWANCE_S + mb / RATE_BOUND_MB_S)
+                over += not ok
+                verdict = r["verdict"] if r["code"] != "timeout" else "TIMEOUT"
+                print(f"{case.name:26s} {mb:8.1f} {'on' if xc else 'off':>6s} {verdict:>10s} {r['wall']:7.1f} "
+                      f"{r['cpu']:7.1f} {rate:7.1f} {rss:8.0f}  {'ok' if ok else 'OVER'}", flush=True)
+    finally:
+        if not args.keep and args.workdir is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at end: {load:.2f}; {over} case(s) over the bounds")
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""The resource contract on hostile inputs at small sizes (README, "Limits").
+
+The inputs are those of ``benchmarks/hostile.py`` (the worst cases
+``benchmarks/bench_worst.py`` measures at full size), drawn at small unit
+counts. For each: the check ends with a verdict about the file (never
+``crash``), and the memory it allocates (tracemalloc, in this process) does not
+grow with the count: four times the units cost at most a fixed margin more.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recspec.formats import resolve_format
+from recspec.pipeline import check_stream
+from recspec.report import Verdict
+
+_spec = importlib.util.spec_from_file_location(
+    "recspec_hostile", Path(__file__).resolve().parents[1] / "benchmarks" / "hostile.py")
+hostile = importlib.util.module_from_spec(_spec)
+sys.modules["recspec_hostile"] = hostile
+_spec.loader.exec_module(hostile)
+
+CASES = {c.name: c for c in hostile.CASES}
+#: Allocation that may come on top when the units are multiplied by four: the findings
+#: kept (at most 100 per rule) and caches, not anything per unit.
+GROWTH_MARGIN = 2 * 1024 * 1024
+
+
+def _bytes(case: hostile.Case, count: int) -> bytes:
+    buf = io.BytesIO()
+    case.write(buf, count)
+    return buf.getvalue()
+
+
+def _check(case: hostile.Case, data: bytes):
+    args = dict(case.extra_args[i:i + 2] for i in range(0, len(case.extra_args), 2))
+    return check_stream(io.BytesIO(data), name=f"{case.name}.bin", size=len(data), fmt=resolve_format(case.format),
+                        variant=args.get("--variant"), cross_check=False)
+
+
+def _peak(case: hostile.Case, count: int) -> tuple[int, Verdict]:
+    data = _bytes(case, count)
+    tracemalloc.start()
+    try:
+        report = _check(case, data)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak, report.verdict
+
+
+# the cases whose structure is a count of units (the size-limited raSkat and Matrix-SMT ones are read whole)
+SCALING = ["carla-header-zeros", "carla-empty-packets", "carla-empty-frames", "carla-unknown-packets",
+           "carla-steered-wheels", "carla-steered-bones", "carla-steered-torque", "nanover-empty-records",
+           "nanover-header-zeros", "matrix-bare-frames", "matrix-empty-frames"]
+
+
+@pytest.mark.parametrize("name", SCALING)
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(min_value=200, max_value=3000))
+def test_memory_does_not_grow_with_the_units(name, count):
+    case = CASES[name]
+    small, verdict = _peak(case, count)
+    large, verdict_large = _peak(case, count * 4)
+    assert verdict is not Verdict.CRASH and verdict_large is not Verdict.CRASH
+    assert large <= small + GROWTH_MARGIN, f"{name}: {small} bytes at {count} units, {large} at {count * 4}"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(min_value=1, max_value=500))
+def test_every_hostile_input_gets_a_verdict_about_the_file(name, count):
+    case = CASES[name]
+    report = _check(case, _bytes(case, count))
+    assert report.verdict not in (Verdict.CRASH, Verdict.TIMEOUT), report.findings[:3]
+
+
+@pytest.mark.parametrize("name", ["carla-empty-packets", "carla-header-zeros"])
+def test_a_carla_flood_of_tiny_packets_does_not_fill_the_detection_prefix(name):
+    # before DETECTION_PREFIX_PACKETS, detection kept up to 8 MiB of packets: 1.2 million 7-byte ones
+    units = 100_000 if name == "carla-empty-packets" else 500_000
+    small, _ = _peak(CASES[name], units // 4)
+    large, verdict = _peak(CASES[name], units)
+    assert verdict is not Verdict.CRASH
+    assert large <= small + GROWTH_MARGIN
