@@ -22,18 +22,19 @@ import json
 import math
 from typing import Any, BinaryIO, Callable, Iterator
 
-from kaitaistruct import KaitaiStream
+from kaitaistruct import KaitaiStream, KaitaiStruct
 from recspec.reference import carla as dec
 from recspec.reference import carla as m
 from recspec.reference.carla import PacketKind as K
 from recspec.reference.carla import Variant
 
-from recspec._ksy.carla_recorder import CarlaRecorder as KS
+from recspec._ksy.carla_recorder import CarlaRecorder as KS_DEBUG  # dump --ksy: field positions
+from recspec._ksy_fast.carla_recorder import CarlaRecorder as KS  # the cross-check: no debug mode
 from recspec._plain import to_plain
 from recspec.errors import DecodeError, Malformed, Truncated
 from recspec.report import FileReport, Finding, Verdict
 
-from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
@@ -53,7 +54,7 @@ def _convert(obj: Any) -> Any:
         return obj.value
     if isinstance(obj, list):
         return tuple(_convert(x) for x in obj)
-    if hasattr(obj, "SEQ_FIELDS"):
+    if isinstance(obj, KaitaiStruct):
         cls = _MODEL_OF[type(obj).__name__]
         return cls(*(_convert(getattr(obj, f.name, None)) for f in dataclasses.fields(cls)))
     return obj
@@ -87,7 +88,7 @@ def kaitai_packets(f: BinaryIO, variant: Variant) -> Iterator[tuple[int, m.Packe
     """
     ks_io = KaitaiStream(f)
     try:
-        header = KS.Header(ks_io)
+        header = unread(KS.Header, ks_io)
         header._read()
     except KAITAI_INPUT_ERRORS as e:
         yield 0, _rejected(e, 0, "header")
@@ -95,7 +96,7 @@ def kaitai_packets(f: BinaryIO, variant: Variant) -> Iterator[tuple[int, m.Packe
     code = variant.code
     while not ks_io.is_eof():
         start = ks_io.pos()
-        p = KS.Packet(code, ks_io)
+        p = unread(KS.Packet, code, ks_io)
         try:
             p._read()
         except KAITAI_INPUT_ERRORS as e:
@@ -116,7 +117,7 @@ def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
     """
     ks_io = KaitaiStream(io.BytesIO(data))
     try:
-        root = KS(variant.code, ks_io)
+        root = unread(KS, variant.code, ks_io)
         root._read()
     except KAITAI_INPUT_ERRORS as e:
         raise _rejected(e, ks_io.pos(), "file") from None
@@ -262,7 +263,7 @@ def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: 
 
 
 def _tree(obj: Any, base: int) -> Any:
-    if isinstance(obj, KS.String):
+    if isinstance(obj, KS_DEBUG.String):
         return obj.value
     if isinstance(obj, list):
         return [_tree(x, base) for x in obj]
@@ -282,7 +283,7 @@ def _tree(obj: Any, base: int) -> Any:
         out[name] = {"start": base + dbg["start"] if "start" in dbg else None,
                      "end": base + dbg["end"] if "end" in dbg else None,
                      "value": _tree(value, base)}
-    if hasattr(obj, "kind") and isinstance(obj, KS.Packet):
+    if hasattr(obj, "kind") and isinstance(obj, KS_DEBUG.Packet):
         out["kind"] = getattr(obj.kind, "name", obj.kind)
     return out
 
@@ -292,7 +293,7 @@ def dump_kaitai(f: BinaryIO, out: Any, variant: Variant) -> None:
     ks_io = KaitaiStream(f)
     out.write('{"parser": "recspec._ksy.carla_recorder", "variant": %s,\n' % json.dumps(variant.name))
     try:
-        header = KS.Header(ks_io)
+        header = KS_DEBUG.Header(ks_io)
         header._read()
     except KAITAI_INPUT_ERRORS as e:
         out.write(' "error": %s\n}\n' % json.dumps(f"{type(e).__name__}: {e}"))
@@ -301,7 +302,7 @@ def dump_kaitai(f: BinaryIO, out: Any, variant: Variant) -> None:
     first = True
     error = None
     while not ks_io.is_eof():
-        p = KS.Packet(variant.code, ks_io)
+        p = KS_DEBUG.Packet(variant.code, ks_io)
         try:
             p._read()
         except KAITAI_INPUT_ERRORS as e:

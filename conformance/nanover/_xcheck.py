@@ -32,18 +32,20 @@ from recspec.reference.nanover import (
     state_update_from_message,
 )
 
-from recspec._ksy.nanover_recording import NanoverRecording as KS
+from recspec._ksy.nanover_recording import NanoverRecording as KS_DEBUG  # dump --ksy: field positions
+from recspec._ksy_fast.nanover_recording import NanoverRecording as KS  # the cross-check: no debug mode
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
 from recspec.report import FileReport, Finding, Severity, Verdict
 
-from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_records", "cross_check_report"]
 
 _KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
+_DEBUG_KIND_CODE = {Kind.TRAJ: KS_DEBUG.RecordKind.traj, Kind.STATE: KS_DEBUG.RecordKind.state}
 _MASK64 = (1 << 64) - 1
 
 
@@ -176,7 +178,7 @@ def record_model(rec: Any, kind: Kind) -> tuple[int, Frame | StateUpdate]:
 def kaitai_records(f: BinaryIO, kind: Kind) -> Iterator[tuple[int, Any]]:
     """(offset, (timestamp, message) or KaitaiRejected) per record; the header first checked."""
     io_ = KaitaiStream(f)
-    header = KS.Header(io_, None, None)
+    header = unread(KS.Header, io_, None, None)
     try:
         header._read()
     except KAITAI_INPUT_ERRORS as e:
@@ -184,7 +186,7 @@ def kaitai_records(f: BinaryIO, kind: Kind) -> Iterator[tuple[int, Any]]:
         return
     while not io_.is_eof():
         pos = io_.pos()
-        rec = KS.Record(_KIND_CODE[kind], io_, None, None)
+        rec = unread(KS.Record, _KIND_CODE[kind], io_, None, None)
         try:
             rec._read()
         except KAITAI_INPUT_ERRORS as e:
@@ -278,7 +280,7 @@ def _tree(obj: Any) -> Any:
 def dump_kaitai(f: BinaryIO, out: Any, kind: Kind) -> None:
     """The Kaitai parse tree, one record per line (positions relative to each object's substream)."""
     io_ = KaitaiStream(f)
-    header = KS.Header(io_, None, None)
+    header = KS_DEBUG.Header(io_, None, None)
     try:
         header._read()
     except KAITAI_INPUT_ERRORS as e:
@@ -287,7 +289,7 @@ def dump_kaitai(f: BinaryIO, out: Any, kind: Kind) -> None:
     out.write(json.dumps({"header": {"magic": header.magic, "version": header.version}}) + "\n")
     while not io_.is_eof():
         pos = io_.pos()
-        rec = KS.Record(_KIND_CODE[kind], io_, None, None)
+        rec = KS_DEBUG.Record(_DEBUG_KIND_CODE[kind], io_, None, None)
         try:
             rec._read()
         except KAITAI_INPUT_ERRORS as e:
