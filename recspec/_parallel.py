@@ -18,15 +18,16 @@ given text, so the crash and timeout paths are exercised end to end:
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
 import signal
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 __all__ = ["DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "WorkerLost", "run_in_workers"]
 
@@ -135,6 +136,9 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
     biggest first keeps the workers evenly busy to the end. ``check`` must be picklable where
     processes are spawned rather than forked.
     """
+    import multiprocessing  # here, not at the top: a serial run (-j 1) never pays for it
+    from multiprocessing.connection import wait
+
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending = [(i, files[i]) for i in (order if order is not None else range(len(files)))]
     pending.reverse()  # pop() from the end hands the files out in order

@@ -23,10 +23,10 @@ from recspec.report import FileReport, Verdict
 from .._sink import FindingSink, verdict_of
 from ._detect import ALWAYS, DETECTION_PREFIX_BYTES, DETECTION_PREFIX_FRAMES, detect_variant  # noqa: F401 - re-exported
 from ._rules import RULES_BY_ID
+from ._sniff import sniff  # noqa: F401 - the sniffer lives in a light module
 
 __all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "check_stream", "detect_variant", "sniff"]
 
-MAGIC_FIELD = b"\x0e\x00CARLA_RECORDER"
 
 _AD = (K.KINEMATICS, K.BOUNDING_BOX, K.TRIGGER_VOLUME, K.PLATFORM_TIME, K.PHYSICS_CONTROL, K.TRAFFIC_LIGHT_TIME)
 _EVENTS = (K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION)
@@ -62,15 +62,6 @@ _FLAGS = {
 NOT_AN_ACTOR = 0xFFFFFFFF
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
-
-
-def sniff(head: bytes) -> float:
-    """Confidence (0..1) that ``head`` (the first bytes of a file) is a CARLA log."""
-    if head[2:18] == MAGIC_FIELD:
-        return 1.0
-    if head[2:18].upper() == MAGIC_FIELD.upper():
-        return 0.9  # a differently-cased magic: still CARLA, and CARLA-HEADER-001 says so
-    return 0.0
 
 
 # --- the walk ----------------------------------------------------------------------
