@@ -57,13 +57,21 @@ def dump_json_stream(out: TextIO, preamble: str, key: str, items: Iterable[Mappi
     out.write("\n}\n")
 
 
-def lazy_members(package: str) -> Callable[[str], Any]:
+def lazy_members(package: str, members: Mapping[str, str] | None = None) -> Callable[[str], Any]:
     """The module ``__getattr__`` of a format plugin: ``STRATEGIES`` (which imports
     Hypothesis) and ``seeds`` (the corpus builders) load on first use, so checking a
-    file never pays for them."""
+    file never pays for them; so does each name of ``members`` (name -> the plugin's
+    submodule that defines it), so that sniffing a file imports only the plugin's
+    light ``_sniff`` module, not its checker and reference codec."""
     import importlib
+    import sys
 
     def __getattr__(name: str) -> Any:
+        sub = (members or {}).get(name)
+        if sub is not None:
+            value = getattr(importlib.import_module(f"{package}.{sub}"), name)
+            setattr(sys.modules[package], name, value)  # the next lookup is a plain attribute
+            return value
         if name == "STRATEGIES":
             mod = importlib.import_module(f"{package}._strategies")
             return {n: getattr(mod, n) for n in mod.__all__}

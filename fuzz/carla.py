@@ -127,7 +127,7 @@ def variant_of(data: bytes) -> Variant | None:
         return None
     f = io.BytesIO(data)
     f.seek(offset)
-    variant, _ = detect_variant(f, offset, len(data))
+    variant: Variant = detect_variant(f, offset, len(data))[0]
     return variant
 
 

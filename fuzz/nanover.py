@@ -98,7 +98,8 @@ def kind_of(data: bytes) -> Kind:
     """The kind ``recspec check`` would choose for ``data`` without a file extension."""
     f = io.BytesIO(data)
     f.seek(HEADER_SIZE)
-    return detect_kind(f, len(data))[0]
+    kind: Kind = detect_kind(f, len(data))[0]
+    return kind
 
 
 def fuzz_ref(data: bytes) -> None:

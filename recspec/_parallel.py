@@ -28,7 +28,6 @@ given text, so the crash and timeout paths are exercised end to end:
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
 import signal
@@ -37,9 +36,11 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 __all__ = ["DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "WorkerLost", "run_in_workers"]
 
@@ -206,6 +207,9 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
     biggest first keeps the workers evenly busy to the end. ``check`` must be picklable where
     processes are spawned rather than forked.
     """
+    import multiprocessing  # here, not at the top: a serial run (-j 1) never pays for it
+    from multiprocessing.connection import wait
+
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pending = [(i, files[i]) for i in (order if order is not None else range(len(files)))]
     pending.reverse()  # pop() from the end hands the files out in order

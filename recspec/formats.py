@@ -244,7 +244,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         cross_check_limit=32 * _MiB,
         stats_keys=("frames", "packets", "duration_s", "map", "actors_added", "position_records"),
-        cross_check_note="the Kaitai parser reads the whole file, packet by packet",
+        cross_check_note="a sample of about 1 packet in 32 by default (--cross-check full: every packet)",
     ),
     "nanover": FormatInfo(
         id="nanover",
@@ -256,7 +256,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         cross_check_limit=32 * _MiB,
         stats_keys=("kind", "records", "first_timestamp_us", "last_timestamp_us"),
-        cross_check_note="the Kaitai parser reads every record, about 1 MB/s",
+        cross_check_note="a sample of about 1 record in 64 by default (--cross-check full: every record)",
     ),
     "raskat-signal": FormatInfo(
         id="raskat-signal",

@@ -97,7 +97,9 @@ def test_check_reports_valid_with_detected_variant(real):
 
 def test_cli_json_on_both_real_files():
     paths = [str(real_file(n)) for n in sorted(FACTS)]
-    run = subprocess.run([*RECSPEC, "check", "--json", *paths], capture_output=True, text=True, timeout=300)
+    # --cross-check full: the two readings must agree on every byte of the real logs (the default samples)
+    run = subprocess.run([*RECSPEC, "check", "--json", "--cross-check", "full", *paths], capture_output=True,
+                         text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["report_schema"] == 1 and out["summary"] == {"files": 2, "valid": 2, "invalid": 0, "malformed": 0,

@@ -89,8 +89,9 @@ def test_hello_vel_facts() -> None:
 def test_real_files_check_valid_with_the_contract_stats(name: str, kind: str, records: int, first: int, last: int,
                                                           resets: int | None) -> None:
     path = real_file(name)
-    proc = subprocess.run([sys.executable, "-m", "recspec", "check", "--json", str(path)], capture_output=True,
-                          text=True, check=False)
+    # --cross-check full: the two readings must agree on every record (the default samples)
+    proc = subprocess.run([sys.executable, "-m", "recspec", "check", "--json", "--cross-check", "full", str(path)],
+                          capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout
     report = json.loads(proc.stdout)["files"][0]
     assert report["format"] == "nanover" and report["verdict"] == "valid"

@@ -12,34 +12,30 @@ import math
 import os
 import struct
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.reference import carla as dec
-from recspec.reference.carla import VARIANTS, Variant
 from recspec.reference.carla import PacketKind as K
+from recspec.reference.carla import Variant
 from recspec.report import FileReport, Verdict
 from recspec.trace import CarlaTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink, verdict_of
+from ._detect import (  # noqa: F401 - re-exported
+    ALWAYS,
+    DETECTION_PREFIX_BYTES,
+    DETECTION_PREFIX_FRAMES,
+    DETECTION_PREFIX_PACKETS,
+    detect_variant,
+)
 from ._rules import RULES_BY_ID
+from ._sniff import sniff
 
-__all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "check_stream", "detect_variant", "sniff"]
+__all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "DETECTION_PREFIX_PACKETS", "check_stream",
+           "detect_variant", "sniff"]
 
-MAGIC_FIELD = b"\x0e\x00CARLA_RECORDER"
-
-#: Variant detection reads at most this much of the file (see ``detect_variant``).
-DETECTION_PREFIX_BYTES = 8 * 1024 * 1024
-DETECTION_PREFIX_FRAMES = 64
-#: ... or this many packets (64 busy frames hold about 1,500), whichever comes first.
-DETECTION_PREFIX_PACKETS = 16384
-
-# Tie-break between variants that fit the bytes equally well: released versions
-# first, newest first; development numberings last.
-PREFERENCE = ("0.9.15", "0.9.16", "0.9.14", "0.9.12-0.9.13", "0.9.10-0.9.11", "0.9.6-0.9.9",
-              "0.9.4-0.9.5", "dev-2023", "ue5")
 
 _AD = (K.KINEMATICS, K.BOUNDING_BOX, K.TRIGGER_VOLUME, K.PLATFORM_TIME, K.PHYSICS_CONTROL, K.TRAFFIC_LIGHT_TIME)
 _EVENTS = (K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION)
@@ -61,17 +57,6 @@ WRITER_ORDER["dev-2023"] = WRITER_ORDER["0.9.16"] = WRITER_ORDER["ue5"] = (
     K.VISUAL_TIME, *_EVENTS, K.VEHICLE_DOOR, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT,
     K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER, *_AD, K.WALKER_BONES)
 
-# Packets CARLA writes in every frame, even with no records (used to tell variants apart).
-ALWAYS: dict[str, frozenset[K]] = {
-    "0.9.4-0.9.5": frozenset((*_EVENTS, *_STATE)),
-    "0.9.6-0.9.9": frozenset((*_EVENTS, *_STATE, *_ANIM)),
-    "0.9.10-0.9.11": frozenset((*_EVENTS, *_STATE, *_ANIM, K.VEHICLE_LIGHT)),
-}
-ALWAYS["0.9.12-0.9.13"] = ALWAYS["0.9.10-0.9.11"]
-ALWAYS["0.9.14"] = ALWAYS["0.9.10-0.9.11"] | {K.VISUAL_TIME}
-ALWAYS["0.9.15"] = ALWAYS["0.9.14"] | {K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER}
-ALWAYS["dev-2023"] = ALWAYS["0.9.16"] = ALWAYS["ue5"] = ALWAYS["0.9.15"] | {K.VEHICLE_DOOR}
-
 # Fixed-record kinds whose first field is an actor id (CARLA-ACTOR-001).
 _ACTOR_FIRST = frozenset((K.POSITION, K.STATE, K.ANIM_VEHICLE, K.ANIM_WALKER, K.VEHICLE_LIGHT, K.KINEMATICS,
                           K.BOUNDING_BOX, K.TRAFFIC_LIGHT_TIME, K.TRIGGER_VOLUME, K.ANIM_BIKER, K.VEHICLE_DOOR))
@@ -86,130 +71,6 @@ _FLAGS = {
 NOT_AN_ACTOR = 0xFFFFFFFF
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
-
-
-def sniff(head: bytes) -> float:
-    """Confidence (0..1) that ``head`` (the first bytes of a file) is a CARLA log."""
-    if head[2:18] == MAGIC_FIELD:
-        return 1.0
-    if head[2:18].upper() == MAGIC_FIELD.upper():
-        return 0.9  # a differently-cased magic: still CARLA, and CARLA-HEADER-001 says so
-    return 0.0
-
-
-# --- variant detection ----------------------------------------------------------
-
-
-@dataclass
-class _Fit:
-    variant: Variant
-    structural: int = 0
-    unknown: int = 0
-    missing_always: int = 0
-    enum_misfits: int = 0
-    first_problem: str = ""
-    notes: list[str] = field(default_factory=list)
-
-    def score(self) -> tuple[int, int, int, int, int]:
-        return (self.structural, self.unknown, self.missing_always, self.enum_misfits,
-                PREFERENCE.index(self.variant.name))
-
-
-def _prefix_packets(f: BinaryIO, offset: int, size: int | None) -> list[dec.RawPacket]:
-    """Framed packets of the file's first frames (variant independent)."""
-    any_variant = VARIANTS["0.9.4-0.9.5"]
-    out: list[dec.RawPacket] = []
-    frames_seen = 0
-    try:
-        for raw in dec.PacketReader(f, any_variant, offset, size):
-            out.append(raw)
-            if raw.packet_id == 1:
-                frames_seen += 1
-            if (frames_seen >= DETECTION_PREFIX_FRAMES or raw.end - offset >= DETECTION_PREFIX_BYTES
-                    or len(out) >= DETECTION_PREFIX_PACKETS):  # a flood of tiny packets: memory, not bytes
-                break
-    except DecodeError:
-        pass  # the walk reports it; detection uses what could be framed
-    return out
-
-
-def _fit(variant: Variant, packets: list[dec.RawPacket]) -> _Fit:
-    fit = _Fit(variant)
-    always = ALWAYS[variant.name]
-    seen: set[K] = set()
-    in_frame = False
-    for raw in packets:
-        kind = variant.ids.get(raw.packet_id, K.RAW)
-        if kind is K.RAW:
-            if raw.packet_id < 100:
-                fit.unknown += 1
-                if not fit.first_problem:
-                    fit.first_problem = f"packet id {raw.packet_id} at offset {raw.offset} is not defined"
-            continue
-        if kind is K.FRAME_START:
-            in_frame, seen = True, set()
-        elif kind is K.FRAME_END and in_frame:
-            fit.missing_always += len(always - seen)
-            in_frame = False
-        seen.add(kind)
-        try:
-            if dec.is_fixed_record(kind):  # layout check only: no dataclasses needed here
-                dec.unpack_flat(kind, raw.payload, variant, raw.payload_offset)
-                continue
-            if kind is K.ANIM_VEHICLE_WHEELS:
-                dec.anim_wheel_ids(raw.payload, raw.payload_offset)
-                continue
-            body = dec.decode_body(kind, raw.payload, variant, raw.payload_offset)
-        except DecodeError as e:
-            fit.structural += 1
-            if not fit.first_problem or fit.structural == 1:
-                fit.first_problem = f"packet id {raw.packet_id} at offset {raw.offset}: {e.message} (as {kind.label})"
-            continue
-        if kind is K.EVENT_ADD:
-            for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
-                if r.type >= variant.actor_types - 1:
-                    fit.enum_misfits += 1
-                fit.enum_misfits += sum(1 for a in r.attributes if a.type not in variant.attribute_types)
-    return fit
-
-
-def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
-    """Choose the variant whose layouts fit the first frames of the file best.
-
-    Reads at most ``DETECTION_PREFIX_FRAMES`` frames or ``DETECTION_PREFIX_BYTES``
-    bytes. Ranking: fewest payloads that do not fit their layout, then fewest
-    undefined ids below 100, then fewest always-written packets missing, then
-    fewest out-of-range enum values (actor and attribute types), then the
-    ``PREFERENCE`` order. Returns the variant and the evidence for the report.
-    """
-    start = f.tell()
-    packets = _prefix_packets(f, offset, size)
-    f.seek(start)
-    fits = sorted((_fit(v, packets) for v in VARIANTS.values()), key=_Fit.score)
-    best = fits[0]
-    candidates = []
-    for fit in fits:
-        entry: dict[str, Any] = {"variant": fit.variant.name, "fits": fit.structural == 0}
-        reasons = []
-        if fit.structural:
-            reasons.append(f"{fit.structural} payloads do not fit")
-        if fit.unknown:
-            reasons.append(f"{fit.unknown} packets with undefined ids")
-        if fit.missing_always:
-            reasons.append(f"{fit.missing_always} always-written packets missing")
-        if fit.enum_misfits:
-            reasons.append(f"{fit.enum_misfits} out-of-range actor/attribute types")
-        if fit.first_problem:
-            reasons.append(f"first: {fit.first_problem}")
-        entry["reason"] = "; ".join(reasons) if reasons else "every packet fits"
-        candidates.append(entry)
-    evidence = {
-        "method": "content",
-        "prefix_packets": len(packets),
-        "also_fit_equally": [f.variant.name for f in fits[1:] if f.score()[:4] == best.score()[:4]],
-        "candidates": candidates,
-    }
-    return best.variant, evidence
 
 
 # --- the walk ----------------------------------------------------------------------

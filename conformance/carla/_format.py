@@ -30,7 +30,7 @@ def _variant(name: str | None) -> Variant | None:
 
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-          cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
+          cross_check: bool | str, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
           progress: Progress | None = None) -> FileReport:
     report = check_stream(f, path=path, variant=_variant(variant), profile=profile, size=size, progress=progress)
 
@@ -40,9 +40,10 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         assert report.variant is not None
         f.seek(0)
         xprogress = None if progress is None else (lambda done, total: progress(done, total, "cross-check"))
-        cross_check_report(f, report, VARIANTS[report.variant], size, progress=xprogress)
+        # cross_check is True (the default: a sample of the units) or "full" (every byte)
+        cross_check_report(f, report, VARIANTS[report.variant], size, progress=xprogress, full=cross_check == "full")
 
-    cross_check_within(report, enabled=cross_check and report.variant is not None, size=size,
+    cross_check_within(report, enabled=bool(cross_check) and report.variant is not None, size=size,
                        limit=cross_check_limit, run=run)
     return report
 

@@ -61,7 +61,8 @@ from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode
 from recspec.reference.carla import PacketKind as K
 
-from ._check import ALWAYS, NOT_AN_ACTOR, WRITER_ORDER
+from ._check import NOT_AN_ACTOR, WRITER_ORDER
+from ._detect import ALWAYS
 
 __all__ = ["carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants"]
 

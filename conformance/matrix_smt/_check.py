@@ -23,7 +23,6 @@ from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, Truncated
 from recspec.reference.matrix_smt import (
-    BSON_TYPES,
     CMD_DEFAULTS,
     T_ARRAY,
     Array,
@@ -41,6 +40,7 @@ from recspec.trace import enabled as trace_enabled
 from .._sink import FindingSink, verdict_of
 from . import _fastpath
 from ._rules import QUAT_TOLERANCE, RULES_BY_ID
+from ._sniff import sniff
 
 __all__ = ["check_stream", "sniff"]
 
@@ -60,28 +60,6 @@ CMD_STYLE = ("r", "g", "b", "o")
 FLAGS = {"spec": {"i": False, "d": True},
          "compat": {"i": False, "d": True, "instantiated": False, "destroyed": True}}
 PROGRESS_EVERY = 4096  # frames
-
-
-def sniff(head: bytes) -> float:
-    """Confidence (0..1) that ``head`` starts a Matrix-SMT recording (a BSON document)."""
-    if len(head) < 7:
-        return 0.0
-    n = int.from_bytes(head[:4], "little", signed=True)
-    if n < 5 or head[4] not in BSON_TYPES:
-        return 0.0
-    k = head.find(b"\x00", 5)
-    if k < 0 and len(head) < 4096:
-        return 0.0
-    key = head[5:k] if k >= 0 else b""
-    if key in (b"objects", b"frames"):
-        return 1.0
-    if b"\x04frames\x00" in head or b"\x04objects\x00" in head:
-        return 0.9
-    try:
-        text = key.decode("ascii")
-    except UnicodeDecodeError:
-        return 0.0
-    return 0.2 if text.isprintable() else 0.0
 
 
 def _where(doc: Document, key: str, default: int | None) -> int | None:

@@ -34,13 +34,13 @@ import bson as pymongo_bson
 from bson.codec_options import CodecOptions, DatetimeConversion
 from kaitaistruct import KaitaiStream
 
-from recspec._ksy.bson import Bson as KB
-from recspec._ksy.matrix_smt_record import MatrixSmtRecord as KS
+from recspec._ksy_fast.bson import Bson as KB  # the cross-check: no debug mode
+from recspec._ksy_fast.matrix_smt_record import MatrixSmtRecord as KS
 from recspec.errors import DecodeError
 from recspec.reference import matrix_smt as b
 from recspec.report import FileReport, Finding, Verdict
 
-from .._kaitai import KAITAI_INPUT_ERRORS
+from .._kaitai import KAITAI_INPUT_ERRORS, stack_for_nesting
 from .._kaitai import Divergence as _Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 
@@ -75,8 +75,8 @@ class Divergence(_Divergence):
 def kaitai_parse(data: bytes) -> KS:
     """The Kaitai parse of a whole file; :class:`KaitaiRejected` when it fails."""
     try:
-        root = KS(KaitaiStream(io.BytesIO(data)))
-        root._read()
+        with stack_for_nesting(b.MAX_DEPTH):  # the ksy bounds the depth at MAX_DEPTH too
+            root = KS(KaitaiStream(io.BytesIO(data)))  # parses (no debug mode)
         return root
     except RecursionError as e:  # pragma: no cover - bounded by the depth limit in the ksy
         raise KaitaiRejected(f"recursion: {e}", 0) from None

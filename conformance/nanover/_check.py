@@ -20,13 +20,11 @@ from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.nanover import (
     FORMAT_VERSION,
     HEADER_SIZE,
-    MAGIC,
     UNSET,
     Kind,
     RecordReader,
     StateAggregate,
     kind_from_path,
-    looks_like_version_1,
     parse_frame,
     parse_state_update,
     read_header,
@@ -40,10 +38,10 @@ from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink, verdict_of
 from ._rules import RULES_BY_ID
+from ._sniff import sniff
 
 __all__ = ["DETECTION_RECORDS", "check_stream", "detect_kind", "sniff"]
 
-MAGIC_BYTES = MAGIC.to_bytes(8, "little")
 #: Kind detection by content reads at most this many records.
 DETECTION_RECORDS = 8
 #: nanover-check-recording's largest accepted gap between records.
@@ -70,16 +68,6 @@ STANDARD_NUMBERS = frozenset((
 _TOPOLOGY = frozenset((*STANDARD_ARRAYS, *COUNT_KEYS)) - {"system.box.vectors"}
 _PER_PARTICLE_3 = ("particle.positions", "particle.velocities", "particle.forces", "particle.forces.system")
 _PER_PARTICLE_1 = ("particle.elements", "particle.names", "particle.residues")
-
-
-def sniff(head: bytes) -> float:
-    """Confidence that ``head`` is a NanoVer recording (a headerless version-1 file scores low,
-    so that ``recspec check`` reports it with NANOVER-HEADER-003 rather than as unrecognised)."""
-    if head[:8] == MAGIC_BYTES:
-        return 1.0
-    if looks_like_version_1(head):
-        return 0.3
-    return 0.0
 
 
 def _scans_as(payload: bytes, kind: str) -> bool:

@@ -31,7 +31,7 @@ MAX_CROSS_CHECK_SIZE = FORMATS["nanover"].cross_check_limit
 
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-          cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
+          cross_check: bool | str, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
           progress: Progress | None = None) -> FileReport:
     report = check_stream(f, path=path, variant=variant, profile=profile, size=size, progress=progress)
 
@@ -41,9 +41,10 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         assert report.variant is not None
         f.seek(0)
         xprogress = None if progress is None else (lambda done, total: progress(done, total, "cross-check"))
-        cross_check_report(f, report, Kind(report.variant), size, progress=xprogress)
+        # cross_check is True (the default: a sample of the units) or "full" (every byte)
+        cross_check_report(f, report, Kind(report.variant), size, progress=xprogress, full=cross_check == "full")
 
-    cross_check_within(report, enabled=cross_check and report.variant is not None, size=size,
+    cross_check_within(report, enabled=bool(cross_check) and report.variant is not None, size=size,
                        limit=cross_check_limit, run=run)
     return report
 

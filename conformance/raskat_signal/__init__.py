@@ -8,11 +8,21 @@ This module is what the format registry (``recspec.formats``) loads for
 """
 
 from .._plugin import lazy_members
-from ._check import VARIANTS, check_bytes, sniff
-from ._format import KAITAI, MAX_CROSS_CHECK_SIZE, check, dump
-from ._rules import RULES, RULES_BY_ID
+from ._sniff import sniff
+
+# Loaded on first use: sniffing a file imports only ._sniff (see _plugin.lazy_members).
+_MEMBERS = {
+    "VARIANTS": "_check",
+    "check_bytes": "_check",
+    "KAITAI": "_format",
+    "MAX_CROSS_CHECK_SIZE": "_format",
+    "check": "_format",
+    "dump": "_format",
+    "RULES": "_rules",
+    "RULES_BY_ID": "_rules",
+}
 
 __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "RULES", "RULES_BY_ID", "STRATEGIES", "VARIANTS", "check", "check_bytes",
            "dump", "seeds", "sniff"]
 
-__getattr__ = lazy_members(__name__)
+__getattr__ = lazy_members(__name__, _MEMBERS)

@@ -41,6 +41,7 @@ from recspec.trace import RaskatTrace
 from recspec.trace import enabled as trace_enabled
 
 from ._rules import RULES_BY_ID
+from ._sniff import sniff
 
 __all__ = ["VARIANTS", "check_bytes", "sniff", "variant_name"]
 
@@ -61,26 +62,6 @@ _OFF_TIME, _OFF_US, _OFF_LON, _OFF_LAT, _OFF_ALT, _OFF_RATE, _OFF_FLAGS = 2, 16,
 
 def variant_name(version: int) -> str:
     return f"v{version}"
-
-
-def _digits14(b: bytes) -> bool:
-    return len(b) == 14 and b.isdigit() and b.isascii()
-
-
-def sniff(head: bytes) -> float:
-    """Confidence that ``head`` starts a signal file: the version word and what must follow it."""
-    if head[:6] == XZ_MAGIC:
-        return 0.6  # an xz stream: the document's container (the tar inside is checked later)
-    if len(head) < 3 or head[1] != 0:
-        return 0.0
-    v = head[0]
-    if v not in VERSIONS:  # an unknown version with a known body after it: say why it does not fit
-        return 0.5 if _digits14(head[2:16]) or (head[2] == 0xAE and _digits14(head[3:17])) else 0.0
-    if v <= 2:
-        return 0.9 if _digits14(head[2:16]) else (0.2 if len(head) >= HEADER_V1 else 0.05)
-    if head[2] == 0xAE:  # fixstr of 14 characters: the time
-        return 0.9 if _digits14(head[3:17]) else 0.5
-    return 0.05
 
 
 def _valid_time(raw: bytes) -> str | None:

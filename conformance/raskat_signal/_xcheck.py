@@ -1,6 +1,6 @@
 """The Kaitai cross-check: the generated parser reads the file a second time.
 
-``kaitai_read`` parses a whole file with ``recspec._ksy.raskat_signal_file``
+``kaitai_read`` parses a whole file with ``recspec._ksy_fast.raskat_signal_file``
 (xz by the ``recspec_xz`` process routine, tar by ``tar.ksy``, the signal by
 ``raskat_signal.ksy``/``msgpack.ksy``) and converts the parse tree into the
 reference model, choosing the signal member by the same decision as the
@@ -17,8 +17,8 @@ from typing import Any
 
 from kaitaistruct import KaitaiStream
 
-from recspec._ksy.raskat_signal import RaskatSignal
-from recspec._ksy.raskat_signal_file import RaskatSignalFile
+from recspec._ksy_fast.raskat_signal import RaskatSignal  # the cross-check: no debug mode
+from recspec._ksy_fast.raskat_signal_file import RaskatSignalFile
 from recspec.errors import DecodeError
 from recspec.reference.raskat_signal import (
     MAX_DEPTH,
@@ -98,8 +98,7 @@ def _cstr(raw: bytes) -> str:
 def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
     """The file as the Kaitai parser reads it; :class:`KaitaiRejected` if it does not."""
     try:
-        root = RaskatSignalFile(max_unpacked, MAX_DEPTH, KaitaiStream(_bytes_io(data)))
-        root._read()
+        root = RaskatSignalFile(max_unpacked, MAX_DEPTH, KaitaiStream(_bytes_io(data)))  # parses (no debug mode)
         if not root.is_xz:
             return SignalFile("raw", _signal(root.raw))
         members = []
@@ -116,8 +115,7 @@ def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
         if len(regular) != 1:
             raise KaitaiRejected(f"{len(regular)} regular tar members", 0, "tar")
         name, _, _, e = regular[0]
-        sig = RaskatSignal(MAX_DEPTH, KaitaiStream(_bytes_io(e.body)))
-        sig._read()
+        sig = RaskatSignal(MAX_DEPTH, KaitaiStream(_bytes_io(e.body)))  # parses (no debug mode)
         return SignalFile("tar.xz", _signal(sig), name)
     except KAITAI_INPUT_ERRORS as e:
         raise KaitaiRejected.from_error(e, "kaitai: ", offset=0) from None

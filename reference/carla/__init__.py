@@ -18,7 +18,9 @@ from ._decode import (
     decode_header,
     frames,
     is_fixed_record,
+    layout_misfit,
     read_header,
+    record_chain_misfit,
     record_struct,
     unpack_flat,
 )
@@ -47,6 +49,8 @@ __all__ = [
     "is_fixed_record",
     "iter_packets",
     "iter_units",
+    "layout_misfit",
+    "record_chain_misfit",
     "read_header",
     "record_struct",
     "unpack_flat",

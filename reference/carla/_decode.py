@@ -38,6 +38,8 @@ __all__ = [
     "decode_body",
     "decode_header",
     "iter_packets",
+    "layout_misfit",
+    "record_chain_misfit",
     "unpack_flat",
 ]
 
@@ -185,6 +187,103 @@ def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: 
     if count == 0:
         return []
     return list(s.iter_unpack(payload[2:]))
+
+
+# The smallest record of each variable-size layout, by vector width (f32, f64): the
+# fixed part of the record with every inner count and string length zero.
+_MIN_RECORD: dict[K, tuple[int, int]] = {
+    K.EVENT_ADD: (4 + 1 + 2 * 12 + 4 + 2 + 2, 4 + 1 + 2 * 24 + 4 + 2 + 2),
+    # id, 5 floats, a flag, 4 floats; the centre of mass; four u32 counts
+    K.PHYSICS_CONTROL: (4 + 5 * 4 + 1 + 4 * 4 + 12 + 4 * 4,) * 2,
+    K.WALKER_BONES: (4 + 2, 4 + 2),
+    K.ANIM_VEHICLE_WHEELS: (4 + 4, 4 + 4),
+}
+
+
+def layout_misfit(kind: K, payload: bytes | memoryview, variant: Variant) -> str | None:
+    """Whether a payload's *size* is one the layout of ``kind`` can have in ``variant``:
+    ``None`` if it can, else what the layout implies (for a message).
+
+    Only the outer shape is looked at, never the records' contents: a no-count layout
+    has one exact size, a counted fixed-record layout ``2 + count * record_size``, and
+    a variable-record layout at least ``2 + count * smallest_record`` (exactly 2 for
+    no record). Variant detection ranks variants with it, so that a record that is
+    malformed inside (a wheel count of 2^32-1) is a finding in the variant the rest of
+    the file shows, not a reason to choose another variant.
+    """
+    size = len(payload)
+    if kind is K.RAW or (kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None):
+        return None  # kept as bytes: any size
+    entry = _NO_COUNT.get(kind)
+    if entry is not None:
+        return None if size == entry[0].size else str(entry[0].size)
+    if size < 2:
+        return "at least 2"
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    if kind in _FIXED_RECORDS:
+        expected = 2 + count * record_struct(kind, variant.vec_f64).size
+        return None if size == expected else str(expected)
+    smallest = 2 + count * _MIN_RECORD[kind][variant.vec_f64]
+    if count == 0:
+        return None if size == 2 else "2"
+    return None if size >= smallest else f"at least {smallest}"
+
+
+def record_chain_misfit(kind: K, payload: bytes | memoryview, variant: Variant) -> str | None:
+    """For a variable-record layout, whether the record sizes its inner counts and string
+    lengths imply add up to the payload: ``None`` if they do, else where they do not.
+
+    Sizes only: no value is decoded or judged. It tells apart layouts that differ
+    inside a record (PhysicsControl's 36- or 48-byte wheels, 12- or 24-byte vectors
+    in EventAdd and WalkerBones); fixed layouts and raw payloads always pass here
+    (:func:`layout_misfit` judges those).
+    """
+    if kind not in _MIN_RECORD or (kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None):
+        return None
+    size = len(payload)
+    if size < 2:
+        return "at least 2 bytes"
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    vec = 24 if variant.vec_f64 else 12
+    pos = 2
+    try:
+        for _ in range(count):
+            if kind is K.ANIM_VEHICLE_WHEELS:
+                (n,) = _UNPACK_U32_FROM(payload, pos + 4)
+                pos += 8 + 9 * n
+            elif kind is K.WALKER_BONES:
+                (n,) = _UNPACK_U16_FROM(payload, pos + 4)
+                pos += 6
+                for _ in range(n):
+                    (length,) = _UNPACK_U16_FROM(payload, pos)
+                    pos += 2 + length + 2 * vec
+                    if pos > size:
+                        return f"bones past the end ({pos} > {size})"
+            elif kind is K.EVENT_ADD:
+                pos += 4 + 1 + 2 * vec + 4
+                (length,) = _UNPACK_U16_FROM(payload, pos)
+                pos += 2 + length
+                (n,) = _UNPACK_U16_FROM(payload, pos)
+                pos += 2
+                for _ in range(n):
+                    pos += 1
+                    for _ in range(2):
+                        (length,) = _UNPACK_U16_FROM(payload, pos)
+                        pos += 2 + length
+                    if pos > size:
+                        return f"attributes past the end ({pos} > {size})"
+            else:  # PhysicsControl
+                pos += 41 + 12
+                for step in (8, 12, 8, variant.wheel_physics_size or 48):
+                    (n,) = _UNPACK_U32_FROM(payload, pos)
+                    pos += 4 + step * n
+                    if pos > size:
+                        return f"records past the end ({pos} > {size})"
+            if pos > size:
+                return f"records past the end ({pos} > {size})"
+    except struct.error:
+        return f"a record count or length past the end of {size} bytes"
+    return None if pos == size else f"{pos} bytes of records in {size}"
 
 
 class _Cursor:

@@ -1,0 +1,270 @@
+"""CARLA variant detection: which of the nine byte layouts a log holds, in one pass.
+
+Every CARLA release writes header version 1, so the variant comes from the
+content. :func:`detect_variant` frames the first packets once (at most
+``DETECTION_PREFIX_FRAMES`` frames, ``DETECTION_PREFIX_BYTES`` bytes or
+``DETECTION_PREFIX_PACKETS`` packets) and
+reduces each to its *shape*: its id, its payload size and the u16 record count
+the payload starts with. Each variant is then judged on those shapes alone,
+with arithmetic, never by decoding payloads nine times.
+
+The rule (README, "CARLA recorder logs"; the bounded-input work relies on it):
+
+1. A variant is chosen only if it **explains every packet id and payload size**
+   of the prefix: each id below 100 is one the variant defines, and each payload
+   size is one the packet's layout can have in that variant
+   (:func:`recspec.reference.carla.layout_misfit`: exact for fixed layouts,
+   ``2 + count * record size`` for fixed records, at least ``2 + count *
+   smallest record`` for variable records; ids of 100 and above are user
+   packets and fit every variant).
+2. A packet that is malformed *inside* (a wheel count of 2^32-1, 65,535 bones,
+   a torque-curve count of 2^32-1) still has a size its layout can have, so it
+   is never a reason to pick another variant: it is a finding, reported by the
+   walk in the variant the rest of the prefix shows. Inner sizes (the record
+   chain a variable layout's counts and string lengths imply,
+   :func:`recspec.reference.carla.record_chain_misfit`) only break ties between
+   variants that explain every id and outer size equally well: they are what
+   tells 0.9.10-0.9.11 (36-byte wheel physics) from 0.9.12-0.9.13 (48 bytes).
+3. Then: fewest always-written packets missing (``ALWAYS``), fewest out-of-range
+   actor/attribute types in the EventAdd records, then the order of
+   ``PREFERENCE``. If no variant explains every id and outer size (an undefined
+   id, a payload of a size no layout has), the fewest unexplained packets win,
+   then the same order.
+
+Corruption cannot steer it: changing a byte inside a payload changes no id and
+no size; changing an id or a size makes that packet unexplained in the variant
+the rest of the file shows, and in nearly every other variant too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, cast
+
+from recspec.errors import DecodeError
+from recspec.reference import carla as dec
+from recspec.reference.carla import VARIANTS, Variant
+from recspec.reference.carla import PacketKind as K
+
+__all__ = ["ALWAYS", "DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "DETECTION_PREFIX_PACKETS", "PREFERENCE",
+           "RULE", "detect_variant"]
+
+#: Variant detection reads at most this much of the file.
+DETECTION_PREFIX_BYTES = 8 * 1024 * 1024
+DETECTION_PREFIX_FRAMES = 64
+#: ... or this many packets (64 busy frames hold about 1,500), whichever comes first: a flood of tiny
+#: packets would otherwise keep up to 8 MiB of them (1.2 million 7-byte ones).
+DETECTION_PREFIX_PACKETS = 16384
+
+#: Tie-break between variants that fit the bytes equally well: released versions
+#: first, newest first; development numberings last.
+PREFERENCE = ("0.9.15", "0.9.16", "0.9.14", "0.9.12-0.9.13", "0.9.10-0.9.11", "0.9.6-0.9.9",
+              "0.9.4-0.9.5", "dev-2023", "ue5")
+
+#: The rule, as the report's evidence states it.
+RULE = ("a variant must explain every packet id and payload size of the prefix (a packet malformed inside is a "
+        "finding, not a reason to pick another variant); then fewest always-written packets missing, fewest "
+        "out-of-range actor/attribute types, then the order " + ", ".join(PREFERENCE))
+
+_EVENTS = (K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION)
+_STATE = (K.POSITION, K.STATE)
+_ANIM = (K.ANIM_VEHICLE, K.ANIM_WALKER)
+
+#: Packets CARLA writes in every frame, even with no records (used to tell variants apart).
+ALWAYS: dict[str, frozenset[K]] = {
+    "0.9.4-0.9.5": frozenset((*_EVENTS, *_STATE)),
+    "0.9.6-0.9.9": frozenset((*_EVENTS, *_STATE, *_ANIM)),
+    "0.9.10-0.9.11": frozenset((*_EVENTS, *_STATE, *_ANIM, K.VEHICLE_LIGHT)),
+}
+ALWAYS["0.9.12-0.9.13"] = ALWAYS["0.9.10-0.9.11"]
+ALWAYS["0.9.14"] = ALWAYS["0.9.10-0.9.11"] | {K.VISUAL_TIME}
+ALWAYS["0.9.15"] = ALWAYS["0.9.14"] | {K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER}
+ALWAYS["dev-2023"] = ALWAYS["0.9.16"] = ALWAYS["ue5"] = ALWAYS["0.9.15"] | {K.VEHICLE_DOOR}
+
+# The on-disk ids of each variant's always-written packets, and of its FrameStart/FrameEnd.
+_ALWAYS_IDS = {name: frozenset(i for i, k in v.ids.items() if k in ALWAYS[name]) for name, v in VARIANTS.items()}
+
+
+@dataclass
+class _Fit:
+    variant: Variant
+    misfits: int = 0  # payload sizes the variant's layout cannot have
+    unknown: int = 0  # ids below 100 the variant does not define
+    inner: int = 0  # variable-record payloads whose record chain does not add up (ties only)
+    inner_checked: bool = False
+    missing_always: int = 0
+    enum_misfits: int = 0
+    first_problem: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def explains(self) -> bool:
+        return not (self.misfits or self.unknown or self.inner)
+
+    def outer(self) -> int:
+        return self.misfits + self.unknown
+
+    def score(self) -> tuple[int, int, int, int, int]:
+        return (self.outer(), self.inner, self.missing_always, self.enum_misfits,
+                PREFERENCE.index(self.variant.name))
+
+
+@dataclass
+class _Prefix:
+    """The shapes of the prefix's packets, each distinct one counted once."""
+
+    packets: int = 0
+    #: (packet id, payload size, the u16 the payload starts with or -1) -> (how many, first offset, a payload)
+    shapes: dict[tuple[int, int, int], list[Any]] = field(default_factory=dict)
+    #: the set of packet ids in each complete frame (FrameStart .. FrameEnd)
+    frames: Counter[frozenset[int]] = field(default_factory=Counter)
+    #: every payload of an id that is a variable-record layout in some variant:
+    #: (packet id, payload, offset of the payload)
+    variable: list[tuple[int, bytes, int]] = field(default_factory=list)
+
+
+# FrameStart and FrameEnd keep ids 0 and 1 in every variant (and EventAdd 2).
+_FRAME_START, _FRAME_END, _EVENT_ADD = 0, 1, 2
+assert all(v.ids[_FRAME_START] is K.FRAME_START and v.ids[_FRAME_END] is K.FRAME_END
+           and v.ids[_EVENT_ADD] is K.EVENT_ADD for v in VARIANTS.values())
+_VARIABLE_KINDS = (K.EVENT_ADD, K.PHYSICS_CONTROL, K.WALKER_BONES, K.ANIM_VEHICLE_WHEELS)
+_VARIABLE_IDS = frozenset(i for v in VARIANTS.values() for i, k in v.ids.items() if k in _VARIABLE_KINDS)
+
+
+def _read_prefix(f: BinaryIO, offset: int, size: int | None) -> _Prefix:
+    """Frame the first packets once (variant independent) and keep their shapes."""
+    any_variant = VARIANTS["0.9.4-0.9.5"]
+    prefix = _Prefix()
+    shapes = prefix.shapes
+    frame_ids: set[int] | None = None
+    frames_seen = 0
+    try:
+        for raw in dec.PacketReader(f, any_variant, offset, size):
+            prefix.packets += 1
+            payload = raw.payload
+            pid = raw.packet_id
+            key = (pid, len(payload), payload[0] | payload[1] << 8 if len(payload) >= 2 else -1)
+            entry = shapes.get(key)
+            if entry is None:
+                shapes[key] = [1, raw.offset, payload]
+            else:
+                entry[0] += 1
+            if pid == _FRAME_START:
+                frame_ids = set()
+            elif pid == _FRAME_END:
+                frames_seen += 1
+                if frame_ids is not None:
+                    prefix.frames[frozenset(frame_ids)] += 1
+                frame_ids = None
+            elif frame_ids is not None:
+                frame_ids.add(pid)
+            if pid in _VARIABLE_IDS:
+                prefix.variable.append((pid, payload, raw.payload_offset))
+            if (frames_seen >= DETECTION_PREFIX_FRAMES or raw.end - offset >= DETECTION_PREFIX_BYTES
+                    or prefix.packets >= DETECTION_PREFIX_PACKETS):
+                break
+    except DecodeError:
+        pass  # the walk reports it; detection uses what could be framed
+    return prefix
+
+
+def _fit(variant: Variant, prefix: _Prefix) -> _Fit:
+    fit = _Fit(variant)
+    ids = variant.ids
+    for (pid, _, _), (n, at, payload) in prefix.shapes.items():
+        kind = ids.get(pid)
+        if kind is None:
+            if pid < 100:
+                fit.unknown += n
+                if not fit.first_problem:
+                    fit.first_problem = f"packet id {pid} at offset {at} is not defined"
+            continue
+        expected = dec.layout_misfit(kind, payload, variant)
+        if expected is not None:
+            fit.misfits += n
+            if not fit.misfits - n:  # the first misfit names itself, even after an undefined id
+                fit.first_problem = (f"packet id {pid} at offset {at}: {kind.label} payload is {len(payload)} bytes, "
+                                     f"its layout implies {expected}")
+    always = _ALWAYS_IDS[variant.name]
+    fit.missing_always = sum(n * len(always - ids_seen) for ids_seen, n in prefix.frames.items())
+    return fit
+
+
+def _inner_misfits(fit: _Fit, prefix: _Prefix) -> None:
+    """Variable-record payloads whose record chain does not add up in this variant."""
+    v = fit.variant
+    for pid, payload, at in prefix.variable:
+        kind = v.ids.get(pid)
+        if kind is None or kind not in _VARIABLE_KINDS:
+            continue
+        why = dec.record_chain_misfit(kind, payload, v)
+        if why is not None:
+            fit.inner += 1
+            if not fit.first_problem:
+                fit.first_problem = f"packet id {pid} at offset {at - 5}: {kind.label} records do not add up ({why})"
+
+
+def _enum_misfits(fit: _Fit, prefix: _Prefix) -> None:
+    """Out-of-range actor and attribute types in the EventAdd records (only asked of the
+    variants that explain every shape; a record that does not decode is the walk's finding)."""
+    v = fit.variant
+    for pid, payload, at in prefix.variable:
+        if pid != _EVENT_ADD:
+            continue
+        try:
+            body = dec.decode_body(K.EVENT_ADD, payload, v, at)
+        except DecodeError:
+            continue
+        for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
+            if r.type >= v.actor_types - 1:
+                fit.enum_misfits += 1
+            fit.enum_misfits += sum(1 for a in r.attributes if a.type not in v.attribute_types)
+
+
+def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
+    """Choose the variant that explains the file's first packets (the rule is the module's docstring).
+
+    Reads at most ``DETECTION_PREFIX_FRAMES`` frames or ``DETECTION_PREFIX_BYTES``
+    bytes, once, and leaves ``f`` where it was. Returns the variant and the
+    evidence for the report.
+    """
+    start = f.tell()
+    prefix = _read_prefix(f, offset, size)
+    f.seek(start)
+    fits = [_fit(v, prefix) for v in VARIANTS.values()]
+    fewest = min(fit.outer() for fit in fits)
+    for fit in fits:
+        if fit.outer() == fewest:  # the inner sizes and the enums only break ties
+            _inner_misfits(fit, prefix)
+            _enum_misfits(fit, prefix)
+    fits.sort(key=_Fit.score)
+    best = fits[0]
+    candidates = []
+    for fit in fits:
+        entry: dict[str, Any] = {"variant": fit.variant.name, "fits": fit.explains}
+        reasons = []
+        if fit.misfits:
+            reasons.append(f"{fit.misfits} payloads do not fit")
+        if fit.unknown:
+            reasons.append(f"{fit.unknown} packets with undefined ids")
+        if fit.inner:
+            reasons.append(f"{fit.inner} payloads whose records do not add up")
+        if fit.missing_always:
+            reasons.append(f"{fit.missing_always} always-written packets missing")
+        if fit.enum_misfits:
+            reasons.append(f"{fit.enum_misfits} out-of-range actor/attribute types")
+        if fit.first_problem:
+            reasons.append(f"first: {fit.first_problem}")
+        entry["reason"] = "; ".join(reasons) if reasons else "every packet fits"
+        candidates.append(entry)
+    evidence = {
+        "method": "content",
+        "rule": RULE,
+        "prefix_packets": prefix.packets,
+        "also_fit_equally": [f.variant.name for f in fits[1:] if f.score()[:4] == best.score()[:4]],
+        "candidates": candidates,
+    }
+    if best.outer():
+        evidence["note"] = "no variant explains every packet of the prefix; the one that explains the most is used"
+    return best.variant, evidence

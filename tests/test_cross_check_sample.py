@@ -1,0 +1,124 @@
+"""The default cross-check of CARLA and NanoVer files reads a sample (``conformance/_sample.py``):
+deterministic, spread over the file, always the header, the first and last unit and any
+tail the framing refuses; its offsets are the original file's; ``full`` reads everything."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+import recspec
+from recspec.conformance import _sample
+from recspec.conformance.carla import _xcheck as carla_x
+from recspec.conformance.nanover import _xcheck as nanover_x
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def test_the_choice_is_deterministic_and_about_one_in_stride() -> None:
+    chosen = [i for i in range(64_000) if _sample.is_chosen(i, 32)]
+    assert chosen == [i for i in range(64_000) if _sample.is_chosen(i, 32)]
+    assert 1_800 < len(chosen) < 2_200
+    # not periodic: every residue modulo a frame's length gets picked
+    for period in (8, 14, 16, 32):
+        assert {i % period for i in chosen} == set(range(period))
+    assert all(_sample.is_chosen(i, 1) for i in range(100))
+
+
+def _units(n: int, size: int) -> tuple[bytes, list[tuple[int, int]]]:
+    head = b"H" * 10
+    body = b"".join(bytes([i % 256]) * size for i in range(n))
+    return head + body, [(10 + i * size, 10 + (i + 1) * size) for i in range(n)]
+
+
+def test_cut_keeps_the_header_first_last_and_maps_offsets_back() -> None:
+    data, spans = _units(1000, 7)
+    s = _sample.cut(data, 10, iter(spans), 32)
+    assert s.units == 1000 and 2 < s.chosen < 100 and not s.full
+    assert s.data[:10] == b"H" * 10
+    assert s.data[10:17] == data[10:17]  # the first unit
+    assert s.data[-7:] == data[-7:]  # the last unit
+    # every byte of the sample is the original byte its offset maps to
+    assert all(s.data[i] == data[s.original_offset(i)] for i in range(len(s.data)))
+
+
+def test_a_tail_the_framing_refuses_is_always_in_the_sample() -> None:
+    data, spans = _units(100, 5)
+    data += b"\x01\x02\x03"  # a cut unit
+    spans.append((len(data) - 3, len(data) + 1))
+    s = _sample.cut(data, 10, iter(spans), 1000)
+    assert s.data.endswith(b"\x01\x02\x03")
+    assert s.original_offset(len(s.data) - 3) == len(data) - 3
+
+
+@pytest.mark.parametrize("fmt", ["carla", "nanover"])
+def test_sampled_and_full_cross_checks_agree_on_every_corpus_file(fmt: str) -> None:
+    """The sample never finds what the full reading does not (and on the corpus both agree)."""
+    for path in sorted((CORPUS / fmt).rglob("*")):
+        if not path.is_file() or path.name == "manifest.json":
+            continue
+        sampled = recspec.check(path, format=fmt)
+        full = recspec.check(path, format=fmt, cross_check="full")
+        assert sampled.verdict == full.verdict, path
+        assert [f.rule for f in sampled.findings] == [f.rule for f in full.findings], path
+        evidence = sampled.evidence.get("cross_check")
+        if "cross_check" not in full.evidence:  # a header no variant reads: nothing to cross-check
+            assert evidence is None, path
+        else:
+            assert evidence is not None and evidence.startswith("kaitai: agrees"), (path, evidence)
+
+
+def test_a_real_size_log_is_sampled_and_says_so() -> None:
+    data = (CORPUS / "carla" / "valid" / "0.9.15.log").read_bytes()
+    # 40 copies of the corpus log's frames make a log long enough to sample
+    import io
+
+    from recspec.reference import carla as c
+
+    f = io.BytesIO(data)
+    _, off = c.read_header(f)
+    body = data[off:]
+    big = data + body * 40
+    spans = list(carla_x._packet_spans(big, off))
+    s = _sample.cut(big, off, iter(spans), carla_x.SAMPLE_STRIDE)
+    assert s.chosen < len(spans) // 10
+    # the sample is itself a log both readers frame the same way
+    assert carla_x.differential(s.data, c.VARIANTS["0.9.15"]) == []
+    report = recspec.check(big, format="carla", variant="0.9.15")
+    assert "on a sample of" in report.evidence["cross_check"]
+    assert recspec.check(big, format="carla", variant="0.9.15").evidence == report.evidence  # deterministic
+    full = recspec.check(big, format="carla", variant="0.9.15", cross_check="full")
+    assert full.evidence["cross_check"] == "kaitai: agrees"
+
+
+def test_a_divergence_in_the_sample_is_reported_at_its_original_offset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the comparison fail on every packet: the findings' offsets are packet starts of the original file."""
+    data = (CORPUS / "carla" / "valid" / "0.9.15.log").read_bytes()
+    import io
+
+    from recspec.reference import carla as c
+
+    f = io.BytesIO(data)
+    _, off = c.read_header(f)
+    big = data + data[off:] * 40
+    starts = {s for s, _ in carla_x._packet_spans(big, off)}
+    monkeypatch.setattr(carla_x, "same", lambda a, b: False)
+    report = recspec.check(big, format="carla", variant="0.9.15")
+    offsets = [x.offset for x in report.findings if x.rule == "CARLA-XCHECK-001"]
+    assert offsets and set(offsets) <= starts
+    assert max(offsets) > len(data)  # from the spread of the sample, not only its first bytes
+
+
+def test_nanover_records_are_sampled() -> None:
+    from recspec.reference.nanover import Frame, encode_frame, encode_header, encode_record
+
+    data = encode_header() + b"".join(
+        encode_record(1000 * (i + 1), encode_frame(Frame(i + 1, {"energy.kinetic": float(i)}, {})))
+        for i in range(2000))
+    report = recspec.check(data, format="nanover", variant="traj")
+    assert "on a sample of" in report.evidence["cross_check"]
+    spans = list(nanover_x._record_spans(data))
+    assert len(spans) == 2000 and spans[0][0] == 16 and spans[-1][1] == len(data)
+    assert struct.unpack_from("<Q", data, 0)[0]  # the header is the magic

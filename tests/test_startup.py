@@ -1,0 +1,74 @@
+"""Start-up: recognising a file imports only the formats' light sniff modules, and the
+command line imports nothing heavy before it knows what to check.
+
+Speed itself is measured by ``benchmarks/bench_ratios.py`` (the start-up row); these
+tests hold the structure that makes it fast."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from recspec.formats import FORMATS
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+_PROBE = """
+import json, sys
+from recspec.formats import sniff
+head = open(sys.argv[1], "rb").read(4096)
+info, score = sniff(head, sys.argv[1])
+print(json.dumps({"format": info.id if info else None,
+                  "modules": sorted(m for m in sys.modules if m.startswith(("recspec.", "google.", "kaitaistruct",
+                                                                            "bson", "msgpack", "multiprocessing")))}))
+"""
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_sniffing_imports_no_checker_no_codec_and_no_protobuf(fmt: str) -> None:
+    sample = next(p for p in sorted((CORPUS / fmt / "valid").iterdir()) if p.is_file())
+    out = json.loads(subprocess.run([sys.executable, "-c", _PROBE, str(sample)], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert out["format"] == fmt
+    heavy = [m for m in out["modules"] if m.startswith(("recspec.reference", "google.", "kaitaistruct", "bson",
+                                                        "msgpack", "multiprocessing"))
+             or m.endswith(("._check", "._format", "._xcheck", "._rules", "._detect"))]
+    assert heavy == [], heavy
+
+
+def test_the_cli_module_imports_no_multiprocessing() -> None:
+    probe = "import sys, recspec.cli; print(json.dumps(sorted(sys.modules)))"
+    mods = json.loads(subprocess.run([sys.executable, "-c", "import json; " + probe], capture_output=True, text=True,
+                                     check=True).stdout)
+    assert "multiprocessing" not in mods  # a serial run never starts a worker
+    assert not [m for m in mods if m.startswith("recspec.reference") or m.startswith("recspec.conformance.carla._")]
+
+
+def test_the_sniffers_copies_of_the_reference_constants_are_equal() -> None:
+    from recspec.conformance.carla._sniff import MAGIC_FIELD
+    from recspec.conformance.matrix_smt._sniff import BSON_TYPE_CODES
+    from recspec.conformance.nanover._sniff import MAGIC_BYTES
+    from recspec.conformance.raskat_signal import _sniff as rsig
+    from recspec.reference.carla import read_header
+    from recspec.reference.matrix_smt import BSON_TYPES
+    from recspec.reference.nanover import MAGIC
+    from recspec.reference.raskat_signal import _container, _signal
+
+    assert set(BSON_TYPE_CODES) == set(BSON_TYPES)
+    assert MAGIC.to_bytes(8, "little") == MAGIC_BYTES
+    assert (rsig.XZ_MAGIC, rsig.VERSIONS, rsig.HEADER_V1) == (_container.XZ_MAGIC, _signal.VERSIONS, _signal.HEADER_V1)
+    import io
+
+    log = (CORPUS / "carla" / "valid" / "0.9.15.log").read_bytes()
+    assert log[2:18] == MAGIC_FIELD and read_header(io.BytesIO(log))[0].magic == "CARLA_RECORDER"
+
+
+def test_the_plugin_members_still_load_on_first_use() -> None:
+    import recspec.conformance.nanover as plugin
+
+    assert callable(plugin.check) and callable(plugin.check_stream) and plugin.RULES
+    assert plugin.KAITAI.rule == "NANOVER-XCHECK-001"
