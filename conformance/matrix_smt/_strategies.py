@@ -10,7 +10,9 @@ Public through ``recspec.strategies``:
   quaternions, non-decreasing times, destroyed objects never mentioned again);
   ``valid=False`` draws one that still encodes but breaks a rule;
 * ``matrix_files(profile=None, *, min_frames=0, max_frames=6, valid=True)``:
-  ``(bytes, profile)`` pairs, encoded by the reference encoder.
+  ``(bytes, profile)`` pairs, encoded by the reference encoder;
+* ``matrix_cases(*, min_frames=0, max_frames=6)``: the case (``recspec case`` JSON, as a dict) of a
+  valid recording.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import PROFILES, encode
+from recspec.reference.matrix_smt import PROFILES, encode, to_case
 from recspec.reference.matrix_smt import (
     CommandKind,
     DebugCommand,
@@ -33,7 +35,7 @@ from recspec.reference.matrix_smt import (
     State,
 )
 
-__all__ = ["bson_documents", "bson_values", "matrix_files", "matrix_recordings"]
+__all__ = ["bson_documents", "bson_values", "matrix_cases", "matrix_files", "matrix_recordings"]
 
 _KEY = st.text(st.characters(exclude_characters="\x00", codec="utf-8"), max_size=6)
 _TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
@@ -223,3 +225,8 @@ def matrix_files(draw: st.DrawFn, profile: str | None = None, *, min_frames: int
     prof = profile if profile is not None else draw(st.sampled_from(PROFILES))
     rec = draw(matrix_recordings(min_frames=min_frames, max_frames=max_frames, valid=valid))
     return encode(rec, profile=prof), prof
+
+
+def matrix_cases(*, min_frames: int = 0, max_frames: int = 6) -> st.SearchStrategy[dict[str, Any]]:
+    """The case of a valid recording from ``matrix_recordings`` (what a writer is asked to write)."""
+    return matrix_recordings(min_frames=min_frames, max_frames=max_frames).map(to_case)
