@@ -11,7 +11,7 @@ raw or in the tar.xz container), the container layer (``unwrap``,
 from __future__ import annotations
 
 from ._file import UNIT, SignalFile, decode, encode, iter_signals, iter_units, member_name
-from ._case import CASE_TOLERANCES, CASE_TOLERANCE_CHECKS, case_schema, from_case, to_case
+from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, fixed_from_degrees, from_case, to_case
 from ._container import (
     MAX_MEMBER_SIZE,
     MAX_UNPACKED,
@@ -43,7 +43,7 @@ from ._signal import (
 )
 
 __all__ = [
-    "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
+    "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "fixed_from_degrees", "from_case", "to_case",
     "FIELD_NAMES", "HEADER_V1", "HEADER_V2", "MAX_DEPTH", "MAX_MEMBER_SIZE", "MAX_UNPACKED", "REGULAR", "VERSIONS",
     "XZ_MAGIC", "Ext", "Fixed", "Member", "MsgMap", "Signal", "SignalFile", "SignalMsgpack", "SignalV2",
     "UNIT", "Unwrapped", "decode", "decode_body", "decode_fields", "encode", "encode_body", "iter_signals", "iter_units", "kind_of",
