@@ -31,6 +31,10 @@ __all__ = [
     "CASE_VERSION",
     "CaseError",
     "Difference",
+    "check_envelope",
+    "dataclass_in",
+    "dataclass_out",
+    "dataclass_schema",
     "envelope",
     "expect_bool",
     "expect_int",
@@ -173,7 +177,9 @@ class Difference:
         return f"{self.path or '(the case)'}: expected {_show(self.expected)}, got {_show(self.actual)}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "expected": self.expected, "actual": self.actual}
+        """``None`` stands for a value that is not there (``nothing`` in the text)."""
+        return {"path": self.path, "expected": None if self.expected is _MISSING else self.expected,
+                "actual": None if self.actual is _MISSING else self.actual}
 
 
 _MISSING = object()

@@ -6,13 +6,29 @@
 (:class:`CommandWriter`, :class:`CommandReader`) or a Python callable
 (:class:`CallableWriter`, :class:`CallableReader`). ``recspec.testing`` is the
 pytest-facing API on top of it.
+
+The names load on first use: the CLI imports ``recspec.drive._cli`` to build its
+parser for every command, and that must not pay for Hypothesis.
 """
 
-from ._cases import case_strategy, decode_case, drive_variants, reference_file
-from ._engine import CallableReader, CallableWriter, CommandReader, CommandWriter, DriveOptions
-from ._rules import DRIVE_RULES, DRIVE_RULES_BY_ID
-from ._run import DriveRenderContext, DriveRun, run_drive, target_name
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = ["DRIVE_RULES", "DRIVE_RULES_BY_ID", "CallableReader", "CallableWriter", "CommandReader", "CommandWriter",
            "DriveOptions", "DriveRenderContext", "DriveRun", "case_strategy", "decode_case", "drive_variants",
            "reference_file", "run_drive", "target_name"]
+
+_WHERE = {
+    "case_strategy": "_cases", "decode_case": "_cases", "drive_variants": "_cases", "reference_file": "_cases",
+    "CallableReader": "_engine", "CallableWriter": "_engine", "CommandReader": "_engine", "CommandWriter": "_engine",
+    "DriveOptions": "_engine", "DRIVE_RULES": "_rules", "DRIVE_RULES_BY_ID": "_rules",
+    "DriveRenderContext": "_run", "DriveRun": "_run", "run_drive": "_run", "target_name": "_run",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import recspec.strategies as strategies
 from recspec._case_json import CaseError, Difference, first_difference
-from recspec.errors import DecodeError, EncodeError, UsageError
-from recspec.formats import FORMATS, FormatInfo
+from recspec.errors import EncodeError, UsageError
+from recspec.formats import FormatInfo
 
 __all__ = ["Reference", "case_strategy", "compare", "decode_case", "drive_variants", "reference_file",
            "tolerances_for"]
@@ -109,10 +109,3 @@ def tolerances_for(info: FormatInfo, names: Sequence[str]) -> tuple[str, ...]:
 
 def compare(info: FormatInfo, expected: Any, actual: Any, tolerances: Sequence[str]) -> Difference | None:
     return first_difference(expected, actual, tolerances, info.load_reference().CASE_TOLERANCE_CHECKS)
-
-
-def is_decode_failure(e: BaseException) -> bool:
-    return isinstance(e, (DecodeError, CaseError))
-
-
-FORMAT_IDS = tuple(FORMATS)

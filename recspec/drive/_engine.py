@@ -282,7 +282,8 @@ def judge_writer(opts: DriveOptions, testee: WriterTestee, case: dict[str, Any])
 
 
 def _plain(v: Any) -> Any:
-    return None if v is not None and type(v).__name__ == "object" else v
+    """A compared value for the report: the "nothing there" marker of a Difference becomes None."""
+    return None if v is not None and type(v) is object else v
 
 
 def _stderr(outcome: Outcome) -> str:
