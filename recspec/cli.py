@@ -284,6 +284,11 @@ def _parser() -> argparse.ArgumentParser:
     co.add_argument("--dir", type=Path, help="corpus folder (default: the bundled one)")
     co.add_argument("--verbose", "-v", action="store_true", help="one line per file")
     co.set_defaults(func=_cmd_corpus)
+
+    from .drive._cli import add_case_parser, add_drive_parser
+
+    add_drive_parser(sub, _Formatter, _report_arg, _seconds_arg)
+    add_case_parser(sub, _Formatter)
     return p
 
 

@@ -152,6 +152,27 @@ class ReferenceCodec(Protocol):
 
     def iter_units(self, f: BinaryIO, *, variant: str | None = None) -> Iterator[Any]: ...
 
+    # The case codec (``reference/<package>/_case.py``): a recording's content in a writer's terms, as JSON
+    # (``recspec case FILE``, ``recspec drive``), with the JSON Schema ``recspec/schemas/case-1.schema.json``.
+
+    #: Tolerance name -> what it allows, for ``recspec drive writer --tolerance`` (``float32`` at least).
+    CASE_TOLERANCES: Mapping[str, str]
+    #: The tolerances that are not about float widths: name -> (expected, actual, JSON path) -> equal under it.
+    CASE_TOLERANCE_CHECKS: Mapping[str, Callable[[Any, Any, str], bool]]
+
+    def to_case(self, model: Any, *, variant: str | None = None) -> dict[str, Any]:
+        """The case of a decoded model; ``recspec._case_json.CaseError`` when the model has no case."""
+        ...
+
+    def from_case(self, case: Mapping[str, Any]) -> Any:
+        """The model a case describes; ``CaseError`` (located) for a malformed case, ``EncodeError`` for a
+        well-formed one the format cannot hold."""
+        ...
+
+    def case_schema(self) -> dict[str, Any]:
+        """The format's clause of the case schema."""
+        ...
+
 
 @dataclass(frozen=True)
 class FormatInfo:

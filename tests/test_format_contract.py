@@ -55,6 +55,27 @@ def test_reference_codec_has_every_member(info: FormatInfo) -> None:
 
 
 @pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_case_codec_round_trips_a_corpus_file(info: FormatInfo) -> None:
+    """The case codec: every format declares float32, its other tolerances are checked by a function, and
+    the first valid corpus file's case encodes and decodes back to itself (tests/test_case.py has the
+    property over generated cases)."""
+    codec = info.load_reference()
+    assert "float32" in codec.CASE_TOLERANCES and set(codec.CASE_TOLERANCE_CHECKS) <= set(codec.CASE_TOLERANCES)
+    assert (ROOT / "reference" / info.package / "_case.py").is_file()
+    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+    entry = next(e for e in manifest["files"] if e["path"].startswith("valid/"))
+    variant = entry.get("variant") or (info.variants[0] if info.id == "nanover" else None)
+    if info.id == "nanover":
+        variant = "state" if entry["path"].endswith(".state") else "traj"
+    data = (ROOT / "corpus" / info.id / entry["path"]).read_bytes()
+    case = codec.to_case(codec.decode(data, variant=variant), variant=variant)
+    assert case["recspec_case"] == 1 and case["format"] == info.id
+    again = codec.encode(codec.from_case(json.loads(json.dumps(case))), variant=case["variant"])
+    assert codec.to_case(codec.decode(again, variant=variant), variant=variant) == case
+    assert "properties" in codec.case_schema() or "oneOf" in codec.case_schema()
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
 def test_the_formats_own_folders_and_files_exist(info: FormatInfo) -> None:
     assert (ROOT / "reference" / info.package / "__init__.py").is_file()
     assert (ROOT / "conformance" / info.package / "__init__.py").is_file()

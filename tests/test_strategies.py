@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 import recspec.strategies
 from recspec.formats import FORMATS
 
-PUBLIC = ["carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants",
-          "nanover_files", "nanover_frames", "nanover_recordings", "nanover_state_updates", "nanover_values",
-          "raskat_files", "raskat_signals", "raskat_versions",
-          "bson_documents", "bson_values", "matrix_files", "matrix_recordings"]
+PUBLIC = ["carla_cases", "carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants",
+          "nanover_cases", "nanover_files", "nanover_frames", "nanover_recordings", "nanover_state_updates",
+          "nanover_values", "raskat_cases", "raskat_files", "raskat_signals", "raskat_versions",
+          "bson_documents", "bson_values", "matrix_cases", "matrix_files", "matrix_recordings"]
 
 #: The public module and each format's strategies module.
 MODULES = {"recspec.strategies": "recspec.strategies",

@@ -12,7 +12,9 @@ Public (re-exported by :mod:`recspec.strategies`):
 * ``carla_recordings(variant=None, *, min_frames=0, max_frames=6, valid=True)``:
   a whole :class:`Recording`;
 * ``carla_logs(variant=None, *, min_frames=0, max_frames=6, valid=True)``:
-  ``(bytes, Variant)``, the recording encoded by the reference encoder.
+  ``(bytes, Variant)``, the recording encoded by the reference encoder;
+* ``carla_cases(variant=None, *, min_frames=0, max_frames=6)``: the case (``recspec
+  case`` JSON, as a dict) of a valid recording.
 
 ``variant`` is a :class:`Variant` from ``VARIANTS``, its name (``"0.9.15"``),
 or ``None`` to draw one. A drawn variant is not part of a packet, frame list or
@@ -58,13 +60,13 @@ from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
 from recspec.reference import carla as m
-from recspec.reference.carla import VARIANTS, Variant, encode
+from recspec.reference.carla import VARIANTS, Variant, encode, to_case
 from recspec.reference.carla import PacketKind as K
 
 from ._check import NOT_AN_ACTOR, WRITER_ORDER
 from ._detect import ALWAYS
 
-__all__ = ["carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants"]
+__all__ = ["carla_cases", "carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants"]
 
 #: Upper bounds that keep examples small enough to run hundreds per second.
 _MAX_RECORDS = 3  # records per counted packet
@@ -635,3 +637,21 @@ def _carla_logs(draw: st.DrawFn, variant: Any = None, *, min_frames: Any = 0, ma
     if v is None:
         v = draw(carla_variants())
     return encode(_draw_recording(draw, v, min_frames, max_frames, valid), variant=v), v
+
+
+def carla_cases(
+    variant: Variant | str | None = None, *, min_frames: int = 0, max_frames: int = 6,
+) -> SearchStrategy[dict[str, Any]]:
+    """The case (``recspec case`` JSON, as a dict) of a valid recording from :func:`carla_recordings`:
+    what a writer is asked to write, in its variant."""
+    return _carla_cases(_variant_arg(variant), min_frames=min_frames, max_frames=max_frames)
+
+
+@st.composite
+@_public("carla_cases")
+def _carla_cases(draw: Any, variant: Any = None, *, min_frames: Any = 0, max_frames: Any = 6) -> dict[str, Any]:
+    v = _check_variant(variant)
+    _check_bounds("min_frames", min_frames, "max_frames", max_frames)
+    if v is None:
+        v = draw(carla_variants())
+    return to_case(_draw_recording(draw, v, min_frames, max_frames, True), variant=v.name)

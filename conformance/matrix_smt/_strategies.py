@@ -10,7 +10,9 @@ Public through ``recspec.strategies``:
   quaternions, non-decreasing times, destroyed objects never mentioned again);
   ``valid=False`` draws one that still encodes but breaks a rule;
 * ``matrix_files(profile=None, *, min_frames=0, max_frames=6, valid=True)``:
-  ``(bytes, profile)`` pairs, encoded by the reference encoder.
+  ``(bytes, profile)`` pairs, encoded by the reference encoder;
+* ``matrix_cases(*, min_frames=0, max_frames=6)``: the case (``recspec case`` JSON, as a dict) of a
+  valid recording.
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ from recspec.reference.matrix_smt import (
     SceneObject,
     State,
     encode,
+    to_case,
 )
 
-__all__ = ["bson_documents", "bson_values", "matrix_files", "matrix_recordings"]
+__all__ = ["bson_documents", "bson_values", "matrix_cases", "matrix_files", "matrix_recordings"]
 
 _KEY = st.text(st.characters(exclude_characters="\x00", codec="utf-8"), max_size=6)
 _TEXT = st.text(st.characters(codec="utf-8"), max_size=12)
@@ -100,7 +103,9 @@ def bson_documents(draw: st.DrawFn, *, max_depth: int = 3) -> b.Document:
 
 # --- recordings -----------------------------------------------------------------------------
 
-_COORD = st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False)
+# signed zeros on purpose: -0.0 is a value of its own (the compat encoder keeps it a double so the sign survives),
+# and a writer that stores whole numbers as integers loses it
+_COORD = st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False) | st.sampled_from((0.0, -0.0))
 _SIZE = st.floats(1e-3, 1e3, allow_nan=False, allow_infinity=False)
 _UNIT = st.floats(0.0, 1.0, allow_nan=False)
 
@@ -225,3 +230,8 @@ def matrix_files(draw: st.DrawFn, profile: str | None = None, *, min_frames: int
     prof = profile if profile is not None else draw(st.sampled_from(PROFILES))
     rec = draw(matrix_recordings(min_frames=min_frames, max_frames=max_frames, valid=valid))
     return encode(rec, profile=prof), prof
+
+
+def matrix_cases(*, min_frames: int = 0, max_frames: int = 6) -> st.SearchStrategy[dict[str, Any]]:
+    """The case of a valid recording from ``matrix_recordings`` (what a writer is asked to write)."""
+    return matrix_recordings(min_frames=min_frames, max_frames=max_frames).map(to_case)

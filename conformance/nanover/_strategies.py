@@ -5,8 +5,10 @@
   whose standard arrays fit its own ``particle.count`` (a reset frame carries the
   topology), plus arbitrary extra keys;
 * ``nanover_state_updates(*, max_keys=4)``;
-* ``nanover_recordings(kind=None, *, min_records=0, max_records=4)``: a
-  ``Recording`` with non-decreasing timestamps, the first frame a reset;
+* ``nanover_recordings(kind=None, *, min_records=0, max_records=4, min_particles=0, max_particles=4,
+  deltas=False, removals=False)``: a ``Recording`` with increasing timestamps, the first frame a reset;
+  delta frames and state key removals on request;
+* ``nanover_cases(kind=None, *, ..., deltas=True, removals=True)``: the same as a case (``recspec case`` JSON);
 * ``nanover_files(kind=None, *, min_records=0, max_records=4)``: (bytes, kind name).
 
 Arguments are checked when drawn (``InvalidArgument``).
@@ -28,9 +30,11 @@ from recspec.reference.nanover import (
     Recording,
     StateUpdate,
     encode,
+    to_case,
 )
 
-__all__ = ["nanover_files", "nanover_frames", "nanover_recordings", "nanover_state_updates", "nanover_values"]
+__all__ = ["nanover_cases", "nanover_files", "nanover_frames", "nanover_recordings", "nanover_state_updates",
+           "nanover_values"]
 
 _F32 = st.floats(width=32, allow_nan=False)
 _U32 = st.integers(0, 2**32 - 1)
@@ -105,15 +109,53 @@ def nanover_state_updates(draw: st.DrawFn, *, max_keys: int = 4) -> StateUpdate:
                                             max_size=max_keys)))
 
 
+def _delta(draw: Any, index: int, n: int) -> Frame:
+    """A delta frame (frame_index > 0) for an aggregate of ``n`` particles: new positions, and perhaps a new
+    simulation time or one extra key; every other key keeps its aggregate value."""
+    values: dict[str, Any] = {}
+    arrays: dict[str, Array] = {}
+    if draw(st.booleans()):
+        arrays["particle.positions"] = Array(ArrayKind.FLOAT, tuple(draw(st.lists(_F32, min_size=3 * n,
+                                                                                  max_size=3 * n))))
+    if draw(st.booleans()):
+        values["system.simulation.time"] = draw(st.floats(0, 1e6))
+    values.update(draw(st.dictionaries(_KEYS, nanover_values(max_depth=1), max_size=1)))
+    arrays.update(draw(st.dictionaries(_KEYS, _arrays(), max_size=1)))
+    return Frame(index, values, arrays)
+
+
+def _state_updates_with_removals(draw: Any, n: int, max_keys: int = 4) -> list[StateUpdate]:
+    """``n`` state updates where a key set earlier may be removed (a null value) and set again later."""
+    held: set[str] = set()
+    updates = []
+    for _ in range(n):
+        changes = dict(draw(st.dictionaries(_TEXT, nanover_values().filter(lambda v: v is not None),
+                                            max_size=max_keys)))
+        removable = sorted(held - set(changes))
+        for key in draw(st.lists(st.sampled_from(removable), unique=True, max_size=2)) if removable else []:
+            changes[key] = None
+        held = {k for k in held | set(changes) if changes.get(k, True) is not None}
+        updates.append(StateUpdate(changes))
+    return updates
+
+
 @st.composite
-def nanover_recordings(draw: st.DrawFn, kind: str | None = None, *, min_records: int = 0,
-                       max_records: int = 4) -> Recording:
-    """A recording that checks valid: timestamps strictly increasing; every frame a reset
-    carrying its own topology, so the aggregate is always consistent."""
+def nanover_recordings(draw: st.DrawFn, kind: str | None = None, *, min_records: int = 0, max_records: int = 4,
+                       min_particles: int = 0, max_particles: int = 4, deltas: bool = False,
+                       removals: bool = False) -> Recording:
+    """A recording that checks valid: timestamps strictly increasing; the first frame a reset carrying its own
+    topology. ``deltas``: later frames may be deltas (frame_index counting up from the last reset, new positions
+    for the same particle count, a new time or an extra key) as well as resets. ``removals``: a state update may
+    remove (null) keys that an earlier update set. ``min_particles``/``max_particles`` bound every reset frame."""
     if kind not in (None, "traj", "state"):
         raise InvalidArgument(f"kind={kind!r} must be 'traj', 'state' or None")
     if not (isinstance(min_records, int) and isinstance(max_records, int) and 0 <= min_records <= max_records):
         raise InvalidArgument(f"need 0 <= min_records <= max_records, got {min_records}, {max_records}")
+    if not (isinstance(min_particles, int) and isinstance(max_particles, int) and 0 <= min_particles <= max_particles):
+        raise InvalidArgument(f"need 0 <= min_particles <= max_particles, got {min_particles}, {max_particles}")
+    for name, flag in (("deltas", deltas), ("removals", removals)):
+        if not isinstance(flag, bool):
+            raise InvalidArgument(f"{name}={flag!r} must be a bool")
     k = Kind(kind) if kind else draw(st.sampled_from(Kind))
     n = draw(st.integers(min_records, max_records))
     ts = draw(st.lists(st.integers(0, 10_000_000), min_size=n, max_size=n))
@@ -122,12 +164,34 @@ def nanover_recordings(draw: st.DrawFn, kind: str | None = None, *, min_records:
     for dt in ts:
         t += dt + 1
         times.append(t)
+    msgs: list[Any] = []
     if k is Kind.TRAJ:
-        # Every frame carries its own topology as a reset, so the aggregate is always consistent.
-        msgs: list[Any] = [draw(nanover_frames(reset=True)) for _ in range(n)]
+        index, particles = 0, 0
+        for i in range(n):
+            if i and deltas and draw(st.booleans()):
+                index += 1
+                msgs.append(_delta(draw, index, particles))
+            else:
+                frame = draw(nanover_frames(min_particles=min_particles, max_particles=max_particles, reset=True))
+                index, particles = 0, len(frame.arrays["particle.positions"].values) // 3
+                msgs.append(frame)
+    elif removals:
+        msgs = _state_updates_with_removals(draw, n)
     else:
         msgs = [draw(nanover_state_updates()) for _ in range(n)]
     return Recording(k, tuple(Record(t, m) for t, m in zip(times, msgs)))
+
+
+@st.composite
+def nanover_cases(draw: st.DrawFn, kind: str | None = None, *, min_records: int = 0, max_records: int = 4,
+                  min_particles: int = 0, max_particles: int = 4, deltas: bool = True,
+                  removals: bool = True) -> dict[str, Any]:
+    """The case (``recspec case`` JSON, as a dict) of a recording from ``nanover_recordings``; deltas and
+    key removals are drawn by default."""
+    rec = draw(nanover_recordings(kind, min_records=min_records, max_records=max_records,
+                                  min_particles=min_particles, max_particles=max_particles, deltas=deltas,
+                                  removals=removals))
+    return to_case(rec)
 
 
 @st.composite

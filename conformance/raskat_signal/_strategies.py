@@ -9,7 +9,10 @@ Public (re-exported by :mod:`recspec.strategies`):
 * ``raskat_files(version=None, *, container=None, max_samples=64, valid=True)``:
   ``(bytes, version, container)``, the signal encoded by the reference encoder,
   raw or in the tar.xz container (``container`` ``"raw"``, ``"tar.xz"`` or
-  ``None`` to draw one).
+  ``None`` to draw one);
+* ``raskat_cases(version=None, *, container=None, max_samples=64, negative_coordinates=False)``: the case
+  (``recspec case`` JSON, as a dict) of a valid signal; with ``negative_coordinates`` a v1/v2 case may
+  hold one negative coordinate, which the layout cannot store (a writer must refuse it).
 
 Arguments are checked when the strategy is drawn from; a bad one raises
 ``InvalidArgument``.
@@ -22,7 +25,8 @@ within +-90 degrees (so either field order reads a valid position), altitude
 within -500 .. 10,000 m, sample rate above 0, flags 0-3, v2 stored samples
 non-negative (the document's +1000 offset), v3/v4 samples and threshold raw
 codes of the drawn ADC (1-16 bits), antenna 0-2, load 1-65,535 ohm, Vref in
-(0, 50] V. Version 1 is never valid under spec (RSIG-VERSION-002).
+(0, 50] V (never subnormal: no detector reports a Vref of 1e-310 V). Version 1 is
+never valid under spec (RSIG-VERSION-002).
 
 ``valid=False`` draws a valid signal and breaks one value rule, so the checker
 finds it invalid under ``spec`` (under ``compat`` the flag and v2 sample-offset
@@ -40,9 +44,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
-from recspec.reference.raskat_signal import Fixed, SignalMsgpack, SignalV2, encode
+from recspec.reference.raskat_signal import Fixed, SignalFile, SignalMsgpack, SignalV2, encode, to_case
 
-__all__ = ["raskat_files", "raskat_signals", "raskat_versions"]
+__all__ = ["raskat_cases", "raskat_files", "raskat_signals", "raskat_versions"]
 
 _CONTAINERS = ("raw", "tar.xz")
 
@@ -79,7 +83,8 @@ def _v3(draw: st.DrawFn, version: int, max_samples: int) -> SignalMsgpack:
         time=draw(_times()), microseconds=draw(st.integers(0, 999_999)), coordinate_1=draw(coord),
         coordinate_2=draw(coord), altitude=draw(st.floats(-500.0, 10_000.0, allow_nan=False)),
         sample_rate=draw(st.integers(1, 0xFFFFFFFF)), load_ohm=draw(st.integers(1, 0xFFFF)), adc_bits=bits,
-        vref=draw(st.floats(0.0, 50.0, exclude_min=True, allow_nan=False)), flags=draw(st.integers(0, 3)),
+        vref=draw(st.floats(0.0, 50.0, exclude_min=True, allow_nan=False, allow_subnormal=False)),
+        flags=draw(st.integers(0, 3)),
         antenna=draw(st.integers(0, 2)), samples=tuple(draw(st.lists(code, max_size=max_samples))),
         threshold=draw(code) if version == 4 else None)
 
@@ -144,3 +149,33 @@ def raskat_files(draw: st.DrawFn, version: int | None = None, *, container: str 
     sig = draw(raskat_signals(version, max_samples=max_samples, valid=valid))
     c = draw(st.sampled_from(_CONTAINERS)) if container is None else container
     return encode(sig, container=c), sig.version, c
+
+
+_COORDINATES = ("longitude", "latitude", "altitude")
+
+
+@st.composite
+def raskat_cases(draw: Any, version: int | None = None, *, container: str | None = None, max_samples: int = 64,
+                 negative_coordinates: bool = False) -> dict[str, Any]:
+    """The case of a valid signal from ``raskat_signals``. ``negative_coordinates``: half of the v1/v2 cases
+    hold one negative coordinate (the western or southern hemisphere, or below sea level), drawn as a whole
+    number of millionths, which v1/v2 cannot store; ``from_case`` refuses such a case with EncodeError."""
+    if container is not None and container not in _CONTAINERS:
+        raise InvalidArgument(f"container={container!r} must be 'raw', 'tar.xz' or None")
+    if not isinstance(negative_coordinates, bool):
+        raise InvalidArgument(f"negative_coordinates={negative_coordinates!r} must be a bool")
+    sig = draw(raskat_signals(version, max_samples=max_samples))
+    c = draw(st.sampled_from(_CONTAINERS)) if container is None else container
+    case = to_case(SignalFile(c, sig, None if c == "raw" else _member(sig)))
+    if negative_coordinates and isinstance(sig, SignalV2):
+        which = draw(st.sampled_from((None, None, None) + _COORDINATES))
+        if which is not None:
+            millionths = draw(st.integers(1, 65_536 * 1_000_000 - 1))
+            case[which] = -(millionths // 1_000_000 + millionths % 1_000_000 / 1_000_000)
+    return case
+
+
+def _member(sig: SignalV2 | SignalMsgpack) -> str:
+    from recspec.reference.raskat_signal import member_name
+
+    return member_name(sig)

@@ -9,6 +9,7 @@ frames the way CARLA does).
 """
 
 from ._api import UNIT, decode, encode, iter_packets, iter_units
+from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._decode import (
     MAX_PACKET_SIZE,
     PacketReader,
@@ -30,6 +31,7 @@ from ._model import __all__ as _model_all
 from ._variants import VARIANTS, Variant, variant_by_code, variant_by_name
 
 __all__ = [
+    "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
     "MAX_PACKET_SIZE",
     "VARIANTS",
     "PacketReader",

@@ -11,6 +11,7 @@ frames, states, debug commands) and its mapping to BSON under the two profiles
 from ._api import UNIT, decode, encode, iter_frames, iter_units
 from ._bson import *  # noqa: F403 - the BSON layer is part of the public surface
 from ._bson import __all__ as _bson_all
+from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._codec import (
     CMD_DEFAULTS,
     PROFILES,
@@ -26,6 +27,7 @@ from ._model import __all__ as _model_all
 from ._walker import *  # noqa: F403 - the streaming walk is part of the public surface
 from ._walker import __all__ as _walker_all
 
-__all__ = [*_bson_all, *_walker_all, *_model_all, "CMD_DEFAULTS", "PROFILES", "UNIT", "ModelError", "decode", "encode",
-           "frame_document", "from_document", "iter_frames", "iter_units", "object_document", "read_frame",
-           "to_document"]
+__all__ = [*_bson_all, *_walker_all, *_model_all,
+    "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "CMD_DEFAULTS", "PROFILES", "UNIT", "ModelError",
+    "case_schema", "decode", "encode", "frame_document", "from_case", "from_document", "iter_frames",
+    "iter_units", "object_document", "read_frame", "to_case", "to_document"]

@@ -13,6 +13,7 @@ aggregation semantics (``FrameAggregate``, ``StateAggregate``, ``merged``).
 
 from ._aggregate import FrameAggregate, StateAggregate, merged
 from ._api import UNIT, decode, encode, iter_records, iter_units
+from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._codec import RecordingWriter, decode_payload, encode_payload, kind_from_path
 from ._framing import (
     MAX_PAYLOAD_SIZE,
@@ -40,6 +41,7 @@ from ._payload import (
 from ._wire import MAX_NESTING, Scan, UnknownField, encode_varint, read_varint, scan
 
 __all__ = [
+    "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
     "MAX_NESTING",
     "MAX_PAYLOAD_SIZE",
     "FrameAggregate",

@@ -10,6 +10,7 @@ raw or in the tar.xz container), the container layer (``unwrap``,
 
 from __future__ import annotations
 
+from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, fixed_from_degrees, from_case, to_case
 from ._container import (
     MAX_MEMBER_SIZE,
     MAX_UNPACKED,
@@ -42,6 +43,8 @@ from ._signal import (
 )
 
 __all__ = [
+    "CASE_TOLERANCES",
+    "CASE_TOLERANCE_CHECKS",
     "FIELD_NAMES",
     "HEADER_V1",
     "HEADER_V2",
@@ -61,11 +64,14 @@ __all__ = [
     "SignalMsgpack",
     "SignalV2",
     "Unwrapped",
+    "case_schema",
     "decode",
     "decode_body",
     "decode_fields",
     "encode",
     "encode_body",
+    "fixed_from_degrees",
+    "from_case",
     "iter_signals",
     "iter_units",
     "kind_of",
@@ -73,6 +79,7 @@ __all__ = [
     "msgpack_pack",
     "msgpack_unpack",
     "signal_member",
+    "to_case",
     "untar",
     "unwrap",
     "unxz",

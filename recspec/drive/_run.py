@@ -1,0 +1,195 @@
+"""A drive run over a format's variants: the targets' results as a recspec Report, saved failures, known deviations.
+
+Each target (``drive/writer/nanover/traj``) is one file entry of the report,
+so every report format ``recspec check`` writes (``recspec.render``) serves
+``drive`` too: its verdict is ``valid`` when the testee did right on every
+example, ``invalid`` otherwise, with the failure's finding (a ``DRIVE-*``
+rule) and, for a written file that breaks rules, that file's findings. Known
+deviations are keyed by target: an expectations file's ``files`` entry
+``drive/writer/nanover`` (every variant) or ``drive/writer/nanover/traj`` lists
+rule ids with their reasons, the same entries as for ``recspec check``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from recspec.api import check
+from recspec.formats import FormatInfo
+from recspec.render import RenderContext, write_atomic
+from recspec.report import FileReport, Finding, Report, Rule, Severity, StaleExpectation, Verdict
+
+from ._engine import DriveOptions, Example, TargetResult, drive_target, example_json, failing, replay_target
+from ._rules import DRIVE, DRIVE_RULES
+from ._testee import shell_line
+
+__all__ = ["DriveRenderContext", "DriveRun", "run_drive", "target_name"]
+
+
+def target_name(direction: str, info: FormatInfo, variant: str | None) -> str:
+    return f"drive/{direction}/{info.id}" + (f"/{variant}" if variant else "")
+
+
+class DriveRenderContext(RenderContext):
+    """The render context of a drive report: the formats' rules and the drive rules."""
+
+    @cached_property
+    def rules(self) -> dict[str, tuple[FormatInfo, Rule]]:
+        out = dict(super().rules)
+        out.update({r.id: (DRIVE, r) for r in DRIVE_RULES})
+        return out
+
+    def families(self, fr: FileReport) -> list[str]:
+        from recspec.catalog import rule_family
+
+        direction = "WRITER" if "/writer/" in fr.path else "READER"
+        return sorted({rule_family(f.rule) for f in fr.findings} | {f"DRIVE-{direction}"})
+
+
+@dataclass
+class DriveRun:
+    direction: str
+    results: list[TargetResult]
+    report: Report
+    #: target name -> the folder its failure was saved in
+    saved: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.report.ok
+
+
+def _finding(item: Any) -> Finding:
+    return Finding(item.rule, item.severity, item.message, None, None, item.path, item.expected, item.actual)
+
+
+def _describe_case(ex: Example) -> str:
+    if ex.source is not None:
+        return f"the corpus file {ex.source}"
+    text = json.dumps(ex.case, ensure_ascii=False) if ex.case is not None else "(no case)"
+    text = text if len(text) <= 400 else text[:397] + "..."
+    return f"the case {text}" + (f", {ex.mutation}" if ex.mutation and ex.mutation != "none" else "")
+
+
+def _file_report(direction: str, r: TargetResult) -> FileReport:
+    o = r.opts
+    name = target_name(direction, o.info, o.variant)
+    findings: list[Finding] = []
+    known: dict[str, str] = {}
+    for ex in r.failures:
+        for item in ex.items:
+            f = _finding(item)
+            findings.append(Finding(f.rule, f.severity, f"{f.message} (minimal input: {_describe_case(ex)})",
+                                    None, None, f.path, f.expected, f.actual))
+            findings += list(item.findings)
+    for rule, n in sorted(r.lenient.items()):
+        findings.append(Finding("DRIVE-READER-007", Severity.WARNING,
+                                f"the reader accepted {n} file(s) breaking {rule} (lenient)", path=rule))
+    for rule in sorted(r.excused):
+        known[rule] = o.expected.get(rule, "")
+        if not any(f.rule == rule for f in findings):
+            findings.append(Finding(rule, Severity.ERROR, f"known deviation: occurred on {r.excused[rule]} "
+                                    f"example(s)", path=""))
+    verdict = Verdict.INVALID if any(f.severity is Severity.ERROR for f in findings) else Verdict.VALID
+    stats: dict[str, Any] = {}
+    if r.last_reference is not None:
+        stats = check(r.last_reference, format=o.info.id, variant=o.variant, profile=o.profile,
+                      cross_check=False).stats
+    drive: dict[str, Any] = {"direction": direction, "testee": r.testee, "examples": r.examples, "seed": r.seed,
+                             "max_examples": o.max_examples, "tolerances": list(o.tolerances)}
+    if direction == "writer":
+        drive["byte_exact"] = o.byte_exact
+    else:
+        drive["compare"] = o.compare
+    if r.failures:
+        drive["failures"] = [example_json(ex) for ex in r.failures]
+    if r.flaky:
+        drive["flaky"] = r.flaky
+    if r.saved is not None:
+        drive["saved"] = str(r.saved)
+        drive["replay"] = r.replay
+    fr = FileReport(name, o.info.id, o.variant, o.profile, verdict, findings, stats, {"drive": drive})
+    fr.known_deviations = {k: v for k, v in known.items() if any(f.rule == k for f in findings)}
+    return fr
+
+
+def _expected_for(expectations: Mapping[str, Mapping[str, str]], name: str) -> dict[str, str]:
+    """The known deviations listed for a target: its own entry and its format's (every variant)."""
+    out: dict[str, str] = {}
+    parts = name.split("/")
+    for key in ("/".join(parts[:3]), name):
+        out.update(expectations.get(key, {}))
+    return out
+
+
+def run_drive(direction: str, base: DriveOptions, variants: Sequence[str | None], testee: Any, *,
+              expectations: Mapping[str, Mapping[str, str]] | None = None, expectations_name: str | None = None,
+              out_dir: Path | None = None, replay_prefix: Sequence[str] = (), progress: Any = None,
+              replay: Path | None = None) -> DriveRun:
+    """Drive every variant, then build the report (known deviations applied, stale ones listed) and save
+    each failure in ``out_dir``. ``replay``: judge that one saved input instead of drawing any."""
+    import dataclasses
+
+    results: list[TargetResult] = []
+    saved: dict[str, Path] = {}
+    for variant in variants:
+        name = target_name(direction, base.info, variant)
+        expected = dict(base.expected)
+        if expectations is not None:
+            expected.update(_expected_for(expectations, name))
+        opts = dataclasses.replace(base, variant=variant, expected=expected,
+                                   progress=(lambda text, n=name: progress(n, text)) if progress else None)
+        r = (replay_target(direction, opts, testee, replay) if replay is not None
+             else drive_target(direction, opts, testee))
+        if out_dir is not None and r.failures:
+            r.saved = _save(direction, r, out_dir / name.replace("/", "-").removeprefix("drive-"), testee,
+                            replay_prefix)
+            saved[name] = r.saved
+        results.append(r)
+    report = Report([_file_report(direction, r) for r in results])
+    stale: list[StaleExpectation] = []
+    for r, fr in zip(results, report.files):
+        occurred = {f.rule for f in fr.findings}
+        for rule, why in r.opts.expected.items():
+            if rule not in occurred and rule not in r.excused:
+                stale.append(StaleExpectation(fr.path, rule, why, "it did not occur"))
+    if expectations is not None or base.expected:
+        report.expectations = expectations_name or "expected="
+        report.stale = sorted(stale, key=lambda s: (s.path, s.rule))
+    return DriveRun(direction, results, report, saved)
+
+
+def _save(direction: str, r: TargetResult, folder: Path, testee: Any, replay_prefix: Sequence[str]) -> Path:
+    """Save the minimal failing input: the case, the file, the report, and the command that replays it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ex = r.failures[0]
+    suffix = r.opts.suffix
+    if ex.case is not None:
+        write_atomic(folder / "case.json", json.dumps(ex.case, indent=1, ensure_ascii=False) + "\n")
+    if ex.data is not None:
+        (folder / ("written" if direction == "writer" else "input")).with_suffix(suffix).write_bytes(ex.data)
+    fr = _file_report(direction, r)
+    write_atomic(folder / "report.json", json.dumps(fr.to_json(), indent=1, ensure_ascii=False) + "\n")
+    command = getattr(testee, "command", None)
+    replay = None
+    if command is not None:
+        target = folder / ("case.json" if direction == "writer" else f"input{suffix}")
+        words = [*replay_prefix, direction, r.opts.info.id, *(["--variant", r.opts.variant] if r.opts.variant else []),
+                 "--profile", r.opts.profile, *[w for t in r.opts.tolerances for w in ("--tolerance", t)],
+                 *(["--byte-exact"] if direction == "writer" and r.opts.byte_exact else []),
+                 *(["--compare", "stats"] if direction == "reader" and r.opts.compare == "stats" else []),
+                 "--replay", str(target), "--", *command]
+        replay = shell_line(words)
+        write_atomic(folder / "replay.sh", "#!/bin/sh\n" + replay + "\n")
+    r.replay = replay
+    return folder
+
+
+def failing_items(run: DriveRun) -> list[tuple[str, Any]]:
+    return [(target_name(run.direction, r.opts.info, r.opts.variant), i)
+            for r in run.results for ex in r.failures for i in failing(ex.items, r.opts.expected)]

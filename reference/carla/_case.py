@@ -1,0 +1,200 @@
+"""The CARLA case: a recorder log in a writer's terms (``recspec_case`` 1).
+
+::
+
+    {"recspec_case": 1, "format": "carla", "variant": "0.9.15",
+     "header": {"version": 1, "magic": "CARLA_RECORDER", "date": 1700000000, "map_name": "Town10HD_Opt"},
+     "frames": [
+       {"frame_id": 1, "duration_this": 0.05, "elapsed": 0.0,
+        "packets": [
+          {"kind": "EventAdd", "records": [{"database_id": 7, "type": 1, "location": [0.0, 0.0, 0.0],
+                                            "rotation": [0.0, 0.0, 90.0], "description_uid": 1,
+                                            "description_id": "vehicle.tesla.model3", "attributes": []}]},
+          {"kind": "Position", "records": [{"database_id": 7, "location": [1.0, 2.0, 0.5],
+                                            "rotation": [0.0, 0.0, 90.0]}]},
+          {"kind": "PlatformTime", "time": 0.05}]}]}
+
+A frame is what a writer writes between FrameStart and FrameEnd: the FrameStart
+fields, then its packets in file order. A packet with records (EventAdd,
+Position, ...) has ``records``, each an object with the model's field names
+(``recspec.reference.carla``); a packet with one fixed value (PlatformTime,
+VisualTime, FrameCounter) has that value's fields beside ``kind``. Vectors and
+rotations are arrays (``[x, y, z]``, ``[roll, pitch, yaw]``: CARLA's order on
+disk), colours ``[r, g, b, a]``. A packet the variant has no layout for is
+``{"kind": "Raw", "packet_id": N, "payload": "hex"}``; a PhysicsControl of a
+UE5 build (layout unknown) has its ``payload`` in hex. Numbers are stored as
+the variant stores them (f32 in UE4 builds), so a case drawn by recspec holds
+only values the format can hold; non-finite ones are "NaN", "Infinity",
+"-Infinity".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from recspec._case_json import (
+    CaseError,
+    check_envelope,
+    dataclass_in,
+    dataclass_out,
+    dataclass_schema,
+    envelope,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_str,
+    float_schema,
+)
+
+from . import _model as m
+from ._model import PacketKind as K
+from ._variants import VARIANTS, Variant
+
+__all__ = ["CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case"]
+
+#: Tolerances ``recspec drive writer --tolerance`` accepts for CARLA: name -> what it allows.
+CASE_TOLERANCES = {
+    "float32": "a double (UE5 vectors, FrameStart times) may come back as the nearest float32, as from a writer "
+               "that holds its values as floats",
+}
+#: The tolerances that are not about float widths: none here.
+CASE_TOLERANCE_CHECKS: dict[str, Any] = {}
+
+_SMALL = (m.Vec3, m.Rotator, m.Color)
+_FIXED = {K.FRAME_START: m.FrameStart, K.FRAME_END: m.FrameEnd, K.PLATFORM_TIME: m.PlatformTime,
+          K.VISUAL_TIME: m.VisualTime, K.FRAME_COUNTER: m.FrameCounter}
+_RECORDS: dict[K, type] = {
+    K.EVENT_ADD: m.EventAdd, K.EVENT_DEL: m.EventDel, K.EVENT_PARENT: m.EventParent, K.COLLISION: m.Collision,
+    K.POSITION: m.Position, K.STATE: m.TrafficLightState, K.ANIM_VEHICLE: m.AnimVehicle,
+    K.ANIM_WALKER: m.AnimWalker, K.VEHICLE_LIGHT: m.VehicleLight, K.SCENE_LIGHT: m.SceneLight,
+    K.KINEMATICS: m.Kinematics, K.BOUNDING_BOX: m.BoundingBox, K.PHYSICS_CONTROL: m.PhysicsControl,
+    K.TRAFFIC_LIGHT_TIME: m.TrafficLightTime, K.TRIGGER_VOLUME: m.TriggerVolume, K.WALKER_BONES: m.WalkerBones,
+    K.ANIM_VEHICLE_WHEELS: m.AnimVehicleWheels, K.ANIM_BIKER: m.AnimBiker, K.VEHICLE_DOOR: m.VehicleDoor,
+}
+_BY_LABEL = {k.label: k for k in K}
+
+
+def _variant(v: str | Variant | None) -> Variant:
+    if isinstance(v, Variant):
+        return v
+    if v not in VARIANTS:
+        raise CaseError(f"a CARLA case names its variant, one of {', '.join(VARIANTS)}", "variant")
+    return VARIANTS[v]
+
+
+def _packet_out(p: m.Packet, path: str) -> dict[str, Any]:
+    if p.kind is K.RAW:
+        return {"kind": "Raw", "packet_id": p.packet_id, "payload": bytes(p.body).hex()}  # type: ignore[arg-type]
+    if p.kind in (K.FRAME_START, K.FRAME_END):
+        raise CaseError(f"a {p.kind.label} inside a frame: the log's frames are not bracketed "
+                        "FrameStart .. FrameEnd (CARLA-FRAME-001), so it has no case", path)
+    if isinstance(p.body, bytes):
+        return {"kind": p.kind.label, "payload": p.body.hex()}
+    if isinstance(p.body, tuple):
+        return {"kind": p.kind.label, "records": dataclass_out(p.body, _SMALL)}
+    return {"kind": p.kind.label, **dataclass_out(p.body, _SMALL)}
+
+
+def to_case(model: m.Recording, *, variant: str | Variant | None = None) -> dict[str, Any]:
+    """The case of a decoded log; :class:`CaseError` when its packets are not bracketed into frames
+    (a log recspec finds malformed or broken at the frame level has no case)."""
+    v = _variant(variant.name if isinstance(variant, Variant) else variant)
+    frames: list[dict[str, Any]] = []
+    current: list[dict[str, Any]] | None = None
+    for i, p in enumerate(model.packets):
+        if p.kind is K.FRAME_START:
+            if current is not None:
+                raise CaseError("a FrameStart before the previous frame's FrameEnd", f"packet[{i}]")
+            current = []
+            frames.append({**dataclass_out(p.body, _SMALL), "packets": current})
+        elif p.kind is K.FRAME_END:
+            if current is None:
+                raise CaseError("a FrameEnd outside a frame", f"packet[{i}]")
+            current = None
+        elif current is None:
+            raise CaseError(f"a {p.kind.label} packet outside a frame", f"packet[{i}]")
+        else:
+            current.append(_packet_out(p, f"packet[{i}]"))
+    if current is not None:
+        raise CaseError("the last frame has no FrameEnd", f"packet[{len(model.packets)}]")
+    return {**envelope("carla", v.name), "header": dataclass_out(model.header), "frames": frames}
+
+
+def _packet_in(obj: Any, path: str) -> m.Packet:
+    p = expect_object(obj, path)
+    label = expect_str(p.get("kind"), f"{path}.kind")
+    kind = _BY_LABEL.get(label)
+    if kind is None or kind in (K.FRAME_START, K.FRAME_END):
+        known = ", ".join(k.label for k in K if k not in (K.FRAME_START, K.FRAME_END, K.RAW))
+        raise CaseError(f"unknown packet kind {label!r} (one of: {known}, Raw)", f"{path}.kind")
+    if kind is K.RAW:
+        expect_object(obj, path, ("kind", "packet_id", "payload"))
+        return m.Packet(K.RAW, _hex(p["payload"], f"{path}.payload"), expect_int(p["packet_id"], f"{path}.packet_id",
+                                                                               0, 255))
+    if "payload" in p:
+        expect_object(obj, path, ("kind", "payload"))
+        return m.Packet(kind, _hex(p["payload"], f"{path}.payload"))
+    if kind in _FIXED:
+        body = dict(p)
+        del body["kind"]
+        return m.Packet(kind, dataclass_in(_FIXED[kind], body, path, _SMALL))
+    expect_object(obj, path, ("kind", "records"))
+    cls = _RECORDS[kind]
+    records = expect_list(p["records"], f"{path}.records")
+    return m.Packet(kind, tuple(dataclass_in(cls, r, f"{path}.records[{i}]", _SMALL) for i, r in enumerate(records)))
+
+
+def _hex(v: Any, path: str) -> bytes:
+    try:
+        return bytes.fromhex(expect_str(v, path))
+    except ValueError:
+        raise CaseError("expected hex digits", path) from None
+
+
+def from_case(case: Mapping[str, Any]) -> m.Recording:
+    """The log a case describes (encode it with ``encode(model, variant=case['variant'])``)."""
+    check_envelope(case, "carla", tuple(VARIANTS))
+    expect_object(case, "", ("recspec_case", "format", "variant", "header", "frames"))
+    header = dataclass_in(m.Header, case["header"], "header")
+    packets: list[m.Packet] = []
+    for i, frame in enumerate(expect_list(case["frames"], "frames")):
+        path = f"frames[{i}]"
+        f = expect_object(frame, path, ("frame_id", "duration_this", "elapsed", "packets"))
+        start = {k: f[k] for k in ("frame_id", "duration_this", "elapsed")}
+        packets.append(m.Packet(K.FRAME_START, dataclass_in(m.FrameStart, start, path)))
+        packets += [_packet_in(p, f"{path}.packets[{j}]")
+                    for j, p in enumerate(expect_list(f["packets"], f"{path}.packets"))]
+        packets.append(m.Packet(K.FRAME_END, m.FrameEnd()))
+    return m.Recording(header, tuple(packets))
+
+
+def case_schema() -> dict[str, Any]:
+    """The JSON Schema of a CARLA case (the ``carla`` clause of ``recspec/schemas/case-1.schema.json``)."""
+    packet_kinds: list[dict[str, Any]] = []
+    for kind, cls in _FIXED.items():
+        if kind in (K.FRAME_START, K.FRAME_END):
+            continue
+        s = dataclass_schema(cls, _SMALL)
+        s["properties"] = {"kind": {"const": kind.label}, **s["properties"]}
+        s["required"] = ["kind", *s["required"]]
+        packet_kinds.append(s)
+    for kind, cls in _RECORDS.items():
+        packet_kinds.append({"type": "object", "additionalProperties": False, "required": ["kind", "records"],
+                             "properties": {"kind": {"const": kind.label},
+                                            "records": {"type": "array", "items": dataclass_schema(cls, _SMALL)}}})
+    hex_text = {"type": "string", "pattern": "^([0-9a-fA-F]{2})*$"}
+    packet_kinds.append({"type": "object", "additionalProperties": False, "required": ["kind", "payload"],
+                         "description": "a PhysicsControl of a UE5 build, kept as its payload bytes",
+                         "properties": {"kind": {"const": "PhysicsControl"}, "payload": hex_text}})
+    packet_kinds.append({"type": "object", "additionalProperties": False, "required": ["kind", "packet_id", "payload"],
+                         "properties": {"kind": {"const": "Raw"}, "packet_id": {"type": "integer", "minimum": 0,
+                                                                                 "maximum": 255},
+                                        "payload": hex_text}})
+    frame = {"type": "object", "additionalProperties": False,
+             "required": ["frame_id", "duration_this", "elapsed", "packets"],
+             "properties": {"frame_id": {"type": "integer"}, "duration_this": float_schema(),
+                            "elapsed": float_schema(), "packets": {"type": "array", "items": {"oneOf": packet_kinds}}}}
+    return {"type": "object", "required": ["header", "frames"],
+            "properties": {"variant": {"enum": list(VARIANTS)}, "header": dataclass_schema(m.Header),
+                           "frames": {"type": "array", "items": frame}}}

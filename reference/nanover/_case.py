@@ -1,0 +1,182 @@
+"""The NanoVer case: a recording in a writer's terms (``recspec_case`` 1).
+
+::
+
+    {"recspec_case": 1, "format": "nanover", "variant": "traj",
+     "records": [
+       {"timestamp_us": 1000,
+        "frame": {"frame_index": 0,
+                  "values": {"particle.count": 2.0, "system.simulation.time": 0.0},
+                  "arrays": {"particle.positions": {"float": [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]},
+                             "particle.elements": {"index": [6, 8]},
+                             "particle.names": {"string": ["C", "O"]}}}},
+       {"timestamp_us": 2000,
+        "frame": {"frame_index": 1, "values": {}, "arrays": {"particle.positions": {"float": [...]}}}}]}
+
+    {"recspec_case": 1, "format": "nanover", "variant": "state",
+     "records": [{"timestamp_us": 1000, "update": {"scene": {"scale": 1.0}, "avatar.1": null}}]}
+
+The variant is the kind: a ``traj`` record holds a ``frame`` (a
+GetFrameResponse: ``frame_index`` 0 is a reset, any other a delta applied key
+by key), a ``state`` record an ``update`` (a StateUpdate: ``null`` removes the
+key). ``values`` are google.protobuf.Value contents as JSON (null, number,
+string, boolean, object, array); a non-finite number is ``{"$number": "NaN"}``
+(or ``"Infinity"``, ``"-Infinity"``), and an object whose only key is
+``$number`` or ``$struct`` is wrapped as ``{"$struct": {...}}``. An array
+names its ValueArray member: ``{"float": [...]}`` (f32 values), ``{"index":
+[...]}`` (uint32) or ``{"string": [...]}``; an empty array keeps its member.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from recspec._case_json import (
+    CaseError,
+    check_envelope,
+    envelope,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_str,
+    float_in,
+    float_out,
+    float_schema,
+)
+
+from ._model import UNSET, Array, ArrayKind, Frame, Kind, Record, Recording, StateUpdate
+
+__all__ = ["CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case"]
+
+CASE_TOLERANCES = {
+    "float32": "a Value number (a double) may come back as the nearest float32, as from a writer that holds its "
+               "numbers as floats",
+}
+#: The tolerances that are not about float widths: none here.
+CASE_TOLERANCE_CHECKS: dict[str, Any] = {}
+
+_NON_FINITE = {"NaN", "Infinity", "-Infinity"}
+_TAGS = {"$number", "$struct"}
+
+
+def _value_out(v: Any, path: str) -> Any:
+    if v is UNSET:
+        raise CaseError("a Value with no kind set (NANOVER-PROTO-005) has no case", path)
+    if isinstance(v, float):
+        return v if math.isfinite(v) else {"$number": float_out(v)}
+    if isinstance(v, dict):
+        inner = {k: _value_out(x, f"{path}.{k}") for k, x in v.items()}
+        return {"$struct": inner} if len(inner) == 1 and next(iter(inner)) in _TAGS else inner
+    if isinstance(v, (list, tuple)):
+        return [_value_out(x, f"{path}[{i}]") for i, x in enumerate(v)]
+    return v
+
+
+def _value_in(v: Any, path: str) -> Any:
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, list):
+        return [_value_in(x, f"{path}[{i}]") for i, x in enumerate(v)]
+    if isinstance(v, Mapping):
+        if len(v) == 1 and "$number" in v:
+            if v["$number"] not in _NON_FINITE:
+                raise CaseError("$number holds \"NaN\", \"Infinity\" or \"-Infinity\"", f"{path}.$number")
+            return float_in(v["$number"], f"{path}.$number")
+        if len(v) == 1 and "$struct" in v:
+            return {k: _value_in(x, f"{path}.{k}") for k, x in expect_object(v["$struct"], f"{path}.$struct").items()}
+        return {k: _value_in(x, f"{path}.{k}") for k, x in v.items()}
+    raise CaseError(f"not a Value: {v!r}", path)
+
+
+def _array_out(a: Array, path: str) -> dict[str, Any]:
+    if a.kind is None:
+        raise CaseError("a ValueArray with no member set (NANOVER-PROTO-005) has no case", path)
+    if a.kind is ArrayKind.FLOAT:
+        return {"float": [float_out(x) for x in a.values]}
+    return {a.kind.value: list(a.values)}
+
+
+def _array_in(v: Any, path: str) -> Array:
+    obj = expect_object(v, path)
+    if len(obj) != 1 or next(iter(obj)) not in ("float", "index", "string"):
+        raise CaseError("an array is {\"float\": [...]}, {\"index\": [...]} or {\"string\": [...]}", path)
+    (name, values), = obj.items()
+    items = expect_list(values, f"{path}.{name}")
+    if name == "float":
+        return Array(ArrayKind.FLOAT, tuple(float_in(x, f"{path}.float[{i}]") for i, x in enumerate(items)))
+    if name == "index":
+        return Array(ArrayKind.INDEX, tuple(expect_int(x, f"{path}.index[{i}]", 0, 2**32 - 1)
+                                            for i, x in enumerate(items)))
+    return Array(ArrayKind.STRING, tuple(expect_str(x, f"{path}.string[{i}]") for i, x in enumerate(items)))
+
+
+def to_case(model: Recording, *, variant: str | Kind | None = None) -> dict[str, Any]:
+    """The case of a decoded recording (its kind is the model's)."""
+    records: list[dict[str, Any]] = []
+    for i, r in enumerate(model.records):
+        path = f"records[{i}]"
+        if isinstance(r.message, Frame):
+            f = r.message
+            records.append({"timestamp_us": r.timestamp_us, "frame": {
+                "frame_index": f.frame_index,
+                "values": {k: _value_out(v, f"{path}.frame.values.{k}") for k, v in f.values.items()},
+                "arrays": {k: _array_out(a, f"{path}.frame.arrays.{k}") for k, a in f.arrays.items()}}})
+        else:
+            records.append({"timestamp_us": r.timestamp_us,
+                            "update": {k: _value_out(v, f"{path}.update.{k}") for k, v in r.message.changes.items()}})
+    return {**envelope("nanover", model.kind.value), "records": records}
+
+
+def from_case(case: Mapping[str, Any]) -> Recording:
+    """The recording a case describes."""
+    kind = Kind(check_envelope(case, "nanover", ("traj", "state")))
+    expect_object(case, "", ("recspec_case", "format", "variant", "records"))
+    want = "frame" if kind is Kind.TRAJ else "update"
+    records: list[Record] = []
+    for i, r in enumerate(expect_list(case["records"], "records")):
+        path = f"records[{i}]"
+        obj = expect_object(r, path, ("timestamp_us", want))
+        ts = expect_int(obj["timestamp_us"], f"{path}.timestamp_us", 0, 2**128 - 1)
+        if kind is Kind.TRAJ:
+            f = expect_object(obj["frame"], f"{path}.frame", ("frame_index", "values", "arrays"))
+            values = expect_object(f["values"], f"{path}.frame.values")
+            arrays = expect_object(f["arrays"], f"{path}.frame.arrays")
+            message: Frame | StateUpdate = Frame(
+                expect_int(f["frame_index"], f"{path}.frame.frame_index", 0, 2**32 - 1),
+                {k: _value_in(v, f"{path}.frame.values.{k}") for k, v in values.items()},
+                {k: _array_in(a, f"{path}.frame.arrays.{k}") for k, a in arrays.items()})
+        else:
+            update = expect_object(obj["update"], f"{path}.update")
+            message = StateUpdate({k: _value_in(v, f"{path}.update.{k}") for k, v in update.items()})
+        records.append(Record(ts, message))
+    return Recording(kind, tuple(records))
+
+
+def case_schema() -> dict[str, Any]:
+    """The JSON Schema of a NanoVer case (its clause of ``recspec/schemas/case-1.schema.json``)."""
+    number = {"type": "object", "additionalProperties": False, "required": ["$number"],
+              "properties": {"$number": {"enum": sorted(_NON_FINITE)}}}
+    value = {"description": "a google.protobuf.Value: null (in an update: remove the key), number, string, boolean, "
+                            "object, array; {\"$number\": ...} for a non-finite number",
+             "oneOf": [{"type": ["null", "number", "string", "boolean", "array"]},
+                       {"type": "object", "not": {"required": ["$number"], "maxProperties": 1}}, number]}
+    array = {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+             "properties": {"float": {"type": "array", "items": float_schema()},
+                            "index": {"type": "array", "items": {"type": "integer", "minimum": 0,
+                                                                 "maximum": 4294967295}},
+                            "string": {"type": "array", "items": {"type": "string"}}}}
+    frame = {"type": "object", "additionalProperties": False, "required": ["frame_index", "values", "arrays"],
+             "properties": {"frame_index": {"type": "integer", "minimum": 0, "maximum": 4294967295},
+                            "values": {"type": "object", "additionalProperties": value},
+                            "arrays": {"type": "object", "additionalProperties": array}}}
+    timestamp = {"type": "integer", "minimum": 0}
+    return {"type": "object", "required": ["records"],
+            "properties": {"variant": {"enum": ["traj", "state"]}, "records": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False, "required": ["timestamp_us"],
+                "properties": {"timestamp_us": timestamp, "frame": frame,
+                               "update": {"type": "object", "additionalProperties": value}},
+                "oneOf": [{"required": ["frame"]}, {"required": ["update"]}]}}}}

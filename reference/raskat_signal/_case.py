@@ -1,0 +1,189 @@
+"""The raSkat case: one signal file in a writer's terms (``recspec_case`` 1).
+
+::
+
+    {"recspec_case": 1, "format": "raskat-signal", "variant": "v2", "container": "raw",
+     "time": "20250624100658", "microseconds": 412345,
+     "longitude": 128.012345, "latitude": 70.5, "altitude": 12.0,
+     "sample_rate": 1000000, "flags": 2, "samples": [512, 530, 498]}
+
+    {"recspec_case": 1, "format": "raskat-signal", "variant": "v4", "container": "tar.xz",
+     "member": "20250624100658.sig",
+     "time": "20250624100658", "microseconds": 412345, "coordinate_1": 70.54, "coordinate_2": 128.01,
+     "altitude": 12.0, "sample_rate": 1000000, "load_ohm": 50, "adc_bits": 10, "vref": 3.299999952316284,
+     "flags": 2, "antenna": 1, "samples": [512, 530, 498], "threshold": 643}
+
+The variant is the version word (``v1`` legacy, ``v2``, ``v3``, ``v4``). v1/v2
+coordinates are degrees; the layout stores a u16 integer part and u32 millionths
+(``value = int + frac / 1e6``), so a case coordinate is such a value: a whole
+number of millionths, 0 .. 65535.999999. A negative coordinate (the western or
+southern hemisphere) is a value a writer may be asked to write but v1/v2 cannot
+hold: ``from_case`` refuses it (``EncodeError``), and so must a writer (research
+notes A.5.5). v1 has no ``flags``. v3/v4 hold their 12 (13) MessagePack values in
+stored order: ``coordinate_1`` is the first double (latitude as the raSkat
+writer writes it; the document says longitude), ``coordinate_2`` the second;
+each field keeps its JSON type (``1.0`` a float, ``1`` an integer), so a field of
+the wrong type is a case too. ``container`` is ``raw`` or ``tar.xz`` (with the
+tar ``member`` name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from recspec._case_json import (
+    CaseError,
+    check_envelope,
+    envelope,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_str,
+    float_in,
+    float_out,
+    float_schema,
+)
+
+from ._file import SignalFile
+from ._signal import FIELD_NAMES, Fixed, SignalMsgpack, SignalV2
+
+__all__ = ["CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "fixed_from_degrees", "from_case", "to_case"]
+
+CASE_TOLERANCES = {
+    "float32": "a v3/v4 double (coordinates, altitude, Vref) may come back as the nearest float32, as the raSkat "
+               "writer stores Vref",
+    "millionth-floor": "a v1/v2 coordinate may come back one millionth below the case's, as from the raSkat writer, "
+                       "which floors the fraction computed in floating point",
+}
+
+_FIXED_NAMES = ("longitude", "latitude", "altitude")
+_V2_FIELDS = ("time", "microseconds", *_FIXED_NAMES, "sample_rate", "flags", "samples")
+
+
+def fixed_from_degrees(x: float, path: str = "") -> Fixed:
+    """The stored parts of a v1/v2 coordinate: exact for a whole number of millionths in 0 .. 65535.999999;
+    :class:`recspec.errors.EncodeError` for any other value (a negative one above all: the parts are unsigned)."""
+    from recspec.errors import EncodeError
+
+    if not 0 <= x < 65536:
+        raise EncodeError(f"{path or 'a v2 coordinate'} is {x}: v1/v2 store an unsigned u16 integer part and u32 "
+                          "millionths, so a coordinate lies in 0 .. 65535.999999 (a negative one cannot be written)")
+    whole = int(x)
+    frac = round((x - whole) * 1_000_000)
+    fixed = Fixed(whole, frac)
+    if frac >= 1_000_000 or fixed.value != x:
+        raise EncodeError(f"{path or 'a v2 coordinate'} is {x}, not a whole number of millionths of a degree "
+                          "(v1/v2 store int + frac / 1e6)")
+    return fixed
+
+
+def to_case(model: SignalFile, *, variant: str | None = None) -> dict[str, Any]:
+    """The case of a decoded signal file."""
+    sig = model.signal
+    out = {**envelope("raskat-signal", f"v{sig.version}"), "container": model.container}
+    if model.container == "tar.xz":
+        out["member"] = model.member
+    if isinstance(sig, SignalV2):
+        try:
+            time = sig.time.decode("ascii")
+        except UnicodeDecodeError:
+            raise CaseError(f"the time field {sig.time!r} is not ASCII text (RSIG-TIME-001)", "time") from None
+        out.update(time=time, microseconds=sig.microseconds,
+                   **{n: float_out(getattr(sig, n).value) for n in _FIXED_NAMES}, sample_rate=sig.sample_rate)
+        if sig.version == 2:
+            out["flags"] = sig.flags
+        out["samples"] = list(sig.samples)
+        return out
+    for name, value in zip(FIELD_NAMES, sig.fields):
+        out[name] = _json_value(value, name)
+    return out
+
+
+def _json_value(v: Any, path: str) -> Any:
+    if isinstance(v, float):
+        return float_out(v)
+    if isinstance(v, (tuple, list)):
+        return [_json_value(x, f"{path}[{i}]") for i, x in enumerate(v)]
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    raise CaseError(f"a {type(v).__name__} value has no case (only JSON's types do)", path)
+
+
+def _typed_in(v: Any, path: str) -> Any:
+    """A v3/v4 field as the MessagePack value to store: the JSON type decides (``1.0`` a float64)."""
+    if isinstance(v, str) and v in ("NaN", "Infinity", "-Infinity"):
+        return v  # a string field; a non-finite double is only written where a double belongs
+    if isinstance(v, list):
+        return tuple(_typed_in(x, f"{path}[{i}]") for i, x in enumerate(v))
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    raise CaseError(f"not a JSON value: {v!r}", path)
+
+
+_DOUBLES = {"coordinate_1", "coordinate_2", "altitude", "vref"}
+
+
+def from_case(case: Mapping[str, Any]) -> SignalFile:
+    """The signal file a case describes; :class:`recspec.errors.EncodeError` for a well-formed case the format
+    cannot hold (a negative v1/v2 coordinate), :class:`CaseError` for a malformed one."""
+    variant = check_envelope(case, "raskat-signal", ("v1", "v2", "v3", "v4"))
+    version = int(variant[1:])  # type: ignore[index]
+    container = case.get("container", "raw")
+    if container not in ("raw", "tar.xz"):
+        raise CaseError("container is \"raw\" or \"tar.xz\"", "container")
+    head = ("recspec_case", "format", "variant", "container")
+    member = None
+    if container == "tar.xz" and "member" in case:
+        member = expect_str(case["member"], "member")
+    if version <= 2:
+        names = _V2_FIELDS if version == 2 else tuple(n for n in _V2_FIELDS if n != "flags")
+        obj = expect_object(case, "", names, (*head, "member"))
+        coords = [float_in(obj[n], n) for n in _FIXED_NAMES]
+        sig: SignalV2 | SignalMsgpack = SignalV2(
+            version, expect_str(obj["time"], "time").encode("utf-8"),
+            expect_int(obj["microseconds"], "microseconds", 0, 2**32 - 1),
+            *(fixed_from_degrees(x, n) for x, n in zip(coords, _FIXED_NAMES)),
+            expect_int(obj["sample_rate"], "sample_rate", 0, 2**32 - 1),
+            expect_int(obj["flags"], "flags", 0, 255) if version == 2 else None,
+            tuple(expect_int(s, f"samples[{i}]", -0x8000, 0x7FFF)
+                  for i, s in enumerate(expect_list(obj["samples"], "samples"))))
+    else:
+        names = FIELD_NAMES[:12] if version == 3 else FIELD_NAMES
+        obj = expect_object(case, "", names, (*head, "member"))
+        fields = []
+        for n in names:
+            v = obj[n]
+            fields.append(float_in(v, n) if n in _DOUBLES and isinstance(v, (float, str)) else _typed_in(v, n))
+        sig = SignalMsgpack(version, tuple(fields))
+    return SignalFile(container, sig, member)
+
+
+def case_schema() -> dict[str, Any]:
+    """The JSON Schema of a raSkat case (its clause of ``recspec/schemas/case-1.schema.json``)."""
+    time = {"type": "string", "description": "14 ASCII digits, %Y%m%d%H%M%S, UTC"}
+    u32 = {"type": "integer", "minimum": 0, "maximum": 4294967295}
+    coord = {**float_schema(), "description": "degrees: a whole number of millionths in 0 .. 65535.999999 (a negative "
+                                              "value is one the layout cannot hold: a writer must refuse it)"}
+    v2 = {"properties": {"variant": {"enum": ["v1", "v2"]}, "time": time, "microseconds": u32, "longitude": coord,
+                         "latitude": coord, "altitude": coord, "sample_rate": u32,
+                         "flags": {"type": "integer", "minimum": 0, "maximum": 255},
+                         "samples": {"type": "array", "items": {"type": "integer", "minimum": -32768,
+                                                                "maximum": 32767}}},
+          "required": ["time", "microseconds", "longitude", "latitude", "altitude", "sample_rate", "samples"]}
+    v3 = {"properties": {"variant": {"enum": ["v3", "v4"]}, **{n: {"description": f"MessagePack field {i + 1}"}
+                                                              for i, n in enumerate(FIELD_NAMES)}},
+          "required": list(FIELD_NAMES[:12])}
+    return {"type": "object",
+            "properties": {"container": {"enum": ["raw", "tar.xz"]}, "member": {"type": "string"}},
+            "oneOf": [v2, v3]}
+
+
+def _millionth_floor(expected: Any, actual: Any, path: str) -> bool:
+    if path not in _FIXED_NAMES or not isinstance(expected, float) or not isinstance(actual, float):
+        return False
+    return round(expected * 1_000_000) - round(actual * 1_000_000) == 1
+
+
+#: The tolerances that are not about float widths: name -> (expected, actual, JSON path) -> equal under it.
+CASE_TOLERANCE_CHECKS = {"millionth-floor": _millionth_floor}

@@ -1,0 +1,336 @@
+"""`recspec drive` and `recspec.testing`: planted bugs are found and shrunk to their minimal case, a correct
+testee passes for every format and variant, a testee's crash, hang or silence is a verdict, never a traceback.
+
+The testees are in tests/testees/: each planted-bug module says its bug and its minimal case in its
+docstring, and exposes the same writer or reader as a Python function (for ``recspec.testing``) and as a
+command (for the CLI)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from recspec.cli import main
+from recspec.testing import DriveFailure, check_reader, check_writer
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTEES = ROOT / "tests" / "testees"
+sys.path.insert(0, str(TESTEES))
+
+import carla_truncated_reader  # noqa: E402
+import matrix_int64_writer  # noqa: E402
+import nanover_guess_writer  # noqa: E402
+import raskat_negative_writer  # noqa: E402
+
+PY = sys.executable
+
+
+def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code = main(["drive", *argv[:2], "--json", *argv[2:]])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _failure(report: dict[str, Any]) -> dict[str, Any]:
+    (fr,) = [f for f in report["files"] if f["failed"]]
+    return fr["evidence"]["drive"]["failures"][0]
+
+
+# --- the minimal cases, stated once ---------------------------------------------------------------
+
+
+def assert_minimal_raskat(case: dict[str, Any]) -> None:
+    """A v2 case whose longitude is one millionth west, every other value at its smallest."""
+    assert case["variant"] == "v2" and case["longitude"] == -1e-06
+    assert case["latitude"] == 0.0 and case["altitude"] == 0.0 and case["samples"] == []
+    assert case["microseconds"] == 0 and case["flags"] == 0 and case["sample_rate"] == 1
+
+
+def assert_minimal_nanover(case: dict[str, Any]) -> None:
+    """A trajectory of one record: a reset frame with no particles and no extra keys."""
+    assert case["variant"] == "traj"
+    (record,) = case["records"]
+    frame = record["frame"]
+    assert frame["frame_index"] == 0 and frame["values"]["particle.count"] == 0.0
+    assert frame["arrays"]["particle.positions"] == {"float": []}
+    assert set(frame["arrays"]) == {"particle.positions", "particle.elements", "particle.names", "particle.residues",
+                                    "residue.names", "residue.ids", "residue.chains", "chain.names", "bond.pairs"}
+
+
+def _numbers(v: Any) -> list[float]:
+    if isinstance(v, float):
+        return [v]
+    if isinstance(v, dict):
+        return [x for k, y in v.items() if k != "recspec_case" for x in _numbers(y)]
+    if isinstance(v, list):
+        return [x for y in v for x in _numbers(y)]
+    return []
+
+
+def assert_minimal_matrix(case: dict[str, Any]) -> None:
+    """One frame whose numbers hold exactly one -0.0 (in a state's position, a command's origin or vector),
+    every other position, origin and vector number 0. (The objects drawn before the frame are left open:
+    Hypothesis cannot always delete one that a state of the frame was drawn against.)"""
+    (frame,) = case["frames"]
+    assert len(frame["states"]) + len(frame["commands"]) >= 1
+    zeros = [x for x in _numbers(case) if x == 0 and math.copysign(1.0, x) < 0]
+    assert len(zeros) == 1
+    places = ([s["position"] for s in frame["states"]] + [c["origin"] for c in frame["commands"]]
+              + [c["vector"] for c in frame["commands"] if "vector" in c])
+    assert all(x == 0 for p in places for x in p)
+
+
+def assert_minimal_carla(failure: dict[str, Any]) -> None:
+    """The smallest valid log (no frame, or one frame with no record in any packet) with one byte of damage at
+    its end, so that it ends inside a packet header: cut short by one byte, or one byte appended."""
+    case = failure["case"]
+    assert len(case["frames"]) <= 1
+    assert all(p.get("records", []) == [] for f in case["frames"] for p in f["packets"])
+    assert failure["mutation"] in ("truncated by 1 byte(s)", "1 byte(s) appended")
+
+
+# --- planted bugs, by the CLI ----------------------------------------------------------------------
+
+
+def test_cli_finds_and_shrinks_the_raskat_negative_coordinate_writer(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:
+    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+                          "--max-examples", "30", "--seed", "1", "--out", str(tmp_path), "--",
+                          PY, str(TESTEES / "raskat_negative_writer.py"), "{case}", "{out}")
+    assert code == 1
+    failure = _failure(report)
+    assert failure["verdicts"] == ["wrote-unrepresentable"]
+    assert_minimal_raskat(failure["case"])
+    saved = tmp_path / "writer-raskat-signal-v2"
+    assert json.loads((saved / "case.json").read_text()) == failure["case"]
+    assert (saved / "written.sig").stat().st_size == 47 and (saved / "report.json").is_file()
+    # the one command that replays it fails the same way
+    replay = (saved / "replay.sh").read_text().splitlines()[1].split()
+    assert replay[:2] == ["recspec", "drive"] and "--replay" in replay
+    import shlex
+
+    words = shlex.split((saved / "replay.sh").read_text().splitlines()[1])
+    assert main(["drive", *words[2:4], "--json", *words[4:]]) == 1
+    assert _failure(json.loads(capsys.readouterr().out))["verdicts"] == ["wrote-unrepresentable"]
+
+
+def test_cli_finds_and_shrinks_the_nanover_empty_array_writer(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _drive(capsys, "writer", "nanover", "--max-examples", "20", "--seed", "1", "--",
+                          PY, str(TESTEES / "nanover_guess_writer.py"), "{case}", "{out}")
+    assert code == 1
+    traj, state = report["files"]
+    assert traj["path"] == "drive/writer/nanover/traj" and traj["failed"]
+    assert state["path"] == "drive/writer/nanover/state" and not state["failed"]
+    failure = _failure(report)
+    assert "mismatch" in failure["verdicts"]
+    assert_minimal_nanover(failure["case"])
+    # the written file's own findings travel with the report, with their rule ids
+    assert "NANOVER-FRAME-004" in {f["rule"] for f in traj["findings"]}
+
+
+def test_cli_finds_and_shrinks_the_matrix_int64_writer(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _drive(capsys, "writer", "matrix-smt", "--max-examples", "100", "--max-size", "1", "--seed", "1",
+                          "--", PY, str(TESTEES / "matrix_int64_writer.py"), "{case}", "{out}")
+    assert code == 1
+    failure = _failure(report)
+    assert failure["verdicts"] == ["mismatch"]
+    assert_minimal_matrix(failure["case"])
+    (finding,) = [f for f in report["files"][0]["findings"] if f["rule"] == "DRIVE-WRITER-007"]
+    assert finding["expected"] == -0.0 and math.copysign(1.0, finding["expected"]) < 0 and finding["actual"] == 0.0
+
+
+def test_cli_finds_and_shrinks_the_carla_truncation_reader(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _drive(capsys, "reader", "carla", "--variant", "0.9.15", "--max-examples", "20", "--seed", "1",
+                          "--", PY, str(TESTEES / "carla_truncated_reader.py"), "0.9.15", "{file}")
+    assert code == 1
+    fr = report["files"][0]
+    corpus = [f for f in fr["evidence"]["drive"]["failures"] if "source" in f]
+    # the corpus's own truncated log is accepted too, and reported by its name
+    assert any(f["source"].endswith("CARLA-STREAM-001.log") for f in corpus)
+    generated = next(f for f in fr["evidence"]["drive"]["failures"] if "case" in f)
+    assert generated["verdicts"] == ["accepts-malformed"]
+    assert_minimal_carla(generated)
+
+
+# --- planted bugs, by recspec.testing ----------------------------------------------------------------
+
+
+def test_testing_finds_the_planted_bugs_and_shrinks_them() -> None:
+    with pytest.raises(DriveFailure) as raskat:
+        check_writer(raskat_negative_writer.write, format="raskat-signal", variant="v2", profile="compat",
+                     max_examples=50, seed=1)
+    assert raskat.value.verdicts == ("wrote-unrepresentable",)
+    assert_minimal_raskat(raskat.value.case)  # type: ignore[arg-type]
+
+    with pytest.raises(DriveFailure) as nanover:
+        check_writer(nanover_guess_writer.write, format="nanover", max_examples=30, seed=1)
+    assert "mismatch" in nanover.value.verdicts
+    assert_minimal_nanover(nanover.value.case)  # type: ignore[arg-type]
+
+    with pytest.raises(DriveFailure) as matrix:
+        check_writer(matrix_int64_writer.write, format="matrix-smt", max_examples=100, max_size=1, seed=1)
+    assert matrix.value.verdicts == ("mismatch",)
+    assert_minimal_matrix(matrix.value.case)  # type: ignore[arg-type]
+
+    with pytest.raises(DriveFailure) as carla:
+        check_reader(lambda p: carla_truncated_reader.read(p, "0.9.15"), format="carla", variant="0.9.15",
+                     corpus=False, max_examples=30, seed=1)
+    assert carla.value.verdicts == ("accepts-malformed",)
+    run = carla.value.run
+    assert run is not None
+    assert_minimal_carla({"case": run.results[0].failure.case,  # type: ignore[union-attr]
+                          "mutation": run.results[0].failure.mutation})  # type: ignore[union-attr]
+
+
+def test_testing_inside_a_hypothesis_test_judges_the_drawn_case() -> None:
+    from hypothesis import given, settings
+
+    from recspec.strategies import raskat_cases
+
+    @settings(max_examples=40, deadline=None, database=None)
+    @given(raskat_cases(2, container="raw", negative_coordinates=True))
+    def my_test(case: dict[str, Any]) -> None:
+        check_writer(raskat_negative_writer.write, format="raskat-signal", profile="compat", case=case)
+
+    with pytest.raises(DriveFailure, match="wrote-unrepresentable"):
+        my_test()
+
+
+def test_known_deviations_excuse_a_rule_and_fail_when_stale() -> None:
+    # the empty-array writer's files break NANOVER-FRAME-004 and do not hold their case: listing only the
+    # rule is not enough (the mismatch still fails) ...
+    with pytest.raises(DriveFailure, match="mismatch"):
+        check_writer(nanover_guess_writer.write, format="nanover", variant="traj", max_examples=10, seed=1,
+                     expected={"NANOVER-FRAME-004": "empty arrays are typed by guess"})
+    # ... listing both is
+    run = check_writer(nanover_guess_writer.write, format="nanover", variant="traj", max_examples=10, seed=1,
+                       expected=["NANOVER-FRAME-004", "DRIVE-WRITER-007"])
+    assert run is not None and run.ok and run.report.files[0].known_deviations
+    # a deviation that never occurs is stale
+    with pytest.raises(DriveFailure, match="stale"):
+        check_writer(nanover_guess_writer.write, format="nanover", variant="state", max_examples=5, seed=1,
+                     expected=["NANOVER-FRAME-004"])
+
+
+# --- a correct testee passes -------------------------------------------------------------------------
+
+
+_VARIANTS = {"carla": ["0.9.4-0.9.5", "0.9.6-0.9.9", "0.9.10-0.9.11", "0.9.12-0.9.13", "0.9.14", "0.9.15",
+                       "dev-2023", "0.9.16", "ue5"],
+             "nanover": ["traj", "state"], "raskat-signal": ["v1", "v2", "v3", "v4"], "matrix-smt": [None]}
+_PAIRS = [(f, v) for f, vs in _VARIANTS.items() for v in vs]
+
+
+@pytest.mark.parametrize(("fmt", "variant"), _PAIRS, ids=[f"{f}-{v}" for f, v in _PAIRS])
+def test_the_reference_codec_as_a_command_passes_drive(fmt: str, variant: str | None,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    profile = "compat" if variant == "v1" else "spec"  # v1 is legacy: an error under spec, for any writer
+    pick = ["--variant", variant] if variant else []
+    code, report = _drive(capsys, "writer", fmt, *pick, "--profile", profile, "--max-examples", "4", "--seed", "2",
+                          "--byte-exact", "--", PY, str(TESTEES / "reference_writer.py"), "{case}", "{out}", profile)
+    assert code == 0, report
+    code, report = _drive(capsys, "reader", fmt, *pick, "--profile", profile, "--max-examples", "4", "--seed", "2",
+                          "--", PY, str(TESTEES / "reference_reader.py"), fmt, variant or "", "{file}", "case",
+                          profile)
+    assert code == 0, report
+
+
+def test_the_reference_reader_agrees_on_stats(capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _drive(capsys, "reader", "matrix-smt", "--compare", "stats", "--max-examples", "4", "--seed", "2",
+                          "--no-corpus", "--", PY, str(TESTEES / "reference_reader.py"), "matrix-smt", "", "{file}",
+                          "stats")
+    assert code == 0, report
+
+
+# --- a testee's own failures are verdicts ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("command", "verdict"), [
+    ([PY, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"], "crash"),
+    ([PY, "-c", "import time; time.sleep(30)"], "timeout"),
+    ([PY, "-c", "pass"], "no-output"),
+    ([PY, "-c", "import sys; sys.exit(3)"], "refused"),
+    (["/nonexistent/writer"], "refused"),
+], ids=["crash", "timeout", "no-output", "refused", "missing-program"])
+def test_a_writers_crash_hang_or_silence_is_its_verdict(command: list[str], verdict: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, report = _drive(capsys, "writer", "matrix-smt", "--max-examples", "2", "--seed", "1", "--timeout", "1",
+                          "--", *command, "{out}")
+    assert code == 1
+    assert _failure(report)["verdicts"] == [verdict]
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_reports_are_written_like_checks_and_valid(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ["drive", "writer", "raskat-signal", "--variant", "v2", "--profile", "compat", "--max-examples", "20",
+            "--seed", "1"]
+    for kind, name in (("json", "r.json"), ("junit", "r.xml"), ("sarif", "r.sarif"), ("html", "r.html"),
+                       ("markdown", "r.md")):
+        args += ["--report", f"{kind}:{tmp_path / name}"]
+    testee = ["--", PY, str(TESTEES / "raskat_negative_writer.py"), "{case}", "{out}"]
+    assert main([*args, *testee]) == 1
+    capsys.readouterr()
+    report = json.loads((tmp_path / "r.json").read_text())
+    schema = json.loads((ROOT / "recspec" / "schemas" / "report-1.schema.json").read_text())
+    jsonschema.validate(report, schema)
+    assert "DRIVE-WRITER-005" in (tmp_path / "r.xml").read_text()
+    sarif = json.loads((tmp_path / "r.sarif").read_text())
+    assert any(r["ruleId"] == "DRIVE-WRITER-005" for r in sarif["runs"][0]["results"])
+    assert "DRIVE-WRITER-005" in (tmp_path / "r.html").read_text() and (tmp_path / "r.md").read_text()
+    # deterministic with --seed: the same run writes the same report
+    first = (tmp_path / "r.json").read_bytes()
+    assert main([*args, *testee]) == 1
+    capsys.readouterr()
+    assert (tmp_path / "r.json").read_bytes() == first
+
+
+def test_expectations_file_keys_targets(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    exp = tmp_path / "exp.json"
+    exp.write_text(json.dumps({"recspec_expectations": 1, "files": {
+        "drive/writer/raskat-signal": {"DRIVE-WRITER-005": "negative coordinates are written as the C++ writer does"},
+        "drive/writer/raskat-signal/v2": {"RSIG-COORD-001": "never happens: stale"}}}))
+    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+                          "--max-examples", "20", "--seed", "1", "--expectations", str(exp), "--",
+                          PY, str(TESTEES / "raskat_negative_writer.py"), "{case}", "{out}")
+    assert code == 1
+    assert report["files"][0]["known_deviations"] == {
+        "DRIVE-WRITER-005": "negative coordinates are written as the C++ writer does"}
+    assert [(s["rule"], s["why"]) for s in report["expectations"]["stale"]] == [("RSIG-COORD-001", "it did not occur")]
+
+
+def test_usage_errors_are_clear(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["drive", "writer", "nanover"]) == 2
+    assert "no testee command" in capsys.readouterr().err
+    assert main(["drive", "writer", "nanover", "--tolerance", "float16", "--", "true"]) == 2
+    assert "float32" in capsys.readouterr().err
+
+
+# --- the examples of docs/testees/ run ------------------------------------------------------------------
+
+
+def test_the_python_callable_example_passes() -> None:
+    sys.path.insert(0, str(ROOT / "docs" / "testees"))
+    import test_nanover_writer as example
+
+    check_writer(example.write, format="nanover", max_examples=10, seed=3)
+
+
+def test_the_cpp_driver_example_passes_and_refuses_negative_coordinates(capsys: pytest.CaptureFixture[str],
+                                                                        tmp_path: Path) -> None:
+    import shutil
+    import subprocess
+
+    compiler = shutil.which("g++") or shutil.which("c++")
+    if compiler is None:
+        pytest.skip("needs a C++ compiler (g++) to build docs/testees/raskat_v2_writer.cpp")
+    exe = tmp_path / "raskat_v2_writer"
+    subprocess.run([compiler, "-std=c++17", "-O2", "-o", str(exe), str(ROOT / "docs" / "testees" /
+                                                                       "raskat_v2_writer.cpp")], check=True)
+    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+                          "--max-examples", "25", "--seed", "4", "--", str(exe), "{case}", "{out}")
+    assert code == 0, report
