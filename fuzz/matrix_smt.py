@@ -49,7 +49,7 @@ from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate
-from ._contract import ContractViolation, Divergent
+from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render, unique
 from ._mutate import BYTE_MUTATION_RATE
 
@@ -69,6 +69,7 @@ __all__ = [
     "fuzz_ref",
     "mutate",
     "synthetic_seeds",
+    "use_variant",
 ]
 
 EXTENSION = ".bson"
@@ -140,6 +141,11 @@ def fuzz_diff(data: bytes) -> None:
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
+
+
+def use_variant(name: str | None) -> None:
+    """Only ``None``: Matrix-SMT layouts are chosen by the input's own bytes, so a campaign cannot fix one."""
+    refuse_variant("matrix-smt", name)
 
 
 def describe_input(data: bytes) -> dict[str, Any]:

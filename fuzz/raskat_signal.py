@@ -58,14 +58,14 @@ from recspec.errors import DecodeError
 from recspec.report import Report
 
 from . import _mutate
-from ._contract import ContractViolation, Divergent
+from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE", "EXTENSION", "FUZZ_MAX_UNPACKED", "TARGETS", "ContractViolation", "Divergent",
     "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "divergence_kind", "fuzz_diff", "fuzz_ksy",
-    "fuzz_ref", "mutate", "synthetic_seeds",
+    "fuzz_ref", "mutate", "synthetic_seeds", "use_variant",
 ]
 
 #: File extension of saved crashes (``recspec check`` recognises them by content anyway).
@@ -122,6 +122,11 @@ def fuzz_diff(data: bytes) -> None:
 
 
 TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
+
+
+def use_variant(name: str | None) -> None:
+    """Only ``None``: raSkat signal layouts are chosen by the input's own bytes, so a campaign cannot fix one."""
+    refuse_variant("raskat-signal", name)
 
 
 def _version_label(data: bytes) -> str | None:
