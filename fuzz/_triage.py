@@ -230,26 +230,28 @@ def _run_triage_child(fmt: str, variant: str | None, jobs: list[tuple[str, list[
     """The rows of every job; an input that kills the child is a row of its own, and the rest go on."""
     code = "from recspec.fuzz._triage import _triage_main; _triage_main()"
     while jobs:
-        proc = subprocess.Popen([sys.executable, "-c", code, fmt, variant or ""], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(json.dumps(jobs))
-        proc.stdin.close()
         current: str | None = None
         done: set[str] = set()
-        for line in proc.stdout:
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if "start" in row:
-                if current is not None:
-                    done.add(current)
-                current = row["start"]
-            else:
-                yield row
-        stderr = proc.stderr.read() if proc.stderr else ""
-        code_ = proc.wait()
+        with tempfile.TemporaryFile("w+") as errors, \
+                subprocess.Popen([sys.executable, "-c", code, fmt, variant or ""], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=errors, text=True) as proc:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(json.dumps(jobs))
+            proc.stdin.close()
+            for line in proc.stdout:
+                try:
+                    row = json.loads(line)
+                except ValueError:
+                    continue
+                if "start" in row:
+                    if current is not None:
+                        done.add(current)
+                    current = row["start"]
+                else:
+                    yield row
+            code_ = proc.wait()
+            errors.seek(0)
+            stderr = errors.read()
         if code_ == 0:
             return
         if current is None:
