@@ -30,6 +30,7 @@ other processes only ever lower the figures. Usage::
     python benchmarks/bench_fuzz.py                         # every format and target, plain 3 s + campaign 20 s
     python benchmarks/bench_fuzz.py --formats carla --targets ref --campaign-seconds 30
     python benchmarks/bench_fuzz.py --no-campaign           # the plain loop only (no atheris needed)
+    python benchmarks/bench_fuzz.py --formats carla --variant carla=0.9.15   # a campaign that fixes the variant
 
 Exit status 0 when every measured figure meets its target, 1 otherwise. The
 figures are also written as JSON to ``benchmarks/out/fuzz-<date>.json``.
@@ -105,13 +106,15 @@ def _variant_for_decode(codec: Any, mod: Any, data: bytes) -> str | None:
     return None
 
 
-def plain(fmt: str, targets: list[str], seconds: float, max_len: int, mutants: int) -> dict[str, Any]:
+def plain(fmt: str, targets: list[str], seconds: float, max_len: int, mutants: int,
+          variant: str | None = None) -> dict[str, Any]:
     """Execs/s of each harness, the mutator's cost and the bare reader's execs/s, uninstrumented."""
     from recspec.formats import resolve_format
     from recspec.fuzz import _runner
 
     info = resolve_format(fmt)
     mod = _runner.load_harness(info)
+    mod.use_variant(variant)
     seeds = seed_inputs(fmt, max_len)
     rng = random.Random(1)
     made: list[bytes] = []
@@ -132,14 +135,15 @@ def plain(fmt: str, targets: list[str], seconds: float, max_len: int, mutants: i
     for target in targets:
         n, spent, failures = _timed_loop(inputs, mod.TARGETS[target], seconds)
         out["targets"][target] = {"execs": n, "execs_s": n / spent if spent else 0.0, "failures": failures}
+    mod.use_variant(None)
     return out
 
 
-def campaign(fmt: str, target: str, seconds: int) -> dict[str, Any]:
+def campaign(fmt: str, target: str, seconds: int, variant: str | None = None) -> dict[str, Any]:
     """One short instrumented campaign; libFuzzer's exec/s."""
     with tempfile.TemporaryDirectory(prefix="bench-fuzz-") as tmp:
         cmd = [sys.executable, "-m", "recspec", "fuzz", fmt, "--target", target, "--time", str(seconds),
-               "--seed", "1", "--out", tmp, "--verbose"]
+               "--seed", "1", "--out", tmp, "--verbose", *(["--variant", variant] if variant else [])]
         t0 = time.monotonic()
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=REPO)
         wall = time.monotonic() - t0
@@ -185,19 +189,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--campaign-seconds", type=int, default=20, help="instrumented campaign per target (default 20)")
     ap.add_argument("--no-campaign", action="store_true", help="skip the instrumented campaigns")
     ap.add_argument("--max-len", type=int, default=65536, help="the campaigns' default --max-len")
+    ap.add_argument("--variant", action="append", default=[], metavar="FORMAT=VARIANT",
+                    help="fix a format's variant, as `recspec fuzz --variant` (e.g. carla=0.9.15); repeatable")
     ap.add_argument("--out", type=Path, default=HERE / "out", help="where the JSON goes (default benchmarks/out)")
     args = ap.parse_args(argv)
     formats = [f for f in args.formats.split(",") if f]
+    variants = dict(v.split("=", 1) for v in args.variant)
     targets = [t for t in args.targets.split(",") if t]
 
     print(f"bench_fuzz at commit {_commit()}; {_load()}", flush=True)
     results: dict[str, Any] = {"commit": _commit(), "date": _dt.date.today().isoformat(), "load_before": _load(),
                                "formats": {}}
     for fmt in formats:
-        res = plain(fmt, targets, args.plain_seconds, args.max_len, args.mutants)
+        res = plain(fmt, targets, args.plain_seconds, args.max_len, args.mutants, variants.get(fmt))
+        res["variant"] = variants.get(fmt)
         if not args.no_campaign:
             for target in targets:
-                res["targets"][target]["instrumented"] = campaign(fmt, target, args.campaign_seconds)
+                res["targets"][target]["instrumented"] = campaign(fmt, target, args.campaign_seconds,
+                                                                  variants.get(fmt))
         results["formats"][fmt] = res
         print(f"  {fmt} done; {_load()}", file=sys.stderr, flush=True)
     results["load_after"] = _load()
@@ -216,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                 ok = False
             verdict = "" if inst is None else (" PASS" if inst >= bar else " FAIL")
             ratio = t["execs_s"] / res["bare_execs_s"] if res["bare_execs_s"] else 0.0
-            rows.append((fmt, target, _fmt_rate(t["execs_s"]), _fmt_rate(res["bare_execs_s"]), f"{ratio:.2f}",
+            rows.append((fmt + (f" ({res['variant']})" if res.get("variant") else ""), target, _fmt_rate(t["execs_s"]), _fmt_rate(res["bare_execs_s"]), f"{ratio:.2f}",
                          _fmt_rate(inst), f">= {bar:,}{verdict}", f"{res['mutator_ms']:.3f}"))
     widths = [max(len(str(r[i])) for r in (head, *rows)) for i in range(len(head))]
     line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
