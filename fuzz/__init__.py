@@ -8,6 +8,8 @@ campaign runs in a subprocess that instruments recspec first (see ``_runner``).
 """
 
 from ._contract import ContractViolation, Divergent, FuzzHarness
-from ._runner import TARGETS, run_campaign
+from ._runner import TARGETS, CampaignResult, campaign, run_campaign
+from ._triage import triage
 
-__all__ = ["TARGETS", "ContractViolation", "Divergent", "FuzzHarness", "run_campaign"]
+__all__ = ["TARGETS", "CampaignResult", "ContractViolation", "Divergent", "FuzzHarness", "campaign", "run_campaign",
+           "triage"]

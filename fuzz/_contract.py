@@ -6,9 +6,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from recspec.errors import UsageError
 from recspec.formats import Divergence
 
-__all__ = ["ContractViolation", "Divergent", "FuzzHarness", "Harness", "divergence_kind"]
+__all__ = ["ContractViolation", "Divergent", "FuzzHarness", "Harness", "divergence_kind", "refuse_variant"]
 
 #: One fuzz target: returns when its invariant holds for the input, raises when it does not.
 Harness = Callable[[bytes], None]
@@ -77,6 +78,13 @@ class Divergent(ContractViolation):
         return (self.kind or divergence_kind)(self.divergences[0])
 
 
+def refuse_variant(fmt: str, name: str | None) -> None:
+    """``use_variant`` of a format whose input's own bytes choose the layout: only ``None`` is accepted."""
+    if name is not None:
+        raise UsageError(f"--variant does not apply to {fmt}: the input's own bytes choose its layout",
+                         "leave --variant out")
+
+
 @runtime_checkable
 class FuzzHarness(Protocol):
     """What ``recspec.fuzz.<package>`` provides (``FormatInfo.fuzz_module``): the
@@ -105,6 +113,13 @@ class FuzzHarness(Protocol):
 
     def divergence_kind(self, d: Divergence) -> str | None:
         """How ``fuzz_diff``'s :class:`Divergent` signs its first divergence (``None``: by traceback)."""
+        ...
+
+    def use_variant(self, name: str | None) -> None:
+        """Read every input under variant ``name`` from now on (``recspec fuzz --variant``: a
+        campaign that fixes the variant saves detecting it in every execution), or detect
+        each input's again (``None``). ``UsageError`` for a variant the format does not have,
+        or when its inputs choose their layout themselves (:func:`refuse_variant`)."""
         ...
 
     def describe_input(self, data: bytes) -> dict[str, Any]:

@@ -21,10 +21,12 @@ from pathlib import Path
 
 from recspec._paths import checkout_root
 
-__all__ = ["SEED_SUBDIRS", "checkout_root", "corpus_dir", "default_crash_dir", "dictionary_file"]
+__all__ = ["SEED_SUBDIRS", "checkout_root", "corpus_dir", "default_crash_dir", "default_merge_dir",
+           "dictionary_file"]
 
-#: The sub-folders of ``corpus/<format>/`` that seed a campaign, in order.
-SEED_SUBDIRS = ("valid", "invalid", "regressions")
+#: The sub-folders of ``corpus/<format>/`` that seed a campaign, in order (``fuzz``: the
+#: corpus earlier campaigns grew, minimised by ``recspec fuzz --merge``).
+SEED_SUBDIRS = ("valid", "invalid", "regressions", "fuzz")
 
 
 def corpus_dir(fmt: str) -> Path | None:
@@ -45,6 +47,13 @@ def default_crash_dir(fmt: str) -> Path | None:
     """``<repo>/corpus/<fmt>/regressions`` in a checkout; ``None`` when installed."""
     root = checkout_root()
     return None if root is None else root / "corpus" / fmt / "regressions"
+
+
+def default_merge_dir(fmt: str) -> Path | None:
+    """``<repo>/corpus/<fmt>/fuzz`` in a checkout (where ``recspec fuzz --merge`` keeps the
+    minimised campaign corpus, which seeds later campaigns); ``None`` when installed."""
+    root = checkout_root()
+    return None if root is None else root / "corpus" / fmt / "fuzz"
 
 
 def dictionary_file(name: str) -> Path | None:

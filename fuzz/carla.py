@@ -36,12 +36,12 @@ import random
 import re
 import struct
 import typing
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
-from recspec.errors import DecodeError
+from recspec.errors import DecodeError, UsageError
 from recspec.reference import carla as m
 from recspec.reference.carla import (
     VARIANTS,
@@ -84,6 +84,7 @@ __all__ = [
     "fuzz_ref",
     "mutate",
     "synthetic_seeds",
+    "use_variant",
     "variant_of",
 ]
 
@@ -119,6 +120,34 @@ def divergence_kind(d: Divergence) -> str:
 # --- harnesses ---------------------------------------------------------------------
 
 
+#: The campaign's variant (:func:`use_variant`); ``None``: every input's own, detected from content.
+_fixed: Variant | None = None
+
+
+def use_variant(name: str | None) -> None:
+    """Read every input under variant ``name`` from now on (``recspec fuzz carla --variant``),
+    or detect each input's variant again (``None``, the default).
+
+    Detection reads the first frames under every variant; a campaign that fixes
+    one saves that work in every execution and every mutation. Raises
+    :class:`recspec.errors.UsageError` for an unknown variant.
+    """
+    global _fixed
+    if name is None:
+        _fixed = None
+    elif name in VARIANTS:
+        _fixed = VARIANTS[name]
+    else:
+        raise UsageError(f"unknown CARLA variant {name!r}", f"choose one of: {', '.join(VARIANTS)}")
+    _detected.clear()
+    _parse.cache_clear()
+
+
+def _harness_variant(data: bytes) -> Variant:
+    """The variant a harness reads ``data`` under: the campaign's, else ``recspec check``'s choice."""
+    return _fixed if _fixed is not None else variant_of(data) or DEFAULT_VARIANT
+
+
 def variant_of(data: bytes) -> Variant | None:
     """The variant ``recspec check`` would choose for ``data``; ``None`` when the header does not decode."""
     try:
@@ -140,7 +169,7 @@ def fuzz_ref(data: bytes) -> None:
     # The profile alternates with the input's length so both are fuzzed.
     profile = "compat" if len(data) & 1 else "spec"
     try:
-        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=None, profile=profile)
+        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=_fixed, profile=profile)
     except DecodeError as e:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
     json.dumps(Report([report]).to_json(), allow_nan=False)
@@ -156,7 +185,7 @@ def fuzz_ksy(data: bytes) -> None:
     # a Recording or raises KaitaiRejected, a recspec.errors.DecodeError; no
     # other exception leaves it (struct.error, IndexError, a Kaitai runtime
     # error that the adapter does not wrap...).
-    variant = variant_of(data) or DEFAULT_VARIANT
+    variant = _harness_variant(data)
     try:
         kaitai_parse(data, variant)
     except DecodeError:
@@ -168,7 +197,7 @@ def fuzz_diff(data: bytes) -> None:
     # agree: both accept with equal values, or both reject at the same packet
     # (differential() returns no divergence; Divergent otherwise), and
     # differential() itself raises nothing.
-    variant = variant_of(data) or DEFAULT_VARIANT
+    variant = _harness_variant(data)
     divergences = differential(data, variant)
     if divergences:
         raise Divergent(divergences, variant.name, _COMPARED, divergence_kind)
@@ -179,6 +208,8 @@ TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy,
 
 def describe_input(data: bytes) -> dict[str, Any]:
     """What the runner records about a crashing input besides the exception."""
+    if _fixed is not None:
+        return {"variant": _fixed.name, "variant_note": "fixed for the campaign (--variant)"}
     try:
         variant = variant_of(data)
     except Exception as e:  # detection itself may be what broke
@@ -249,52 +280,113 @@ def synthetic_seeds() -> list[tuple[str, bytes]]:
 
 # --- lenient parse --------------------------------------------------------------------
 
+#: How many packets the mutator detects its variant from (``recspec check`` reads up to 64
+#: frames; the first packets, one or two frames, say as much for the mutator's purpose).
+_DETECT_PACKETS = 24
 
-@dataclasses.dataclass(frozen=True)
+#: The mutator's variants by the input's framing: (header, then (id, payload size) of its
+#: first packets) -> the variant detected for the first input seen with that framing.
+#: Mutants that change values but not sizes (most edits) share their parent's entry; a
+#: variant that is wrong for a mutant only makes its edits less structured.
+_detected: dict[tuple[bytes, tuple[tuple[int, int], ...]], Variant] = {}
+_DETECTED_MAX = 4096
+
+
+def _mutation_variant(data: bytes, header_raw: bytes, slots: Sequence[_Slot]) -> Variant:
+    """The variant the mutator reads ``data`` under: the campaign's (:func:`use_variant`),
+    else the one that fits the first packets best (``detect_variant`` on them), cached by framing."""
+    if _fixed is not None:
+        return _fixed
+    first = slots[:_DETECT_PACKETS]
+    key = (header_raw, tuple((s.packet_id, len(s.raw)) for s in first))
+    variant = _detected.get(key)
+    if variant is None:
+        if len(_detected) >= _DETECTED_MAX:
+            _detected.clear()
+        end = len(header_raw) + sum(len(s.raw) for s in first)
+        variant = _detected[key] = variant_of(data[:end]) or DEFAULT_VARIANT
+    return variant
+
+
+class _Slot:
+    """One packet of a draft: its bytes as framed (id, size, payload), and its body
+    decoded only when an edit needs it (most edits move whole packets)."""
+
+    __slots__ = ("_packet", "offset", "packet_id", "raw")
+
+    def __init__(self, raw: bytes, packet_id: int, offset: int, packet: Packet | None = None) -> None:
+        self.raw = raw  # the whole packet: the 5-byte header and the payload
+        self.packet_id = packet_id
+        self.offset = offset
+        self._packet = packet
+
+    @classmethod
+    def of(cls, p: Packet, variant: Variant) -> _Slot | None:
+        """A slot for a packet made by an edit; ``None`` when the encoder cannot write it."""
+        try:
+            raw = encode_packet(p, variant)
+        except Exception:  # struct.error, OverflowError, UsageError, UnicodeEncodeError...
+            return None
+        return cls(raw, raw[0], -1, p)
+
+    def packet(self, variant: Variant) -> Packet:
+        """The body as the model: a payload that does not fit its layout is a RAW packet (re-encoded verbatim)."""
+        if self._packet is None:
+            kind = variant.ids.get(self.packet_id, K.RAW)
+            payload = self.raw[5:]
+            try:
+                body = decode_body(kind, payload, variant, self.offset + 5)
+            except DecodeError:
+                self._packet = Packet(K.RAW, payload, self.packet_id)
+            else:
+                self._packet = Packet(kind, body, self.packet_id)
+        return self._packet
+
+
 class _Parsed:
-    header: Header
-    variant: Variant
-    packets: tuple[Packet, ...]
-    tail: bytes  # bytes after the last whole packet (a truncated one, or junk)
+    """An input framed into packets; the variant is looked up only when an edit needs it."""
+
+    __slots__ = ("_variant", "data", "header", "header_raw", "packets", "tail")
+
+    def __init__(self, data: bytes, header: Header, header_raw: bytes, packets: tuple[_Slot, ...],
+                 tail: bytes) -> None:
+        self.data = data
+        self.header = header
+        self.header_raw = header_raw
+        self.packets = packets
+        self.tail = tail  # bytes after the last whole packet (a truncated one, or junk)
+        self._variant: Variant | None = None
+
+    @property
+    def variant(self) -> Variant:
+        if self._variant is None:
+            self._variant = _mutation_variant(self.data, self.header_raw, self.packets)
+        return self._variant
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=1024)
 def _parse(data: bytes) -> _Parsed | None:
-    """The input as the model, as far as it goes: a payload that does not fit its
-    layout becomes a RAW packet with the same id (re-encoded verbatim), and
-    whatever cannot be framed is the tail. ``None`` when the header does not decode.
+    """The input framed into packets, as far as it goes; whatever cannot be framed
+    is the tail. ``None`` when the header does not decode. Bodies are decoded
+    lazily (:meth:`_Slot.packet`), so a parse costs one pass over the framing.
 
-    Cached: libFuzzer mutates the same corpus inputs again and again.
+    Cached: libFuzzer mutates the same corpus inputs again and again (a slot
+    decodes its body once, and edits replace slots instead of changing them).
     """
     try:
         header, offset = decode_header(data, 0)
     except DecodeError:
         return None
-    variant = variant_of(data) or DEFAULT_VARIANT
     f = io.BytesIO(data)
     f.seek(offset)
-    reader = PacketReader(f, variant, offset, len(data))
-    packets = []
+    reader = PacketReader(f, DEFAULT_VARIANT, offset, len(data))  # the framing is the same in every variant
+    slots = []
     try:
         for raw in reader:
-            try:
-                body = decode_body(raw.kind, raw.payload, variant, raw.payload_offset)
-            except DecodeError:
-                packets.append(Packet(K.RAW, raw.payload, raw.packet_id))
-            else:
-                packets.append(Packet(raw.kind, body, raw.packet_id))
+            slots.append(_Slot(data[raw.offset:raw.end], raw.packet_id, raw.offset))
     except DecodeError:
         pass
-    return _Parsed(header, variant, tuple(packets), data[reader.tell():])
-
-
-def _encodes(p: Packet, variant: Variant) -> bool:
-    """Whether the reference encoder can write ``p`` (a mutated value may not fit its field)."""
-    try:
-        encode_packet(p, variant)
-    except Exception:  # struct.error, OverflowError, UsageError, UnicodeEncodeError...
-        return False
-    return True
+    return _Parsed(data, header, data[:offset], tuple(slots), data[reader.tell():])
 
 
 # --- value mutations ------------------------------------------------------------------
@@ -396,19 +488,40 @@ def _mutate_value(rng: random.Random, value: Any) -> Any:
 
 
 class _Draft:
-    """A log being edited: the model plus the tail, re-encoded at the end."""
+    """A log being edited: the header, the packets as slots and the tail, joined at the end."""
 
-    __slots__ = ("header", "packets", "tail", "variant")
+    __slots__ = ("_parsed", "header", "header_raw", "packets", "tail")
 
     def __init__(self, p: _Parsed) -> None:
+        self._parsed = p
         self.header = p.header
+        self.header_raw: bytes | None = p.header_raw  # None once the header is edited
         self.packets = list(p.packets)
         self.tail = p.tail
-        self.variant = p.variant
+
+    @property
+    def variant(self) -> Variant:
+        return self._parsed.variant
 
     def encode(self) -> bytes:
-        v = self.variant
-        return encode_header(self.header) + b"".join(encode_packet(p, v) for p in self.packets) + self.tail
+        head = self.header_raw if self.header_raw is not None else encode_header(self.header)
+        return head + b"".join(s.raw for s in self.packets) + self.tail
+
+
+#: How many packets an edit that needs a certain kind of body looks at before it gives up.
+_TRIES = 6
+
+
+def _pick(rng: random.Random, d: _Draft, wanted: Callable[[Packet], bool]) -> tuple[int, Packet] | None:
+    """A random packet whose body ``wanted`` accepts (decoding only the ones looked at)."""
+    if not d.packets:
+        return None
+    for _ in range(_TRIES):
+        i = rng.randrange(len(d.packets))
+        p = d.packets[i].packet(d.variant)
+        if wanted(p):
+            return i, p
+    return None
 
 
 def _has_content(p: Packet) -> bool:
@@ -420,34 +533,35 @@ def _has_content(p: Packet) -> bool:
     return bool(dataclasses.fields(b))
 
 
+def _has_records(p: Packet) -> bool:
+    return isinstance(p.body, tuple) and bool(p.body)
+
+
+def _replace(d: _Draft, i: int, p: Packet) -> bool:
+    slot = _Slot.of(p, d.variant)
+    if slot is None:  # a mutated value that does not fit its field, more than 65535 records...
+        return False
+    d.packets[i] = slot
+    return True
+
+
 def _op_field(rng: random.Random, d: _Draft) -> bool:
     """Change one field of one record (or of a fixed packet, or a byte of a RAW payload)."""
-    candidates = [i for i, p in enumerate(d.packets) if _has_content(p)]
-    if not candidates:
+    found = _pick(rng, d, _has_content)
+    if found is None:
         return False
-    i = rng.choice(candidates)
-    p = d.packets[i]
+    i, p = found
     body = _mutate_tuple(rng, p.body, edit=1.0) if isinstance(p.body, tuple) else _mutate_value(rng, p.body)
-    new = dataclasses.replace(p, body=body)
-    if not _encodes(new, d.variant):
-        return False
-    d.packets[i] = new
-    return True
+    return _replace(d, i, dataclasses.replace(p, body=body))
 
 
 def _op_records(rng: random.Random, d: _Draft) -> bool:
     """Duplicate or delete one record of a counted packet (the count and size follow)."""
-    candidates = [i for i, p in enumerate(d.packets) if isinstance(p.body, tuple) and p.body]
-    if not candidates:
+    found = _pick(rng, d, _has_records)
+    if found is None:
         return False
-    i = rng.choice(candidates)
-    p = d.packets[i]
-    records = cast("tuple[Any, ...]", p.body)  # a candidate's body is a tuple of records
-    new = dataclasses.replace(p, body=_mutate_tuple(rng, records, edit=0.0))
-    if not _encodes(new, d.variant):  # more than 65535 records
-        return False
-    d.packets[i] = new
-    return True
+    i, p = found
+    return _replace(d, i, dataclasses.replace(p, body=_mutate_tuple(rng, p.body, edit=0.0)))
 
 
 def _op_duplicate_packet(rng: random.Random, d: _Draft) -> bool:
@@ -474,28 +588,42 @@ def _op_swap_packets(rng: random.Random, d: _Draft) -> bool:
 
 
 def _op_packet_id(rng: random.Random, d: _Draft) -> bool:
-    """Write one packet's body under another id (another kind, another variant's numbering, a user id)."""
+    """Write one packet's payload under another id (another kind, another variant's numbering, a user id)."""
     if not d.packets:
         return False
     i = rng.randrange(len(d.packets))
     r = rng.random()
     if r < 0.5:
-        new_id = rng.choice(sorted(d.variant.ids))
+        new_id = rng.choice(_sorted_ids(d.variant))
     elif r < 0.8:
         new_id = rng.randrange(24)
     elif r < 0.9:
         new_id = rng.choice((100, 101, 200, 254, 255))
     else:
         new_id = rng.randrange(256)
-    d.packets[i] = dataclasses.replace(d.packets[i], packet_id=new_id)
+    old = d.packets[i]
+    d.packets[i] = _Slot(bytes((new_id,)) + old.raw[1:], new_id, old.offset)
     return True
+
+
+@functools.cache
+def _sorted_ids(variant: Variant) -> tuple[int, ...]:
+    return tuple(sorted(variant.ids))
 
 
 def _op_graft(rng: random.Random, d: _Draft) -> bool:
     """Insert a packet of a kind the variant defines, with a small example body."""
-    kind = d.variant.ids[rng.choice(sorted(d.variant.ids))]
-    d.packets.insert(rng.randrange(len(d.packets) + 1), Packet(kind, _example_body(kind, d.variant)))
+    kind = d.variant.ids[rng.choice(_sorted_ids(d.variant))]
+    slot = _graft_slot(kind, d.variant)
+    if slot is None:
+        return False
+    d.packets.insert(rng.randrange(len(d.packets) + 1), slot)
     return True
+
+
+@functools.cache
+def _graft_slot(kind: K, variant: Variant) -> _Slot | None:
+    return _Slot.of(Packet(kind, _example_body(kind, variant)), variant)
 
 
 def _op_header(rng: random.Random, d: _Draft) -> bool:
@@ -517,6 +645,7 @@ def _op_header(rng: random.Random, d: _Draft) -> bool:
     except Exception:
         return False
     d.header = new
+    d.header_raw = None
     return True
 
 
@@ -526,7 +655,7 @@ def _op_tail(rng: random.Random, d: _Draft) -> bool:
     if r < 0.3 and d.tail:
         d.tail = b""
     elif r < 0.7 and d.packets:
-        whole = encode_packet(rng.choice(d.packets), d.variant)
+        whole = rng.choice(d.packets).raw
         d.tail = whole[:rng.randrange(len(whole))]
     else:
         d.tail += bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
@@ -606,10 +735,11 @@ def _compact(data: bytes) -> bytes | None:
     if parsed is None:
         return None
     v = parsed.variant
-    start = next((p for p in parsed.packets if p.kind is K.FRAME_START), None)
+    decoded = [slot.packet(v) for slot in parsed.packets]
+    start = next((p for p in decoded if p.kind is K.FRAME_START), None)
     packets = [start] if start is not None else []
     seen = {v.id_of[K.FRAME_START], v.id_of[K.FRAME_END]}
-    for p in parsed.packets:
+    for p in decoded:
         if p.packet_id in seen:
             continue
         seen.add(p.packet_id)  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ from recspec.conformance.nanover._xcheck import (
     differential,
     kaitai_records,
 )
-from recspec.errors import DecodeError
+from recspec.errors import DecodeError, UsageError
 from recspec.reference.nanover import (
     HEADER_SIZE,
     MAGIC,
@@ -77,6 +77,7 @@ __all__ = [
     "kind_of",
     "mutate",
     "synthetic_seeds",
+    "use_variant",
 ]
 
 EXTENSION = ".nanover"
@@ -94,8 +95,25 @@ def divergence_kind(d: Divergence) -> str | None:
     return "divergence:" + text.split(":", 2)[1][:60] if ":" in text else None
 
 
+#: The campaign's kind (:func:`use_variant`); ``None``: every input's own, detected from content.
+_fixed: Kind | None = None
+
+
+def use_variant(name: str | None) -> None:
+    """Read every input as kind ``name`` (``traj`` or ``state``) from now on
+    (``recspec fuzz nanover --variant``), or detect each input's kind (``None``)."""
+    global _fixed
+    try:
+        _fixed = None if name is None else Kind(name)
+    except ValueError:
+        raise UsageError(f"unknown NanoVer kind {name!r}", "choose one of: traj, state") from None
+
+
 def kind_of(data: bytes) -> Kind:
-    """The kind ``recspec check`` would choose for ``data`` without a file extension."""
+    """The kind ``recspec check`` would choose for ``data`` without a file extension
+    (the campaign's, when it fixes one)."""
+    if _fixed is not None:
+        return _fixed
     f = io.BytesIO(data)
     f.seek(HEADER_SIZE)
     kind: Kind = detect_kind(f, len(data))[0]
@@ -109,7 +127,8 @@ def fuzz_ref(data: bytes) -> None:
     # subclass, nothing else. The profile alternates with the input's length.
     profile = "compat" if len(data) & 1 else "spec"
     try:
-        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=None, profile=profile, size=len(data))
+        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=_fixed and _fixed.value, profile=profile,
+                              size=len(data))
     except DecodeError as e:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
     json.dumps(Report([report]).to_json(), allow_nan=False)

@@ -59,14 +59,14 @@ from recspec.reference.raskat_signal import (
 from recspec.report import Report
 
 from . import _mutate
-from ._contract import ContractViolation, Divergent
+from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
 
 __all__ = [
     "BYTE_MUTATION_RATE", "EXTENSION", "FUZZ_MAX_UNPACKED", "TARGETS", "ContractViolation", "Divergent",
     "derive_seeds", "describe_input", "dictionary_entries", "dictionary_text", "divergence_kind", "fuzz_diff",
-    "fuzz_ksy", "fuzz_ref", "mutate", "synthetic_seeds",
+    "fuzz_ksy", "fuzz_ref", "mutate", "synthetic_seeds", "use_variant",
 ]
 
 #: File extension of saved crashes (``recspec check`` recognises them by content anyway).
@@ -125,6 +125,11 @@ def fuzz_diff(data: bytes) -> None:
 TARGETS: dict[str, Callable[[bytes], None]] = {"ref": fuzz_ref, "ksy": fuzz_ksy, "diff": fuzz_diff}
 
 
+def use_variant(name: str | None) -> None:
+    """Only ``None``: raSkat signal layouts are chosen by the input's own bytes, so a campaign cannot fix one."""
+    refuse_variant("raskat-signal", name)
+
+
 def _version_label(data: bytes) -> str | None:
     return f"v{data[0] | data[1] << 8}" if len(data) >= 2 and data[:6] != XZ_MAGIC else None
 
@@ -163,8 +168,13 @@ def _tar(members: Sequence[tuple[str, bytes, bytes, str]]) -> bytes:
     return out.getvalue()
 
 
+#: The mutator's xz preset: 0 sets up a 256 KiB dictionary instead of preset 6's 8 MiB, which
+#: costs more than compressing a signal file (any preset makes a valid stream for the readers).
+_XZ_PRESET = 0
+
+
 def _xz(tar: bytes, check: int = lzma.CHECK_CRC64) -> bytes:
-    return lzma.compress(tar, format=lzma.FORMAT_XZ, check=check)
+    return lzma.compress(tar, format=lzma.FORMAT_XZ, check=check, preset=_XZ_PRESET)
 
 
 def _wrap(body: bytes, name: str = "signal.sig") -> bytes:

@@ -252,18 +252,37 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("rule", metavar="RULE")
     e.set_defaults(func=_cmd_explain)
 
-    fz = sub.add_parser("fuzz", help="run an atheris fuzzing campaign", formatter_class=_Formatter,
+    fz = sub.add_parser("fuzz", help="run an atheris fuzzing campaign, merge its corpus, triage crashes",
+                        formatter_class=_Formatter,
                         description=_d("Fuzz the reference decoder (ref), the Kaitai parser (ksy) or both against each "
-                                    "other (diff), seeded from corpus/FORMAT/. Every crash is saved with what it "
-                                    "broke: under corpus/FORMAT/regressions/ in a checkout, or in --out."),
-                        epilog="example:\n  recspec fuzz carla --target diff --time 60\n"
-                               "  recspec fuzz carla --out crashes/ --time 600")
+                                    "other (diff), seeded from corpus/FORMAT/. Every crash is saved once per "
+                                    "signature (exception type, innermost recspec frame, rule), minimised, with a "
+                                    "JSON of what it broke and how to replay it: under corpus/FORMAT/regressions/ "
+                                    "in a checkout, or in --out. One progress line on stderr (execs/s, coverage, "
+                                    "corpus size, crashes); --verbose shows libFuzzer's whole log."),
+                        epilog="examples:\n  recspec fuzz carla --target diff --time 60\n"
+                               "  recspec fuzz carla --target ref --variant 0.9.15 --jobs 2 --time 3600 --merge\n"
+                               "  recspec fuzz carla --out crashes/ --time 600\n"
+                               "  recspec fuzz carla --triage artifacts/   # group downloaded crashes by signature")
     fz.add_argument("format", metavar="FORMAT")
-    fz.add_argument("--target", choices=("ref", "ksy", "diff"), default="diff", help="what to fuzz (default diff)")
+    fz.add_argument("--target", choices=("ref", "ksy", "diff"), default=None,
+                    help="what to fuzz (default diff; with --triage: the target each input names, else all)")
     fz.add_argument("--time", type=int, default=60, metavar="SECONDS", help="campaign length (default 60)")
+    fz.add_argument("--runs", type=int, default=0, metavar="N",
+                    help="stop after about N executions in all (--time still caps the campaign)")
     fz.add_argument("--out", type=Path, help="where to save crashes (default corpus/FORMAT/regressions in a checkout)")
     fz.add_argument("--seed", type=int, default=0, help="libFuzzer seed (0: random)")
     fz.add_argument("--max-len", type=int, default=65536, help="largest input to try (default 65536)")
+    fz.add_argument("--variant", help="read every input under this variant instead of detecting it per input "
+                                      "(CARLA: a release, e.g. 0.9.15; NanoVer: traj or state): faster")
+    fz.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                    help="run N libFuzzer processes sharing one corpus (default 1)")
+    fz.add_argument("--merge", nargs="?", const=True, default=None, type=Path, metavar="DIR",
+                    help="afterwards, minimise the grown corpus together with DIR's inputs into DIR "
+                         "(default corpus/FORMAT/fuzz/, which seeds later campaigns)")
+    fz.add_argument("--triage", type=Path, metavar="DIR",
+                    help="run no campaign: group the crashes in DIR (or one file) by signature")
+    fz.add_argument("-v", "--verbose", action="store_true", help="libFuzzer's whole log instead of the progress line")
     fz.set_defaults(func=_cmd_fuzz)
 
     rp = sub.add_parser("reproduce", help="replay a crash or regression file through both parsers",
@@ -648,10 +667,16 @@ def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _cmd_fuzz(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     info = resolve_format(args.format)
+    if args.triage is not None:
+        from .fuzz import triage
+
+        return triage(info.id, args.triage, target=args.target, variant=args.variant, out=out, err=err)
     from .fuzz import run_campaign
 
-    return run_campaign(info.id, target=args.target, seconds=args.time, out_dir=args.out, seed=args.seed,
-                        max_len=args.max_len, stdout=out, stderr=err)
+    merge_into = args.merge if isinstance(args.merge, Path) else None
+    return run_campaign(info.id, target=args.target or "diff", seconds=args.time, out_dir=args.out, seed=args.seed,
+                        max_len=args.max_len, stdout=out, stderr=err, variant=args.variant, jobs=args.jobs,
+                        runs=args.runs, merge=args.merge is not None, merge_into=merge_into, verbose=args.verbose)
 
 
 def _cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

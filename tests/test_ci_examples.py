@@ -48,3 +48,28 @@ def test_pre_commit_hook_definition_runs_recspec_check_on_staged_files():
         assert main(argv) == 0
     finally:
         sys.stdout, sys.stderr = old
+
+
+def test_clusterfuzzlite_workflow_builds_with_the_project_files_and_fuzzes_prs_and_batches():
+    wf = yaml.safe_load((ROOT / "docs" / "ci" / "clusterfuzzlite.yml").read_text())
+    on = wf.get("on", wf.get(True))  # YAML 1.1 reads the key `on` as True
+    assert {"pull_request", "schedule"} <= set(on) and on["schedule"][0]["cron"]
+    modes = {}
+    for name, job in wf["jobs"].items():
+        uses = [s.get("uses", "") for s in job["steps"]]
+        assert uses[0].startswith("google/clusterfuzzlite/actions/build_fuzzers@"), name
+        assert uses[1].startswith("google/clusterfuzzlite/actions/run_fuzzers@"), name
+        assert job["steps"][0]["with"]["language"] == "python"
+        run = job["steps"][1]["with"]
+        assert int(run["fuzz-seconds"]) > 0 and run["sanitizer"] == job["steps"][0]["with"]["sanitizer"]
+        modes[run["mode"]] = job["if"]
+    assert modes == {"code-change": "github.event_name == 'pull_request'",
+                     "batch": "github.event_name != 'pull_request'"}
+    # the project files the actions build with
+    project = yaml.safe_load((ROOT / ".clusterfuzzlite" / "project.yaml").read_text())
+    assert project["language"] == "python"
+    assert "fuzz/oss-fuzz/build.sh" in (ROOT / ".clusterfuzzlite" / "build.sh").read_text()
+    assert (ROOT / ".clusterfuzzlite" / "Dockerfile").read_text().startswith("#") and \
+        "FROM gcr.io/oss-fuzz-base/base-builder-python" in (ROOT / ".clusterfuzzlite" / "Dockerfile").read_text()
+    oss_fuzz = yaml.safe_load((ROOT / "fuzz" / "oss-fuzz" / "project.yaml").read_text())
+    assert oss_fuzz["language"] == "python" and "libfuzzer" in oss_fuzz["fuzzing_engines"]

@@ -270,9 +270,9 @@ def test_short_campaign_finds_nothing(info: FormatInfo, target: str, tmp_path: P
     pytest.importorskip("atheris", reason="atheris is not installed (pip install 'recspec[fuzz]'): no campaign")
     out, err = io.StringIO(), io.StringIO()
     rc = run_campaign(info.id, target=target, seconds=4, out_dir=tmp_path, seed=1, max_len=4096,
-                      stdout=out, stderr=err)
+                      stdout=out, stderr=err, verbose=True)
     assert rc == 0, out.getvalue() + err.getvalue()[-3000:]
     summary = out.getvalue()
     assert f"recspec fuzz {info.id} --target {target}:" in summary and "no new crashes" in summary
-    assert "INITED" in err.getvalue()  # libFuzzer's progress went to stderr
+    assert "INITED" in err.getvalue()  # with verbose, libFuzzer's log went to stderr
     assert not list(tmp_path.glob("crash-*"))
