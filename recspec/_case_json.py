@@ -163,7 +163,7 @@ def int_schema(lo: int | None = None, hi: int | None = None) -> dict[str, Any]:
 def to_float32(x: float) -> float:
     """The float32 nearest ``x``, widened back (``x`` itself when out of float32 range)."""
     try:
-        return struct.unpack("<f", struct.pack("<f", x))[0]
+        return float(struct.unpack("<f", struct.pack("<f", x))[0])  # unpack gives tuple[Any, ...]
     except (OverflowError, struct.error):
         return x
 
@@ -307,7 +307,7 @@ def _type_in(tp: Any, v: Any, path: str, as_array: Collection[type]) -> Any:
         return expect_str(v, path)
     if tp is bool:
         return expect_bool(v, path)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):  # a class, never an instance: an annotation
         return dataclass_in(tp, v, path, as_array)
     raise TypeError(f"no case mapping for {tp!r}")  # pragma: no cover - a model type nobody mapped
 
@@ -342,7 +342,7 @@ def _type_schema(tp: Any, as_array: Collection[type]) -> dict[str, Any]:
         return {"type": "string"}
     if tp is bool:
         return {"type": "boolean"}
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):  # a class, never an instance: an annotation
         return dataclass_schema(tp, as_array)
     raise TypeError(f"no case schema for {tp!r}")  # pragma: no cover
 

@@ -3,7 +3,9 @@
 Everything here goes through the registry and each format's public codec
 (``to_case``/``from_case``/``encode``/``decode``) and strategies, so a new format
 needs only its own entry in :data:`_DRAW` (which strategy draws its cases,
-with what knobs).
+with what knobs). An entry imports its ``*_cases`` strategy from the plugin's
+``_strategies`` module (what the plugin's ``STRATEGIES`` and ``recspec.strategies``
+hand out), on first use and by name, so the type checker sees its signature.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-import recspec.strategies as strategies
 from recspec._case_json import CaseError, Difference, first_difference
 from recspec.errors import EncodeError, UsageError
 from recspec.formats import FormatInfo
@@ -37,22 +38,30 @@ def drive_variants(info: FormatInfo, variant: str | None) -> list[str | None]:
 
 
 def _carla(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
-    return strategies.carla_cases(variant, max_frames=max_size)
+    from recspec.conformance.carla._strategies import carla_cases
+
+    return carla_cases(variant, max_frames=max_size)
 
 
 def _nanover(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
-    return strategies.nanover_cases(variant, max_records=max_size)
+    from recspec.conformance.nanover._strategies import nanover_cases
+
+    return nanover_cases(variant, max_records=max_size)
 
 
 def _raskat(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
+    from recspec.conformance.raskat_signal._strategies import raskat_cases
+
     # the document's container is tar.xz; what the raSkat writer (and compat) writes is the raw signal
     version = int(variant[1:]) if variant else None
-    return strategies.raskat_cases(version, container="tar.xz" if profile == "spec" else "raw",
-                                   max_samples=8 * max(max_size, 1), negative_coordinates=True)
+    return raskat_cases(version, container="tar.xz" if profile == "spec" else "raw",
+                        max_samples=8 * max(max_size, 1), negative_coordinates=True)
 
 
 def _matrix(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
-    return strategies.matrix_cases(max_frames=max_size)
+    from recspec.conformance.matrix_smt._strategies import matrix_cases
+
+    return matrix_cases(max_frames=max_size)
 
 
 #: format id -> (variant, profile, size bound) -> the cases drive hands a writer.

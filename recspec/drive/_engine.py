@@ -40,7 +40,8 @@ __all__ = ["CallableReader", "CallableWriter", "CommandReader", "CommandWriter",
 
 
 class WriterTestee(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only: each testee derives it from its command or function
 
     def write(self, case: Mapping[str, Any], workdir: Path, suffix: str) -> tuple[Outcome, bytes | None]: ...
 
@@ -48,7 +49,8 @@ class WriterTestee(Protocol):
 
 
 class ReaderTestee(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only: each testee derives it from its command or function
 
     def read(self, path: Path) -> Outcome: ...
 
@@ -76,12 +78,9 @@ class CommandWriter:
         uses_case = any("{case}" in w for w in self.command)
         uses_out = any("{out}" in w for w in self.command)
         outcome = run_command(argv, stdin=None if uses_case else case_path.read_bytes(), timeout=self.timeout)
-        data: bytes | None
         if uses_out:  # the file it wrote, if any
-            data = out_path.read_bytes() if out_path.is_file() else None
-        else:  # what it printed
-            data = outcome.stdout or None
-        return outcome, data
+            return outcome, out_path.read_bytes() if out_path.is_file() else None
+        return outcome, outcome.stdout or None  # what it printed
 
     def replay(self, case_path: Path, out_path: Path) -> list[str] | None:
         return list(self.command)

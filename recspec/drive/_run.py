@@ -13,9 +13,9 @@ rule ids with their reasons, the same entries as for ``recspec check``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +129,8 @@ def _expected_for(expectations: Mapping[str, Mapping[str, str]], name: str) -> d
 
 def run_drive(direction: str, base: DriveOptions, variants: Sequence[str | None], testee: Any, *,
               expectations: Mapping[str, Mapping[str, str]] | None = None, expectations_name: str | None = None,
-              out_dir: Path | None = None, replay_prefix: Sequence[str] = (), progress: Any = None,
+              out_dir: Path | None = None, replay_prefix: Sequence[str] = (),
+              progress: Callable[[str, str], None] | None = None,
               replay: Path | None = None) -> DriveRun:
     """Drive every variant, then build the report (known deviations applied, stale ones listed) and save
     each failure in ``out_dir``. ``replay``: judge that one saved input instead of drawing any."""
@@ -143,7 +144,7 @@ def run_drive(direction: str, base: DriveOptions, variants: Sequence[str | None]
         if expectations is not None:
             expected.update(_expected_for(expectations, name))
         opts = dataclasses.replace(base, variant=variant, expected=expected,
-                                   progress=(lambda text, n=name: progress(n, text)) if progress else None)
+                                   progress=None if progress is None else partial(progress, name))
         r = (replay_target(direction, opts, testee, replay) if replay is not None
              else drive_target(direction, opts, testee))
         if out_dir is not None and r.failures:

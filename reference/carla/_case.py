@@ -78,7 +78,7 @@ _BY_LABEL = {k.label: k for k in K}
 def _variant(v: str | Variant | None) -> Variant:
     if isinstance(v, Variant):
         return v
-    if v not in VARIANTS:
+    if v is None or v not in VARIANTS:
         raise CaseError(f"a CARLA case names its variant, one of {', '.join(VARIANTS)}", "variant")
     return VARIANTS[v]
 

@@ -139,11 +139,12 @@ def from_case(case: Mapping[str, Any]) -> SignalFile:
     if version <= 2:
         names = _V2_FIELDS if version == 2 else tuple(n for n in _V2_FIELDS if n != "flags")
         obj = expect_object(case, "", names, (*head, "member"))
+        time = expect_str(obj["time"], "time").encode("utf-8")
+        microseconds = expect_int(obj["microseconds"], "microseconds", 0, 2**32 - 1)
         coords = [float_in(obj[n], n) for n in _FIXED_NAMES]
+        longitude, latitude, altitude = (fixed_from_degrees(x, n) for x, n in zip(coords, _FIXED_NAMES))
         sig: SignalV2 | SignalMsgpack = SignalV2(
-            version, expect_str(obj["time"], "time").encode("utf-8"),
-            expect_int(obj["microseconds"], "microseconds", 0, 2**32 - 1),
-            *(fixed_from_degrees(x, n) for x, n in zip(coords, _FIXED_NAMES)),
+            version, time, microseconds, longitude, latitude, altitude,
             expect_int(obj["sample_rate"], "sample_rate", 0, 2**32 - 1),
             expect_int(obj["flags"], "flags", 0, 255) if version == 2 else None,
             tuple(expect_int(s, f"samples[{i}]", -0x8000, 0x7FFF)
