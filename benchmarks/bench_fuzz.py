@@ -226,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
                 ok = False
             verdict = "" if inst is None else (" PASS" if inst >= bar else " FAIL")
             ratio = t["execs_s"] / res["bare_execs_s"] if res["bare_execs_s"] else 0.0
-            rows.append((fmt + (f" ({res['variant']})" if res.get("variant") else ""), target, _fmt_rate(t["execs_s"]), _fmt_rate(res["bare_execs_s"]), f"{ratio:.2f}",
+            label = fmt + (f" ({res['variant']})" if res.get("variant") else "")
+            rows.append((label, target, _fmt_rate(t["execs_s"]), _fmt_rate(res["bare_execs_s"]), f"{ratio:.2f}",
                          _fmt_rate(inst), f">= {bar:,}{verdict}", f"{res['mutator_ms']:.3f}"))
     widths = [max(len(str(r[i])) for r in (head, *rows)) for i in range(len(head))]
     line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731

@@ -94,10 +94,14 @@ class FuzzHarness(Protocol):
     and never raises except where its contract says so.
     """
 
-    #: The fuzz targets by name, one per entry of ``recspec.fuzz.TARGETS``: ``ref``
-    #: (the reference codec and the checker), ``ksy`` (the generated Kaitai parser),
-    #: ``diff`` (the readings agree, else :class:`Divergent`).
-    TARGETS: Mapping[str, Harness]
+    @property
+    def TARGETS(self) -> Mapping[str, Harness]:
+        """The fuzz targets by name, one per entry of ``recspec.fuzz.TARGETS``: ``ref``
+        (the reference codec and the checker), ``ksy`` (the generated Kaitai parser),
+        ``diff`` (the readings agree, else :class:`Divergent`). Read-only, so that a
+        module's ``dict`` of them conforms."""
+        ...
+
     #: The suffix of saved crashes (so that ``recspec check``/``reproduce`` read them).
     EXTENSION: str
     #: How often :meth:`mutate` mutates bytes although the input parses.

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._contract import FuzzHarness
 
 __all__ = ["main"]
 
 
-def main(mod: ModuleType, target: str, argv: Sequence[str] | None = None) -> None:
+def main(mod: FuzzHarness, target: str, argv: Sequence[str] | None = None) -> None:
     """Fuzz ``mod``'s ``target`` harness with libFuzzer arguments ``argv`` (default ``sys.argv``); never returns."""
     import atheris
 

@@ -223,8 +223,8 @@ def write_launcher(fmt: str, target: str, state: Path, variant: str | None) -> P
     program; ``python -c ...`` is not one.
     """
     launcher = state / "launch.sh"
-    launcher.write_text("#!/bin/sh\nexec " + " ".join(shlex.quote(a) for a in child_command(fmt, target, state, variant))
-                        + ' "$@"\n')
+    command = " ".join(shlex.quote(a) for a in child_command(fmt, target, state, variant))
+    launcher.write_text(f'#!/bin/sh\nexec {command} "$@"\n')
     launcher.chmod(0o755)
     return launcher
 

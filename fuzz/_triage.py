@@ -74,7 +74,8 @@ def _attempt(harness: Callable[[bytes], None], data: bytes) -> BaseException | N
     return None
 
 
-def shrink(data: bytes, fails: Callable[[bytes], bool], *, deadline: float, max_tries: int = 100_000) -> tuple[bytes, int]:
+def shrink(data: bytes, fails: Callable[[bytes], bool], *, deadline: float,
+           max_tries: int = 100_000) -> tuple[bytes, int]:
     """The smallest input found that still ``fails``, and how many attempts it took.
 
     Deletes runs of bytes, longest first (half the input, then a quarter, ... one

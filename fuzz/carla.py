@@ -561,6 +561,8 @@ def _op_records(rng: random.Random, d: _Draft) -> bool:
     if found is None:
         return False
     i, p = found
+    if not isinstance(p.body, tuple):  # never: _has_records picked it; this narrows the body's type
+        return False
     return _replace(d, i, dataclasses.replace(p, body=_mutate_tuple(rng, p.body, edit=0.0)))
 
 

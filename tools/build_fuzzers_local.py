@@ -45,8 +45,8 @@ compile_python_fuzzer() {
   echo "compile_python_fuzzer: $name" >&2
   pyinstaller --log-level WARN --noconfirm --distpath "$OUT" --workpath "$WORK/$name" \
     --specpath "$WORK" --onefile --name "$name.pkg" "$@" "$fuzzer_path"
-  printf '#!/bin/sh\n# LLVMFuzzerTestOneInput for fuzzer detection.\nthis_dir=$(dirname "$0")\nexec "$this_dir/%s.pkg" "$@"\n' \
-    "$name" > "$OUT/$name"
+  printf '%s\n' '#!/bin/sh' '# LLVMFuzzerTestOneInput for fuzzer detection.' 'this_dir=$(dirname "$0")' \
+    "exec \"\$this_dir/$name.pkg\" \"\$@\"" > "$OUT/$name"
   chmod +x "$OUT/$name"
 }
 export -f compile_python_fuzzer
@@ -61,7 +61,8 @@ def build(out: Path, names: list[str], work: Path) -> None:
     bindir = Path(sys.executable).parent  # python3 and pip3 of this environment first on PATH
     site = work / "site"  # build.sh's `pip3 install .` lands here
     env = {**os.environ, "SRC": str(src), "OUT": str(out), "WORK": str(work), "PIP_TARGET": str(site),
-           "PIP_NO_DEPS": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONPATH": str(site),
+           "PIP_NO_DEPS": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+           "PYTHONPATH": str(site),
            "RECSPEC_LOCAL_FUZZERS": " ".join(names),
            "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
     script = _COMPILE + f"\nbash {shlex.quote(str(BUILD_SH))}\n"
@@ -109,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
             if not ok:
                 failed.append(name)
                 print(log, file=sys.stderr)
-    print(f"{len(names) - len(failed)} of {len(names)} fuzzer(s) built and ran" + (f" in {args.out}" if args.out else ""))
+    where = f" in {args.out}" if args.out else ""
+    print(f"{len(names) - len(failed)} of {len(names)} fuzzer(s) built and ran{where}")
     return 1 if failed else 0
 
 
