@@ -25,6 +25,7 @@ from ._parallel import DEFAULT_FILE_TIMEOUT
 from .expectations import apply_expectations, load_expectations, update_expectations
 from .pipeline import check_paths
 from .render import RENDERERS, RenderContext, finding_location, write_atomic
+from .render._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
 from .report import Report, Severity
 
 __all__ = ["main"]
@@ -39,9 +40,20 @@ how the format is chosen:
   (otherwise recspec detects it and says why in the report's evidence).
 
 folders:
-  A folder is checked recursively, in sorted order. Files in a folder that no
-  format recognises (by content or extension) are skipped; a file named on
-  the command line is always reported, as 'unrecognized' if need be.
+  A folder is checked recursively, in sorted order. A file that a format's
+  content sniff or extension claims is always reported (a broken recording
+  never passes silently: an empty run2.log is 'unrecognized' and fails the
+  run). Files that nothing claims (notes.txt, image.png) are skipped, counted
+  in the summary and listed with --verbose. A file named on the command line
+  is always reported, as 'unrecognized' if need be.
+
+profiles:
+  Every file is judged under both profiles in one walk: spec (the document as
+  written, with its errors corrected) and compat (what the format's real
+  readers accept). The table, --json and every report carry both verdicts;
+  --profile (default spec) picks the one that drives the exit code, the
+  findings listed and E/W/I. A file that fails spec but passes compat gets a
+  line naming the rules that make the difference.
 
 reports (for CI):
   --report FORMAT:PATH writes a report file; repeat it for several formats,
@@ -117,7 +129,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (folders recursively)")
     c.add_argument("--format", help=f"force the format ({formats})")
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
-    c.add_argument("--profile", help="rule profile: spec (the document, default) or compat (what real writers do)")
+    c.add_argument("--profile", help="the profile that drives the exit code: spec (the document, default) or compat "
+                                     "(what the real readers accept); both verdicts are always reported")
     c.add_argument("--json", action="store_true", help="print the JSON report (the documented contract) instead of a table")
     c.add_argument("--report", action="append", type=_report_arg, default=[], metavar="FORMAT:PATH",
                    help=f"also write a report: {', '.join(RENDERERS)} (repeatable; PATH '-' is stdout)")
@@ -135,6 +148,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
                    help="cross-check only files up to this size (default per format: "
                         f"{_cross_check_defaults()}; suffixes K, M, G)")
+    c.add_argument("--verbose", "-v", action="store_true",
+                   help="also list the files in the folders that no format claims (skipped; always counted)")
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
@@ -278,6 +293,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if fmt is not None:
         fmt.check_variant(args.variant)
         fmt.check_profile(args.profile)
+    elif args.profile is not None and args.profile not in {p for info in FORMATS.values() for p in info.profiles}:
+        # checked before the run, so a bad --profile is an error even when no file is recognised
+        raise UsageError(f"no profile {args.profile!r}", f"choose one of: {', '.join(PROFILES)}")
     if args.update_expectations and not args.expectations:
         raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
     expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
@@ -286,6 +304,10 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         folder = Path(path).parent
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
+    to_stdout = [kind for kind, path in args.report if path == "-"] + (["--json"] if args.json else [])
+    if len(to_stdout) > 1:
+        raise UsageError(f"only one report can go to standard output ({', '.join(to_stdout)} were asked for)",
+                         "write the others to files: --report FORMAT:PATH")
     progress = _Progress(err)
     report, io_errors = check_paths(args.paths, fmt=fmt, variant=args.variant, profile=args.profile,
                                     cross_check=args.cross_check, cross_check_limit=args.cross_check_limit,
@@ -300,8 +322,11 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         apply_expectations(report, expectations, name=args.expectations)
     if args.json:
         out.write(RENDERERS["json"](report, RenderContext(report)))
-    else:
-        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
+    elif not to_stdout and (report.files or report.skipped or not io_errors):
+        # the table, unless a report goes to stdout (which then holds that report alone), or nothing was
+        # checked because the paths could not be read (the errors below say so; no empty table first)
+        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE,
+                     verbose=args.verbose)
     if args.report:
         ctx = RenderContext(report)
         for kind, path in args.report:
@@ -387,11 +412,16 @@ _SEV = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "INFO
 TABLE_FINDINGS_PER_RULE = 5
 
 
-def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE) -> None:
-    rows = [("FILE", "FORMAT", "VARIANT", "PROFILE", "VERDICT", "E/W/I")]
+def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
+                 verbose: bool = False) -> None:
+    # both profiles' verdicts; the driving profile's (--profile) sets the exit code, E/W/I and the findings
+    rows = [("FILE", "FORMAT", "VARIANT", *(p.upper() for p in PROFILES), "E/W/I")]
     for fr in report.files:
-        rows.append((fr.path, fr.format or "-", fr.variant or "-", fr.profile, fr.verdict.value,
+        verdicts = fr.profile_verdicts()
+        rows.append((fr.path, fr.format or "-", fr.variant or "-",
+                     *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES),
                      f"{fr.count(Severity.ERROR)}/{fr.count(Severity.WARNING)}/{fr.count(Severity.INFO)}"))
+    ctx = RenderContext(report)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for i, row in enumerate(rows):
         out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
@@ -407,12 +437,26 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
             known = " (known deviation)" if f.rule in fr.known_deviations else ""
             out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{' ' + where if where else ''}: {f.message}\n")
         for rule, n in shown.items():
-            if per_rule is not None and n > per_rule:
-                out.write(f"    ...   {rule}: {n - per_rule} more lines not shown (--all-findings lists them)\n")
+            total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
+            listed = n if per_rule is None else min(n, per_rule)
+            if total > listed:
+                hint = ("--all-findings lists the stored ones, at most "
+                        f"{fr.findings_cap} per rule" if per_rule is not None and n > per_rule and fr.capped
+                        else "--all-findings lists them" if per_rule is not None and n > per_rule
+                        else f"at most {fr.findings_cap} per rule are stored")
+                out.write(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
+        note = profile_note(fr, ctx)
+        if note:
+            out.write(f"    =     {note}\n")
     for st in report.stale:
         out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
+    if verbose:
+        for path in report.skipped:
+            out.write(f"skipped {path}: no format claims it (by content or extension)\n")
     s = report.summary()
-    out.write("\n" + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in s.items()) + "\n")
+    others = other_profiles_summary(report) if report.files else ""
+    tail = f" (profile {driving_profile(report)} sets the exit code; {others})" if others else ""
+    out.write("\n" + summary_text(s) + tail + "\n")
 
 
 # --- other commands --------------------------------------------------------------------

@@ -65,7 +65,8 @@ def iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, 
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
                cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
                progress: Progress | None = None) -> FileReport | None:
-    """Check one file; ``None`` for an unrecognised folder member (``named=False``).
+    """Check one file; ``None`` for a folder member (``named=False``) that neither content nor extension
+    claims (the caller counts it as skipped).
 
     Never raises for bad content; raises :class:`InputError` when the file cannot be read
     and :class:`UsageError` for an impossible variant or profile."""
@@ -104,9 +105,11 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         if info is None:
             info, score = sniff(head, shown)
             if info is None:
-                if not named:
-                    return None
                 guess = by_extension(shown)
+                if not named and guess is None:
+                    return None  # clearly not a recording: skipped, and counted (Report.skipped)
+                # a folder member that a format's extension claims is reported like a named file: a
+                # recording broken past recognition (an empty run2.log, a zeroed header) never passes silently
                 hint = f" (its extension suggests {guess.id}; force it with --format {guess.id})" if guess else ""
                 return FileReport(shown, None, None, profile or "spec", Verdict.UNRECOGNIZED, [Finding(
                     "RECSPEC-UNRECOGNIZED", Severity.ERROR,
@@ -176,6 +179,8 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], r
             continue
         if fr is not None:
             report.files.append(fr)
+        else:
+            report.skipped.append(str(path))
 
 
 def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
@@ -212,6 +217,7 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
                    on_result=on_result, order=order)
     io_errors.extend(errors[i] for i in sorted(errors))
     report.files.extend(fr for fr in results if fr is not None)
+    report.skipped.extend(str(files[i][0]) for i, fr in enumerate(results) if fr is None and i not in errors)
 
 
 def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:

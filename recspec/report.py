@@ -21,9 +21,11 @@ from ._plain import to_plain
 
 __all__ = [
     "CORE_RULES",
+    "PROFILES",
     "REPORT_SCHEMA",
     "FileReport",
     "Finding",
+    "ProfileVerdict",
     "Report",
     "Rule",
     "Severity",
@@ -33,6 +35,10 @@ __all__ = [
 ]
 
 REPORT_SCHEMA = 1
+
+#: The profiles every file is judged under in every run (``FileReport.verdicts``); ``--profile``
+#: picks which one drives the exit code.
+PROFILES = ("spec", "compat")
 
 
 class Severity(enum.Enum):
@@ -133,6 +139,22 @@ class Finding:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class ProfileVerdict:
+    """A file's verdict under one profile, with true totals: ``rules`` counts every finding of each
+    rule at a level other than off under this profile, however many were stored."""
+
+    verdict: Verdict
+    rules: Mapping[str, int] = field(default_factory=dict)
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"verdict": self.verdict.value, "errors": self.errors, "warnings": self.warnings,
+                "infos": self.infos, "rules": dict(sorted(self.rules.items()))}
+
+
 @dataclass(slots=True)
 class FileReport:
     """Everything recspec concluded about one file."""
@@ -148,6 +170,26 @@ class FileReport:
     #: rule id -> reason, for the rules an expectations file lists for this file
     #: and that did occur here (set by recspec.expectations; empty otherwise)
     known_deviations: dict[str, str] = field(default_factory=dict)
+    #: profile -> the verdict and true counts under it, from the same findings (filled by the
+    #: format's FindingSink); empty for reports recspec makes itself (unrecognized, crash,
+    #: timeout), whose verdict is the same under every profile (see :meth:`profile_verdicts`)
+    verdicts: dict[str, ProfileVerdict] = field(default_factory=dict)
+    #: rule id -> total findings, for the rules with more findings than the per-rule cap stores
+    capped: dict[str, int] = field(default_factory=dict)
+    #: the per-rule cap on stored findings that ``capped`` refers to
+    findings_cap: int | None = None
+
+    def profile_verdicts(self) -> dict[str, ProfileVerdict]:
+        """Both profiles' verdicts; for a report without them (recspec's own: unrecognized, crash,
+        timeout) the verdict and the stored findings stand for every profile."""
+        if self.verdicts:
+            return self.verdicts
+        counts: dict[str, int] = {}
+        for f in self.findings:
+            counts[f.rule] = counts.get(f.rule, 0) + 1
+        same = ProfileVerdict(self.verdict, counts, *(sum(1 for f in self.findings if f.severity is s)
+                                                      for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)))
+        return {p: same for p in PROFILES}
 
     def to_json(self) -> dict[str, Any]:
         known = self.known_deviations
@@ -166,6 +208,9 @@ class FileReport:
             "findings": findings,
             "stats": to_plain(self.stats),
         }
+        out["verdicts"] = {p: v.to_json() for p, v in self.profile_verdicts().items()}
+        if self.capped:
+            out["capped"] = {"limit": self.findings_cap, "rules": dict(sorted(self.capped.items()))}
         if self.evidence:
             out["evidence"] = to_plain(self.evidence)
         if known:
@@ -173,7 +218,18 @@ class FileReport:
         return out
 
     def count(self, severity: Severity) -> int:
+        """Findings of this severity under the report's profile: the true total, stored or not."""
+        pv = self.verdicts.get(self.profile)
+        if pv is not None:
+            return {Severity.ERROR: pv.errors, Severity.WARNING: pv.warnings, Severity.INFO: pv.infos}.get(severity, 0)
         return sum(1 for f in self.findings if f.severity is severity)
+
+    def rule_count(self, rule_id: str) -> int:
+        """Findings of one rule under the report's profile: the true total, stored or not."""
+        pv = self.verdicts.get(self.profile)
+        if pv is not None:
+            return pv.rules.get(rule_id, 0)
+        return sum(1 for f in self.findings if f.rule == rule_id)
 
     @property
     def failed(self) -> bool:
@@ -209,9 +265,13 @@ class Report:
     #: the expectations file this run was judged against (as named on the command line), if any
     expectations: str | None = None
     stale: list[StaleExpectation] = field(default_factory=list)
+    #: files found in the folders named that no format claims, by content or by extension (clearly not
+    #: recordings): counted in the summary, listed by ``check --verbose`` and the JSON report
+    skipped: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
-        """Counts per verdict, in the contract's order; ``crash`` and ``timeout`` only when non-zero;
+        """Counts per verdict, in the contract's order; ``crash``, ``timeout`` and ``skipped`` (folder members
+        no format claims) only when non-zero;
         the expectation counts only with an expectations file."""
         out = {"files": len(self.files)}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
@@ -219,6 +279,8 @@ class Report:
             n = sum(1 for f in self.files if f.verdict is verdict)
             if n or verdict not in (Verdict.CRASH, Verdict.TIMEOUT):
                 out[verdict.value] = n
+        if self.skipped:  # like crash and timeout: only when there are any
+            out["skipped"] = len(self.skipped)
         if self.expectations is not None:
             out["known_deviations"] = sum(
                 1 for fr in self.files if fr.known_deviations for f in fr.findings if f.rule in fr.known_deviations)
@@ -239,6 +301,8 @@ class Report:
             "files": [f.to_json() for f in self.files],
             "summary": self.summary(),
         }
+        if self.skipped:
+            out["skipped"] = list(self.skipped)
         if self.expectations is not None:
             out["expectations"] = {"file": self.expectations, "stale": [s.to_json() for s in self.stale]}
         return out

@@ -21,7 +21,7 @@ from recspec.reference.carla import VARIANTS, Variant
 from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.report import FileReport, Verdict
 
-from .._sink import FindingSink, verdict_of
+from .._sink import FindingSink
 from ._rules import RULES_BY_ID
 
 __all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "check_stream", "detect_variant", "sniff"]
@@ -504,8 +504,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         header, offset = dec.read_header(f)
     except DecodeError as e:
         sink.add("CARLA-STREAM-001", f"file ends inside the info header ({e.message})", e.offset, None, e.path)
-        report.verdict = Verdict.MALFORMED
-        report.findings = sink.close()
+        sink.structural_error = True  # no header: the file cannot be walked, under any profile
+        sink.fill(report)
         report.stats = {"frames": 0, "packets": 0, "duration_s": None, "map": None, "actors_added": 0,
                         "position_records": 0}
         return report
@@ -537,7 +537,6 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         sink.add(e.rule, e.message, e.offset, 4, "", e.maximum, e.value)
     if not stopped:  # after a truncation, an open last frame is a consequence, not a second finding
         walk.finish(reader.tell())
-    report.findings = sink.close()
     duration = walk.prev_start[2] if walk.prev_start is not None else None
     report.stats = {
         "frames": walk.frames,
@@ -547,7 +546,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         "actors_added": walk.actors_added,
         "position_records": walk.position_records,
     }
-    report.verdict = verdict_of(sink.structural_error, report.findings)
+    sink.fill(report)  # the findings, and the verdict under every profile
     return report
 
 

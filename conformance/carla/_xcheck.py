@@ -31,7 +31,7 @@ from recspec.reference.carla import Variant
 from recspec._ksy.carla_recorder import CarlaRecorder as KS
 from recspec._plain import to_plain
 from recspec.errors import DecodeError, Malformed, Truncated
-from recspec.report import FileReport, Finding, Verdict
+from recspec.report import FileReport, Finding
 
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
@@ -249,13 +249,13 @@ def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: 
     severity = rule.level(report.profile)
     f.seek(0)
     divergences = differential(f.read(), variant, progress=progress)
-    for d in divergences:
-        report.findings.append(Finding("CARLA-XCHECK-001", severity,
-                                       f"reference decoder and Kaitai parser disagree: {d.message}", d.offset, None,
-                                       d.path))
+    from .._sink import add_late_findings
+
+    # counted under every profile, each profile's verdict updated (not only the driving one's)
+    add_late_findings(report, rule, [Finding("CARLA-XCHECK-001", severity,
+                                             f"reference decoder and Kaitai parser disagree: {d.message}", d.offset,
+                                             None, d.path) for d in divergences])
     report.evidence["cross_check"] = "kaitai: agrees" if not divergences else f"kaitai: {len(divergences)} divergences"
-    if divergences and report.verdict is Verdict.VALID and severity.rank >= 3:
-        report.verdict = Verdict.INVALID
 
 
 # --- dump --ksy --------------------------------------------------------------------

@@ -36,7 +36,7 @@ from recspec._ksy.nanover_recording import NanoverRecording as KS
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec._plain import to_plain
 from recspec.errors import DecodeError
-from recspec.report import FileReport, Finding, Severity, Verdict
+from recspec.report import FileReport, Finding, Severity
 
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
@@ -247,10 +247,12 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
     data = f.read()
     diffs = differential(data, kind)
     if diffs:
-        for d in diffs:
-            report.findings.append(Finding("NANOVER-XCHECK-001", Severity.ERROR, d.message, d.offset))
-        if report.verdict is Verdict.VALID:
-            report.verdict = Verdict.INVALID
+        from .._sink import add_late_findings
+        from ._rules import RULES_BY_ID
+
+        # counted under every profile, each profile's verdict updated (not only the driving one's)
+        add_late_findings(report, RULES_BY_ID["NANOVER-XCHECK-001"],
+                          [Finding("NANOVER-XCHECK-001", Severity.ERROR, d.message, d.offset) for d in diffs])
         report.evidence["cross_check"] = f"kaitai: {len(diffs)} divergence(s)"
     else:
         report.evidence["cross_check"] = "kaitai: agrees"

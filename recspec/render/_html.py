@@ -16,6 +16,7 @@ from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
 from ._context import RenderContext, finding_location
 from ._hexdump import hex_window
+from ._verdicts import profile_note, summary_text
 
 __all__ = ["HEX_CONTEXT", "MAX_FINDINGS_SHOWN_PER_FILE", "render_html"]
 
@@ -69,7 +70,8 @@ def _matrix(report: Report, rule_ids: list[str]) -> Iterable[str]:
         yield f'<th class="rule"><a href="#{_anchor("rule-", rid)}">{_e(rid)}</a></th>'
     yield "</tr></thead><tbody>"
     for i, fr in enumerate(report.files):
-        counts = Counter(f.rule for f in fr.findings)
+        # the true count of each rule (stored findings are capped per rule)
+        counts = {rid: fr.rule_count(rid) for rid in Counter(f.rule for f in fr.findings)}
         worst: dict[str, Severity] = {}
         for f in fr.findings:
             if f.rule not in worst or f.severity.rank > worst[f.rule].rank:
@@ -93,6 +95,13 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
     yield (f'<p><span class="{fr.verdict.value}">{_e(fr.verdict.value)}</span> &middot; {status} &middot; '
            f'format <code>{_e(fr.format or "-")}</code> &middot; variant <code>{_e(fr.variant or "-")}</code> '
            f'&middot; profile <code>{_e(fr.profile)}</code></p>')
+    # both profiles' verdicts (the run's profile sets pass/fail), and what makes them differ
+    yield "<p>verdicts: " + " &middot; ".join(
+        f'{_e(p)} <span class="{pv.verdict.value}">{_e(pv.verdict.value)}</span>'
+        for p, pv in fr.profile_verdicts().items()) + "</p>"
+    note = profile_note(fr, ctx)
+    if note:
+        yield f"<p>{_e(note)}</p>"
     if fr.stats:
         stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in fr.stats.items())
         yield f"<p>stats: {stats}</p>"
@@ -115,8 +124,11 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
             yield f"<details><summary>{_e(rule.title)}</summary><p>{_e(rule.explanation)}</p></details>"
         yield _hex(fr.path, f)
         yield "</div>"
-    if len(shown) > MAX_FINDINGS_SHOWN_PER_FILE:
-        yield f"<p>... and {len(shown) - MAX_FINDINGS_SHOWN_PER_FILE} more findings (see the JSON report).</p>"
+    total = sum(fr.rule_count(r) for r in {f.rule for f in fr.findings})  # past the per-rule cap too
+    listed = min(len(shown), MAX_FINDINGS_SHOWN_PER_FILE)
+    if total > listed:
+        stored = f"; the JSON report stores up to {fr.findings_cap} per rule" if fr.capped else " (see the JSON report)"
+        yield f"<p>... and {total - listed} more findings ({total} in all{stored}).</p>"
 
 
 def render_html(report: Report, ctx: RenderContext) -> str:
@@ -130,7 +142,7 @@ def render_html(report: Report, ctx: RenderContext) -> str:
         f"<title>recspec check: {_e(verdict)}</title>",
         f"<style>{_CSS}</style></head><body>",
         f'<h1>recspec check: <span class="{"pass" if report.ok else "fail"}">{verdict}</span></h1>',
-        "<p>" + ", ".join(f"{_e(v)} {_e(k.replace('_', ' '))}" for k, v in summary.items())
+        "<p>" + _e(summary_text(summary))
         + f" &middot; recspec {_e(__version__)}</p>",
     ]
     if report.stale:
