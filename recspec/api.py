@@ -39,7 +39,7 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 
 #: A file object that cannot seek (a pipe, a socket) is read into memory up to this
 #: many bytes; a longer one is refused with :class:`InputError` (save it to a file).
-MAX_STREAM_SIZE = 1 << 30
+MAX_STREAM_SIZE = 1 << 30  # the same limit as recspec.pipeline.MAX_STREAM_SIZE (a FIFO named to the CLI)
 
 
 def variant_name(variant: object) -> str | None:

@@ -192,6 +192,8 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--out", type=Path, help="where to save crashes (default corpus/FORMAT/regressions in a checkout)")
     fz.add_argument("--seed", type=int, default=0, help="libFuzzer seed (0: random)")
     fz.add_argument("--max-len", type=int, default=65536, help="largest input to try (default 65536)")
+    fz.add_argument("--verbose", "-v", action="store_true",
+                    help="pass libFuzzer's own log through (default: one progress line on a terminal, the summary)")
     fz.set_defaults(func=_cmd_fuzz)
 
     rp = sub.add_parser("reproduce", help="replay a crash or regression file through both parsers",
@@ -522,7 +524,7 @@ def _cmd_fuzz(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .fuzz import run_campaign
 
     return run_campaign(info.id, target=args.target, seconds=args.time, out_dir=args.out, seed=args.seed,
-                        max_len=args.max_len, stdout=out, stderr=err)
+                        max_len=args.max_len, stdout=out, stderr=err, verbose=args.verbose)
 
 
 def _cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -17,7 +17,9 @@ exit code. An input that cannot be read raises (or is listed as)
 from __future__ import annotations
 
 import functools
+import io
 import os
+import stat
 import traceback
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator, Protocol, Sequence
@@ -27,7 +29,11 @@ from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
 from .report import FileReport, Finding, Report, Severity, Verdict
 
-__all__ = ["RunProgress", "check_file", "check_paths", "check_stream", "iter_files"]
+__all__ = ["MAX_STREAM_SIZE", "RunProgress", "check_file", "check_paths", "check_stream", "iter_files"]
+
+#: A pipe or FIFO named on the command line, or a file object that cannot seek (``recspec.check``),
+#: is read into memory up to this many bytes; a longer one is an input error (save it to a file).
+MAX_STREAM_SIZE = 1 << 30
 
 
 class RunProgress(Protocol):
@@ -51,7 +57,10 @@ def iter_files(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, 
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            for root, dirs, files in os.walk(p):
+            def unreadable(e: OSError) -> None:  # os.walk skips a folder it cannot list unless told
+                errors.append(f"{e.filename}: {e.strerror or e}")
+
+            for root, dirs, files in os.walk(p, onerror=unreadable):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for fn in sorted(files):
                     if not fn.startswith("."):
@@ -73,7 +82,18 @@ def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profi
     shown = str(path)
     try:
         with open(path, "rb") as f:
-            return _check(f, name=shown, size=os.fstat(f.fileno()).st_size, fmt=fmt, variant=variant,
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                # a pipe, FIFO or character device named on the command line (recspec check /dev/stdin):
+                # it cannot seek, so it is read into memory, up to a limit
+                data = f.read(MAX_STREAM_SIZE + 1)
+                if len(data) > MAX_STREAM_SIZE:
+                    raise InputError(f"{shown}: the stream is longer than {MAX_STREAM_SIZE} bytes "
+                                     "(MAX_STREAM_SIZE); save it to a file and check that", shown)
+                return _check(io.BytesIO(data), name=shown, size=len(data), fmt=fmt, variant=variant,
+                              profile=profile, cross_check=cross_check, cross_check_limit=cross_check_limit,
+                              named=named, progress=progress)
+            return _check(f, name=shown, size=st.st_size, fmt=fmt, variant=variant,
                           profile=profile, cross_check=cross_check, cross_check_limit=cross_check_limit,
                           named=named, progress=progress)
     except OSError as e:

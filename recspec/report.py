@@ -206,7 +206,7 @@ class FileReport:
             "verdict": self.verdict.value,
             "failed": self.failed,
             "findings": findings,
-            "stats": to_plain(self.stats),
+            "stats": _tidy_floats(to_plain(self.stats)),
         }
         out["verdicts"] = {p: v.to_json() for p, v in self.profile_verdicts().items()}
         if self.capped:
@@ -242,6 +242,19 @@ class FileReport:
             return True
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
         return not errors or any(f.rule not in self.known_deviations for f in errors)
+
+
+def _tidy_floats(value: Any) -> Any:
+    """Stats floats to 15 significant digits: a sum of frame durations stored as 0.15000000000000002 reads
+    0.15. Summary figures, not stored fields (findings keep their values exact), and 15 digits are all a
+    double holds reliably."""
+    if type(value) is float:
+        return float(f"{value:.15g}")
+    if isinstance(value, dict):
+        return {k: _tidy_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tidy_floats(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)

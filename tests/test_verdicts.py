@@ -202,3 +202,82 @@ def test_scene1_counts_are_true():
     spec = rep["files"][0]["verdicts"]["spec"]
     assert spec["errors"] == sum(spec["rules"].values()) >= 1001
     assert rep["files"][0]["verdicts"]["compat"]["verdict"] == "valid"
+
+
+# --- 10. the smaller things a user hits ------------------------------------------------------------
+
+
+def test_a_fifo_named_on_the_command_line_is_read(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    data = CARLA_VALID.read_bytes()
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data))
+    writer.start()
+    code, rep = json_run(str(fifo))
+    writer.join()
+    assert code == 0 and rep["files"][0]["verdict"] == "valid" and rep["files"][0]["format"] == "carla"
+
+
+def test_a_missing_path_prints_the_error_and_no_empty_table(tmp_path):
+    code, out, err = run("check", str(tmp_path / "nope.log"))
+    assert code == 2 and out == "" and "no such file" in err
+
+
+def test_an_unreadable_folder_is_reported(tmp_path, monkeypatch):
+    import os
+
+    folder = tmp_path / "d"
+    (folder / "locked").mkdir(parents=True)
+    (folder / "run1.log").write_bytes(CARLA_VALID.read_bytes())
+    real_scandir = os.scandir
+
+    def scandir(path="."):  # as for a folder without read permission (the tests may run as root)
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, err = run("check", str(folder))
+    assert code == 2 and "locked: Permission denied" in err
+    assert "run1.log" in out  # the rest of the run goes on
+
+
+def test_an_unknown_profile_is_rejected_even_when_no_file_is_recognised(tmp_path):
+    p = tmp_path / "notes.txt"
+    p.write_text("hello\n")
+    code, out, err = run("check", "--profile", "nope", str(p))
+    assert code == 2 and "no profile 'nope'" in err and out == ""
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("carla", "run2.log"), ("carla", "run4.log"), ("nanover", "session.traj")])
+def test_reproduce_compares_the_kaitai_reading_for_every_format(tmp_path, fmt, name):
+    folder = mixed_folder(tmp_path)
+    code, out, err = run("reproduce", "--format", fmt, str(folder / name))
+    assert "Traceback" not in err
+    assert "kaitai:" in out and "no Kaitai comparison" not in out
+    assert "the readings agree" in out
+
+
+def test_stats_have_no_float_noise():
+    code, rep = json_run(str(REPO / "corpus" / "carla" / "invalid" / "CARLA-FRAME-004.log"))
+    assert rep["files"][0]["stats"]["duration_s"] == 0.15  # stored as 0.15000000000000002
+
+
+def test_sarif_matrix_results_have_byte_length_and_the_tool_an_information_uri(tmp_path):
+    sarif = tmp_path / "r.sarif"
+    run("check", str(REPO / "corpus" / "matrix-smt" / "valid" / "compat.bson"), "--report", f"sarif:{sarif}")
+    log = json.loads(sarif.read_text())
+    assert log["runs"][0]["tool"]["driver"]["informationUri"].startswith("https://")
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in log["runs"][0]["results"]]
+    assert regions and all(reg["byteLength"] > 0 for reg in regions)
+    data = (REPO / "corpus" / "matrix-smt" / "valid" / "compat.bson").read_bytes()
+    first = regions[0]
+    assert data[first["byteOffset"]:first["byteOffset"] + 6] == b"\x01time\x00" and first["byteLength"] == 14
+
+
+def test_one_file_is_one_file():
+    code, out, err = run("check", str(CARLA_VALID))
+    assert "\n1 file, 1 valid" in out
