@@ -143,9 +143,10 @@ def dump(source: Source, out: IO[str] | None = None, *, format: str | None = Non
         path = Path(source)
         try:
             with open(path, "rb") as f:
-                info = _detect(f.read(SNIFF_BYTES), str(path), format, variant)
-                f.seek(0)
-                info.load().dump(f, buffer, variant=variant, ksy=ksy)
+                fs, _ = _seekable_from_start(f)  # a FIFO or /dev/stdin is read into memory (up to a limit)
+                info = _detect(fs.read(SNIFF_BYTES), str(path), format, variant)
+                fs.seek(0)
+                info.load().dump(fs, buffer, variant=variant, ksy=ksy)
         except FileNotFoundError:
             raise InputError(f"{source}: no such file", str(source)) from None
         except IsADirectoryError:

@@ -466,8 +466,12 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
 
 def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tuple[Path, FormatInfo]:
     path = Path(path_text)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path_text}: no such file", path_text)
+    if path.is_dir():
+        raise InputError(f"{path_text}: is a folder; this command takes one file", path_text)
+    if not path.is_file():  # a FIFO or device: reproduce reads the file more than once
+        raise InputError(f"{path_text}: not a regular file (a pipe or device); save it to a file first", path_text)
     if fmt_name:
         info = resolve_format(fmt_name)
     else:

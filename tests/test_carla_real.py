@@ -20,7 +20,7 @@ from recspec.reference.carla import VARIANTS, PacketKind, decode, encode, frames
 from helpers import carla_packets, real_file
 
 
-pytestmark = pytest.mark.requires_real_samples
+# the samples come through helpers.real_file: corpus/real/ (shipped, MIT), or ../shared/real/ with a skip reason
 
 RECSPEC = [sys.executable, "-m", "recspec"]
 

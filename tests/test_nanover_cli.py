@@ -13,7 +13,7 @@ import pytest
 
 from helpers import real_file
 
-pytestmark = pytest.mark.requires_real_samples
+# the samples come through helpers.real_file: corpus/real/ (shipped, MIT), or ../shared/real/ with a skip reason
 
 
 def _check(*args: str) -> tuple[int, dict]:

@@ -17,7 +17,7 @@ from recspec.reference.nanover import FrameAggregate, Kind, decode, iter_records
 from helpers import real_file
 
 
-pytestmark = pytest.mark.requires_real_samples
+# the samples come through helpers.real_file: corpus/real/ (shipped, MIT), or ../shared/real/ with a skip reason
 
 TRAJ = "sim-switching-test-recording.traj"
 STATE = "sim-switching-test-recording.state"

@@ -281,3 +281,29 @@ def test_sarif_matrix_results_have_byte_length_and_the_tool_an_information_uri(t
 def test_one_file_is_one_file():
     code, out, err = run("check", str(CARLA_VALID))
     assert "\n1 file, 1 valid" in out
+
+
+# --- 11. real samples in a fresh clone ---------------------------------------------------------------
+
+SHIPPED = REPO / "corpus" / "real"
+
+
+def test_the_mit_licensed_real_samples_ship_with_provenance_and_licence_notices():
+    shipped = sorted(p.name for p in SHIPPED.iterdir() if p.suffix not in (".md",))
+    assert shipped == ["carla_0910_DistanceToLaneCenter.log", "hello_vel.traj", "sim-switching-test-recording.state",
+                       "sim-switching-test-recording.traj"]
+    provenance = (SHIPPED / "PROVENANCE.md").read_text()
+    licences = (SHIPPED / "LICENSES.md").read_text()
+    for name in shipped:
+        row = next(line for line in provenance.splitlines() if line.startswith(f"| {name} |"))
+        assert "| MIT |" in row and "@" in row
+        assert name in licences
+    assert "Copyright (c) 2018 CARLA" in licences
+    assert "Copyright (c) 2025 University of Bristol, Intangible Realities Lab" in licences
+
+
+def test_a_fresh_clone_checks_its_real_samples_under_both_profiles():
+    code, rep = json_run(str(SHIPPED))
+    assert code == 0 and rep["summary"]["files"] == 4 and rep["summary"]["skipped"] == 2  # the two .md files
+    for f in rep["files"]:
+        assert f["verdicts"]["spec"]["verdict"] == f["verdicts"]["compat"]["verdict"] == "valid", f["path"]
