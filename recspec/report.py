@@ -14,6 +14,7 @@ is a :class:`StaleExpectation` that fails the run.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -245,11 +246,12 @@ class FileReport:
 
 
 def _tidy_floats(value: Any) -> Any:
-    """Stats floats to 15 significant digits: a sum of frame durations stored as 0.15000000000000002 reads
-    0.15. Summary figures, not stored fields (findings keep their values exact), and 15 digits are all a
-    double holds reliably."""
+    """Stats floats without rounding noise: a value within 2 units in the last place of a 15-digit
+    decimal is given as that decimal (a sum of frame durations, 0.15000000000000002, reads 0.15); any
+    other value is kept exact (15.880943656899035 stays). Findings keep their values as stored."""
     if type(value) is float:
-        return float(f"{value:.15g}")
+        short = float(f"{value:.15g}")
+        return short if math.isfinite(value) and abs(short - value) <= 2 * math.ulp(value) else value
     if isinstance(value, dict):
         return {k: _tidy_floats(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -307,3 +307,43 @@ def test_a_fresh_clone_checks_its_real_samples_under_both_profiles():
     assert code == 0 and rep["summary"]["files"] == 4 and rep["summary"]["skipped"] == 2  # the two .md files
     for f in rep["files"]:
         assert f["verdicts"]["spec"]["verdict"] == f["verdicts"]["compat"]["verdict"] == "valid", f["path"]
+
+
+def test_raskat_dump_names_every_field_with_its_offset_and_the_v2_time_as_text():
+    v3 = REPO / "corpus" / "raskat-signal" / "valid" / "v3-writer.sig"
+    code, out, err = run("dump", str(v3))
+    fields = {f["name"]: f for f in json.loads(out)["fields"]}
+    data = v3.read_bytes()
+    assert fields["coordinate_1"]["offset"] == 22 and "latitude" in fields["coordinate_1"]["label"]
+    assert "longitude" in fields["coordinate_2"]["label"]
+    for f in fields.values():  # every field's bytes are where the dump says
+        if f["name"] == "time":
+            assert f["value"].encode() in data[f["offset"]:f["offset"] + f["length"]]
+    v2 = REPO / "corpus" / "raskat-signal" / "valid" / "v2-writer.sig"
+    code, out, err = run("dump", str(v2))
+    time = next(f for f in json.loads(out)["fields"] if f["name"] == "time")
+    assert time["offset"] == 2 and time["length"] == 14
+    assert v2.read_bytes()[2:16].decode("ascii") == time["value"]  # text, not hex
+
+
+def test_nanover_dump_ksy_offsets_count_from_the_start_of_the_file():
+    traj = REPO / "corpus" / "nanover" / "valid" / "small.traj"
+    code, out, err = run("dump", "--ksy", str(traj))
+    data = traj.read_bytes()
+    keys = []
+
+    def walk(o):
+        if isinstance(o, dict):
+            for k, v in o.items():
+                if isinstance(v, str) and len(v) > 3 and f"{k}@" in o and not k.startswith("_"):
+                    keys.append((v, *o[f"{k}@"]))
+                walk(v)
+        elif isinstance(o, list):
+            for x in o:
+                walk(x)
+
+    for line in out.splitlines()[1:]:
+        walk(json.loads(line))
+    assert any(v == "particle.count" for v, _, _ in keys)
+    for value, start, end in keys:  # a key string inside a payload is found at its absolute offset
+        assert value.encode() in data[start:end], (value, start, end)
