@@ -35,6 +35,7 @@ level: the child must import the code under test inside
 
 from __future__ import annotations
 
+import collections
 import datetime as _dt
 import hashlib
 import json
@@ -67,7 +68,8 @@ TARGETS = ("ref", "ksy", "diff")
 
 EXIT_OK, EXIT_CRASH, EXIT_USAGE = 0, 1, 2
 
-INSTALL_HINT = "pip install 'recspec[fuzz]'"
+#: recspec is not on the package index: the fuzz extra is installed from a checkout of its repository.
+INSTALL_HINT = "from a checkout of recspec's repository: pip install -e '.[fuzz]'"
 
 #: Environment variable: more seed folders or files (os.pathsep-separated), for experiments.
 SEEDS_ENV = "RECSPEC_FUZZ_SEEDS"
@@ -241,6 +243,13 @@ class _Campaign:
     saved: list[tuple[Path, dict[str, Any]]] = field(default_factory=list)
     known: dict[str, str] = field(default_factory=dict)  # signature -> saved file name
     rehits: dict[str, int] = field(default_factory=dict)
+    #: libFuzzer's own log (about 330 lines a minute) is passed through only with ``--verbose``; by default
+    #: one progress line is redrawn on a terminal, and the log's tail is shown if a run fails
+    verbose: bool = False
+
+
+#: Lines of libFuzzer's log kept for a failure's report when it is not passed through.
+LOG_TAIL_LINES = 40
 
 
 def _write(stream: TextIO | None, text: str) -> None:
@@ -334,6 +343,9 @@ def _run_child(c: _Campaign, *, state: Path, corpus: Path, dict_path: Path, seco
     code = "import sys; from recspec.fuzz._runner import _child_main; _child_main(sys.argv[1:])"
     cmd = [sys.executable, "-c", code, c.fmt, c.target, str(state), "--", *lf_args]
     result = _RunResult(0)
+    tail: collections.deque[str] = collections.deque(maxlen=LOG_TAIL_LINES)
+    live = not c.verbose and stderr is not None and bool(getattr(stderr, "isatty", lambda: False)()) \
+        and not os.environ.get("CI")
     with subprocess.Popen(cmd, cwd=state, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           errors="replace", bufsize=1) as proc:
         # Watchdog: libFuzzer enforces -max_total_time itself; this only ends a child that hangs past it.
@@ -343,9 +355,20 @@ def _run_child(c: _Campaign, *, state: Path, corpus: Path, dict_path: Path, seco
         try:
             assert proc.stdout is not None
             for line in proc.stdout:
-                _write(stderr, line)
                 _parse_line(line, result)
+                if c.verbose:
+                    _write(stderr, line)
+                    continue
+                tail.append(line)
+                if live and _RE_STATUS.match(line):  # one line, redrawn: execs and coverage so far
+                    cov = f", coverage {result.cov} edges" if result.cov is not None else ""
+                    _write(stderr, f"\r\x1b[2Krecspec fuzz {c.fmt}/{c.target}: {c.execs + result.execs} execs{cov}")
             result.returncode = proc.wait()
+            if live:
+                _write(stderr, "\r\x1b[2K")
+            if result.returncode != 0 and result.artifact is None and not c.verbose:
+                # a failure without a saved input: show what libFuzzer said last (--verbose shows it all)
+                _write(stderr, "".join(tail))
         finally:
             watchdog.cancel()
             if proc.poll() is None:
@@ -420,8 +443,11 @@ def _atheris_available() -> bool:
 
 def run_campaign(fmt: str, *, target: str = "diff", seconds: int = 60, out_dir: Path | None = None,
                  seed: int = 0, max_len: int = 65536, stdout: TextIO | None = None,
-                 stderr: TextIO | None = None, extra_seeds: Sequence[Path] = ()) -> int:
+                 stderr: TextIO | None = None, extra_seeds: Sequence[Path] = (), verbose: bool = False) -> int:
     """Fuzz ``fmt``'s ``target`` harness for ``seconds`` seconds with atheris.
+
+    ``verbose`` passes libFuzzer's log through to ``stderr``; otherwise one progress line is
+    redrawn there on a terminal (nothing in a CI log) and the summary goes to ``stdout``.
 
     Returns 0 when no new crash was found, 1 when new crashes were found and
     saved, 2 for a usage problem (atheris missing, no crash folder, bad
@@ -462,7 +488,7 @@ def run_campaign(fmt: str, *, target: str = "diff", seconds: int = 60, out_dir: 
     except OSError as e:
         return usage(f"cannot create {crash_dir}: {e.strerror or e}")
 
-    c = _Campaign(fmt, target, crash_dir, seed)
+    c = _Campaign(fmt, target, crash_dir, seed, verbose=verbose)
     c.known = _load_known(crash_dir, fmt, target)
     previously_known = set(c.known)
     started = time.monotonic()

@@ -48,3 +48,10 @@ def test_pre_commit_hook_definition_runs_recspec_check_on_staged_files():
         assert main(argv) == 0
     finally:
         sys.stdout, sys.stderr = old
+
+
+def test_github_actions_example_installs_recspec_from_its_repository_not_the_package_index():
+    """recspec is not on the package index: `pip install recspec` would fail (or install another project)."""
+    wf = yaml.safe_load((ROOT / "docs" / "ci" / "github-actions.yml").read_text())
+    [install] = [s["run"] for s in wf["jobs"]["recspec"]["steps"] if "pip install" in s.get("run", "")]
+    assert "git+" in install and not re.search(r"pip install recspec\b", install)
