@@ -1,58 +1,143 @@
-"""Collecting findings for one file, with the per-rule cap every format shares."""
+"""Collecting findings for one file, with the per-rule cap every format shares, under
+every profile at once.
+
+A checker walks a file once. Every finding it makes is a rule id plus where; the
+profile only decides the finding's level (``Rule.levels``). So the sink keeps the
+findings at the driving profile's levels (the one ``--profile`` picked, which the
+table, the reports and the exit code show) and, for every profile, the true
+number of findings of each rule at a level other than off. That is all the other
+profile's verdict needs, so both verdicts come from one walk. A rule that is off
+under the driving profile is still counted for the other one (RSIG-CONTAINER-001
+is off under compat, an error under spec).
+
+Where a format's semantics (not only a level) differ between profiles (which of
+two raSkat doubles is the latitude; which Matrix-SMT flags exist), the checker
+judges the value both ways and tags each finding with the profile it belongs to
+(``add(..., only="spec")``); the walk is still one.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from recspec.report import Finding, Rule, Severity, Verdict
+from recspec.report import PROFILES, FileReport, Finding, ProfileVerdict, Rule, Severity, Verdict
 
-__all__ = ["MAX_FINDINGS_PER_RULE", "FindingSink", "verdict_of"]
+__all__ = ["MAX_FINDINGS_PER_RULE", "FindingSink", "add_late_findings", "verdict_of"]
 
 #: A broken file can break one rule a million times. The first this-many
-#: findings of each rule are kept; the rest are counted in one summary finding.
+#: findings of each rule are stored; every one is counted (``FileReport.capped``).
 MAX_FINDINGS_PER_RULE = 100
 
 
 class FindingSink:
-    """Gathers every finding of one file (not just the first), at the profile's levels."""
+    """Gathers every finding of one file (not just the first), at the driving profile's levels,
+    and counts them under every profile."""
 
-    def __init__(self, rules: Mapping[str, Rule], profile: str, max_per_rule: int = MAX_FINDINGS_PER_RULE) -> None:
+    def __init__(self, rules: Mapping[str, Rule], profile: str, max_per_rule: int = MAX_FINDINGS_PER_RULE,
+                 profiles: Sequence[str] = PROFILES) -> None:
         self.rules = rules
         self.profile = profile
         self.max_per_rule = max_per_rule
+        self.profiles = tuple(profiles) if profile in profiles else (profile, *profiles)
         self.findings: list[Finding] = []
-        self._counts: dict[str, int] = {}
-        self.structural_error = False
+        #: profile -> rule id -> findings of that rule at a level other than off (the true totals)
+        self.counts: dict[str, dict[str, int]] = {p: {} for p in self.profiles}
+        self._forced_structural = False
+
+    @property
+    def structural_error(self) -> bool:
+        """A structural error under the driving profile: the file cannot be walked as the format."""
+        return self.structural_under(self.profile)
+
+    @structural_error.setter
+    def structural_error(self, value: bool) -> None:
+        # a checker that knows the file could not be walked says so for every profile
+        self._forced_structural = self._forced_structural or value
+
+    def structural_under(self, profile: str) -> bool:
+        if self._forced_structural:
+            return True
+        rules = self.rules
+        return any(rules[r].structural and rules[r].level(profile) is Severity.ERROR for r in self.counts[profile])
 
     def add(self, rule_id: str, message: str, offset: int | None = None, length: int | None = None,
-            path: str = "", expected: Any = None, actual: Any = None) -> None:
+            path: str = "", expected: Any = None, actual: Any = None, *, only: str | None = None) -> None:
+        """One finding. ``only`` restricts it to one profile: the checker judged the value under
+        that profile's reading and the other reading does not see a fault here."""
         rule = self.rules[rule_id]
+        for p in self.profiles:
+            if (only is None or only == p) and rule.level(p) is not Severity.OFF:
+                counts = self.counts[p]
+                counts[rule_id] = counts.get(rule_id, 0) + 1
+        if only is not None and only != self.profile:
+            return
         severity = rule.level(self.profile)
         if severity is Severity.OFF:
             return
-        if rule.structural and severity is Severity.ERROR:
-            self.structural_error = True
-        n = self._counts.get(rule_id, 0) + 1
-        self._counts[rule_id] = n
-        if n <= self.max_per_rule:
+        if self.counts[self.profile][rule_id] <= self.max_per_rule:
             self.findings.append(Finding(rule_id, severity, message, offset, length, path, expected, actual))
 
     def close(self) -> list[Finding]:
-        """The findings, plus one note per rule whose findings were capped."""
-        for rule_id, n in sorted(self._counts.items()):
-            if n > self.max_per_rule:
-                rule = self.rules[rule_id]
-                self.findings.append(Finding(
-                    rule_id, rule.level(self.profile),
-                    f"{n - self.max_per_rule} more findings of this rule not listed ({n} in all; "
-                    f"the first {self.max_per_rule} are shown)",
-                ))
+        """The stored findings (at most ``max_per_rule`` per rule; :meth:`fill` records the totals)."""
         return self.findings
 
     def verdict(self) -> Verdict:
-        """The verdict of the findings gathered so far (see :func:`verdict_of`)."""
-        return verdict_of(self.structural_error, self.findings)
+        """The driving profile's verdict of the findings gathered so far (see :func:`verdict_of`)."""
+        return self.verdict_under(self.profile)
+
+    def verdict_under(self, profile: str) -> Verdict:
+        if self.structural_under(profile):
+            return Verdict.MALFORMED
+        rules = self.rules
+        if any(rules[r].level(profile) is Severity.ERROR for r in self.counts[profile]):
+            return Verdict.INVALID
+        return Verdict.VALID
+
+    def profile_verdicts(self) -> dict[str, ProfileVerdict]:
+        out = {}
+        for p in self.profiles:
+            counts = self.counts[p]
+            by_level = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
+            for r, n in counts.items():
+                by_level[self.rules[r].level(p)] += n
+            out[p] = ProfileVerdict(self.verdict_under(p), dict(counts), by_level[Severity.ERROR],
+                                    by_level[Severity.WARNING], by_level[Severity.INFO])
+        return out
+
+    def fill(self, report: FileReport) -> FileReport:
+        """Put the findings, the verdict under every profile and the capped rules' totals into ``report``."""
+        report.findings = self.findings
+        report.verdicts = self.profile_verdicts()
+        report.verdict = report.verdicts[self.profile].verdict
+        report.capped = {r: n for r, n in self.counts[self.profile].items() if n > self.max_per_rule}
+        report.findings_cap = self.max_per_rule if report.capped else None
+        return report
+
+
+def add_late_findings(report: FileReport, rule: Rule, findings: Sequence[Finding]) -> None:
+    """Findings made after the walk (the cross-check's divergences, one rule) added to a filled
+    report: stored at the report's profile's level, counted under every profile, and each
+    profile's verdict made ``invalid`` when the rule is an error there and it was ``valid``."""
+    if not findings:
+        return
+    verdicts = report.profile_verdicts()
+    for p, pv in list(verdicts.items()):
+        level = rule.level(p)
+        if level is Severity.OFF:
+            continue
+        rules = dict(pv.rules)
+        rules[rule.id] = rules.get(rule.id, 0) + len(findings)
+        n = len(findings)
+        verdicts[p] = ProfileVerdict(
+            Verdict.INVALID if level is Severity.ERROR and pv.verdict is Verdict.VALID else pv.verdict, rules,
+            pv.errors + n * (level is Severity.ERROR), pv.warnings + n * (level is Severity.WARNING),
+            pv.infos + n * (level is Severity.INFO))
+    report.verdicts = verdicts
+    level = rule.level(report.profile)
+    if level is not Severity.OFF:
+        report.findings.extend(findings)
+    report.verdict = verdicts[report.profile].verdict
 
 
 def verdict_of(structural_error: bool, findings: Sequence[Finding]) -> Verdict:

@@ -69,7 +69,7 @@ TARGETS = ("ref", "ksy", "diff")
 
 EXIT_OK, EXIT_CRASH, EXIT_USAGE = 0, 1, 2
 
-INSTALL_HINT = "pip install 'recspec[fuzz]'"
+INSTALL_HINT = "from a checkout of recspec's repository: pip install -e '.[fuzz]'"
 
 #: Environment variable: more seed folders or files (os.pathsep-separated), for experiments.
 SEEDS_ENV = "RECSPEC_FUZZ_SEEDS"

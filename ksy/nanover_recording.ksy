@@ -338,7 +338,7 @@ types:
         type:
           switch-on: tag.key.value
           cases:
-            0x0a: len_value_entry(depth + 1)
+            0x0a: len_value_entry(depth)
             _: protobuf_wire::field_body(tag.wire_type)
   len_value_entry:
     params:

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -28,9 +28,10 @@ from .expectations import apply_expectations, load_expectations, update_expectat
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import check_files, iter_files
 from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_report
+from .render._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
 from .report import Report, Severity
 from .shard import select as select_files
-from .shard import shard_arg, shard_section
+from .shard import shard_arg, shard_key, shard_of, shard_section
 from .trace import collecting
 
 __all__ = ["main"]
@@ -45,12 +46,24 @@ how the format is chosen:
   (otherwise recspec detects it and says why in the report's evidence).
 
 folders:
-  A folder is checked recursively, in sorted order. Files in a folder that no
-  format recognises (by content or extension) are skipped; a file named on
+  A folder is checked recursively, in sorted order. A file that a format's
+  content sniff or extension claims is always reported (a broken recording
+  never passes silently: an empty run2.log is 'unrecognized' and fails the
+  run). Files that nothing claims (notes.txt, image.png) are skipped, counted
+  in the summary as 'unclaimed' and listed with --verbose. A file named on
   the command line is always reported, as 'unrecognized' if need be.
-  FIFOs, sockets and devices inside folders are skipped and counted; a FIFO
-  or device named on the command line is read as a stream, up to
-  --stream-limit bytes (default 1G), waiting at most 10 s for its data.
+  FIFOs, sockets and devices inside folders are not opened, counted as 'not
+  regular' and listed with --verbose; a FIFO or device named on the command
+  line is read as a stream, up to --stream-limit bytes (default 1G), waiting
+  at most 10 s for its data.
+
+profiles:
+  Every file is judged under both profiles in one walk: spec (the document as
+  written, with its errors corrected) and compat (what the format's real
+  readers accept). The table, --json and every report carry both verdicts;
+  --profile (default spec) picks the one that drives the exit code, the
+  findings listed and E/W/I. A file that fails spec but passes compat gets a
+  line naming the rules that make the difference.
 
 reports (for CI):
   --report FORMAT:PATH writes a report file; repeat it for several formats,
@@ -175,7 +188,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (folders recursively)")
     c.add_argument("--format", help=f"force the format ({formats})")
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
-    c.add_argument("--profile", help="rule profile: spec (the document, default) or compat (what real writers do)")
+    c.add_argument("--profile", help="the profile that drives the exit code: spec (the document, default) or compat "
+                                     "(what the real readers accept); both verdicts are always reported")
     c.add_argument("--json", action="store_true",
                    help="print the JSON report (the documented contract) instead of a table")
     c.add_argument("--report", action="append", type=_report_arg, default=[], metavar="FORMAT:PATH",
@@ -203,6 +217,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--stream-limit", type=_size_arg, default=MAX_STREAM_SIZE, metavar="BYTES",
                    help="read a FIFO or device named on the command line up to this size, then refuse it "
                         "(default 1G; suffixes K, M, G)")
+    c.add_argument("--verbose", "-v", action="store_true",
+                   help="also list the folder members that were passed over: files no format claims "
+                        "(unclaimed) and FIFOs, sockets, devices (not regular); both are always counted")
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
@@ -225,6 +242,8 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--update-expectations", action="store_true",
                    help="rewrite the --expectations FILE from the merged run (keeps the reasons already written)")
     m.add_argument("--all-findings", action="store_true", help="list every finding in the table")
+    m.add_argument("--verbose", "-v", action="store_true",
+                   help="also list the folder members the runs passed over (unclaimed, not regular)")
     m.set_defaults(func=_cmd_merge)
 
     d = sub.add_parser("dump", help="print the decoded structure as JSON with byte offsets",
@@ -395,6 +414,19 @@ def _size_arg(text: str) -> int:
 # --- check ---------------------------------------------------------------------
 
 
+def _report_on_stdout(args: argparse.Namespace) -> list[str]:
+    """The reports asked for on standard output (``--json``, ``--report FORMAT:-``)."""
+    return [kind for kind, path in args.report if path == "-"] + (["--json"] if args.json else [])
+
+
+def _one_report_on_stdout(args: argparse.Namespace) -> None:
+    """Standard output holds one report alone (and then no table), so that it can be piped."""
+    to_stdout = _report_on_stdout(args)
+    if len(to_stdout) > 1:
+        raise UsageError(f"only one report can go to standard output ({', '.join(to_stdout)} were asked for)",
+                         "write the others to files: --report FORMAT:PATH")
+
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     fmt = resolve_format(args.format) if args.format else None
     if args.variant and fmt is None:
@@ -402,6 +434,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if fmt is not None:
         fmt.check_variant(args.variant)
         fmt.check_profile(args.profile)
+    elif args.profile is not None and args.profile not in {p for info in FORMATS.values() for p in info.profiles}:
+        # checked before the run, so a bad --profile is an error even when no file is recognised
+        raise UsageError(f"no profile {args.profile!r}", f"choose one of: {', '.join(PROFILES)}")
     if args.update_expectations and not args.expectations:
         raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
     expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
@@ -410,10 +445,20 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         folder = Path(path).parent
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
+    _one_report_on_stdout(args)
     io_errors: list[str] = []
-    skipped: list[Path] = []  # folder members that are not regular files (see iter_files)
-    files, walked, selection = select_files(args, io_errors,
-                                            lambda paths, errors: iter_files(paths, errors, skipped))
+    not_regular: list[Path] = []  # folder members that are not regular files (see iter_files)
+
+    def walk(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, bool]]:
+        found: list[Path] = []
+        yield from iter_files(paths, errors, found)
+        # a shard lists those its share of the walk holds, as it checks its share of the files: in a
+        # shard's run, `select_files` walks one PATH argument at a time, and it is the shard key's root
+        shard = args.shard
+        not_regular.extend(p for p in found
+                           if shard is None or shard_of(shard_key(p, paths[0]), shard.count) == shard.index)
+
+    files, walked, selection = select_files(args, io_errors, walk)
     start_run(walked)  # the run's size, the same in every shard (see recspec/_run.py)
     if selection is not None:
         err.write(f"recspec: shard {args.shard}: {len(files)} of the {walked} files found\n")
@@ -421,7 +466,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # the walk collects what the pictures draw only when an HTML report will draw them
     pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
     with collecting(pictures):
-        report, io_errors = check_files(files, io_errors, skipped=len(skipped), fmt=fmt, variant=args.variant,
+        report, io_errors = check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=args.variant,
                                         profile=args.profile, cross_check=args.cross_check,
                                         cross_check_limit=args.cross_check_limit, jobs=args.jobs,
                                         timeout=args.timeout, progress=progress, stream_limit=args.stream_limit)
@@ -437,8 +482,11 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         report.shard = shard_section(selection, args, [fr.path for fr in report.files])
     if args.json:
         out.writelines(render_pieces("json", report))
-    else:
-        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
+    elif not _report_on_stdout(args) and (report.files or report.unclaimed or report.not_regular or not io_errors):
+        # the table, unless a report goes to stdout (which then holds that report alone), or nothing was
+        # checked because the paths could not be read (the errors below say so; no empty table first)
+        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE,
+                     verbose=args.verbose)
     if args.report:
         ctx = RenderContext(report, pictures=args.pictures)
         for kind, path in args.report:
@@ -480,6 +528,7 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
     expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
                     if args.expectations else None)
+    _one_report_on_stdout(args)
     report = merge_reports(args.reports, rejudge=expectations is not None)
     if expectations is not None:
         if args.update_expectations:
@@ -490,8 +539,9 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         apply_expectations(report, expectations, name=args.expectations)
     if args.json:
         out.writelines(render_pieces("json", report))
-    else:
-        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE)
+    elif not _report_on_stdout(args):
+        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE,
+                     verbose=args.verbose)
     io_errors: list[str] = []
     # no pictures: the JSON reports do not carry the traces they are drawn from
     ctx = RenderContext(report, pictures=False)
@@ -578,11 +628,16 @@ _SEV = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "INFO
 TABLE_FINDINGS_PER_RULE = 5
 
 
-def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE) -> None:
-    rows = [("FILE", "FORMAT", "VARIANT", "PROFILE", "VERDICT", "E/W/I")]
+def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
+                 verbose: bool = False) -> None:
+    # both profiles' verdicts; the driving profile's (--profile) sets the exit code, E/W/I and the findings
+    rows = [("FILE", "FORMAT", "VARIANT", *(p.upper() for p in PROFILES), "E/W/I")]
     for fr in report.files:
-        rows.append((fr.path, fr.format or "-", fr.variant or "-", fr.profile, fr.verdict.value,
+        verdicts = fr.profile_verdicts()
+        rows.append((fr.path, fr.format or "-", fr.variant or "-",
+                     *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES),
                      f"{fr.count(Severity.ERROR)}/{fr.count(Severity.WARNING)}/{fr.count(Severity.INFO)}"))
+    ctx = RenderContext(report)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for i, row in enumerate(rows):
         out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
@@ -599,12 +654,28 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
             at = " " + where if where else ""
             out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
         for rule, n in shown.items():
-            if per_rule is not None and n > per_rule:
-                out.write(f"    ...   {rule}: {n - per_rule} more lines not shown (--all-findings lists them)\n")
+            total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
+            listed = n if per_rule is None else min(n, per_rule)
+            if total > listed:
+                hint = ("--all-findings lists the stored ones, at most "
+                        f"{fr.findings_cap} per rule" if per_rule is not None and n > per_rule and fr.capped
+                        else "--all-findings lists them" if per_rule is not None and n > per_rule
+                        else f"at most {fr.findings_cap} per rule are stored")
+                out.write(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
+        note = profile_note(fr, ctx)
+        if note:
+            out.write(f"    =     {note}\n")
     for st in report.stale:
         out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
+    if verbose:
+        for path in report.unclaimed:
+            out.write(f"unclaimed {path}: no format claims it (by content or extension)\n")
+        for path in report.not_regular:
+            out.write(f"not regular {path}: a FIFO, socket or device in a folder; not opened\n")
     s = report.summary()
-    out.write("\n" + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in s.items()) + "\n")
+    others = other_profiles_summary(report) if report.files else ""
+    tail = f" (profile {driving_profile(report)} sets the exit code; {others})" if others else ""
+    out.write("\n" + summary_text(s) + tail + "\n")
 
 
 # --- other commands --------------------------------------------------------------------
@@ -612,8 +683,12 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
 
 def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tuple[Path, FormatInfo]:
     path = Path(path_text)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path_text}: no such file", path_text)
+    if path.is_dir():
+        raise InputError(f"{path_text}: is a folder; this command takes one file", path_text)
+    if not path.is_file():  # a FIFO or device: reproduce reads the file more than once
+        raise InputError(f"{path_text}: not a regular file (a pipe or device); save it to a file first", path_text)
     if fmt_name:
         info = resolve_format(fmt_name)
     else:

@@ -26,7 +26,17 @@ from typing import Any
 
 from . import __version__
 from .errors import UsageError
-from .report import REPORT_SCHEMA, FileReport, Finding, Report, Severity, StaleExpectation, Verdict
+from .report import (
+    PROFILES,
+    REPORT_SCHEMA,
+    FileReport,
+    Finding,
+    ProfileVerdict,
+    Report,
+    Severity,
+    StaleExpectation,
+    Verdict,
+)
 
 __all__ = ["file_report_from_json", "merge_reports", "read_report"]
 
@@ -72,15 +82,48 @@ def _finding(obj: Any, where: str) -> Finding:
                    _need(obj, "path", str, where), obj.get("expected"), obj.get("actual"))
 
 
+def _verdict(obj: Any, where: str) -> Verdict:
+    try:
+        return Verdict(obj)
+    except ValueError:
+        raise _Bad(f"{where}: verdict {obj!r} is not one of {', '.join(x.value for x in Verdict)}") from None
+
+
+def _counts(obj: Any, where: str) -> dict[str, int]:
+    """A rule id -> count object (``verdicts.*.rules``, ``capped.rules``)."""
+    if not isinstance(obj, dict) or not all(isinstance(k, str) and type(n) is int and n >= 1 for k, n in obj.items()):
+        raise _Bad(f"{where} must map rule ids to counts of 1 or more")
+    return dict(obj)
+
+
+def _profile_verdicts(obj: Any, where: str) -> dict[str, ProfileVerdict]:
+    """A file's ``verdicts`` (every profile's verdict and true counts)."""
+    if not isinstance(obj, dict) or not all(p in obj for p in PROFILES):
+        raise _Bad(f"{where} must hold the verdict under every profile ({', '.join(PROFILES)})")
+    out = {}
+    for profile, pv in obj.items():
+        w = f"{where}.{profile}"
+        if not isinstance(pv, dict):
+            raise _Bad(f"{w} is {type(pv).__name__}, not an object")
+        out[profile] = ProfileVerdict(_verdict(_need(pv, "verdict", str, w), w), _counts(_need(pv, "rules", dict, w),
+                                      f"{w}.rules"), _need(pv, "errors", int, w), _need(pv, "warnings", int, w),
+                                      _need(pv, "infos", int, w))
+    return out
+
+
+def _paths(data: dict[str, Any], key: str) -> list[str]:
+    """A run's ``unclaimed`` or ``not_regular`` list of paths (absent: none)."""
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
+        raise _Bad(f"'{key}' must be a list of paths")
+    return value
+
+
 def file_report_from_json(obj: Any, where: str = "file") -> FileReport:
     """One entry of a JSON report's ``files`` as the :class:`FileReport` that wrote it."""
     if not isinstance(obj, dict):
         raise _Bad(f"{where} is {type(obj).__name__}, not an object")
-    verdict = _need(obj, "verdict", str, where)
-    try:
-        v = Verdict(verdict)
-    except ValueError:
-        raise _Bad(f"{where}: verdict {verdict!r} is not one of {', '.join(x.value for x in Verdict)}") from None
+    v = _verdict(_need(obj, "verdict", str, where), where)
     findings = _need(obj, "findings", list, where)
     known = obj.get("known_deviations", {})
     if not isinstance(known, dict) or not all(isinstance(k, str) and isinstance(r, str) for k, r in known.items()):
@@ -92,6 +135,15 @@ def file_report_from_json(obj: Any, where: str = "file") -> FileReport:
                     _need(obj, "variant", (str, type(None)), where), _need(obj, "profile", str, where), v,
                     [_finding(f, f"{where}.findings[{i}]") for i, f in enumerate(findings)],
                     _need(obj, "stats", dict, where), evidence, dict(known))
+    if "verdicts" in obj:
+        fr.verdicts = _profile_verdicts(obj["verdicts"], f"{where}.verdicts")
+        if fr.verdicts[fr.profile].verdict is not v:
+            raise _Bad(f"{where}: 'verdict' is {v.value} but its verdicts say "
+                       f"{fr.verdicts[fr.profile].verdict.value} under {fr.profile}")
+    if "capped" in obj:
+        capped = _need(obj, "capped", dict, where)
+        fr.findings_cap = _need(capped, "limit", int, f"{where}.capped")
+        fr.capped = _counts(_need(capped, "rules", dict, f"{where}.capped"), f"{where}.capped.rules")
     if "failed" in obj and obj["failed"] is not fr.failed:
         raise _Bad(f"{where}: 'failed' is {json.dumps(obj['failed'])} but its verdict and known deviations say "
                    f"{json.dumps(fr.failed)}")
@@ -135,7 +187,8 @@ def read_report(path: str) -> tuple[dict[str, Any], Report]:
                          f"report_schema {REPORT_SCHEMA}", "merge with the recspec version that wrote the reports")
     try:
         files = _need(data, "files", list, "the report")
-        report = Report([file_report_from_json(f, f"files[{i}]") for i, f in enumerate(files)])
+        report = Report([file_report_from_json(f, f"files[{i}]") for i, f in enumerate(files)],
+                        unclaimed=_paths(data, "unclaimed"), not_regular=_paths(data, "not_regular"))
         _need(data, "recspec_version", str, "the report")
         summary = _need(data, "summary", dict, "the report")
         exp = data.get("expectations")
@@ -224,7 +277,10 @@ def merge_reports(paths: Sequence[str], *, rejudge: bool = False) -> Report:
         if problem and len({p for lr in loaded for v in _profiles(lr.report).values() for p in v}) > 1:
             raise UsageError(problem, "merge runs checked under the same profile")
         files = [fr for lr in loaded for fr in lr.report.files]
-    merged = Report(files)
+    # a shard lists the unclaimed and not regular members of its share of the walk; a run lists them
+    # sorted by path, so the merged lists are the unsharded run's
+    merged = Report(files, unclaimed=sorted(p for lr in loaded for p in lr.report.unclaimed),
+                    not_regular=sorted(p for lr in loaded for p in lr.report.not_regular))
     if rejudge:
         for fr in merged.files:
             fr.known_deviations = {}

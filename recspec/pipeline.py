@@ -46,26 +46,31 @@ class RunProgress(Protocol):
 
 
 def iter_files(paths: Sequence[str], errors: list[str],
-               skipped: list[Path] | None = None) -> Iterator[tuple[Path, bool]]:
-    """(path, named) pairs: named files are always reported; folder members only if recognised.
+               not_regular: list[Path] | None = None) -> Iterator[tuple[Path, bool]]:
+    """(path, named) pairs: named files are always reported; folder members if a format claims
+    them (the others are the report's ``unclaimed``, see :func:`check_file`).
 
     A folder is walked recursively in sorted order, skipping hidden entries and anything
     that is not a regular file (FIFOs, sockets, devices, links to them: opening a FIFO
-    blocks, a device never ends), which is appended to ``skipped``; a path that does not
-    exist is appended to ``errors``. A FIFO or device named on the command line is
-    yielded: :func:`check_file` reads it as a stream, within its limits."""
+    blocks, a device never ends), which is appended to ``not_regular``; a folder that cannot
+    be listed and a path that does not exist are appended to ``errors``. A FIFO or device
+    named on the command line is yielded: :func:`check_file` reads it as a stream, within
+    its limits."""
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            for root, dirs, files in os.walk(p):
+            def unreadable(e: OSError) -> None:  # os.walk skips a folder it cannot list unless told
+                errors.append(f"{e.filename}: {e.strerror or e}")
+
+            for root, dirs, files in os.walk(p, onerror=unreadable):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for fn in sorted(files):
                     if not fn.startswith("."):
                         member = Path(root) / fn
                         if _is_regular(member):
                             yield member, False
-                        elif skipped is not None:
-                            skipped.append(member)
+                        elif not_regular is not None:
+                            not_regular.append(member)
         elif p.exists():
             yield p, True
         else:
@@ -82,7 +87,8 @@ def _is_regular(path: Path) -> bool:
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
                cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
                progress: Progress | None = None, stream_limit: int = MAX_STREAM_SIZE) -> FileReport | None:
-    """Check one file; ``None`` for an unrecognised folder member (``named=False``).
+    """Check one file; ``None`` for a folder member (``named=False``) that neither content nor extension
+    claims (the caller lists it in ``Report.unclaimed``).
 
     A FIFO or device is read as a stream of at most ``stream_limit`` bytes
     (``recspec/_limits.py``). Never raises for bad content; raises :class:`InputError`
@@ -122,9 +128,11 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         if info is None:
             info, _score = sniff(head, shown)
             if info is None:
-                if not named:
-                    return None
                 guess = by_extension(shown)
+                if not named and guess is None:
+                    return None  # clearly not a recording: listed and counted (Report.unclaimed)
+                # a folder member that a format's extension claims is reported like a named file: a
+                # recording broken past recognition (an empty run2.log, a zeroed header) never passes silently
                 hint = f" (its extension suggests {guess.id}; force it with --format {guess.id})" if guess else ""
                 return FileReport(shown, None, None, profile or "spec", Verdict.UNRECOGNIZED, [Finding(
                     "RECSPEC-UNRECOGNIZED", Severity.ERROR,
@@ -166,23 +174,25 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
     :data:`~recspec._parallel.DEFAULT_FILE_TIMEOUT`), and a file that crashes or hangs its
     worker gets the verdict ``crash`` or ``timeout``."""
     io_errors: list[str] = []
-    skipped: list[Path] = []  # folder members that are not regular files
-    files = list(iter_files(paths, io_errors, skipped))
-    return check_files(files, io_errors, skipped=len(skipped), fmt=fmt, variant=variant, profile=profile,
+    not_regular: list[Path] = []  # folder members that are not regular files
+    files = list(iter_files(paths, io_errors, not_regular))
+    return check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=variant, profile=profile,
                        cross_check=cross_check, cross_check_limit=cross_check_limit, jobs=jobs, timeout=timeout,
                        progress=progress, stream_limit=stream_limit)
 
 
-def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, skipped: int = 0,
+def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not_regular: Sequence[Path] = (),
                 fmt: FormatInfo | None = None, variant: str | None = None, profile: str | None = None,
                 cross_check: bool = True, cross_check_limit: int | None = None, jobs: int = 1,
                 timeout: float | None = None, progress: RunProgress | None = None,
                 stream_limit: int = MAX_STREAM_SIZE) -> tuple[Report, list[str]]:
     """:func:`check_paths` for files already walked (``(path, named)`` pairs, e.g. one shard of a
-    walk; ``skipped`` counts the walk's members that were not regular files); input errors are
-    appended to ``io_errors``, which is returned."""
+    walk; ``not_regular``: the walk's members that were not regular files, and were not opened);
+    input errors are appended to ``io_errors``, which is returned. ``Report.unclaimed`` and
+    ``Report.not_regular`` are sorted by path, so that a run's report does not depend on how it
+    was split into shards."""
     report = Report()
-    report.skipped = skipped
+    report.not_regular = sorted(str(p) for p in not_regular)
     if progress is not None:
         progress.start(len(files))
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
@@ -192,6 +202,7 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, ski
     else:
         _check_in_workers(files, options, report, io_errors, progress, jobs=jobs,
                           timeout=timeout or DEFAULT_FILE_TIMEOUT)
+    report.unclaimed.sort()
     return report, io_errors
 
 
@@ -209,6 +220,8 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], r
             continue
         if fr is not None:
             report.files.append(fr)
+        else:
+            report.unclaimed.append(str(path))
 
 
 def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
@@ -245,6 +258,7 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
                    on_result=on_result, order=order)
     io_errors.extend(errors[i] for i in sorted(errors))
     report.files.extend(fr for fr in results if fr is not None)
+    report.unclaimed.extend(str(files[i][0]) for i, fr in enumerate(results) if fr is None and i not in errors)
 
 
 def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:

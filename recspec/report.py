@@ -14,6 +14,7 @@ is a :class:`StaleExpectation` that fails the run.
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,9 +23,11 @@ from ._plain import to_plain
 
 __all__ = [
     "CORE_RULES",
+    "PROFILES",
     "REPORT_SCHEMA",
     "FileReport",
     "Finding",
+    "ProfileVerdict",
     "Report",
     "Rule",
     "Severity",
@@ -34,6 +37,10 @@ __all__ = [
 ]
 
 REPORT_SCHEMA = 1
+
+#: The profiles every file is judged under in every run (``FileReport.verdicts``); ``--profile``
+#: picks which one drives the exit code.
+PROFILES = ("spec", "compat")
 
 
 class Severity(enum.Enum):
@@ -134,6 +141,22 @@ class Finding:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class ProfileVerdict:
+    """A file's verdict under one profile, with true totals: ``rules`` counts every finding of each
+    rule at a level other than off under this profile, however many were stored."""
+
+    verdict: Verdict
+    rules: Mapping[str, int] = field(default_factory=dict)
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"verdict": self.verdict.value, "errors": self.errors, "warnings": self.warnings,
+                "infos": self.infos, "rules": dict(sorted(self.rules.items()))}
+
+
 @dataclass(slots=True)
 class FileReport:
     """Everything recspec concluded about one file."""
@@ -152,6 +175,26 @@ class FileReport:
     #: what the HTML report draws of the file (a recspec.trace object, filled during the check's walk);
     #: not part of the JSON contract, and ignored when comparing reports
     trace: Any = field(default=None, repr=False, compare=False)
+    #: profile -> the verdict and true counts under it, from the same findings (filled by the
+    #: format's FindingSink); empty for reports recspec makes itself (unrecognized, crash,
+    #: timeout), whose verdict is the same under every profile (see :meth:`profile_verdicts`)
+    verdicts: dict[str, ProfileVerdict] = field(default_factory=dict)
+    #: rule id -> total findings, for the rules with more findings than the per-rule cap stores
+    capped: dict[str, int] = field(default_factory=dict)
+    #: the per-rule cap on stored findings that ``capped`` refers to
+    findings_cap: int | None = None
+
+    def profile_verdicts(self) -> dict[str, ProfileVerdict]:
+        """Both profiles' verdicts; for a report without them (recspec's own: unrecognized, crash,
+        timeout) the verdict and the stored findings stand for every profile."""
+        if self.verdicts:
+            return self.verdicts
+        counts: dict[str, int] = {}
+        for f in self.findings:
+            counts[f.rule] = counts.get(f.rule, 0) + 1
+        same = ProfileVerdict(self.verdict, counts, *(sum(1 for f in self.findings if f.severity is s)
+                                                      for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)))
+        return {p: same for p in PROFILES}
 
     def to_json(self) -> dict[str, Any]:
         known = self.known_deviations
@@ -168,16 +211,35 @@ class FileReport:
             "verdict": self.verdict.value,
             "failed": self.failed,
             "findings": findings,
-            "stats": to_plain(self.stats),
+            "stats": self.plain_stats(),
         }
+        out["verdicts"] = {p: v.to_json() for p, v in self.profile_verdicts().items()}
+        if self.capped:
+            out["capped"] = {"limit": self.findings_cap, "rules": dict(sorted(self.capped.items()))}
         if self.evidence:
             out["evidence"] = to_plain(self.evidence)
         if known:
             out["known_deviations"] = dict(sorted(known.items()))
         return out
 
+    def plain_stats(self) -> dict[str, Any]:
+        """The stats as every report gives them: plain JSON values, floats without rounding noise."""
+        tidy: dict[str, Any] = _tidy_floats(to_plain(self.stats))
+        return tidy
+
     def count(self, severity: Severity) -> int:
+        """Findings of this severity under the report's profile: the true total, stored or not."""
+        pv = self.verdicts.get(self.profile)
+        if pv is not None:
+            return {Severity.ERROR: pv.errors, Severity.WARNING: pv.warnings, Severity.INFO: pv.infos}.get(severity, 0)
         return sum(1 for f in self.findings if f.severity is severity)
+
+    def rule_count(self, rule_id: str) -> int:
+        """Findings of one rule under the report's profile: the true total, stored or not."""
+        pv = self.verdicts.get(self.profile)
+        if pv is not None:
+            return pv.rules.get(rule_id, 0)
+        return sum(1 for f in self.findings if f.rule == rule_id)
 
     @property
     def failed(self) -> bool:
@@ -190,6 +252,20 @@ class FileReport:
             return True
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
         return not errors or any(f.rule not in self.known_deviations for f in errors)
+
+
+def _tidy_floats(value: Any) -> Any:
+    """Stats floats without rounding noise: a value within 2 units in the last place of a 15-digit
+    decimal is given as that decimal (a sum of frame durations, 0.15000000000000002, reads 0.15); any
+    other value is kept exact (15.880943656899035 stays). Findings keep their values as stored."""
+    if type(value) is float:
+        short = float(f"{value:.15g}")
+        return short if math.isfinite(value) and abs(short - value) <= 2 * math.ulp(value) else value
+    if isinstance(value, dict):
+        return {k: _tidy_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_tidy_floats(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,20 +292,27 @@ class Report:
     #: set on one shard of a run (`recspec check --shard K/N`): the JSON report's ``shard`` section,
     #: what `recspec merge` needs to put the shards back together (see recspec/shard.py)
     shard: dict[str, Any] | None = None
-    #: folder members that are not regular files (FIFOs, sockets, devices), not opened
-    skipped: int = 0
+    #: Folder members a run passes over, two kinds, each counted in the summary (only when there
+    #: are any), listed in the JSON report and by ``check --verbose``, sorted by path:
+    #: regular files that no format claims, by content or by extension (clearly not recordings) ...
+    unclaimed: list[str] = field(default_factory=list)
+    #: ... and members that are not regular files (FIFOs, sockets, devices), never opened, since
+    #: reading one could block or never end (a FIFO or device named on the command line is read)
+    not_regular: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
-        """Counts per verdict, in the contract's order; ``crash``, ``timeout`` and ``skipped`` only
-        when non-zero; the expectation counts only with an expectations file."""
+        """Counts per verdict, in the contract's order; ``crash``, ``timeout``, ``unclaimed`` and
+        ``not_regular`` only when non-zero; the expectation counts only with an expectations file."""
         out = {"files": len(self.files)}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
                         Verdict.CRASH, Verdict.TIMEOUT):
             n = sum(1 for f in self.files if f.verdict is verdict)
             if n or verdict not in (Verdict.CRASH, Verdict.TIMEOUT):
                 out[verdict.value] = n
-        if self.skipped:
-            out["skipped"] = self.skipped
+        if self.unclaimed:  # like crash and timeout: only when there are any
+            out["unclaimed"] = len(self.unclaimed)
+        if self.not_regular:
+            out["not_regular"] = len(self.not_regular)
         if self.expectations is not None:
             out["known_deviations"] = sum(
                 1 for fr in self.files if fr.known_deviations for f in fr.findings if f.rule in fr.known_deviations)
@@ -250,6 +333,10 @@ class Report:
             "files": [f.to_json() for f in self.files],
             "summary": self.summary(),
         }
+        if self.unclaimed:
+            out["unclaimed"] = list(self.unclaimed)
+        if self.not_regular:
+            out["not_regular"] = list(self.not_regular)
         if self.expectations is not None:
             out["expectations"] = {"file": self.expectations, "stale": [s.to_json() for s in self.stale]}
         if self.shard is not None:

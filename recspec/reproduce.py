@@ -32,16 +32,20 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     for f in report.findings:
         out.write(f"  {f.severity.value.upper():7} {f.rule} @{f.offset} {f.path}: {f.message}\n")
     status = 0 if report.verdict.value not in ("crash", "timeout") else 1
-    if info.variants and report.variant is None:
-        out.write("\nno Kaitai comparison: the variant is not known (force one with --variant)\n")
-        return status
+    kaitai_variant = report.variant
+    if info.variants and kaitai_variant is None:
+        # nothing told the variant (a header that does not decode): the Kaitai parser still reads the file,
+        # as the format's newest variant, so every format gets a comparison (--variant picks another)
+        kaitai_variant = info.variants[-1]
+        out.write(f"\nthe variant could not be detected; the Kaitai parser reads the file as {kaitai_variant} "
+                  "(force one with --variant)\n")
     comparison = info.load().KAITAI
-    for reader, said, where in comparison.readings(data, report.variant):
+    for reader, said, where in comparison.readings(data, kaitai_variant):
         out.write(f"\n{reader + ':':<10} {said}\n")
         if where is not None:
             out.write(hex_window(data, where) + "\n")
     return _agreement(data, comparison.located(report.findings), status, out, [
-        (f"{comparison.rule} {d}", d.offset) for d in comparison.divergences(data, report.variant)])
+        (f"{comparison.rule} {d}", d.offset) for d in comparison.divergences(data, kaitai_variant)])
 
 
 def _agreement(data: bytes, findings: Sequence[Finding], status: int, out: TextIO,

@@ -43,7 +43,7 @@ settings.load_profile(PROFILE)
 
 NODE_REASON = "needs node on PATH (the Kaitai compiler runs on it: install Node.js 20, then `npm ci`)"
 NPM_PACKAGES_REASON = f"needs the npm devDependencies in {NPM_PACKAGES} (run `npm ci`)"
-ATHERIS_REASON = "needs atheris (pip install 'recspec[fuzz]')"
+ATHERIS_REASON = "needs atheris (pip install -e '.[fuzz]' in the checkout)"
 
 
 def _missing() -> dict[str, str]:

@@ -11,9 +11,17 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-#: The real sample files: $RECSPEC_REAL_DIR, or the shared/real folder beside the checkout.
+#: The real samples that are not shipped: ../shared/real/ beside the checkout, or RECSPEC_REAL_DIR.
 REAL = Path(os.environ.get("RECSPEC_REAL_DIR") or REPO.parent / "shared" / "real")
 REAL_SAMPLES_REASON = "needs ../shared/real/ (the real sample files, see README)"
+#: The real samples whose licence (MIT) lets the repository ship them (corpus/real/PROVENANCE.md).
+SHIPPED_REAL = REPO / "corpus" / "real"
+#: Why each real sample that is not shipped is not: the reason a test that needs it is skipped with.
+NOT_SHIPPED = {
+    "carla_0915_crash.log": "no licence stated by its repository",
+    "signal.v3": "GPL-3.0",
+    "Scene1.bson": "LGPL-2.1",
+}
 #: npm devDependencies (package.json), installed by `npm ci`.
 NPM_PACKAGES = REPO / "node_modules"
 
@@ -39,10 +47,15 @@ def build_view(into: Path) -> Path:
 
 
 def real_file(name: str) -> Path:
-    """``../shared/real/NAME``; the calling test is skipped, with the reason, when it is absent."""
+    """A real sample: ``corpus/real/NAME`` when the repository ships it (MIT), else ``../shared/real/NAME``;
+    the calling test is skipped, with the reason, when it is in neither."""
+    shipped = SHIPPED_REAL / name
+    if shipped.is_file():
+        return shipped
     path = REAL / name
     if not path.is_file():
-        pytest.skip(f"{REAL_SAMPLES_REASON}: {name} is not in {REAL}")
+        why = NOT_SHIPPED.get(name, "not a shipped sample")
+        pytest.skip(f"{REAL_SAMPLES_REASON}: {name} is not shipped with recspec ({why}) and is not in {REAL}")
     return path
 
 

@@ -89,7 +89,8 @@ def _raskat(report: FileReport) -> None:
 
 def _matrix(profile: str) -> Callable[[FileReport], None]:
     def expect(report: FileReport) -> None:
-        assert report.findings == []
+        # the compat (producer's) encoding keeps frame time under 'time', which the viewer does not read
+        assert {f.rule for f in report.findings} <= ({"MATRIX-FRAME-005"} if profile == "compat" else set())
         assert report.verdict is Verdict.VALID
         assert report.stats["objects"] == 8 and report.stats["frames"] > 100
         assert report.stats["states"] == 8 * report.stats["frames"]

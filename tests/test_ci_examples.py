@@ -73,3 +73,10 @@ def test_clusterfuzzlite_workflow_builds_with_the_project_files_and_fuzzes_prs_a
         "FROM gcr.io/oss-fuzz-base/base-builder-python" in (ROOT / ".clusterfuzzlite" / "Dockerfile").read_text()
     oss_fuzz = yaml.safe_load((ROOT / "fuzz" / "oss-fuzz" / "project.yaml").read_text())
     assert oss_fuzz["language"] == "python" and "libfuzzer" in oss_fuzz["fuzzing_engines"]
+
+
+def test_github_actions_example_installs_recspec_from_its_repository_not_the_package_index():
+    """recspec is not on the package index: `pip install recspec` would fail (or install another project)."""
+    wf = yaml.safe_load((ROOT / "docs" / "ci" / "github-actions.yml").read_text())
+    [install] = [s["run"] for s in wf["jobs"]["recspec"]["steps"] if "pip install" in s.get("run", "")]
+    assert "git+" in install and not re.search(r"pip install recspec\b", install)

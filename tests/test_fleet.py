@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import re
 import shlex
 import shutil
@@ -171,6 +172,55 @@ def test_merged_shards_render_byte_identical_reports(tmp_path_factory: pytest.Te
     for kind in REPORT_KINDS:
         assert (merged / f"r.{kind}").read_bytes() == (whole / f"r.{kind}").read_bytes(), kind
     assert "shard" not in json.loads((merged / "r.json").read_text())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_members_passed_over_are_listed_once_by_the_shard_their_key_falls_in(tmp_path: Path) -> None:
+    """Both kinds of folder member a run passes over (files no format claims, FIFOs) are split
+    like files: each is listed by one shard, and the merged report is the unsharded one."""
+    data = tmp_path / "data"
+    for i in range(12):
+        sub = data / f"d{i % 3}"
+        sub.mkdir(parents=True, exist_ok=True)
+        (sub / f"{i:02d}.sig").write_bytes(SIGNAL)
+        (sub / f"notes{i:02d}.txt").write_text("not a recording\n")
+        if i % 2:
+            os.mkfifo(sub / f"pipe{i:02d}.log")
+    code, whole, err = run_cli("check", "--json", "--profile", "compat", str(data))
+    assert code == 0, err
+    rep = json.loads(whole)
+    assert rep["summary"]["unclaimed"] == 12 and rep["summary"]["not_regular"] == 6
+    assert rep["unclaimed"] == sorted(rep["unclaimed"]) and rep["not_regular"] == sorted(rep["not_regular"])
+    parts = []
+    for k in (1, 2, 3):
+        code, _, err = run_cli("check", "--profile", "compat", str(data), "--shard", f"{k}/3",
+                               f"--report=json:{tmp_path / f'{k}.json'}")
+        assert code == 0, err
+        parts.append(json.loads((tmp_path / f"{k}.json").read_text()))
+    for key in ("unclaimed", "not_regular"):
+        listed = [p for part in parts for p in part.get(key, [])]
+        assert sorted(listed) == rep[key]  # each once, in the shard its key falls in
+        for k, part in enumerate(parts, 1):
+            for p in part.get(key, []):
+                assert shard_of(shard_key(p, str(data)), 3) == k
+    code, merged, err = run_cli("merge", "--json", *(str(tmp_path / f"{k}.json") for k in (1, 2, 3)))
+    assert code == 0 and merged == whole, err
+    _, table, _ = run_cli("merge", "--verbose", *(str(tmp_path / f"{k}.json") for k in (1, 2, 3)))
+    assert "12 unclaimed, 6 not regular" in table
+    assert "unclaimed " + str(data / "d0" / "notes00.txt") in table and "not regular " in table
+
+
+def test_a_stats_float_with_rounding_noise_renders_the_same_after_a_merge(tmp_path: Path) -> None:
+    """The JSON report gives duration_s 0.15000000000000002 as 0.15; the HTML report of the run
+    must say the same, or the merged run's page (read from the JSON) differs from it."""
+    log = CORPUS / "carla" / "valid" / "0.9.15.log"
+    run_cli("check", str(log), "--shard", "1/1", f"--report=json:{tmp_path / '1.json'}")
+    run_cli("check", str(log), "--no-pictures", f"--report=html:{tmp_path / 'whole.html'}")
+    code, _, err = run_cli("merge", str(tmp_path / "1.json"), f"--report=html:{tmp_path / 'merged.html'}")
+    assert code == 0, err
+    page = (tmp_path / "whole.html").read_text()
+    assert "duration_s 0.15," in page
+    assert (tmp_path / "merged.html").read_text() == page
 
 
 def test_merge_of_whole_runs_concatenates_them(tmp_path: Path) -> None:

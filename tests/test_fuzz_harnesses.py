@@ -261,7 +261,7 @@ def test_missing_atheris_is_a_usage_error_with_the_install_hint(info: FormatInfo
     monkeypatch.setattr(_runner, "_atheris_available", lambda: False)
     err = io.StringIO()
     assert run_campaign(info.id, target="ref", seconds=1, out_dir=tmp_path, stdout=io.StringIO(), stderr=err) == 2
-    assert "pip install 'recspec[fuzz]'" in err.getvalue()
+    assert "pip install -e '.[fuzz]'" in err.getvalue()  # from a checkout: recspec is not on the package index
 
 
 @pytest.mark.slow
@@ -276,3 +276,13 @@ def test_short_campaign_finds_nothing(info: FormatInfo, target: str, tmp_path: P
     assert f"recspec fuzz {info.id} --target {target}:" in summary and "no new crashes" in summary
     assert "INITED" in err.getvalue()  # with verbose, libFuzzer's log went to stderr
     assert not list(tmp_path.glob("crash-*"))
+
+
+@pytest.mark.slow
+def test_verbose_campaign_passes_the_libfuzzer_log_through(tmp_path: Path) -> None:
+    pytest.importorskip("atheris", reason="atheris is not installed (pip install -e '.[fuzz]'): no campaign")
+    out, err = io.StringIO(), io.StringIO()
+    rc = run_campaign("carla", target="ref", seconds=3, out_dir=tmp_path, seed=1, max_len=4096,
+                      stdout=out, stderr=err, verbose=True)
+    assert rc == 0, out.getvalue() + err.getvalue()[-3000:]
+    assert "INITED" in err.getvalue()  # libFuzzer's progress went to stderr

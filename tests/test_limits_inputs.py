@@ -100,9 +100,11 @@ def test_folder_walks_skip_fifos_sockets_and_devices_and_count_them(tmp_path):
         sock.close()
     expected = 3 if os.path.exists("/dev/zero") else 2
     assert code == 0, err
-    summary = json.loads(out)["summary"]
-    assert summary["files"] == 1 and summary["skipped"] == expected
-    assert table.rstrip().endswith(f"{expected} skipped")
+    rep = json.loads(out)
+    assert rep["summary"]["files"] == 1 and rep["summary"]["not_regular"] == expected
+    assert "unclaimed" not in rep["summary"]  # the other kind of member passed over: none here
+    assert [Path(p).name for p in rep["not_regular"]] == sorted(["fifo.log", "sock.log", "zero.log"][:expected])
+    assert f", {expected} not regular (" in table
 
 
 @posix_only

@@ -43,7 +43,11 @@ def test_sniff_claims_recordings_and_not_other_formats() -> None:
 def test_spec_and_compat_encodings_under_both_profiles() -> None:
     assert _check(SPEC).verdict is Verdict.VALID and _check(SPEC).findings == []
     assert _check(SPEC, "compat").findings == []
-    assert _check(COMPAT, "compat").findings == []
+    # compat accepts the producer's 'time' key but warns: the viewer does not read it (MATRIX-FRAME-005)
+    compat = _check(COMPAT, "compat")
+    assert compat.verdict is Verdict.VALID
+    assert [(f.rule, f.severity.value, f.path) for f in compat.findings] == [
+        ("MATRIX-FRAME-005", "warning", f"frames[{i}].time") for i in range(3)]
     spec = _check(COMPAT)
     assert spec.verdict is Verdict.INVALID
     # written from the decisions: 3 frames with 'time'; 2 frames without commands write cmd "";
@@ -52,6 +56,9 @@ def test_spec_and_compat_encodings_under_both_profiles() -> None:
     assert got == [("MATRIX-FRAME-001", "frames[0].time"), ("MATRIX-FRAME-001", "frames[1].time"),
                    ("MATRIX-FRAME-001", "frames[2].time"), ("MATRIX-FRAME-003", "frames[0].cmd"),
                    ("MATRIX-FRAME-003", "frames[2].cmd"), ("MATRIX-STATE-003", "frames[1].states[3].i")]
+    # the same walk judged compat too
+    assert spec.verdicts["compat"].verdict is Verdict.VALID and spec.verdicts["compat"].rules == {
+        "MATRIX-FRAME-005": 3}
 
 
 def test_fast_path_takes_the_canonical_frames() -> None:

@@ -154,7 +154,9 @@ def test_checker_never_raises_and_fast_path_changes_nothing(data, seed, profile)
 def test_valid_recordings_check_valid_with_no_finding(file) -> None:  # type: ignore[no-untyped-def]
     data, profile = file
     report = check_stream(io.BytesIO(data), path="x", profile=profile)
-    assert report.findings == [] and report.verdict is Verdict.VALID
+    # the compat encoder writes the producer's 'time' key, which the viewer does not read: a warning only
+    allowed = {"MATRIX-FRAME-005"} if profile == "compat" else set()
+    assert {f.rule for f in report.findings} <= allowed and report.verdict is Verdict.VALID
 
 
 @SLOW

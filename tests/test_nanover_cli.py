@@ -9,11 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from helpers import real_file
 
-pytestmark = pytest.mark.requires_real_samples
+# the samples come through helpers.real_file: corpus/real/ (shipped, MIT), or ../shared/real/ with a skip reason
 
 
 def _check(*args: str) -> tuple[int, dict]:

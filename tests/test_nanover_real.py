@@ -16,7 +16,7 @@ from helpers import real_file
 from recspec.conformance.nanover import check_stream
 from recspec.reference.nanover import FrameAggregate, Kind, decode, iter_records, merged
 
-pytestmark = pytest.mark.requires_real_samples
+# the samples come through helpers.real_file: corpus/real/ (shipped, MIT), or ../shared/real/ with a skip reason
 
 TRAJ = "sim-switching-test-recording.traj"
 STATE = "sim-switching-test-recording.state"

@@ -236,7 +236,8 @@ def test_markdown_summary_names_the_failing_file_and_first_error(frame004):
     md = (frame004 / "report.md").read_text()
     assert md.startswith("## recspec check: FAILED\n")
     assert "2 files, 1 valid, 1 invalid, 0 malformed, 0 unrecognized" in md
-    assert f"| `{FRAME_004}` | invalid | `CARLA-FRAME-004` @1990 frame[2]/packet[0]:FrameStart.elapsed:" in md
+    # both profiles' verdicts, then the first error
+    assert f"| `{FRAME_004}` | invalid | invalid | `CARLA-FRAME-004` @1990 frame[2]/packet[0]:FrameStart.elapsed:" in md
     assert len(md.splitlines()) < 20
 
 

@@ -22,7 +22,7 @@ from recspec.report import FileReport, Verdict
 from recspec.trace import CarlaTrace
 from recspec.trace import enabled as trace_enabled
 
-from .._sink import FindingSink, verdict_of
+from .._sink import FindingSink
 from ._detect import (  # noqa: F401 - re-exported
     ALWAYS,
     DETECTION_PREFIX_BYTES,
@@ -390,8 +390,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         header, offset = dec.read_header(f)
     except DecodeError as e:
         sink.add("CARLA-STREAM-001", f"file ends inside the info header ({e.message})", e.offset, None, e.path)
-        report.verdict = Verdict.MALFORMED
-        report.findings = sink.close()
+        sink.structural_error = True  # no header: the file cannot be walked, under any profile
+        sink.fill(report)
         report.stats = {"frames": 0, "packets": 0, "duration_s": None, "map": None, "actors_added": 0,
                         "position_records": 0}
         return report
@@ -424,7 +424,6 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         sink.add(e.rule, e.message, e.offset, 4, "", e.maximum, e.value)
     if not stopped:  # after a truncation, an open last frame is a consequence, not a second finding
         walk.finish(reader.tell())
-    report.findings = sink.close()
     duration = walk.prev_start[2] if walk.prev_start is not None else None
     report.stats = {
         "frames": walk.frames,
@@ -434,7 +433,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         "actors_added": walk.actors_added,
         "position_records": walk.position_records,
     }
-    report.verdict = verdict_of(sink.structural_error, report.findings)
+    sink.fill(report)  # the findings, and the verdict under every profile
     return report
 
 

@@ -34,11 +34,12 @@ from recspec.reference import carla as dec
 from recspec.reference import carla as m
 from recspec.reference.carla import PacketKind as K
 from recspec.reference.carla import Variant
-from recspec.report import FileReport, Finding, Verdict
+from recspec.report import FileReport, Finding
 
 from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from .._sink import add_late_findings
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
 
@@ -289,16 +290,13 @@ def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: 
         if header_end is not None:
             sample = _sample.cut(data, header_end, _packet_spans(data, header_end), SAMPLE_STRIDE)
     divergences = differential(data if sample is None else sample.data, variant, progress=progress)
-    for d in divergences:
-        offset = d.offset if sample is None else sample.original_offset(d.offset)
-        report.findings.append(Finding("CARLA-XCHECK-001", severity,
-                                       f"reference decoder and Kaitai parser disagree: {d.message}", offset, None,
-                                       d.path))
+    # counted under every profile, each profile's verdict updated (not only the driving one's)
+    add_late_findings(report, rule, [Finding(
+        "CARLA-XCHECK-001", severity, f"reference decoder and Kaitai parser disagree: {d.message}",
+        d.offset if sample is None else sample.original_offset(d.offset), None, d.path) for d in divergences])
     outcome = "agrees" if not divergences else f"{len(divergences)} divergences"
     report.evidence["cross_check"] = (f"kaitai: {outcome}" if sample is None
                                       else _sample.evidence(sample, len(data), "packet", SAMPLE_STRIDE, outcome))
-    if divergences and report.verdict is Verdict.VALID and severity.rank >= 3:
-        report.verdict = Verdict.INVALID
 
 
 # --- dump --ksy --------------------------------------------------------------------

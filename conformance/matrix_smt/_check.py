@@ -17,6 +17,7 @@ give the same findings (a property test holds them to it).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any, BinaryIO, cast
@@ -37,7 +38,7 @@ from recspec.report import FileReport, Verdict
 from recspec.trace import MatrixTrace
 from recspec.trace import enabled as trace_enabled
 
-from .._sink import FindingSink, verdict_of
+from .._sink import FindingSink
 from . import _fastpath
 from ._rules import QUAT_TOLERANCE, RULES_BY_ID
 from ._sniff import sniff
@@ -73,13 +74,18 @@ class _Walk:
     def __init__(self, sink: FindingSink, profile: str) -> None:
         self.sink = sink
         self.add = sink.add
+        # The walk judges every profile at once (FindingSink): where the profiles read a value differently
+        # (the time key, an empty cmd, the instance flags, a command's missing fields) each finding is
+        # tagged with the profile it belongs to (only=...), and state that depends on the reading is kept
+        # per profile (destroyed ids).
         self.profile = profile
-        self.spec = profile == "spec"
-        self.flags = FLAGS[profile]
         self.objects: dict[int, str] = {}  # id -> geometry type
         self.object_entries = 0
         self.objects_known = True  # False when the objects array could not be read: ids are not judged
+        #: ids destroyed under compat ("d" or "destroyed"); the fast paths read and update it
         self.destroyed: set[int] = set()
+        #: ids destroyed under spec ("d" only): always a subset of ``destroyed``
+        self.destroyed_spec: set[int] = set()
         self.frames = 0
         self.states = 0
         self.commands = 0
@@ -179,10 +185,11 @@ class _Walk:
         for key in ("id", "name", "type", "color"):
             if key not in m:
                 add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)
-        oid: Any = m.get("id")  # any BSON value until its type is checked
+        oid: Any = _whole_id(m.get("id"))  # an int, or None until the stored value's type is reported
         oid_ok = False
         if "id" in m:
-            if type(oid) not in (int, Int64):
+            if oid is None:
+                oid = m.get("id")
                 add("MATRIX-OBJ-003", f"{path}.id is a {type_name(oid)}, not an integer", _where(o, "id", off), None,
                     path + ".id", "int", type_name(oid))
             elif oid < 0:
@@ -284,9 +291,11 @@ class _Walk:
             tkey = "t"
         elif "time" in m:
             tkey = "time"
-            if self.spec:
-                add("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
-                    "key is 't'", _where(value, "time", offset), None, path + ".time", "t", "time")
+            at = _where(value, "time", offset)
+            add("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
+                "key is 't'", at, None, path + ".time", "t", "time", only="spec")
+            add("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
+                "shows 0)", at, None, path + ".time", "t", "time")
         else:
             tkey = ""
             add("MATRIX-FRAME-001", f"{path} has no time ('t')", offset, None, path, "t", None)
@@ -312,11 +321,10 @@ class _Walk:
             offs = cmd.offsets
             for i, c in enumerate(cmd.values):
                 self.command(c, f"{path}.cmd[{i}]", offs[i] if offs else offset)
-        elif cmd is _MISSING or cmd == "" or cmd is None:
-            if self.spec:
-                what = "missing" if cmd is _MISSING else ("the empty string" if cmd == "" else "null")
-                add("MATRIX-FRAME-003", f"{path}.cmd is {what}, not an array (the producer's habit; the document "
-                    "says an array)", _where(value, "cmd", offset), None, path + ".cmd", "array", what)
+        elif cmd is _MISSING or cmd == "" or cmd is None:  # compat: an empty list
+            what = "missing" if cmd is _MISSING else ("the empty string" if cmd == "" else "null")
+            add("MATRIX-FRAME-003", f"{path}.cmd is {what}, not an array (the producer's habit; the document "
+                "says an array)", _where(value, "cmd", offset), None, path + ".cmd", "array", what, only="spec")
         else:
             add("MATRIX-FRAME-003", f"{path}.cmd is a {type_name(cmd)}, not an array", _where(value, "cmd", offset),
                 None, path + ".cmd", "array", type_name(cmd))
@@ -345,23 +353,26 @@ class _Walk:
         for key in ("id", "i", "m", "p", "r"):
             if key not in m:
                 add("MATRIX-STATE-001", f"{path} has no {key!r}", off, None, path, key, None)
-        sid = m.get("id")
-        if "id" in m and type(sid) not in (int, Int64):
+        sid = _whole_id(m.get("id"))
+        if "id" in m and sid is None:
+            sid = m.get("id")
             add("MATRIX-STATE-001", f"{path}.id is a {type_name(sid)}, not an integer", _where(s, "id", off), None,
                 path + ".id", "int", type_name(sid))
             sid = None
         flag = m.get("i")
-        destroys = False
+        destroys = destroys_spec = False
         if "i" in m:
             if not isinstance(flag, str):
                 add("MATRIX-STATE-001", f"{path}.i is a {type_name(flag)}, not a string", _where(s, "i", off), None,
                     path + ".i", "string", type_name(flag))
-            elif flag not in self.flags:
-                allowed = " or ".join(repr(k) for k in self.flags)
-                add("MATRIX-STATE-003", f"{path}.i is {flag!r}, not {allowed}", _where(s, "i", off), None,
-                    path + ".i", allowed, flag)
             else:
-                destroys = self.flags[flag]
+                for profile, flags in FLAGS.items():  # each profile's flags
+                    if flag not in flags:
+                        allowed = " or ".join(repr(k) for k in flags)
+                        add("MATRIX-STATE-003", f"{path}.i is {flag!r}, not {allowed}", _where(s, "i", off), None,
+                            path + ".i", allowed, flag, only=profile)
+                destroys = FLAGS["compat"].get(flag, False)
+                destroys_spec = FLAGS["spec"].get(flag, False)
         if "m" in m and not isinstance(m["m"], str):
             add("MATRIX-STATE-001", f"{path}.m is a {type_name(m['m'])}, not a string", _where(s, "m", off), None,
                 path + ".m", "string", type_name(m["m"]))
@@ -382,22 +393,26 @@ class _Walk:
             elif sid not in self.objects:
                 add("MATRIX-STATE-002", f"{path}.id {sid} is not the id of an object", at, None, path + ".id",
                     "an object id", sid)
-            elif sid in self.destroyed:
-                add("MATRIX-STATE-004", f"{path}.id {sid} refers to an object destroyed in an earlier state", at,
-                    None, path + ".id", None, sid)
-            elif destroys:
-                self.destroyed.add(sid)
+            else:
+                in_spec = sid in self.destroyed_spec  # implies sid in self.destroyed
+                if sid in self.destroyed:
+                    add("MATRIX-STATE-004", f"{path}.id {sid} refers to an object destroyed in an earlier state", at,
+                        None, path + ".id", None, sid, only=None if in_spec else "compat")
+                elif destroys:
+                    self.destroyed.add(sid)
+                if not in_spec and destroys_spec:
+                    self.destroyed_spec.add(sid)
             if sid in seen:
                 add("MATRIX-STATE-005", f"{path}.id {sid} has a second state in this frame", at, None, path + ".id",
                     None, sid)
             seen.add(sid)
         self.unknown_keys(s, STATE_KEYS, path, "state")
 
-    def quaternion(self, q: list[float], path: str, at: int | None) -> None:
+    def quaternion(self, q: list[float], path: str, at: int | None, only: str | None = None) -> None:
         norm = math.hypot(*q)
         if not abs(norm - 1.0) <= QUAT_TOLERANCE:
             self.add("MATRIX-QUAT-001", f"{path} has length {norm!r}, not 1 (within {QUAT_TOLERANCE})", at, None,
-                     path, 1.0, norm)
+                     path, 1.0, norm, only=only)
 
     def command(self, c: Any, path: str, off: int | None) -> None:
         add = self.add
@@ -414,26 +429,22 @@ class _Walk:
                 _where(c, "t", off), None, path + ".t", "v|r|s|c", kind if isinstance(kind, str) else type_name(kind))
             return
         values: dict[str, float] = {}
+        defaults: dict[str, float] = {}
         for key in CMD_COMMON + CMD_NEEDS[kind]:
             if key not in m:
-                if self.spec:
-                    add("MATRIX-CMD-002", f"{path} ({_CMD_NAMES[kind]}) has no {key!r}", off, None, path, key, None)
-                else:  # compat: the viewer's default stands in
-                    values[key] = CMD_DEFAULTS[key]
+                # spec: a missing field is an error; compat: the viewer's default stands in
+                add("MATRIX-CMD-002", f"{path} ({_CMD_NAMES[kind]}) has no {key!r}", off, None, path, key, None,
+                    only="spec")
+                defaults[key] = CMD_DEFAULTS[key]
                 continue
             v = self.number(m[key], f"{path}.{key}", _where(c, key, off))
             if v is not None:
                 values[key] = v
-        for key in ("sr", "sx", "sy", "sz"):
-            if key in CMD_NEEDS[kind] and key in values and values[key] <= 0 and key in m:
-                add("MATRIX-CMD-002", f"{path}.{key} is {values[key]!r}, not > 0", _where(c, key, off), None,
-                    f"{path}.{key}", "> 0", values[key])
-        if kind == "c" and all(k in values for k in ("rx", "ry", "rz", "rw")):
-            self.quaternion([values["rx"], values["ry"], values["rz"], values["rw"]], path + ".r*", off)
-        if kind == "r" and all(k in values for k in ("ox", "oy", "oz", "ex", "ey", "ez")) and \
-                (values["ox"], values["oy"], values["oz"]) == (values["ex"], values["ey"], values["ez"]):
-            add("MATRIX-CMD-004", f"{path}: the ray ends where it starts ({values['ex']!r}, {values['ey']!r}, "
-                f"{values['ez']!r}); e is the absolute end point", off, None, path, None, None)
+        if not defaults:
+            self.command_values(kind, values, path, off, c, m, None)
+        else:  # the checks that read the values, once per reading
+            self.command_values(kind, values, path, off, c, m, "spec")
+            self.command_values(kind, {**values, **defaults}, path, off, c, m, "compat")
         for key in CMD_STYLE:
             if key in m:
                 v = self.number(m[key], f"{path}.{key}", _where(c, key, off))
@@ -442,8 +453,36 @@ class _Walk:
                         f"{path}.{key}", "[0, 1]", v)
         self.unknown_keys(c, frozenset(("t", *CMD_COMMON, *CMD_NEEDS[kind], *CMD_STYLE)), path, "command")
 
+    def command_values(self, kind: str, values: dict[str, float], path: str, off: int | None, c: Document,
+                       m: dict[str, Any], only: str | None) -> None:
+        """The rules on a command's numbers, under one profile's reading (``only``) or both (``None``)."""
+        add = functools.partial(self.add, only=only)
+        for key in ("sr", "sx", "sy", "sz"):
+            if key in CMD_NEEDS[kind] and key in values and values[key] <= 0 and key in m:
+                add("MATRIX-CMD-002", f"{path}.{key} is {values[key]!r}, not > 0", _where(c, key, off), None,
+                    f"{path}.{key}", "> 0", values[key])
+        if kind == "c" and all(k in values for k in ("rx", "ry", "rz", "rw")):
+            self.quaternion([values["rx"], values["ry"], values["rz"], values["rw"]], path + ".r*", off, only)
+        if kind == "r" and all(k in values for k in ("ox", "oy", "oz", "ex", "ey", "ez")) and \
+                (values["ox"], values["oy"], values["oz"]) == (values["ex"], values["ey"], values["ez"]):
+            add("MATRIX-CMD-004", f"{path}: the ray ends where it starts ({values['ex']!r}, {values['ey']!r}, "
+                f"{values['ez']!r}); e is the absolute end point", off, None, path, None, None)
+
 
 _CMD_NAMES = {"v": "vector", "r": "ray", "s": "sphere", "c": "cube"}
+
+
+def _whole_id(value: Any) -> int | None:
+    """An id as an int: any of BSON's numbers holding a whole number (MATRIX-NUM-001: numbers may be
+    int32, int64 or double anywhere; a writer that stores every number as a double writes id 1 as 1.0,
+    and the viewer's dict lookup finds 1.0 as 1). ``None`` for anything else (1.5, a string)."""
+    if type(value) in (int, Int64):
+        return int(value)
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return None
+
+
 _MISSING = object()
 
 
@@ -572,8 +611,7 @@ def _structural(walk: _Walk, e: DecodeError, truncated: bool, w: RecordingWalker
 
 
 def _finish(report: FileReport, sink: FindingSink, walk: _Walk) -> FileReport:
-    report.findings = sink.close()
+    sink.fill(report)  # the findings, and the verdict under every profile
     report.stats = {"objects": walk.object_entries, "frames": walk.frames, "states": walk.states,
                     "commands": walk.commands, "duration_s": walk.last_time}
-    report.verdict = verdict_of(sink.structural_error, report.findings)
     return report

@@ -101,7 +101,6 @@ class FrameMatcher:
     def __init__(self, walk: _Walk) -> None:
         self.walk = walk
         self.matched = 0
-        self.compat = walk.profile == "compat"  # the producer's frame layout is checked only under compat
         self._structs: dict[int, _Structs] = {}
 
     def frame(self, entry: Entry) -> bool:
@@ -111,7 +110,9 @@ class FrameMatcher:
         walk = self.walk
         n = len(raw)
         if raw[4:12] != _STATES_HEAD:
-            if self.compat and raw[4:22] == _COMPAT_HEAD:
+            # the producer's layout, whatever the driving profile: the walk judges both profiles at once, and
+            # _compat_frame adds the findings the producer's keys get (spec: the time key and the empty cmd)
+            if raw[4:22] == _COMPAT_HEAD:
                 return self._compat_frame(entry, raw, n)
             return False
         if n < 38 or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
@@ -167,8 +168,10 @@ class FrameMatcher:
             norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
             if min(norms) < _LO or max(norms) > _HI:
                 return False
-            if b"d" in flags:
-                walk.destroyed.update(i for i, f in zip(ids, flags) if f == b"d")
+            if b"d" in flags:  # "d" destroys under both profiles
+                gone = [i for i, f in zip(ids, flags) if f == b"d"]
+                walk.destroyed.update(gone)
+                walk.destroyed_spec.update(gone)
         # accepted: record what the full path would have recorded
         trace = walk.trace
         if trace is not None:
@@ -182,7 +185,7 @@ class FrameMatcher:
         return True
 
     def _compat_frame(self, entry: Entry, raw: bytes, n: int) -> bool:
-        """A frame as the producer writes it, ``{cmd: "", states: [...], time}``, under compat."""
+        """A frame as the producer writes it, ``{cmd: "", states: [...], time}`` (flags "i" and "d" only)."""
         walk = self.walk
         if raw[n - 1] != 0 or entry.key != str(walk.frames):
             return False
@@ -241,6 +244,8 @@ class FrameMatcher:
             (sid,) = I32(sid_b)
             if sid not in objects or sid in destroyed or sid in seen:
                 return False
+            if len(flag) > 1:  # "instantiated"/"destroyed": spec reads them differently; the full walk judges both
+                return False
             seen.add(sid)
             if _COMPAT_FLAGS[flag]:
                 removed.append(sid)
@@ -257,9 +262,18 @@ class FrameMatcher:
             return False
         if trace is not None:
             trace.fast_frame(entry.index, walk.states, t, points or ())
+        # the findings the full walk makes on the producer's keys, at the same offsets
+        path, base = f"frames[{walk.frames}]", entry.value_offset
+        walk.add("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
+                 "key is 't'", base + end, None, path + ".time", "t", "time", only="spec")
+        walk.add("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
+                 "shows 0)", base + end, None, path + ".time", "t", "time")
+        walk.add("MATRIX-FRAME-003", f"{path}.cmd is the empty string, not an array (the producer's habit; the "
+                 "document says an array)", base + 4, None, path + ".cmd", "array", "the empty string", only="spec")
         walk.frames += 1
         walk.states += k
-        destroyed.update(removed)
+        destroyed.update(removed)  # only "d" gets here (see above), which destroys under both profiles
+        walk.destroyed_spec.update(removed)
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1

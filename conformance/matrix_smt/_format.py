@@ -36,6 +36,10 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
           progress: Progress | None = None) -> FileReport:
     """Check one recording (``variant`` is unused: the format has one layout)."""
     report = check_stream(f, path=path, profile=profile, size=size, progress=progress)
+    from ._locate import add_element_lengths
+    from ._rules import RULES_BY_ID
+
+    add_element_lengths(report, f, size, RULES_BY_ID)  # SARIF regions and hex windows get the element's span
 
     def run() -> None:
         from ._xcheck import cross_check_report

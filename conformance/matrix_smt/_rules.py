@@ -137,7 +137,8 @@ RULES: tuple[Rule, ...] = (
     _r("MATRIX-FRAME-001", "Frames store their time under t",
        f"{DOC}#matrix-frame-001 (user's document: {RU} § Список frames (t))",
        "The document's key for the frame time is t. The producer writes time (the JSON-era key), which the viewer "
-       "does not read (it shows 0). spec: t is required and time is an error; compat: t or time (t wins if both).",
+       "does not read (it shows 0). spec: t is required and time is an error; compat: t or time (t wins if both; "
+       "time alone is MATRIX-FRAME-005, a warning).",
        E),
     _r("MATRIX-FRAME-002", "Frame times are finite, >= 0 and non-decreasing",
        f"{DOC}#matrix-frame-002 (user's document: {RU} § Список frames (t))",
@@ -146,6 +147,12 @@ RULES: tuple[Rule, ...] = (
        "The document's cmd is an array of debug commands. The producer writes the empty string when there are "
        "none. spec: cmd must be an array; compat: a missing cmd, \"\" or null is an empty list. Any other value "
        "is an error in both.", E),
+    _r("MATRIX-FRAME-005", "The viewer reads the frame time",
+       f"{DOC}#matrix-frame-005 (user's document: {RU} § Список frames (t))",
+       "The viewer reads a frame's time from t (default 0). A frame that stores it only under time (the "
+       "producer's JSON-era key, as Scene1.bson does) plays in the viewer with every time shown as 0: data a real "
+       "reader silently loses. Under compat, which accepts time, that is a warning; under spec MATRIX-FRAME-001 "
+       "already rejects the key and this rule is off.", OFF, W),
     _r("MATRIX-FRAME-004", "Frames are documents with a states array",
        f"{DOC}#matrix-frame-004 (user's document: {RU} § Список frames (states))",
        "Each entry of frames is a document; states is an array of state documents (objects not mentioned keep their "

@@ -109,6 +109,17 @@ def _replace(node: Any, path: tuple[Any, ...], change: Callable[[Any], Any]) -> 
     node._map = None
 
 
+def _renamed(node_path: tuple[Any, ...], old: str, new: str, rec: Recording = BASE) -> bytes:
+    """Encode ``rec`` (spec) with the key ``old`` of the document at ``node_path`` renamed ``new``."""
+    doc = to_document(rec, "spec")
+    node: Any = doc
+    for k in node_path:
+        node = node.values[k] if isinstance(k, int) else node.get(k)
+    node.keys[node.keys.index(old)] = new
+    node._map = None
+    return b.encode_document(doc)
+
+
 def _put(node_path: tuple[Any, ...], key: str, value: Any, rec: Recording = BASE) -> bytes:
     """Encode ``rec`` with ``key: value`` appended to the document at ``node_path``."""
     doc = to_document(rec, "spec")
@@ -146,7 +157,7 @@ def seeds() -> Iterator[Seed]:
                description="every geometry, a destroyed object, one debug command of each kind; the spec encoding")
     yield Seed("valid/compat.bson", compat, expect={
         "spec": (INVALID, ("MATRIX-FRAME-001", "MATRIX-FRAME-003", "MATRIX-STATE-003")),
-        "compat": (VALID, ())},
+        "compat": (VALID, ("MATRIX-FRAME-005",))},
         description="the same recording as the producer writes it: sorted keys, 'time', 'destroyed', cmd '' "
                     "in the frames without commands, whole numbers as int32")
     empty = Recording(BASE.objects, ())
@@ -209,6 +220,9 @@ def seeds() -> Iterator[Seed]:
     # --- frames -----------------------------------------------------------------------------
     yield Seed("invalid/MATRIX-FRAME-001.bson", _edit(_frames(1, "t"), lambda old: _DELETE),
                expect=_both(INVALID, "MATRIX-FRAME-001"), description="frames[1] has no time")
+    yield Seed("invalid/MATRIX-FRAME-005.bson", _renamed(("frames", 1), "t", "time"),
+               expect={"spec": (INVALID, ("MATRIX-FRAME-001",)), "compat": (VALID, ("MATRIX-FRAME-005",))},
+               description="frames[1] stores its time under 'time', which the viewer does not read")
     yield Seed("invalid/MATRIX-FRAME-002.bson", _edit(_frames(2, "t"), lambda old: 0.075),
                expect=_both(INVALID, "MATRIX-FRAME-002"), description="frames[2].t 0.075 is before frames[1].t 0.1")
     yield Seed("invalid/MATRIX-FRAME-003.bson", _edit(_frames(0, "cmd"), lambda old: 0),

@@ -38,7 +38,7 @@ from recspec._ksy_fast.bson import Bson as KB  # the cross-check: no debug mode
 from recspec._ksy_fast.matrix_smt_record import MatrixSmtRecord as KS
 from recspec.errors import DecodeError
 from recspec.reference import matrix_smt as b
-from recspec.report import FileReport, Finding, Verdict
+from recspec.report import FileReport, Finding
 
 from .._kaitai import KAITAI_INPUT_ERRORS, stack_for_nesting
 from .._kaitai import Divergence as _Divergence
@@ -221,14 +221,24 @@ def pymongo_form(value: Any) -> Any:
     return ("?", repr(value))
 
 
-def reference_form(value: Any) -> Any:
-    """A reference value as a dict-building reader (pymongo) would keep it."""
+def _pymongo_reads_as_dbref(m: dict[str, Any]) -> bool:
+    """Whether pymongo turns an embedded document into a ``DBRef``: a string ``$ref``, an ``$id``, and a
+    ``$db`` that is a string or absent (pymongo reads absent, null and undefined alike as ``None``). Anything
+    else with those keys stays a document (the MongoDB BSON corpus's dbref.json, valid cases 4, 7 and 8)."""
+    ref, db = m.get("$ref"), m.get("$db")
+    return (type(ref) in (str, b.Symbol) and "$id" in m
+            and (db is None or type(db) in (str, b.Symbol, b.Undefined)))
+
+
+def reference_form(value: Any, *, embedded: bool = True) -> Any:
+    """A reference value as a dict-building reader (pymongo) would keep it. ``embedded=False`` for the
+    top-level document and a code's scope, which pymongo never turns into a DBRef."""
     t = type(value)
     if t is b.Array:
         return ("arr", [reference_form(v) for v in value.values])
     if t is b.Document:
         m = value.map()
-        if "$ref" in m and "$id" in m:
+        if embedded and _pymongo_reads_as_dbref(m):
             return _DBREF
         return ("doc", [(k, reference_form(v)) for k, v in m.items()])
     if t is bool:
@@ -258,7 +268,7 @@ def reference_form(value: Any) -> Any:
     if t is b.Symbol:
         return ("str", value.value)
     if t is b.CodeWithScope:
-        return ("code", value.code, reference_form(value.scope))
+        return ("code", value.code, reference_form(value.scope, embedded=False))
     if t is b.Timestamp:
         return ("ts", value.value)
     if t is b.Decimal128:
@@ -321,7 +331,7 @@ def differential(data: bytes) -> list[Divergence]:
     if ref is not None and kval is not None and b.typed(ref) != b.typed(kval):
         out.append(Divergence("reads other values: " + _first_difference(b.typed(ref), b.typed(kval)), reader="kaitai"))
     if ref is not None and p_error is None:
-        a, c = reference_form(ref), pymongo_form(pval)
+        a, c = reference_form(ref, embedded=False), pymongo_form(pval)
         if a != c:
             out.append(Divergence("reads other values: " + _first_difference(a, c), reader="pymongo"))
     return out
@@ -336,11 +346,13 @@ def cross_check_report(f: BinaryIO, report: FileReport, size: int) -> None:
         report.evidence["cross_check"] = "kaitai: agrees; pymongo: agrees"
         return
     report.evidence["cross_check"] = "; ".join(str(d) for d in divergences)[:2000]
-    for d in divergences:
-        report.findings.append(Finding("MATRIX-XCHECK-001", report_level(report), f"{d.reader}: {d.message}",
-                                       d.offset, None, d.path))
-    if report.verdict is Verdict.VALID:
-        report.verdict = Verdict.INVALID
+    from .._sink import add_late_findings
+    from ._rules import RULES_BY_ID
+
+    # counted under every profile, each profile's verdict updated (not only the driving one's)
+    add_late_findings(report, RULES_BY_ID["MATRIX-XCHECK-001"], [
+        Finding("MATRIX-XCHECK-001", report_level(report), f"{d.reader}: {d.message}", d.offset, None, d.path)
+        for d in divergences])
 
 
 def report_level(report: FileReport) -> Any:

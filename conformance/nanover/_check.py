@@ -36,7 +36,7 @@ from recspec.report import FileReport, Verdict
 from recspec.trace import NanoverTrace
 from recspec.trace import enabled as trace_enabled
 
-from .._sink import FindingSink, verdict_of
+from .._sink import FindingSink
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 
@@ -218,7 +218,14 @@ class _Walk:
                 touched = True
                 self._max.pop(key, None)
                 if member != want:
-                    if key == "residue.ids" and member == "float_values":
+                    if member == "index_values" and not a.index_values.values:
+                        # the Python recorder types every empty array as an index array (it picks the kind
+                        # from the first element); read as an empty array of the documented kind
+                        add("NANOVER-FRAME-006", f"{key} is an empty index array, not an empty {want} array (as "
+                            "NanoVer's Python recorder writes an empty list)", pos, n, f"{where}/arrays[{key!r}]",
+                            want, member)
+                        member = want  # the unset member of the documented kind: an empty array
+                    elif key == "residue.ids" and member == "float_values":
                         add("NANOVER-FRAME-005", "residue.ids is a float array (as NanoVer's Rust server writes "
                             "it), not strings", pos, n, f"{where}/arrays['residue.ids']", "string_values", member)
                     else:
@@ -347,8 +354,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile:
         header, offset = read_header(f)
     except DecodeError as e:
         sink.add(e.rule, e.message, e.offset, HEADER_SIZE, e.path)
-        report.findings = sink.close()
-        report.verdict = Verdict.MALFORMED
+        sink.structural_error = True  # no header: the file cannot be walked, under any profile
+        sink.fill(report)
         report.evidence["variant"] = {"method": "none: the header does not decode"}
         return report
     if header.version != FORMAT_VERSION:
@@ -377,6 +384,5 @@ def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile:
     except (Truncated, LimitExceeded, Malformed) as e:
         sink.add(e.rule, e.message, e.offset, None, e.path)
     report.stats = walk.stats()
-    report.findings = sink.close()
-    report.verdict = verdict_of(sink.structural_error, report.findings)
+    sink.fill(report)  # the findings, and the verdict under every profile
     return report

@@ -126,6 +126,12 @@ RULES: tuple[Rule, ...] = (
        "The documentation and the Python servers write residue.ids as strings; NanoVer's Rust server writes "
        "floats, and NanoVer's readers accept both. A compat-profile deviation: spec warns, compat notes it.",
        W, I, deviation="The Rust server (nanover-rs) writes residue.ids as a float array; accepted, reported."),
+    _r("NANOVER-FRAME-006", "An empty standard array has its documented kind",
+       f"{DOC}#nanover-frame-006 (the user's document is silent)",
+       "NanoVer's Python recorder picks an array's kind from its first element, so it writes every empty array "
+       "as an index array (an empty particle.names, residue.names or particle.positions). NanoVer's readers "
+       "read an empty list either way, so nothing is lost. spec: the documented kind is required (an error); "
+       "compat: a warning. Non-empty arrays of the wrong kind are NANOVER-FRAME-004 in both profiles.", E, W),
     # --- state --------------------------------------------------------------------
     _r("NANOVER-STATE-001", "A null value deletes a key that exists",
        f"{DOC}#nanover-state-001 (the user's document is silent)",

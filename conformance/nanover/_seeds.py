@@ -182,6 +182,11 @@ def _invalid_cases(good: list[tuple[int, bytes]]
            "traj", _both("invalid", "NANOVER-FRAME-003"), "a particle in residue 2 of 2 (indices are 0, 1)")
     yield ("NANOVER-FRAME-004", _file(good + [(200_000, encode_frame(Frame(4, {"particle.count": "6"})))]),
            "traj", _both("invalid", "NANOVER-FRAME-004"), "particle.count as a string")
+    no_user_forces = Frame(4, {}, {"forces.user.index": Array(X, ()), "forces.user.sparse": Array(X, ())})
+    yield ("NANOVER-FRAME-006", _file(good + [(200_000, encode_frame(no_user_forces))]),
+           "traj", {"spec": ("invalid", ("NANOVER-FRAME-006",)), "compat": ("valid", ("NANOVER-FRAME-006",))},
+           "no user forces: an empty forces.user.sparse written as an index array, as NanoVer's Python recorder "
+           "writes an empty list")
     topo = topology_frame()
     floats = Frame(0, topo.values, {**topo.arrays, "residue.ids": Array(F, (1.0, 2.0))})
     yield ("NANOVER-FRAME-005", _file(_traj([floats, _step(1)])), "traj",

@@ -42,11 +42,12 @@ from recspec.reference.nanover import (
     same_value,
     state_update_from_message,
 )
-from recspec.report import FileReport, Finding, Severity, Verdict
+from recspec.report import FileReport, Finding, Severity
 
 from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from .._sink import add_late_findings
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "dump_kaitai", "kaitai_records"]
 
@@ -286,11 +287,12 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
         sample = _sample.cut(data, HEADER_SIZE, _record_spans(data), SAMPLE_STRIDE)
     diffs = differential(data if sample is None else sample.data, kind)
     if diffs:
-        for d in diffs:
-            offset = d.offset if sample is None else sample.original_offset(d.offset)
-            report.findings.append(Finding("NANOVER-XCHECK-001", Severity.ERROR, d.message, offset))
-        if report.verdict is Verdict.VALID:
-            report.verdict = Verdict.INVALID
+        from ._rules import RULES_BY_ID
+
+        # counted under every profile, each profile's verdict updated (not only the driving one's)
+        add_late_findings(report, RULES_BY_ID["NANOVER-XCHECK-001"], [Finding(
+            "NANOVER-XCHECK-001", Severity.ERROR, d.message,
+            d.offset if sample is None else sample.original_offset(d.offset)) for d in diffs])
         outcome = f"{len(diffs)} divergence(s)"
     else:
         outcome = "agrees"
@@ -300,25 +302,47 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
         progress(size, size)
 
 
-def _tree(obj: Any) -> Any:
+def _tree(obj: Any, base: int = 0) -> Any:
+    """An object of the Kaitai parse as JSON, every field's ``[start, end]`` (the ``name@`` keys) in bytes
+    from the start of the file: an object parsed from a size-delimited substream (a record's payload, a
+    length-delimited protobuf field) counts from where that substream starts in its parent, plus the
+    parent's own base."""
     if isinstance(obj, list):
-        return [_tree(x) for x in obj]
+        return [_tree(x, base) for x in obj]
     if hasattr(obj, "groups") and hasattr(obj, "SEQ_FIELDS"):  # a varint: its value
         return obj.value
     if hasattr(obj, "SEQ_FIELDS"):
         out: dict[str, Any] = {"_type": type(obj).__name__}
         dbg = getattr(obj, "_debug", {})
+        own_io = getattr(obj, "_io", None)
         for name in obj.SEQ_FIELDS:
             if hasattr(obj, name):
-                out[name] = _tree(getattr(obj, name))
-                if name in dbg and "start" in dbg[name]:
-                    out[name + "@"] = [dbg[name].get("start"), dbg[name].get("end")]
+                value = getattr(obj, name)
+                d = dbg.get(name, {})
+                start = d.get("start")
+                if isinstance(value, list):
+                    arr = d.get("arr", [])
+                    out[name] = [_tree(v, _child_base(v, own_io, base, arr[i] if i < len(arr) else {}))
+                                 for i, v in enumerate(value)]
+                else:
+                    out[name] = _tree(value, _child_base(value, own_io, base, d))
+                if start is not None:
+                    out[name + "@"] = [base + start, base + d["end"] if "end" in d else None]
         return out
     return to_plain(obj)
 
 
+def _child_base(value: Any, parent_io: Any, base: int, dbg: dict[str, Any]) -> int:
+    """Where ``value``'s positions count from: its parent's base, or, when it was parsed from a substream
+    of its own, the start of that substream's bytes in the parent."""
+    io_ = getattr(value, "_io", None)
+    if io_ is not None and io_ is not parent_io and "start" in dbg:
+        return base + int(dbg["start"])
+    return base
+
+
 def dump_kaitai(f: BinaryIO, out: Any, kind: Kind) -> None:
-    """The Kaitai parse tree, one record per line (positions relative to each object's substream)."""
+    """The Kaitai parse tree, one record per line, every position in bytes from the start of the file."""
     io_ = KaitaiStream(f)
     header = KS_DEBUG.Header(io_, None, None)
     try:

@@ -85,8 +85,8 @@ class _Walk:
         self.prefix = prefix
 
     def add(self, rule: str, message: str, offset: int | None, length: int | None, path: str,
-            expected: Any = None, actual: Any = None) -> None:
-        self.sink.add(rule, message, offset, length, self.prefix + path, expected, actual)
+            expected: Any = None, actual: Any = None, *, only: str | None = None) -> None:
+        self.sink.add(rule, message, offset, length, self.prefix + path, expected, actual, only=only)
 
     # --- shared value rules -------------------------------------------------------
     def time(self, raw: bytes, offset: int, length: int, path: str) -> None:
@@ -99,13 +99,18 @@ class _Walk:
             self.add("RSIG-TIME-002", f"{us} microseconds is not below 1,000,000", offset, length, path,
                      "< 1000000", us)
 
-    def coordinates(self, lat: float, lat_at: tuple[int, int, str], lon: float, lon_at: tuple[int, int, str],
-                    alt: float, alt_at: tuple[int, int, str]) -> None:
-        if not (math.isfinite(lat) and -LAT_MAX <= lat <= LAT_MAX):
-            self.add("RSIG-COORD-002", f"latitude {lat} is not within +-90 degrees", *lat_at, "[-90, 90]", lat)
-        if not (math.isfinite(lon) and -LON_MAX <= lon <= LON_MAX):
-            self.add("RSIG-COORD-002", f"longitude {lon} is not within +-180 degrees", *lon_at, "[-180, 180]", lon)
-        if not (math.isfinite(alt) and ALT_MIN <= alt <= ALT_MAX):
+    def coordinates(self, lat: float | None, lat_at: tuple[int, int, str], lon: float | None,
+                    lon_at: tuple[int, int, str], alt: float | None, alt_at: tuple[int, int, str], *,
+                    only: str | None = None) -> None:
+        """Range checks; a coordinate of the wrong type (``None``, reported by RSIG-FIELDS-001) skips
+        only its own check. ``only``: the profile whose reading of latitude/longitude this is."""
+        if lat is not None and not (math.isfinite(lat) and -LAT_MAX <= lat <= LAT_MAX):
+            self.add("RSIG-COORD-002", f"latitude {lat} is not within +-90 degrees", *lat_at, "[-90, 90]", lat,
+                     only=only)
+        if lon is not None and not (math.isfinite(lon) and -LON_MAX <= lon <= LON_MAX):
+            self.add("RSIG-COORD-002", f"longitude {lon} is not within +-180 degrees", *lon_at, "[-180, 180]", lon,
+                     only=only)
+        if alt is not None and not (math.isfinite(alt) and ALT_MIN <= alt <= ALT_MAX):
             self.add("RSIG-COORD-003", f"altitude {alt} m is not within {ALT_MIN:g} .. {ALT_MAX:g} m", *alt_at,
                      f"[{ALT_MIN:g}, {ALT_MAX:g}]", alt)
 
@@ -153,6 +158,11 @@ class _Walk:
 
         def want(i: int, kind: str) -> bool:
             x = f[i]
+            if kind == "float" and type(x) is int:
+                # msgpack-cxx 4.1.2-6.x packs a whole-number double as an integer; the real readers take it
+                self.add("RSIG-FIELDS-003", f"field {i + 1} ({FIELD_NAMES[i]}) is the integer {x}, not a double "
+                         "(a whole-number double as msgpack-cxx 4.1.2-6.x packs it)", *at(i), "float", "int")
+                return True
             ok = (type(x) is int and (kind == "int" or x >= 0)) if kind in ("uint", "int") else (
                 type(x) is float if kind == "float" else type(x) is str if kind == "str" else
                 type(x) is tuple and set(map(type, x)) <= {int})
@@ -172,12 +182,13 @@ class _Walk:
             self.time(raw, *at(0))
         if want(1, "uint"):
             self.microseconds(f[1], *at(1))
-        coords_ok = [want(i, "float") for i in (2, 3, 4)]
-        if all(coords_ok):
-            if self.profile == "compat":  # the writer: latitude first
-                self.coordinates(f[2], at(2), f[3], at(3), f[4], at(4))
-            else:  # the document: field 3 longitude, field 4 latitude
-                self.coordinates(f[3], at(3), f[2], at(2), f[4], at(4))
+        # each coordinate on its own: one of the wrong type no longer skips the others' range checks
+        c = {i: float(f[i]) if want(i, "float") else None for i in (2, 3, 4)}
+        self.coordinates(None, at(3), None, at(2), c[4], at(4))  # the altitude: the same in both readings
+        # latitude and longitude are read both ways in the one walk, each finding tagged with its profile:
+        # the document (field 3 longitude, field 4 latitude) and the writer (latitude first)
+        self.coordinates(c[3], at(3), c[2], at(2), None, at(4), only="spec")
+        self.coordinates(c[2], at(2), c[3], at(3), None, at(4), only="compat")
         if want(5, "uint"):
             self.rate(f[5], *at(5))
         if want(6, "uint") and not 1 <= f[6] <= LOAD_MAX:
@@ -187,7 +198,7 @@ class _Walk:
         if type(f[7]) is int and f[7] >= 0 and not bits_ok:
             self.add("RSIG-ADC-001", f"ADC resolution {f[7]} bits is not within 1 .. {ADC_BITS_MAX}", *at(7),
                      f"[1, {ADC_BITS_MAX}]", f[7])
-        if want(8, "float") and not (math.isfinite(f[8]) and 0 < f[8] <= VREF_MAX):
+        if want(8, "float") and not (math.isfinite(float(f[8])) and 0 < f[8] <= VREF_MAX):
             self.add("RSIG-ADC-003", f"reference voltage {f[8]} V is not within (0, {VREF_MAX:g}]", *at(8),
                      f"(0, {VREF_MAX:g}]", f[8])
         if want(9, "uint"):
@@ -299,8 +310,8 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
         signal = None
     version = forced or stored_version
     report = FileReport(path, "raskat-signal", variant_name(version) if version in VERSIONS else None, profile,
-                        Verdict.VALID, sink.close(), stats, evidence)
-    report.verdict = sink.verdict()
+                        Verdict.VALID, [], stats, evidence)
+    sink.fill(report)  # the findings, and the verdict under every profile
     report.trace = RaskatTrace.of(signal) if signal is not None and trace_enabled() else None
     if variant is None:
         report.evidence["variant"] = {"method": "version word", "version": stored_version}

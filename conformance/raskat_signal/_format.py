@@ -100,6 +100,10 @@ def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
         doc: dict[str, Any] = {"format": "raskat-signal", "reader": "kaitai" if ksy else "reference",
                                "container": sf.container, "member": sf.member, "version": sf.signal.version,
                                "signal": to_plain(sf.signal)}
+        if not ksy:  # every field with its name, offset (from the start of the signal) and length
+            from ._dump import signal_body, signal_fields
+
+            doc["fields"] = signal_fields(sf.signal, signal_body(data, MAX_UNPACKED))
     except DecodeError as e:
         doc = {"format": "raskat-signal", "error": decode_error_json(e, path=True)}
     out.write(json.dumps(doc, indent=1, allow_nan=False) + "\n")

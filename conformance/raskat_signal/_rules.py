@@ -109,6 +109,13 @@ RULES: tuple[Rule, ...] = (
        "Field 1 a str of 14 characters, 2 a non-negative int, 3-5 floats, 6-8 non-negative ints, 9 a float, "
        "10-11 non-negative ints, 12 an array of ints, 13 (version 4) an int. The document: 'if the order is "
        "broken, the file is not a valid signal'.", E),
+    _r("RSIG-FIELDS-003", "A v3/v4 double is stored as a MessagePack float",
+       f"{DOC}#rsig-fields-003 (user's document: {RU} § Структура файла v3)",
+       "Fields 3-5 (the coordinates and altitude) and 9 (Vref) are doubles. The raSkat writer built against "
+       "msgpack-cxx 4.1.2 to 6.x (the version Debian ships) packs a double that holds a whole number, such as "
+       "an altitude of 150, as a MessagePack integer; both real readers convert it back to a double. recspec "
+       "reads the integer as that double and checks its range either way. Under spec the document's type is "
+       "required (an error); under compat it is what that writer emits (info).", E, I),
     _r("RSIG-FIELDS-002", "Not the 9-field draft v3",
        f"{DOC}#rsig-fields-002 (user's document: {RU} § Структура файла v3)",
        "Between 2025-06-13 and 2025-06-16 raSkat wrote a 9-field v3 (no load resistance, ADC bits or reference "

@@ -153,6 +153,8 @@ def _invalid_cases() -> Iterator[tuple[str, bytes, str | None, dict[str, tuple[s
            _spec_only("valid", ("RSIG-MSGPACK-002",)), "microseconds stored as uint 64 instead of uint 32")
     yield ("RSIG-FIELDS-001", w(encode_body(_with(v3, 5, "500000"))), "v3", _both("invalid", "RSIG-FIELDS-001"),
            "the sample rate stored as a str")
+    yield ("RSIG-FIELDS-003", w(encode_body(_with(v3, 4, 150))), "v3", _spec_only("invalid", ("RSIG-FIELDS-003",)),
+           "the altitude 150.0 packed as the integer 150, as msgpack-cxx 4.1.2-6.x writes a whole-number double")
     draft = SignalMsgpack(3, v3.fields[:6] + v3.fields[9:])
     yield ("RSIG-FIELDS-002", w(encode_body(draft)), "v3", _both("malformed", "RSIG-FIELDS-002"),
            "the 9-field draft v3 of June 2025 (no load, bits, Vref)")

@@ -34,7 +34,7 @@ from recspec.reference.raskat_signal import (
     SignalV2,
     decode,
 )
-from recspec.report import FileReport, Finding, Verdict
+from recspec.report import FileReport, Finding
 
 from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
@@ -170,10 +170,12 @@ def cross_check_report(data: bytes, report: FileReport, *, max_unpacked: int = M
         report.evidence["cross_check"] = "kaitai: agrees"
         return
     report.evidence["cross_check"] = f"kaitai: {len(divergences)} divergence(s)"
-    for d in divergences:
-        report.findings.append(Finding("RSIG-XCHECK-001", report_severity(report), d.message, d.offset, None, d.path))
-    if report.verdict is Verdict.VALID:
-        report.verdict = Verdict.INVALID
+    from .._sink import add_late_findings
+    from ._rules import RULES_BY_ID
+
+    # counted under every profile, each profile's verdict updated (not only the driving one's)
+    add_late_findings(report, RULES_BY_ID["RSIG-XCHECK-001"], [
+        Finding("RSIG-XCHECK-001", report_severity(report), d.message, d.offset, None, d.path) for d in divergences])
 
 
 def report_severity(report: FileReport) -> Any:

@@ -1243,7 +1243,7 @@ class NanoverRecording(KaitaiStruct):
             _on = self.tag.key.value
             if _on == 10:
                 pass
-                self.body = NanoverRecording.LenValueEntry(self.depth + 1, self._io, self, self._root)
+                self.body = NanoverRecording.LenValueEntry(self.depth, self._io, self, self._root)
                 self.body._read()
             else:
                 pass

@@ -14,13 +14,13 @@ import html
 from collections import Counter
 from collections.abc import Iterable
 
-from .._plain import to_plain
 from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
 from ._context import RenderContext, finding_location
 from ._hexdump import hex_window
 from ._pictures import CSS as _PICTURE_CSS
 from ._pictures import picture
+from ._verdicts import profile_note, summary_text
 
 __all__ = ["HEX_CONTEXT", "SHOWN_PER_RULE", "render_html"]
 
@@ -91,7 +91,7 @@ def _groups(fr: FileReport) -> list[tuple[str, list[Finding]]]:
     by_rule: dict[str, list[Finding]] = {}
     for f in fr.findings:
         by_rule.setdefault(f.rule, []).append(f)
-    for items in by_rule.values():  # the capped-count note (no offset) stays last
+    for items in by_rule.values():  # a finding without an offset last
         items.sort(key=lambda f: (f.offset is None, f.offset if f.offset is not None else 0))
     return sorted(by_rule.items(), key=lambda kv: (-max(f.severity.rank for f in kv[1]),
                                                    kv[1][0].offset if kv[1][0].offset is not None else -1, kv[0]))
@@ -103,7 +103,8 @@ def _matrix(report: Report, rule_ids: list[str]) -> Iterable[str]:
         yield f'<th class="rule"><a href="#{_anchor("rule-", rid)}">{_e(rid)}</a></th>'
     yield "</tr></thead><tbody>"
     for i, fr in enumerate(report.files):
-        counts = Counter(f.rule for f in fr.findings)
+        # the true count of each rule (stored findings are capped per rule)
+        counts = {rid: fr.rule_count(rid) for rid in Counter(f.rule for f in fr.findings)}
         worst: dict[str, Severity] = {}
         for f in fr.findings:
             if f.rule not in worst or f.severity.rank > worst[f.rule].rank:
@@ -136,7 +137,7 @@ def _group(i: int, fr: FileReport, rule_id: str, items: list[Finding], ctx: Rend
     worst = max(items, key=lambda f: f.severity.rank).severity
     known = rule_id in fr.known_deviations
     rule = ctx.rule(rule_id)
-    n = len(items)
+    n = fr.rule_count(rule_id) or len(items)  # the true count: the stored findings are capped per rule
     yield f'<section class="group {worst.value}" id="{gid}">'
     yield (f'<h3>{_e(worst.value.upper())} <a href="#{_anchor("rule-", rule_id)}"><code>{_e(rule_id)}</code></a> '
            f'<span class="count">&times; {n}</span>{" &middot; known deviation" if known else ""}'
@@ -154,6 +155,9 @@ def _group(i: int, fr: FileReport, rule_id: str, items: list[Finding], ctx: Rend
             where = finding_location(f.offset, f.path)
             yield (f'<li id="{gid}-{k}">{"<code>" + _e(where) + "</code> " if where else ""}{_e(f.message)}</li>')
         yield "</ol></details>"
+    if n > len(items):
+        yield (f"<p>... and {n - len(items)} more of this rule, counted and not stored (the reports store up to "
+               f"{fr.findings_cap} per rule).</p>")
     yield "</section>"
 
 
@@ -163,10 +167,17 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
     yield (f'<p><span class="{fr.verdict.value}">{_e(fr.verdict.value)}</span> &middot; {status} &middot; '
            f'format <code>{_e(fr.format or "-")}</code> &middot; variant <code>{_e(fr.variant or "-")}</code> '
            f'&middot; profile <code>{_e(fr.profile)}</code></p>')
+    # both profiles' verdicts (the run's profile sets pass/fail), and what makes them differ
+    yield "<p>verdicts: " + " &middot; ".join(
+        f'{_e(p)} <span class="{pv.verdict.value}">{_e(pv.verdict.value)}</span>'
+        for p, pv in fr.profile_verdicts().items()) + "</p>"
+    note = profile_note(fr, ctx)
+    if note:
+        yield f"<p>{_e(note)}</p>"
     if fr.stats:
         # as the JSON report has them (NaN and infinities as words, tuples as lists), so a report
         # read back by `recspec merge` renders the same page
-        stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in to_plain(fr.stats).items())
+        stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in fr.plain_stats().items())
         yield f"<p>stats: {stats}</p>"
     groups = _groups(fr)
     if ctx.pictures:
@@ -175,7 +186,8 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
     if not fr.findings:
         yield "<p>No findings.</p>"
         return
-    yield f"<p>{len(fr.findings)} findings of {len(groups)} rules:</p>"
+    total = sum(fr.rule_count(rid) or len(items) for rid, items in groups)  # past the per-rule cap too
+    yield f"<p>{total} findings of {len(groups)} rules:</p>"
     for rule_id, items in groups:
         yield from _group(i, fr, rule_id, items, ctx)
 
@@ -191,7 +203,7 @@ def render_html(report: Report, ctx: RenderContext) -> str:
         f"<title>recspec check: {_e(verdict)}</title>",
         f"<style>{_CSS}{_PICTURE_CSS if ctx.pictures else ''}</style></head><body>",
         f'<h1>recspec check: <span class="{"pass" if report.ok else "fail"}">{verdict}</span></h1>',
-        "<p>" + ", ".join(f"{_e(v)} {_e(k.replace('_', ' '))}" for k, v in summary.items())
+        "<p>" + _e(summary_text(summary))
         + f" &middot; recspec {_e(__version__)}</p>",
     ]
     if report.stale:

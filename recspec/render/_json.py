@@ -17,7 +17,8 @@ __all__ = ["iter_json", "render_json"]
 
 
 def iter_json(report: Report, ctx: object = None) -> Iterator[str]:
-    head = Report([], report.expectations, report.stale, report.shard).to_json()  # every key, in order
+    head = Report([], report.expectations, report.stale, report.shard, unclaimed=report.unclaimed,
+                  not_regular=report.not_regular).to_json()  # every key, in order
     head["summary"] = report.summary()
     yield "{"
     for i, (key, value) in enumerate(head.items()):

@@ -40,6 +40,8 @@ def _file_suite(fr: FileReport, ctx: RenderContext) -> ET.Element:
     for key, value in (("format", fr.format), ("variant", fr.variant), ("profile", fr.profile),
                        ("verdict", fr.verdict.value)):
         ET.SubElement(props, "property", name=key, value=_clean(value or "-"))
+    for profile, pv in fr.profile_verdicts().items():  # both profiles' verdicts (the run's profile sets pass/fail)
+        ET.SubElement(props, "property", name=f"verdict.{profile}", value=pv.verdict.value)
     by_family: dict[str, list[Finding]] = {}
     for f in fr.findings:
         by_family.setdefault(rule_family(f.rule), []).append(f)

@@ -23,7 +23,12 @@ from ..catalog import explain_text
 from ..report import Report, Rule, Severity, Verdict
 from ._context import RenderContext
 
-__all__ = ["SARIF_SCHEMA_URI", "render_sarif"]
+__all__ = ["INFORMATION_URI", "SARIF_SCHEMA_URI", "render_sarif"]
+
+#: Where a code-scanning page links the tool's name. The project has no public home yet, so this uses the
+#: same reserved host as the report schema's ``$id`` (``recspec.invalid``, RFC 2606); change both together
+#: when it has one.
+INFORMATION_URI = "https://recspec.invalid/"
 
 SARIF_VERSION = "2.1.0"
 #: The $schema a SARIF 2.1.0 log names (the OASIS standard's schema).
@@ -79,7 +84,8 @@ def render_sarif(report: Report, ctx: RenderContext) -> str:
         uri = artifact_uri(fr.path)
         art_index = len(artifacts)
         artifacts.append({"location": {"uri": uri}, "properties": {
-            "format": fr.format, "variant": fr.variant, "profile": fr.profile, "verdict": fr.verdict.value}})
+            "format": fr.format, "variant": fr.variant, "profile": fr.profile, "verdict": fr.verdict.value,
+            "verdicts": {p: pv.verdict.value for p, pv in fr.profile_verdicts().items()}}})
         for f in fr.findings:
             if f.severity is Severity.OFF:
                 continue
@@ -126,6 +132,7 @@ def render_sarif(report: Report, ctx: RenderContext) -> str:
         "runs": [{
             "tool": {"driver": {
                 "name": "recspec",
+                "informationUri": INFORMATION_URI,
                 "version": __version__,
                 "semanticVersion": __version__,
                 "rules": rules,

@@ -47,7 +47,9 @@ SCHEMAS: dict[str, dict[int, tuple[str, int, str | None, int]]] = {
     "IndexArray": {0x0A: ("values", PACKED_VARINT, None, 0), 0x08: ("values", VARINT, None, 0)},
     "StringArray": {0x0A: ("values", STRING, None, 0)},
     "StateUpdate": {0x0A: ("changed_keys", MESSAGE, "Struct", 0)},
-    "Struct": {0x0A: ("fields", MESSAGE, "ValueEntry", 1)},
+    # One nesting level per Struct or ListValue entered (Value.struct_value / list_value), not a second one for
+    # the map entry inside a Struct: 32 nested Structs are 32 levels, as the protobuf runtime counts them.
+    "Struct": {0x0A: ("fields", MESSAGE, "ValueEntry", 0)},
     "ValueEntry": {0x0A: ("key", STRING, None, 0), 0x12: ("value", MESSAGE, "Value", 0)},
     "Value": {0x08: ("null_value", VARINT, None, 0), 0x11: ("number_value", FIXED64, None, 0),
               0x1A: ("string_value", STRING, None, 0), 0x20: ("bool_value", VARINT, None, 0),
