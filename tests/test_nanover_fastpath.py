@@ -137,8 +137,9 @@ def wire_message(draw: st.DrawFn, name: str, depth: int = 0) -> bytes:
         elif what == "cut":  # a length past the end of the message
             out.append(tag(1, 2) + b"\x7f")
         elif what == "deep" and name in ("Value", "ValueEntry"):
-            levels = draw(st.integers(MAX_NESTING // 2 - 3, MAX_NESTING // 2 + 3))
-            value = deep_value(levels)
+            levels = draw(st.integers(1, MAX_NESTING + 2))
+            inner = b"\x11" + bytes(8) + draw(st.sampled_from([b"", b"\x78\x01", b"\x0b\x0c"]))  # unknown, group
+            value = deep_value(levels, inner)
             out.append(value if name == "Value" else field(2, 2, value, delimited=True))
     return b"".join(out)
 
@@ -170,7 +171,7 @@ def test_nesting_at_the_limit_takes_the_walk(kind: str) -> None:
     """Nesting one level under the walk's limit is clean on both paths; at the limit, the fast
     path steps aside and the walk reports NANOVER-LIMIT-002."""
     results = {}
-    for levels in range(MAX_NESTING // 2 - 3, MAX_NESTING + 2):
+    for levels in range(1, MAX_NESTING + 2):
         value = deep_value(levels)
         if kind == "traj":
             entry = b"\x0a\x01k\x12" + encode_varint(len(value)) + value
@@ -183,6 +184,22 @@ def test_nesting_at_the_limit_takes_the_walk(kind: str) -> None:
         results[levels] = (parse_clean(payload, kind) is not None, walk_says_nothing(payload, kind))
     assert (True, True) in results.values() and (False, False) in results.values(), results
     assert all(walk for fast, walk in results.values() if fast), results
+
+
+@pytest.mark.parametrize("unknown", [b"\x78\x01", b"\x0b\x0c"])  # field 15 varint; a group of field 1
+def test_an_unknown_field_at_any_depth_takes_the_walk(unknown: bytes) -> None:
+    """upb's DiscardUnknownFields stops silently about 64 messages deep: an unknown field
+    at the innermost level of a list chain must still keep the payload off the fast path."""
+    for levels in range(1, 40):
+        value = deep_value(0, b"\x11" + bytes(8) + unknown)
+        for _ in range(levels):  # lists only: two messages per level, the deepest chain per byte
+            lst = b"\x0a" + encode_varint(len(value)) + value
+            value = b"\x32" + encode_varint(len(lst)) + lst
+        entry = b"\x0a\x01k\x12" + encode_varint(len(value)) + value
+        struct_ = b"\x0a" + encode_varint(len(entry)) + entry
+        payload = b"\x0a" + encode_varint(len(struct_)) + struct_
+        assert parse_clean(payload, "state") is None, levels
+        assert not walk_says_nothing(payload, "state"), levels
 
 
 def test_known_deviations_take_the_walk() -> None:

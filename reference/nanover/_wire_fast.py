@@ -9,11 +9,12 @@ runtime, as the checker needs it anyway), or ``None`` when it cannot prove it;
 the caller then runs the walk, which finds and locates whatever there is.
 
 The proof. A *mirror* schema is built from the walk's own tables
-(``_wire.SCHEMAS``): one message type per (message, nesting depth) the walk can
-reach, every field the walk knows, with the wire type the walk expects; the
+(``_wire.SCHEMAS``): one message type per message of the schema and message
+depth (up to :data:`MIRROR_MESSAGE_DEPTH`), with every field the walk knows
+and the wire type the walk expects; the
 maps are declared as what they are on the wire (repeated entry messages), the
-repeated numbers as packed, and a Struct/ListValue field that would reach
-:data:`MAX_NESTING` is left out. A payload is clean when
+repeated numbers as packed, and the message fields of the deepest level left
+out. A payload is clean when
 
     mirror = Mirror.FromString(payload); mirror.DiscardUnknownFields()
     mirror.SerializeToString() == payload
@@ -25,7 +26,9 @@ writes, the walk accepts without a note: only tags of the schema's fields
 wire type 6 or 7, no unknown field, no foreign field inside a map entry),
 lengths that end inside their message, packed arrays (a float run a multiple of
 4 bytes; never the unpacked forms the walk notes), and no nesting at or past
-the limit (the mirror has no type for it). So ``parse_clean(...) is not None``
+the walk's limit (its depth grows at most one per message level, and the
+mirror ends at :data:`MAX_NESTING` levels), and DiscardUnknownFields reaches
+every message of the mirror (it stops about 64 deep). So ``parse_clean(...) is not None``
 implies ``scan(...)`` raises nothing and lists no unknown and no unpacked
 field. The converse need not hold (a payload the walk accepts may still fail
 the round trip: map entries in a writer's own order are fine, but an overlong
@@ -53,7 +56,6 @@ from recspec.errors import DecodeError
 
 from ._payload import parse_frame, parse_state_update
 from ._wire import (
-    _NESTED,
     _ROOT,
     FIXED32,
     FIXED64,
@@ -66,7 +68,7 @@ from ._wire import (
     VARINT,
 )
 
-__all__ = ["mirror_class", "parse_clean"]
+__all__ = ["MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean"]
 
 _F = descriptor_pb2.FieldDescriptorProto
 _PACKAGE = "recspec.nanover_wire"
@@ -82,40 +84,47 @@ _DECLARED = {
 }
 
 
-def _type_name(name: str, depth: int) -> str:
-    return f"{name}_d{depth}"
+#: The mirror's deepest message nesting (the root is 1). Two reasons for a bound: the
+#: walk's nesting depth grows by at most one per message level (so at most 31 here, under
+#: its MAX_NESTING of 32: the mirror never reaches the walk's limit); and upb's
+#: DiscardUnknownFields stops, silently, about 64 messages deep, so an unknown field
+#: deeper than that would survive into the re-serialised bytes. A payload nested deeper
+#: than the mirror has an unknown field where the mirror ends, and takes the walk.
+MIRROR_MESSAGE_DEPTH = MAX_NESTING
+
+
+def _type_name(name: str, message_depth: int) -> str:
+    return f"{name}_m{message_depth}"
 
 
 def _mirror_file() -> descriptor_pb2.FileDescriptorProto:
-    """The mirror schema: every (message, depth) the walk reaches from either root."""
+    """The mirror schema: every (message, message depth) reachable from either root."""
     fdp = descriptor_pb2.FileDescriptorProto(name="recspec_nanover_wire_mirror.proto", package=_PACKAGE,
                                              syntax="proto2")
     done: set[tuple[str, int]] = set()
-    todo = [(root, 0) for root in _ROOT.values()]
+    todo = [(root, 1) for root in _ROOT.values()]
     while todo:
-        name, depth = todo.pop()
-        if (name, depth) in done:
+        name, message_depth = todo.pop()
+        if (name, message_depth) in done:
             continue
-        done.add((name, depth))
-        message = fdp.message_type.add(name=_type_name(name, depth))
-        by_number: dict[int, tuple[str, int, str | None, int]] = {}
-        for tag, (field_name, handler, sub, step) in SCHEMAS[name].items():
+        done.add((name, message_depth))
+        message = fdp.message_type.add(name=_type_name(name, message_depth))
+        by_number: dict[int, tuple[str, int, str | None]] = {}
+        for tag, (field_name, handler, sub, _) in SCHEMAS[name].items():
             # of the two tags of one number (packed 0x0a and unpacked), the mirror declares the packed one
             if tag & 7 == 2 or (tag >> 3) not in by_number:
-                by_number[tag >> 3] = (field_name, handler, sub, step)
-        for number, (field_name, handler, sub, step) in sorted(by_number.items()):
+                by_number[tag >> 3] = (field_name, handler, sub)
+        for number, (field_name, handler, sub) in sorted(by_number.items()):
+            if handler == MESSAGE and message_depth >= MIRROR_MESSAGE_DEPTH:
+                continue  # not declared: an unknown field, so no round trip
             ftype, label, packed = _DECLARED[handler]
             field = message.field.add(name=field_name, number=number, type=ftype, label=label)
             if packed:
                 field.options.packed = True
             if handler == MESSAGE:
                 assert sub is not None
-                d = depth + step
-                if sub in _NESTED and d >= MAX_NESTING:  # the walk's limit: no type, so an unknown field
-                    message.field.remove(field)
-                    continue
-                field.type_name = f".{_PACKAGE}.{_type_name(sub, d)}"
-                todo.append((sub, d))
+                field.type_name = f".{_PACKAGE}.{_type_name(sub, message_depth + 1)}"
+                todo.append((sub, message_depth + 1))
     return fdp
 
 
@@ -123,7 +132,8 @@ def _mirror_file() -> descriptor_pb2.FileDescriptorProto:
 def mirror_class(kind: str) -> type[Message]:
     """The mirror message class of a ``kind`` (``traj``/``state``) payload's root, built on first use."""
     pool = _pool()
-    return message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{_PACKAGE}.{_type_name(_ROOT[kind], 0)}"))
+    root = pool.FindMessageTypeByName(f"{_PACKAGE}.{_type_name(_ROOT[kind], 1)}")
+    return message_factory.GetMessageClass(root)
 
 
 @cache
