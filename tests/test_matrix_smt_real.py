@@ -88,7 +88,8 @@ def test_compat_profile_valid_with_no_finding(scene1: bytes) -> None:
     assert report.verdicts["compat"].warnings == 500 and report.verdicts["compat"].errors == 0
     assert report.stats == {"objects": 5, "frames": 500, "states": 2002, "commands": 0,
                             "duration_s": 8.333333969116211}
-    assert report.evidence["cross_check"] == "kaitai: agrees; pymongo: agrees"
+    # above 64 KiB the default cross-check reads a sample of the frames (tests/test_matrix_smt_sample.py)
+    assert report.evidence["cross_check"].startswith("kaitai: agrees; pymongo: agrees on a sample of ")
 
 
 def test_spec_profile_gets_exactly_the_predicted_findings(scene1: bytes) -> None:

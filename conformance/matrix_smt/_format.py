@@ -32,7 +32,7 @@ MAX_CROSS_CHECK_SIZE = FORMATS["matrix-smt"].cross_check_limit
 
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-          cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
+          cross_check: bool | str, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
           progress: Progress | None = None) -> FileReport:
     """Check one recording (``variant`` is unused: the format has one layout)."""
     report = check_stream(f, path=path, profile=profile, size=size, progress=progress)
@@ -44,9 +44,10 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     def run() -> None:
         from ._xcheck import cross_check_report
 
-        cross_check_report(f, report, size)
+        # cross_check is True (the default: a sample of the frames above 64 KiB) or "full" (every byte)
+        cross_check_report(f, report, size, full=cross_check == "full")
 
-    cross_check_within(report, enabled=cross_check, size=size, limit=cross_check_limit, run=run,
+    cross_check_within(report, enabled=bool(cross_check), size=size, limit=cross_check_limit, run=run,
                        reason="Kaitai and pymongo read the whole file; raise it with --cross-check-limit")
     return report
 

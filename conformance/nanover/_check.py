@@ -25,6 +25,7 @@ from recspec.reference.nanover import (
     RecordReader,
     StateAggregate,
     kind_from_path,
+    parse_clean,
     parse_frame,
     parse_state_update,
     read_header,
@@ -100,6 +101,10 @@ def detect_kind(f: BinaryIO, size: int | None) -> tuple[Kind, dict[str, Any]]:
 class _Walk:
     """The rules applied record by record; fills ``sink`` and ``stats``."""
 
+    #: Whether records go through the fast path first (False: the wire walk on every record;
+    #: tests/test_nanover_fastpath.py compares the two).
+    fast_wire = True
+
     def __init__(self, sink: FindingSink, kind: Kind) -> None:
         self.sink = sink
         self.kind = kind
@@ -142,6 +147,24 @@ class _Walk:
         self.prev_ts = ts
         pos = offset + 24
         kind = self.kind.value
+        # The fast path: upb parses the payload and proves that the wire walk has nothing
+        # to say about it (reference/nanover/_wire_fast.py); when it cannot, the walk runs
+        # as the locating path and reports what it finds, at its offset.
+        msg = parse_clean(payload, kind) if self.fast_wire else None
+        if msg is None:
+            msg = self.locate(where, pos, payload)
+            if msg is None:
+                return
+        if kind == "traj":
+            self.frame(index, pos, len(payload), msg)
+        else:
+            self.update(index, pos, len(payload), msg)
+
+    def locate(self, where: str, pos: int, payload: bytes) -> Any:
+        """The wire walk and the parse of one payload, with the findings they locate; the
+        message, or ``None`` when the record cannot be checked further."""
+        add = self.sink.add
+        kind = self.kind.value
         try:
             s = scan(payload, 0, len(payload), kind, pos, where)
             msg = parse_frame(payload, pos, where) if kind == "traj" else parse_state_update(payload, pos, where)
@@ -149,14 +172,14 @@ class _Walk:
             add(e.rule if e.rule in RULES_BY_ID else "NANOVER-PROTO-001", e.message, e.offset, None,
                 e.path or where)
             self.aggregate_unknown = True
-            return
+            return None
         if s.unknown:
             other = "state" if kind == "traj" else "traj"
             if s.top_fields == 0 and _scans_as(payload, other):
                 name = {"traj": "GetFrameResponse", "state": "StateUpdate"}
                 add("NANOVER-PAYLOAD-001", f"this .{kind} record holds a {name[other]}, not a {name[kind]}",
                     pos, len(payload), where, name[kind], name[other])
-                return
+                return None
             u = s.unknown[0]
             more = f" (and {len(s.unknown) - 1} more)" if len(s.unknown) > 1 else ""
             add("NANOVER-PROTO-003", f"unknown field {u.field_number} (wire type {u.wire_type}) in {u.message}{more}",
@@ -164,10 +187,7 @@ class _Walk:
         for message, at in s.unpacked:
             add("NANOVER-PROTO-004", f"{message}.values written unpacked (one field per element)", at, None,
                 f"{where}:{message}")
-        if kind == "traj":
-            self.frame(index, pos, len(payload), msg)
-        else:
-            self.update(index, pos, len(payload), msg)
+        return msg
 
     def frame(self, index: int, pos: int, n: int, msg: Any) -> None:
         add = self.sink.add

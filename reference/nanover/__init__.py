@@ -5,7 +5,7 @@ Public surface: the model (``Frame``, ``StateUpdate``, ``Array``, ``ArrayKind``,
 (``RecordReader`` streams records in constant memory; ``read_header``,
 ``decode_header``, ``encode_header``, ``encode_record``), the payloads through
 the protobuf messages (``decode_payload``, ``encode_payload``, ``parse_frame``,
-``frame_from_message``, ...), the wire walk (``scan``), whole recordings
+``frame_from_message``, ...), the wire walk (``scan``) and its fast path (``parse_clean``), whole recordings
 (``decode(data, *, variant)``, ``encode(model)``, ``iter_records(f, *, variant)``
 with ``variant`` the kind, ``traj`` or ``state``; ``RecordingWriter``) and the
 aggregation semantics (``FrameAggregate``, ``StateAggregate``, ``merged``).
@@ -39,6 +39,7 @@ from ._payload import (
     value_from_message,
 )
 from ._wire import MAX_NESTING, Scan, UnknownField, encode_varint, read_varint, scan
+from ._wire_fast import parse_clean
 
 __all__ = [
     "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
@@ -69,6 +70,7 @@ __all__ = [
     "kind_from_path",
     "looks_like_version_1",
     "merged",
+    "parse_clean",
     "parse_frame",
     "parse_state_update",
     "read_header",

@@ -1,0 +1,160 @@
+"""The fast path of the wire walk: the protobuf runtime (upb, in C) proves a payload clean.
+
+:func:`recspec.reference.nanover.scan` walks a payload field by field in Python
+and is the locating path: it says where a bad tag, an unknown field, an
+unpacked array or too deep a nesting is. Most payloads have none of these, and
+for them the walk's only result is "nothing to say". :func:`parse_clean`
+establishes that result in C, and returns the payload's message (parsed by the
+runtime, as the checker needs it anyway), or ``None`` when it cannot prove it;
+the caller then runs the walk, which finds and locates whatever there is.
+
+The proof. A *mirror* schema is built from the walk's own tables
+(``_wire.SCHEMAS``): one message type per message of the schema and message
+depth (up to :data:`MIRROR_MESSAGE_DEPTH`), with every field the walk knows
+and the wire type the walk expects; the
+maps are declared as what they are on the wire (repeated entry messages), the
+repeated numbers as packed, and the message fields of the deepest level left
+out. A payload is clean when
+
+    mirror = Mirror.FromString(payload); mirror.DiscardUnknownFields()
+    mirror.SerializeToString() == payload
+
+that is, when the payload is, byte for byte, what upb's encoder writes for a
+message of the mirror schema without unknown fields. Everything that encoder
+writes, the walk accepts without a note: only tags of the schema's fields
+(field number > 0, canonical tag varints, wire types 0, 1, 2, 5: no group, no
+wire type 6 or 7, no unknown field, no foreign field inside a map entry),
+lengths that end inside their message, packed arrays (a float run a multiple of
+4 bytes; never the unpacked forms the walk notes), and no nesting at or past
+the walk's limit (its depth grows at most one per message level, and the
+mirror ends at :data:`MAX_NESTING` levels), and DiscardUnknownFields reaches
+every message of the mirror (it stops about 64 deep). So ``parse_clean(...) is not None``
+implies ``scan(...)`` raises nothing and lists no unknown and no unpacked
+field. The converse need not hold (a payload the walk accepts may still fail
+the round trip: map entries in a writer's own order are fine, but an overlong
+varint, a repeated field split in two runs or an explicit proto3 default are
+not re-encoded the same way); such payloads take the walk, which costs time,
+never a finding. tests/test_nanover_fastpath.py checks the implication on
+generated wire structures and the identity of the two paths' reports.
+
+Scalars are declared ``optional`` (proto2: explicit presence) so that an
+explicit ``false``/``0`` (NanoVer writes ``20 00`` and ``08 00``) and an absent
+field both round-trip; strings are ``bytes`` (their UTF-8 is the real parse's
+business); floats are ``fixed32``/``fixed64`` (bit exact, NaN payloads kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf.message import DecodeError as PbDecodeError
+from google.protobuf.message import Message
+
+from recspec.errors import DecodeError
+
+from ._payload import parse_frame, parse_state_update
+from ._wire import (
+    _ROOT,
+    FIXED32,
+    FIXED64,
+    MAX_NESTING,
+    MESSAGE,
+    PACKED_F32,
+    PACKED_VARINT,
+    SCHEMAS,
+    STRING,
+    VARINT,
+)
+
+__all__ = ["MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean"]
+
+_F = descriptor_pb2.FieldDescriptorProto
+_PACKAGE = "recspec.nanover_wire"
+# handler -> (field type, label, packed) of the mirror's declaration
+_DECLARED = {
+    VARINT: (_F.TYPE_UINT64, _F.LABEL_OPTIONAL, False),
+    FIXED32: (_F.TYPE_FIXED32, _F.LABEL_OPTIONAL, False),
+    FIXED64: (_F.TYPE_FIXED64, _F.LABEL_OPTIONAL, False),
+    STRING: (_F.TYPE_BYTES, _F.LABEL_REPEATED, False),
+    MESSAGE: (_F.TYPE_MESSAGE, _F.LABEL_REPEATED, False),
+    PACKED_F32: (_F.TYPE_FIXED32, _F.LABEL_REPEATED, True),
+    PACKED_VARINT: (_F.TYPE_UINT64, _F.LABEL_REPEATED, True),
+}
+
+
+#: The mirror's deepest message nesting (the root is 1). Two reasons for a bound: the
+#: walk's nesting depth grows by at most one per message level (so at most 31 here, under
+#: its MAX_NESTING of 32: the mirror never reaches the walk's limit); and upb's
+#: DiscardUnknownFields stops, silently, about 64 messages deep, so an unknown field
+#: deeper than that would survive into the re-serialised bytes. A payload nested deeper
+#: than the mirror has an unknown field where the mirror ends, and takes the walk.
+MIRROR_MESSAGE_DEPTH = MAX_NESTING
+
+
+def _type_name(name: str, message_depth: int) -> str:
+    return f"{name}_m{message_depth}"
+
+
+def _mirror_file() -> descriptor_pb2.FileDescriptorProto:
+    """The mirror schema: every (message, message depth) reachable from either root."""
+    fdp = descriptor_pb2.FileDescriptorProto(name="recspec_nanover_wire_mirror.proto", package=_PACKAGE,
+                                             syntax="proto2")
+    done: set[tuple[str, int]] = set()
+    todo = [(root, 1) for root in _ROOT.values()]
+    while todo:
+        name, message_depth = todo.pop()
+        if (name, message_depth) in done:
+            continue
+        done.add((name, message_depth))
+        message = fdp.message_type.add(name=_type_name(name, message_depth))
+        by_number: dict[int, tuple[str, int, str | None]] = {}
+        for tag, (field_name, handler, sub, _) in SCHEMAS[name].items():
+            # of the two tags of one number (packed 0x0a and unpacked), the mirror declares the packed one
+            if tag & 7 == 2 or (tag >> 3) not in by_number:
+                by_number[tag >> 3] = (field_name, handler, sub)
+        for number, (field_name, handler, sub) in sorted(by_number.items()):
+            if handler == MESSAGE and message_depth >= MIRROR_MESSAGE_DEPTH:
+                continue  # not declared: an unknown field, so no round trip
+            ftype, label, packed = _DECLARED[handler]
+            field = message.field.add(name=field_name, number=number, type=ftype, label=label)
+            if packed:
+                field.options.packed = True
+            if handler == MESSAGE:
+                assert sub is not None
+                field.type_name = f".{_PACKAGE}.{_type_name(sub, message_depth + 1)}"
+                todo.append((sub, message_depth + 1))
+    return fdp
+
+
+@cache
+def mirror_class(kind: str) -> type[Message]:
+    """The mirror message class of a ``kind`` (``traj``/``state``) payload's root, built on first use."""
+    pool = _pool()
+    root = pool.FindMessageTypeByName(f"{_PACKAGE}.{_type_name(_ROOT[kind], 1)}")
+    return message_factory.GetMessageClass(root)
+
+
+@cache
+def _pool() -> descriptor_pool.DescriptorPool:
+    pool = descriptor_pool.DescriptorPool()  # its own pool: never clashes with other descriptors
+    pool.Add(_mirror_file())
+    return pool
+
+
+_PARSE: dict[str, Callable[[bytes], Message]] = {"traj": parse_frame, "state": parse_state_update}
+
+
+def parse_clean(payload: bytes, kind: str) -> Message | None:
+    """The payload's message (``GetFrameResponse``/``StateUpdate``) when the wire walk
+    provably has nothing to say about it; ``None`` when it may have (run the walk)."""
+    mirror = mirror_class(kind)()
+    try:
+        mirror.ParseFromString(payload)
+        mirror.DiscardUnknownFields()
+        if mirror.SerializeToString() != payload:
+            return None
+        return _PARSE[kind](payload)
+    except (PbDecodeError, DecodeError):  # the mirror's parse, the real parse's Malformed: the walk decides
+        return None
