@@ -130,7 +130,7 @@ def test_cli_finds_and_shrinks_the_nanover_empty_array_writer(capsys: pytest.Cap
     assert "mismatch" in failure["verdicts"]
     assert_minimal_nanover(failure["case"])
     # the written file's own findings travel with the report, with their rule ids
-    assert "NANOVER-FRAME-004" in {f["rule"] for f in traj["findings"]}
+    assert "NANOVER-FRAME-006" in {f["rule"] for f in traj["findings"]}
 
 
 def test_cli_finds_and_shrinks_the_matrix_int64_writer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -202,19 +202,19 @@ def test_testing_inside_a_hypothesis_test_judges_the_drawn_case() -> None:
 
 
 def test_known_deviations_excuse_a_rule_and_fail_when_stale() -> None:
-    # the empty-array writer's files break NANOVER-FRAME-004 and do not hold their case: listing only the
+    # the empty-array writer's files break NANOVER-FRAME-006 and do not hold their case: listing only the
     # rule is not enough (the mismatch still fails) ...
     with pytest.raises(DriveFailure, match="mismatch"):
         check_writer(nanover_guess_writer.write, format="nanover", variant="traj", max_examples=10, seed=1,
-                     expected={"NANOVER-FRAME-004": "empty arrays are typed by guess"})
+                     expected={"NANOVER-FRAME-006": "empty arrays are typed by guess"})
     # ... listing both is
     run = check_writer(nanover_guess_writer.write, format="nanover", variant="traj", max_examples=10, seed=1,
-                       expected=["NANOVER-FRAME-004", "DRIVE-WRITER-007"])
+                       expected=["NANOVER-FRAME-006", "DRIVE-WRITER-007"])
     assert run is not None and run.ok and run.report.files[0].known_deviations
     # a deviation that never occurs is stale
     with pytest.raises(DriveFailure, match="stale"):
         check_writer(nanover_guess_writer.write, format="nanover", variant="state", max_examples=5, seed=1,
-                     expected=["NANOVER-FRAME-004"])
+                     expected=["NANOVER-FRAME-006"])
 
 
 # --- a correct testee passes -------------------------------------------------------------------------
