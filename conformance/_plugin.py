@@ -57,17 +57,28 @@ def dump_json_stream(out: TextIO, preamble: str, key: str, items: Iterable[Mappi
     out.write("\n}\n")
 
 
+#: Where every plugin defines the members of the contract (``recspec.formats.FormatModule``):
+#: name -> the plugin's submodule. A plugin adds its own extras to these.
+CONTRACT_MEMBERS: Mapping[str, str] = {
+    "KAITAI": "_format", "MAX_CROSS_CHECK_SIZE": "_format", "check": "_format", "dump": "_format",
+    "RULES": "_rules", "RULES_BY_ID": "_rules",
+}
+
+
 def lazy_members(package: str, members: Mapping[str, str] | None = None) -> Callable[[str], Any]:
     """The module ``__getattr__`` of a format plugin: ``STRATEGIES`` (which imports
     Hypothesis) and ``seeds`` (the corpus builders) load on first use, so checking a
-    file never pays for them; so does each name of ``members`` (name -> the plugin's
+    file never pays for them; so does each member of the contract
+    (:data:`CONTRACT_MEMBERS`) and each extra name of ``members`` (name -> the plugin's
     submodule that defines it), so that sniffing a file imports only the plugin's
     light ``_sniff`` module, not its checker and reference codec."""
     import importlib
     import sys
 
+    table = {**CONTRACT_MEMBERS, **(members or {})}
+
     def __getattr__(name: str) -> Any:
-        sub = (members or {}).get(name)
+        sub = table.get(name)
         if sub is not None:
             value = getattr(importlib.import_module(f"{package}.{sub}"), name)
             setattr(sys.modules[package], name, value)  # the next lookup is a plain attribute

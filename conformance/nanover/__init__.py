@@ -11,15 +11,9 @@ from .._plugin import lazy_members
 from ._sniff import sniff
 
 # Loaded on first use: sniffing a file imports only ._sniff (see _plugin.lazy_members).
-_MEMBERS = {
+_MEMBERS = {  # besides the contract's (_plugin.CONTRACT_MEMBERS)
     "check_stream": "_check",
     "detect_kind": "_check",
-    "KAITAI": "_format",
-    "MAX_CROSS_CHECK_SIZE": "_format",
-    "check": "_format",
-    "dump": "_format",
-    "RULES": "_rules",
-    "RULES_BY_ID": "_rules",
 }
 
 __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "RULES", "RULES_BY_ID", "STRATEGIES", "check", "check_stream",
