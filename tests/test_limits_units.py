@@ -98,3 +98,75 @@ def test_carla_real_logs_hold_every_always_written_packet() -> None:
         r = recspec.check(log, cross_check=False)
         assert not [f for f in r.findings if f.rule == "CARLA-FRAME-011"], log.name
         assert r.verdict is Verdict.VALID, log.name
+
+
+# --- NanoVer: values per payload, state keys, the cross-check's budget ----------------
+
+_NANOVER_HEADER = bytes.fromhex("e3b78999c4e3715c") + struct.pack("<Q", 2)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    return bytes(out + bytes((n,)))
+
+
+def _ld(field: int, payload: bytes) -> bytes:
+    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _state_record(timestamp: int, keys: list[bytes]) -> bytes:
+    """A StateUpdate record setting each key to true (entries written by hand, as protobuf does)."""
+    entries = b"".join(_ld(1, _ld(1, k) + _ld(2, b"\x20\x01")) for k in keys)
+    payload = _ld(1, entries)  # StateUpdate.changed_keys = Struct{fields: entries}
+    return struct.pack("<QQQ", timestamp, 0, len(payload)) + payload
+
+
+def test_nanover_payload_of_too_many_map_entries_is_a_limit_finding() -> None:
+    from recspec.reference.nanover import MAX_VALUES
+
+    many = [b"k%07d" % i for i in range(MAX_VALUES + 1)]
+    data = _NANOVER_HEADER + _state_record(1, many) + _state_record(2, [b"a"]) + _state_record(3, [b"b"])
+    r = recspec.check(data, format="nanover", variant="state")
+    f = _finding(r, "NANOVER-LIMIT-003")
+    first_entry = len(_NANOVER_HEADER) + 24 + 1 + len(_varint(16 * MAX_VALUES + 16))
+    assert f.offset == first_entry + 16 * MAX_VALUES  # the first entry over the limit
+    assert r.verdict is Verdict.MALFORMED
+    assert r.stats["records"] == 3  # the record is skipped, the walk goes on
+    assert r.stats["state_keys"] == 2
+    assert "kaitai: agrees" in r.evidence["cross_check"]  # the oversized record is left out, not a divergence
+    assert "1 record(s) left out" in r.evidence["cross_check"]
+
+
+def test_nanover_cross_check_leaves_out_records_over_its_budget() -> None:
+    from recspec.conformance.nanover._xcheck import XCHECK_MAX_VALUES
+
+    # first: the default sample always holds the first and last record
+    data = (_NANOVER_HEADER + _state_record(1, [b"k%06d" % i for i in range(XCHECK_MAX_VALUES + 1)])
+            + _state_record(2, [b"a"]) + _state_record(3, [b"b"]))
+    for mode in (True, "full"):
+        r = recspec.check(data, format="nanover", variant="state", cross_check=mode)  # type: ignore[arg-type]
+        assert r.verdict is Verdict.VALID, r.findings
+        assert r.stats["state_keys"] == XCHECK_MAX_VALUES + 3
+        assert "1 record(s) left out" in r.evidence["cross_check"] or "every record but 1" in \
+            r.evidence["cross_check"], r.evidence["cross_check"]
+
+
+def test_nanover_state_stops_keeping_keys_past_its_limit() -> None:
+    from recspec.conformance.nanover._bounds import MAX_STATE_KEYS
+
+    per = 8192
+    records = [_state_record(i + 1, [b"r%02dk%05d" % (i, j) for j in range(per)])
+               for i in range(MAX_STATE_KEYS // per + 1)]
+    delete = _ld(1, _ld(1, _ld(1, b"nothing") + _ld(2, b"\x08\x00")))  # {nothing: null}: deletes a missing key
+    data = _NANOVER_HEADER + b"".join(records) + struct.pack("<QQQ", 999, 0, len(delete)) + delete
+    r = recspec.check(data, format="nanover", variant="state", cross_check=False)
+    f = _finding(r, "NANOVER-LIMIT-004")
+    assert f.path == f"record[{MAX_STATE_KEYS // per}]"
+    assert not [x for x in r.findings if x.rule == "NANOVER-STATE-001"]  # no longer checked
+    assert r.stats["state_keys"] is None and r.verdict is Verdict.VALID
+    # below the limit the same deletion is a finding
+    small = _NANOVER_HEADER + records[0] + struct.pack("<QQQ", 999, 0, len(delete)) + delete
+    assert _finding(recspec.check(small, format="nanover", variant="state"), "NANOVER-STATE-001")

@@ -37,10 +37,11 @@ from ._payload import (
     state_update_message,
     value_from_message,
 )
-from ._wire import MAX_NESTING, Scan, UnknownField, encode_varint, read_varint, scan
+from ._wire import MAX_NESTING, MAX_VALUES, Scan, UnknownField, encode_varint, read_varint, scan
 
 __all__ = [
     "MAX_NESTING",
+    "MAX_VALUES",
     "MAX_PAYLOAD_SIZE",
     "FrameAggregate",
     "RawRecord",
