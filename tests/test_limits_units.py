@@ -9,9 +9,15 @@ its offset and that the check goes on (or stops) as the README says.
 from __future__ import annotations
 
 import io
+import json
 import lzma
+import shutil
 import struct
+import subprocess
+import sys
 import tarfile
+import time
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +176,30 @@ def test_nanover_state_stops_keeping_keys_past_its_limit() -> None:
     # below the limit the same deletion is a finding
     small = _NANOVER_HEADER + records[0] + struct.pack("<QQQ", 999, 0, len(delete)) + delete
     assert _finding(recspec.check(small, format="nanover", variant="state"), "NANOVER-STATE-001")
+
+
+# --- per-file time limits count CPU time: a busy machine does not time out a normal file --
+
+def test_a_normal_file_is_not_timed_out_on_a_machine_busy_with_cpu_hogs(tmp_path: Path) -> None:
+    """The issue's case: the real 520 KB hello_vel.traj under ``-j 2 --timeout 2`` got ``timeout``
+    in 2 of 3 runs on a loaded machine when the limit was wall time. Here four busy loops (more
+    than this machine's cores) compete with the workers for the whole run; the limit counts the
+    worker's CPU time, which the file needs well under 2 s of."""
+    real = REAL / "hello_vel.traj"
+    if not real.is_file():
+        pytest.skip(REAL_SAMPLES_REASON)
+    for i in range(3):
+        shutil.copy(real, tmp_path / f"run{i}.traj")
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    try:
+        time.sleep(0.5)  # the hogs are running before the check starts
+        t0 = time.perf_counter()
+        p = subprocess.run([sys.executable, "-m", "recspec", "check", "--json", "-j", "2", "--timeout", "2",
+                            str(tmp_path)], capture_output=True, text=True, timeout=300)
+        wall = time.perf_counter() - t0
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    files = json.loads(p.stdout)["files"]
+    assert [f["verdict"] for f in files] == ["valid"] * 3, (wall, p.stderr[-2000:])
