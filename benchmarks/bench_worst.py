@@ -12,8 +12,11 @@ under a small Python wrapper that reports the child's peak RSS from
 
 The bounds checked are the README's resource contract ("Limits"):
 peak RSS under ``MEMORY_BOUND_MIB`` and a verdict within
-``STARTUP_ALLOWANCE_S + size / RATE_BOUND_MB_S``. A row that breaks either is
-marked ``OVER`` and the script exits 1.
+``STARTUP_ALLOWANCE_S + size / RATE_BOUND_MB_S`` of the check's CPU time (user
++ system of the check process: what the check costs, whatever else the machine
+runs; the wall time is printed beside it, with the load average). A row that
+breaks either, or is stopped at ``--timeout`` seconds of wall time, is marked
+``OVER`` and the script exits 1.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at start: {load:.2f} on {os.cpu_count()} CPUs; bounds: {MEMORY_BOUND_MIB} MiB, "
           f"{STARTUP_ALLOWANCE_S:g} s + size / {RATE_BOUND_MB_S:g} MB/s")
     header = f"{'case':26s} {'size MB':>8s} {'xcheck':>6s} {'verdict':>10s} {'wall s':>7s} {'cpu s':>7s} " \
-             f"{'MB/s':>7s} {'peak MiB':>8s}  bound"
+             f"{'MB/cpu s':>8s} {'peak MiB':>8s}  bound"
     print(header)
     over = 0
     try:
@@ -101,14 +104,15 @@ def main(argv: list[str] | None = None) -> int:
             for xc in modes:
                 r = run_case(path, case, cross_check=xc, timeout=args.timeout)
                 mb = size / 1e6
-                rate = mb / r["wall"] if r["wall"] else float("inf")
+                rate = mb / r["cpu"] if r["cpu"] else float("inf")  # MB per CPU second
                 rss = r["rss_kib"] / 1024
+                # the rate is judged on CPU time: on a shared machine the wall time measures the load
                 ok = (r["code"] != "timeout" and rss <= MEMORY_BOUND_MIB
-                      and r["wall"] <= STARTUP_ALLOWANCE_S + mb / RATE_BOUND_MB_S)
+                      and r["cpu"] <= STARTUP_ALLOWANCE_S + mb / RATE_BOUND_MB_S)
                 over += not ok
                 verdict = r["verdict"] if r["code"] != "timeout" else "TIMEOUT"
                 print(f"{case.name:26s} {mb:8.1f} {'on' if xc else 'off':>6s} {verdict:>10s} {r['wall']:7.1f} "
-                      f"{r['cpu']:7.1f} {rate:7.1f} {rss:8.0f}  {'ok' if ok else 'OVER'}", flush=True)
+                      f"{r['cpu']:7.1f} {rate:8.1f} {rss:8.0f}  {'ok' if ok else 'OVER'}", flush=True)
     finally:
         if not args.keep and args.workdir is None:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -89,14 +89,19 @@ def carla_unknown_packets(f: BinaryIO, count: int) -> None:
 
 
 def carla_huge_position(f: BinaryIO, count: int) -> None:
-    """One Position packet of ``count`` records (28 bytes each), all for actor 1: the biggest record list."""
+    """One frame of ``count`` Position records (28 bytes each), all for actor 1, in packets of the most
+    records a packet can count (65,535: the count is a u16): the biggest record lists."""
     record = struct.pack("<I6f", 1, 0, 0, 0, 0, 0, 0)
     f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
-    f.write(struct.pack("<BIH", 6, 2 + 28 * count, count & 0xFFFF))
     block = record * 4096
-    for _ in range(count // 4096):
-        f.write(block)
-    f.write(record * (count % 4096))
+    left = count
+    while left > 0:
+        n = min(left, 0xFFFF)
+        f.write(struct.pack("<BIH", 6, 2 + 28 * n, n))
+        for _ in range(n // 4096):
+            f.write(block)
+        f.write(record * (n % 4096))
+        left -= n
     f.write(_FRAME_END)
 
 
@@ -307,7 +312,7 @@ CASES: tuple[Case, ...] = (
     Case("carla-unknown-packets", "carla", carla_unknown_packets, 2_000_000, "packets",
          what="2,000,000 packets of an unknown id in one frame"),
     Case("carla-huge-position", "carla", carla_huge_position, 2_000_000, "records",
-         what="one Position packet of 2,000,000 records (56 MB)"),
+         what="one frame of 2,000,000 Position records (56 MB) in packets of 65,535"),
     Case("carla-steered-wheels", "carla", carla_steered_wheels, 100_000, "frames",
          what="AnimVehicleWheels claiming 2^32-1 wheels in every frame"),
     Case("carla-steered-bones", "carla", carla_steered_bones, 100_000, "frames",

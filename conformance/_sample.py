@@ -22,7 +22,7 @@ offsets in the original.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 __all__ = ["Sample", "cut", "evidence", "is_chosen"]
@@ -44,6 +44,7 @@ class Sample:
     chosen: int = 0  # units in the sample
     # (offset in the sample, offset in the original) of each copied run, ascending
     _runs: list[tuple[int, int]] = field(default_factory=list)
+    left_out: int = 0  # chosen units ``leave_out`` refused (over the cross-check's budget)
 
     def original_offset(self, offset: int) -> int:
         starts = [s for s, _ in self._runs]
@@ -58,21 +59,35 @@ class Sample:
         return self.chosen == self.units
 
 
-def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: int) -> Sample:
+def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: int,
+        leave_out: Callable[[int, int], bool] | None = None) -> Sample:
     """The sample of ``data``: ``data[:header_end]``, then each chosen unit.
 
     ``units`` yields ``(start, end)`` of each framed unit in order; a unit whose end
     is past the end of ``data`` (truncated, or a size the framing refuses) is the
-    last and is always chosen, with everything after its start."""
+    last and is always chosen, with everything after its start. ``leave_out(start,
+    end)``, asked of each chosen whole unit, drops the ones the second reading must
+    not be given (a unit over its memory budget); they count in ``left_out``.
+
+    Streams ``units`` (one unit of look-ahead), so memory grows with the sample,
+    not with the number of units in the file."""
     runs: list[tuple[int, int]] = [(0, 0)]
     parts = [data[:header_end]]
     out_len = header_end
-    spans = list(units)
-    chosen = 0
-    last = len(spans) - 1
-    for i, (start, end) in enumerate(spans):
+    chosen = left = 0
+    i = -1
+    last_end: int | None = None
+    it = iter(units)
+    nxt = next(it, None)
+    while nxt is not None:
+        (start, end), nxt = nxt, next(it, None)
+        i += 1
+        last_end = end
         tail = end > len(data)
-        if not (i == 0 or i == last or tail or is_chosen(i, stride)):
+        if not (i == 0 or nxt is None or tail or is_chosen(i, stride)):
+            continue
+        if not tail and leave_out is not None and leave_out(start, end):
+            left += 1
             continue
         piece = data[start:] if tail else data[start:end]
         if runs[-1][1] + (out_len - runs[-1][0]) != start:  # not contiguous with the previous copy
@@ -82,18 +97,21 @@ def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: 
         chosen += 1
         if tail:
             break
-    if spans and spans[-1][1] < len(data):  # bytes after the last unit the framing saw
-        rest_at = spans[-1][1]
+    if last_end is not None and last_end < len(data):  # bytes after the last unit the framing saw
+        rest_at = last_end
         if runs[-1][1] + (out_len - runs[-1][0]) != rest_at:
             runs.append((out_len, rest_at))
         parts.append(data[rest_at:])
-    elif not spans and header_end < len(data):
+    elif last_end is None and header_end < len(data):
         parts.append(data[header_end:])
-    return Sample(b"".join(parts), len(spans), chosen, runs)
+    return Sample(b"".join(parts), i + 1, chosen, runs, left)
 
 
 def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str) -> str:
     """The report's ``evidence.cross_check`` for a sampled reading."""
+    if sample.left_out:  # over the cross-check's budget per unit: said first, it is what was not compared
+        outcome += (f"; {sample.left_out:,} {unit}(s) left out, each above the cross-check's budget "
+                    f"(the check reports them)")
     if sample.full:
         return f"kaitai: {outcome} (every {unit} of this file is in the sample)"
     return (f"kaitai: {outcome} on a sample of {sample.chosen:,} of {sample.units:,} {unit}s "

@@ -277,7 +277,8 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         cross_check_limit=32 * _MiB,
         stats_keys=("kind", "records", "first_timestamp_us", "last_timestamp_us"),
-        cross_check_note="a sample of about 1 record in 64 by default (--cross-check full: every record)",
+        cross_check_note=("a sample of about 1 record in 64 by default (--cross-check full: every record); "
+                          "records of more than 8,192 map entries and list elements are left out"),
     ),
     "raskat-signal": FormatInfo(
         id="raskat-signal",
@@ -302,7 +303,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         cross_check_limit=1 * _MiB,
         stats_keys=("objects", "frames", "states"),
         cross_check_note="Kaitai and pymongo read every frame up to 64 KiB, above it about 1 frame in 16 "
-                         "(--cross-check full: every frame)",
+                         "(--cross-check full: every frame); skipped past 20,000 frames, states, etc.",
     ),
 })
 

@@ -23,6 +23,7 @@ from recspec.trace import CarlaTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
+from ._always import missing_message, required_per_frame
 from ._detect import (  # noqa: F401 - re-exported
     ALWAYS,
     DETECTION_PREFIX_BYTES,
@@ -83,6 +84,7 @@ class _Walk:
         self.v = variant
         self.sink = sink
         self.order = {k: i for i, k in enumerate(WRITER_ORDER[variant.name])}
+        self.required = required_per_frame(variant.name)  # CARLA-FRAME-011, checked at each FrameEnd
         self.alive: set[int] = set()
         self.frames = 0
         self.packets = 0
@@ -245,6 +247,9 @@ class _Walk:
 
     def frame_end(self, raw: dec.RawPacket) -> None:
         self.in_frame = False
+        if not self.required <= self.frame_kinds:
+            self.sink.add("CARLA-FRAME-011", missing_message(self.required - self.frame_kinds, self.order, self.v.name),
+                          raw.offset, 5, f"{self.frame_path}/packet[{self.packet_index}]:FrameEnd")
         self.last_frame_end = raw.end
         if self.prev_start is not None:
             self.last_complete_frame_id = self.prev_start[0]

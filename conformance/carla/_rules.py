@@ -131,6 +131,13 @@ RULES: tuple[Rule, ...] = (
     _r("CARLA-FRAME-010", "FrameStart times are finite",
        f"{DOC}#carla-frame-010 (user's document: {EN} § Packet 0: Frame Start)",
        "durationThis and elapsed are seconds; NaN or infinity cannot be replayed.", E),
+    _r("CARLA-FRAME-011", "A frame holds every packet its release writes in every frame",
+       f"{DOC}#carla-frame-011 (user's document: {EN} § File Layout)",
+       "'The events packets are optional, only appears when they happen'; the document is silent on the others. "
+       "CARLA writes Position, State and, by release, AnimVehicle, AnimWalker, VehicleLight, VisualTime, "
+       "AnimVehicleWheels, AnimBiker and VehicleDoor in every frame, with a record count of 0 when there is "
+       "nothing to record. A frame without one of them was not written by that release (or lost packets). "
+       "CARLA's readers replay such a frame.", E, I),
     # --- order inside a frame ---------------------------------------------------
     _r("CARLA-ORDER-001", "Packets inside a frame follow the writer's order",
        f"{DOC}#carla-order-001 (user's document: {EN} § File Layout; {ZH} § 帧布局)",

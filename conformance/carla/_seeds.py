@@ -244,6 +244,9 @@ def _invalid_cases(v: Variant) -> Iterator[tuple[str, bytes, dict[str, tuple[str
     yield ("CARLA-FRAME-010", with_packets(lambda ps: (retime(ps, 3, elapsed=float("inf")))),
            _valid(("CARLA-FRAME-004", "CARLA-FRAME-010"), verdict="invalid"),
            "the last frame's elapsed is infinite (which also breaks the elapsed chain)")
+    yield ("CARLA-FRAME-011", with_packets(lambda ps: ps.pop(_index(ps, K.POSITION, 1))),
+           _valid(("CARLA-FRAME-011",), (), verdict="invalid", compat_verdict="valid"),
+           "frame 2 has no Position packet, which CARLA writes in every frame")
 
     def swap_add_del(ps: list[m.Packet]) -> None:
         a, d = _index(ps, K.EVENT_ADD, 1), _index(ps, K.EVENT_DEL, 1)

@@ -20,6 +20,7 @@ from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.nanover import (
     FORMAT_VERSION,
     HEADER_SIZE,
+    MAX_VALUES,
     UNSET,
     Kind,
     RecordReader,
@@ -38,8 +39,12 @@ from recspec.trace import NanoverTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
+from ._bounds import MAX_STATE_KEYS, shape
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
+
+#: Payloads at least this long take the wire walk first (see record()).
+FAST_PATH_MAX_PAYLOAD = 2 * MAX_VALUES
 
 __all__ = ["DETECTION_RECORDS", "check_stream", "detect_kind", "sniff"]
 
@@ -119,6 +124,7 @@ class _Walk:
         self.arrays: dict[str, tuple[str, Any]] = {}
         self._max: dict[str, int] = {}
         self.state = StateAggregate()
+        self.state_untracked = False  # past MAX_STATE_KEYS (NANOVER-LIMIT-004): deletions are not checked
         # A record that could not be read leaves the aggregate frame unknown: the
         # consistency checks wait for the next reset instead of cascading.
         self.aggregate_unknown = False
@@ -150,7 +156,10 @@ class _Walk:
         # The fast path: upb parses the payload and proves that the wire walk has nothing
         # to say about it (reference/nanover/_wire_fast.py); when it cannot, the walk runs
         # as the locating path and reports what it finds, at its offset.
-        msg = parse_clean(payload, kind) if self.fast_wire else None
+        # Only below FAST_PATH_MAX_PAYLOAD: every map entry or list element the wire walk counts
+        # against MAX_VALUES takes at least 2 bytes (a tag and a length), so a shorter payload
+        # cannot break NANOVER-LIMIT-003, and upb never builds more than the limit allows.
+        msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
         if msg is None:
             msg = self.locate(where, pos, payload)
             if msg is None:
@@ -253,7 +262,8 @@ class _Walk:
                             f"{where}/arrays[{key!r}]", want, member)
                         arrays.pop(key, None)
                         continue
-                arrays[key] = (member, getattr(a, member).values)
+                # the shape, not the container: a container keeps its whole message alive (_bounds.py)
+                arrays[key] = (member, shape(key, getattr(a, member).values))
                 if key == "system.box.vectors" and len(arrays[key][1]) != 9:
                     add("NANOVER-FRAME-004", f"system.box.vectors holds {len(arrays[key][1])} floats, not 9",
                         pos, n, f"{where}/arrays['system.box.vectors']", 9, len(arrays[key][1]))
@@ -268,7 +278,7 @@ class _Walk:
         m = self._max.get(key)
         if m is None:
             values = self.arrays[key][1]
-            m = self._max[key] = max(values) if len(values) else -1
+            m = self._max[key] = values.maximum  # an ArrayShape: taken when the array was read
         return m
 
     def consistency(self, where: str, pos: int, n: int) -> None:
@@ -334,9 +344,16 @@ class _Walk:
             if value is UNSET or _has_unset(value):
                 self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
                               f"{where}/changed_keys[{key!r}]")
+        if self.state_untracked:  # NANOVER-LIMIT-004 was reached: keys are no longer kept
+            return
         for key in self.state.apply(update):
             self.sink.add("NANOVER-STATE-001", f"deletes {key!r}, which the state does not hold", pos, n,
                           f"{where}/changed_keys[{key!r}]")
+        if len(self.state.state) > MAX_STATE_KEYS:
+            self.sink.add("NANOVER-LIMIT-004", f"the state holds more than {MAX_STATE_KEYS:,} keys; deletions "
+                          "after this record are not checked", pos, n, where, MAX_STATE_KEYS, len(self.state.state))
+            self.state_untracked = True
+            self.state.state.clear()
 
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "records": self.records,
@@ -346,7 +363,7 @@ class _Walk:
             out["first_frame_index"] = self.first_index
             out["last_frame_index"] = self.last_index
         else:
-            out["state_keys"] = len(self.state.state)
+            out["state_keys"] = None if self.state_untracked else len(self.state.state)
         return out
 
 

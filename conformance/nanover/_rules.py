@@ -53,8 +53,8 @@ RULES: tuple[Rule, ...] = (
        "shutdown). recspec reports the last complete record and the bytes left; NanoVer's readers drop the "
        "last record, raise DecodeError or stop silently.", E, structural=True),
     _r("NANOVER-LIMIT-001", "A payload is at most MAX_PAYLOAD_SIZE bytes",
-       f"{DOC}#nanover-limit-001 (recspec's own limit, MAX_PAYLOAD_SIZE = 256 MiB)",
-       "recspec does not read a record whose declared payload length is above 256 MiB (MAX_PAYLOAD_SIZE); a "
+       f"{DOC}#nanover-limit-001 (recspec's own limit, MAX_PAYLOAD_SIZE = 64 MiB)",
+       "recspec does not read a record whose declared payload length is above 64 MiB (MAX_PAYLOAD_SIZE); a "
        "length that large is corruption in every known file (the largest real payloads are kilobytes). The "
        "rest of the file is not read.", E, structural=True),
     _r("NANOVER-LIMIT-002", "Struct and ListValue nesting is at most MAX_NESTING deep",
@@ -62,6 +62,17 @@ RULES: tuple[Rule, ...] = (
        "google.protobuf.Value nests through Struct and ListValue. recspec (and its Kaitai spec) stop at 32 "
        "levels (MAX_NESTING) so that no payload can exhaust the stack; the standard keys nest two levels.",
        E, structural=True),
+    _r("NANOVER-LIMIT-003", "A payload holds at most MAX_VALUES map entries and list elements",
+       f"{DOC}#nanover-limit-003 (recspec's own limit, MAX_VALUES = 262,144)",
+       "Each map entry (a frame's values and arrays, a Struct's fields) and each ListValue element becomes an "
+       "object of its own when read, hundreds of bytes whatever its size on the wire, so recspec stops at "
+       "262,144 of them in one payload (MAX_VALUES) to keep its memory bounded; real frames hold a few dozen. "
+       "The record is skipped.", E, structural=True),
+    _r("NANOVER-LIMIT-004", "The shared state holds at most MAX_STATE_KEYS keys at once",
+       f"{DOC}#nanover-limit-004 (recspec's own limit, MAX_STATE_KEYS = 65,536)",
+       "recspec keeps the .state recording's keys to check deletions (NANOVER-STATE-001). Past 65,536 live "
+       "keys (MAX_STATE_KEYS; real sessions hold tens) it stops keeping them, so memory does not grow with the "
+       "file, and deletions are no longer checked; the other rules go on.", W),
     # --- payloads -----------------------------------------------------------------
     _r("NANOVER-PROTO-001", "Each payload is well-formed protobuf for its message",
        f"{DOC}#nanover-proto-001 (user's document: {EN} § Recording file format)",

@@ -271,11 +271,13 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
                     kind = {b"1": "a hard link", b"2": "a symlink", b"3": "a character device", b"4": "a block device",
                             b"5": "a folder", b"6": "a FIFO"}.get(m.typeflag, f"a member of type {m.typeflag!r}")
                     target = f" to {m.linkname!r}" if m.typeflag in (b"1", b"2") else ""
-                    sink.add("RSIG-TAR-003", f"member {m.name!r} is {kind}{target}", None, None, mpath)
+                    # offsets in a tar.xz are offsets in the decompressed tar, as for every tar finding
+                    sink.add("RSIG-TAR-003", f"member {m.name!r} is {kind}{target}", m.header_offset + 156, 1,
+                             mpath + ".typeflag")
                 parts = m.name.replace("\\", "/").split("/")
                 if m.name.startswith(("/", "\\")) or ".." in parts or (len(m.name) > 1 and m.name[1] == ":"):
-                    sink.add("RSIG-TAR-004", f"member name {m.name!r} is absolute or climbs out with '..'", None,
-                             None, mpath + ".name")
+                    sink.add("RSIG-TAR-004", f"member name {m.name!r} is absolute or climbs out with '..'",
+                             m.header_offset, 100, mpath + ".name")
             member = signal_member(u)
             body = u.tar[member.data_offset:member.data_offset + member.size]
             prefix = f"tar:{member.name}/"

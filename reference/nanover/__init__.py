@@ -38,12 +38,13 @@ from ._payload import (
     state_update_message,
     value_from_message,
 )
-from ._wire import MAX_NESTING, Scan, UnknownField, encode_varint, read_varint, scan
+from ._wire import MAX_NESTING, MAX_VALUES, Scan, UnknownField, encode_varint, read_varint, scan
 from ._wire_fast import parse_clean
 
 __all__ = [
     "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
     "MAX_NESTING",
+    "MAX_VALUES",
     "MAX_PAYLOAD_SIZE",
     "FrameAggregate",
     "RawRecord",

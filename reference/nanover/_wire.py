@@ -16,6 +16,14 @@ tag longer than 5 bytes or above 2^32, field number 0, wire types 3 and 4
 (groups) and 6, 7, a length past the end of the enclosing message, a packed
 float run whose length is not a multiple of 4, and Struct/ListValue nesting
 deeper than :data:`MAX_NESTING`.
+
+Bounded: a payload may hold at most :data:`MAX_VALUES` map entries and list
+elements (``NANOVER-LIMIT-003``). Each becomes a message of its own in upb and
+an object in the model, hundreds of bytes apiece whatever its size on the wire
+(a 16-byte map entry costs about 340 bytes checked, several KB in the Kaitai
+reading), so this count, not the payload's size, is what bounds the memory of a
+record made of tiny entries. The walk counts them as it goes and stops at the
+first one over the limit.
 """
 
 from __future__ import annotations
@@ -24,10 +32,16 @@ from dataclasses import dataclass, field
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
-__all__ = ["MAX_NESTING", "SCHEMAS", "Scan", "UnknownField", "encode_varint", "read_varint", "scan"]
+__all__ = ["MAX_NESTING", "MAX_VALUES", "SCHEMAS", "Scan", "UnknownField", "encode_varint", "read_varint", "scan"]
 
 #: Struct / ListValue nesting limit (the ksy's ``len_struct::max_nesting``); upb's own is 100.
 MAX_NESTING = 32
+#: Map entries (FrameData.values / .arrays, Struct.fields) plus ListValue elements in one payload
+#: (NANOVER-LIMIT-003). Real recordings hold a few dozen (a frame's keys); a state selection's
+#: particle list is one element per atom, so the limit leaves room for 262,144 of them.
+MAX_VALUES = 1 << 18
+# The messages whose every message-typed field is a map entry or a list element (counted).
+_COUNTING = frozenset(("FrameData", "Struct", "ListValue"))
 _VARINT_MAX = 10
 _TAG_MAX = 5
 
@@ -80,6 +94,8 @@ class Scan:
     unknown: list[UnknownField] = field(default_factory=list)
     unpacked: list[tuple[str, int]] = field(default_factory=list)  # (message, offset of the first)
     top_fields: int = 0  # known fields of the root message
+    values: int = 0  # map entries and list elements (NANOVER-LIMIT-003)
+    max_values: int = MAX_VALUES
 
 
 def encode_varint(n: int) -> bytes:
@@ -111,13 +127,15 @@ def read_varint(buf: bytes | memoryview, off: int, end: int, max_len: int = _VAR
             raise Malformed(f"varint longer than {max_len} bytes", base + start, path, rule="NANOVER-PROTO-001")
 
 
-def scan(buf: bytes | memoryview, start: int, end: int, kind: str, base: int = 0, path: str = "") -> Scan:
+def scan(buf: bytes | memoryview, start: int, end: int, kind: str, base: int = 0, path: str = "",
+         max_values: int = MAX_VALUES) -> Scan:
     """Walk the payload ``buf[start:end]`` of a ``kind`` (``traj``/``state``) record.
 
     Raises :class:`Malformed` / :class:`Truncated` (rule NANOVER-PROTO-001) or
-    :class:`LimitExceeded` (NANOVER-LIMIT-002) with the offset of the bad field.
+    :class:`LimitExceeded` (NANOVER-LIMIT-002, or NANOVER-LIMIT-003 past
+    ``max_values`` map entries and list elements) with the offset of the bad field.
     """
-    out = Scan()
+    out = Scan(max_values=max_values)
     root = _ROOT[kind]
     _walk(buf, start, end, root, 0, base, path, out, root)
     return out
@@ -128,6 +146,7 @@ def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, ba
     schema = SCHEMAS[name]
     get = schema.get
     varint = read_varint
+    counting = name in _COUNTING  # every message field here is one more value (NANOVER-LIMIT-003)
     while off < end:
         at = off
         tag, off = varint(buf, off, end, _TAG_MAX, base, path)
@@ -166,6 +185,12 @@ def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, ba
                 raise Malformed(f"{name}: field length {n} runs past the end of the message "
                                 f"({end - off} bytes left)", base + at, path, rule="NANOVER-PROTO-001")
             if handler == MESSAGE:
+                if counting:
+                    out.values += 1
+                    if out.values > out.max_values:
+                        raise LimitExceeded(f"more than {out.max_values:,} map entries and list elements in one "
+                                            "payload", base + at, path, rule="NANOVER-LIMIT-003",
+                                            limit="MAX_VALUES", value=out.values, maximum=out.max_values)
                 _walk(buf, off, off + n, sub, d, base, path, out, root)  # type: ignore[arg-type]
             elif handler == PACKED_F32 and n % 4:
                 raise Malformed(f"{name}: packed float run of {n} bytes is not a multiple of 4",
