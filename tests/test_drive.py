@@ -334,3 +334,21 @@ def test_the_cpp_driver_example_passes_and_refuses_negative_coordinates(capsys: 
     code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
                           "--max-examples", "25", "--seed", "4", "--", str(exe), "{case}", "{out}")
     assert code == 0, report
+
+
+def test_the_command_line_carla_writer_example_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    for variant in ("0.9.15", "ue5"):  # a UE4 build (f32 vectors) and a UE5 build (f64 vectors)
+        code, report = _drive(capsys, "writer", "carla", "--variant", variant, "--max-examples", "6", "--seed", "3",
+                              "--byte-exact", "--", PY, str(ROOT / "docs" / "testees" / "carla_writer.py"), "{case}",
+                              "{out}")
+        assert code == 0, report
+        assert report["files"][0]["evidence"]["drive"]["examples"] == 6
+
+
+def test_the_bson_library_matrix_writer_example_passes() -> None:
+    sys.path.insert(0, str(ROOT / "docs" / "testees"))
+    import test_matrix_writer as example
+
+    run = check_writer(example.write, format="matrix-smt", byte_exact=True, max_examples=10, seed=3)
+    assert run is not None and run.ok and run.results[0].examples == 10
+
