@@ -352,3 +352,24 @@ def test_the_bson_library_matrix_writer_example_passes() -> None:
     run = check_writer(example.write, format="matrix-smt", byte_exact=True, max_examples=10, seed=3)
     assert run is not None and run.ok and run.results[0].examples == 10
 
+
+def test_the_same_seed_draws_the_same_examples_whatever_was_imported(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hypothesis draws now and then a constant from the source of the local modules imported so far; a drive
+    run must not depend on them (else --seed does not reproduce a run in another process)."""
+    sys.path.insert(0, str(ROOT / "docs" / "testees"))
+    import test_matrix_writer as correct
+
+    def search() -> bytes | None:
+        run = check_writer(correct.write, format="matrix-smt", max_examples=20, seed=7)
+        assert run is not None
+        return run.results[0].last_reference  # the last case's file: another example, another file
+
+    before = search()
+    module = tmp_path / "drive_constants_module.py"
+    module.write_text("CONSTANTS = [" + ", ".join(f"{x / 7!r}, {x}, {str(x)!r}" for x in range(1, 200)) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    importlib.import_module("drive_constants_module")
+    assert search() == before

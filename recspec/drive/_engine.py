@@ -17,7 +17,8 @@ import random
 import tempfile
 import traceback
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -436,6 +437,39 @@ def _mutations(data: bytes) -> Any:
     return st.one_of(none, truncate, flip, append)
 
 
+class _NoConstants:
+    """An empty pool of source-code constants (see :func:`_same_examples_in_any_process`)."""
+
+    def set_for_type(self, choice_type: str) -> tuple[()]:
+        return ()
+
+
+@contextmanager
+def _same_examples_in_any_process() -> Iterator[None]:
+    """While a search runs, keep Hypothesis from drawing constants found in the source of the modules loaded.
+
+    Hypothesis (recent releases) now and then draws a constant it found in the source of the local modules
+    imported so far, so the same ``--seed`` drew different examples, and shrank a failure to a different
+    case, depending on what the process had imported before the search (a pytest suite's earlier tests,
+    the CLI's renderers). Hypothesis has no setting for it; its own constants (0, 1, the float edge values)
+    still come. On a Hypothesis without this machinery, nothing is changed.
+    """
+    try:
+        from hypothesis.internal.cache import LRUCache
+        from hypothesis.internal.conjecture import providers
+
+        saved = providers._get_local_constants, providers.CONSTANTS_CACHE
+    except (ImportError, AttributeError):
+        yield
+        return
+    providers._get_local_constants = _NoConstants  # type: ignore[assignment]
+    providers.CONSTANTS_CACHE = LRUCache(1024)  # the permitted constants computed without the local ones
+    try:
+        yield
+    finally:
+        providers._get_local_constants, providers.CONSTANTS_CACHE = saved
+
+
 def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | ReaderTestee) -> TargetResult:
     """Drive one target: every example within ``max_examples``, the first failure shrunk."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -494,7 +528,8 @@ def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | Read
 
     search = hseed(seed)(search)
     try:
-        search()
+        with _same_examples_in_any_process():
+            search()
     except _Failed:
         result.failure = found[-1]
     except Flaky as e:  # the testee failed, then passed on the same input: report the last failure seen
