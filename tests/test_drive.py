@@ -357,6 +357,80 @@ def test_the_bson_library_matrix_writer_example_passes() -> None:
     assert run is not None and run.ok and run.results[0].examples == 10
 
 
+# --- tolerances, a flaky testee, judging given bytes ------------------------------------------------------
+
+
+def _floor_fixed(x: float) -> tuple[int, int]:
+    """The raSkat writer's other habit: the fraction computed in floating point and floored (0.000003 is
+    stored as 0.000002); negative coordinates refused."""
+    if x < 0:
+        raise ValueError(f"{x} is negative: a v2 coordinate cannot hold it")
+    whole = math.floor(x)
+    return whole, math.floor((x - whole) * 1_000_000)
+
+
+def _floor_write(case: Any, out: Path) -> None:
+    raskat_negative_writer.write(case, str(out), to_fixed=_floor_fixed)
+
+
+def test_the_millionth_floor_tolerance_accepts_a_coordinate_one_millionth_low() -> None:
+    with pytest.raises(DriveFailure) as failure:
+        check_writer(_floor_write, format="raskat-signal", variant="v2", profile="compat", max_examples=30, seed=1)
+    run = failure.value.run
+    assert run is not None
+    (finding,) = [f for f in run.report.files[0].findings if f.rule == "DRIVE-WRITER-007"]
+    assert finding.path in ("longitude", "latitude", "altitude")
+    assert round(finding.expected * 1_000_000) - round(finding.actual * 1_000_000) == 1  # one millionth low
+    # the same cases pass when that one-millionth loss is declared
+    run = check_writer(_floor_write, format="raskat-signal", variant="v2", profile="compat", max_examples=30, seed=1,
+                       tolerances=["millionth-floor"])
+    assert run is not None and run.ok and run.results[0].examples == 30
+    assert run.report.files[0].evidence["drive"]["tolerances"] == ["millionth-floor"]
+
+
+def test_a_flaky_writer_is_reported_with_its_failure() -> None:
+    failed = []
+
+    def flaky(case: Any, out: Path) -> None:
+        """Refuses the first case it can write, once: that case passes when Hypothesis replays it."""
+        if not failed and min(case["longitude"], case["latitude"], case["altitude"]) >= 0:
+            failed.append(case)
+            raise RuntimeError("out of file handles")
+        _floor_write(case, out)
+
+    with pytest.raises(DriveFailure) as failure:
+        check_writer(flaky, format="raskat-signal", variant="v2", profile="compat", tolerances=["millionth-floor"],
+                     max_examples=10, seed=1)
+    assert failure.value.verdicts == ("refused",)
+    assert "out of file handles" in str(failure.value)
+    assert exact(failure.value.case) == exact(failed[0])  # not shrunk: no smaller case fails
+    # the failure and the report say the testee is flaky
+    flaky = "it failed on this input, then did not when the input was run again"
+    assert f"the testee is flaky: {flaky}" in str(failure.value)
+    assert failure.value.run.report.files[0].evidence["drive"]["flaky"] == flaky  # type: ignore[union-attr]
+
+
+def test_check_reader_judges_the_bytes_it_is_given() -> None:
+    from recspec.drive import reference_file
+    from recspec.formats import FORMATS
+
+    log = reference_file(FORMATS["carla"], CARLA_EMPTY_LOG, "spec").data
+    assert log is not None
+
+    def read(path: Path) -> Any:
+        return carla_truncated_reader.read(str(path), "0.9.15")
+
+    assert check_reader(read, format="carla", variant="0.9.15", data=log) is None  # valid, read right
+    with pytest.raises(DriveFailure) as failure:
+        check_reader(read, format="carla", variant="0.9.15", data=log + b"\x00")
+    assert (failure.value.verdicts, failure.value.data, failure.value.run) == (("accepts-malformed",), log + b"\x00",
+                                                                               None)
+    assert "CARLA-STREAM-001" in str(failure.value)
+    # a reader that rejects the valid log
+    with pytest.raises(DriveFailure, match="rejects-valid"):
+        check_reader(lambda path: 1 / 0, format="carla", variant="0.9.15", data=log)
+
+
 def test_the_same_seed_draws_the_same_examples_whatever_was_imported(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Hypothesis draws now and then a constant from the source of the local modules imported so far; a drive
