@@ -11,10 +11,11 @@ inside a packet header. (A log cut short by one byte fails too; drive mutates by
 appending before cutting, so it shrinks to the appended byte.)"""
 
 import io
-import json
 import sys
 
-from recspec.errors import DecodeError, Truncated
+from _command import reader_main
+
+from recspec.errors import Truncated
 from recspec.reference.carla import (
     Packet,
     PacketReader,
@@ -45,15 +46,5 @@ def read(path: str, variant: str) -> dict:
     return to_case(Recording(header, tuple(packets)), variant=variant)
 
 
-def main() -> int:
-    try:
-        case = read(sys.argv[2], sys.argv[1])
-    except DecodeError as e:
-        print(f"rejected: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps(case))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(reader_main(lambda: read(sys.argv[2], sys.argv[1])))
