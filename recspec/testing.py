@@ -89,6 +89,8 @@ def _raise_for(run: DriveRun, direction: str) -> DriveRun:
                 how = f", {ex.mutation}" if ex.mutation and ex.mutation != "none" else ""
                 lines.append(f"{fr.path}: {item.verdict} ({item.rule}): {item.message}\n"
                              f"    minimal input: {where}{how}")
+                if r.flaky and ex is r.failure:
+                    lines.append(f"    the testee is flaky: {r.flaky}")
                 first = first or ex
     for st in run.report.stale:
         lines.append(f"{st.path}: the known deviation {st.rule} did not occur (stale)")

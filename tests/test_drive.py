@@ -62,36 +62,36 @@ def assert_minimal_nanover(case: dict[str, Any]) -> None:
                                     "residue.names", "residue.ids", "residue.chains", "chain.names", "bond.pairs"}
 
 
-def _numbers(v: Any) -> list[float]:
-    if isinstance(v, float):
-        return [v]
-    if isinstance(v, dict):
-        return [x for k, y in v.items() if k != "recspec_case" for x in _numbers(y)]
-    if isinstance(v, list):
-        return [x for y in v for x in _numbers(y)]
-    return []
+def exact(value: Any) -> str:
+    """``value`` as canonical JSON, to compare cases exactly: ``==`` takes -0.0 for 0.0 and 1 for 1.0."""
+    return json.dumps(value, sort_keys=True)
+
+
+#: The int64 writer's minimal case: no object, one frame at 0.0 with one vector command whose last vector
+#: number is -0.0 (the first command kind, the zero origin, no colour or opacity).
+MATRIX_INT64_MINIMAL = {"recspec_case": 1, "format": "matrix-smt", "variant": None, "objects": [],
+                        "frames": [{"time": 0.0, "states": [], "commands": [
+                            {"kind": "v", "origin": [0.0, 0.0, 0.0], "vector": [0.0, 0.0, -0.0]}]}]}
 
 
 def assert_minimal_matrix(case: dict[str, Any]) -> None:
-    """One frame whose numbers hold exactly one -0.0 (in a state's position, a command's origin or vector),
-    every other position, origin and vector number 0. (The objects drawn before the frame are left open:
-    Hypothesis cannot always delete one that a state of the frame was drawn against.)"""
-    (frame,) = case["frames"]
-    assert len(frame["states"]) + len(frame["commands"]) >= 1
-    zeros = [x for x in _numbers(case) if x == 0 and math.copysign(1.0, x) < 0]
-    assert len(zeros) == 1
-    places = ([s["position"] for s in frame["states"]] + [c["origin"] for c in frame["commands"]]
-              + [c["vector"] for c in frame["commands"] if "vector" in c])
-    assert all(x == 0 for p in places for x in p)
+    """Exactly MATRIX_INT64_MINIMAL. The shrinker reaches it from every seed tried (1 to 4) since the strategy
+    draws each object whole (id with its fields) and a frame's commands before its states, and a drive run
+    draws the same examples in any process."""
+    assert exact(case) == exact(MATRIX_INT64_MINIMAL)
+
+
+#: The truncation reader's minimal input: the smallest valid 0.9.15 log (no frame) ...
+CARLA_EMPTY_LOG = {"recspec_case": 1, "format": "carla", "variant": "0.9.15", "frames": [],
+                   "header": {"version": 1, "magic": "CARLA_RECORDER", "date": 1483228800, "map_name": "Town01"}}
 
 
 def assert_minimal_carla(failure: dict[str, Any]) -> None:
-    """The smallest valid log (no frame, or one frame with no record in any packet) with one byte of damage at
-    its end, so that it ends inside a packet header: cut short by one byte, or one byte appended."""
-    case = failure["case"]
-    assert len(case["frames"]) <= 1
-    assert all(p.get("records", []) == [] for f in case["frames"] for p in f["packets"])
-    assert failure["mutation"] in ("truncated by 1 byte(s)", "1 byte(s) appended")
+    """... with one byte appended, so that the log ends inside a packet header (the byte is 0: the caller
+    checks it where it has the bytes). Reached from every seed tried (1 to 4): drive's mutations put appending
+    before cutting, so the shrinker does not stop at a one-frame log cut short by one byte."""
+    assert exact(failure["case"]) == exact(CARLA_EMPTY_LOG)
+    assert failure["mutation"] == "1 byte(s) appended"
 
 
 # --- planted bugs, by the CLI ----------------------------------------------------------------------
@@ -185,6 +185,10 @@ def test_testing_finds_the_planted_bugs_and_shrinks_them() -> None:
     assert run is not None
     assert_minimal_carla({"case": run.results[0].failure.case,  # type: ignore[union-attr]
                           "mutation": run.results[0].failure.mutation})  # type: ignore[union-attr]
+    from recspec.drive import reference_file
+    from recspec.formats import FORMATS
+
+    assert carla.value.data == reference_file(FORMATS["carla"], CARLA_EMPTY_LOG, "spec").data + b"\x00"  # type: ignore[operator]
 
 
 def test_testing_inside_a_hypothesis_test_judges_the_drawn_case() -> None:
@@ -334,3 +338,116 @@ def test_the_cpp_driver_example_passes_and_refuses_negative_coordinates(capsys: 
     code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
                           "--max-examples", "25", "--seed", "4", "--", str(exe), "{case}", "{out}")
     assert code == 0, report
+
+
+def test_the_command_line_carla_writer_example_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    for variant in ("0.9.15", "ue5"):  # a UE4 build (f32 vectors) and a UE5 build (f64 vectors)
+        code, report = _drive(capsys, "writer", "carla", "--variant", variant, "--max-examples", "6", "--seed", "3",
+                              "--byte-exact", "--", PY, str(ROOT / "docs" / "testees" / "carla_writer.py"), "{case}",
+                              "{out}")
+        assert code == 0, report
+        assert report["files"][0]["evidence"]["drive"]["examples"] == 6
+
+
+def test_the_bson_library_matrix_writer_example_passes() -> None:
+    sys.path.insert(0, str(ROOT / "docs" / "testees"))
+    import test_matrix_writer as example
+
+    run = check_writer(example.write, format="matrix-smt", byte_exact=True, max_examples=10, seed=3)
+    assert run is not None and run.ok and run.results[0].examples == 10
+
+
+# --- tolerances, a flaky testee, judging given bytes ------------------------------------------------------
+
+
+def _floor_fixed(x: float) -> tuple[int, int]:
+    """The raSkat writer's other habit: the fraction computed in floating point and floored (0.000003 is
+    stored as 0.000002); negative coordinates refused."""
+    if x < 0:
+        raise ValueError(f"{x} is negative: a v2 coordinate cannot hold it")
+    whole = math.floor(x)
+    return whole, math.floor((x - whole) * 1_000_000)
+
+
+def _floor_write(case: Any, out: Path) -> None:
+    raskat_negative_writer.write(case, str(out), to_fixed=_floor_fixed)
+
+
+def test_the_millionth_floor_tolerance_accepts_a_coordinate_one_millionth_low() -> None:
+    with pytest.raises(DriveFailure) as failure:
+        check_writer(_floor_write, format="raskat-signal", variant="v2", profile="compat", max_examples=30, seed=1)
+    run = failure.value.run
+    assert run is not None
+    (finding,) = [f for f in run.report.files[0].findings if f.rule == "DRIVE-WRITER-007"]
+    assert finding.path in ("longitude", "latitude", "altitude")
+    assert round(finding.expected * 1_000_000) - round(finding.actual * 1_000_000) == 1  # one millionth low
+    # the same cases pass when that one-millionth loss is declared
+    run = check_writer(_floor_write, format="raskat-signal", variant="v2", profile="compat", max_examples=30, seed=1,
+                       tolerances=["millionth-floor"])
+    assert run is not None and run.ok and run.results[0].examples == 30
+    assert run.report.files[0].evidence["drive"]["tolerances"] == ["millionth-floor"]
+
+
+def test_a_flaky_writer_is_reported_with_its_failure() -> None:
+    failed = []
+
+    def flaky(case: Any, out: Path) -> None:
+        """Refuses the first case it can write, once: that case passes when Hypothesis replays it."""
+        if not failed and min(case["longitude"], case["latitude"], case["altitude"]) >= 0:
+            failed.append(case)
+            raise RuntimeError("out of file handles")
+        _floor_write(case, out)
+
+    with pytest.raises(DriveFailure) as failure:
+        check_writer(flaky, format="raskat-signal", variant="v2", profile="compat", tolerances=["millionth-floor"],
+                     max_examples=10, seed=1)
+    assert failure.value.verdicts == ("refused",)
+    assert "out of file handles" in str(failure.value)
+    assert exact(failure.value.case) == exact(failed[0])  # not shrunk: no smaller case fails
+    # the failure and the report say the testee is flaky
+    flaky = "it failed on this input, then did not when the input was run again"
+    assert f"the testee is flaky: {flaky}" in str(failure.value)
+    assert failure.value.run.report.files[0].evidence["drive"]["flaky"] == flaky  # type: ignore[union-attr]
+
+
+def test_check_reader_judges_the_bytes_it_is_given() -> None:
+    from recspec.drive import reference_file
+    from recspec.formats import FORMATS
+
+    log = reference_file(FORMATS["carla"], CARLA_EMPTY_LOG, "spec").data
+    assert log is not None
+
+    def read(path: Path) -> Any:
+        return carla_truncated_reader.read(str(path), "0.9.15")
+
+    assert check_reader(read, format="carla", variant="0.9.15", data=log) is None  # valid, read right
+    with pytest.raises(DriveFailure) as failure:
+        check_reader(read, format="carla", variant="0.9.15", data=log + b"\x00")
+    assert (failure.value.verdicts, failure.value.data, failure.value.run) == (("accepts-malformed",), log + b"\x00",
+                                                                               None)
+    assert "CARLA-STREAM-001" in str(failure.value)
+    # a reader that rejects the valid log
+    with pytest.raises(DriveFailure, match="rejects-valid"):
+        check_reader(lambda path: 1 / 0, format="carla", variant="0.9.15", data=log)
+
+
+def test_the_same_seed_draws_the_same_examples_whatever_was_imported(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hypothesis draws now and then a constant from the source of the local modules imported so far; a drive
+    run must not depend on them (else --seed does not reproduce a run in another process)."""
+    sys.path.insert(0, str(ROOT / "docs" / "testees"))
+    import test_matrix_writer as correct
+
+    def search() -> bytes | None:
+        run = check_writer(correct.write, format="matrix-smt", max_examples=20, seed=7)
+        assert run is not None
+        return run.results[0].last_reference  # the last case's file: another example, another file
+
+    before = search()
+    module = tmp_path / "drive_constants_module.py"
+    module.write_text("CONSTANTS = [" + ", ".join(f"{x / 7!r}, {x}, {str(x)!r}" for x in range(1, 200)) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    importlib.import_module("drive_constants_module")
+    assert search() == before

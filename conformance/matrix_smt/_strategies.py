@@ -160,16 +160,23 @@ def _commands(draw: st.DrawFn) -> DebugCommand:
                         opacity=opacity)
 
 
+_OBJECT_IDS = st.integers(0, 2**31 - 1)
+
+
 @st.composite
 def _valid_recordings(draw: st.DrawFn, min_frames: int, max_frames: int) -> Recording:
-    ids = draw(st.lists(st.integers(0, 2**31 - 1), max_size=5, unique=True))
-    objects = tuple(draw(_objects(i)) for i in ids)
+    # each object is drawn with its id, as one list element: the shrinker deletes an object whole
+    objects = tuple(draw(st.lists(_OBJECT_IDS.flatmap(_objects), max_size=5, unique_by=lambda o: o.id)))
+    ids = [o.id for o in objects]
     n = draw(st.integers(min_frames, max_frames))
     alive = list(ids)
     t = draw(st.floats(0.0, 100.0))
     frames = []
     for _ in range(n):
         t += draw(st.sampled_from([0.0, 1 / 60, 0.05, 1.0]))
+        # the commands before the states: the states' draws depend on which objects exist, so an object
+        # the shrinker deletes changes them; drawn last, they cannot shift the commands' draws
+        commands = tuple(draw(st.lists(_commands(), max_size=2)))
         listed = draw(st.lists(st.sampled_from(alive), unique=True)) if alive else []
         states = []
         for oid in listed:
@@ -178,7 +185,7 @@ def _valid_recordings(draw: st.DrawFn, min_frames: int, max_frames: int) -> Reco
                                 draw(_vec3()), draw(_quaternions())))
             if destroyed:
                 alive.remove(oid)
-        frames.append(Frame(t, tuple(states), tuple(draw(st.lists(_commands(), max_size=2)))))
+        frames.append(Frame(t, tuple(states), commands))
     return Recording(objects, tuple(frames))
 
 

@@ -17,7 +17,8 @@ import random
 import tempfile
 import traceback
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -433,7 +434,43 @@ def _mutations(data: bytes) -> Any:
     flip = st.tuples(st.integers(0, len(data) - 1), st.integers(1, 255)).map(
         lambda p: (f"byte {p[0]} xor 0x{p[1]:02x}", data[:p[0]] + bytes([data[p[0]] ^ p[1]]) + data[p[0] + 1:]))
     append = st.binary(min_size=1, max_size=8).map(lambda b: (f"{len(b)} byte(s) appended", data + b))
-    return st.one_of(none, truncate, flip, append)
+    # appending first: the shrinker prefers earlier branches, and bytes appended fit any file (a cut of the
+    # smallest file may land in its header instead), so a reader that misses where a file ends shrinks to
+    # one smallest input
+    return st.one_of(none, append, truncate, flip)
+
+
+class _NoConstants:
+    """An empty pool of source-code constants (see :func:`_same_examples_in_any_process`)."""
+
+    def set_for_type(self, choice_type: str) -> tuple[()]:
+        return ()
+
+
+@contextmanager
+def _same_examples_in_any_process() -> Iterator[None]:
+    """While a search runs, keep Hypothesis from drawing constants found in the source of the modules loaded.
+
+    Hypothesis (recent releases) now and then draws a constant it found in the source of the local modules
+    imported so far, so the same ``--seed`` drew different examples, and shrank a failure to a different
+    case, depending on what the process had imported before the search (a pytest suite's earlier tests,
+    the CLI's renderers). Hypothesis has no setting for it; its own constants (0, 1, the float edge values)
+    still come. On a Hypothesis without this machinery, nothing is changed.
+    """
+    try:
+        from hypothesis.internal.cache import LRUCache
+        from hypothesis.internal.conjecture import providers
+
+        saved = providers._get_local_constants, providers.CONSTANTS_CACHE
+    except (ImportError, AttributeError):
+        yield
+        return
+    providers._get_local_constants = _NoConstants  # type: ignore[assignment]
+    providers.CONSTANTS_CACHE = LRUCache(1024)  # the permitted constants computed without the local ones
+    try:
+        yield
+    finally:
+        providers._get_local_constants, providers.CONSTANTS_CACHE = saved
 
 
 def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | ReaderTestee) -> TargetResult:
@@ -494,20 +531,25 @@ def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | Read
 
     search = hseed(seed)(search)
     try:
-        search()
+        with _same_examples_in_any_process():
+            search()
     except _Failed:
         result.failure = found[-1]
-    except Flaky as e:  # the testee failed, then passed on the same input: report the last failure seen
+    except Flaky:  # the testee failed, then passed on the same input: report the last failure seen
         result.failure = found[-1] if found else None
-        result.flaky = str(e).splitlines()[0] if str(e) else type(e).__name__
+        result.flaky = _FLAKY
     except Unsatisfiable:
         pass  # every drawn case was one the format cannot hold; nothing to feed a reader
-    except BaseExceptionGroup as e:  # hypothesis's FlakyFailure on some versions
+    except BaseExceptionGroup:  # hypothesis's FlakyFailure on some versions
         if not found:
             raise
         result.failure = found[-1]
-        result.flaky = str(e).splitlines()[0]
+        result.flaky = _FLAKY
     return result
+
+
+#: What a flaky run says (Hypothesis's own message starts with the whole input, not with what happened).
+_FLAKY = "it failed on this input, then did not when the input was run again"
 
 
 def _corpus_files(opts: DriveOptions) -> list[tuple[str, bytes]]:

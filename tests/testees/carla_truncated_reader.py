@@ -6,15 +6,16 @@ Everything else is recspec's reference decoder. The bug, as a reader that loops
 "while the stream has packets" has it: when the file ends inside a packet, the
 reader stops there, drops the unfinished frame and prints the frames before it,
 instead of rejecting the file (CARLA-STREAM-001). The smallest failing input: the
-smallest valid log (no frame, or one frame with empty packets) with one byte of
-damage at its end, so that it ends inside a packet header: cut short by one byte,
-or one byte appended."""
+smallest valid log (a header, no frame) with one byte, 0, appended: the file ends
+inside a packet header. (A log cut short by one byte fails too; drive mutates by
+appending before cutting, so it shrinks to the appended byte.)"""
 
 import io
-import json
 import sys
 
-from recspec.errors import DecodeError, Truncated
+from _command import reader_main
+
+from recspec.errors import Truncated
 from recspec.reference.carla import (
     Packet,
     PacketReader,
@@ -45,15 +46,5 @@ def read(path: str, variant: str) -> dict:
     return to_case(Recording(header, tuple(packets)), variant=variant)
 
 
-def main() -> int:
-    try:
-        case = read(sys.argv[2], sys.argv[1])
-    except DecodeError as e:
-        print(f"rejected: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps(case))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(reader_main(lambda: read(sys.argv[2], sys.argv[1])))

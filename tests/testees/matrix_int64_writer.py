@@ -7,9 +7,9 @@ frames with t, states, cmd) from the case, with its own small BSON encoder.
 int64 is a number type the format allows (MATRIX-NUM-001), so the file is valid;
 but a whole number stored as an integer loses the sign of -0.0, and the file no
 longer holds the case it was given. (Values beyond int64 stay doubles: the writer
-does not crash.) The smallest failing case: one frame whose numbers hold exactly
-one -0.0 (in a state's position or a debug command's origin or vector), every
-other position, origin and vector number 0; it is read back as 0.0."""
+does not crash.) The smallest failing case: no object, one frame at time 0.0
+with no state and one vector command (the first kind), its origin [0, 0, 0] and
+its vector [0, 0, -0.0]; the -0.0 is read back as 0.0."""
 
 import json
 import struct

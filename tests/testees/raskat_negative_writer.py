@@ -22,10 +22,11 @@ def fixed(x: float) -> tuple[int, int]:
     return whole, frac
 
 
-def write(case: dict, out_path: str) -> None:
+def write(case: dict, out_path: str, to_fixed=fixed) -> None:
+    """``to_fixed``: how a coordinate becomes its parts (the tests swap in the raSkat writer's other habit)."""
     if case["variant"] != "v2" or case.get("container", "raw") != "raw":
         raise ValueError("this writer writes raw v2 signals only")
-    parts = [p for name in ("longitude", "latitude", "altitude") for p in fixed(case[name])]
+    parts = [p for name in ("longitude", "latitude", "altitude") for p in to_fixed(case[name])]
     head = struct.pack("<H14sIHIHIHIIBI", 2, case["time"].encode("ascii"), case["microseconds"], *parts,
                        case["sample_rate"], case["flags"], len(case["samples"]))
     with open(out_path, "wb") as f:
