@@ -3,9 +3,10 @@
 Each worker is a long-lived process that is handed a batch of files (see
 :func:`plan_batches`: small files together, so that a round trip to the worker
 and the parent's wake-up are not paid per file; big files alone, biggest first)
-and sends the batch's results back in one message. While it works it keeps, in
-memory shared with the parent, which file of the batch it is checking, and the
-CPU and wall-clock time at which that file started. So a file that crashes its
+and sends the batch's results back in one message; the next batch is sent to it
+before it has finished, so it does not wait for the parent between batches.
+While it works it keeps, in memory shared with the parent, how many files it has
+started, and the CPU and wall-clock time at which the last one started. So a file that crashes its
 worker (a segfault in an extension, the kernel's OOM killer) or hangs it loses
 only that file: it gets the verdict ``crash`` or ``timeout``, the worker is
 replaced, and the new worker checks the batch's other files again (those before
@@ -41,6 +42,7 @@ import signal
 import sys
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,8 +164,12 @@ def _cpu_seconds(pid: int) -> float | None:
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-#: Slots of a worker's shared progress record (a RawArray of doubles).
+#: Slots of a worker's shared progress record (a RawArray of doubles): the number of files it
+#: has started, less one (the position of its current file among all it was given), and that
+#: file's start in the worker's CPU time and in wall-clock (monotonic) time.
 _AT, _CPU_START, _WALL_START = 0, 1, 2
+#: Batches sent to a worker and not yet answered: the one it is checking and the next.
+_IN_FLIGHT = 2
 
 
 def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
@@ -180,10 +186,10 @@ def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
         if batch is None:
             return
         results: list[tuple[int, tuple[str, Any]]] = []
-        for at, (index, path, named) in enumerate(batch):
+        for index, path, named in batch:
             progress[_CPU_START] = time.process_time()  # the clocks first: the parent reads _AT first
             progress[_WALL_START] = time.monotonic()
-            progress[_AT] = at
+            progress[_AT] += 1
             if faults:
                 _inject_fault(faults, path.name)
             try:
@@ -207,28 +213,46 @@ def _sendable(result: tuple[int, tuple[str, Any]]) -> tuple[int, tuple[str, Any]
 
 
 class _Slot:
-    """One worker process and the batch it is checking."""
+    """One worker process and the files sent to it whose results have not come back."""
 
     def __init__(self, ctx: Any, check: Callable[[Path, bool], Any]) -> None:
         self.conn, child = ctx.Pipe()
         _PARENT_ENDS.add(self.conn)
         self.progress = ctx.RawArray("d", 3)
+        self.progress[_AT] = -1.0  # no file started yet
         self.proc = ctx.Process(target=_worker, args=(child, check, self.progress, os.getpid()), daemon=True)
         self.proc.start()
         child.close()
-        self.batch: list[Task] = []
+        self.queue: list[Task] = []  # sent, not answered, in the order the worker checks them
+        self.in_flight: deque[int] = deque()  # how many files each unanswered batch holds
+        self.answered = 0  # files whose results have come back
         self.deadline = 0.0
         self.cpu_clock = True  # False where the worker's CPU time cannot be read: the limit is wall time
 
     def give(self, batch: list[Task], timeout: float) -> None:
-        self.batch = batch
-        self.progress[_AT] = -1.0  # until the worker starts the batch's first file
-        self.deadline = time.monotonic() + timeout
+        if not self.queue:
+            self.deadline = time.monotonic() + timeout
+        self.queue.extend(batch)
+        self.in_flight.append(len(batch))
         self.conn.send(batch)
 
+    def wants_more(self, next_batch: list[Task]) -> bool:
+        """Idle, or one batch in flight and the next is a batch of several (small) files: a big
+        file waits for an idle worker, so that it does not queue behind another big one."""
+        return not self.in_flight or (len(self.in_flight) < _IN_FLIGHT and len(next_batch) > 1)
+
+    def answer(self, results: list[tuple[int, tuple[str, Any]]], timeout: float) -> list[tuple[int, tuple[str, Any]]]:
+        """The results of the oldest batch in flight, which it is taken off."""
+        n = self.in_flight.popleft()
+        assert [index for index, _ in results] == [task[0] for task in self.queue[:n]]
+        del self.queue[:n]
+        self.answered += n
+        self.deadline = time.monotonic() + timeout  # overran() reads when its current file started
+        return results
+
     def at(self) -> int:
-        """The position in the batch of the file the worker is checking (-1: none started yet)."""
-        return int(self.progress[_AT])
+        """The position in ``queue`` of the file the worker is checking (-1: none started yet)."""
+        return max(-1, int(self.progress[_AT]) - self.answered)
 
     def overran(self, now: float, timeout: float) -> bool:
         """At its deadline: has the file being checked used its CPU-time limit (or WALL_FACTOR
@@ -291,16 +315,16 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
         for _ in range(min(jobs, len(pending))):
             slots.append(_Slot(ctx, check))
         for slot in slots:
-            if pending:
+            while pending and slot.wants_more(pending[-1]):
                 slot.give(pending.pop(), timeout)
-        while any(slot.batch for slot in slots):
-            busy = [s for s in slots if s.batch]
+        while any(slot.queue for slot in slots):
+            busy = [s for s in slots if s.queue]
             now = time.monotonic()
             wait_for = max(0.0, min(s.deadline for s in busy) - now)
             ready = wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=wait_for)
             now = time.monotonic()
             for i, slot in enumerate(slots):
-                if not slot.batch:
+                if not slot.queue:
                     continue
                 lost: WorkerLost | None = None
                 if slot.conn in ready:
@@ -309,9 +333,7 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
                     except (EOFError, OSError):
                         lost = WorkerLost("crash", slot.death())
                     else:
-                        assert [index for index, _ in results] == [task[0] for task in slot.batch]
-                        slot.batch = []
-                        for index, (kind, value) in results:
+                        for index, (kind, value) in slot.answer(results, timeout):
                             on_result(index, kind, value)
                 elif slot.proc.sentinel in ready:
                     lost = WorkerLost("crash", slot.death())
@@ -323,20 +345,20 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
                     if lost.kind == "timeout" and slot.at() != blamed:
                         blamed = -1  # it finished that file just before it was stopped: nobody is to blame
                     # the files before and after the one it was checking are checked again by a new worker
-                    again = [task for at, task in enumerate(slot.batch) if at != blamed]
+                    again = [task for at, task in enumerate(slot.queue) if at != blamed]
                     if blamed >= 0:
-                        on_result(slot.batch[blamed][0], "lost", lost)
-                    slot.batch = []
+                        on_result(slot.queue[blamed][0], "lost", lost)
+                    slot.queue = []
                     if again:
                         pending.append(again)
                     if pending:
                         slots[i] = slot = _Slot(ctx, check)  # a fresh worker for the remaining files
-                if not slot.batch and pending:
+                while pending and slot.wants_more(pending[-1]):
                     slot.give(pending.pop(), timeout)
     finally:
         # idle workers are told to stop; busy ones (an interrupted run) are stopped
         for slot in slots:
-            if not slot.batch and slot.proc.is_alive():
+            if not slot.queue and slot.proc.is_alive():
                 try:
                     slot.conn.send(None)
                 except OSError:

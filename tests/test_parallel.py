@@ -192,3 +192,24 @@ def test_a_fault_inside_a_batch_costs_only_that_file(many, monkeypatch, fault, v
     assert got.pop("f10.log")["verdict"] == verdict
     want.pop("f10.log")
     assert got == want
+
+
+def _name_of(path: Path, named: bool) -> str:
+    return path.name
+
+
+@pytest.mark.parametrize(("fault", "kind"), [("crash", "crash"), ("hang", "timeout")])
+def test_a_fault_in_the_second_batch_in_flight_blames_its_file(tmp_path, monkeypatch, fault, kind):
+    """One worker is sent two batches at once; it answers the first, then faults on the middle
+    file of the second: that file alone is lost, the other two are checked again."""
+    from recspec._parallel import run_in_workers
+
+    files = [(tmp_path / f"{c}.bin", False) for c in "abcdef"]
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", f"{fault}=e.bin")
+    got: dict[str, tuple[str, object]] = {}
+    run_in_workers(files, _name_of, jobs=1, timeout=2, batches=[[0, 1, 2], [3, 4, 5]],
+                   on_result=lambda i, k, v: got.setdefault(files[i][0].name, (k, v)))
+    assert sorted(got) == [f"{c}.bin" for c in "abcdef"]
+    lost_kind, lost = got.pop("e.bin")
+    assert lost_kind == "lost" and getattr(lost, "kind", None) == kind
+    assert got == {name: ("ok", name) for name in got}
