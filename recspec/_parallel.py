@@ -235,7 +235,10 @@ class _Slot:
             self.deadline = time.monotonic() + timeout
         self.queue.extend(batch)
         self.in_flight.append(len(batch))
-        self.conn.send(batch)
+        try:
+            self.conn.send(batch)
+        except OSError:  # the worker died after its last answer: the loop sees it, and the batch goes to the next
+            pass
 
     def wants_more(self, next_batch: list[Task]) -> bool:
         """Idle, or one batch in flight and the next is a batch of several (small) files: a big

@@ -201,15 +201,17 @@ def _name_of(path: Path, named: bool) -> str:
 @pytest.mark.parametrize(("fault", "kind"), [("crash", "crash"), ("hang", "timeout")])
 def test_a_fault_in_the_second_batch_in_flight_blames_its_file(tmp_path, monkeypatch, fault, kind):
     """One worker is sent two batches at once; it answers the first, then faults on the middle
-    file of the second: that file alone is lost, the other two are checked again."""
+    file of the second: that file alone is lost, the other two are checked again. The third
+    batch, sent when the first was answered, may find the worker already dead: it is checked
+    by the next worker."""
     from recspec._parallel import run_in_workers
 
-    files = [(tmp_path / f"{c}.bin", False) for c in "abcdef"]
+    files = [(tmp_path / f"{c}.bin", False) for c in "abcdefghi"]
     monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", f"{fault}=e.bin")
     got: dict[str, tuple[str, object]] = {}
-    run_in_workers(files, _name_of, jobs=1, timeout=2, batches=[[0, 1, 2], [3, 4, 5]],
+    run_in_workers(files, _name_of, jobs=1, timeout=2, batches=[[0, 1, 2], [3, 4, 5], [6, 7, 8]],
                    on_result=lambda i, k, v: got.setdefault(files[i][0].name, (k, v)))
-    assert sorted(got) == [f"{c}.bin" for c in "abcdef"]
+    assert sorted(got) == [f"{c}.bin" for c in "abcdefghi"]
     lost_kind, lost = got.pop("e.bin")
     assert lost_kind == "lost" and getattr(lost, "kind", None) == kind
     assert got == {name: ("ok", name) for name in got}
