@@ -5,10 +5,10 @@ Each worker is a long-lived process that is handed a batch of files (see
 and the parent's wake-up are not paid per file; big files alone, biggest first)
 and sends the batch's results back in one message; the next batch is sent to it
 before it has finished, so it does not wait for the parent between batches.
-While it works it keeps, in memory shared with the parent, how many files it has
-started, and the CPU and wall-clock time at which the last one started. So a file that crashes its
-worker (a segfault in an extension, the kernel's OOM killer) or hangs it loses
-only that file: it gets the verdict ``crash`` or ``timeout``, the worker is
+While it works it keeps, in memory shared with the parent, how many files it
+has started, and the CPU and wall-clock time at which the last one started. So a
+file that crashes its worker (a segfault in an extension, the kernel's OOM
+killer) or hangs it loses only that file: it gets the verdict ``crash`` or ``timeout``, the worker is
 replaced, and the new worker checks the batch's other files again (those before
 it had finished, but their results went down with the worker). The caller puts
 the results back in the files' order, so ``-j N`` and ``-j 1`` give
@@ -228,11 +228,13 @@ class _Slot:
         self.in_flight: deque[int] = deque()  # how many files each unanswered batch holds
         self.answered = 0  # files whose results have come back
         self.deadline = 0.0
+        self.waiting_since = 0.0  # when the worker last had no file of ``queue`` started
         self.cpu_clock = True  # False where the worker's CPU time cannot be read: the limit is wall time
 
     def give(self, batch: list[Task], timeout: float) -> None:
         if not self.queue:
-            self.deadline = time.monotonic() + timeout
+            self.waiting_since = time.monotonic()
+            self.deadline = self.waiting_since + timeout
         self.queue.extend(batch)
         self.in_flight.append(len(batch))
         try:
@@ -251,7 +253,8 @@ class _Slot:
         assert [index for index, _ in results] == [task[0] for task in self.queue[:n]]
         del self.queue[:n]
         self.answered += n
-        self.deadline = time.monotonic() + timeout  # overran() reads when its current file started
+        self.waiting_since = time.monotonic()
+        self.deadline = self.waiting_since + timeout  # overran() reads when its current file started
         return results
 
     def at(self) -> int:
@@ -262,7 +265,9 @@ class _Slot:
         """At its deadline: has the file being checked used its CPU-time limit (or WALL_FACTOR
         times it in wall time)? If not, the deadline moves to when the rest of the limit could
         be used up."""
-        if self.at() < 0:  # not started yet (a fork that takes long on a loaded machine)
+        if self.at() < 0:  # not started yet (a fork that takes long on a loaded machine), within reason
+            if now - self.waiting_since >= timeout * WALL_FACTOR:
+                return True
             self.deadline = now + timeout
             return False
         cpu_start, started = self.progress[_CPU_START], self.progress[_WALL_START]
@@ -349,7 +354,9 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
                 if lost is not None:
                     blamed = slot.at()
                     slot.kill()
-                    if lost.kind == "timeout" and slot.at() != blamed:
+                    if lost.kind == "timeout" and blamed < 0:
+                        blamed = 0  # stuck before its first file: that file takes the verdict, so the run ends
+                    elif lost.kind == "timeout" and slot.at() != blamed:
                         blamed = -1  # it finished that file just before it was stopped: nobody is to blame
                     # the files before and after the one it was checking are checked again by a new worker
                     again = [task for at, task in enumerate(slot.queue) if at != blamed]

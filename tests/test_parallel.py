@@ -215,3 +215,25 @@ def test_a_fault_in_the_second_batch_in_flight_blames_its_file(tmp_path, monkeyp
     lost_kind, lost = got.pop("e.bin")
     assert lost_kind == "lost" and getattr(lost, "kind", None) == kind
     assert got == {name: ("ok", name) for name in got}
+
+
+def _hang(parent_pid: int) -> None:
+    while True:
+        time.sleep(1)
+
+
+def test_a_worker_stuck_before_its_first_file_still_ends_the_run(tmp_path, monkeypatch):
+    """A worker that never starts on its batch (stuck as it starts) is stopped after WALL_FACTOR
+    times the limit; the batch's first file takes the timeout verdict, so every worker stuck
+    the same way still lets the run end."""
+    import recspec._parallel as parallel
+
+    monkeypatch.setattr(parallel, "_die_with_parent", _hang)  # the forked worker runs it first
+    files = [(tmp_path / f"{c}.bin", False) for c in "ab"]
+    got: dict[int, tuple[str, object]] = {}
+    start = time.monotonic()
+    parallel.run_in_workers(files, _name_of, jobs=1, timeout=0.3, batches=[[0, 1]],
+                            on_result=lambda i, k, v: got.setdefault(i, (k, v)))
+    assert sorted(got) == [0, 1]
+    assert all(kind == "lost" and getattr(lost, "kind", None) == "timeout" for kind, lost in got.values())
+    assert time.monotonic() - start < 20
