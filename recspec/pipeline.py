@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from ._limits import MAX_STREAM_SIZE, file_kind, open_input
-from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, run_in_workers
+from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, plan_batches, run_in_workers
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
 from .report import FileReport, Finding, Report, Severity, Verdict
@@ -252,10 +252,10 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
         except OSError:
             return 0
 
-    # biggest files first, so no worker is left with a big file while the others are idle
-    order = sorted(range(len(files)), key=lambda i: -size(i))
+    # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
+    batches = plan_batches([size(i) for i in range(len(files))], jobs)
     run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
-                   on_result=on_result, order=order)
+                   on_result=on_result, batches=batches)
     io_errors.extend(errors[i] for i in sorted(errors))
     report.files.extend(fr for fr in results if fr is not None)
     report.unclaimed.extend(str(files[i][0]) for i, fr in enumerate(results) if fr is None and i not in errors)

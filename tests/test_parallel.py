@@ -142,3 +142,98 @@ def test_a_result_that_cannot_cross_processes_is_a_crash_not_a_lost_run(folder, 
     assert verdicts(out) == {**EXPECTED, "c.log": "crash"}
     [finding] = next(f for f in json.loads(out)["files"] if f["path"].endswith("c.log"))["findings"]
     assert finding["rule"] == "RECSPEC-INTERNAL" and "could not be sent back" in finding["message"]
+
+
+def test_plan_batches_groups_small_files_and_keeps_big_ones_alone_biggest_first():
+    from recspec._parallel import BATCH_BYTES, BATCH_FILES, plan_batches
+
+    big = [BATCH_BYTES, 3 * BATCH_BYTES, 2 * BATCH_BYTES]
+    sizes = [100] * 1000 + big
+    batches = plan_batches(sizes, jobs=2)
+    assert batches[:3] == [[1001], [1002], [1000]]  # the big files alone, biggest first
+    small = batches[3:]
+    assert [i for b in small for i in b] == list(range(1000))  # every small file once, in the given order
+    assert max(len(b) for b in small) == BATCH_FILES
+    # few files: small enough batches that each of the workers gets several
+    assert [len(b) for b in plan_batches([100] * 16, jobs=2)] == [2] * 8
+    assert plan_batches([100] * 3, jobs=4) == [[0], [1], [2]]
+    # the byte cap: files of 40% of BATCH_BYTES go two by two, though the count allows three
+    assert plan_batches([BATCH_BYTES * 4 // 10] * 12, jobs=1) == [[i, i + 1] for i in range(0, 12, 2)]
+    assert plan_batches([], jobs=2) == []
+
+
+@pytest.fixture()
+def many(tmp_path: Path) -> Path:
+    """24 small logs: with -j 2, batches of 3, so a fault is in the middle of a batch."""
+    sources = sorted((CORPUS / "valid").glob("*.log")) + sorted((CORPUS / "invalid").glob("*.log"))
+    for i in range(24):
+        shutil.copy(sources[i % len(sources)], tmp_path / f"f{i:02d}.log")
+    return tmp_path
+
+
+def by_name(out: str) -> dict[str, dict[str, object]]:
+    return {Path(f["path"]).name: f for f in json.loads(out)["files"]}
+
+
+@pytest.mark.parametrize(("fault", "verdict"), [("crash", "crash"), ("hang", "timeout")])
+def test_a_fault_inside_a_batch_costs_only_that_file(many, monkeypatch, fault, verdict):
+    """f10.log is the second file of a batch of three (f09-f11): the file before it finished but
+    its result went down with the worker, the one after it had not started; both are checked
+    again and keep their serial report."""
+    from recspec._parallel import plan_batches
+
+    assert [9, 10, 11] in plan_batches([(many / f"f{i:02d}.log").stat().st_size for i in range(24)], jobs=2)
+    serial_code, serial, _ = run("check", "--json", str(many))
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", f"{fault}=f10.")
+    code, out, err = run("check", "--json", "-j", "2", "--timeout", "3", str(many))
+    assert code == serial_code == 1 and err == ""
+    got, want = by_name(out), by_name(serial)
+    assert list(got) == list(want)  # every file, in the serial order
+    assert got.pop("f10.log")["verdict"] == verdict
+    want.pop("f10.log")
+    assert got == want
+
+
+def _name_of(path: Path, named: bool) -> str:
+    return path.name
+
+
+@pytest.mark.parametrize(("fault", "kind"), [("crash", "crash"), ("hang", "timeout")])
+def test_a_fault_in_the_second_batch_in_flight_blames_its_file(tmp_path, monkeypatch, fault, kind):
+    """One worker is sent two batches at once; it answers the first, then faults on the middle
+    file of the second: that file alone is lost, the other two are checked again. The third
+    batch, sent when the first was answered, may find the worker already dead: it is checked
+    by the next worker."""
+    from recspec._parallel import run_in_workers
+
+    files = [(tmp_path / f"{c}.bin", False) for c in "abcdefghi"]
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", f"{fault}=e.bin")
+    got: dict[str, tuple[str, object]] = {}
+    run_in_workers(files, _name_of, jobs=1, timeout=2, batches=[[0, 1, 2], [3, 4, 5], [6, 7, 8]],
+                   on_result=lambda i, k, v: got.setdefault(files[i][0].name, (k, v)))
+    assert sorted(got) == [f"{c}.bin" for c in "abcdefghi"]
+    lost_kind, lost = got.pop("e.bin")
+    assert lost_kind == "lost" and getattr(lost, "kind", None) == kind
+    assert got == {name: ("ok", name) for name in got}
+
+
+def _hang(parent_pid: int) -> None:
+    while True:
+        time.sleep(1)
+
+
+def test_a_worker_stuck_before_its_first_file_still_ends_the_run(tmp_path, monkeypatch):
+    """A worker that never starts on its batch (stuck as it starts) is stopped after WALL_FACTOR
+    times the limit; the batch's first file takes the timeout verdict, so every worker stuck
+    the same way still lets the run end."""
+    import recspec._parallel as parallel
+
+    monkeypatch.setattr(parallel, "_die_with_parent", _hang)  # the forked worker runs it first
+    files = [(tmp_path / f"{c}.bin", False) for c in "ab"]
+    got: dict[int, tuple[str, object]] = {}
+    start = time.monotonic()
+    parallel.run_in_workers(files, _name_of, jobs=1, timeout=0.3, batches=[[0, 1]],
+                            on_result=lambda i, k, v: got.setdefault(i, (k, v)))
+    assert sorted(got) == [0, 1]
+    assert all(kind == "lost" and getattr(lost, "kind", None) == "timeout" for kind, lost in got.values())
+    assert time.monotonic() - start < 20
