@@ -376,14 +376,58 @@ class _Walk:
 
 
 _FRAME_START = struct.Struct("<Qdd").unpack
+_PACKET_HEAD = struct.Struct("<BI").pack
+
+#: A run of byte-identical packets is recognised for packets of at most this many
+#: payload bytes (a flood of big packets costs little per byte).
+RUN_UNIT_MAX = 1024
+
+
+def _state(walk: _Walk) -> tuple[Any, ...]:
+    """Everything of the walk a packet's findings can depend on, besides the counters that
+    only name places (packets, frames, the packet index and frame path)."""
+    return (walk.in_frame, frozenset(walk.frame_kinds), walk.last_order, walk.prev_start, len(walk.alive),
+            walk.actors_added, walk.position_records, walk.last_frame_end, walk.last_complete_frame_id)
+
+
+def _repeat(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> None:
+    """Walk ``raw``, which repeats the previous packet byte for byte; then, if that left the
+    walk's state as it was (only counters moved) and every rule it broke already has its
+    stored findings (so the next findings are only counted), account for the following
+    copies of the packet in bulk: the same counters moved as many times, the same rules
+    counted as many times. EventDel cannot delete twice and alive sets only grow or
+    shrink, so an unchanged state and the same bytes give the same findings again; only
+    the places in their messages differ, and those are not stored any more."""
+    sink = walk.sink
+    before = _state(walk)
+    counts = sink.counts_now()
+    frames, packets, index = walk.frames, walk.packets, walk.packet_index
+    walk.packet(raw)
+    if _state(walk) != before:
+        return
+    added = sink.counted_since(counts)
+    if not sink.only_counted(added[sink.profile]):
+        return  # the next copy's findings would still be stored, with their places
+    k = reader.skip_repeats(_PACKET_HEAD(raw.packet_id, len(raw.payload)) + raw.payload)
+    if not k:
+        return
+    walk.frames += k * (walk.frames - frames)
+    walk.packets += k * (walk.packets - packets)
+    walk.packet_index += k * (walk.packet_index - index)
+    if walk.frames != frames:
+        walk.frame_path = f"frame[{walk.frames - 1}]"
+    sink.count_again(added, k)
 
 
 def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: str,
-                 size: int | None = None, progress: Callable[[int, int], None] | None = None) -> FileReport:
+                 size: int | None = None, progress: Callable[[int, int], None] | None = None,
+                 fast_path: bool = True) -> FileReport:
     """Check one CARLA log read from ``f`` (seekable, at offset 0).
 
     ``progress(done_bytes, total_bytes)``, if given, is called every few
     thousand packets (the CLI draws a progress bar with it on a terminal).
+    ``fast_path=False`` walks every packet of a run of repeated packets one by
+    one (see ``_repeat``; the tests compare the two).
     """
     sink = FindingSink(RULES_BY_ID, profile)
     if size is None:
@@ -411,15 +455,20 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     walk.header(header, offset)
     reader = dec.PacketReader(f, variant, offset, size)
     stopped = False
+    runs = fast_path and walk.trace is None
     try:
-        if progress is None:
-            for raw in reader:
+        prev_id, prev_payload = -1, b""
+        for n, raw in enumerate(reader, 1):
+            if runs and raw.packet_id == prev_id and raw.payload == prev_payload:
+                _repeat(walk, raw, reader)
+            else:
                 walk.packet(raw)
-        else:
-            for n, raw in enumerate(reader, 1):
-                walk.packet(raw)
-                if not n % 8192:
-                    progress(raw.end, size)
+                if len(raw.payload) <= RUN_UNIT_MAX:
+                    prev_id, prev_payload = raw.packet_id, raw.payload
+                else:
+                    prev_id = -1
+            if progress is not None and not n % 8192:
+                progress(reader.tell(), size)
     except Truncated as e:
         stopped = True
         f.seek(e.offset)

@@ -56,6 +56,8 @@ _UNPACK_U32_FROM = _U32.unpack_from
 _UNPACK_U8_FROM = struct.Struct("<B").unpack_from
 _UNPACK_S64_FROM = struct.Struct("<q").unpack_from
 _UNPACK_PACKET_HEADER = _PACKET_HEADER.unpack
+#: Bytes compared at a time by ``PacketReader.skip_repeats``.
+_REPEAT_BLOCK = 1 << 16
 
 MAGIC = "CARLA_RECORDER"
 
@@ -536,6 +538,7 @@ class PacketReader:
         self, f: BinaryIO, variant: Variant, offset: int, size: int | None = None,
         max_packet_size: int = MAX_PACKET_SIZE,
     ) -> None:
+        self._f = f
         self._read = f.read
         self._kinds = variant.ids
         self._pos = offset
@@ -544,6 +547,37 @@ class PacketReader:
 
     def tell(self) -> int:
         return self._pos
+
+    def skip_repeats(self, unit: bytes) -> int:
+        """Step past the packets right after the last one read that repeat ``unit`` (that
+        packet's 5 header bytes and payload) byte for byte; returns how many. The bytes
+        are compared a block at a time (C speed), so a flood of one tiny packet costs
+        no Python work per packet. Only whole packets within the file count; the file
+        must be seekable (the next packet is read from ``tell()``)."""
+        width = len(unit)
+        per = max(1, _REPEAT_BLOCK // width)
+        block = unit * per
+        read = self._read
+        count = 0
+        while True:
+            data = read(len(block))
+            if data == block:
+                count += per
+                continue
+            # the run ends in this block: the longest prefix of whole units that matches
+            got, have = memoryview(data), memoryview(block)
+            lo, hi = 0, len(data) // width
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if got[:mid * width] == have[:mid * width]:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            count += lo
+            break
+        self._pos += count * width
+        self._f.seek(self._pos)
+        return count
 
     def __iter__(self) -> Iterator[RawPacket]:
         read = self._read
