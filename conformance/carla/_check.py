@@ -355,6 +355,12 @@ class _Walk:
                              f"({self.v.actor_types - 1} is INVALID in {self.v.name})", raw.payload_offset, None,
                              path + ".type", f"0..{self.v.actor_types - 2}", r.type)
                 self._string(r.description_id, raw.payload_offset, path + ".description_id")
+                # a run of one attribute is one object repeated: judge each object once, and walk the
+                # attributes one by one only when one of them breaks a rule
+                types = self.v.attribute_types
+                if all(a.type in types and _plain_text(a.id) and _plain_text(a.value)
+                       for a in {id(a): a for a in r.attributes}.values()):
+                    continue
                 for j, a in enumerate(r.attributes):
                     if a.type not in self.v.attribute_types:
                         sink.add("CARLA-ENUM-005", f"attribute {a.id!r} has type {a.type}, not one of "
@@ -373,6 +379,15 @@ class _Walk:
                 if kind is K.WALKER_BONES:
                     for j, b in enumerate(cast(dec.WalkerBones, rec).bones):
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
+
+
+def _plain_text(text: str) -> bool:
+    """Whether ``_Walk._string`` has nothing to say about ``text`` (valid UTF-8, no NUL)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
 
 
 _FRAME_START = struct.Struct("<Qdd").unpack
