@@ -199,3 +199,13 @@ def test_matrix_fast_and_slow_paths_give_the_same_report(runs: list[tuple[str, i
     data = _matrix(elements)
     data = data[:len(data) - cut]  # a truncated document: the run must stop at the end of the file
     _same(_matrix_report(data, fast_path=True, profile=profile), _matrix_report(data, fast_path=False, profile=profile))
+
+
+def test_carla_run_stops_at_the_size_the_check_was_given() -> None:
+    # the reader judges truncation by the size it is given; the bulk step must not count past it
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + EMPTY_DEL * 5_000 + FRAME_END
+    size = len(data) - 7 * 300 - 3
+    reports = [carla_check.check_stream(io.BytesIO(data), path="x", variant=None, profile="spec", size=size,
+                                        fast_path=fast) for fast in (True, False)]
+    _same(*reports)
+    assert reports[0].stats["packets"] == 1 + 5_000 - 300

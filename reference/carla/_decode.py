@@ -622,11 +622,13 @@ class PacketReader:
         must be seekable (the next packet is read from ``tell()``)."""
         width = len(unit)
         per = max(1, _REPEAT_BLOCK // width)
+        most = (self._size - self._pos) // width if self._size is not None else None  # within the file's size
         count = 0
-        while True:
-            found = count_repeats(self._read(per * width), 0, unit, per)
+        while most is None or count < most:
+            step = per if most is None else min(per, most - count)
+            found = count_repeats(self._read(step * width), 0, unit, step)
             count += found
-            if found < per:
+            if found < step:
                 break
         self._pos += count * width
         self._f.seek(self._pos)
