@@ -209,3 +209,12 @@ def test_carla_run_stops_at_the_size_the_check_was_given() -> None:
                                         fast_path=fast) for fast in (True, False)]
     _same(*reports)
     assert reports[0].stats["packets"] == 1 + 5_000 - 300
+
+
+def test_matrix_run_stops_at_the_size_the_check_was_given() -> None:
+    data = _matrix([MATRIX_UNITS["empty"](i) for i in range(3_000)])
+    size = len(data) - 13 * 200
+    reports = [matrix_check.check_stream(io.BytesIO(data), path="x", profile="spec", size=size, fast_path=fast)
+               for fast in (True, False)]
+    _same(*reports)
+    assert reports[0].stats["frames"] < 3_000 - 150

@@ -341,7 +341,7 @@ class RecordingWalker:
         (``{}``) under the next indices as keys (``"5"``, ``"6"``...); returns how many.
         The walk goes on after them. The bytes are compared a block of elements at a
         time (C speed), so a flood of empty frames costs little Python work each."""
-        last = self._entries_last
+        last = min(self._entries_last, self.size)  # as entries() reads a document: within both
         pos, index = after.end, after.index + 1
         count = 0
         while pos < last:
