@@ -93,6 +93,15 @@ class FindingSink:
         driving = self.counts[self.profile]
         return all(driving.get(r, 0) >= self.max_per_rule for r in rules)
 
+    def count(self, rule_id: str, times: int = 1) -> None:
+        """``times`` more findings of ``rule_id``, counted under every profile where it is not off
+        and not stored: for a walk that knows :meth:`only_counted` holds and spares the messages."""
+        rule = self.rules[rule_id]
+        for p in self.profiles:
+            if rule.level(p) is not Severity.OFF:
+                counts = self.counts[p]
+                counts[rule_id] = counts.get(rule_id, 0) + times
+
     def count_again(self, added: Mapping[str, Mapping[str, int]], times: int) -> None:
         """Count ``times`` more the findings ``added`` (a :meth:`counted_since`), as if a unit
         that made them were walked ``times`` more: for a format's fast path over a run of

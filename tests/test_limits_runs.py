@@ -53,6 +53,17 @@ def _del(actor: int) -> bytes:
     return _packet(3, struct.pack("<HI", 1, actor))
 
 
+def _add_attributes(attributes: list[tuple[int, bytes, bytes]]) -> bytes:
+    record = struct.pack("<IB6fI", 9, 1, 0, 0, 0, 0, 0, 0, 0) + _s("vehicle.b") + struct.pack("<H", len(attributes))
+    record += b"".join(struct.pack("<BH", t, len(k)) + k + struct.pack("<H", len(v)) + v for t, k, v in attributes)
+    return _packet(2, struct.pack("<H", 1) + record)
+
+
+# attributes good and bad: a type no release defines, invalid UTF-8, a NUL
+_ATTRIBUTES = [(1, b"role_name", b"hero"), (9, b"x", b""), (0, b"\xff", b"a"), (2, b"a", b"\x00"),
+               (0, b"", b"\xfe\x00")]
+
+
 # The units a generated log is made of: well-formed and broken, in a frame or not.
 CARLA_UNITS = {
     "start": lambda i: _frame_start(i + 1, 0.05 * i),
@@ -65,6 +76,8 @@ CARLA_UNITS = {
     "user": lambda i: _packet(150, b"xy"),
     "position": lambda i: _packet(6, struct.pack("<HI6f", 1, 7, 0, 0, 0, 0, 0, 0)),
     "counter": lambda i: _packet(4, struct.pack("<Q", 0)),
+    # an EventAdd of runs of attributes (150 of one, 120 of another...), a new run pattern per index
+    "attributes": lambda i: _add_attributes([_ATTRIBUTES[(i + j) % 5] for j in range(4) for _ in range(30 * (j + 2))]),
 }
 
 

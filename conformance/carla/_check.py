@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import struct
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO, cast
 
@@ -99,6 +100,8 @@ class _Walk:
         self.last_frame_end = 0
         self.last_complete_frame_id: int | None = None
         self.trace: CarlaTrace | None = None
+        #: judge each distinct EventAdd attribute once (False: every attribute one by one)
+        self.fast = True
 
     # -- helpers
     def _path(self, kind: K, extra: str = "") -> str:
@@ -336,6 +339,35 @@ class _Walk:
                 self.sink.add(rule, f"{what} is {t[col]}, outside 0..{n - 1}", raw.payload_offset + 2 + i * stride,
                               stride, self._path(kind, f"/record[{i}].{what}"), f"0..{n - 1}", t[col])
 
+    def _attributes(self, attributes: tuple[dec.ActorAttribute, ...], offset: int, path: str) -> None:
+        """An EventAdd record's attributes: each distinct object is judged once (a run of one
+        attribute is one object repeated), and a finding whose rule has its stored findings
+        is only counted (no message is made for it)."""
+        types = self.v.attribute_types
+        faults = {id(a): _attribute_faults(a, types) for a in attributes}
+        if not any(faults.values()):
+            return
+        sink = self.sink
+        rules = {rule for fault in faults.values() for rule, _ in fault}
+        for j, a in enumerate(attributes):
+            fault = faults[id(a)]
+            if fault and sink.only_counted(rules):  # the rest are only counted: per distinct object
+                rest: dict[str, int] = {}
+                for ident, n in Counter(map(id, attributes[j:])).items():
+                    for rule, _ in faults[ident]:
+                        rest[rule] = rest.get(rule, 0) + n
+                for rule, n in rest.items():
+                    sink.count(rule, n)
+                return
+            for rule, field in fault:
+                if sink.only_counted((rule,)):
+                    sink.count(rule)
+                elif field == "type":
+                    sink.add(rule, f"attribute {a.id!r} has type {a.type}, not one of {list(types)}", offset, None,
+                             f"{path}/attributes[{j}].type", None, a.type)
+                else:
+                    self._string(a.id if field == "id" else a.value, offset, f"{path}/attributes[{j}].{field}")
+
     def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple[dec.Record, ...]) -> None:
         sink = self.sink
         alive = self.alive
@@ -355,13 +387,10 @@ class _Walk:
                              f"({self.v.actor_types - 1} is INVALID in {self.v.name})", raw.payload_offset, None,
                              path + ".type", f"0..{self.v.actor_types - 2}", r.type)
                 self._string(r.description_id, raw.payload_offset, path + ".description_id")
-                # a run of one attribute is one object repeated: judge each object once, and walk the
-                # attributes one by one only when one of them breaks a rule
-                types = self.v.attribute_types
-                if all(a.type in types and _plain_text(a.id) and _plain_text(a.value)
-                       for a in {id(a): a for a in r.attributes}.values()):
+                if self.fast:
+                    self._attributes(r.attributes, raw.payload_offset, path)
                     continue
-                for j, a in enumerate(r.attributes):
+                for j, a in enumerate(r.attributes):  # one by one (the tests compare the two)
                     if a.type not in self.v.attribute_types:
                         sink.add("CARLA-ENUM-005", f"attribute {a.id!r} has type {a.type}, not one of "
                                  f"{list(self.v.attribute_types)}", raw.payload_offset, None,
@@ -381,13 +410,23 @@ class _Walk:
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
 
 
-def _plain_text(text: str) -> bool:
-    """Whether ``_Walk._string`` has nothing to say about ``text`` (valid UTF-8, no NUL)."""
+def _text_fault(text: str) -> str | None:
+    """The rule ``_Walk._string`` finds ``text`` breaking, if any."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return False
-    return "\x00" not in text
+        return "CARLA-STRING-001"
+    return "CARLA-STRING-002" if "\x00" in text else None
+
+
+def _attribute_faults(a: dec.ActorAttribute, types: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    """(rule, field) of every finding an attribute makes, in the walk's order: type, id, value."""
+    out = [("CARLA-ENUM-005", "type")] if a.type not in types else []
+    for field, text in (("id", a.id), ("value", a.value)):
+        rule = _text_fault(text)
+        if rule is not None:
+            out.append((rule, field))
+    return tuple(out)
 
 
 _FRAME_START = struct.Struct("<Qdd").unpack
@@ -442,7 +481,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     ``progress(done_bytes, total_bytes)``, if given, is called every few
     thousand packets (the CLI draws a progress bar with it on a terminal).
     ``fast_path=False`` walks every packet of a run of repeated packets one by
-    one (see ``_repeat``; the tests compare the two).
+    one (see ``_repeat``) and judges every EventAdd attribute on its own (see
+    ``_Walk._attributes``); the tests compare the two.
     """
     sink = FindingSink(RULES_BY_ID, profile)
     if size is None:
@@ -466,6 +506,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     report.variant = variant.name
     report.evidence = {"variant": evidence}
     walk = _Walk(variant, sink)
+    walk.fast = fast_path
     walk.trace = report.trace = CarlaTrace() if trace_enabled() else None
     walk.header(header, offset)
     reader = dec.PacketReader(f, variant, offset, size)
