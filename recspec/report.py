@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ __all__ = [
     "Rule",
     "Severity",
     "StaleExpectation",
+    "Tally",
     "Verdict",
     "rule",
 ]
@@ -282,10 +283,70 @@ class StaleExpectation:
 
 
 @dataclass(slots=True)
+class Tally:
+    """What a run's tables and summaries need from every file, counted one file at a time, so a run
+    kept on disk (``recspec/spool.py``) has them without reading its files back."""
+
+    files: int = 0
+    #: verdict -> files
+    verdicts: dict[Verdict, int] = field(default_factory=dict)
+    #: files that fail the run (:attr:`FileReport.failed`)
+    failed: int = 0
+    #: findings of a rule listed as a known deviation of their file, and the files with any
+    known_findings: int = 0
+    known_files: int = 0
+    #: format -> the profiles its files were checked under
+    formats: dict[str, set[str]] = field(default_factory=dict)
+    #: profile -> verdict -> files, for every profile of :data:`PROFILES`
+    under: dict[str, dict[Verdict, int]] = field(default_factory=dict)
+    #: the rule ids of the stored findings
+    rules: set[str] = field(default_factory=set)
+    #: (index, profile) of the first file in the files' order
+    first: tuple[int, str] | None = None
+
+    def add(self, fr: FileReport, index: int | None = None) -> None:
+        """Count one more file (``index``: its place in the files' order; default: after the others)."""
+        at = self.files if index is None else index
+        self.files += 1
+        self.verdicts[fr.verdict] = self.verdicts.get(fr.verdict, 0) + 1
+        if fr.failed:
+            self.failed += 1
+        if fr.known_deviations:
+            n = sum(1 for f in fr.findings if f.rule in fr.known_deviations)
+            self.known_findings += n
+            self.known_files += 1
+        if fr.format:
+            self.formats.setdefault(fr.format, set()).add(fr.profile)
+        pvs = fr.profile_verdicts()
+        for p in PROFILES:
+            pv = pvs.get(p)
+            v = pv.verdict if pv is not None else fr.verdict
+            counts = self.under.setdefault(p, {})
+            counts[v] = counts.get(v, 0) + 1
+        for f in fr.findings:
+            self.rules.add(f.rule)
+        if self.first is None or at < self.first[0]:
+            self.first = (at, fr.profile)
+
+    @classmethod
+    def of(cls, files: Iterable[FileReport]) -> Tally:
+        t = cls()
+        for fr in files:
+            t.add(fr)
+        return t
+
+    @property
+    def profile(self) -> str:
+        """The profile of the run's first file (the one that drives the exit code), ``spec`` if none."""
+        return self.first[1] if self.first is not None else "spec"
+
+
+@dataclass(slots=True)
 class Report:
     """A run over many files."""
 
-    files: list[FileReport] = field(default_factory=list)
+    #: a list, or a run's files kept on disk (a ``recspec.spool.Spool``, which keeps their :class:`Tally`)
+    files: Sequence[FileReport] = field(default_factory=list)
     #: the expectations file this run was judged against (as named on the command line), if any
     expectations: str | None = None
     stale: list[StaleExpectation] = field(default_factory=list)
@@ -303,10 +364,11 @@ class Report:
     def summary(self) -> dict[str, int]:
         """Counts per verdict, in the contract's order; ``crash``, ``timeout``, ``unclaimed`` and
         ``not_regular`` only when non-zero; the expectation counts only with an expectations file."""
-        out = {"files": len(self.files)}
+        tally = self.tally()
+        out = {"files": tally.files}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
                         Verdict.CRASH, Verdict.TIMEOUT):
-            n = sum(1 for f in self.files if f.verdict is verdict)
+            n = tally.verdicts.get(verdict, 0)
             if n or verdict not in (Verdict.CRASH, Verdict.TIMEOUT):
                 out[verdict.value] = n
         if self.unclaimed:  # like crash and timeout: only when there are any
@@ -314,15 +376,22 @@ class Report:
         if self.not_regular:
             out["not_regular"] = len(self.not_regular)
         if self.expectations is not None:
-            out["known_deviations"] = sum(
-                1 for fr in self.files if fr.known_deviations for f in fr.findings if f.rule in fr.known_deviations)
+            out["known_deviations"] = tally.known_findings
             out["stale_expectations"] = len(self.stale)
         return out
+
+    def tally(self) -> Tally:
+        """The counts over the files: kept by a spool, counted here for a list."""
+        kept = getattr(self.files, "tally", None)
+        return kept if isinstance(kept, Tally) else Tally.of(self.files)
 
     @property
     def ok(self) -> bool:
         """The run passes: no file fails and no listed deviation went stale."""
-        return not self.stale and all(not f.failed for f in self.files)
+        if self.stale:
+            return False
+        kept = getattr(self.files, "tally", None)
+        return kept.failed == 0 if isinstance(kept, Tally) else all(not f.failed for f in self.files)
 
     def to_json(self) -> dict[str, Any]:
         from ._version import __version__

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
@@ -22,7 +22,7 @@ from ._pictures import CSS as _PICTURE_CSS
 from ._pictures import picture
 from ._verdicts import profile_note, summary_text
 
-__all__ = ["HEX_CONTEXT", "SHOWN_PER_RULE", "render_html"]
+__all__ = ["HEX_CONTEXT", "SHOWN_PER_RULE", "iter_html", "render_html"]
 
 #: Bytes shown before and after a finding's offset in its hex window.
 HEX_CONTEXT = 32
@@ -192,9 +192,10 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
         yield from _group(i, fr, rule_id, items, ctx)
 
 
-def render_html(report: Report, ctx: RenderContext) -> str:
+def iter_html(report: Report, ctx: RenderContext) -> Iterator[str]:
+    """The page a file at a time (two passes over the files: the matrix, then the sections)."""
     summary = report.summary()
-    rule_ids = sorted({f.rule for fr in report.files for f in fr.findings})
+    rule_ids = sorted(report.tally().rules)
     verdict = "PASSED" if report.ok else "FAILED"
     parts = [
         "<!DOCTYPE html>",
@@ -216,9 +217,11 @@ def render_html(report: Report, ctx: RenderContext) -> str:
     if rule_ids:
         parts.append("<p>Each cell counts one rule's findings in one file, coloured by the worst severity; "
                      "struck-through cells are known deviations.</p>")
-    parts.extend(_matrix(report, rule_ids))
+    yield "\n".join(parts) + "\n"
+    yield "\n".join(_matrix(report, rule_ids)) + "\n"
     for i, fr in enumerate(report.files):
-        parts.extend(_file_section(i, fr, ctx))
+        yield "\n".join(_file_section(i, fr, ctx)) + "\n"
+    parts = []
     if rule_ids:
         parts.append("<h2>Rules</h2>")
         for rid in rule_ids:
@@ -232,4 +235,8 @@ def render_html(report: Report, ctx: RenderContext) -> str:
                 if rule.deviation:
                     parts.append(f"<p><strong>Where the document is wrong:</strong> {_e(rule.deviation)}</p>")
     parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    yield "\n".join(parts) + "\n"
+
+
+def render_html(report: Report, ctx: RenderContext) -> str:
+    return "".join(iter_html(report, ctx))
