@@ -219,7 +219,7 @@ class _Text:
             try:
                 value, end = self._decoder.raw_decode(self._buf, self._pos)
             except json.JSONDecodeError as e:
-                if self._more(len(self._buf)):  # perhaps cut by the window: read as much again
+                if self._more(len(self._buf) - self._pos):  # perhaps cut by the window: as much again
                     continue
                 self.fail(e.msg, e.pos)
             if end < len(self._buf) or not self._more():

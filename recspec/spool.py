@@ -39,11 +39,20 @@ _LEN = struct.Struct("<I")
 _ABSENT = -1
 
 
+def _store_error(e: OSError) -> OSError:
+    """A failure of the temporary store (a full disk), saying where it is and how to move it."""
+    return OSError(e.errno, f"cannot write the run's temporary store in {tempfile.gettempdir()}: "
+                   f"{e.strerror or e} (the TMPDIR environment variable chooses the folder)")
+
+
 class _Records:
     """Length-prefixed byte records appended to an unlinked temporary file, read back by offset."""
 
     def __init__(self) -> None:
-        self._f: BinaryIO = tempfile.TemporaryFile(prefix="recspec-spool-")  # noqa: SIM115 - closed by close()
+        try:
+            self._f: BinaryIO = tempfile.TemporaryFile(prefix="recspec-spool-")  # noqa: SIM115 - see close()
+        except OSError as e:
+            raise _store_error(e) from None
         self._end = 0
         self._dirty = False
         # closed when the store is closed or dropped (a store a caller forgot leaves no open file behind)
@@ -53,15 +62,21 @@ class _Records:
         at = self._end
         if self._f.tell() != at:
             self._f.seek(at)
-        self._f.write(_LEN.pack(len(data)))
-        self._f.write(data)
+        try:
+            self._f.write(_LEN.pack(len(data)))
+            self._f.write(data)
+        except OSError as e:
+            raise _store_error(e) from None
         self._end = at + _LEN.size + len(data)
         self._dirty = True
         return at
 
     def get(self, at: int) -> bytes:
         if self._dirty:
-            self._f.flush()
+            try:
+                self._f.flush()
+            except OSError as e:
+                raise _store_error(e) from None
             self._dirty = False
         self._f.seek(at)
         (n,) = _LEN.unpack(self._f.read(_LEN.size))

@@ -22,10 +22,14 @@ from ._pictures import CSS as _PICTURE_CSS
 from ._pictures import picture
 from ._verdicts import profile_note, summary_text
 
-__all__ = ["HEX_CONTEXT", "SHOWN_PER_RULE", "iter_html", "render_html"]
+__all__ = ["HEX_CONTEXT", "PICTURED_FILES", "SHOWN_PER_RULE", "iter_html", "render_html"]
 
 #: Bytes shown before and after a finding's offset in its hex window.
 HEX_CONTEXT = 32
+#: Files drawn in a run's HTML report (the first ones, in the files' order); the others get their text
+#: alone. A picture is up to PICTURE_BUDGET bytes, so a run of a million files would otherwise write
+#: tens of GB of pictures.
+PICTURED_FILES = 1000
 #: Occurrences of one rule shown in full (message, location, hex window) per file; the others are
 #: listed one line each behind a disclosure.
 SHOWN_PER_RULE = 3
@@ -180,7 +184,7 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
         stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in fr.plain_stats().items())
         yield f"<p>stats: {stats}</p>"
     groups = _groups(fr)
-    if ctx.pictures:
+    if ctx.pictures and i < PICTURED_FILES:
         anchors = {id(f): f"{_group_id(i, rid)}-{k}" for rid, items in groups for k, f in enumerate(items)}
         yield picture(fr, lambda f: anchors[id(f)])
     if not fr.findings:
@@ -219,6 +223,9 @@ def iter_html(report: Report, ctx: RenderContext) -> Iterator[str]:
                      "struck-through cells are known deviations.</p>")
     yield "\n".join(parts) + "\n"
     yield "\n".join(_matrix(report, rule_ids)) + "\n"
+    if ctx.pictures and report.tally().files > PICTURED_FILES:
+        yield (f"<p>Pictures are drawn for the first {PICTURED_FILES:,} files of the {report.tally().files:,} "
+               "(PICTURED_FILES); the others have their findings alone.</p>\n")
     for i, fr in enumerate(report.files):
         yield "\n".join(_file_section(i, fr, ctx)) + "\n"
     parts = []
