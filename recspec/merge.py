@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import pickle
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NoReturn, TextIO
 
@@ -35,6 +36,7 @@ from .report import (
     Report,
     Severity,
     StaleExpectation,
+    Tally,
     Verdict,
 )
 from .spool import Spool
@@ -407,17 +409,20 @@ def _merge(loaded: Sequence[_Loaded], rejudge: bool) -> Report:
                          f"run, but {', '.join(whole[:3])} {'is' if len(whole) == 1 else 'are'} a whole run",
                          "merge the shards of one run, or whole runs, not both")
     if shards:
-        files = _merge_shards(shards)
+        records, first = _merge_shards(shards)
     else:
         problem = _differs(loaded, "the profile each format was checked under", lambda lr: _profiles(lr.report))
         if problem and len({p for lr in loaded for v in _profiles(lr.report).values() for p in v}) > 1:
             raise UsageError(problem, "merge runs checked under the same profile")
-        files = (fr for lr in loaded for fr in lr.spool)
+        records = (data for lr in loaded for data in lr.spool.records())
+        first = next((lr.spool.tally.profile for lr in loaded if lr.spool.tally.files), None)
     merged_files = Spool()
     try:
+        # the files are copied as stored, not read back, unless their known deviations are dropped
         if rejudge:
-            files = _without_known_deviations(files)
-        merged_files.extend(files)
+            merged_files.extend(_without_known_deviations(pickle.loads(data) for data in records))
+        else:
+            merged_files.copy_records(records, Tally.combined((lr.spool.tally for lr in loaded), first))
     except BaseException:
         merged_files.close()
         raise
@@ -453,7 +458,7 @@ _RUN_LABELS = {"paths": "the PATH arguments", "format": "--format", "variant": "
                "cross_check": "the cross-check (--no-cross-check)", "cross_check_limit": "--cross-check-limit"}
 
 
-def _merge_shards(shards: Sequence[_Loaded]) -> Iterator[FileReport]:
+def _merge_shards(shards: Sequence[_Loaded]) -> tuple[Iterator[bytes], str | None]:
     """The shards' files in walk order: each shard's files are in walk order already, so they are
     merged as they are read (only the last position placed is kept, not every one)."""
     checks: list[tuple[str, Any]] = [("the number of shards", lambda sh: sh["count"])]
@@ -479,23 +484,25 @@ def _merge_shards(shards: Sequence[_Loaded]) -> Iterator[FileReport]:
         shown = ", ".join(f"{k}/{count}" for k in missing[:10]) + (" ..." if len(missing) > 10 else "")
         raise UsageError(f"{len(missing)} of {count} shards missing: {shown}",
                          "every shard's JSON report is needed; a shard that found no file still writes one")
-    return _placed(shards, _section(shards[0])["walked_files"])
+    # the merged run's first file is the one at the lowest walk position
+    starts = [(_section(lr)["positions"][0], lr.spool.tally.profile) for lr in shards if lr.spool.tally.files]
+    return _placed(shards, _section(shards[0])["walked_files"]), min(starts)[1] if starts else None
 
 
-def _placed(shards: Sequence[_Loaded], walked: int) -> Iterator[FileReport]:
-    def positioned(lr: _Loaded) -> Iterator[tuple[int, str, FileReport]]:
+def _placed(shards: Sequence[_Loaded], walked: int) -> Iterator[bytes]:
+    def positioned(lr: _Loaded) -> Iterator[tuple[int, _Loaded, int, bytes]]:
         last = -1
-        for pos, fr in zip(_section(lr)["positions"], lr.spool):
+        for i, (pos, data) in enumerate(zip(_section(lr)["positions"], lr.spool.records())):
             if not last < pos < walked:  # out of the walk, or not after the shard's previous file
-                raise UsageError(f"{lr.name}: file {fr.path!r} is at walk position {pos}",
+                raise UsageError(f"{lr.name}: file {lr.spool[i].path!r} is at walk position {pos}",
                                  "the shard reports do not fit together; rerun the shards")
             last = pos
-            yield pos, lr.name, fr
+            yield pos, lr, i, data
 
     previous: tuple[int, str] | None = None
-    for pos, name, fr in heapq.merge(*(positioned(lr) for lr in shards), key=lambda item: item[0]):
+    for pos, lr, i, data in heapq.merge(*(positioned(lr) for lr in shards), key=lambda item: item[0]):
         if previous is not None and previous[0] == pos:
-            raise UsageError(f"{name}: file {fr.path!r} is at walk position {pos} and in {previous[1]}",
+            raise UsageError(f"{lr.name}: file {lr.spool[i].path!r} is at walk position {pos} and in {previous[1]}",
                              "the shard reports do not fit together; rerun the shards")
-        previous = (pos, name)
-        yield fr
+        previous = (pos, lr.name)
+        yield data

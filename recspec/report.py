@@ -126,6 +126,12 @@ class Finding:
     expected: Any = None
     actual: Any = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its constructor's arguments: several times faster to read back than the state a
+        # slotted dataclass pickles (a run's results are pickled to disk and read back, recspec/spool.py)
+        return _finding, (self.rule, self.severity.value, self.message, self.offset, self.length, self.path,
+                          self.expected, self.actual)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "rule": self.rule,
@@ -152,6 +158,9 @@ class ProfileVerdict:
     errors: int = 0
     warnings: int = 0
     infos: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _profile_verdict, (self.verdict.value, self.rules, self.errors, self.warnings, self.infos)
 
     def to_json(self) -> dict[str, Any]:
         return {"verdict": self.verdict.value, "errors": self.errors, "warnings": self.warnings,
@@ -184,6 +193,11 @@ class FileReport:
     capped: dict[str, int] = field(default_factory=dict)
     #: the per-rule cap on stored findings that ``capped`` refers to
     findings_cap: int | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _file_report, (self.path, self.format, self.variant, self.profile, self.verdict.value, self.findings,
+                              self.stats, self.evidence, self.known_deviations, self.trace, self.verdicts, self.capped,
+                              self.findings_cap)
 
     def profile_verdicts(self) -> dict[str, ProfileVerdict]:
         """Both profiles' verdicts; for a report without them (recspec's own: unrecognized, crash,
@@ -253,6 +267,24 @@ class FileReport:
             return True
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
         return not errors or any(f.rule not in self.known_deviations for f in errors)
+
+
+# Unpickling: an enum member by its value from a dict (calling the enum class costs more than the rest)
+_SEVERITIES = {s.value: s for s in Severity}
+_VERDICTS = {v.value: v for v in Verdict}
+
+
+def _finding(rule: str, severity: str, *rest: Any) -> Finding:
+    return Finding(rule, _SEVERITIES[severity], *rest)
+
+
+def _profile_verdict(verdict: str, *rest: Any) -> ProfileVerdict:
+    return ProfileVerdict(_VERDICTS[verdict], *rest)
+
+
+def _file_report(path: str, format: str | None, variant: str | None, profile: str, verdict: str,
+                 *rest: Any) -> FileReport:
+    return FileReport(path, format, variant, profile, _VERDICTS[verdict], *rest)
 
 
 def _tidy_floats(value: Any) -> Any:
@@ -327,6 +359,27 @@ class Tally:
             self.rules.add(f.rule)
         if self.first is None or at < self.first[0]:
             self.first = (at, fr.profile)
+
+    @classmethod
+    def combined(cls, tallies: Iterable[Tally], first: str | None) -> Tally:
+        """The counts of runs put together; ``first``: the profile of the combined run's first file."""
+        out = cls()
+        for t in tallies:
+            out.files += t.files
+            for v, n in t.verdicts.items():
+                out.verdicts[v] = out.verdicts.get(v, 0) + n
+            out.failed += t.failed
+            out.known_findings += t.known_findings
+            out.known_files += t.known_files
+            for fmt, profiles in t.formats.items():
+                out.formats.setdefault(fmt, set()).update(profiles)
+            for p, counts in t.under.items():
+                mine = out.under.setdefault(p, {})
+                for v, n in counts.items():
+                    mine[v] = mine.get(v, 0) + n
+            out.rules |= t.rules
+        out.first = (0, first) if first is not None and out.files else None
+        return out
 
     @classmethod
     def of(cls, files: Iterable[FileReport]) -> Tally:

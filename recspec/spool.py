@@ -124,6 +124,22 @@ class Spool(Sequence[FileReport]):
         for fr in reports:
             self.append(fr)
 
+    def records(self) -> Iterator[bytes]:
+        """The stored reports as stored (pickled), in order: for :meth:`copy_records`."""
+        self.seal()
+        for at in self._at:
+            yield self._records.get(at)
+
+    def copy_records(self, records: Iterable[bytes], tally: Tally) -> None:
+        """Store reports as :meth:`records` gives them, after the others, without reading them back;
+        ``tally`` counts them (the caller adds their spools' tallies up)."""
+        for data in records:
+            if self._sealed:
+                raise ValueError("the spool is sealed")
+            self._at.append(self._records.add(data))
+            self._count += 1
+        self.tally = tally
+
     def seal(self) -> Spool:
         """Done storing: the indices without a report are dropped, the rest keep their order."""
         if not self._sealed:

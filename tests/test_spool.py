@@ -167,7 +167,8 @@ def test_path_list_gives_back_the_walk() -> None:
 
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
                      | st.floats(allow_nan=False, allow_infinity=False),
-                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(max_size=3), inner, max_size=4),
                      max_leaves=20)
 
 
@@ -299,3 +300,22 @@ def test_a_full_disk_under_the_spool_is_a_clear_error(many: Path, tmp_path: Path
     code, _, err = run_cli("check", str(many))
     assert code == 2 and "No space left on device" in err and "temporary store" in err and "TMPDIR" in err, err
     assert "Traceback" not in err
+
+
+def test_merged_counts_are_the_counts_of_the_merged_files(many: Path, tmp_path: Path) -> None:
+    from recspec.merge import merge_reports
+
+    for k in (1, 2, 3):
+        run_cli("check", str(many), "--profile", "compat", "--shard", f"{k}/3",
+                "--report", f"json:{tmp_path / f's{k}.json'}")
+    run_cli("check", str(many / "000-v2-writer.sig"), "--report", f"json:{tmp_path / 'one.json'}")
+    for names in (["s2", "s3", "s1"], ["one", "one"]):
+        merged = merge_reports([str(tmp_path / f"{n}.json") for n in names])
+        try:
+            counted = Tally.of(list(merged.files))
+            kept = merged.tally()
+            assert kept.profile == counted.profile
+            kept.first = counted.first = None
+            assert kept == counted and counted.files == (60 if names[0] == "s2" else 2)
+        finally:
+            merged.files.close()  # type: ignore[attr-defined]
