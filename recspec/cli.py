@@ -642,8 +642,7 @@ def _row(fr: FileReport) -> tuple[str, ...]:
     """A file's row of the table."""
     verdicts = fr.profile_verdicts()
     return (fr.path, fr.format or "-", fr.variant or "-",
-            *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES),
-            f"{fr.count(Severity.ERROR)}/{fr.count(Severity.WARNING)}/{fr.count(Severity.INFO)}")
+            *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES), fr.counts_text())
 
 
 #: The table lists this many findings of one rule per file before a count of the rest:
@@ -654,11 +653,12 @@ TABLE_FINDINGS_PER_RULE = 5
 def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
                  verbose: bool = False) -> None:
     # both profiles' verdicts; the driving profile's (--profile) sets the exit code, E/W/I and the findings.
-    # Two passes over the files (a run's files may be on disk, recspec/spool.py): the column widths, then the rows
+    # One pass over the files (a run's files may be on disk, recspec/spool.py): the widths are in the tally
     head = ("FILE", "FORMAT", "VARIANT", *(p.upper() for p in PROFILES), "E/W/I")
-    widths = [len(c) for c in head]
-    for fr in report.files:
-        widths = [max(w, len(c)) for w, c in zip(widths, _row(fr))]
+    tally = report.tally()
+    path_w, format_w, variant_w, counts_w = tally.widths
+    verdict_w = [max((len(v.value) for v in tally.under.get(p, {})), default=1) for p in PROFILES]
+    widths = [max(len(c), w) for c, w in zip(head, (path_w, format_w, variant_w, *verdict_w, counts_w))]
     out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
     for fr in report.files:

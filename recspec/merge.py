@@ -409,20 +409,20 @@ def _merge(loaded: Sequence[_Loaded], rejudge: bool) -> Report:
                          f"run, but {', '.join(whole[:3])} {'is' if len(whole) == 1 else 'are'} a whole run",
                          "merge the shards of one run, or whole runs, not both")
     if shards:
-        records, first = _merge_shards(shards)
+        records, first_profile = _merge_shards(shards)
     else:
         problem = _differs(loaded, "the profile each format was checked under", lambda lr: _profiles(lr.report))
         if problem and len({p for lr in loaded for v in _profiles(lr.report).values() for p in v}) > 1:
             raise UsageError(problem, "merge runs checked under the same profile")
         records = (data for lr in loaded for data in lr.spool.records())
-        first = next((lr.spool.tally.profile for lr in loaded if lr.spool.tally.files), None)
+        first_profile = next((lr.spool.tally.profile for lr in loaded if lr.spool.tally.files), None)
     merged_files = Spool()
     try:
         # the files are copied as stored, not read back, unless their known deviations are dropped
         if rejudge:
             merged_files.extend(_without_known_deviations(pickle.loads(data) for data in records))
         else:
-            merged_files.copy_records(records, Tally.combined((lr.spool.tally for lr in loaded), first))
+            merged_files.copy_records(records, Tally.combined((lr.spool.tally for lr in loaded), first_profile))
     except BaseException:
         merged_files.close()
         raise

@@ -249,6 +249,10 @@ class FileReport:
             return {Severity.ERROR: pv.errors, Severity.WARNING: pv.warnings, Severity.INFO: pv.infos}.get(severity, 0)
         return sum(1 for f in self.findings if f.severity is severity)
 
+    def counts_text(self) -> str:
+        """``E/W/I``: the true error, warning and info counts under the report's profile."""
+        return f"{self.count(Severity.ERROR)}/{self.count(Severity.WARNING)}/{self.count(Severity.INFO)}"
+
     def rule_count(self, rule_id: str) -> int:
         """Findings of one rule under the report's profile: the true total, stored or not."""
         pv = self.verdicts.get(self.profile)
@@ -335,6 +339,9 @@ class Tally:
     rules: set[str] = field(default_factory=set)
     #: (index, profile) of the first file in the files' order
     first: tuple[int, str] | None = None
+    #: the longest path, format, variant and E/W/I count text (``3/0/1``) of a file: the widths of the
+    #: table's columns, so it is printed in one pass over the files
+    widths: tuple[int, int, int, int] = (0, 0, 0, 0)
 
     def add(self, fr: FileReport, index: int | None = None) -> None:
         """Count one more file (``index``: its place in the files' order; default: after the others)."""
@@ -359,6 +366,8 @@ class Tally:
             self.rules.add(f.rule)
         if self.first is None or at < self.first[0]:
             self.first = (at, fr.profile)
+        row = (len(fr.path), len(fr.format or "-"), len(fr.variant or "-"), len(fr.counts_text()))
+        self.widths = tuple(max(a, b) for a, b in zip(self.widths, row))  # type: ignore[assignment]
 
     @classmethod
     def combined(cls, tallies: Iterable[Tally], first: str | None) -> Tally:
@@ -378,6 +387,7 @@ class Tally:
                 for v, n in counts.items():
                     mine[v] = mine.get(v, 0) + n
             out.rules |= t.rules
+            out.widths = tuple(max(a, b) for a, b in zip(out.widths, t.widths))  # type: ignore[assignment]
         out.first = (0, first) if first is not None and out.files else None
         return out
 
