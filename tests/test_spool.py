@@ -319,3 +319,16 @@ def test_merged_counts_are_the_counts_of_the_merged_files(many: Path, tmp_path: 
             assert kept == counted and counted.files == (60 if names[0] == "s2" else 2)
         finally:
             merged.files.close()  # type: ignore[attr-defined]
+
+
+def test_html_draws_the_first_pictured_files_and_says_so(monkeypatch) -> None:
+    from recspec.render import _html
+    from recspec.trace import collecting
+
+    with collecting(True):
+        report, _ = check_paths([str(p) for p in sorted((CORPUS / "raskat-signal" / "valid").iterdir())[:3]])
+    drawn = render("html", report, RenderContext(report))
+    assert drawn.count("<figure") == 3 and "Pictures are drawn for the first" not in drawn
+    monkeypatch.setattr(_html, "PICTURED_FILES", 1)
+    cut = render("html", report, RenderContext(report))
+    assert cut.count("<figure") == 1 and "Pictures are drawn for the first 1 files of the 3" in cut
