@@ -13,6 +13,10 @@ import os
 import struct
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import cache
+from heapq import merge
+from itertools import compress, islice, repeat
+from operator import ne
 from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
@@ -181,6 +185,9 @@ class _Walk:
                                  f"AnimVehicleWheels record refers to actor {actor}, which is not alive",
                                  raw.payload_offset + pos, 4, self._path(kind, f"/record[{i}].database_id"), None,
                                  actor)
+            elif kind is K.EVENT_ADD and self.fast and self.trace is None and \
+                    (scan := dec.scan_event_add(raw.payload, self.v.vec_f64)) is not None:
+                self.event_adds(raw, scan)  # fast path: no object per attribute
             else:
                 body = dec.decode_body(kind, raw.payload, self.v, raw.payload_offset, self._path(kind))
                 if isinstance(body, tuple):
@@ -368,6 +375,71 @@ class _Walk:
                 else:
                     self._string(a.id if field == "id" else a.value, offset, f"{path}/attributes[{j}].{field}")
 
+    def _actor(self, database_id: int, actor_type: int, description: str, offset: int, path: str) -> None:
+        """An EventAdd record's own fields (its attributes aside)."""
+        self.actors_added += 1
+        if database_id in self.alive:
+            self.sink.add("CARLA-ACTOR-002", f"actor {database_id} added again while alive", offset, None,
+                          path + ".database_id", None, database_id)
+        self.alive.add(database_id)
+        if actor_type >= self.v.actor_types - 1:
+            self.sink.add("CARLA-ENUM-001", f"actor type {actor_type} is outside 0..{self.v.actor_types - 2} "
+                          f"({self.v.actor_types - 1} is INVALID in {self.v.name})", offset, None,
+                          path + ".type", f"0..{self.v.actor_types - 2}", actor_type)
+        self._string(description, offset, path + ".description_id")
+
+    def event_adds(self, raw: dec.RawPacket, scan: dec.EventAddScan) -> None:
+        """An EventAdd packet from its scan: the same findings as decoding it and walking its
+        records one attribute at a time, with the attributes judged in bulk."""
+        buf = scan.payload
+        for i, (_, database_id, actor_type, desc, desc_end, lo, hi, stop) in enumerate(scan.records):
+            path = self._path(K.EVENT_ADD, f"/record[{i}]")
+            self._actor(database_id, actor_type, buf[desc:desc_end].decode("utf-8", "surrogateescape"),
+                        raw.payload_offset, path)
+            if hi > lo:
+                self._scanned_attributes(scan, lo, hi, stop, raw.payload_offset, path)
+
+    def _scanned_attributes(self, scan: dec.EventAddScan, lo: int, hi: int, stop: int, offset: int,
+                            path: str) -> None:
+        """Attributes ``lo .. hi - 1`` of ``scan``: the faults of every attribute are found in
+        bulk (C loops over the types and the strings); of each rule's findings, those that the
+        sink would still store are made in the walk's order (attribute by attribute: type, id,
+        value), the rest only counted."""
+        types = self.v.attribute_types
+        type_bytes = scan.types(lo, hi)
+        n = hi - lo
+        bad_types: list[int] = []
+        if type_bytes.translate(None, bytes(types)):
+            bad_types = list(compress(range(n), type_bytes.translate(_type_faults(types))))
+        ids = scan.ids(lo, hi)
+        values = scan.texts(lo, hi, stop)
+        id_bad, id_nul = _string_faults(ids)
+        value_bad, value_nul = _string_faults(values)
+        sink = self.sink
+        made: list[tuple[int, int, str]] = []  # (attribute, field: 0 type, 1 id, 2 value, rule)
+        rest: list[tuple[str, int]] = []  # counted after the stored ones are made
+        for rule, first, second in (("CARLA-ENUM-005", bad_types, []), ("CARLA-STRING-001", id_bad, value_bad),
+                                    ("CARLA-STRING-002", id_nul, value_nul)):
+            total = len(first) + len(second)
+            if not total:
+                continue
+            field = 0 if rule == "CARLA-ENUM-005" else 1
+            stored = list(islice(merge(zip(first, repeat(field)), zip(second, repeat(2))), sink.room(rule)))
+            made.extend((j, f, rule) for j, f in stored)
+            if total > len(stored):
+                rest.append((rule, total - len(stored)))
+        made.sort()
+        for j, f, rule in made:
+            if f == 0:
+                t = type_bytes[j]
+                sink.add(rule, f"attribute {ids[j].decode('utf-8', 'surrogateescape')!r} has type {t}, not one of "
+                         f"{list(types)}", offset, None, f"{path}/attributes[{j}].type", None, t)
+            else:
+                self._string((ids if f == 1 else values)[j].decode("utf-8", "surrogateescape"), offset,
+                             f"{path}/attributes[{j}].{'id' if f == 1 else 'value'}")
+        for rule, times in rest:
+            sink.count(rule, times)
+
     def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple[dec.Record, ...]) -> None:
         sink = self.sink
         alive = self.alive
@@ -375,18 +447,9 @@ class _Walk:
         if kind is K.EVENT_ADD:
             for i, r in enumerate(cast("tuple[dec.EventAdd, ...]", records)):
                 path = self._path(kind, f"/record[{i}]")
-                self.actors_added += 1
                 if self.trace is not None:
                     self.trace.actor_added(r)
-                if r.database_id in alive:
-                    sink.add("CARLA-ACTOR-002", f"actor {r.database_id} added again while alive", raw.payload_offset,
-                             None, path + ".database_id", None, r.database_id)
-                alive.add(r.database_id)
-                if r.type >= self.v.actor_types - 1:
-                    sink.add("CARLA-ENUM-001", f"actor type {r.type} is outside 0..{self.v.actor_types - 2} "
-                             f"({self.v.actor_types - 1} is INVALID in {self.v.name})", raw.payload_offset, None,
-                             path + ".type", f"0..{self.v.actor_types - 2}", r.type)
-                self._string(r.description_id, raw.payload_offset, path + ".description_id")
+                self._actor(r.database_id, r.type, r.description_id, raw.payload_offset, path)
                 if self.fast:
                     self._attributes(r.attributes, raw.payload_offset, path)
                     continue
@@ -408,6 +471,34 @@ class _Walk:
                 if kind is K.WALKER_BONES:
                     for j, b in enumerate(cast(dec.WalkerBones, rec).bones):
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
+
+
+@cache
+def _type_faults(types: tuple[int, ...]) -> bytes:
+    """A ``bytes.translate`` table: 1 for an attribute type outside ``types``, else 0."""
+    return bytes(0 if t in types else 1 for t in range(256))
+
+
+def _string_faults(items: list[bytes]) -> tuple[list[int], list[int]]:
+    """Which of ``items`` (raw strings) ``_Walk._string`` finds breaking CARLA-STRING-001 (not
+    valid UTF-8) and which CARLA-STRING-002 (valid, with a NUL byte), as indices; in C loops:
+    a string is valid where decoding it drops nothing (``ignore``) that ``surrogateescape``
+    keeps."""
+    joined = b"".join(items)
+    n = len(items)
+    bad: list[int] = []
+    invalid: list[bool] | None = None
+    if not joined.isascii():
+        kept = map(len, map(bytes.decode, items, repeat("utf-8", n), repeat("surrogateescape", n)))
+        valid = map(len, map(bytes.decode, items, repeat("utf-8", n), repeat("ignore", n)))
+        invalid = list(map(ne, kept, valid))
+        bad = list(compress(range(n), invalid))
+    nul: list[int] = []
+    if b"\x00" in joined:
+        nul = list(compress(range(n), map(bytes.__contains__, items, repeat(b"\x00", n))))
+        if invalid is not None:
+            nul = [j for j in nul if not invalid[j]]
+    return bad, nul
 
 
 def _text_fault(text: str) -> str | None:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError
 from recspec.reference import carla as dec
@@ -231,18 +231,16 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
             group = [fit for fit in fits if fit.variant.vec_f64 is vec_f64]
             if not group or chains.get((at, K.EVENT_ADD, vec_f64, None)) is not None:
                 continue
-            try:
-                body = dec.decode_body(K.EVENT_ADD, payload, group[0].variant, at)
-            except DecodeError:
+            scan = dec.scan_event_add(payload, vec_f64)
+            if scan is None:
                 continue
-            for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
-                present = {a.type for a in r.attributes}
+            for _, _, actor_type, _, _, lo, hi, _ in scan.records:
+                types = scan.types(lo, hi)
                 for fit in group:
                     v = fit.variant
-                    if r.type >= v.actor_types - 1:
+                    if actor_type >= v.actor_types - 1:
                         fit.enum_misfits += 1
-                    if not present.issubset(v.attribute_types):
-                        fit.enum_misfits += sum(1 for a in r.attributes if a.type not in v.attribute_types)
+                    fit.enum_misfits += len(types.translate(None, bytes(v.attribute_types)))
 
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
