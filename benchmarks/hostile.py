@@ -122,6 +122,18 @@ def carla_invalid_attributes(f: BinaryIO, count: int) -> None:
     _carla_attributes(f, count, [bytes((_NOT_A_START[i % 72], i // 72 % 256)) for i in range(0xFFFF)])
 
 
+def carla_many_actors(f: BinaryIO, count: int) -> None:
+    """One frame holding one EventAdd packet of ``count`` actors (at most 65,535, the u16 count),
+    each with one 7-byte attribute: the most records a packet holds, each judged on its own."""
+    n = min(count, 0xFFFF)
+    attribute = struct.pack("<BH", 1, 2) + b"id" + struct.pack("<H", 0)
+    tail = struct.pack("<B6fI", 1, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<HH", 0, 1) + attribute
+    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
+    f.write(struct.pack("<BIH", 2, 2 + (4 + len(tail)) * n, n))
+    f.write(b"".join(struct.pack("<I", i + 1) + tail for i in range(n)))
+    f.write(_FRAME_END)
+
+
 def _carla_attributes(f: BinaryIO, count: int, ids: list[bytes]) -> None:
     attrs = b"".join(struct.pack("<BH", 0, 2) + key + struct.pack("<H", 0) for key in ids)
     record = struct.pack("<IB6fI", 1, 1, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<HH", 0, len(ids)) + attrs
@@ -345,6 +357,8 @@ CASES: tuple[Case, ...] = (
          what="one EventAdd packet of about MAX_PACKET_SIZE (4 MiB), 65,535 distinct attributes per actor"),
     Case("carla-invalid-attributes", "carla", carla_invalid_attributes, 4 * 1024 * 1024, "bytes",
          what="as carla-max-packet, every attribute id invalid UTF-8 (a finding per attribute)"),
+    Case("carla-many-actors", "carla", carla_many_actors, 0xFFFF, "actors",
+         what="one EventAdd packet of 65,535 actors with one attribute each"),
     Case("carla-steered-wheels", "carla", carla_steered_wheels, 100_000, "frames",
          what="AnimVehicleWheels claiming 2^32-1 wheels in every frame"),
     Case("carla-steered-bones", "carla", carla_steered_bones, 100_000, "frames",

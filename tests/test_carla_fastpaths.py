@@ -152,8 +152,9 @@ def test_scan_event_add_agrees_with_decode_body(records, vec_f64, cut, junk):
     def text(b: bytes) -> str:
         return b.decode("utf-8", "surrogateescape")
 
-    for r, (_, actor, actor_type, desc, desc_end, lo, hi, stop) in zip(full, scan.records):
+    values = scan.value_texts()
+    for r, (_, actor, actor_type, desc, desc_end, lo, hi, _) in zip(full, scan.records):
         assert (r.database_id, r.type, r.description_id) == (actor, actor_type, text(payload[desc:desc_end]))
-        got = list(zip(scan.types(lo, hi), map(text, scan.ids(lo, hi)), map(text, scan.texts(lo, hi, stop))))
+        got = list(zip(scan.types(lo, hi), map(text, scan.ids(lo, hi)), map(text, values[lo:hi])))
         assert got == [(a.type, a.id, a.value) for a in r.attributes]
     assert scan_event_add(bytes(payload), vec_f64) is scan  # an equal payload is not scanned again

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import struct
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import cache
@@ -390,53 +391,61 @@ class _Walk:
 
     def event_adds(self, raw: dec.RawPacket, scan: dec.EventAddScan) -> None:
         """An EventAdd packet from its scan: the same findings as decoding it and walking its
-        records one attribute at a time, with the attributes judged in bulk."""
+        records one attribute at a time. The faults of all its attributes are found in bulk
+        (C loops over the types and the strings), then each record takes its share of them."""
         buf = scan.payload
-        for i, (_, database_id, actor_type, desc, desc_end, lo, hi, stop) in enumerate(scan.records):
+        types = self.v.attribute_types
+        type_bytes = scan.types(0, len(scan.starts))
+        bad_types: list[int] = []
+        if type_bytes.translate(None, bytes(types)):
+            bad_types = list(compress(range(len(type_bytes)), type_bytes.translate(_type_faults(types))))
+        ids = scan.ids(0, len(scan.starts))
+        values = scan.value_texts()
+        id_bad, id_nul = _string_faults(ids)
+        value_bad, value_nul = _string_faults(values)
+        # per rule: the attributes breaking it through the type (0), the id (1), the value (2)
+        faults = [("CARLA-ENUM-005", 0, bad_types), ("CARLA-STRING-001", 1, id_bad), ("CARLA-STRING-001", 2, value_bad),
+                  ("CARLA-STRING-002", 1, id_nul), ("CARLA-STRING-002", 2, value_nul)]
+        faults = [fault for fault in faults if fault[2]]
+        taken = [0] * len(faults)
+        for i, (_, database_id, actor_type, desc, desc_end, lo, hi, _) in enumerate(scan.records):
             path = self._path(K.EVENT_ADD, f"/record[{i}]")
             self._actor(database_id, actor_type, buf[desc:desc_end].decode("utf-8", "surrogateescape"),
                         raw.payload_offset, path)
-            if hi > lo:
-                self._scanned_attributes(scan, lo, hi, stop, raw.payload_offset, path)
-
-    def _scanned_attributes(self, scan: dec.EventAddScan, lo: int, hi: int, stop: int, offset: int,
-                            path: str) -> None:
-        """Attributes ``lo .. hi - 1`` of ``scan``: the faults of every attribute are found in
-        bulk (C loops over the types and the strings); of each rule's findings, those that the
-        sink would still store are made in the walk's order (attribute by attribute: type, id,
-        value), the rest only counted."""
-        types = self.v.attribute_types
-        type_bytes = scan.types(lo, hi)
-        n = hi - lo
-        bad_types: list[int] = []
-        if type_bytes.translate(None, bytes(types)):
-            bad_types = list(compress(range(n), type_bytes.translate(_type_faults(types))))
-        ids = scan.ids(lo, hi)
-        values = scan.texts(lo, hi, stop)
-        id_bad, id_nul = _string_faults(ids)
-        value_bad, value_nul = _string_faults(values)
-        sink = self.sink
-        made: list[tuple[int, int, str]] = []  # (attribute, field: 0 type, 1 id, 2 value, rule)
-        rest: list[tuple[str, int]] = []  # counted after the stored ones are made
-        for rule, first, second in (("CARLA-ENUM-005", bad_types, []), ("CARLA-STRING-001", id_bad, value_bad),
-                                    ("CARLA-STRING-002", id_nul, value_nul)):
-            total = len(first) + len(second)
-            if not total:
+            if not faults or hi == lo:
                 continue
-            field = 0 if rule == "CARLA-ENUM-005" else 1
-            stored = list(islice(merge(zip(first, repeat(field)), zip(second, repeat(2))), sink.room(rule)))
-            made.extend((j, f, rule) for j, f in stored)
+            ends = [bisect_left(indices, hi, at) for (_, _, indices), at in zip(faults, taken)]
+            if ends != taken:
+                self._attribute_faults([(rule, field, indices[at:stop]) for (rule, field, indices), at, stop
+                                        in zip(faults, taken, ends)], lo, type_bytes, ids, values,
+                                       raw.payload_offset, path)
+                taken = ends
+
+    def _attribute_faults(self, faults: list[tuple[str, int, list[int]]], lo: int, type_bytes: bytes,
+                          ids: list[bytes], values: list[bytes], offset: int, path: str) -> None:
+        """One record's attribute faults (attribute indices in the packet, its first is ``lo``):
+        of each rule's findings, those that the sink would still store are made in the walk's
+        order (attribute by attribute: type, id, value), the rest only counted."""
+        sink = self.sink
+        made: list[tuple[int, int, str]] = []  # (attribute, field, rule)
+        rest: list[tuple[str, int]] = []  # counted after the stored ones are made
+        for rule in dict.fromkeys(rule for rule, _, _ in faults):
+            mine = [zip(indices, repeat(field)) for r, field, indices in faults if r == rule]
+            total = sum(len(indices) for r, _, indices in faults if r == rule)
+            stored = list(islice(merge(*mine), sink.room(rule)))
+            made.extend((k, field, rule) for k, field in stored)
             if total > len(stored):
                 rest.append((rule, total - len(stored)))
         made.sort()
-        for j, f, rule in made:
-            if f == 0:
-                t = type_bytes[j]
-                sink.add(rule, f"attribute {ids[j].decode('utf-8', 'surrogateescape')!r} has type {t}, not one of "
-                         f"{list(types)}", offset, None, f"{path}/attributes[{j}].type", None, t)
+        for k, field, rule in made:
+            j = k - lo
+            if field == 0:
+                t = type_bytes[k]
+                sink.add(rule, f"attribute {ids[k].decode('utf-8', 'surrogateescape')!r} has type {t}, not one of "
+                         f"{list(self.v.attribute_types)}", offset, None, f"{path}/attributes[{j}].type", None, t)
             else:
-                self._string((ids if f == 1 else values)[j].decode("utf-8", "surrogateescape"), offset,
-                             f"{path}/attributes[{j}].{'id' if f == 1 else 'value'}")
+                self._string((ids if field == 1 else values)[k].decode("utf-8", "surrogateescape"), offset,
+                             f"{path}/attributes[{j}].{'id' if field == 1 else 'value'}")
         for rule, times in rest:
             sink.count(rule, times)
 

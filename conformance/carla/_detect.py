@@ -222,8 +222,8 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
     """Out-of-range actor and attribute types in the EventAdd records, in each variant of
     ``fits`` (only asked of the variants that explain every shape; a record that does not
     decode is the walk's finding). An EventAdd decodes the same in every variant of one
-    vector size, so each payload is decoded once per vector size, one body at a time, and not
-    at all where its record chain does not add up (the decoding would fail the same way)."""
+    vector size, so each payload is scanned once per vector size (``scan_event_add``, no object
+    per attribute), and not at all where its record chain does not add up."""
     for pid, payload, at in prefix.variable:
         if pid != _EVENT_ADD:
             continue
@@ -234,13 +234,12 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
             scan = dec.scan_event_add(payload, vec_f64)
             if scan is None:
                 continue
-            for _, _, actor_type, _, _, lo, hi, _ in scan.records:
-                types = scan.types(lo, hi)
-                for fit in group:
-                    v = fit.variant
-                    if actor_type >= v.actor_types - 1:
-                        fit.enum_misfits += 1
-                    fit.enum_misfits += len(types.translate(None, bytes(v.attribute_types)))
+            actor_types = bytes(r[2] for r in scan.records)  # u8 fields: the whole packet at once
+            attribute_types = scan.types(0, len(scan.starts))
+            for fit in group:
+                v = fit.variant
+                fit.enum_misfits += len(actor_types.translate(None, bytes(range(v.actor_types - 1))))
+                fit.enum_misfits += len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:

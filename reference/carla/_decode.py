@@ -428,12 +428,15 @@ class EventAddScan:
         buf = self.payload
         return list(map(buf.__getitem__, map(slice, map((3).__add__, self.starts[lo:hi]), self.values[lo:hi])))
 
-    def texts(self, lo: int, hi: int, end: int) -> list[bytes]:
-        """The values of attributes ``lo .. hi - 1`` (``end``: where the last one ends), as bytes."""
+    def value_texts(self) -> list[bytes]:
+        """The values of all the attributes, as bytes."""
+        ends = self.starts[1:]
+        ends.append(0)
+        for _, _, _, _, _, lo, hi, stop in self.records:
+            if hi > lo:
+                ends[hi - 1] = stop
         buf = self.payload
-        ends = self.starts[lo + 1:hi]
-        ends.append(end)
-        return list(map(buf.__getitem__, map(slice, map((2).__add__, self.values[lo:hi]), ends)))
+        return list(map(buf.__getitem__, map(slice, map((2).__add__, self.values), ends)))
 
     def types(self, lo: int, hi: int) -> bytes:
         """The type bytes of attributes ``lo .. hi - 1``."""
