@@ -152,7 +152,7 @@ def test_scan_event_add_agrees_with_decode_body(records, vec_f64, cut, junk):
     def text(b: bytes) -> str:
         return b.decode("utf-8", "surrogateescape")
 
-    values = scan.value_texts()
+    values = scan.value_texts(0, len(scan.records))
     for r, (_, actor, actor_type, desc, desc_end, lo, hi, _) in zip(full, scan.records):
         assert (r.database_id, r.type, r.description_id) == (actor, actor_type, text(payload[desc:desc_end]))
         got = list(zip(scan.types(lo, hi), map(text, scan.ids(lo, hi)), map(text, values[lo:hi])))

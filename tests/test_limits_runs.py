@@ -251,20 +251,29 @@ def _add_records(records: list[tuple[int, list[tuple[int, bytes, bytes]]]]) -> b
 
 
 @given(records=st.lists(st.tuples(st.integers(0, 3), st.lists(st.tuples(_BULK_ATTRIBUTE, st.integers(1, 90)),
-                                                                max_size=5)), min_size=1, max_size=4),
+                                                                max_size=5)), min_size=1, max_size=6),
        packets=st.integers(1, 3), profile=st.sampled_from(["spec", "compat"]),
-       variant=st.sampled_from([None, "0.9.15", "0.9.16"]), cut=st.integers(0, 3))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_carla_eventadd_attributes_in_bulk_give_the_same_report(records, packets, profile, variant, cut) -> None:
+       variant=st.sampled_from([None, "0.9.15", "0.9.16"]), cut=st.integers(0, 3),
+       chunk=st.sampled_from([1, 4, 40, 300, carla_check.ATTRIBUTE_CHUNK]))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_carla_eventadd_attributes_in_bulk_give_the_same_report(records, packets, profile, variant, cut,
+                                                                  chunk) -> None:
     """Valid, invalid-UTF-8 and mixed attributes, in runs (so that a rule passes its stored findings
-    inside one record), in one or more EventAdd packets: the bulk judgement and detection's scan
-    give the report of the one-by-one walk of decoded attributes."""
+    inside one record), in one or more EventAdd packets, judged in chunks of records of several
+    sizes: the bulk judgement and detection's scan give the report of the one-by-one walk of
+    decoded attributes."""
     adds = [_add_records([(actor, [a for a, times in runs for _ in range(times)]) for actor, runs in records])
             for _ in range(packets)]
     data = CARLA_HEADER + _frame_start(1, 0.0) + b"".join(adds) + FRAME_END
     data = data[:len(data) - cut]
-    _same(_carla(data, fast_path=True, profile=profile, variant=variant),
-          _carla(data, fast_path=False, profile=profile, variant=variant))
+    slow = _carla(data, fast_path=False, profile=profile, variant=variant)
+    default = carla_check.ATTRIBUTE_CHUNK
+    carla_check.ATTRIBUTE_CHUNK = chunk
+    try:
+        fast = _carla(data, fast_path=True, profile=profile, variant=variant)
+    finally:
+        carla_check.ATTRIBUTE_CHUNK = default
+    _same(fast, slow)
 
 
 def test_carla_eventadd_attributes_are_not_decoded_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -391,39 +391,53 @@ class _Walk:
 
     def event_adds(self, raw: dec.RawPacket, scan: dec.EventAddScan) -> None:
         """An EventAdd packet from its scan: the same findings as decoding it and walking its
-        records one attribute at a time. The faults of all its attributes are found in bulk
+        records one attribute at a time. The records are taken in chunks of about
+        ``ATTRIBUTE_CHUNK`` attributes; the faults of a chunk's attributes are found in bulk
         (C loops over the types and the strings), then each record takes its share of them."""
+        records = scan.records
+        first = 0
+        while first < len(records):
+            last = first + 1
+            lo = records[first][5]
+            while last < len(records) and records[last][6] - lo <= ATTRIBUTE_CHUNK:
+                last += 1
+            self._event_add_chunk(raw, scan, first, last)
+            first = last
+
+    def _event_add_chunk(self, raw: dec.RawPacket, scan: dec.EventAddScan, first: int, last: int) -> None:
         buf = scan.payload
         types = self.v.attribute_types
-        type_bytes = scan.types(0, len(scan.starts))
+        base, end = scan.records[first][5], scan.records[last - 1][6]
+        type_bytes = scan.types(base, end)
         bad_types: list[int] = []
         if type_bytes.translate(None, bytes(types)):
             bad_types = list(compress(range(len(type_bytes)), type_bytes.translate(_type_faults(types))))
-        ids = scan.ids(0, len(scan.starts))
-        values = scan.value_texts()
+        ids = scan.ids(base, end)
+        values = scan.value_texts(first, last)
         id_bad, id_nul = _string_faults(ids)
         value_bad, value_nul = _string_faults(values)
-        # per rule: the attributes breaking it through the type (0), the id (1), the value (2)
+        # per rule: the attributes breaking it (indices from ``base``) through the type (0), the id (1), the value (2)
         faults = [("CARLA-ENUM-005", 0, bad_types), ("CARLA-STRING-001", 1, id_bad), ("CARLA-STRING-001", 2, value_bad),
                   ("CARLA-STRING-002", 1, id_nul), ("CARLA-STRING-002", 2, value_nul)]
         faults = [fault for fault in faults if fault[2]]
         taken = [0] * len(faults)
-        for i, (_, database_id, actor_type, desc, desc_end, lo, hi, _) in enumerate(scan.records):
+        for i in range(first, last):
+            _, database_id, actor_type, desc, desc_end, lo, hi, _ = scan.records[i]
             path = self._path(K.EVENT_ADD, f"/record[{i}]")
             self._actor(database_id, actor_type, buf[desc:desc_end].decode("utf-8", "surrogateescape"),
                         raw.payload_offset, path)
             if not faults or hi == lo:
                 continue
-            ends = [bisect_left(indices, hi, at) for (_, _, indices), at in zip(faults, taken)]
+            ends = [bisect_left(indices, hi - base, at) for (_, _, indices), at in zip(faults, taken)]
             if ends != taken:
                 self._attribute_faults([(rule, field, indices[at:stop]) for (rule, field, indices), at, stop
-                                        in zip(faults, taken, ends)], lo, type_bytes, ids, values,
+                                        in zip(faults, taken, ends)], lo - base, type_bytes, ids, values,
                                        raw.payload_offset, path)
                 taken = ends
 
     def _attribute_faults(self, faults: list[tuple[str, int, list[int]]], lo: int, type_bytes: bytes,
                           ids: list[bytes], values: list[bytes], offset: int, path: str) -> None:
-        """One record's attribute faults (attribute indices in the packet, its first is ``lo``):
+        """One record's attribute faults (attribute indices in the chunk, its first is ``lo``):
         of each rule's findings, those that the sink would still store are made in the walk's
         order (attribute by attribute: type, id, value), the rest only counted."""
         sink = self.sink
@@ -531,6 +545,11 @@ def _attribute_faults(a: dec.ActorAttribute, types: tuple[int, ...]) -> tuple[tu
 
 _FRAME_START = struct.Struct("<Qdd").unpack
 _PACKET_HEAD = struct.Struct("<BI").pack
+
+#: EventAdd records are judged in chunks of about this many attributes (a record of more is
+#: a chunk of its own): big enough that a chunk costs little Python work per attribute,
+#: small enough that its bytes objects take little memory.
+ATTRIBUTE_CHUNK = 8192
 
 #: A run of byte-identical packets is recognised for packets of at most this many
 #: payload bytes (a flood of big packets costs little per byte).

@@ -20,6 +20,7 @@ so that a rule can report it, instead of the decoder stopping.
 from __future__ import annotations
 
 import struct
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -413,30 +414,35 @@ def _attributes(c: _Cursor, n: int) -> tuple[m.ActorAttribute, ...]:
 class EventAddScan:
     """An EventAdd payload's shape without its objects: per record ``(record offset,
     database_id, actor type, description start, description end, index of its first
-    attribute, index after its last, end of the record)`` in ``records``, and per attribute the offsets of its type
-    byte (``starts``) and of its value's length field (``values``), all in the payload.
-    Attribute ``k``'s id is ``payload[starts[k] + 3:values[k]]`` and its value runs from
-    ``values[k] + 2`` to the next attribute's start (or its record's end)."""
+    attribute, index after its last, end of the record)`` in ``records``, and per attribute
+    the offsets of its type byte (``starts``) and of its value's length field (``values``),
+    all in the payload, as arrays of C longs (no object an attribute). Attribute ``k``'s id is
+    ``payload[starts[k] + 3:values[k]]`` and its value runs from ``values[k] + 2`` to the
+    next attribute's start (or its record's end)."""
 
     payload: bytes
     records: list[tuple[int, int, int, int, int, int, int, int]]
-    starts: list[int]
-    values: list[int]
+    starts: array[int]
+    values: array[int]
 
     def ids(self, lo: int, hi: int) -> list[bytes]:
         """The ids of attributes ``lo .. hi - 1``, as bytes."""
         buf = self.payload
         return list(map(buf.__getitem__, map(slice, map((3).__add__, self.starts[lo:hi]), self.values[lo:hi])))
 
-    def value_texts(self) -> list[bytes]:
-        """The values of all the attributes, as bytes."""
-        ends = self.starts[1:]
+    def value_texts(self, first: int, last: int) -> list[bytes]:
+        """The values of the attributes of records ``first .. last - 1``, as bytes."""
+        records = self.records[first:last]
+        if not records:
+            return []
+        lo, hi = records[0][5], records[-1][6]
+        ends = self.starts[lo + 1:hi]
         ends.append(0)
-        for _, _, _, _, _, lo, hi, stop in self.records:
-            if hi > lo:
-                ends[hi - 1] = stop
+        for _, _, _, _, _, r_lo, r_hi, stop in records:
+            if r_hi > r_lo:
+                ends[r_hi - 1 - lo] = stop
         buf = self.payload
-        return list(map(buf.__getitem__, map(slice, map((2).__add__, self.values), ends)))
+        return list(map(buf.__getitem__, map(slice, map((2).__add__, self.values[lo:hi]), ends)))
 
     def types(self, lo: int, hi: int) -> bytes:
         """The type bytes of attributes ``lo .. hi - 1``."""
@@ -467,8 +473,8 @@ def _scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
     head = _S_ID_TYPE.unpack_from
     fixed = 4 + 1 + 2 * (24 if vec_f64 else 12)
     records: list[tuple[int, int, int, int, int, int, int, int]] = []
-    starts: list[int] = []
-    values: list[int] = []
+    starts = array("L")
+    values = array("L")
     add_start, add_value = starts.append, values.append
     try:
         if size < 2:
