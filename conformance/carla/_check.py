@@ -600,8 +600,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     ``progress(done_bytes, total_bytes)``, if given, is called every few
     thousand packets (the CLI draws a progress bar with it on a terminal).
     ``fast_path=False`` walks every packet of a run of repeated packets one by
-    one (see ``_repeat``) and judges every EventAdd attribute on its own (see
-    ``_Walk._attributes``); the tests compare the two.
+    one (see ``_repeat``) and decodes every EventAdd and judges each of its attributes
+    on its own (instead of ``_Walk.event_adds``); the tests compare the two.
     """
     sink = FindingSink(RULES_BY_ID, profile)
     if size is None:

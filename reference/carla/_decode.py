@@ -47,8 +47,9 @@ __all__ = [
 ]
 
 #: Packets larger than this are not read (``CARLA-LIMIT-001``). A packet's payload is
-#: read whole and decoded whole: an EventAdd of distinct 7-byte attributes takes about
-#: 25 bytes of memory per payload byte, so a 4 MiB packet checks in about 120 MiB.
+#: read whole; decoded whole, an EventAdd of distinct 7-byte attributes takes about 25
+#: bytes of memory per payload byte (120 MiB for 4 MiB); the checker's ``scan_event_add``
+#: keeps two offsets an attribute in arrays, about 2 bytes per payload byte.
 #: The largest packet a real CARLA writes is frame 1's EventAdd (about 300 bytes an
 #: actor: 9.4 KB in the real logs here, about 1 MiB for thousands of actors); a u32
 #: size field allows 4 GiB.
