@@ -109,7 +109,32 @@ def carla_max_packet(f: BinaryIO, count: int) -> None:
     """One frame holding one EventAdd packet of about ``count`` payload bytes: as many actors as fit,
     each with 65,535 distinct 7-byte attributes (a 2-character id, an empty value): the most memory a
     packet's bytes decode to (a run of one attribute is one object repeated)."""
-    ids = [bytes((33 + i % 94, 33 + i // 94 % 94)) for i in range(0xFFFF)]
+    _carla_attributes(f, count, [bytes((33 + i % 94, 33 + i // 94 % 94)) for i in range(0xFFFF)])
+
+
+#: The first bytes no UTF-8 string starts with (a continuation byte, or a byte never used).
+_NOT_A_START = [*range(0x80, 0xC0), *range(0xF8, 0x100)]
+
+
+def carla_invalid_attributes(f: BinaryIO, count: int) -> None:
+    """As ``carla-max-packet``, with every attribute's 2-byte id invalid UTF-8 (a byte no character
+    starts with, then any byte), no two neighbours alike: a finding per attribute."""
+    _carla_attributes(f, count, [bytes((_NOT_A_START[i % 72], i // 72 % 256)) for i in range(0xFFFF)])
+
+
+def carla_many_actors(f: BinaryIO, count: int) -> None:
+    """One frame holding one EventAdd packet of ``count`` actors (at most 65,535, the u16 count),
+    each with one 7-byte attribute: the most records a packet holds, each judged on its own."""
+    n = min(count, 0xFFFF)
+    attribute = struct.pack("<BH", 1, 2) + b"id" + struct.pack("<H", 0)
+    tail = struct.pack("<B6fI", 1, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<HH", 0, 1) + attribute
+    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
+    f.write(struct.pack("<BIH", 2, 2 + (4 + len(tail)) * n, n))
+    f.write(b"".join(struct.pack("<I", i + 1) + tail for i in range(n)))
+    f.write(_FRAME_END)
+
+
+def _carla_attributes(f: BinaryIO, count: int, ids: list[bytes]) -> None:
     attrs = b"".join(struct.pack("<BH", 0, 2) + key + struct.pack("<H", 0) for key in ids)
     record = struct.pack("<IB6fI", 1, 1, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<HH", 0, len(ids)) + attrs
     n = max(0, (count - 2) // len(record))
@@ -330,6 +355,10 @@ CASES: tuple[Case, ...] = (
          what="one frame of 2,000,000 Position records (56 MB) in packets of 65,535"),
     Case("carla-max-packet", "carla", carla_max_packet, 4 * 1024 * 1024, "bytes",
          what="one EventAdd packet of about MAX_PACKET_SIZE (4 MiB), 65,535 distinct attributes per actor"),
+    Case("carla-invalid-attributes", "carla", carla_invalid_attributes, 4 * 1024 * 1024, "bytes",
+         what="as carla-max-packet, every attribute id invalid UTF-8 (a finding per attribute)"),
+    Case("carla-many-actors", "carla", carla_many_actors, 0xFFFF, "actors",
+         what="one EventAdd packet of 65,535 actors with one attribute each"),
     Case("carla-steered-wheels", "carla", carla_steered_wheels, 100_000, "frames",
          what="AnimVehicleWheels claiming 2^32-1 wheels in every frame"),
     Case("carla-steered-bones", "carla", carla_steered_bones, 100_000, "frames",

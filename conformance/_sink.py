@@ -93,6 +93,11 @@ class FindingSink:
         driving = self.counts[self.profile]
         return all(driving.get(r, 0) >= self.max_per_rule for r in rules)
 
+    def room(self, rule_id: str) -> int:
+        """How many more findings of ``rule_id`` would be stored (under the driving profile)
+        before :meth:`only_counted` holds for it."""
+        return max(0, self.max_per_rule - self.counts[self.profile].get(rule_id, 0))
+
     def count(self, rule_id: str, times: int = 1) -> None:
         """``times`` more findings of ``rule_id``, counted under every profile where it is not off
         and not stored: for a walk that knows :meth:`only_counted` holds and spares the messages."""

@@ -18,6 +18,7 @@ from recspec.reference.carla import (
     anim_wheel_ids,
     decode_body,
     is_fixed_record,
+    scan_event_add,
     unpack_flat,
 )
 
@@ -108,3 +109,52 @@ def test_runs_of_one_attribute_decode_as_one_by_one(runs, cut):
     assert (body is None) == (want is None)
     if body is not None:
         assert [(a.type, a.id, a.value) for a in body[0].attributes] == want
+
+
+# attribute strings: ASCII, valid multi-byte UTF-8, invalid UTF-8 (a lone continuation byte, a lead
+# byte without its continuation, an encoded surrogate, an overlong form), NUL bytes, and mixes of them
+TEXT = st.one_of(
+    st.binary(max_size=4),
+    st.text(max_size=3).map(lambda t: t.encode("utf-8", "surrogatepass")),
+    st.lists(st.sampled_from([b"a", b"\x00", b"\xc3", b"\xa9", b"\xc3\xa9", b"\xed\xa0\x80", b"\xc0\xaf",
+                              b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xff"]), max_size=4).map(b"".join),
+)
+SCAN_ATTRIBUTE = st.tuples(st.sampled_from([0, 1, 2, 5, 6, 7, 255]), TEXT, TEXT)
+
+
+def event_add_payload(records: list[tuple[int, int, bytes, list[tuple[int, bytes, bytes]]]], vec_f64: bool) -> bytes:
+    out = [struct.pack("<H", len(records))]
+    for actor, actor_type, desc, attrs in records:
+        out.append(struct.pack("<IB", actor, actor_type) + struct.pack("<6d" if vec_f64 else "<6f", *range(6))
+                   + struct.pack("<IH", 0, len(desc)) + desc + struct.pack("<H", len(attrs)))
+        out.extend(struct.pack("<BH", t, len(k)) + k + struct.pack("<H", len(v)) + v for t, k, v in attrs)
+    return b"".join(out)
+
+
+@given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 255), TEXT, st.lists(SCAN_ATTRIBUTE, max_size=6)),
+                max_size=4),
+       st.booleans(), st.integers(-9, 9), st.binary(max_size=9))
+@settings(max_examples=400, deadline=None)
+def test_scan_event_add_agrees_with_decode_body(records, vec_f64, cut, junk):
+    payload = event_add_payload(records, vec_f64)
+    payload = payload[:len(payload) + cut] if cut < 0 else payload + junk[:cut]
+    v = VARIANTS["ue5" if vec_f64 else "0.9.16"]
+    try:
+        full = decode_body(PacketKind.EVENT_ADD, payload, v)
+    except DecodeError:
+        full = None
+    scan = scan_event_add(payload, vec_f64)
+    assert (full is None) == (scan is None)
+    if full is None:
+        return
+    assert len(full) == len(scan.records)
+
+    def text(b: bytes) -> str:
+        return b.decode("utf-8", "surrogateescape")
+
+    values = scan.value_texts(0, len(scan.records))
+    for r, (_, actor, actor_type, desc, desc_end, lo, hi, _) in zip(full, scan.records):
+        assert (r.database_id, r.type, r.description_id) == (actor, actor_type, text(payload[desc:desc_end]))
+        got = list(zip(scan.types(lo, hi), map(text, scan.ids(lo, hi)), map(text, values[lo:hi])))
+        assert got == [(a.type, a.id, a.value) for a in r.attributes]
+    assert scan_event_add(bytes(payload), vec_f64) is scan  # an equal payload is not scanned again

@@ -231,3 +231,65 @@ def test_matrix_run_stops_at_the_size_the_check_was_given() -> None:
                for fast in (True, False)]
     _same(*reports)
     assert reports[0].stats["frames"] < 3_000 - 150
+
+
+# --- CARLA EventAdd attributes judged in bulk ---------------------------------------
+
+# attribute strings valid, invalid UTF-8 (alone, or only across the boundary of two neighbours), holding a NUL
+_TEXTS = [b"", b"role_name", b"\xc3\xa9t\xc3\xa9", b"\xff", b"\xc3", b"\xa9", b"a\x00", b"\xed\xa0\x80", b"\x00\xfe",
+          b"\xe2\x82\xac"]
+_BULK_ATTRIBUTE = st.tuples(st.sampled_from([0, 1, 2, 7, 200]), st.sampled_from(_TEXTS), st.sampled_from(_TEXTS))
+
+
+def _add_records(records: list[tuple[int, list[tuple[int, bytes, bytes]]]]) -> bytes:
+    payload = [struct.pack("<H", len(records))]
+    for actor, attributes in records:
+        payload.append(struct.pack("<IB6fI", actor, 1, 0, 0, 0, 0, 0, 0, 0) + _s("vehicle.c")
+                       + struct.pack("<H", len(attributes)))
+        payload.extend(struct.pack("<BH", t, len(k)) + k + struct.pack("<H", len(v)) + v for t, k, v in attributes)
+    return _packet(2, b"".join(payload))
+
+
+@given(records=st.lists(st.tuples(st.integers(0, 3), st.lists(st.tuples(_BULK_ATTRIBUTE, st.integers(1, 90)),
+                                                                max_size=5)), min_size=1, max_size=6),
+       packets=st.integers(1, 3), profile=st.sampled_from(["spec", "compat"]),
+       variant=st.sampled_from([None, "0.9.15", "0.9.16"]), cut=st.integers(0, 3),
+       chunk=st.sampled_from([1, 4, 40, 300, carla_check.ATTRIBUTE_CHUNK]))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_carla_eventadd_attributes_in_bulk_give_the_same_report(records, packets, profile, variant, cut,
+                                                                  chunk) -> None:
+    """Valid, invalid-UTF-8 and mixed attributes, in runs (so that a rule passes its stored findings
+    inside one record), in one or more EventAdd packets, judged in chunks of records of several
+    sizes: the bulk judgement and detection's scan give the report of the one-by-one walk of
+    decoded attributes."""
+    adds = [_add_records([(actor, [a for a, times in runs for _ in range(times)]) for actor, runs in records])
+            for _ in range(packets)]
+    data = CARLA_HEADER + _frame_start(1, 0.0) + b"".join(adds) + FRAME_END
+    data = data[:len(data) - cut]
+    slow = _carla(data, fast_path=False, profile=profile, variant=variant)
+    default = carla_check.ATTRIBUTE_CHUNK
+    carla_check.ATTRIBUTE_CHUNK = chunk
+    try:
+        fast = _carla(data, fast_path=True, profile=profile, variant=variant)
+    finally:
+        carla_check.ATTRIBUTE_CHUNK = default
+    _same(fast, slow)
+
+
+def test_carla_eventadd_attributes_are_not_decoded_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An EventAdd of 20,000 distinct attributes, each invalid UTF-8: detection and the walk scan the
+    payload once per vector width and make no attribute object (the reference decoder, which the
+    slow path uses, makes them all)."""
+    from recspec.reference.carla import _decode
+
+    ids = [bytes((0x80 + i % 64, i // 64 % 256)) for i in range(20_000)]
+    data = (CARLA_HEADER + _frame_start(1, 0.0, -1.0) + _add_records([(5, [(1, k, b"") for k in ids])]) + FRAME_END)
+    objects = _Counting(monkeypatch, _decode.m, "ActorAttribute")
+    scans = _Counting(monkeypatch, _decode, "_scan_event_add")
+    fast = _carla(data, fast_path=True)
+    assert objects.calls == 0
+    assert scans.calls <= 2
+    assert fast.verdicts["spec"].rules["CARLA-STRING-001"] == 20_000
+    slow = _carla(data, fast_path=False)
+    assert objects.calls == 20_000
+    _same(fast, slow)

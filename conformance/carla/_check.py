@@ -11,8 +11,13 @@ from __future__ import annotations
 import math
 import os
 import struct
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import cache
+from heapq import merge
+from itertools import compress, islice, repeat
+from operator import ne
 from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
@@ -181,6 +186,9 @@ class _Walk:
                                  f"AnimVehicleWheels record refers to actor {actor}, which is not alive",
                                  raw.payload_offset + pos, 4, self._path(kind, f"/record[{i}].database_id"), None,
                                  actor)
+            elif kind is K.EVENT_ADD and self.fast and self.trace is None and \
+                    (scan := dec.scan_event_add(raw.payload, self.v.vec_f64)) is not None:
+                self.event_adds(raw, scan)  # fast path: no object per attribute
             else:
                 body = dec.decode_body(kind, raw.payload, self.v, raw.payload_offset, self._path(kind))
                 if isinstance(body, tuple):
@@ -368,6 +376,93 @@ class _Walk:
                 else:
                     self._string(a.id if field == "id" else a.value, offset, f"{path}/attributes[{j}].{field}")
 
+    def _actor(self, database_id: int, actor_type: int, description: str, offset: int, path: str) -> None:
+        """An EventAdd record's own fields (its attributes aside)."""
+        self.actors_added += 1
+        if database_id in self.alive:
+            self.sink.add("CARLA-ACTOR-002", f"actor {database_id} added again while alive", offset, None,
+                          path + ".database_id", None, database_id)
+        self.alive.add(database_id)
+        if actor_type >= self.v.actor_types - 1:
+            self.sink.add("CARLA-ENUM-001", f"actor type {actor_type} is outside 0..{self.v.actor_types - 2} "
+                          f"({self.v.actor_types - 1} is INVALID in {self.v.name})", offset, None,
+                          path + ".type", f"0..{self.v.actor_types - 2}", actor_type)
+        self._string(description, offset, path + ".description_id")
+
+    def event_adds(self, raw: dec.RawPacket, scan: dec.EventAddScan) -> None:
+        """An EventAdd packet from its scan: the same findings as decoding it and walking its
+        records one attribute at a time. The records are taken in chunks of about
+        ``ATTRIBUTE_CHUNK`` attributes; the faults of a chunk's attributes are found in bulk
+        (C loops over the types and the strings), then each record takes its share of them."""
+        records = scan.records
+        first = 0
+        while first < len(records):
+            last = first + 1
+            lo = records[first][5]
+            while last < len(records) and records[last][6] - lo <= ATTRIBUTE_CHUNK:
+                last += 1
+            self._event_add_chunk(raw, scan, first, last)
+            first = last
+
+    def _event_add_chunk(self, raw: dec.RawPacket, scan: dec.EventAddScan, first: int, last: int) -> None:
+        buf = scan.payload
+        types = self.v.attribute_types
+        base, end = scan.records[first][5], scan.records[last - 1][6]
+        type_bytes = scan.types(base, end)
+        bad_types: list[int] = []
+        if type_bytes.translate(None, bytes(types)):
+            bad_types = list(compress(range(len(type_bytes)), type_bytes.translate(_type_faults(types))))
+        ids = scan.ids(base, end)
+        values = scan.value_texts(first, last)
+        id_bad, id_nul = _string_faults(ids)
+        value_bad, value_nul = _string_faults(values)
+        # per rule: the attributes breaking it (indices from ``base``) through the type (0), the id (1), the value (2)
+        faults = [("CARLA-ENUM-005", 0, bad_types), ("CARLA-STRING-001", 1, id_bad), ("CARLA-STRING-001", 2, value_bad),
+                  ("CARLA-STRING-002", 1, id_nul), ("CARLA-STRING-002", 2, value_nul)]
+        faults = [fault for fault in faults if fault[2]]
+        taken = [0] * len(faults)
+        for i in range(first, last):
+            _, database_id, actor_type, desc, desc_end, lo, hi, _ = scan.records[i]
+            path = self._path(K.EVENT_ADD, f"/record[{i}]")
+            self._actor(database_id, actor_type, buf[desc:desc_end].decode("utf-8", "surrogateescape"),
+                        raw.payload_offset, path)
+            if not faults or hi == lo:
+                continue
+            ends = [bisect_left(indices, hi - base, at) for (_, _, indices), at in zip(faults, taken)]
+            if ends != taken:
+                self._attribute_faults([(rule, field, indices[at:stop]) for (rule, field, indices), at, stop
+                                        in zip(faults, taken, ends)], lo - base, type_bytes, ids, values,
+                                       raw.payload_offset, path)
+                taken = ends
+
+    def _attribute_faults(self, faults: list[tuple[str, int, list[int]]], lo: int, type_bytes: bytes,
+                          ids: list[bytes], values: list[bytes], offset: int, path: str) -> None:
+        """One record's attribute faults (attribute indices in the chunk, its first is ``lo``):
+        of each rule's findings, those that the sink would still store are made in the walk's
+        order (attribute by attribute: type, id, value), the rest only counted."""
+        sink = self.sink
+        made: list[tuple[int, int, str]] = []  # (attribute, field, rule)
+        rest: list[tuple[str, int]] = []  # counted after the stored ones are made
+        for rule in dict.fromkeys(rule for rule, _, _ in faults):
+            mine = [zip(indices, repeat(field)) for r, field, indices in faults if r == rule]
+            total = sum(len(indices) for r, _, indices in faults if r == rule)
+            stored = list(islice(merge(*mine), sink.room(rule)))
+            made.extend((k, field, rule) for k, field in stored)
+            if total > len(stored):
+                rest.append((rule, total - len(stored)))
+        made.sort()
+        for k, field, rule in made:
+            j = k - lo
+            if field == 0:
+                t = type_bytes[k]
+                sink.add(rule, f"attribute {ids[k].decode('utf-8', 'surrogateescape')!r} has type {t}, not one of "
+                         f"{list(self.v.attribute_types)}", offset, None, f"{path}/attributes[{j}].type", None, t)
+            else:
+                self._string((ids if field == 1 else values)[k].decode("utf-8", "surrogateescape"), offset,
+                             f"{path}/attributes[{j}].{'id' if field == 1 else 'value'}")
+        for rule, times in rest:
+            sink.count(rule, times)
+
     def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple[dec.Record, ...]) -> None:
         sink = self.sink
         alive = self.alive
@@ -375,18 +470,9 @@ class _Walk:
         if kind is K.EVENT_ADD:
             for i, r in enumerate(cast("tuple[dec.EventAdd, ...]", records)):
                 path = self._path(kind, f"/record[{i}]")
-                self.actors_added += 1
                 if self.trace is not None:
                     self.trace.actor_added(r)
-                if r.database_id in alive:
-                    sink.add("CARLA-ACTOR-002", f"actor {r.database_id} added again while alive", raw.payload_offset,
-                             None, path + ".database_id", None, r.database_id)
-                alive.add(r.database_id)
-                if r.type >= self.v.actor_types - 1:
-                    sink.add("CARLA-ENUM-001", f"actor type {r.type} is outside 0..{self.v.actor_types - 2} "
-                             f"({self.v.actor_types - 1} is INVALID in {self.v.name})", raw.payload_offset, None,
-                             path + ".type", f"0..{self.v.actor_types - 2}", r.type)
-                self._string(r.description_id, raw.payload_offset, path + ".description_id")
+                self._actor(r.database_id, r.type, r.description_id, raw.payload_offset, path)
                 if self.fast:
                     self._attributes(r.attributes, raw.payload_offset, path)
                     continue
@@ -410,6 +496,34 @@ class _Walk:
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
 
 
+@cache
+def _type_faults(types: tuple[int, ...]) -> bytes:
+    """A ``bytes.translate`` table: 1 for an attribute type outside ``types``, else 0."""
+    return bytes(0 if t in types else 1 for t in range(256))
+
+
+def _string_faults(items: list[bytes]) -> tuple[list[int], list[int]]:
+    """Which of ``items`` (raw strings) ``_Walk._string`` finds breaking CARLA-STRING-001 (not
+    valid UTF-8) and which CARLA-STRING-002 (valid, with a NUL byte), as indices; in C loops:
+    a string is valid where decoding it drops nothing (``ignore``) that ``surrogateescape``
+    keeps."""
+    joined = b"".join(items)
+    n = len(items)
+    bad: list[int] = []
+    invalid: list[bool] | None = None
+    if not joined.isascii():
+        kept = map(len, map(bytes.decode, items, repeat("utf-8", n), repeat("surrogateescape", n)))
+        valid = map(len, map(bytes.decode, items, repeat("utf-8", n), repeat("ignore", n)))
+        invalid = list(map(ne, kept, valid))
+        bad = list(compress(range(n), invalid))
+    nul: list[int] = []
+    if b"\x00" in joined:
+        nul = list(compress(range(n), map(bytes.__contains__, items, repeat(b"\x00", n))))
+        if invalid is not None:
+            nul = [j for j in nul if not invalid[j]]
+    return bad, nul
+
+
 def _text_fault(text: str) -> str | None:
     """The rule ``_Walk._string`` finds ``text`` breaking, if any."""
     try:
@@ -431,6 +545,11 @@ def _attribute_faults(a: dec.ActorAttribute, types: tuple[int, ...]) -> tuple[tu
 
 _FRAME_START = struct.Struct("<Qdd").unpack
 _PACKET_HEAD = struct.Struct("<BI").pack
+
+#: EventAdd records are judged in chunks of about this many attributes (a record of more is
+#: a chunk of its own): big enough that a chunk costs little Python work per attribute,
+#: small enough that its bytes objects take little memory.
+ATTRIBUTE_CHUNK = 8192
 
 #: A run of byte-identical packets is recognised for packets of at most this many
 #: payload bytes (a flood of big packets costs little per byte).
@@ -481,8 +600,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     ``progress(done_bytes, total_bytes)``, if given, is called every few
     thousand packets (the CLI draws a progress bar with it on a terminal).
     ``fast_path=False`` walks every packet of a run of repeated packets one by
-    one (see ``_repeat``) and judges every EventAdd attribute on its own (see
-    ``_Walk._attributes``); the tests compare the two.
+    one (see ``_repeat``) and decodes every EventAdd and judges each of its attributes
+    on its own (instead of ``_Walk.event_adds``); the tests compare the two.
     """
     sink = FindingSink(RULES_BY_ID, profile)
     if size is None:

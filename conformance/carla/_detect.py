@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError
 from recspec.reference import carla as dec
@@ -222,8 +222,8 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
     """Out-of-range actor and attribute types in the EventAdd records, in each variant of
     ``fits`` (only asked of the variants that explain every shape; a record that does not
     decode is the walk's finding). An EventAdd decodes the same in every variant of one
-    vector size, so each payload is decoded once per vector size, one body at a time, and not
-    at all where its record chain does not add up (the decoding would fail the same way)."""
+    vector size, so each payload is scanned once per vector size (``scan_event_add``, no object
+    per attribute), and not at all where its record chain does not add up."""
     for pid, payload, at in prefix.variable:
         if pid != _EVENT_ADD:
             continue
@@ -231,18 +231,15 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
             group = [fit for fit in fits if fit.variant.vec_f64 is vec_f64]
             if not group or chains.get((at, K.EVENT_ADD, vec_f64, None)) is not None:
                 continue
-            try:
-                body = dec.decode_body(K.EVENT_ADD, payload, group[0].variant, at)
-            except DecodeError:
+            scan = dec.scan_event_add(payload, vec_f64)
+            if scan is None:
                 continue
-            for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
-                present = {a.type for a in r.attributes}
-                for fit in group:
-                    v = fit.variant
-                    if r.type >= v.actor_types - 1:
-                        fit.enum_misfits += 1
-                    if not present.issubset(v.attribute_types):
-                        fit.enum_misfits += sum(1 for a in r.attributes if a.type not in v.attribute_types)
+            actor_types = bytes(r[2] for r in scan.records)  # u8 fields: the whole packet at once
+            attribute_types = scan.types(0, len(scan.starts))
+            for fit in group:
+                v = fit.variant
+                fit.enum_misfits += len(actor_types.translate(None, bytes(range(v.actor_types - 1))))
+                fit.enum_misfits += len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:

@@ -12,6 +12,7 @@ from ._api import UNIT, decode, encode, iter_packets, iter_units
 from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._decode import (
     MAX_PACKET_SIZE,
+    EventAddScan,
     PacketReader,
     RawPacket,
     anim_wheel_ids,
@@ -23,6 +24,7 @@ from ._decode import (
     read_header,
     record_chain_misfit,
     record_struct,
+    scan_event_add,
     unpack_flat,
 )
 from ._encode import RecorderWriter, encode_body, encode_header, encode_packet
@@ -34,6 +36,7 @@ __all__ = [
     "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
     "MAX_PACKET_SIZE",
     "VARIANTS",
+    "EventAddScan",
     "PacketReader",
     "RawPacket",
     "RecorderWriter",
@@ -55,6 +58,7 @@ __all__ = [
     "record_chain_misfit",
     "read_header",
     "record_struct",
+    "scan_event_add",
     "unpack_flat",
     "variant_by_code",
     "variant_by_name",

@@ -20,6 +20,7 @@ so that a rule can report it, instead of the decoder stopping.
 from __future__ import annotations
 
 import struct
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -32,6 +33,7 @@ from ._variants import Variant
 
 __all__ = [
     "MAX_PACKET_SIZE",
+    "EventAddScan",
     "PacketReader",
     "RawPacket",
     "decode",
@@ -40,12 +42,14 @@ __all__ = [
     "iter_packets",
     "layout_misfit",
     "record_chain_misfit",
+    "scan_event_add",
     "unpack_flat",
 ]
 
 #: Packets larger than this are not read (``CARLA-LIMIT-001``). A packet's payload is
-#: read whole and decoded whole: an EventAdd of distinct 7-byte attributes takes about
-#: 25 bytes of memory per payload byte, so a 4 MiB packet checks in about 120 MiB.
+#: read whole; decoded whole, an EventAdd of distinct 7-byte attributes takes about 25
+#: bytes of memory per payload byte (120 MiB for 4 MiB); the checker's ``scan_event_add``
+#: keeps two offsets an attribute in arrays, about 2 bytes per payload byte.
 #: The largest packet a real CARLA writes is frame 1's EventAdd (about 300 bytes an
 #: actor: 9.4 KB in the real logs here, about 1 MiB for thousands of actors); a u32
 #: size field allows 4 GiB.
@@ -246,6 +250,8 @@ def record_chain_misfit(kind: K, payload: bytes | memoryview, variant: Variant) 
     """
     if kind not in _MIN_RECORD or (kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None):
         return None
+    if kind is K.EVENT_ADD and scan_event_add(bytes(payload), variant.vec_f64) is not None:
+        return None  # the records add up; the walk below only says where they do not
     size = len(payload)
     if size < 2:
         return "at least 2 bytes"
@@ -403,6 +409,104 @@ def _attributes(c: _Cursor, n: int) -> tuple[m.ActorAttribute, ...]:
         aval = c.string(f"attributes[{i}].value")
         out.append(m.ActorAttribute(atype, aid, aval))  # pragma: no cover - the reading above raises first
     return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class EventAddScan:
+    """An EventAdd payload's shape without its objects: per record ``(record offset,
+    database_id, actor type, description start, description end, index of its first
+    attribute, index after its last, end of the record)`` in ``records``, and per attribute
+    the offsets of its type byte (``starts``) and of its value's length field (``values``),
+    all in the payload, as arrays of C longs (no object an attribute). Attribute ``k``'s id is
+    ``payload[starts[k] + 3:values[k]]`` and its value runs from ``values[k] + 2`` to the
+    next attribute's start (or its record's end)."""
+
+    payload: bytes
+    records: list[tuple[int, int, int, int, int, int, int, int]]
+    starts: array[int]
+    values: array[int]
+
+    def ids(self, lo: int, hi: int) -> list[bytes]:
+        """The ids of attributes ``lo .. hi - 1``, as bytes."""
+        buf = self.payload
+        return list(map(buf.__getitem__, map(slice, map((3).__add__, self.starts[lo:hi]), self.values[lo:hi])))
+
+    def value_texts(self, first: int, last: int) -> list[bytes]:
+        """The values of the attributes of records ``first .. last - 1``, as bytes."""
+        records = self.records[first:last]
+        if not records:
+            return []
+        lo, hi = records[0][5], records[-1][6]
+        ends = self.starts[lo + 1:hi]
+        ends.append(0)
+        for _, _, _, _, _, r_lo, r_hi, stop in records:
+            if r_hi > r_lo:
+                ends[r_hi - 1 - lo] = stop
+        buf = self.payload
+        return list(map(buf.__getitem__, map(slice, map((2).__add__, self.values[lo:hi]), ends)))
+
+    def types(self, lo: int, hi: int) -> bytes:
+        """The type bytes of attributes ``lo .. hi - 1``."""
+        return bytes(map(self.payload.__getitem__, self.starts[lo:hi]))
+
+
+_SCAN_CACHE: list[tuple[bytes, bool, EventAddScan | None]] = []
+
+
+def scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
+    """The shape of an EventAdd payload (see :class:`EventAddScan`), or ``None`` where
+    :func:`decode_body` would raise (the payload does not hold exactly its records).
+
+    One tight pass over the length fields, with no object per attribute: the fast
+    path of the checker and of variant detection, which reads the same payloads. The
+    last two answers are kept, so the walk does not scan again a payload detection scanned."""
+    for cached, f64, answer in tuple(_SCAN_CACHE):
+        if f64 is vec_f64 and (cached is payload or cached == payload):
+            return answer
+    answer = _scan_event_add(payload, vec_f64)
+    _SCAN_CACHE[:] = [*_SCAN_CACHE[-1:], (payload, vec_f64, answer)]  # detection asks for both widths
+    return answer
+
+
+def _scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
+    size = len(payload)
+    u16 = _UNPACK_U16_FROM
+    head = _S_ID_TYPE.unpack_from
+    fixed = 4 + 1 + 2 * (24 if vec_f64 else 12)
+    records: list[tuple[int, int, int, int, int, int, int, int]] = []
+    starts = array("L")
+    values = array("L")
+    add_start, add_value = starts.append, values.append
+    try:
+        if size < 2:
+            return None
+        (count,) = u16(payload, 0)
+        pos = 2
+        for _ in range(count):
+            at = pos
+            database_id, actor_type = head(payload, pos)
+            pos += fixed + 4
+            (length,) = u16(payload, pos)
+            desc = pos + 2
+            pos = desc_end = desc + length
+            (n,) = u16(payload, pos)
+            pos += 2
+            lo = len(starts)
+            for _ in range(n):
+                add_start(pos)
+                (length,) = u16(payload, pos + 1)
+                pos += 3 + length
+                add_value(pos)
+                (length,) = u16(payload, pos)
+                pos += 2 + length
+            if pos > size:
+                return None
+            records.append((at, database_id, actor_type, desc, desc_end, lo, len(starts), pos))
+    except struct.error:
+        return None
+    if pos != size:
+        return None
+    return EventAddScan(payload, records, starts, values)
 
 
 def count_repeats(buf: bytes | memoryview, start: int, unit: bytes, most: int) -> int:
