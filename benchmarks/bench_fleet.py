@@ -11,10 +11,11 @@ each of
 
 with the table to /dev/null, and reports wall time, files/s and peak RSS: the
 largest "Maximum resident set size" of the recspec process and of any one of its
-worker processes (GNU ``/usr/bin/time -v`` on the parent; for workers, and where
-GNU time is missing, ``getrusage(RUSAGE_CHILDREN)``, which gives the largest
-descendant). ``--shard K/N`` measures one shard of the run instead, and
-``--merge`` also times `recspec merge` of the written JSON report.
+worker processes (GNU ``/usr/bin/time -v`` on the recspec process; for the
+largest of all, ``getrusage(RUSAGE_CHILDREN)`` in a small launcher process of
+its own, since a child forked from this script would report this script's
+peak). ``--shard K/N`` measures one shard of the run instead, and ``--merge``
+also times `recspec merge` of the written JSON report (its peak RSS the same way).
 
     python benchmarks/bench_fleet.py                          # 100,000 files
     python benchmarks/bench_fleet.py --files 10000 --keep --workdir /tmp/fleet
@@ -26,7 +27,6 @@ import argparse
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -40,28 +40,46 @@ sys.path.insert(0, str(HERE))
 
 from bench_raskat_signal import write_tree  # noqa: E402
 
+#: Runs the measured command and prints the largest peak RSS (KiB) among its processes: a small process
+#: of its own, because ``ru_maxrss`` survives fork and exec (a child of a big process reports the big
+#: process's peak), and because RUSAGE_CHILDREN is a maximum over every child a process ever waited for.
+_LAUNCHER = """
+import resource, subprocess, sys
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)
+"""
+
 
 def measure(cmd: list[str]) -> dict[str, Any]:
-    """Run ``cmd`` in a fresh child; wall time and peak RSS (MiB) of the largest process in it."""
+    """Run ``cmd`` in a fresh child; wall time, the peak RSS (MiB) of the recspec process (GNU time)
+    and of the largest process in the run (the recspec process or one of its workers)."""
     gnu_time = Path("/usr/bin/time")
     prefix = [str(gnu_time), "-v"] if gnu_time.exists() else []
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    proc = subprocess.run(prefix + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run([sys.executable, "-c", _LAUNCHER, *prefix, *cmd], capture_output=True,
+                          text=True)
     wall = time.perf_counter() - start
-    children_peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    peak_text, code_text = proc.stdout.split()
     parent_peak_kib = None
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
     if m:
         parent_peak_kib = int(m.group(1))
-    # RUSAGE_CHILDREN is a running maximum over every waited-for descendant; it only says something
-    # about this run when it grew.
-    children = children_peak_kib if children_peak_kib > before else 0
-    peak_kib = max(x for x in (parent_peak_kib, children) if x is not None)
+    peak_kib = int(peak_text)
     tail = [ln for ln in proc.stderr.splitlines() if not ln.startswith("\t")][-3:]
-    return {"exit": proc.returncode, "wall_s": round(wall, 2), "peak_rss_mib": round(peak_kib / 1024, 1),
+    return {"exit": int(code_text), "wall_s": round(wall, 2), "peak_rss_mib": round(peak_kib / 1024, 1),
             "recspec_process_peak_rss_mib": round(parent_peak_kib / 1024, 1) if parent_peak_kib else None,
             "stderr_tail": tail}
+
+
+def files_in(report: Path) -> int:
+    """The report's ``summary.files``, read from its end: loading the whole report here would grow this
+    process, and a child forked from it starts with this process's peak (``ru_maxrss`` survives exec),
+    which would then be counted as the next run's."""
+    with report.open("rb") as f:
+        f.seek(max(0, report.stat().st_size - (1 << 16)))
+        tail = f.read().decode("utf-8", "replace")
+    m = re.search(r'"summary": \{\s*"files": (\d+)', tail)
+    return int(m.group(1)) if m else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         cmd = [sys.executable, "-m", "recspec", "check", "--profile", "compat", "-j", str(jobs), str(tree),
                "--report", f"json:{report}"] + (["--shard", args.shard] if args.shard else [])
         r = measure(cmd)
-        checked = len(json.loads(report.read_text())["files"]) if report.exists() else 0
+        checked = files_in(report) if report.exists() else 0
         r["files_checked"] = checked
         r["files_per_s"] = round(checked / r["wall_s"]) if r["wall_s"] else None
         failed |= r["exit"] not in (0, 1)

@@ -105,6 +105,21 @@ def carla_huge_position(f: BinaryIO, count: int) -> None:
     f.write(_FRAME_END)
 
 
+def carla_max_packet(f: BinaryIO, count: int) -> None:
+    """One frame holding one EventAdd packet of about ``count`` payload bytes: as many actors as fit,
+    each with 65,535 distinct 7-byte attributes (a 2-character id, an empty value): the most memory a
+    packet's bytes decode to (a run of one attribute is one object repeated)."""
+    ids = [bytes((33 + i % 94, 33 + i // 94 % 94)) for i in range(0xFFFF)]
+    attrs = b"".join(struct.pack("<BH", 0, 2) + key + struct.pack("<H", 0) for key in ids)
+    record = struct.pack("<IB6fI", 1, 1, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<HH", 0, len(ids)) + attrs
+    n = max(0, (count - 2) // len(record))
+    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
+    f.write(struct.pack("<BIH", 2, 2 + len(record) * n, n))
+    for i in range(n):
+        f.write(struct.pack("<I", i + 1) + record[4:])
+    f.write(_FRAME_END)
+
+
 def carla_steered_wheels(f: BinaryIO, count: int) -> None:
     """0.9.15 frames whose AnimVehicleWheels packet (id 21) claims 2^32-1 wheels."""
     _carla_steered(f, count, struct.pack("<BIHII", 21, 10, 1, 7, 0xFFFFFFFF))
@@ -313,6 +328,8 @@ CASES: tuple[Case, ...] = (
          what="2,000,000 packets of an unknown id in one frame"),
     Case("carla-huge-position", "carla", carla_huge_position, 2_000_000, "records",
          what="one frame of 2,000,000 Position records (56 MB) in packets of 65,535"),
+    Case("carla-max-packet", "carla", carla_max_packet, 4 * 1024 * 1024, "bytes",
+         what="one EventAdd packet of about MAX_PACKET_SIZE (4 MiB), 65,535 distinct attributes per actor"),
     Case("carla-steered-wheels", "carla", carla_steered_wheels, 100_000, "frames",
          what="AnimVehicleWheels claiming 2^32-1 wheels in every frame"),
     Case("carla-steered-bones", "carla", carla_steered_bones, 100_000, "frames",

@@ -18,7 +18,7 @@ judges the value both ways and tags each finding with the profile it belongs to
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from recspec.report import PROFILES, FileReport, Finding, ProfileVerdict, Rule, Severity, Verdict
@@ -77,6 +77,39 @@ class FindingSink:
             return
         if self.counts[self.profile][rule_id] <= self.max_per_rule:
             self.findings.append(Finding(rule_id, severity, message, offset, length, path, expected, actual))
+
+    def counts_now(self) -> dict[str, dict[str, int]]:
+        """A copy of the counts (profile -> rule id -> total), for :meth:`counted_since`."""
+        return {p: dict(c) for p, c in self.counts.items()}
+
+    def counted_since(self, before: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+        """Per profile, the findings of each rule added since :meth:`counts_now` returned ``before``."""
+        return {p: {r: n - before[p].get(r, 0) for r, n in c.items() if n != before[p].get(r, 0)}
+                for p, c in self.counts.items()}
+
+    def only_counted(self, rules: Iterable[str]) -> bool:
+        """Whether the next finding of each of ``rules`` would only be counted, not stored
+        (its rule has its ``max_per_rule`` stored findings under the driving profile)."""
+        driving = self.counts[self.profile]
+        return all(driving.get(r, 0) >= self.max_per_rule for r in rules)
+
+    def count(self, rule_id: str, times: int = 1) -> None:
+        """``times`` more findings of ``rule_id``, counted under every profile where it is not off
+        and not stored: for a walk that knows :meth:`only_counted` holds and spares the messages."""
+        rule = self.rules[rule_id]
+        for p in self.profiles:
+            if rule.level(p) is not Severity.OFF:
+                counts = self.counts[p]
+                counts[rule_id] = counts.get(rule_id, 0) + times
+
+    def count_again(self, added: Mapping[str, Mapping[str, int]], times: int) -> None:
+        """Count ``times`` more the findings ``added`` (a :meth:`counted_since`), as if a unit
+        that made them were walked ``times`` more: for a format's fast path over a run of
+        identical units, once :meth:`only_counted` holds for every rule of ``added``."""
+        for p, rules in added.items():
+            counts = self.counts[p]
+            for r, n in rules.items():
+                counts[r] = counts.get(r, 0) + times * n
 
     def close(self) -> list[Finding]:
         """The stored findings (at most ``max_per_rule`` per rule; :meth:`fill` records the totals)."""

@@ -301,6 +301,37 @@ class _Slot:
         return f"exit status {code}"
 
 
+class _Pending:
+    """The batches not handed out yet, in order: a lost worker's files first, then the planned batches,
+    whose tasks are made as they are handed out (not all at the start: a run may have a million)."""
+
+    def __init__(self, files: Sequence[tuple[Path, bool]], batches: Sequence[Sequence[int]]) -> None:
+        self._files = files
+        self._batches = batches
+        self._next = 0
+        self._again: list[list[Task]] = []
+
+    def __bool__(self) -> bool:
+        return bool(self._again) or self._next < len(self._batches)
+
+    def __len__(self) -> int:
+        return len(self._again) + len(self._batches) - self._next
+
+    def peek(self) -> list[Task]:
+        if not self._again:
+            self._again.append([(i, *self._files[i]) for i in self._batches[self._next]])
+            self._next += 1
+        return self._again[-1]
+
+    def pop(self) -> list[Task]:
+        batch = self.peek()
+        self._again.pop()
+        return batch
+
+    def push(self, batch: list[Task]) -> None:
+        self._again.append(batch)
+
+
 def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bool], Any], *, jobs: int,
                    timeout: float, on_result: Callable[[int, str, Any], None],
                    batches: Sequence[Sequence[int]] | None = None) -> None:
@@ -316,9 +347,7 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
     from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    pending: list[list[Task]] = [[(i, *files[i]) for i in batch]
-                                 for batch in (batches if batches is not None else [[i] for i in range(len(files))])]
-    pending.reverse()  # pop() from the end hands the batches out in order
+    pending = _Pending(files, batches if batches is not None else [[i] for i in range(len(files))])
     slots: list[_Slot] = []
     # what the workers inherit is left out of their garbage collections: a collection that went
     # through it would copy every page it touched (about 7% of a worker's CPU on 10,000 small files)
@@ -327,7 +356,7 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
         for _ in range(min(jobs, len(pending))):
             slots.append(_Slot(ctx, check))
         for slot in slots:
-            while pending and slot.wants_more(pending[-1]):
+            while pending and slot.wants_more(pending.peek()):
                 slot.give(pending.pop(), timeout)
         while any(slot.queue for slot in slots):
             busy = [s for s in slots if s.queue]
@@ -364,10 +393,10 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
                         on_result(slot.queue[blamed][0], "lost", lost)
                     slot.queue = []
                     if again:
-                        pending.append(again)
+                        pending.push(again)
                     if pending:
                         slots[i] = slot = _Slot(ctx, check)  # a fresh worker for the remaining files
-                while pending and slot.wants_more(pending[-1]):
+                while pending and slot.wants_more(pending.peek()):
                     slot.give(pending.pop(), timeout)
     finally:
         gc.unfreeze()

@@ -24,14 +24,15 @@ from ._run import end_run, start_run
 from ._version import __version__
 from .catalog import all_rules, explain_text
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
-from .expectations import apply_expectations, load_expectations, update_expectations
+from .expectations import Expectations, apply_expectations, load_expectations, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import check_files, iter_files
 from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_report
 from .render._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
-from .report import Report, Severity
+from .report import FileReport, Report, Severity
+from .shard import ShardSelection, shard_arg, shard_key, shard_of, shard_section
 from .shard import select as select_files
-from .shard import shard_arg, shard_key, shard_of, shard_section
+from .spool import Spool
 from .trace import collecting
 
 __all__ = ["main"]
@@ -465,12 +466,24 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     progress = _Progress(err)
     # the walk collects what the pictures draw only when an HTML report will draw them
     pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
-    with collecting(pictures):
+    # the file reports go to disk as they come (recspec/spool.py): the run's memory does not grow with its files
+    with files, collecting(pictures), Spool() as spool:
         report, io_errors = check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=args.variant,
                                         profile=args.profile, cross_check=args.cross_check,
                                         cross_check_limit=args.cross_check_limit, jobs=args.jobs,
-                                        timeout=args.timeout, progress=progress, stream_limit=args.stream_limit)
-    progress.done()
+                                        timeout=args.timeout, progress=progress, stream_limit=args.stream_limit,
+                                        into=spool)
+        progress.done()
+        try:
+            return _check_done(args, report, io_errors, expectations, selection, walked, out, err)
+        finally:
+            if isinstance(report.files, Spool):
+                report.files.close()  # a spool rewritten by the expectations
+
+
+def _check_done(args: argparse.Namespace, report: Report, io_errors: list[str], expectations: Expectations | None,
+                selection: ShardSelection | None, walked: int, out: TextIO, err: TextIO) -> int:
+    """The end of `recspec check`: expectations, the table, the reports and the exit code."""
     if expectations is not None:
         if args.update_expectations:
             expectations = update_expectations(report, expectations)
@@ -479,7 +492,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                       f"known deviations in {len(expectations.files)} files)\n")
         apply_expectations(report, expectations, name=args.expectations)
     if selection is not None:
-        report.shard = shard_section(selection, args, [fr.path for fr in report.files])
+        report.shard = shard_section(selection, args, (fr.path for fr in report.files))
     if args.json:
         out.writelines(render_pieces("json", report))
     elif not _report_on_stdout(args) and (report.files or report.unclaimed or report.not_regular or not io_errors):
@@ -488,25 +501,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE,
                      verbose=args.verbose)
     if args.report:
-        ctx = RenderContext(report, pictures=args.pictures)
-        for kind, path in args.report:
-            try:
-                # JSON comes in pieces as it is written; the other formats are rendered here whole
-                text = render_pieces(kind, report, ctx)
-                if kind != "json":
-                    text = list(text)
-            except Exception as e:  # noqa: BLE001 - a renderer's bug must not cost the other reports
-                io_errors.append(f"--report {kind}:{path}: not written: internal error in the {kind} renderer "
-                                 f"({type(e).__name__}: {e}); this is a recspec bug, please report it")
-                continue
-            try:
-                if path == "-":
-                    out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
-                    out.flush()
-                else:
-                    write_report(path, text)
-            except OSError as e:
-                io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
+        _write_reports(args.report, report, RenderContext(report, pictures=args.pictures), out, io_errors)
     for msg in io_errors:
         err.write(f"recspec: {msg}\n")
     if io_errors:
@@ -530,6 +525,16 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     if args.expectations else None)
     _one_report_on_stdout(args)
     report = merge_reports(args.reports, rejudge=expectations is not None)
+    try:
+        return _merge_done(args, report, expectations, out, err)
+    finally:
+        if isinstance(report.files, Spool):
+            report.files.close()
+
+
+def _merge_done(args: argparse.Namespace, report: Report, expectations: Expectations | None, out: TextIO,
+                err: TextIO) -> int:
+    """The end of `recspec merge`: expectations, the table, the reports and the exit code."""
     if expectations is not None:
         if args.update_expectations:
             expectations = update_expectations(report, expectations)
@@ -544,16 +549,7 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                      verbose=args.verbose)
     io_errors: list[str] = []
     # no pictures: the JSON reports do not carry the traces they are drawn from
-    ctx = RenderContext(report, pictures=False)
-    for kind, path in args.report:
-        text = render_pieces(kind, report, ctx)
-        if path == "-":
-            out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
-            continue
-        try:
-            write_report(path, text)
-        except OSError as e:
-            io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
+    _write_reports(args.report, report, RenderContext(report, pictures=False), out, io_errors)
     for msg in io_errors:
         err.write(f"recspec: {msg}\n")
     if io_errors:
@@ -562,6 +558,25 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write("recspec: the reports hold no files\n")
         return EXIT_USAGE
     return EXIT_OK if report.ok else EXIT_FAIL
+
+
+def _write_reports(reports: Sequence[tuple[str, str]], report: Report, ctx: RenderContext, out: TextIO,
+                   io_errors: list[str]) -> None:
+    """Each ``--report FORMAT:PATH``, written as its renderer makes it, piece by piece; a renderer's
+    failure (a recspec bug) leaves no half-written report and costs no other report."""
+    for kind, path in reports:
+        try:
+            text = render_pieces(kind, report, ctx)
+            if path == "-":
+                out.writelines(t.encode("utf-8", "backslashreplace").decode("utf-8") for t in text)
+                out.flush()
+            else:
+                write_report(path, text)
+        except OSError as e:
+            io_errors.append(f"--report {kind}:{path}: {e.strerror or e}")
+        except Exception as e:  # noqa: BLE001 - a renderer's bug must not cost the other reports
+            io_errors.append(f"--report {kind}:{path}: not written: internal error in the {kind} renderer "
+                             f"({type(e).__name__}: {e}); this is a recspec bug, please report it")
 
 
 class _Progress:
@@ -623,6 +638,13 @@ class _Progress:
 _SEV = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "INFO "}
 
 
+def _row(fr: FileReport) -> tuple[str, ...]:
+    """A file's row of the table."""
+    verdicts = fr.profile_verdicts()
+    return (fr.path, fr.format or "-", fr.variant or "-",
+            *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES), fr.counts_text())
+
+
 #: The table lists this many findings of one rule per file before a count of the rest:
 #: a file that breaks one rule in every frame would otherwise bury the other files.
 TABLE_FINDINGS_PER_RULE = 5
@@ -630,20 +652,17 @@ TABLE_FINDINGS_PER_RULE = 5
 
 def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
                  verbose: bool = False) -> None:
-    # both profiles' verdicts; the driving profile's (--profile) sets the exit code, E/W/I and the findings
-    rows = [("FILE", "FORMAT", "VARIANT", *(p.upper() for p in PROFILES), "E/W/I")]
-    for fr in report.files:
-        verdicts = fr.profile_verdicts()
-        rows.append((fr.path, fr.format or "-", fr.variant or "-",
-                     *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES),
-                     f"{fr.count(Severity.ERROR)}/{fr.count(Severity.WARNING)}/{fr.count(Severity.INFO)}"))
+    # both profiles' verdicts; the driving profile's (--profile) sets the exit code, E/W/I and the findings.
+    # One pass over the files (a run's files may be on disk, recspec/spool.py): the widths are in the tally
+    head = ("FILE", "FORMAT", "VARIANT", *(p.upper() for p in PROFILES), "E/W/I")
+    tally = report.tally()
+    path_w, format_w, variant_w, counts_w = tally.widths
+    verdict_w = [max((len(v.value) for v in tally.under.get(p, {})), default=1) for p in PROFILES]
+    widths = [max(len(c), w) for c, w in zip(head, (path_w, format_w, variant_w, *verdict_w, counts_w))]
+    out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for i, row in enumerate(rows):
-        out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
-        if i == 0:
-            continue
-        fr = report.files[i - 1]
+    for fr in report.files:
+        out.write("  ".join(c.ljust(w) for c, w in zip(_row(fr), widths)).rstrip() + "\n")
         shown: dict[str, int] = {}
         for f in fr.findings:
             shown[f.rule] = shown.get(f.rule, 0) + 1

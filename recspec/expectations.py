@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._limits import open_input
 from .errors import InputError, UsageError
-from .report import Report, Severity, StaleExpectation, Verdict
+from .report import FileReport, Report, Severity, StaleExpectation, Verdict
+from .spool import Spool
 
 __all__ = ["EXPECTATIONS_SCHEMA", "Expectations", "apply_expectations", "load_expectations", "update_expectations"]
 
@@ -101,21 +103,31 @@ def load_expectations(path: str | Path, *, missing_ok: bool = False) -> Expectat
 
 
 def apply_expectations(report: Report, exp: Expectations, *, name: str) -> None:
-    """Mark known deviations on ``report``'s files and record the stale expectations."""
+    """Mark known deviations on ``report``'s files and record the stale expectations (a run kept
+    in a :class:`~recspec.spool.Spool` is written again, marked)."""
     report.expectations = name
     seen: set[str] = set()
     stale: list[StaleExpectation] = []
-    for fr in report.files:
-        key = exp.key(fr.path)
-        listed = exp.files.get(key)
-        if listed is None:
-            continue
-        seen.add(key)
-        if fr.verdict in _HARNESS:
-            continue  # recspec did not finish the file: nothing can be said; the file fails anyway
-        occurred = {f.rule for f in fr.findings}
-        fr.known_deviations = {r: why for r, why in listed.items() if r in occurred}
-        stale += [StaleExpectation(key, r, why, "it did not occur") for r, why in listed.items() if r not in occurred]
+
+    def marked(files: Iterable[FileReport]) -> Iterator[FileReport]:
+        for fr in files:
+            key = exp.key(fr.path)
+            listed = exp.files.get(key)
+            if listed is not None:
+                seen.add(key)
+                # a file recspec did not finish (crash, timeout): nothing can be said; it fails anyway
+                if fr.verdict not in _HARNESS:
+                    occurred = {f.rule for f in fr.findings}
+                    fr.known_deviations = {r: why for r, why in listed.items() if r in occurred}
+                    stale.extend(StaleExpectation(key, r, why, "it did not occur")
+                                 for r, why in listed.items() if r not in occurred)
+            yield fr
+
+    if isinstance(report.files, Spool):
+        report.files = report.files.rewrite(marked(report.files))
+    else:
+        for _ in marked(report.files):
+            pass
     for key, listed in exp.files.items():
         if key not in seen and not (exp.base / key).exists():
             stale += [StaleExpectation(key, r, why, "the file no longer exists") for r, why in listed.items()]

@@ -19,10 +19,11 @@ says what differs; nothing here raises anything else for bad input.
 
 from __future__ import annotations
 
+import heapq
 import json
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
+import pickle
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .errors import UsageError
@@ -35,8 +36,10 @@ from .report import (
     Report,
     Severity,
     StaleExpectation,
+    Tally,
     Verdict,
 )
+from .spool import Spool
 
 __all__ = ["file_report_from_json", "merge_reports", "read_report"]
 
@@ -157,11 +160,151 @@ class _Loaded:
         self.report = report
         self.shard: dict[str, Any] | None = data.get("shard")
 
+    @property
+    def spool(self) -> Spool:
+        assert isinstance(self.report.files, Spool)
+        return self.report.files
+
+
+#: Characters read from a report at a time; one entry of its ``files`` may be longer (it is read on).
+CHUNK = 1 << 16
+
+
+class _Text:
+    """A JSON document read a value at a time (``json.JSONDecoder.raw_decode`` on a window of the text
+    that grows only while a value does not fit), so a report's ``files`` need not be in memory at once."""
+
+    def __init__(self, f: TextIO, path: str) -> None:
+        self._f = f
+        self._path = path
+        self._buf = ""
+        self._pos = 0
+        self._eof = False
+        self._decoder = json.JSONDecoder()
+        self._done = 0  # characters dropped from the front of the window
+
+    def _more(self, at_least: int = CHUNK) -> bool:
+        if self._eof:
+            return False
+        chunk = self._f.read(max(CHUNK, at_least))
+        if not chunk:
+            self._eof = True
+            return False
+        if self._pos > CHUNK:
+            self._done += self._pos
+            self._buf = self._buf[self._pos:]
+            self._pos = 0
+        self._buf += chunk
+        return True
+
+    def peek(self) -> str:
+        """The next character that is not white space ('' at the end of the text)."""
+        while True:
+            while self._pos < len(self._buf) and self._buf[self._pos] in " \t\n\r":
+                self._pos += 1
+            if self._pos < len(self._buf):
+                return self._buf[self._pos]
+            if not self._more():
+                return ""
+
+    def expect(self, chars: str) -> str:
+        c = self.peek()
+        if not c or c not in chars:
+            self.fail(f"expected {' or '.join(repr(x) for x in chars)}" if c else "the text ends early")
+        self._pos += 1
+        return c
+
+    def value(self) -> Any:
+        """The next JSON value; a number or word at the end of the window waits for the next chunk."""
+        self.peek()
+        while True:
+            try:
+                value, end = self._decoder.raw_decode(self._buf, self._pos)
+            except json.JSONDecodeError as e:
+                if self._more(len(self._buf) - self._pos):  # perhaps cut by the window: as much again
+                    continue
+                self.fail(e.msg, e.pos)
+            if end < len(self._buf) or not self._more():
+                self._pos = end
+                return value
+
+    def fail(self, msg: str, pos: int | None = None) -> NoReturn:
+        at = self._done + (self._pos if pos is None else pos)
+        raise UsageError(f"{self._path} is not JSON ({msg}: char {at}); is it complete?", _HINT)
+
+
+def _stream_report(text: _Text, path: str, spool: Spool) -> dict[str, Any]:
+    """The top-level object of a JSON report, its ``files`` read one at a time into ``spool``
+    (``data["files"]`` is then the number of files)."""
+    if text.peek() != "{":
+        if not text.peek():
+            raise UsageError(f"{path} is not JSON (it is empty); is it complete?", _HINT)
+        raise UsageError(f"{path} is not a recspec JSON report", _HINT)
+    text.expect("{")
+    data: dict[str, Any] = {}
+    if text.peek() == "}":
+        text.expect("}")
+    else:
+        while True:
+            key = text.value()
+            if not isinstance(key, str):
+                raise UsageError(f"{path} is not JSON (an object's key is not a string); is it complete?", _HINT)
+            text.expect(":")
+            if key == "files" and text.peek() == "[":
+                data[key] = _stream_files(text, path, spool)  # the count; the files are in the spool
+            else:
+                data[key] = text.value()
+                _refuse_early(path, key, data[key])
+            if text.expect(",}") == "}":
+                break
+    if text.peek():
+        text.fail("there is more text after the report's object")
+    return data
+
+
+def _refuse_early(path: str, key: str, value: Any) -> None:
+    """What tells at its first key that a file is not a report this recspec reads."""
+    if key == "$schema" and "sarif" in str(value).lower():
+        raise UsageError(f"{path} is a SARIF log, not a recspec JSON report", _HINT)
+    if key == "recspec_expectations":
+        raise UsageError(f"{path} is an expectations file, not a report (pass it with --expectations)", _HINT)
+    if key == "report_schema" and value != REPORT_SCHEMA:
+        raise UsageError(f"{path} has report_schema {json.dumps(value)}; this recspec ({__version__}) reads "
+                         f"report_schema {REPORT_SCHEMA}", "merge with the recspec version that wrote the reports")
+
+
+def _stream_files(text: _Text, path: str, spool: Spool) -> int:
+    text.expect("[")
+    n = 0
+    if text.peek() == "]":
+        text.expect("]")
+        return 0
+    while True:
+        where = f"files[{n}]"
+        try:
+            spool.append(file_report_from_json(text.value(), where))
+        except _Bad as e:
+            raise UsageError(f"{path}: {e}", _HINT) from None
+        n += 1
+        if text.expect(",]") == "]":
+            return n
+
 
 def read_report(path: str) -> tuple[dict[str, Any], Report]:
-    """A JSON report file as (its JSON, the Report it was rendered from); UsageError otherwise."""
+    """A JSON report file as (its JSON without the files, the Report it was rendered from, its files
+    in a :class:`~recspec.spool.Spool`); UsageError otherwise. The files are read one at a time."""
+    spool = Spool()
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return _read_report(path, spool)
+    except BaseException:
+        spool.close()
+        raise
+
+
+def _read_report(path: str, spool: Spool) -> tuple[dict[str, Any], Report]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = _stream_report(_Text(f, path), path, spool)
     except FileNotFoundError:
         raise UsageError(f"{path}: no such report") from None
     except IsADirectoryError:
@@ -170,25 +313,14 @@ def read_report(path: str) -> tuple[dict[str, Any], Report]:
         raise UsageError(f"{path} is not a JSON report (not UTF-8 text)", _HINT) from None
     except OSError as e:
         raise UsageError(f"{path}: cannot read: {e.strerror or e}") from None
+    if "report_schema" not in data or "files" not in data:
+        raise UsageError(f"{path} is not a recspec JSON report", _HINT)
+    _refuse_early(path, "report_schema", data["report_schema"])
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UsageError(f"{path} is not JSON ({e}); is it complete?", _HINT) from None
-    if not isinstance(data, dict) or "report_schema" not in data or "files" not in data:
-        what = "not a recspec JSON report"
-        if isinstance(data, dict) and ("$schema" in data and "sarif" in str(data["$schema"]).lower()):
-            what = "a SARIF log, not a recspec JSON report"
-        elif isinstance(data, dict) and "recspec_expectations" in data:
-            what = "an expectations file, not a report (pass it with --expectations)"
-        raise UsageError(f"{path} is {what}", _HINT)
-    schema = data["report_schema"]
-    if schema != REPORT_SCHEMA:
-        raise UsageError(f"{path} has report_schema {json.dumps(schema)}; this recspec ({__version__}) reads "
-                         f"report_schema {REPORT_SCHEMA}", "merge with the recspec version that wrote the reports")
-    try:
-        files = _need(data, "files", list, "the report")
-        report = Report([file_report_from_json(f, f"files[{i}]") for i, f in enumerate(files)],
-                        unclaimed=_paths(data, "unclaimed"), not_regular=_paths(data, "not_regular"))
+        n_files = data["files"]
+        if type(n_files) is not int:  # "files" held something other than an array
+            raise _Bad(f"the report: 'files' is {type(n_files).__name__} {_short(n_files)}, not list")
+        report = Report(spool.seal(), unclaimed=_paths(data, "unclaimed"), not_regular=_paths(data, "not_regular"))
         _need(data, "recspec_version", str, "the report")
         summary = _need(data, "summary", dict, "the report")
         exp = data.get("expectations")
@@ -206,8 +338,7 @@ def read_report(path: str) -> tuple[dict[str, Any], Report]:
             raise _Bad(f"its summary {json.dumps(summary)} does not match its files "
                        f"{json.dumps(report.summary())}; was it edited or cut short?")
         if "shard" in data:
-            _check_shard_section(data["shard"], len(files))
-        data["files"] = None  # read into `report`; not kept twice
+            _check_shard_section(data["shard"], n_files)
     except _Bad as e:
         raise UsageError(f"{path}: {e}", _HINT) from None
     return data, report
@@ -243,20 +374,27 @@ def _differs(loaded: Sequence[_Loaded], what: str, value: Any) -> str | None:
 
 
 def _profiles(report: Report) -> dict[str, list[str]]:
-    out: dict[str, set[str]] = {}
-    for fr in report.files:
-        if fr.format:
-            out.setdefault(fr.format, set()).add(fr.profile)
-    return {k: sorted(v) for k, v in sorted(out.items())}
+    return {k: sorted(v) for k, v in sorted(report.tally().formats.items())}
 
 
 def merge_reports(paths: Sequence[str], *, rejudge: bool = False) -> Report:
-    """The run the JSON reports at ``paths`` are parts of.
+    """The run the JSON reports at ``paths`` are parts of, its files in a sealed
+    :class:`~recspec.spool.Spool` (each report is read a file at a time; the caller closes it).
 
     ``rejudge``: the caller will judge the merged run against an expectations file, so the
     reports' own known deviations and stale expectations are dropped; otherwise they are kept
     (and must come from the same expectations file)."""
-    loaded = [_Loaded(p, *read_report(p)) for p in paths]
+    loaded: list[_Loaded] = []
+    try:
+        for p in paths:
+            loaded.append(_Loaded(p, *read_report(p)))
+        return _merge(loaded, rejudge)
+    finally:
+        for lr in loaded:
+            lr.spool.close()
+
+
+def _merge(loaded: Sequence[_Loaded], rejudge: bool) -> Report:
     problem = _differs(loaded, "recspec_version", lambda lr: lr.data["recspec_version"])
     if problem:
         raise UsageError(problem, "merge reports of one recspec version")
@@ -271,27 +409,43 @@ def merge_reports(paths: Sequence[str], *, rejudge: bool = False) -> Report:
                          f"run, but {', '.join(whole[:3])} {'is' if len(whole) == 1 else 'are'} a whole run",
                          "merge the shards of one run, or whole runs, not both")
     if shards:
-        files = _merge_shards(shards)
+        records, first_profile = _merge_shards(shards)
     else:
         problem = _differs(loaded, "the profile each format was checked under", lambda lr: _profiles(lr.report))
         if problem and len({p for lr in loaded for v in _profiles(lr.report).values() for p in v}) > 1:
             raise UsageError(problem, "merge runs checked under the same profile")
-        files = [fr for lr in loaded for fr in lr.report.files]
+        records = (data for lr in loaded for data in lr.spool.records())
+        first_profile = next((lr.spool.tally.profile for lr in loaded if lr.spool.tally.files), None)
+    merged_files = Spool()
+    try:
+        # the files are copied as stored, not read back, unless their known deviations are dropped
+        if rejudge:
+            merged_files.extend(_without_known_deviations(pickle.loads(data) for data in records))
+        else:
+            merged_files.copy_records(records, Tally.combined((lr.spool.tally for lr in loaded), first_profile))
+    except BaseException:
+        merged_files.close()
+        raise
     # a shard lists the unclaimed and not regular members of its share of the walk; a run lists them
     # sorted by path, so the merged lists are the unsharded run's
-    merged = Report(files, unclaimed=sorted(p for lr in loaded for p in lr.report.unclaimed),
+    merged = Report(merged_files.seal(), unclaimed=sorted(p for lr in loaded for p in lr.report.unclaimed),
                     not_regular=sorted(p for lr in loaded for p in lr.report.not_regular))
     if rejudge:
-        for fr in merged.files:
-            fr.known_deviations = {}
         return merged
     problem = _differs(loaded, "the expectations file they were judged against", lambda lr: lr.report.expectations)
     if problem:
+        merged_files.close()
         raise UsageError(problem, "give --expectations FILE to judge the merged run against one file")
     merged.expectations = loaded[0].report.expectations
     stale = {(s.path, s.rule, s.reason, s.why): s for lr in loaded for s in lr.report.stale}
     merged.stale = sorted(stale.values(), key=lambda s: (s.path, s.rule))
     return merged
+
+
+def _without_known_deviations(files: Iterable[FileReport]) -> Iterator[FileReport]:
+    for fr in files:
+        fr.known_deviations = {}
+        yield fr
 
 
 def _section(lr: _Loaded) -> dict[str, Any]:
@@ -304,7 +458,9 @@ _RUN_LABELS = {"paths": "the PATH arguments", "format": "--format", "variant": "
                "cross_check": "the cross-check (--no-cross-check)", "cross_check_limit": "--cross-check-limit"}
 
 
-def _merge_shards(shards: Sequence[_Loaded]) -> list[FileReport]:
+def _merge_shards(shards: Sequence[_Loaded]) -> tuple[Iterator[bytes], str | None]:
+    """The shards' files in walk order: each shard's files are in walk order already, so they are
+    merged as they are read (only the last position placed is kept, not every one)."""
     checks: list[tuple[str, Any]] = [("the number of shards", lambda sh: sh["count"])]
     options = sorted({k for lr in shards for k in _section(lr)["run"]})
     checks += [(_RUN_LABELS.get(k, f"the check option {k!r}"), lambda sh, k=k: sh["run"].get(k)) for k in options]
@@ -328,16 +484,25 @@ def _merge_shards(shards: Sequence[_Loaded]) -> list[FileReport]:
         shown = ", ".join(f"{k}/{count}" for k in missing[:10]) + (" ..." if len(missing) > 10 else "")
         raise UsageError(f"{len(missing)} of {count} shards missing: {shown}",
                          "every shard's JSON report is needed; a shard that found no file still writes one")
-    walked = _section(shards[0])["walked_files"]
-    placed: list[tuple[int, FileReport]] = []
-    owner: dict[int, str] = {}
-    for lr in shards:
-        for pos, fr in zip(_section(lr)["positions"], lr.report.files):
-            if not 0 <= pos < walked or pos in owner:
-                other = f" and in {owner[pos]}" if pos in owner else ""
-                raise UsageError(f"{lr.name}: file {fr.path!r} is at walk position {pos}{other}",
+    # the merged run's first file is the one at the lowest walk position
+    starts = [(_section(lr)["positions"][0], lr.spool.tally.profile) for lr in shards if lr.spool.tally.files]
+    return _placed(shards, _section(shards[0])["walked_files"]), min(starts)[1] if starts else None
+
+
+def _placed(shards: Sequence[_Loaded], walked: int) -> Iterator[bytes]:
+    def positioned(lr: _Loaded) -> Iterator[tuple[int, _Loaded, int, bytes]]:
+        last = -1
+        for i, (pos, data) in enumerate(zip(_section(lr)["positions"], lr.spool.records())):
+            if not last < pos < walked:  # out of the walk, or not after the shard's previous file
+                raise UsageError(f"{lr.name}: file {lr.spool[i].path!r} is at walk position {pos}",
                                  "the shard reports do not fit together; rerun the shards")
-            owner[pos] = lr.name
-            placed.append((pos, fr))
-    placed.sort(key=lambda item: item[0])
-    return [fr for _, fr in placed]
+            last = pos
+            yield pos, lr, i, data
+
+    previous: tuple[int, str] | None = None
+    for pos, lr, i, data in heapq.merge(*(positioned(lr) for lr in shards), key=lambda item: item[0]):
+        if previous is not None and previous[0] == pos:
+            raise UsageError(f"{lr.name}: file {lr.spool[i].path!r} is at walk position {pos} and in {previous[1]}",
+                             "the shard reports do not fit together; rerun the shards")
+        previous = (pos, lr.name)
+        yield data

@@ -19,7 +19,8 @@ from __future__ import annotations
 import functools
 import os
 import traceback
-from collections.abc import Iterator, Sequence
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
@@ -28,6 +29,7 @@ from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, plan_batches, run_in_wo
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
 from .report import FileReport, Finding, Report, Severity, Verdict
+from .spool import Spool
 
 __all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files"]
 
@@ -166,7 +168,8 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
 def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant: str | None = None,
                 profile: str | None = None, cross_check: bool = True, cross_check_limit: int | None = None,
                 jobs: int = 1, timeout: float | None = None,
-                progress: RunProgress | None = None, stream_limit: int = MAX_STREAM_SIZE) -> tuple[Report, list[str]]:
+                progress: RunProgress | None = None, stream_limit: int = MAX_STREAM_SIZE,
+                into: Spool | None = None) -> tuple[Report, list[str]]:
     """Check files and folders: the report (in the files' order) and the input errors (one line each).
 
     ``jobs=1`` without ``timeout`` checks in this process; otherwise ``jobs`` worker processes
@@ -178,39 +181,46 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
     files = list(iter_files(paths, io_errors, not_regular))
     return check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=variant, profile=profile,
                        cross_check=cross_check, cross_check_limit=cross_check_limit, jobs=jobs, timeout=timeout,
-                       progress=progress, stream_limit=stream_limit)
+                       progress=progress, stream_limit=stream_limit, into=into)
 
 
 def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not_regular: Sequence[Path] = (),
                 fmt: FormatInfo | None = None, variant: str | None = None, profile: str | None = None,
                 cross_check: bool = True, cross_check_limit: int | None = None, jobs: int = 1,
                 timeout: float | None = None, progress: RunProgress | None = None,
-                stream_limit: int = MAX_STREAM_SIZE) -> tuple[Report, list[str]]:
+                stream_limit: int = MAX_STREAM_SIZE, into: Spool | None = None) -> tuple[Report, list[str]]:
     """:func:`check_paths` for files already walked (``(path, named)`` pairs, e.g. one shard of a
     walk; ``not_regular``: the walk's members that were not regular files, and were not opened);
     input errors are appended to ``io_errors``, which is returned. ``Report.unclaimed`` and
     ``Report.not_regular`` are sorted by path, so that a run's report does not depend on how it
-    was split into shards."""
+    was split into shards.
+
+    ``into``: the file reports go to this :class:`~recspec.spool.Spool` (on disk, as they come) and it
+    is the report's ``files``, so the run's memory does not grow with its files; otherwise they are
+    kept in a list."""
     report = Report()
     report.not_regular = sorted(str(p) for p in not_regular)
     if progress is not None:
         progress.start(len(files))
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
                    cross_check_limit=cross_check_limit, stream_limit=stream_limit)
+    kept: dict[int, FileReport] = {}
+    put = into.put if into is not None else kept.__setitem__
     if jobs == 1 and timeout is None:
-        _check_serial(files, options, report, io_errors, progress)
+        _check_serial(files, options, put, report.unclaimed, io_errors, progress)
     else:
-        _check_in_workers(files, options, report, io_errors, progress, jobs=jobs,
+        _check_in_workers(files, options, put, report.unclaimed, io_errors, progress, jobs=jobs,
                           timeout=timeout or DEFAULT_FILE_TIMEOUT)
+    report.files = into.seal() if into is not None else [kept[i] for i in sorted(kept)]
     report.unclaimed.sort()
     return report, io_errors
 
 
-def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
-                  io_errors: list[str], progress: RunProgress | None) -> None:
+def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], put: Callable[[int, FileReport], None],
+                  unclaimed: list[str], io_errors: list[str], progress: RunProgress | None) -> None:
     """-j 1: in this process, with no per-file cost beyond the check itself."""
     bytes_progress = progress.within_file() if progress is not None else None
-    for path, named in files:
+    for index, (path, named) in enumerate(files):
         if progress is not None:
             progress.step(path)
         try:
@@ -219,15 +229,15 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], r
             io_errors.append(str(e))
             continue
         if fr is not None:
-            report.files.append(fr)
+            put(index, fr)
         else:
-            report.unclaimed.append(str(path))
+            unclaimed.append(str(path))
 
 
-def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], report: Report,
-                      io_errors: list[str], progress: RunProgress | None, *, jobs: int, timeout: float) -> None:
-    """-j N: worker processes; results are put back in the files' order."""
-    results: list[FileReport | None] = [None] * len(files)
+def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any],
+                      put: Callable[[int, FileReport], None], unclaimed: list[str], io_errors: list[str],
+                      progress: RunProgress | None, *, jobs: int, timeout: float) -> None:
+    """-j N: worker processes; each result is put at its file's index, as it comes."""
     errors: dict[int, str] = {}
 
     def on_result(index: int, kind: str, value: Any) -> None:
@@ -235,30 +245,31 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
         if progress is not None:
             progress.step(path)
         if kind == "ok":
-            results[index] = value
+            if value is not None:
+                put(index, value)
+            else:
+                unclaimed.append(str(path))
         elif kind == "raised":
             if isinstance(value, InputError):
                 errors[index] = str(value)
             elif isinstance(value, UsageError):
                 raise value
             else:  # check_file returns a crash report for every other exception; this is belt and braces
-                results[index] = _harness_report(path, options, WorkerLost("error", f"{type(value).__name__}: {value}"))
+                put(index, _harness_report(path, options, WorkerLost("error", f"{type(value).__name__}: {value}")))
         else:
-            results[index] = _harness_report(path, options, value)
+            put(index, _harness_report(path, options, value))
 
-    def size(index: int) -> int:
+    def size(path: Path) -> int:
         try:
-            return files[index][0].stat().st_size
+            return path.stat().st_size
         except OSError:
             return 0
 
     # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
-    batches = plan_batches([size(i) for i in range(len(files))], jobs)
+    batches = plan_batches(array("q", (size(path) for path, _ in files)), jobs)
     run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
                    on_result=on_result, batches=batches)
     io_errors.extend(errors[i] for i in sorted(errors))
-    report.files.extend(fr for fr in results if fr is not None)
-    report.unclaimed.extend(str(files[i][0]) for i, fr in enumerate(results) if fr is None and i not in errors)
 
 
 def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,7 @@ __all__ = [
     "Rule",
     "Severity",
     "StaleExpectation",
+    "Tally",
     "Verdict",
     "rule",
 ]
@@ -125,6 +126,12 @@ class Finding:
     expected: Any = None
     actual: Any = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its constructor's arguments: several times faster to read back than the state a
+        # slotted dataclass pickles (a run's results are pickled to disk and read back, recspec/spool.py)
+        return _finding, (self.rule, self.severity.value, self.message, self.offset, self.length, self.path,
+                          self.expected, self.actual)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "rule": self.rule,
@@ -151,6 +158,9 @@ class ProfileVerdict:
     errors: int = 0
     warnings: int = 0
     infos: int = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _profile_verdict, (self.verdict.value, self.rules, self.errors, self.warnings, self.infos)
 
     def to_json(self) -> dict[str, Any]:
         return {"verdict": self.verdict.value, "errors": self.errors, "warnings": self.warnings,
@@ -183,6 +193,11 @@ class FileReport:
     capped: dict[str, int] = field(default_factory=dict)
     #: the per-rule cap on stored findings that ``capped`` refers to
     findings_cap: int | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _file_report, (self.path, self.format, self.variant, self.profile, self.verdict.value, self.findings,
+                              self.stats, self.evidence, self.known_deviations, self.trace, self.verdicts, self.capped,
+                              self.findings_cap)
 
     def profile_verdicts(self) -> dict[str, ProfileVerdict]:
         """Both profiles' verdicts; for a report without them (recspec's own: unrecognized, crash,
@@ -234,6 +249,10 @@ class FileReport:
             return {Severity.ERROR: pv.errors, Severity.WARNING: pv.warnings, Severity.INFO: pv.infos}.get(severity, 0)
         return sum(1 for f in self.findings if f.severity is severity)
 
+    def counts_text(self) -> str:
+        """``E/W/I``: the true error, warning and info counts under the report's profile."""
+        return f"{self.count(Severity.ERROR)}/{self.count(Severity.WARNING)}/{self.count(Severity.INFO)}"
+
     def rule_count(self, rule_id: str) -> int:
         """Findings of one rule under the report's profile: the true total, stored or not."""
         pv = self.verdicts.get(self.profile)
@@ -252,6 +271,24 @@ class FileReport:
             return True
         errors = [f for f in self.findings if f.severity is Severity.ERROR]
         return not errors or any(f.rule not in self.known_deviations for f in errors)
+
+
+# Unpickling: an enum member by its value from a dict (calling the enum class costs more than the rest)
+_SEVERITIES = {s.value: s for s in Severity}
+_VERDICTS = {v.value: v for v in Verdict}
+
+
+def _finding(rule: str, severity: str, *rest: Any) -> Finding:
+    return Finding(rule, _SEVERITIES[severity], *rest)
+
+
+def _profile_verdict(verdict: str, *rest: Any) -> ProfileVerdict:
+    return ProfileVerdict(_VERDICTS[verdict], *rest)
+
+
+def _file_report(path: str, format: str | None, variant: str | None, profile: str, verdict: str,
+                 *rest: Any) -> FileReport:
+    return FileReport(path, format, variant, profile, _VERDICTS[verdict], *rest)
 
 
 def _tidy_floats(value: Any) -> Any:
@@ -282,10 +319,97 @@ class StaleExpectation:
 
 
 @dataclass(slots=True)
+class Tally:
+    """What a run's tables and summaries need from every file, counted one file at a time, so a run
+    kept on disk (``recspec/spool.py``) has them without reading its files back."""
+
+    files: int = 0
+    #: verdict -> files
+    verdicts: dict[Verdict, int] = field(default_factory=dict)
+    #: files that fail the run (:attr:`FileReport.failed`)
+    failed: int = 0
+    #: findings of a rule listed as a known deviation of their file, and the files with any
+    known_findings: int = 0
+    known_files: int = 0
+    #: format -> the profiles its files were checked under
+    formats: dict[str, set[str]] = field(default_factory=dict)
+    #: profile -> verdict -> files, for every profile of :data:`PROFILES`
+    under: dict[str, dict[Verdict, int]] = field(default_factory=dict)
+    #: the rule ids of the stored findings
+    rules: set[str] = field(default_factory=set)
+    #: (index, profile) of the first file in the files' order
+    first: tuple[int, str] | None = None
+    #: the longest path, format, variant and E/W/I count text (``3/0/1``) of a file: the widths of the
+    #: table's columns, so it is printed in one pass over the files
+    widths: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def add(self, fr: FileReport, index: int | None = None) -> None:
+        """Count one more file (``index``: its place in the files' order; default: after the others)."""
+        at = self.files if index is None else index
+        self.files += 1
+        self.verdicts[fr.verdict] = self.verdicts.get(fr.verdict, 0) + 1
+        if fr.failed:
+            self.failed += 1
+        if fr.known_deviations:
+            n = sum(1 for f in fr.findings if f.rule in fr.known_deviations)
+            self.known_findings += n
+            self.known_files += 1
+        if fr.format:
+            self.formats.setdefault(fr.format, set()).add(fr.profile)
+        pvs = fr.profile_verdicts()
+        for p in PROFILES:
+            pv = pvs.get(p)
+            v = pv.verdict if pv is not None else fr.verdict
+            counts = self.under.setdefault(p, {})
+            counts[v] = counts.get(v, 0) + 1
+        for f in fr.findings:
+            self.rules.add(f.rule)
+        if self.first is None or at < self.first[0]:
+            self.first = (at, fr.profile)
+        row = (len(fr.path), len(fr.format or "-"), len(fr.variant or "-"), len(fr.counts_text()))
+        self.widths = tuple(max(a, b) for a, b in zip(self.widths, row))  # type: ignore[assignment]
+
+    @classmethod
+    def combined(cls, tallies: Iterable[Tally], first: str | None) -> Tally:
+        """The counts of runs put together; ``first``: the profile of the combined run's first file."""
+        out = cls()
+        for t in tallies:
+            out.files += t.files
+            for v, n in t.verdicts.items():
+                out.verdicts[v] = out.verdicts.get(v, 0) + n
+            out.failed += t.failed
+            out.known_findings += t.known_findings
+            out.known_files += t.known_files
+            for fmt, profiles in t.formats.items():
+                out.formats.setdefault(fmt, set()).update(profiles)
+            for p, counts in t.under.items():
+                mine = out.under.setdefault(p, {})
+                for v, n in counts.items():
+                    mine[v] = mine.get(v, 0) + n
+            out.rules |= t.rules
+            out.widths = tuple(max(a, b) for a, b in zip(out.widths, t.widths))  # type: ignore[assignment]
+        out.first = (0, first) if first is not None and out.files else None
+        return out
+
+    @classmethod
+    def of(cls, files: Iterable[FileReport]) -> Tally:
+        t = cls()
+        for fr in files:
+            t.add(fr)
+        return t
+
+    @property
+    def profile(self) -> str:
+        """The profile of the run's first file (the one that drives the exit code), ``spec`` if none."""
+        return self.first[1] if self.first is not None else "spec"
+
+
+@dataclass(slots=True)
 class Report:
     """A run over many files."""
 
-    files: list[FileReport] = field(default_factory=list)
+    #: a list, or a run's files kept on disk (a ``recspec.spool.Spool``, which keeps their :class:`Tally`)
+    files: Sequence[FileReport] = field(default_factory=list)
     #: the expectations file this run was judged against (as named on the command line), if any
     expectations: str | None = None
     stale: list[StaleExpectation] = field(default_factory=list)
@@ -303,10 +427,11 @@ class Report:
     def summary(self) -> dict[str, int]:
         """Counts per verdict, in the contract's order; ``crash``, ``timeout``, ``unclaimed`` and
         ``not_regular`` only when non-zero; the expectation counts only with an expectations file."""
-        out = {"files": len(self.files)}
+        tally = self.tally()
+        out = {"files": tally.files}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
                         Verdict.CRASH, Verdict.TIMEOUT):
-            n = sum(1 for f in self.files if f.verdict is verdict)
+            n = tally.verdicts.get(verdict, 0)
             if n or verdict not in (Verdict.CRASH, Verdict.TIMEOUT):
                 out[verdict.value] = n
         if self.unclaimed:  # like crash and timeout: only when there are any
@@ -314,15 +439,22 @@ class Report:
         if self.not_regular:
             out["not_regular"] = len(self.not_regular)
         if self.expectations is not None:
-            out["known_deviations"] = sum(
-                1 for fr in self.files if fr.known_deviations for f in fr.findings if f.rule in fr.known_deviations)
+            out["known_deviations"] = tally.known_findings
             out["stale_expectations"] = len(self.stale)
         return out
+
+    def tally(self) -> Tally:
+        """The counts over the files: kept by a spool, counted here for a list."""
+        kept = getattr(self.files, "tally", None)
+        return kept if isinstance(kept, Tally) else Tally.of(self.files)
 
     @property
     def ok(self) -> bool:
         """The run passes: no file fails and no listed deviation went stale."""
-        return not self.stale and all(not f.failed for f in self.files)
+        if self.stale:
+            return False
+        kept = getattr(self.files, "tally", None)
+        return kept.failed == 0 if isinstance(kept, Tally) else all(not f.failed for f in self.files)
 
     def to_json(self) -> dict[str, Any]:
         from ._version import __version__

@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
+
+from .spool import PathList
 
 __all__ = ["Shard", "ShardSelection", "WalkedFile", "run_options", "select", "shard_arg", "shard_key", "shard_of",
            "shard_section", "walk"]
@@ -104,8 +107,9 @@ class ShardSelection:
     def __init__(self, shard: Shard, walked: Iterable[WalkedFile]) -> None:
         self.shard = shard
         digest = hashlib.sha256()
-        self.files: list[tuple[Path, bool]] = []
-        self._positions: list[int] = []
+        # kept on disk and in an array, not as a list of Paths: a shard may hold a million files
+        self.files = PathList()
+        self._positions = array("q")
         self.walked = 0
         for wf in walked:
             self.walked += 1
@@ -119,14 +123,14 @@ class ShardSelection:
         """The walk position of each reported file. Reports keep the files' order and leave out
         unrecognised folder members (and unreadable files), so one pass pairs them up."""
         out: list[int] = []
-        i = 0
+        files = iter(zip(self.files, self._positions))
         for shown in reported_paths:
-            while i < len(self.files) and str(self.files[i][0]) != shown:
-                i += 1
-            if i == len(self.files):  # cannot happen: every report comes from a file of the shard
+            for (path, _), position in files:
+                if str(path) == shown:
+                    out.append(position)
+                    break
+            else:  # cannot happen: every report comes from a file of the shard
                 raise RuntimeError(f"reported file {shown!r} is not in shard {self.shard}")
-            out.append(self._positions[i])
-            i += 1
         return out
 
 
@@ -137,7 +141,7 @@ def run_options(args: argparse.Namespace) -> dict[str, Any]:
             "cross_check": args.cross_check, "cross_check_limit": args.cross_check_limit}
 
 
-def shard_section(selection: ShardSelection, args: argparse.Namespace, reported_paths: Sequence[str]) -> dict[str, Any]:
+def shard_section(selection: ShardSelection, args: argparse.Namespace, reported_paths: Iterable[str]) -> dict[str, Any]:
     """The ``shard`` section of a shard's JSON report (schema: report-1.schema.json)."""
     return {"index": selection.shard.index, "count": selection.shard.count, "run": run_options(args),
             "walked_files": selection.walked, "walk_digest": selection.walk_digest,
@@ -146,11 +150,11 @@ def shard_section(selection: ShardSelection, args: argparse.Namespace, reported_
 
 def select(args: argparse.Namespace, errors: list[str],
            iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path, bool]]]
-           ) -> tuple[list[tuple[Path, bool]], int, ShardSelection | None]:
+           ) -> tuple[PathList, int, ShardSelection | None]:
     """The files this run checks, how many the whole walk found (the run's size, the same in
     every shard), and the shard selection (None without --shard)."""
     if getattr(args, "shard", None) is None:
-        files = list(iter_files(args.paths, errors))
+        files = PathList(iter_files(args.paths, errors))  # on disk: a run may walk a million files
         return files, len(files), None
     selection = ShardSelection(args.shard, walk(args.paths, errors, iter_files))
     return selection.files, selection.walked, selection

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Rules no generated file can break, each with why, by format.
 NOT_SEEDED = {
     "carla": {
-        "CARLA-LIMIT-001": "needs a packet declaring more than 256 MiB; tested in tests/test_carla_limits.py",
+        "CARLA-LIMIT-001": "needs a packet declaring more than 4 MiB; tested in tests/test_carla_limits.py",
         "CARLA-PACKET-003": "an info-level rule; seeded as valid/0.9.15-user-packet.log",
         "CARLA-XCHECK-001": "fires only when recspec's two readers disagree, which the corpus must never show",
     },

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import os
 import struct
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO, cast
 
@@ -99,6 +100,8 @@ class _Walk:
         self.last_frame_end = 0
         self.last_complete_frame_id: int | None = None
         self.trace: CarlaTrace | None = None
+        #: judge each distinct EventAdd attribute once (False: every attribute one by one)
+        self.fast = True
 
     # -- helpers
     def _path(self, kind: K, extra: str = "") -> str:
@@ -336,6 +339,35 @@ class _Walk:
                 self.sink.add(rule, f"{what} is {t[col]}, outside 0..{n - 1}", raw.payload_offset + 2 + i * stride,
                               stride, self._path(kind, f"/record[{i}].{what}"), f"0..{n - 1}", t[col])
 
+    def _attributes(self, attributes: tuple[dec.ActorAttribute, ...], offset: int, path: str) -> None:
+        """An EventAdd record's attributes: each distinct object is judged once (a run of one
+        attribute is one object repeated), and a finding whose rule has its stored findings
+        is only counted (no message is made for it)."""
+        types = self.v.attribute_types
+        faults = {id(a): _attribute_faults(a, types) for a in attributes}
+        if not any(faults.values()):
+            return
+        sink = self.sink
+        rules = {rule for fault in faults.values() for rule, _ in fault}
+        for j, a in enumerate(attributes):
+            fault = faults[id(a)]
+            if fault and sink.only_counted(rules):  # the rest are only counted: per distinct object
+                rest: dict[str, int] = {}
+                for ident, n in Counter(map(id, attributes[j:])).items():
+                    for rule, _ in faults[ident]:
+                        rest[rule] = rest.get(rule, 0) + n
+                for rule, n in rest.items():
+                    sink.count(rule, n)
+                return
+            for rule, field in fault:
+                if sink.only_counted((rule,)):
+                    sink.count(rule)
+                elif field == "type":
+                    sink.add(rule, f"attribute {a.id!r} has type {a.type}, not one of {list(types)}", offset, None,
+                             f"{path}/attributes[{j}].type", None, a.type)
+                else:
+                    self._string(a.id if field == "id" else a.value, offset, f"{path}/attributes[{j}].{field}")
+
     def variable_records(self, kind: K, raw: dec.RawPacket, records: tuple[dec.Record, ...]) -> None:
         sink = self.sink
         alive = self.alive
@@ -355,7 +387,10 @@ class _Walk:
                              f"({self.v.actor_types - 1} is INVALID in {self.v.name})", raw.payload_offset, None,
                              path + ".type", f"0..{self.v.actor_types - 2}", r.type)
                 self._string(r.description_id, raw.payload_offset, path + ".description_id")
-                for j, a in enumerate(r.attributes):
+                if self.fast:
+                    self._attributes(r.attributes, raw.payload_offset, path)
+                    continue
+                for j, a in enumerate(r.attributes):  # one by one (the tests compare the two)
                     if a.type not in self.v.attribute_types:
                         sink.add("CARLA-ENUM-005", f"attribute {a.id!r} has type {a.type}, not one of "
                                  f"{list(self.v.attribute_types)}", raw.payload_offset, None,
@@ -375,15 +410,79 @@ class _Walk:
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
 
 
+def _text_fault(text: str) -> str | None:
+    """The rule ``_Walk._string`` finds ``text`` breaking, if any."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "CARLA-STRING-001"
+    return "CARLA-STRING-002" if "\x00" in text else None
+
+
+def _attribute_faults(a: dec.ActorAttribute, types: tuple[int, ...]) -> tuple[tuple[str, str], ...]:
+    """(rule, field) of every finding an attribute makes, in the walk's order: type, id, value."""
+    out = [("CARLA-ENUM-005", "type")] if a.type not in types else []
+    for field, text in (("id", a.id), ("value", a.value)):
+        rule = _text_fault(text)
+        if rule is not None:
+            out.append((rule, field))
+    return tuple(out)
+
+
 _FRAME_START = struct.Struct("<Qdd").unpack
+_PACKET_HEAD = struct.Struct("<BI").pack
+
+#: A run of byte-identical packets is recognised for packets of at most this many
+#: payload bytes (a flood of big packets costs little per byte).
+RUN_UNIT_MAX = 1024
+
+
+def _state(walk: _Walk) -> tuple[Any, ...]:
+    """Everything of the walk a packet's findings can depend on, besides the counters that
+    only name places (packets, frames, the packet index and frame path)."""
+    return (walk.in_frame, frozenset(walk.frame_kinds), walk.last_order, walk.prev_start, len(walk.alive),
+            walk.actors_added, walk.position_records, walk.last_frame_end, walk.last_complete_frame_id)
+
+
+def _repeat(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> None:
+    """Walk ``raw``, which repeats the previous packet byte for byte; then, if that left the
+    walk's state as it was (only counters moved) and every rule it broke already has its
+    stored findings (so the next findings are only counted), account for the following
+    copies of the packet in bulk: the same counters moved as many times, the same rules
+    counted as many times. EventDel cannot delete twice and alive sets only grow or
+    shrink, so an unchanged state and the same bytes give the same findings again; only
+    the places in their messages differ, and those are not stored any more."""
+    sink = walk.sink
+    before = _state(walk)
+    counts = sink.counts_now()
+    frames, packets, index = walk.frames, walk.packets, walk.packet_index
+    walk.packet(raw)
+    if _state(walk) != before:
+        return
+    added = sink.counted_since(counts)
+    if not sink.only_counted(added[sink.profile]):
+        return  # the next copy's findings would still be stored, with their places
+    k = reader.skip_repeats(_PACKET_HEAD(raw.packet_id, len(raw.payload)) + raw.payload)
+    if not k:
+        return
+    walk.frames += k * (walk.frames - frames)
+    walk.packets += k * (walk.packets - packets)
+    walk.packet_index += k * (walk.packet_index - index)
+    if walk.frames != frames:
+        walk.frame_path = f"frame[{walk.frames - 1}]"
+    sink.count_again(added, k)
 
 
 def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: str,
-                 size: int | None = None, progress: Callable[[int, int], None] | None = None) -> FileReport:
+                 size: int | None = None, progress: Callable[[int, int], None] | None = None,
+                 fast_path: bool = True) -> FileReport:
     """Check one CARLA log read from ``f`` (seekable, at offset 0).
 
     ``progress(done_bytes, total_bytes)``, if given, is called every few
     thousand packets (the CLI draws a progress bar with it on a terminal).
+    ``fast_path=False`` walks every packet of a run of repeated packets one by
+    one (see ``_repeat``) and judges every EventAdd attribute on its own (see
+    ``_Walk._attributes``); the tests compare the two.
     """
     sink = FindingSink(RULES_BY_ID, profile)
     if size is None:
@@ -407,19 +506,25 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     report.variant = variant.name
     report.evidence = {"variant": evidence}
     walk = _Walk(variant, sink)
+    walk.fast = fast_path
     walk.trace = report.trace = CarlaTrace() if trace_enabled() else None
     walk.header(header, offset)
     reader = dec.PacketReader(f, variant, offset, size)
     stopped = False
+    runs = fast_path and walk.trace is None
     try:
-        if progress is None:
-            for raw in reader:
+        prev_id, prev_payload = -1, b""
+        for n, raw in enumerate(reader, 1):
+            if runs and raw.packet_id == prev_id and raw.payload == prev_payload:
+                _repeat(walk, raw, reader)
+            else:
                 walk.packet(raw)
-        else:
-            for n, raw in enumerate(reader, 1):
-                walk.packet(raw)
-                if not n % 8192:
-                    progress(raw.end, size)
+                if len(raw.payload) <= RUN_UNIT_MAX:
+                    prev_id, prev_payload = raw.packet_id, raw.payload
+                else:
+                    prev_id = -1
+            if progress is not None and not n % 8192:
+                progress(reader.tell(), size)
     except Truncated as e:
         stopped = True
         f.seek(e.offset)

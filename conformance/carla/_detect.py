@@ -191,35 +191,58 @@ def _fit(variant: Variant, prefix: _Prefix) -> _Fit:
     return fit
 
 
-def _inner_misfits(fit: _Fit, prefix: _Prefix) -> None:
-    """Variable-record payloads whose record chain does not add up in this variant."""
-    v = fit.variant
+_Chains = dict[tuple[int, K, bool, int | None], "str | None"]
+
+
+def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
+    """Variable-record payloads whose record chain does not add up, in each variant of
+    ``fits``. The chain depends only on the kind and the layout's vector and wheel sizes,
+    so variants that share them share the answer: each payload is walked once per layout.
+    Returns the answers by (payload offset, kind, vector size, wheel size)."""
+    answers: _Chains = {}
     for pid, payload, at in prefix.variable:
-        kind = v.ids.get(pid)
-        if kind is None or kind not in _VARIABLE_KINDS:
-            continue
-        why = dec.record_chain_misfit(kind, payload, v)
-        if why is not None:
-            fit.inner += 1
-            if not fit.first_problem:
-                fit.first_problem = f"packet id {pid} at offset {at - 5}: {kind.label} records do not add up ({why})"
+        for fit in fits:
+            v = fit.variant
+            kind = v.ids.get(pid)
+            if kind is None or kind not in _VARIABLE_KINDS:
+                continue
+            key = (at, kind, v.vec_f64, v.wheel_physics_size if kind is K.PHYSICS_CONTROL else None)
+            if key not in answers:
+                answers[key] = dec.record_chain_misfit(kind, payload, v)
+            why = answers[key]
+            if why is not None:
+                fit.inner += 1
+                if not fit.first_problem:
+                    fit.first_problem = (f"packet id {pid} at offset {at - 5}: {kind.label} records do not add up "
+                                         f"({why})")
+    return answers
 
 
-def _enum_misfits(fit: _Fit, prefix: _Prefix) -> None:
-    """Out-of-range actor and attribute types in the EventAdd records (only asked of the
-    variants that explain every shape; a record that does not decode is the walk's finding)."""
-    v = fit.variant
+def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
+    """Out-of-range actor and attribute types in the EventAdd records, in each variant of
+    ``fits`` (only asked of the variants that explain every shape; a record that does not
+    decode is the walk's finding). An EventAdd decodes the same in every variant of one
+    vector size, so each payload is decoded once per vector size, one body at a time, and not
+    at all where its record chain does not add up (the decoding would fail the same way)."""
     for pid, payload, at in prefix.variable:
         if pid != _EVENT_ADD:
             continue
-        try:
-            body = dec.decode_body(K.EVENT_ADD, payload, v, at)
-        except DecodeError:
-            continue
-        for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
-            if r.type >= v.actor_types - 1:
-                fit.enum_misfits += 1
-            fit.enum_misfits += sum(1 for a in r.attributes if a.type not in v.attribute_types)
+        for vec_f64 in (False, True):
+            group = [fit for fit in fits if fit.variant.vec_f64 is vec_f64]
+            if not group or chains.get((at, K.EVENT_ADD, vec_f64, None)) is not None:
+                continue
+            try:
+                body = dec.decode_body(K.EVENT_ADD, payload, group[0].variant, at)
+            except DecodeError:
+                continue
+            for r in cast("tuple[dec.EventAdd, ...]", body):  # an EventAdd packet's body
+                present = {a.type for a in r.attributes}
+                for fit in group:
+                    v = fit.variant
+                    if r.type >= v.actor_types - 1:
+                        fit.enum_misfits += 1
+                    if not present.issubset(v.attribute_types):
+                        fit.enum_misfits += sum(1 for a in r.attributes if a.type not in v.attribute_types)
 
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
@@ -234,10 +257,8 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant,
     f.seek(start)
     fits = [_fit(v, prefix) for v in VARIANTS.values()]
     fewest = min(fit.outer() for fit in fits)
-    for fit in fits:
-        if fit.outer() == fewest:  # the inner sizes and the enums only break ties
-            _inner_misfits(fit, prefix)
-            _enum_misfits(fit, prefix)
+    tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
+    _enum_misfits(tied, prefix, _inner_misfits(tied, prefix))
     fits.sort(key=_Fit.score)
     best = fits[0]
     candidates = []

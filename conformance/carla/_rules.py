@@ -91,9 +91,10 @@ RULES: tuple[Rule, ...] = (
        "After the last FrameEnd there is nothing: no trailer, index or checksum. Bytes that do not form a packet "
        "there are trailing garbage (padding, a concatenation, a partial write).", E, structural=True),
     _r("CARLA-LIMIT-001", "Packets are within recspec's size limit",
-       f"{DOC}#carla-limit-001 (recspec's own limit, MAX_PACKET_SIZE = 256 MiB)",
-       "recspec does not read a packet whose declared payload exceeds max_packet_size (256 MiB): no CARLA "
-       "packet comes near it, and reading it would need that much memory. The rest of the file is not checked.",
+       f"{DOC}#carla-limit-001 (recspec's own limit, MAX_PACKET_SIZE = 4 MiB)",
+       "recspec does not read a packet whose declared payload exceeds max_packet_size (4 MiB): the largest "
+       "real packet, frame 1's EventAdd, is about 300 bytes an actor, and a packet is decoded in memory (up to "
+       "about 25 bytes per payload byte). The rest of the file is not checked.",
        E, structural=True),
     # --- frames -----------------------------------------------------------------
     _r("CARLA-FRAME-001", "Every packet is inside a frame",

@@ -28,6 +28,7 @@ from recspec.reference.matrix_smt import (
     T_ARRAY,
     Array,
     Document,
+    Entry,
     Int64,
     RecordingWalker,
     Section,
@@ -580,10 +581,13 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         sink.add("MATRIX-DOC-001", "the top-level document has no 'frames' array", 0, 4, "", "frames", None)
     elif frames_s is not None and frames_s.type_code == T_ARRAY:
         fast = _fastpath.FrameMatcher(walk) if fast_path else None
+        runs = fast_path and walk.trace is None
         total = w.size
         try:
             for entry in w.entries(frames_s, raw=True):
-                if fast is None or not fast.frame(entry):
+                if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):
+                    _empty_frames(walk, entry, w)
+                elif fast is None or not fast.frame(entry):
                     value = entry.value if entry.raw is None else decode_raw(entry, f"frames[{entry.index}]")
                     walk.frame(entry.index, entry.key, entry.offset, value)
                 if progress is not None and not walk.frames % PROGRESS_EVERY:
@@ -597,6 +601,26 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     if deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):
         _structural(walk, deferred, truncated, w)
     return _finish(report, sink, walk)
+
+
+#: The bytes of an empty frame document, ``{}``.
+EMPTY_DOCUMENT = b"\x05\x00\x00\x00\x00"
+
+
+def _empty_frames(walk: _Walk, entry: Entry, w: RecordingWalker) -> None:
+    """Walk the empty frame ``entry`` (under its own index as key); then, once every rule
+    it broke has its stored findings (the next ones are only counted), step past the
+    empty frames that follow it under the next indices and count them in bulk: an empty
+    frame's findings depend on nothing the walk keeps, so each would be the same again,
+    only their places differ, and those are not stored any more."""
+    sink = walk.sink
+    before = sink.counts_now()
+    walk.frame(entry.index, entry.key, entry.offset, decode_raw(entry, f"frames[{entry.index}]"))
+    added = sink.counted_since(before)
+    if sink.only_counted(added[sink.profile]):
+        n = w.skip_empty_documents(entry)
+        walk.frames += n
+        sink.count_again(added, n)
 
 
 def _structural(walk: _Walk, e: DecodeError, truncated: bool, w: RecordingWalker) -> None:

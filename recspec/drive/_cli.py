@@ -178,7 +178,7 @@ class _Progress:
 def cmd_drive(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from recspec.expectations import load_expectations
     from recspec.formats import resolve_format
-    from recspec.render import RENDERERS
+    from recspec.render import render
 
     from ._cases import drive_variants, tolerances_for
     from ._engine import CommandReader, CommandWriter, DriveOptions
@@ -219,12 +219,12 @@ def cmd_drive(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     progress.done()
     ctx = DriveRenderContext(run.report)
     if args.json:
-        out.write(RENDERERS["json"](run.report, ctx))
+        out.write(render("json", run.report, ctx))
     else:
         _summary(run, out)
     io_errors = []
     for kind, path in args.report:
-        text = RENDERERS[kind](run.report, ctx)
+        text = render(kind, run.report, ctx)
         if path == "-":
             out.write(text)
             continue

@@ -15,34 +15,33 @@ from ..report import Report
 from ._atomic import write_atomic
 from ._context import RenderContext, finding_location
 from ._hexdump import hex_window
-from ._html import render_html
-from ._json import iter_json, render_json
-from ._junit import render_junit
-from ._markdown import render_markdown
-from ._sarif import render_sarif
+from ._html import iter_html
+from ._json import iter_json
+from ._junit import iter_junit
+from ._markdown import iter_markdown
+from ._sarif import iter_sarif
 from ._write import write_report
 
 __all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "write_atomic",
            "write_report"]
 
-#: report format name -> renderer; the names `--report FORMAT:PATH` accepts
-RENDERERS: dict[str, Callable[[Report, RenderContext], str]] = {
-    "json": render_json,
-    "junit": render_junit,
-    "sarif": render_sarif,
-    "html": render_html,
-    "markdown": render_markdown,
+#: report format name -> renderer (the report's text in pieces, to write one after the other); the
+#: names `--report FORMAT:PATH` accepts. Each makes its pieces a file at a time from the run's files
+#: (a list, or a run kept on disk by recspec/spool.py), so a run over many files never holds its
+#: whole report, nor every file's results, in memory.
+RENDERERS: dict[str, Callable[[Report, RenderContext], Iterable[str]]] = {
+    "json": iter_json,
+    "junit": iter_junit,
+    "sarif": iter_sarif,
+    "html": iter_html,
+    "markdown": iter_markdown,
 }
 
 
 def render(name: str, report: Report, ctx: RenderContext | None = None) -> str:
-    return RENDERERS[name](report, ctx or RenderContext(report))
+    return "".join(render_pieces(name, report, ctx))
 
 
 def render_pieces(name: str, report: Report, ctx: RenderContext | None = None) -> Iterable[str]:
-    """The report as pieces of text to write one after the other (``write_atomic`` takes them): the
-    JSON report a file at a time, so a run over many files never holds its whole text; the other
-    formats in one piece."""
-    if name == "json":
-        return iter_json(report)
-    return [render(name, report, ctx)]
+    """The report as pieces of text to write one after the other (``write_atomic`` takes them)."""
+    return RENDERERS[name](report, ctx or RenderContext(report))

@@ -21,7 +21,7 @@ class RenderContext:
 
     @cached_property
     def rules(self) -> dict[str, tuple[FormatInfo, Rule]]:
-        return rules_for(fr.format for fr in self.report.files)
+        return rules_for(self.report.tally().formats)
 
     def rule(self, rule_id: str) -> Rule | None:
         entry = self.rules.get(rule_id)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
@@ -22,10 +22,14 @@ from ._pictures import CSS as _PICTURE_CSS
 from ._pictures import picture
 from ._verdicts import profile_note, summary_text
 
-__all__ = ["HEX_CONTEXT", "SHOWN_PER_RULE", "render_html"]
+__all__ = ["HEX_CONTEXT", "PICTURED_FILES", "SHOWN_PER_RULE", "iter_html", "render_html"]
 
 #: Bytes shown before and after a finding's offset in its hex window.
 HEX_CONTEXT = 32
+#: Files drawn in a run's HTML report (the first ones, in the files' order); the others get their text
+#: alone. A picture is up to PICTURE_BUDGET bytes, so a run of a million files would otherwise write
+#: tens of GB of pictures.
+PICTURED_FILES = 1000
 #: Occurrences of one rule shown in full (message, location, hex window) per file; the others are
 #: listed one line each behind a disclosure.
 SHOWN_PER_RULE = 3
@@ -180,7 +184,7 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
         stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in fr.plain_stats().items())
         yield f"<p>stats: {stats}</p>"
     groups = _groups(fr)
-    if ctx.pictures:
+    if ctx.pictures and i < PICTURED_FILES:
         anchors = {id(f): f"{_group_id(i, rid)}-{k}" for rid, items in groups for k, f in enumerate(items)}
         yield picture(fr, lambda f: anchors[id(f)])
     if not fr.findings:
@@ -192,9 +196,10 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
         yield from _group(i, fr, rule_id, items, ctx)
 
 
-def render_html(report: Report, ctx: RenderContext) -> str:
+def iter_html(report: Report, ctx: RenderContext) -> Iterator[str]:
+    """The page a file at a time (two passes over the files: the matrix, then the sections)."""
     summary = report.summary()
-    rule_ids = sorted({f.rule for fr in report.files for f in fr.findings})
+    rule_ids = sorted(report.tally().rules)
     verdict = "PASSED" if report.ok else "FAILED"
     parts = [
         "<!DOCTYPE html>",
@@ -216,9 +221,14 @@ def render_html(report: Report, ctx: RenderContext) -> str:
     if rule_ids:
         parts.append("<p>Each cell counts one rule's findings in one file, coloured by the worst severity; "
                      "struck-through cells are known deviations.</p>")
-    parts.extend(_matrix(report, rule_ids))
+    yield "\n".join(parts) + "\n"
+    yield "\n".join(_matrix(report, rule_ids)) + "\n"
+    if ctx.pictures and report.tally().files > PICTURED_FILES:
+        yield (f"<p>Pictures are drawn for the first {PICTURED_FILES:,} files of the {report.tally().files:,} "
+               "(PICTURED_FILES); the others have their findings alone.</p>\n")
     for i, fr in enumerate(report.files):
-        parts.extend(_file_section(i, fr, ctx))
+        yield "\n".join(_file_section(i, fr, ctx)) + "\n"
+    parts = []
     if rule_ids:
         parts.append("<h2>Rules</h2>")
         for rid in rule_ids:
@@ -232,4 +242,8 @@ def render_html(report: Report, ctx: RenderContext) -> str:
                 if rule.deviation:
                     parts.append(f"<p><strong>Where the document is wrong:</strong> {_e(rule.deviation)}</p>")
     parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    yield "\n".join(parts) + "\n"
+
+
+def render_html(report: Report, ctx: RenderContext) -> str:
+    return "".join(iter_html(report, ctx))

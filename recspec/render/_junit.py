@@ -11,13 +11,15 @@ failing case of its own suite.
 
 from __future__ import annotations
 
+import tempfile
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 
 from ..catalog import rule_family
 from ..report import FileReport, Finding, Report, Severity, Verdict
 from ._context import RenderContext, finding_location
 
-__all__ = ["render_junit"]
+__all__ = ["iter_junit", "render_junit"]
 
 #: Characters XML 1.0 cannot carry at all; findings may quote bytes from the file.
 _XML_BAD = dict.fromkeys(c for c in range(0x20) if c not in (0x09, 0x0A, 0x0D))
@@ -77,9 +79,46 @@ def _file_suite(fr: FileReport, ctx: RenderContext) -> ET.Element:
     return suite
 
 
-def render_junit(report: Report, ctx: RenderContext) -> str:
-    root = ET.Element("testsuites", name="recspec check")
-    suites = [_file_suite(fr, ctx) for fr in report.files]
+def iter_junit(report: Report, ctx: RenderContext) -> Iterator[str]:
+    """The JUnit XML a suite at a time. The root's totals come first in the text and are known only
+    after every suite, so the suites are written to a temporary file as they are made (one in
+    memory at a time) and copied after the root's start tag."""
+    totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="backslashreplace", newline="\n") as body:
+        previous: ET.Element | None = None
+        for suite in _suites(report, ctx):
+            for key in totals:
+                totals[key] += int(suite.get(key, "0"))
+            if previous is not None:
+                body.write(_text(previous, "\n  "))
+            previous = suite
+        if previous is not None:
+            body.write(_text(previous, "\n"))
+        root = ET.Element("testsuites", name="recspec check")
+        for key, n in totals.items():
+            root.set(key, str(n))
+        if previous is None:  # no suite: the empty root, as ElementTree writes it
+            yield '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+            return
+        root.text = "x"  # a start tag, then the suites, then the end tag
+        start, _, end = ET.tostring(root, encoding="unicode").partition("x")
+        yield '<?xml version="1.0" encoding="UTF-8"?>\n' + start + "\n  "
+        body.seek(0)
+        while chunk := body.read(1 << 16):
+            yield chunk
+        yield end + "\n"
+
+
+def _text(suite: ET.Element, tail: str) -> str:
+    """One suite as ``ET.indent`` of the whole tree gives it (one level in), with its tail."""
+    ET.indent(suite, space="  ", level=1)
+    suite.tail = tail
+    return ET.tostring(suite, encoding="unicode")
+
+
+def _suites(report: Report, ctx: RenderContext) -> Iterator[ET.Element]:
+    for fr in report.files:
+        yield _file_suite(fr, ctx)
     if report.stale:
         stale = ET.Element("testsuite", name=_clean(f"expectations {report.expectations}"))
         for s in report.stale:
@@ -91,9 +130,8 @@ def render_junit(report: Report, ctx: RenderContext) -> str:
         stale.set("failures", str(len(report.stale)))
         stale.set("errors", "0")
         stale.set("skipped", "0")
-        suites.append(stale)
-    for key in ("tests", "failures", "errors", "skipped"):
-        root.set(key, str(sum(int(s.get(key, "0")) for s in suites)))
-    root.extend(suites)
-    ET.indent(root, space="  ")
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        yield stale
+
+
+def render_junit(report: Report, ctx: RenderContext) -> str:
+    return "".join(iter_junit(report, ctx))

@@ -11,19 +11,20 @@ are results of ``RECSPEC-STALE-EXPECTATION`` located in the expectations file.
 
 from __future__ import annotations
 
-import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
 from .._version import __version__
 from ..catalog import explain_text
-from ..report import Report, Rule, Severity, Verdict
+from ..report import FileReport, Report, Rule, Severity, Verdict
 from ._context import RenderContext
+from ._json import Lazy, iter_dumps
 
-__all__ = ["INFORMATION_URI", "SARIF_SCHEMA_URI", "render_sarif"]
+__all__ = ["INFORMATION_URI", "SARIF_SCHEMA_URI", "iter_sarif", "render_sarif"]
 
 #: Where a code-scanning page links the tool's name. The project has no public home yet, so this uses the
 #: same reserved host as the report schema's ``$id`` (``recspec.invalid``, RFC 2606); change both together
@@ -70,22 +71,51 @@ def _descriptor(info_id: str, rule: Rule, explain: str, profile: str) -> dict[st
     }
 
 
-def render_sarif(report: Report, ctx: RenderContext) -> str:
+def iter_sarif(report: Report, ctx: RenderContext) -> Iterator[str]:
+    """The SARIF log in pieces: the artifacts and the results a file at a time (two passes over the
+    files), the counts from the run's tally."""
     # the rules the run can mention: recspec's own, then each present format's catalog, in catalog order
-    profile = report.files[0].profile if report.files else "spec"
+    tally = report.tally()
+    profile = tally.profile
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     for rule_id, (info, rule) in ctx.rules.items():
         index[rule_id] = len(rules)
         rules.append(_descriptor(info.id, rule, explain_text(info, rule), profile))
-    results: list[dict[str, Any]] = []
-    artifacts: list[dict[str, Any]] = []
-    for fr in report.files:
+    harness_failures = tally.verdicts.get(Verdict.CRASH, 0) + tally.verdicts.get(Verdict.TIMEOUT, 0)
+    log = {
+        "$schema": SARIF_SCHEMA_URI,
+        "version": SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": {
+                "name": "recspec",
+                "informationUri": INFORMATION_URI,
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": rules,
+            }},
+            "invocations": [{
+                # a crash or timeout means recspec itself did not finish every file
+                "executionSuccessful": not harness_failures,
+            }],
+            "artifacts": Lazy(_artifact(fr) for fr in report.files),
+            "results": Lazy(_results(report, index)),
+            "properties": {"summary": report.summary()},
+        }],
+    }
+    yield from iter_dumps(log)
+    yield "\n"
+
+
+def _artifact(fr: FileReport) -> dict[str, Any]:
+    return {"location": {"uri": artifact_uri(fr.path)}, "properties": {
+        "format": fr.format, "variant": fr.variant, "profile": fr.profile, "verdict": fr.verdict.value,
+        "verdicts": {p: pv.verdict.value for p, pv in fr.profile_verdicts().items()}}}
+
+
+def _results(report: Report, index: dict[str, int]) -> Iterator[dict[str, Any]]:
+    for art_index, fr in enumerate(report.files):
         uri = artifact_uri(fr.path)
-        art_index = len(artifacts)
-        artifacts.append({"location": {"uri": uri}, "properties": {
-            "format": fr.format, "variant": fr.variant, "profile": fr.profile, "verdict": fr.verdict.value,
-            "verdicts": {p: pv.verdict.value for p, pv in fr.profile_verdicts().items()}}})
         for f in fr.findings:
             if f.severity is Severity.OFF:
                 continue
@@ -115,7 +145,7 @@ def render_sarif(report: Report, ctx: RenderContext) -> str:
                 plain = f.to_json()
                 props.update({k: plain[k] for k in ("expected", "actual") if k in plain})
             result["properties"] = props
-            results.append(result)
+            yield result
     for s in report.stale:
         msg = f"known deviation {s.rule} is listed for {s.path} but {s.why}" + (f" ({s.reason})" if s.reason else "")
         result = {"ruleId": "RECSPEC-STALE-EXPECTATION", "level": "error", "message": {"text": msg},
@@ -124,26 +154,8 @@ def render_sarif(report: Report, ctx: RenderContext) -> str:
                                  "logicalLocations": [{"fullyQualifiedName": f"{s.path}/{s.rule}"}]}]}
         if "RECSPEC-STALE-EXPECTATION" in index:
             result["ruleIndex"] = index["RECSPEC-STALE-EXPECTATION"]
-        results.append(result)
-    harness_failures = [fr for fr in report.files if fr.verdict in (Verdict.CRASH, Verdict.TIMEOUT)]
-    log = {
-        "$schema": SARIF_SCHEMA_URI,
-        "version": SARIF_VERSION,
-        "runs": [{
-            "tool": {"driver": {
-                "name": "recspec",
-                "informationUri": INFORMATION_URI,
-                "version": __version__,
-                "semanticVersion": __version__,
-                "rules": rules,
-            }},
-            "invocations": [{
-                # a crash or timeout means recspec itself did not finish every file
-                "executionSuccessful": not harness_failures,
-            }],
-            "artifacts": artifacts,
-            "results": results,
-            "properties": {"summary": report.summary()},
-        }],
-    }
-    return json.dumps(log, indent=2, allow_nan=False) + "\n"
+        yield result
+
+
+def render_sarif(report: Report, ctx: RenderContext) -> str:
+    return "".join(iter_sarif(report, ctx))

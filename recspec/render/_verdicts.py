@@ -20,7 +20,7 @@ __all__ = ["PROFILES", "driving_profile", "other_profiles_summary", "profile_dif
 
 def driving_profile(report: Report) -> str:
     """The profile that drives the run's exit code (``--profile``; every file has the same)."""
-    return report.files[0].profile if report.files else "spec"
+    return report.tally().profile
 
 
 def profile_difference(fr: FileReport, ctx: RenderContext) -> tuple[str, list[str]] | None:
@@ -61,19 +61,16 @@ def profile_note(fr: FileReport, ctx: RenderContext) -> str | None:
 
 def other_profiles_summary(report: Report) -> str:
     """``under compat: 7 valid`` (the verdict counts under each profile that does not drive the run)."""
-    mine = driving_profile(report)
+    tally = report.tally()
+    mine = tally.profile
     parts = []
     for other in PROFILES:
         if other == mine:
             continue
-        counts: dict[str, int] = {}
-        for fr in report.files:
-            pv = fr.profile_verdicts().get(other)
-            v = (pv.verdict if pv is not None else fr.verdict).value
-            counts[v] = counts.get(v, 0) + 1
-        order = [v.value for v in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
-                                   Verdict.CRASH, Verdict.TIMEOUT)]
-        shown = ", ".join(f"{counts[v]} {v}" for v in order if counts.get(v))
+        counts = tally.under.get(other, {})
+        order = (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED, Verdict.CRASH,
+                 Verdict.TIMEOUT)
+        shown = ", ".join(f"{counts[v]} {v.value}" for v in order if counts.get(v))
         parts.append(f"under {other}: {shown or 'no files'}")
     return "; ".join(parts)
 

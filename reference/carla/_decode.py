@@ -43,10 +43,13 @@ __all__ = [
     "unpack_flat",
 ]
 
-#: Packets larger than this are not read into memory (``CARLA-LIMIT-001``).
-#: The largest packet a real CARLA writes is frame 1's EventAdd/PhysicsControl
-#: (a few MiB for thousands of actors); a u32 size field allows 4 GiB.
-MAX_PACKET_SIZE = 256 * 1024 * 1024
+#: Packets larger than this are not read (``CARLA-LIMIT-001``). A packet's payload is
+#: read whole and decoded whole: an EventAdd of distinct 7-byte attributes takes about
+#: 25 bytes of memory per payload byte, so a 4 MiB packet checks in about 120 MiB.
+#: The largest packet a real CARLA writes is frame 1's EventAdd (about 300 bytes an
+#: actor: 9.4 KB in the real logs here, about 1 MiB for thousands of actors); a u32
+#: size field allows 4 GiB.
+MAX_PACKET_SIZE = 4 * 1024 * 1024
 
 _U16 = struct.Struct("<H")
 _U32 = struct.Struct("<I")
@@ -56,6 +59,9 @@ _UNPACK_U32_FROM = _U32.unpack_from
 _UNPACK_U8_FROM = struct.Struct("<B").unpack_from
 _UNPACK_S64_FROM = struct.Struct("<q").unpack_from
 _UNPACK_PACKET_HEADER = _PACKET_HEADER.unpack
+_UNPACK_ATTR_HEAD = struct.Struct("<BH").unpack_from  # an attribute's type and its id's length
+#: Bytes compared at a time by ``PacketReader.skip_repeats``.
+_REPEAT_BLOCK = 1 << 16
 
 MAGIC = "CARLA_RECORDER"
 
@@ -265,13 +271,18 @@ def record_chain_misfit(kind: K, payload: bytes | memoryview, variant: Variant) 
                 pos += 2 + length
                 (n,) = _UNPACK_U16_FROM(payload, pos)
                 pos += 2
-                for _ in range(n):
+                left = n
+                while left:
+                    first = pos
                     pos += 1
                     for _ in range(2):
                         (length,) = _UNPACK_U16_FROM(payload, pos)
                         pos += 2 + length
                     if pos > size:
                         return f"attributes past the end ({pos} > {size})"
+                    copies = count_repeats(payload, pos, bytes(payload[first:pos]), left - 1)
+                    pos += copies * (pos - first)
+                    left -= 1 + copies
             else:  # PhysicsControl
                 pos += 41 + 12
                 for step in (8, 12, 8, variant.wheel_physics_size or 48):
@@ -355,13 +366,70 @@ def _event_add(c: _Cursor, vec: struct.Struct) -> m.EventAdd:
     (uid,) = c.take(_S_U32, "description_uid")
     desc = c.string("description_id")
     (n,) = c.take(_S_U16, "num_attributes")
-    attrs = []
-    for i in range(n):
+    return m.EventAdd(database_id, type_, loc, rot, uid, desc, _attributes(c, n))
+
+
+def _attributes(c: _Cursor, n: int) -> tuple[m.ActorAttribute, ...]:
+    """``n`` actor attributes (u8 type, two strings). A run of attributes repeating one
+    byte for byte is one (frozen) object repeated, found a block at a time, so a flood
+    of one attribute costs neither Python work nor memory per copy."""
+    buf, pos, end = c.buf, c.pos, len(c.buf)
+    out: list[m.ActorAttribute] = []
+    while len(out) < n:
+        if pos + 3 > end:
+            break
+        atype, id_len = _UNPACK_ATTR_HEAD(buf, pos)
+        at_value = pos + 3 + id_len
+        if at_value + 2 > end:
+            break
+        (value_len,) = _UNPACK_U16_FROM(buf, at_value)
+        stop = at_value + 2 + value_len
+        if stop > end:
+            break
+        a = m.ActorAttribute(atype, bytes(buf[pos + 3:at_value]).decode("utf-8", "surrogateescape"),
+                             bytes(buf[at_value + 2:stop]).decode("utf-8", "surrogateescape"))
+        unit = bytes(buf[pos:stop])
+        if buf[stop:stop + len(unit)] == unit:  # a run: count it a block at a time
+            copies = 1 + count_repeats(buf, stop, unit, n - len(out) - 1)
+            out.extend([a] * copies)
+            pos = stop + len(unit) * (copies - 1)
+        else:
+            out.append(a)
+            pos = stop
+    c.pos = pos
+    for i in range(len(out), n):  # the payload ends inside attribute i: the field-by-field reading says where
         (atype,) = c.take(_S_U8, f"attributes[{i}].type")
         aid = c.string(f"attributes[{i}].id")
         aval = c.string(f"attributes[{i}].value")
-        attrs.append(m.ActorAttribute(atype, aid, aval))
-    return m.EventAdd(database_id, type_, loc, rot, uid, desc, tuple(attrs))
+        out.append(m.ActorAttribute(atype, aid, aval))  # pragma: no cover - the reading above raises first
+    return tuple(out)
+
+
+def count_repeats(buf: bytes | memoryview, start: int, unit: bytes, most: int) -> int:
+    """How many copies of ``unit`` follow one another in ``buf`` from ``start`` (at most
+    ``most``), compared a block at a time (C speed)."""
+    width = len(unit)
+    if not width or most <= 0 or buf[start:start + width] != unit:
+        return 0  # no copy at all: the usual case costs one comparison
+    per = max(1, _REPEAT_BLOCK // width)
+    block = unit * per
+    view = memoryview(buf)
+    count = 0
+    while count < most:
+        take = min(per, most - count)
+        at = start + count * width
+        if view[at:at + take * width] == block[:take * width]:
+            count += take
+            continue
+        lo, hi = 0, take - 1
+        while lo < hi:  # the longest prefix of whole copies that matches
+            mid = (lo + hi + 1) // 2
+            if view[at:at + mid * width] == block[:mid * width]:
+                lo = mid
+            else:
+                hi = mid - 1
+        return count + lo
+    return count
 
 
 def _physics_control(c: _Cursor, wheel_size: int) -> m.PhysicsControl:
@@ -536,6 +604,7 @@ class PacketReader:
         self, f: BinaryIO, variant: Variant, offset: int, size: int | None = None,
         max_packet_size: int = MAX_PACKET_SIZE,
     ) -> None:
+        self._f = f
         self._read = f.read
         self._kinds = variant.ids
         self._pos = offset
@@ -544,6 +613,26 @@ class PacketReader:
 
     def tell(self) -> int:
         return self._pos
+
+    def skip_repeats(self, unit: bytes) -> int:
+        """Step past the packets right after the last one read that repeat ``unit`` (that
+        packet's 5 header bytes and payload) byte for byte; returns how many. The bytes
+        are compared a block at a time (C speed), so a flood of one tiny packet costs
+        no Python work per packet. Only whole packets within the file count; the file
+        must be seekable (the next packet is read from ``tell()``)."""
+        width = len(unit)
+        per = max(1, _REPEAT_BLOCK // width)
+        most = (self._size - self._pos) // width if self._size is not None else None  # within the file's size
+        count = 0
+        while most is None or count < most:
+            step = per if most is None else min(per, most - count)
+            found = count_repeats(self._read(step * width), 0, unit, step)
+            count += found
+            if found < step:
+                break
+        self._pos += count * width
+        self._f.seek(self._pos)
+        return count
 
     def __iter__(self) -> Iterator[RawPacket]:
         read = self._read

@@ -15,6 +15,7 @@ import io
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
@@ -55,6 +56,10 @@ MAX_BUFFERED_SIZE = 64 * 1024 * 1024
 
 #: Bytes the walker reads from the file at a time (its read window).
 WINDOW = 1 << 20
+
+#: Elements compared at a time by ``RecordingWalker.skip_empty_documents``.
+_RUN_BLOCK = 4096
+_EMPTY_ELEMENT = b"\x03%d\x00\x05\x00\x00\x00\x00"  # an empty embedded document at key %d
 
 R_SIZE = "MATRIX-LIMIT-002"  # (catalog: recspec.conformance.matrix_smt._rules)
 
@@ -100,6 +105,8 @@ class RecordingWalker:
     def __init__(self, f: BinaryIO, size: int | None = None) -> None:
         self.f = f
         self._win = b""
+        self._resume: tuple[int, int] | None = None  # (offset, index) where entries() goes on
+        self._entries_last = 0  # the final NUL of the container entries() walks
         self._win_at = 0
         if size is None:
             f.seek(0, os.SEEK_END)
@@ -308,9 +315,13 @@ class RecordingWalker:
                     (dn,) = _I32(head, 0)
                     if 5 <= dn <= MAX_BUFFERED_SIZE and val_at + dn <= min(last, self.size):
                         data = self._read(val_at, dn)
+                        self._entries_last = last
                         yield Entry(index, pos, t, key, None, val_at + dn, data, val_at)
                         index += 1
                         pos = val_at + dn
+                        if self._resume is not None:  # skip_empty_documents stepped on
+                            pos, index = self._resume
+                            self._resume = None
                         continue
             value, p = self._decode_value(t, pos, val_at, last, sub, 2)
             yield Entry(index, pos, t, key, value, p, None, val_at)
@@ -322,6 +333,42 @@ class RecordingWalker:
         if term != b"\x00":
             raise self._fail(R_LENGTH, f"document of declared length {n} does not end with NUL "
                              f"(byte {term[0]:#04x} at its end)", last, path)
+
+
+    def skip_empty_documents(self, after: Entry) -> int:
+        """During an ``entries(raw=True)`` walk, just after it yielded ``after``: step past
+        the elements that follow ``after`` while they are empty embedded documents
+        (``{}``) under the next indices as keys (``"5"``, ``"6"``...); returns how many.
+        The walk goes on after them. The bytes are compared a block of elements at a
+        time (C speed), so a flood of empty frames costs little Python work each."""
+        last = min(self._entries_last, self.size)  # as entries() reads a document: within both
+        pos, index = after.end, after.index + 1
+        count = 0
+        while pos < last:
+            parts = [_EMPTY_ELEMENT % i for i in range(index, index + _RUN_BLOCK)]
+            expected = b"".join(parts)
+            data = self._read(pos, min(len(expected), last - pos))
+            if data == expected:
+                n, width = len(parts), len(expected)
+            else:  # the run ends in this block: the longest prefix of whole elements that matches
+                ends = list(accumulate(map(len, parts)))
+                lo, hi = 0, len(parts)
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    end = ends[mid - 1]
+                    if end <= len(data) and data[:end] == expected[:end]:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                n, width = lo, (ends[lo - 1] if lo else 0)
+            count += n
+            pos += width
+            index += n
+            if n < len(parts):
+                break
+        if count:
+            self._resume = (pos, index)
+        return count
 
 
 def decode_raw(entry: Entry, path: str) -> Document:

@@ -1,0 +1,243 @@
+"""Temporary on-disk stores for a run over many files, so that its memory does not grow with them.
+
+:class:`Spool` holds a run's per-file results (:class:`~recspec.report.FileReport`,
+pickled, one length-prefixed record each, traces included) in an anonymous
+temporary file; in memory it keeps only the byte offset of each record (8 bytes
+a file) and the run's :class:`~recspec.report.Tally` (counts per verdict, per
+profile, the formats and rule ids present), updated as each result arrives. The
+results come back in the files' order whatever the order they were stored in
+(``-j N`` workers finish out of order): :meth:`Spool.put` takes the file's index,
+:meth:`Spool.seal` drops the indices that got no record (unclaimed or unreadable
+files). A sealed spool is a read-only sequence: the report writers iterate it.
+
+:class:`PathList` is the walk of the input paths kept the same way: the paths in
+a temporary file, their offsets in memory, so a walk of a million files does not
+hold a million :class:`~pathlib.Path` objects.
+
+Both files are created unlinked (``tempfile.TemporaryFile``): nothing is left on
+disk when the run ends, however it ends. They go to the system's temporary folder
+(``TMPDIR``).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import tempfile
+import weakref
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import BinaryIO, overload
+
+from .report import FileReport, Tally
+
+__all__ = ["PathList", "Spool"]
+
+_LEN = struct.Struct("<I")
+_ABSENT = -1
+
+
+def _store_error(e: OSError) -> OSError:
+    """A failure of the temporary store (a full disk), saying where it is and how to move it."""
+    return OSError(e.errno, f"cannot write the run's temporary store in {tempfile.gettempdir()}: "
+                   f"{e.strerror or e} (the TMPDIR environment variable chooses the folder)")
+
+
+class _Records:
+    """Length-prefixed byte records appended to an unlinked temporary file, read back by offset."""
+
+    def __init__(self) -> None:
+        try:
+            self._f: BinaryIO = tempfile.TemporaryFile(prefix="recspec-spool-")  # noqa: SIM115 - see close()
+        except OSError as e:
+            raise _store_error(e) from None
+        self._end = 0
+        self._dirty = False
+        # closed when the store is closed or dropped (a store a caller forgot leaves no open file behind)
+        self._closer = weakref.finalize(self, self._f.close)
+
+    def add(self, data: bytes) -> int:
+        at = self._end
+        if self._f.tell() != at:
+            self._f.seek(at)
+        try:
+            self._f.write(_LEN.pack(len(data)))
+            self._f.write(data)
+        except OSError as e:
+            raise _store_error(e) from None
+        self._end = at + _LEN.size + len(data)
+        self._dirty = True
+        return at
+
+    def get(self, at: int) -> bytes:
+        if self._dirty:
+            try:
+                self._f.flush()
+            except OSError as e:
+                raise _store_error(e) from None
+            self._dirty = False
+        self._f.seek(at)
+        (n,) = _LEN.unpack(self._f.read(_LEN.size))
+        data = self._f.read(n)
+        if len(data) != n:
+            raise OSError(f"the temporary store is cut short at byte {at}")
+        return data
+
+    @property
+    def size(self) -> int:
+        return self._end
+
+    def close(self) -> None:
+        self._closer()
+
+
+class Spool(Sequence[FileReport]):
+    """A run's file reports on disk, in the files' order (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._records = _Records()
+        self._at = array("q")  # file index -> record offset (_ABSENT: no record); after seal(): dense
+        self._sealed = False
+        self._count = 0
+        #: counts over every stored report, kept as they are stored
+        self.tally = Tally()
+
+    def put(self, index: int, fr: FileReport) -> None:
+        """Store file ``index``'s report; indices may come in any order, each at most once."""
+        if self._sealed:
+            raise ValueError("the spool is sealed")
+        if index >= len(self._at):
+            self._at.extend(array("q", [_ABSENT]) * (index + 1 - len(self._at)))
+        if self._at[index] != _ABSENT:
+            raise ValueError(f"file {index} is stored twice")
+        self._at[index] = self._records.add(pickle.dumps(fr, pickle.HIGHEST_PROTOCOL))
+        self._count += 1
+        self.tally.add(fr, index)
+
+    def append(self, fr: FileReport) -> None:
+        """Store the next file's report (after every index stored so far)."""
+        self.put(len(self._at), fr)
+
+    def extend(self, reports: Iterable[FileReport]) -> None:
+        for fr in reports:
+            self.append(fr)
+
+    def records(self) -> Iterator[bytes]:
+        """The stored reports as stored (pickled), in order: for :meth:`copy_records`."""
+        self.seal()
+        for at in self._at:
+            yield self._records.get(at)
+
+    def copy_records(self, records: Iterable[bytes], tally: Tally) -> None:
+        """Store reports as :meth:`records` gives them, after the others, without reading them back;
+        ``tally`` counts them (the caller adds their spools' tallies up)."""
+        for data in records:
+            if self._sealed:
+                raise ValueError("the spool is sealed")
+            self._at.append(self._records.add(data))
+            self._count += 1
+        self.tally = tally
+
+    def seal(self) -> Spool:
+        """Done storing: the indices without a report are dropped, the rest keep their order."""
+        if not self._sealed:
+            if self._count != len(self._at):
+                self._at = array("q", (at for at in self._at if at != _ABSENT))
+            self._sealed = True
+        return self
+
+    def rewrite(self, change: Iterable[FileReport] | None = None) -> Spool:
+        """A new sealed spool of these reports as ``change`` gives them back (an iterator over this
+        spool's reports that changes them on the way), or the same reports; this one is closed."""
+        out = Spool()
+        out.extend(self if change is None else change)
+        self.close()
+        return out.seal()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[FileReport]:
+        self.seal()
+        for at in self._at:
+            yield self._load(at)
+
+    @overload
+    def __getitem__(self, index: int) -> FileReport: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[FileReport]: ...
+
+    def __getitem__(self, index: int | slice) -> FileReport | list[FileReport]:
+        self.seal()
+        if isinstance(index, slice):
+            return [self._load(at) for at in self._at[index]]
+        return self._load(self._at[index])
+
+    def _load(self, at: int) -> FileReport:
+        fr: FileReport = pickle.loads(self._records.get(at))
+        return fr
+
+    @property
+    def disk_bytes(self) -> int:
+        """The size of the temporary file."""
+        return self._records.size
+
+    def close(self) -> None:
+        self._records.close()
+
+    def __enter__(self) -> Spool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class PathList(Sequence[tuple[Path, bool]]):
+    """``(path, named)`` pairs of a walk, stored on disk (see the module docstring)."""
+
+    def __init__(self, items: Iterable[tuple[Path, bool]] = ()) -> None:
+        self._records = _Records()
+        self._at = array("q")
+        self.extend(items)
+
+    def append(self, item: tuple[Path, bool]) -> None:
+        path, named = item
+        self._at.append(self._records.add((b"\1" if named else b"\0") + os.fsencode(path)))
+
+    def extend(self, items: Iterable[tuple[Path, bool]]) -> None:
+        for item in items:
+            self.append(item)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Path, bool]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[Path, bool]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[Path, bool] | list[tuple[Path, bool]]:
+        if isinstance(index, slice):
+            return [self._load(at) for at in self._at[index]]
+        return self._load(self._at[index])
+
+    def __iter__(self) -> Iterator[tuple[Path, bool]]:
+        for at in self._at:
+            yield self._load(at)
+
+    def _load(self, at: int) -> tuple[Path, bool]:
+        data = self._records.get(at)
+        return Path(os.fsdecode(data[1:])), data[:1] == b"\1"
+
+    def close(self) -> None:
+        self._records.close()
+
+    def __enter__(self) -> PathList:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

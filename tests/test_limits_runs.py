@@ -1,0 +1,233 @@
+"""Floods of one tiny unit: runs of byte-identical units are walked in bulk.
+
+A CARLA packet that repeats the previous one byte for byte (an empty EventDel,
+the 5 zero bytes of an empty FrameStart) and a Matrix-SMT frame that is an empty
+document under the next index are walked one by one until every rule they break
+has its stored findings; the rest of the run is compared a block at a time and
+counted (``benchmarks/hostile.py``: carla-empty-packets, carla-header-zeros,
+matrix-empty-frames). These tests count the per-unit walk calls (the bulk step
+must replace them) and hold the fast and the slow path to the same reports.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recspec.conformance.carla import _check as carla_check
+from recspec.conformance.matrix_smt import _check as matrix_check
+from recspec.report import FileReport
+
+# --- CARLA -----------------------------------------------------------------------
+
+
+def _s(text: str) -> bytes:
+    return struct.pack("<H", len(text)) + text.encode()
+
+
+CARLA_HEADER = struct.pack("<H", 1) + _s("CARLA_RECORDER") + struct.pack("<q", 1_700_000_000) + _s("Town10HD_Opt")
+
+
+def _packet(pid: int, payload: bytes) -> bytes:
+    return struct.pack("<BI", pid, len(payload)) + payload
+
+
+def _frame_start(frame_id: int, elapsed: float, duration: float = 0.05) -> bytes:
+    return _packet(0, struct.pack("<Qdd", frame_id, duration, elapsed))
+
+
+FRAME_END = _packet(1, b"")
+EMPTY_DEL = _packet(3, struct.pack("<H", 0))  # EventDel of no actor: 7 bytes
+
+
+def _add(actor: int) -> bytes:
+    record = struct.pack("<IB6fI", actor, 1, 0, 0, 0, 0, 0, 0, 0) + _s("vehicle.a") + struct.pack("<H", 0)
+    return _packet(2, struct.pack("<H", 1) + record)
+
+
+def _del(actor: int) -> bytes:
+    return _packet(3, struct.pack("<HI", 1, actor))
+
+
+def _add_attributes(attributes: list[tuple[int, bytes, bytes]]) -> bytes:
+    record = struct.pack("<IB6fI", 9, 1, 0, 0, 0, 0, 0, 0, 0) + _s("vehicle.b") + struct.pack("<H", len(attributes))
+    record += b"".join(struct.pack("<BH", t, len(k)) + k + struct.pack("<H", len(v)) + v for t, k, v in attributes)
+    return _packet(2, struct.pack("<H", 1) + record)
+
+
+# attributes good and bad: a type no release defines, invalid UTF-8, a NUL
+_ATTRIBUTES = [(1, b"role_name", b"hero"), (9, b"x", b""), (0, b"\xff", b"a"), (2, b"a", b"\x00"),
+               (0, b"", b"\xfe\x00")]
+
+
+# The units a generated log is made of: well-formed and broken, in a frame or not.
+CARLA_UNITS = {
+    "start": lambda i: _frame_start(i + 1, 0.05 * i),
+    "end": lambda i: FRAME_END,
+    "zero-start": lambda i: b"\0" * 5,
+    "empty-del": lambda i: EMPTY_DEL,
+    "add": lambda i: _add(7),
+    "del": lambda i: _del(7),
+    "unknown": lambda i: _packet(99, b""),
+    "user": lambda i: _packet(150, b"xy"),
+    "position": lambda i: _packet(6, struct.pack("<HI6f", 1, 7, 0, 0, 0, 0, 0, 0)),
+    "counter": lambda i: _packet(4, struct.pack("<Q", 0)),
+    # an EventAdd of runs of attributes (150 of one, 120 of another...), a new run pattern per index
+    "attributes": lambda i: _add_attributes([_ATTRIBUTES[(i + j) % 5] for j in range(4) for _ in range(30 * (j + 2))]),
+}
+
+
+def _carla(data: bytes, *, fast_path: bool, profile: str = "spec", variant: str | None = None) -> FileReport:
+    from recspec.reference.carla import VARIANTS
+
+    return carla_check.check_stream(io.BytesIO(data), path="x", variant=VARIANTS[variant] if variant else None,
+                                    profile=profile, fast_path=fast_path)
+
+
+def _same(a: FileReport, b: FileReport) -> None:
+    assert a.findings == b.findings
+    assert a.stats == b.stats
+    assert a.verdicts == b.verdicts
+    assert a.capped == b.capped
+    assert a.verdict == b.verdict
+
+
+class _Counting:
+    """Counts the calls of one method while the test runs."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, owner: type, name: str) -> None:
+        self.calls = 0
+        inner = getattr(owner, name)
+
+        def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            self.calls += 1
+            return inner(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, counted)
+
+
+def test_carla_one_frame_of_empty_packets_is_walked_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 50_000
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + EMPTY_DEL * n + FRAME_END
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
+    report = _carla(data, fast_path=True)
+    assert calls.calls < 300  # the first copies until their rule is capped, then one bulk step
+    assert report.stats["packets"] == n + 2
+    assert report.capped == {"CARLA-ORDER-002": n - 1}
+    assert report.stats["frames"] == 1
+
+
+def test_carla_zeros_after_the_header_are_walked_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 40_000  # empty FrameStart packets of 5 zero bytes
+    data = CARLA_HEADER + b"\0" * (5 * n)
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
+    report = _carla(data, fast_path=True, variant="0.9.15")
+    assert calls.calls < 300
+    assert report.stats["frames"] == report.stats["packets"] == n
+    assert report.capped == {"CARLA-PACKET-001": n, "CARLA-FRAME-002": n - 1}
+    assert report.verdict.value == "malformed"
+
+
+def test_carla_run_stops_at_the_first_different_byte() -> None:
+    n = 3_000
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + EMPTY_DEL * n + _packet(3, struct.pack("<H", 1)) \
+        + EMPTY_DEL * 5 + FRAME_END
+    fast, slow = _carla(data, fast_path=True), _carla(data, fast_path=False)
+    _same(fast, slow)
+    assert fast.stats["packets"] == n + 8
+    odd = len(CARLA_HEADER) + 29 + 7 * n  # the EventDel that counts one record it does not hold
+    assert next(f.offset for f in fast.findings if f.rule != "CARLA-ORDER-002") == odd + 5
+
+
+@given(runs=st.lists(st.tuples(st.sampled_from(sorted(CARLA_UNITS)), st.integers(1, 260)), min_size=1, max_size=8),
+       profile=st.sampled_from(["spec", "compat"]), cut=st.integers(0, 6))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_carla_fast_and_slow_paths_give_the_same_report(runs: list[tuple[str, int]], profile: str, cut: int) -> None:
+    parts = [CARLA_HEADER]
+    i = 0
+    for unit, times in runs:
+        for _ in range(times):
+            parts.append(CARLA_UNITS[unit](i))
+            i += 1
+    data = b"".join(parts)
+    data = data[:len(data) - cut]  # a cut last packet: the run must not count past the end of the file
+    _same(_carla(data, fast_path=True, profile=profile, variant="0.9.15"),
+          _carla(data, fast_path=False, profile=profile, variant="0.9.15"))
+
+
+# --- Matrix-SMT ------------------------------------------------------------------
+
+EMPTY_DOC = struct.pack("<i", 5) + b"\0"
+
+
+def _doc(body: bytes) -> bytes:
+    return struct.pack("<i", 4 + len(body) + 1) + body + b"\0"
+
+
+def _bare_frame(i: int) -> bytes:
+    return _doc(b"\x01t\0" + struct.pack("<d", 0.02 * i) + b"\x04states\0" + EMPTY_DOC + b"\x04cmd\0" + EMPTY_DOC)
+
+
+# element makers: (index) -> (type byte, key, value bytes)
+MATRIX_UNITS = {
+    "empty": lambda i: (b"\x03", str(i), EMPTY_DOC),
+    "empty-bad-key": lambda i: (b"\x03", f"k{i}", EMPTY_DOC),
+    "bare": lambda i: (b"\x03", str(i), _bare_frame(i)),
+    "int": lambda i: (b"\x10", str(i), struct.pack("<i", 0)),
+    "time-only": lambda i: (b"\x03", str(i), _doc(b"\x01t\0" + struct.pack("<d", -1.0))),
+}
+
+
+def _matrix(elements: list[tuple[bytes, str, bytes]]) -> bytes:
+    frames = _doc(b"".join(t + k.encode() + b"\0" + v for t, k, v in elements))
+    return _doc(b"\x04objects\0" + EMPTY_DOC + b"\x04frames\0" + frames)
+
+
+def _matrix_report(data: bytes, *, fast_path: bool, profile: str = "spec") -> FileReport:
+    return matrix_check.check_stream(io.BytesIO(data), path="x", profile=profile, fast_path=fast_path)
+
+
+def test_matrix_empty_frames_are_walked_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 50_000
+    data = _matrix([MATRIX_UNITS["empty"](i) for i in range(n)])
+    calls = _Counting(monkeypatch, matrix_check._Walk, "frame")
+    report = _matrix_report(data, fast_path=True)
+    assert calls.calls < 300
+    assert report.stats["frames"] == n
+    assert report.capped == {"MATRIX-FRAME-001": n, "MATRIX-FRAME-004": n, "MATRIX-FRAME-003": n}
+
+
+@given(runs=st.lists(st.tuples(st.sampled_from(sorted(MATRIX_UNITS)), st.integers(1, 260)), min_size=1, max_size=6),
+       profile=st.sampled_from(["spec", "compat"]), cut=st.integers(0, 3))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_matrix_fast_and_slow_paths_give_the_same_report(runs: list[tuple[str, int]], profile: str, cut: int) -> None:
+    elements = []
+    for unit, times in runs:
+        for _ in range(times):
+            elements.append(MATRIX_UNITS[unit](len(elements)))
+    data = _matrix(elements)
+    data = data[:len(data) - cut]  # a truncated document: the run must stop at the end of the file
+    _same(_matrix_report(data, fast_path=True, profile=profile), _matrix_report(data, fast_path=False, profile=profile))
+
+
+def test_carla_run_stops_at_the_size_the_check_was_given() -> None:
+    # the reader judges truncation by the size it is given; the bulk step must not count past it
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + EMPTY_DEL * 5_000 + FRAME_END
+    size = len(data) - 7 * 300 - 3
+    reports = [carla_check.check_stream(io.BytesIO(data), path="x", variant=None, profile="spec", size=size,
+                                        fast_path=fast) for fast in (True, False)]
+    _same(*reports)
+    assert reports[0].stats["packets"] == 1 + 5_000 - 300
+
+
+def test_matrix_run_stops_at_the_size_the_check_was_given() -> None:
+    data = _matrix([MATRIX_UNITS["empty"](i) for i in range(3_000)])
+    size = len(data) - 13 * 200
+    reports = [matrix_check.check_stream(io.BytesIO(data), path="x", profile="spec", size=size, fast_path=fast)
+               for fast in (True, False)]
+    _same(*reports)
+    assert reports[0].stats["frames"] < 3_000 - 150

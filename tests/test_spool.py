@@ -1,0 +1,334 @@
+"""Bounded memory for big runs: the spool (recspec/spool.py), the streaming report writers and the
+streaming read of JSON reports by `recspec merge`."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import run_cli
+from recspec import merge as merge_module
+from recspec.pipeline import check_paths
+from recspec.render import RENDERERS, RenderContext, render
+from recspec.render._json import Lazy, iter_dumps
+from recspec.report import FileReport, Report, Tally, Verdict
+from recspec.spool import PathList, Spool
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+
+
+def live_file_reports() -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if type(o) is FileReport)
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of 60 small recordings, valid and not."""
+    d = tmp_path_factory.mktemp("many")
+    sources = sorted((CORPUS / "raskat-signal" / "valid").iterdir()) + sorted(
+        (CORPUS / "carla" / "invalid").iterdir())[:4]
+    for i in range(60):
+        src = sources[i % len(sources)]
+        shutil.copy(src, d / f"{i:03d}-{src.name}")
+    return d
+
+
+# --- the run keeps no FileReport in memory ----------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_folder_run_holds_no_file_reports_in_memory(many: Path, tmp_path: Path, monkeypatch, jobs: str) -> None:
+    """The number of FileReport objects alive after the checking and while the reports are written
+    does not grow with the number of files (before: every file's report was held to the end)."""
+    import recspec.cli as cli
+    import recspec.report as report_module
+
+    seen: dict[str, int] = {"after_check": -1, "while_writing": 0, "files": 0}
+    check_files = cli.check_files
+
+    def counting_check_files(*args, **kwargs):
+        report, errors = check_files(*args, **kwargs)
+        seen["files"] = len(report.files)
+        seen["after_check"] = live_file_reports()
+        return report, errors
+
+    to_json = report_module.FileReport.to_json
+    calls = {"n": 0}
+
+    def counting_to_json(self):
+        calls["n"] += 1
+        if calls["n"] % 20 == 0:
+            seen["while_writing"] = max(seen["while_writing"], live_file_reports())
+        return to_json(self)
+
+    monkeypatch.setattr(cli, "check_files", counting_check_files)
+    monkeypatch.setattr(report_module.FileReport, "to_json", counting_to_json)
+    baseline = live_file_reports()
+    code, _, err = run_cli("check", "-j", jobs, str(many), "--report", f"json:{tmp_path / 'r.json'}",
+                           "--report", f"junit:{tmp_path / 'r.xml'}", "--report", f"html:{tmp_path / 'r.html'}")
+    assert code in (0, 1), err
+    assert seen["files"] == 60
+    assert seen["after_check"] - baseline <= 1, seen
+    assert calls["n"] >= 60 and seen["while_writing"] - baseline <= 3, seen
+    assert len(json.loads((tmp_path / "r.json").read_text())["files"]) == 60
+
+
+def test_merge_holds_no_file_reports_in_memory(many: Path, tmp_path: Path, monkeypatch) -> None:
+    code, _, err = run_cli("check", str(many), "--report", f"json:{tmp_path / 'r.json'}")
+    assert code in (0, 1), err
+    import recspec.report as report_module
+
+    to_json = report_module.FileReport.to_json
+    seen = {"max": 0, "n": 0}
+
+    def counting_to_json(self):
+        seen["n"] += 1
+        if seen["n"] % 20 == 0:
+            seen["max"] = max(seen["max"], live_file_reports())
+        return to_json(self)
+
+    baseline = live_file_reports()
+    monkeypatch.setattr(report_module.FileReport, "to_json", counting_to_json)
+    code, _, err = run_cli("merge", str(tmp_path / "r.json"), "--report", f"json:{tmp_path / 'm.json'}")
+    assert code in (0, 1), err
+    assert (tmp_path / "m.json").read_bytes() == (tmp_path / "r.json").read_bytes()
+    assert seen["n"] >= 60 and seen["max"] - baseline <= 3, seen
+
+
+# --- the spool --------------------------------------------------------------------------------
+
+
+def _fr(i: int, verdict: Verdict = Verdict.VALID) -> FileReport:
+    return FileReport(f"f{i}.sig", "raskat-signal", "v4", "spec", verdict, stats={"i": i})
+
+
+def test_spool_gives_the_files_order_whatever_order_they_were_stored_in() -> None:
+    order = list(range(200))
+    random.Random(5).shuffle(order)
+    unclaimed = set(order[:17])  # indices that get no report (unclaimed or unreadable files)
+    with Spool() as spool:
+        for i in order:
+            if i not in unclaimed:
+                spool.put(i, _fr(i, Verdict.INVALID if i % 3 == 0 else Verdict.VALID))
+        spool.seal()
+        want = [i for i in range(200) if i not in unclaimed]
+        assert [fr.stats["i"] for fr in spool] == want
+        assert len(spool) == len(want)
+        assert spool[0].stats["i"] == want[0] and spool[-1].stats["i"] == want[-1]
+        assert [fr.stats["i"] for fr in spool[3:6]] == want[3:6]
+        assert spool.tally == Tally.of(_fr(i, Verdict.INVALID if i % 3 == 0 else Verdict.VALID) for i in want)
+        assert spool.tally.first == (want[0], "spec")
+        with pytest.raises(ValueError, match="sealed"):
+            spool.put(500, _fr(500))
+
+
+def test_spool_refuses_a_file_stored_twice() -> None:
+    with Spool() as spool:
+        spool.put(3, _fr(3))
+        with pytest.raises(ValueError, match="twice"):
+            spool.put(3, _fr(3))
+
+
+def test_spool_keeps_what_json_does_not_and_rewrite_changes_it() -> None:
+    report, _ = check_paths([str(CORPUS / "carla" / "invalid")], profile="compat")
+    with Spool() as spool:
+        spool.extend(report.files)
+        assert list(spool) == report.files  # findings, verdicts, stats, evidence, capped counts
+
+        def marked(files):
+            for fr in files:
+                fr.known_deviations = {fr.findings[0].rule: "why"} if fr.findings else {}
+                yield fr
+
+        again = spool.rewrite(marked(spool))
+    with again:
+        assert all(fr.known_deviations for fr in again if fr.findings)
+        assert again.tally.known_files == sum(1 for fr in report.files if fr.findings)
+
+
+def test_path_list_gives_back_the_walk() -> None:
+    items = [(Path(f"a/b{i}/c.sig"), i % 2 == 0) for i in range(50)] + [(Path("odd\udcffname"), True)]
+    with PathList(items) as paths:
+        assert list(paths) == items and len(paths) == 51 and paths[7] == items[7] and paths[-1] == items[-1]
+
+
+# --- the writers ------------------------------------------------------------------------------
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5)
+                     | st.floats(allow_nan=False, allow_infinity=False),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+                     max_leaves=20)
+
+
+@given(_JSON, st.randoms(use_true_random=False))
+@settings(max_examples=200, deadline=None)
+def test_iter_dumps_is_json_dumps(value, rnd) -> None:
+    def lazily(v):  # some of the arrays made as they are written
+        if isinstance(v, dict):
+            return {k: lazily(x) for k, x in v.items()}
+        if isinstance(v, list):
+            items = [lazily(x) for x in v]
+            return Lazy(iter(items)) if rnd.random() < 0.5 else items
+        return v
+
+    assert "".join(iter_dumps(lazily(value))) == json.dumps(value, indent=2)
+
+
+def test_iter_dumps_of_lazy_arrays_is_json_dumps_of_lists() -> None:
+    value = {"a": [1, Lazy(iter([{"x": [1, 2]}, "s"])), Lazy(iter([]))], "b": Lazy(iter([{"c": {}}, []])), "d": {}}
+    plain = {"a": [1, [{"x": [1, 2]}, "s"], []], "b": [{"c": {}}, []], "d": {}}
+    assert "".join(iter_dumps(value)) == json.dumps(plain, indent=2)
+
+
+@pytest.mark.parametrize("kind", list(RENDERERS))
+def test_every_report_from_a_spool_equals_the_report_from_a_list(kind: str, tmp_path: Path) -> None:
+    from recspec.expectations import Expectations, apply_expectations
+
+    report, _ = check_paths([str(CORPUS / "carla" / "invalid"), str(CORPUS / "raskat-signal")], profile="compat")
+    listed_file = os.path.relpath(CORPUS / "carla" / "invalid" / "CARLA-FRAME-004.log", tmp_path)
+    exp = Expectations(tmp_path / "e.json", {Path(listed_file).as_posix(): {"CARLA-FRAME-004": "known",
+                                                                            "CARLA-XXX-999": "stale"}})
+    with Spool() as spool:
+        spool.extend(report.files)
+        spooled = Report(spool.seal(), unclaimed=["x.txt"], not_regular=["fifo"])
+        listed = Report(list(report.files), unclaimed=["x.txt"], not_regular=["fifo"])
+        apply_expectations(listed, exp, name="e.json")
+        apply_expectations(spooled, exp, name="e.json")
+        assert listed.stale and spooled.stale == listed.stale
+        assert spooled.summary() == listed.summary() and spooled.ok == listed.ok
+        want = render(kind, listed, RenderContext(listed, pictures=False))
+        got = render(kind, spooled, RenderContext(spooled, pictures=False))
+        spooled.files.close()  # type: ignore[attr-defined]
+    assert got == want
+    assert render(kind, Report(), RenderContext(Report())) == render(kind, Report(), RenderContext(Report()))
+
+
+# --- merge reads reports a value at a time ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def report_text(tmp_path_factory: pytest.TempPathFactory) -> str:
+    d = tmp_path_factory.mktemp("rep")
+    code, _, err = run_cli("check", "--profile", "compat", str(CORPUS / "carla" / "invalid"),
+                           str(CORPUS / "raskat-signal" / "valid"), "--report", f"json:{d / 'r.json'}")
+    assert code in (0, 1), err
+    return (d / "r.json").read_text()
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 100, 1 << 16])
+@pytest.mark.parametrize("compact", [False, True])
+def test_merge_reads_any_chunking_and_layout_alike(report_text: str, tmp_path: Path, monkeypatch, chunk: int,
+                                                   compact: bool) -> None:
+    monkeypatch.setattr(merge_module, "CHUNK", chunk)
+    src = tmp_path / "r.json"
+    src.write_text(json.dumps(json.loads(report_text), separators=(",", ":")) if compact else report_text)
+    code, out, err = run_cli("merge", "--json", str(src))
+    assert code in (0, 1), err
+    assert out == report_text
+
+
+@pytest.mark.parametrize("cut", [0, 1, 2, 30, 200, 1000, 5000, -200, -30, -2])
+def test_a_cut_report_is_refused_with_a_clear_error(report_text: str, tmp_path: Path, monkeypatch, cut: int) -> None:
+    monkeypatch.setattr(merge_module, "CHUNK", 64)
+    src = tmp_path / "cut.json"
+    src.write_text(report_text[:cut] if cut >= 0 else report_text[:len(report_text) + cut])
+    code, out, err = run_cli("merge", str(src))
+    assert code == 2 and out == "", err
+    assert "Traceback" not in err
+    assert "is not JSON" in err or "is not a recspec JSON report" in err or "does not match its files" in err, err
+
+
+@pytest.mark.parametrize("text, says", [
+    ('{"report_schema": 1, "files": [1]}', "files[0] is int, not an object"),
+    ('{"report_schema": 1, "files": {}}', "'files' is dict"),
+    ('{"report_schema": 1, "files": []} trailing', "more text after"),
+    ('{"report_schema": 1, "files": [{"path": "a",}]}', "is not JSON"),
+    ('{"report_schema": 1 "files": []}', "is not JSON (expected ',' or '}'"),
+    ("\ufeff{}", "is not a recspec JSON report"),
+    ("", "is not JSON (it is empty)"),
+])
+def test_bad_reports_are_refused_with_a_clear_error(tmp_path: Path, text: str, says: str) -> None:
+    src = tmp_path / "bad.json"
+    src.write_text(text)
+    code, _, err = run_cli("merge", str(src))
+    assert code == 2 and says in err and "Traceback" not in err, err
+
+
+def test_merged_shards_come_back_in_walk_order_as_they_are_read(many: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(merge_module, "CHUNK", 50)
+    code, _, err = run_cli("check", str(many), "--report", f"json:{tmp_path / 'whole.json'}")
+    assert code in (0, 1), err
+    for k in (1, 2, 3):
+        run_cli("check", str(many), "--shard", f"{k}/3", "--report", f"json:{tmp_path / f's{k}.json'}")
+    code, _, err = run_cli("merge", *(str(tmp_path / f"s{k}.json") for k in (3, 1, 2)),
+                           "--report", f"json:{tmp_path / 'merged.json'}")
+    assert code in (0, 1), err
+    assert (tmp_path / "merged.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
+    # a shard whose positions go backwards is refused, not mis-ordered
+    doc = json.loads((tmp_path / "s1.json").read_text())
+    doc["shard"]["positions"][:2] = doc["shard"]["positions"][1::-1]
+    (tmp_path / "s1.json").write_text(json.dumps(doc))
+    code, _, err = run_cli("merge", *(str(tmp_path / f"s{k}.json") for k in (1, 2, 3)))
+    assert code == 2 and "walk position" in err and "Traceback" not in err, err
+
+
+def test_a_full_disk_under_the_spool_is_a_clear_error(many: Path, tmp_path: Path, monkeypatch) -> None:
+    import recspec.spool as spool_module
+
+    class Full:
+        def __init__(self, *a, **k) -> None:
+            pass
+
+        def write(self, data: bytes) -> int:
+            raise OSError(28, "No space left on device")
+
+        tell = seek = flush = close = lambda self, *a: 0
+
+    monkeypatch.setattr(spool_module.tempfile, "TemporaryFile", Full)
+    code, _, err = run_cli("check", str(many))
+    assert code == 2 and "No space left on device" in err and "temporary store" in err and "TMPDIR" in err, err
+    assert "Traceback" not in err
+
+
+def test_merged_counts_are_the_counts_of_the_merged_files(many: Path, tmp_path: Path) -> None:
+    from recspec.merge import merge_reports
+
+    for k in (1, 2, 3):
+        run_cli("check", str(many), "--profile", "compat", "--shard", f"{k}/3",
+                "--report", f"json:{tmp_path / f's{k}.json'}")
+    run_cli("check", str(many / "000-v2-writer.sig"), "--report", f"json:{tmp_path / 'one.json'}")
+    for names in (["s2", "s3", "s1"], ["one", "one"]):
+        merged = merge_reports([str(tmp_path / f"{n}.json") for n in names])
+        try:
+            counted = Tally.of(list(merged.files))
+            kept = merged.tally()
+            assert kept.profile == counted.profile
+            kept.first = counted.first = None
+            assert kept == counted and counted.files == (60 if names[0] == "s2" else 2)
+        finally:
+            merged.files.close()  # type: ignore[attr-defined]
+
+
+def test_html_draws_the_first_pictured_files_and_says_so(monkeypatch) -> None:
+    from recspec.render import _html
+    from recspec.trace import collecting
+
+    with collecting(True):
+        report, _ = check_paths([str(p) for p in sorted((CORPUS / "raskat-signal" / "valid").iterdir())[:3]])
+    drawn = render("html", report, RenderContext(report))
+    assert drawn.count("<figure") == 3 and "Pictures are drawn for the first" not in drawn
+    monkeypatch.setattr(_html, "PICTURED_FILES", 1)
+    cut = render("html", report, RenderContext(report))
+    assert cut.count("<figure") == 1 and "Pictures are drawn for the first 1 files of the 3" in cut
