@@ -428,6 +428,34 @@ def _one_report_on_stdout(args: argparse.Namespace) -> None:
                          "write the others to files: --report FORMAT:PATH")
 
 
+def _report_options(args: argparse.Namespace) -> Expectations | None:
+    """What `check` and `merge` verify before they read anything: the expectations options, that every
+    ``--report`` folder exists and that one report at most goes to standard output; the expectations loaded."""
+    if args.update_expectations and not args.expectations:
+        raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
+    expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
+                    if args.expectations else None)
+    for kind, path in args.report:  # fail before the run, not after it
+        folder = Path(path).parent
+        if path != "-" and not folder.is_dir():
+            raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
+    _one_report_on_stdout(args)
+    return expectations
+
+
+def _judge_expectations(args: argparse.Namespace, report: Report, expectations: Expectations | None,
+                        err: TextIO) -> None:
+    """Apply the known deviations to ``report`` (first rewriting the file with ``--update-expectations``)."""
+    if expectations is None:
+        return
+    if args.update_expectations:
+        expectations = update_expectations(report, expectations)
+        write_report(expectations.path, expectations.to_text())
+        err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
+                  f"known deviations in {len(expectations.files)} files)\n")
+    apply_expectations(report, expectations, name=args.expectations)
+
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     fmt = resolve_format(args.format) if args.format else None
     if args.variant and fmt is None:
@@ -438,15 +466,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     elif args.profile is not None and args.profile not in {p for info in FORMATS.values() for p in info.profiles}:
         # checked before the run, so a bad --profile is an error even when no file is recognised
         raise UsageError(f"no profile {args.profile!r}", f"choose one of: {', '.join(PROFILES)}")
-    if args.update_expectations and not args.expectations:
-        raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
-    expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
-                    if args.expectations else None)
-    for kind, path in args.report:  # fail before the run, not after it
-        folder = Path(path).parent
-        if path != "-" and not folder.is_dir():
-            raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
-    _one_report_on_stdout(args)
+    expectations = _report_options(args)
     io_errors: list[str] = []
     not_regular: list[Path] = []  # folder members that are not regular files (see iter_files)
 
@@ -484,13 +504,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _check_done(args: argparse.Namespace, report: Report, io_errors: list[str], expectations: Expectations | None,
                 selection: ShardSelection | None, walked: int, out: TextIO, err: TextIO) -> int:
     """The end of `recspec check`: expectations, the table, the reports and the exit code."""
-    if expectations is not None:
-        if args.update_expectations:
-            expectations = update_expectations(report, expectations)
-            write_report(expectations.path, expectations.to_text())
-            err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
-                      f"known deviations in {len(expectations.files)} files)\n")
-        apply_expectations(report, expectations, name=args.expectations)
+    _judge_expectations(args, report, expectations, err)
     if selection is not None:
         report.shard = shard_section(selection, args, (fr.path for fr in report.files))
     if args.json:
@@ -515,15 +529,7 @@ def _check_done(args: argparse.Namespace, report: Report, io_errors: list[str], 
 def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .merge import merge_reports
 
-    if args.update_expectations and not args.expectations:
-        raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
-    for kind, path in args.report:  # fail before reading, not after it
-        folder = Path(path).parent
-        if path != "-" and not folder.is_dir():
-            raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
-    expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
-                    if args.expectations else None)
-    _one_report_on_stdout(args)
+    expectations = _report_options(args)
     report = merge_reports(args.reports, rejudge=expectations is not None)
     try:
         return _merge_done(args, report, expectations, out, err)
@@ -535,13 +541,7 @@ def _cmd_merge(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _merge_done(args: argparse.Namespace, report: Report, expectations: Expectations | None, out: TextIO,
                 err: TextIO) -> int:
     """The end of `recspec merge`: expectations, the table, the reports and the exit code."""
-    if expectations is not None:
-        if args.update_expectations:
-            expectations = update_expectations(report, expectations)
-            write_report(expectations.path, expectations.to_text())
-            err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
-                      f"known deviations in {len(expectations.files)} files)\n")
-        apply_expectations(report, expectations, name=args.expectations)
+    _judge_expectations(args, report, expectations, err)
     if args.json:
         out.writelines(render_pieces("json", report))
     elif not _report_on_stdout(args):
