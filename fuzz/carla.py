@@ -221,19 +221,6 @@ def describe_input(data: bytes) -> dict[str, Any]:
 
 # --- example values (synthetic seeds, grafted packets, the dictionary) ---------------
 
-_RECORD_CLASS: dict[K, type] = {
-    K.EVENT_ADD: m.EventAdd, K.EVENT_DEL: m.EventDel, K.EVENT_PARENT: m.EventParent, K.COLLISION: m.Collision,
-    K.POSITION: m.Position, K.STATE: m.TrafficLightState, K.ANIM_VEHICLE: m.AnimVehicle,
-    K.ANIM_WALKER: m.AnimWalker, K.VEHICLE_LIGHT: m.VehicleLight, K.SCENE_LIGHT: m.SceneLight,
-    K.KINEMATICS: m.Kinematics, K.BOUNDING_BOX: m.BoundingBox, K.PHYSICS_CONTROL: m.PhysicsControl,
-    K.TRAFFIC_LIGHT_TIME: m.TrafficLightTime, K.TRIGGER_VOLUME: m.TriggerVolume, K.WALKER_BONES: m.WalkerBones,
-    K.ANIM_VEHICLE_WHEELS: m.AnimVehicleWheels, K.ANIM_BIKER: m.AnimBiker, K.VEHICLE_DOOR: m.VehicleDoor,
-}
-# Packets with one fixed value instead of a record list.
-_FIXED_CLASS: dict[K, type] = {
-    K.FRAME_START: m.FrameStart, K.FRAME_END: m.FrameEnd, K.PLATFORM_TIME: m.PlatformTime,
-    K.VISUAL_TIME: m.VisualTime, K.FRAME_COUNTER: m.FrameCounter,
-}
 
 
 def _example_of(tp: Any) -> Any:
@@ -259,11 +246,11 @@ def _example(cls: type) -> Any:
 
 
 def _example_body(kind: K, variant: Variant) -> Any:
-    if kind in _FIXED_CLASS:
-        return _example(_FIXED_CLASS[kind])
+    if kind in m.FIXED_VALUE_CLASSES:
+        return _example(m.FIXED_VALUE_CLASSES[kind])
     if kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None:
         return b"\x00\x00"  # UE5: the layout is not known, the payload is kept as bytes
-    return (_example(_RECORD_CLASS[kind]),)
+    return (_example(m.RECORD_CLASSES[kind]),)
 
 
 def synthetic_seeds() -> list[tuple[str, bytes]]:
@@ -794,12 +781,12 @@ def dictionary_entries() -> list[tuple[str, bytes]]:
         ("version_1", struct.pack("<H", 1)),
     ]
     # Packet headers (u8 id, u32 size) of the packets whose size is fixed, per id any variant uses.
-    for kind in _FIXED_CLASS:
-        size = len(encode_body(kind, _example(_FIXED_CLASS[kind]), DEFAULT_VARIANT))
+    for kind in m.FIXED_VALUE_CLASSES:
+        size = len(encode_body(kind, _example(m.FIXED_VALUE_CLASSES[kind]), DEFAULT_VARIANT))
         for packet_id in sorted({v.id_of[kind] for v in VARIANTS.values() if kind in v.id_of}):
             entries.append((f"packet_{kind.label}_{packet_id}", struct.pack("<BI", packet_id, size)))
     # u32 payload sizes of a one-record packet, in both vector widths.
-    for kind, cls in _RECORD_CLASS.items():
+    for kind, cls in m.RECORD_CLASSES.items():
         for variant in (VARIANTS["0.9.15"], VARIANTS["ue5"]):
             if kind in variant.id_of and not (kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None):
                 size = len(encode_body(kind, (_example(cls),), variant))

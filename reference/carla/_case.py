@@ -62,16 +62,6 @@ CASE_TOLERANCES = {
 CASE_TOLERANCE_CHECKS: dict[str, Any] = {}
 
 _SMALL = (m.Vec3, m.Rotator, m.Color)
-_FIXED = {K.FRAME_START: m.FrameStart, K.FRAME_END: m.FrameEnd, K.PLATFORM_TIME: m.PlatformTime,
-          K.VISUAL_TIME: m.VisualTime, K.FRAME_COUNTER: m.FrameCounter}
-_RECORDS: dict[K, type] = {
-    K.EVENT_ADD: m.EventAdd, K.EVENT_DEL: m.EventDel, K.EVENT_PARENT: m.EventParent, K.COLLISION: m.Collision,
-    K.POSITION: m.Position, K.STATE: m.TrafficLightState, K.ANIM_VEHICLE: m.AnimVehicle,
-    K.ANIM_WALKER: m.AnimWalker, K.VEHICLE_LIGHT: m.VehicleLight, K.SCENE_LIGHT: m.SceneLight,
-    K.KINEMATICS: m.Kinematics, K.BOUNDING_BOX: m.BoundingBox, K.PHYSICS_CONTROL: m.PhysicsControl,
-    K.TRAFFIC_LIGHT_TIME: m.TrafficLightTime, K.TRIGGER_VOLUME: m.TriggerVolume, K.WALKER_BONES: m.WalkerBones,
-    K.ANIM_VEHICLE_WHEELS: m.AnimVehicleWheels, K.ANIM_BIKER: m.AnimBiker, K.VEHICLE_DOOR: m.VehicleDoor,
-}
 _BY_LABEL = {k.label: k for k in K}
 
 
@@ -135,12 +125,12 @@ def _packet_in(obj: Any, path: str) -> m.Packet:
     if "payload" in p:
         expect_object(obj, path, ("kind", "payload"))
         return m.Packet(kind, _hex(p["payload"], f"{path}.payload"))
-    if kind in _FIXED:
+    if kind in m.FIXED_VALUE_CLASSES:
         body = dict(p)
         del body["kind"]
-        return m.Packet(kind, dataclass_in(_FIXED[kind], body, path, _SMALL))
+        return m.Packet(kind, dataclass_in(m.FIXED_VALUE_CLASSES[kind], body, path, _SMALL))
     expect_object(obj, path, ("kind", "records"))
-    cls = _RECORDS[kind]
+    cls = m.RECORD_CLASSES[kind]
     records = expect_list(p["records"], f"{path}.records")
     return m.Packet(kind, tuple(dataclass_in(cls, r, f"{path}.records[{i}]", _SMALL) for i, r in enumerate(records)))
 
@@ -172,14 +162,14 @@ def from_case(case: Mapping[str, Any]) -> m.Recording:
 def case_schema() -> dict[str, Any]:
     """The JSON Schema of a CARLA case (the ``carla`` clause of ``recspec/schemas/case-1.schema.json``)."""
     packet_kinds: list[dict[str, Any]] = []
-    for kind, cls in _FIXED.items():
+    for kind, cls in m.FIXED_VALUE_CLASSES.items():
         if kind in (K.FRAME_START, K.FRAME_END):
             continue
         s = dataclass_schema(cls, _SMALL)
         s["properties"] = {"kind": {"const": kind.label}, **s["properties"]}
         s["required"] = ["kind", *s["required"]]
         packet_kinds.append(s)
-    for kind, cls in _RECORDS.items():
+    for kind, cls in m.RECORD_CLASSES.items():
         packet_kinds.append({"type": "object", "additionalProperties": False, "required": ["kind", "records"],
                              "properties": {"kind": {"const": kind.label},
                                             "records": {"type": "array", "items": dataclass_schema(cls, _SMALL)}}})

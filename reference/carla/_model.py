@@ -22,6 +22,8 @@ import enum
 from dataclasses import dataclass, field
 
 __all__ = [
+    "FIXED_VALUE_CLASSES",
+    "RECORD_CLASSES",
     "ActorAttribute",
     "AnimBiker",
     "AnimVehicle",
@@ -426,3 +428,22 @@ class Recording:
 
     header: Header
     packets: tuple[Packet, ...] = field(default_factory=tuple)
+
+
+#: The model class of the one value a fixed packet holds (the packets that are not record lists).
+FIXED_VALUE_CLASSES: dict[PacketKind, type] = {
+    PacketKind.FRAME_START: FrameStart, PacketKind.FRAME_END: FrameEnd, PacketKind.PLATFORM_TIME: PlatformTime,
+    PacketKind.VISUAL_TIME: VisualTime, PacketKind.FRAME_COUNTER: FrameCounter,
+}
+#: The model class of one record of each record-list packet.
+RECORD_CLASSES: dict[PacketKind, type] = {
+    PacketKind.EVENT_ADD: EventAdd, PacketKind.EVENT_DEL: EventDel, PacketKind.EVENT_PARENT: EventParent,
+    PacketKind.COLLISION: Collision, PacketKind.POSITION: Position, PacketKind.STATE: TrafficLightState,
+    PacketKind.ANIM_VEHICLE: AnimVehicle, PacketKind.ANIM_WALKER: AnimWalker,
+    PacketKind.VEHICLE_LIGHT: VehicleLight, PacketKind.SCENE_LIGHT: SceneLight,
+    PacketKind.KINEMATICS: Kinematics, PacketKind.BOUNDING_BOX: BoundingBox,
+    PacketKind.PHYSICS_CONTROL: PhysicsControl, PacketKind.TRAFFIC_LIGHT_TIME: TrafficLightTime,
+    PacketKind.TRIGGER_VOLUME: TriggerVolume, PacketKind.WALKER_BONES: WalkerBones,
+    PacketKind.ANIM_VEHICLE_WHEELS: AnimVehicleWheels, PacketKind.ANIM_BIKER: AnimBiker,
+    PacketKind.VEHICLE_DOOR: VehicleDoor,
+}
