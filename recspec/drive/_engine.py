@@ -225,6 +225,18 @@ def _first_byte_difference(a: bytes, b: bytes) -> int:
     return next((i for i in range(n) if a[i] != b[i]), n)
 
 
+def _died(ex: Example, who: str, outcome: Outcome) -> bool:
+    """Whether the testee (``who``: writer or reader) timed out or was killed: then that is the example's
+    one item and there is nothing else to judge."""
+    if outcome.timed_out:
+        ex.items.append(_item(who, "timeout", f"the {who} {outcome.describe()}"))
+        return True
+    if outcome.crashed:
+        ex.items.append(_item(who, "crash", f"the {who} {outcome.describe()}" + _stderr(outcome)))
+        return True
+    return False
+
+
 def judge_writer(opts: DriveOptions, testee: WriterTestee, case: dict[str, Any]) -> Example:
     """Run the writer on ``case`` and judge the file it writes."""
     info = opts.info
@@ -233,11 +245,7 @@ def judge_writer(opts: DriveOptions, testee: WriterTestee, case: dict[str, Any])
         outcome, data = testee.write(case, Path(tmp), opts.suffix)
     ex = Example(case, data, [], stdout=b"", stderr=outcome.stderr)
     w = "writer"
-    if outcome.timed_out:
-        ex.items.append(_item(w, "timeout", f"the writer {outcome.describe()}"))
-        return ex
-    if outcome.crashed:
-        ex.items.append(_item(w, "crash", f"the writer {outcome.describe()}" + _stderr(outcome)))
+    if _died(ex, w, outcome):
         return ex
     if ref.data is None:
         if outcome.exit_code != 0 or data is None:
@@ -337,11 +345,7 @@ def judge_reader(opts: DriveOptions, testee: ReaderTestee, data: bytes, *, case:
     ex = Example(case, data, [], mutation=mutation, source=source, stdout=outcome.stdout[:4096],
                  stderr=outcome.stderr)
     r = "reader"
-    if outcome.timed_out:
-        ex.items.append(_item(r, "timeout", f"the reader {outcome.describe()}"))
-        return ex
-    if outcome.crashed:
-        ex.items.append(_item(r, "crash", f"the reader {outcome.describe()}" + _stderr(outcome)))
+    if _died(ex, r, outcome):
         return ex
     accepted = outcome.exit_code == 0
     verdict = report.verdict
