@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,14 +35,21 @@ from recspec.reference.nanover import (
     Array,
     ArrayKind,
     Frame,
+    Kind,
     RecordReader,
+    decode_payload,
     encode_frame,
     encode_header,
     encode_record,
     encode_varint,
+    frame_from_message,
     parse_clean,
+    parse_frame,
+    parse_state_update,
     read_header,
+    same_value,
     scan,
+    state_update_from_message,
 )
 from recspec.reference.nanover._wire import (
     FIXED32,
@@ -392,3 +400,49 @@ def test_frame_shortcuts_see_every_change(frames: list[tuple[dict[str, object], 
     fast = rules_report_json(data, fast=True)
     assert json.loads(fast)["files"][0]["findings"]
     assert fast == rules_report_json(data, fast=False)
+
+
+# --- decode_payload's fast path against the walk and the parse it replaces -------------------------------------
+
+
+def _outcome(fn: Callable[[], object]) -> tuple[object, ...]:
+    try:
+        return ("model", fn())
+    except DecodeError as e:
+        return ("error", type(e).__name__, e.rule, e.message, e.offset, e.path)
+
+
+def _walk_then_parse(kind: Kind, payload: bytes) -> object:
+    scan(payload, 0, len(payload), kind.value, 7, "p")
+    if kind is Kind.TRAJ:
+        return frame_from_message(parse_frame(payload, 7, "p"))
+    return state_update_from_message(parse_state_update(payload, 7, "p"))
+
+
+@given(wire_payloads())
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_decode_payload_gives_the_walk_and_parse_outcome(p: tuple[bytes, str]) -> None:
+    payload, kind = p
+    fast = _outcome(lambda: decode_payload(Kind(kind), payload, 7, "p"))
+    slow = _outcome(lambda: _walk_then_parse(Kind(kind), payload))
+    assert fast[0] == slow[0]
+    assert same_value(fast[1], slow[1]) if fast[0] == "model" else fast == slow
+
+
+@given(wire_payloads())
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_cross_checks_budget_test_gives_the_walks_answer(p: tuple[bytes, str]) -> None:
+    """``_over_budget`` skips the walk when upb proves a short payload clean: the same answer as the walk's."""
+    from recspec.conformance.nanover import _xcheck
+    from recspec.errors import LimitExceeded
+
+    payload, kind = p
+    data = encode_header() + encode_record(1, payload)
+    try:
+        scan(data, 40, len(data), kind, max_values=_xcheck.XCHECK_MAX_VALUES)
+        walk = False
+    except LimitExceeded:
+        walk = True
+    except DecodeError:
+        walk = False
+    assert _xcheck._over_budget(data, 16, len(data), Kind(kind)) == walk

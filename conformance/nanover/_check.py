@@ -18,9 +18,9 @@ from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.nanover import (
+    CLEAN_MAX_PAYLOAD,
     FORMAT_VERSION,
     HEADER_SIZE,
-    MAX_VALUES,
     UNSET,
     Kind,
     RecordReader,
@@ -44,7 +44,7 @@ from ._rules import RULES_BY_ID
 from ._sniff import sniff
 
 #: Payloads at least this long take the wire walk first (see record()).
-FAST_PATH_MAX_PAYLOAD = 2 * MAX_VALUES
+FAST_PATH_MAX_PAYLOAD = CLEAN_MAX_PAYLOAD
 
 __all__ = ["DETECTION_RECORDS", "check_stream", "detect_kind", "sniff"]
 

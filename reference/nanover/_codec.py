@@ -18,6 +18,7 @@ from ._payload import (
     state_update_from_message,
 )
 from ._wire import scan
+from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
 
 __all__ = ["RecordingWriter", "decode", "decode_payload", "encode", "encode_payload", "iter_records",
            "kind_from_path"]
@@ -32,10 +33,14 @@ def kind_from_path(path: str | Path) -> Kind | None:
 def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") -> Frame | StateUpdate:
     """The message of one payload. The wire walk runs first (it locates errors
     and rejects groups), then upb; raises only :class:`DecodeError` subclasses."""
-    scan(payload, 0, len(payload), kind.value, offset, path)
+    # The fast path (_wire_fast.py): when upb proves the walk has nothing to say, its message is the parse.
+    # Below CLEAN_MAX_PAYLOAD only: a shorter payload cannot hold more than MAX_VALUES values.
+    msg = parse_clean(payload, kind.value) if len(payload) < CLEAN_MAX_PAYLOAD else None
+    if msg is None:
+        scan(payload, 0, len(payload), kind.value, offset, path)
     if kind is Kind.TRAJ:
-        return frame_from_message(parse_frame(payload, offset, path))
-    return state_update_from_message(parse_state_update(payload, offset, path))
+        return frame_from_message(msg if msg is not None else parse_frame(payload, offset, path))
+    return state_update_from_message(msg if msg is not None else parse_state_update(payload, offset, path))
 
 
 def encode_payload(message: Frame | StateUpdate) -> bytes:
