@@ -118,6 +118,7 @@ class _Walk:
     def __init__(self, sink: FindingSink, kind: Kind) -> None:
         self.sink = sink
         self.kind = kind
+        self._kind = kind.value
         self.prev_ts: int | None = None
         self.records = 0
         self.first_ts: int | None = None
@@ -141,26 +142,13 @@ class _Walk:
     # --- per record -------------------------------------------------------------------
 
     def record(self, index: int, offset: int, ts: int, payload: bytes) -> None:
-        add = self.sink.add
-        where = f"record[{index}]"
         self.records += 1
-        if self.first_ts is None:
-            self.first_ts = ts
-        if ts >> 64:
-            add("NANOVER-TIME-001", f"timestamp {ts} has a non-zero upper half ({ts >> 64:#x})", offset + 8, 8,
-                f"{where}.timestamp", 0, ts >> 64)
         prev = self.prev_ts
-        if prev is not None:
-            if ts < prev:
-                add("NANOVER-TIME-002", f"timestamp {ts} us is before the previous record's {prev} us", offset, 16,
-                    f"{where}.timestamp", f">= {prev}", ts)
-            elif (ts == prev or ts - prev >= MAX_GAP_US) and not (ts >> 64 or prev >> 64):
-                add("NANOVER-TIME-003", f"timestamp {ts} us after {prev} us: "
-                    + ("not strictly increasing" if ts == prev else f"a gap of {(ts - prev) / 1e6:.1f} s"),
-                    offset, 16, f"{where}.timestamp")
+        if ts >> 64 or prev is None or not prev < ts < prev + MAX_GAP_US:  # else no timestamp rule applies
+            self.timestamps(index, offset, ts, prev)
         self.prev_ts = ts
         pos = offset + 24
-        kind = self.kind.value
+        kind = self._kind
         # The fast path: upb parses the payload and proves that the wire walk has nothing
         # to say about it (reference/nanover/_wire_fast.py); when it cannot, the walk runs
         # as the locating path and reports what it finds, at its offset.
@@ -169,13 +157,31 @@ class _Walk:
         # cannot break NANOVER-LIMIT-003, and upb never builds more than the limit allows.
         msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
         if msg is None:
-            msg = self.locate(where, pos, payload)
+            msg = self.locate(f"record[{index}]", pos, payload)
             if msg is None:
                 return
         if kind == "traj":
             self.frame(index, pos, len(payload), msg)
         else:
             self.update(index, pos, len(payload), msg)
+
+    def timestamps(self, index: int, offset: int, ts: int, prev: int | None) -> None:
+        """NANOVER-TIME-001..003 of one record's timestamp ``ts`` after ``prev`` (None: the first record)."""
+        add = self.sink.add
+        where = f"record[{index}]"
+        if self.first_ts is None:
+            self.first_ts = ts
+        if ts >> 64:
+            add("NANOVER-TIME-001", f"timestamp {ts} has a non-zero upper half ({ts >> 64:#x})", offset + 8, 8,
+                f"{where}.timestamp", 0, ts >> 64)
+        if prev is not None:
+            if ts < prev:
+                add("NANOVER-TIME-002", f"timestamp {ts} us is before the previous record's {prev} us", offset, 16,
+                    f"{where}.timestamp", f">= {prev}", ts)
+            elif (ts == prev or ts - prev >= MAX_GAP_US) and not (ts >> 64 or prev >> 64):
+                add("NANOVER-TIME-003", f"timestamp {ts} us after {prev} us: "
+                    + ("not strictly increasing" if ts == prev else f"a gap of {(ts - prev) / 1e6:.1f} s"),
+                    offset, 16, f"{where}.timestamp")
 
     def locate(self, where: str, pos: int, payload: bytes) -> Any:
         """The wire walk and the parse of one payload, with the findings they locate; the
