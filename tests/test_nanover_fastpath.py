@@ -335,16 +335,21 @@ def _palette_frame(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, Array]
 def palette_files(draw: st.DrawFn) -> bytes:
     """A .traj file of up to 24 records (runs of up to 3) drawn from a palette of up to 4 frames (so the
     aggregate frame's counts and shapes often repeat from one record to the next), under frame indices
-    that reset or not; the frames mix consistent topologies with every kind of mismatch the frame rules
-    judge."""
+    that reset or not and timestamps that step plainly or break a timestamp rule; the frames mix
+    consistent topologies with every kind of mismatch the frame rules judge."""
     palette = draw(st.lists(_palette_frame(), min_size=1, max_size=4))
     runs = draw(st.lists(st.tuples(st.integers(0, len(palette) - 1), st.sampled_from([0, 0, 1, 5]),
                                    st.integers(1, 3)), min_size=1, max_size=8))
     picks = [(p, index) for p, index, times in runs for _ in range(times)]
+    # steps between timestamps: mostly plain, sometimes none, backwards, a long gap or past 2^64
+    steps = draw(st.lists(st.sampled_from([10**6, 10**6, 10**6, 1, 0, -5, 120_000_000, 1 << 64, -(1 << 64)]),
+                          min_size=len(picks), max_size=len(picks)))
     out = [encode_header()]
-    for i, (p, index) in enumerate(picks):
+    ts = 10**6
+    for (p, index), step in zip(picks, steps):
         values, arrays = palette[p]
-        out.append(encode_record(10**6 * (i + 1), encode_frame(Frame(index, values, arrays))))
+        ts = min(max(ts + step, 0), (1 << 128) - 1)
+        out.append(encode_record(ts, encode_frame(Frame(index, values, arrays))))
     return b"".join(out)
 
 

@@ -110,9 +110,11 @@ class _Walk:
     #: Whether records go through the fast path first (False: the wire walk on every record;
     #: tests/test_nanover_fastpath.py compares the two).
     fast_wire = True
-    #: Whether frame() judges the common entries inline and skips the consistency checks when their
-    #: inputs did not change since they last found nothing (False: the general code on every entry and
-    #: the checks after every record that touches a standard key; the tests compare the two).
+    #: Whether record() skips the timestamp rules for a timestamp plainly after the previous one, and
+    #: frame() judges the common entries inline and skips the consistency checks when their inputs did
+    #: not change since they last found nothing (False: the timestamp rules on every record, the general
+    #: code on every entry and the checks after every record that touches a standard key; the tests
+    #: compare the two).
     fast_rules = True
 
     def __init__(self, sink: FindingSink, kind: Kind) -> None:
@@ -144,7 +146,8 @@ class _Walk:
     def record(self, index: int, offset: int, ts: int, payload: bytes) -> None:
         self.records += 1
         prev = self.prev_ts
-        if ts >> 64 or prev is None or not prev < ts < prev + MAX_GAP_US:  # else no timestamp rule applies
+        # a timestamp plainly after the previous one breaks no timestamp rule
+        if ts >> 64 or prev is None or not prev < ts < prev + MAX_GAP_US or not self.fast_rules:
             self.timestamps(index, offset, ts, prev)
         self.prev_ts = ts
         pos = offset + 24
