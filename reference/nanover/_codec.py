@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from recspec._paths import path_suffix
+
 from ._framing import RecordReader, encode_header, encode_record, read_header
 from ._model import Frame, Header, Kind, Record, Recording, StateUpdate
 from ._payload import (
@@ -26,7 +28,7 @@ __all__ = ["RecordingWriter", "decode", "decode_payload", "encode", "encode_payl
 
 def kind_from_path(path: str | Path) -> Kind | None:
     """``Kind`` from a file name's extension (``.traj`` / ``.state``), as every NanoVer tool decides."""
-    suffix = Path(path).suffix.lower()
+    suffix = path_suffix(path).lower()
     return {".traj": Kind.TRAJ, ".state": Kind.STATE}.get(suffix)
 
 
