@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from recspec._paths import path_suffix
 
@@ -37,7 +37,7 @@ def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") 
     and rejects groups), then upb; raises only :class:`DecodeError` subclasses."""
     # The fast path (_wire_fast.py): when upb proves the walk has nothing to say, its message is the parse.
     # Below CLEAN_MAX_PAYLOAD only: a shorter payload cannot hold more than MAX_VALUES values.
-    msg = parse_clean(payload, kind.value) if len(payload) < CLEAN_MAX_PAYLOAD else None
+    msg: Any = parse_clean(payload, kind.value) if len(payload) < CLEAN_MAX_PAYLOAD else None
     if msg is None:
         scan(payload, 0, len(payload), kind.value, offset, path)
     if kind is Kind.TRAJ:
