@@ -15,9 +15,22 @@ the folder that holds ``formats/``.
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
+import os
+from pathlib import Path, PurePath
 
-__all__ = ["checkout_root", "corpus_dir", "docs_dir", "ksy_dir"]
+__all__ = ["checkout_root", "corpus_dir", "docs_dir", "ksy_dir", "path_suffix"]
+
+
+def path_suffix(path: str | os.PathLike[str]) -> str:
+    """``PurePath(path).suffix``, without building a path object for a plain POSIX name (every file of a
+    run asks for its extension once or twice, and a ``Path`` costs more than a small file's check)."""
+    s = os.fspath(path)
+    if os.sep == "/" and os.altsep is None:
+        name = s[s.rfind("/") + 1:]
+        if name and name != ".":  # else PurePath drops the empty or "." last part: ask it
+            i = name.rfind(".")
+            return name[i:] if 0 < i < len(name) - 1 else ""
+    return PurePath(s).suffix
 
 
 def checkout_root() -> Path | None:

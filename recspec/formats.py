@@ -42,6 +42,7 @@ from typing import (
     cast,
 )
 
+from ._paths import path_suffix
 from .errors import UsageError
 
 if TYPE_CHECKING:
@@ -277,7 +278,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         cross_check_limit=32 * _MiB,
         stats_keys=("kind", "records", "first_timestamp_us", "last_timestamp_us"),
-        cross_check_note=("a sample of about 1 record in 64 by default (--cross-check full: every record); "
+        cross_check_note=("a sample of about 1 record in 128 by default (--cross-check full: every record); "
                           "records of more than 8,192 map entries and list elements are left out"),
     ),
     "raskat-signal": FormatInfo(
@@ -325,7 +326,7 @@ def sniff(head: bytes, path: str | Path | None = None) -> tuple[FormatInfo | Non
 
     Content decides; the extension counts only as a tie-break (0.01).
     """
-    suffix = Path(path).suffix.lower() if path is not None else ""
+    suffix = path_suffix(path).lower() if path is not None else ""
     best: FormatInfo | None = None
     best_score = 0.0
     for info in FORMATS.values():
@@ -338,7 +339,7 @@ def sniff(head: bytes, path: str | Path | None = None) -> tuple[FormatInfo | Non
 
 
 def by_extension(path: str | Path) -> FormatInfo | None:
-    suffix = Path(path).suffix.lower()
+    suffix = path_suffix(path).lower()
     for info in FORMATS.values():
         if suffix in info.extensions:
             return info

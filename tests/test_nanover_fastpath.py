@@ -9,7 +9,10 @@ number 0, overlong tags and varints, unpacked arrays, foreign fields inside map
 entries, lengths past the end, odd float runs, nesting around the limit). And
 the reports: ``check_stream`` with the fast path and with the walk on every
 record give identical reports on generated files, byte-mutated files and files
-whose records carry those wire structures.
+whose records carry those wire structures. And the frame rules' shortcuts
+(``_Walk.fast_rules``: common entries judged inline, the consistency checks
+skipped while their inputs repeat a clean state) give the general code's reports
+on files whose records repeat a palette of consistent and inconsistent frames.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,13 +31,25 @@ from recspec.errors import DecodeError
 from recspec.fuzz.nanover import mutate
 from recspec.reference.nanover import (
     MAX_NESTING,
+    UNSET,
+    Array,
+    ArrayKind,
+    Frame,
+    Kind,
     RecordReader,
+    decode_payload,
+    encode_frame,
     encode_header,
     encode_record,
     encode_varint,
+    frame_from_message,
     parse_clean,
+    parse_frame,
+    parse_state_update,
     read_header,
+    same_value,
     scan,
+    state_update_from_message,
 )
 from recspec.reference.nanover._wire import (
     FIXED32,
@@ -274,3 +290,164 @@ def test_same_reports_on_files_with_generated_wire_structures(f: tuple[bytes, st
                                                               payloads: list[tuple[bytes, str]]) -> None:
     data, kind = f
     assert_same_reports(with_payloads(data, [p for p, _ in payloads]), kind)
+
+
+# --- the frame rules' shortcuts (_Walk.fast_rules) against the general code ------------------------------------
+
+_NUMBER_KEYS = ("particle.count", "residue.count", "chain.count", "system.simulation.time", "energy.total",
+                "x.other")
+_ARRAY_KEYS = tuple(sorted(_check.STANDARD_ARRAYS)) + ("x.other",)
+
+
+def _palette_value() -> st.SearchStrategy[object]:
+    """Mostly small whole numbers (counts that fit or miss the arrays), sometimes the wrong kind or none."""
+    odd = st.sampled_from(["text", UNSET, None, [1.0, UNSET], {"a": 1.0}, 2.5, -1.0, float("inf"), float("nan")])
+    return st.one_of(st.sampled_from([0.0, 1.0, 2.0, 3.0]), st.sampled_from([0.0, 1.0, 2.0, 3.0]), odd)
+
+
+_KIND = {"float_values": ArrayKind.FLOAT, "index_values": ArrayKind.INDEX, "string_values": ArrayKind.STRING}
+_ELEMENT = {ArrayKind.FLOAT: 0.5, ArrayKind.STRING: "s"}
+
+
+@st.composite
+def _palette_array(draw: st.DrawFn, key: str) -> Array:
+    """Mostly the key's documented kind with a length of 0-12 (indices 0-3), sometimes another kind or none."""
+    kind = _KIND.get(_check.STANDARD_ARRAYS.get(key, ""), ArrayKind.FLOAT)
+    choice = draw(st.integers(0, 5))
+    if choice == 4:
+        kind = draw(st.sampled_from([ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING]))
+    elif choice == 5:
+        return draw(st.sampled_from([Array(None, ()), Array(ArrayKind.INDEX, ())]))
+    n = draw(st.sampled_from([0, 1, 2, 3, 6, 9, 12]))
+    if kind is ArrayKind.INDEX:
+        return Array(kind, tuple(draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))))
+    return Array(kind, (_ELEMENT[kind],) * n)
+
+
+@st.composite
+def _palette_frame(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, Array]]:
+    values = draw(st.dictionaries(st.sampled_from(_NUMBER_KEYS), _palette_value(), max_size=4))
+    keys = draw(st.lists(st.sampled_from(_ARRAY_KEYS), unique=True, max_size=6))
+    return values, {k: draw(_palette_array(k)) for k in keys}
+
+
+@st.composite
+def palette_files(draw: st.DrawFn) -> bytes:
+    """A .traj file of up to 24 records (runs of up to 3) drawn from a palette of up to 4 frames (so the
+    aggregate frame's counts and shapes often repeat from one record to the next), under frame indices
+    that reset or not and timestamps that step plainly or break a timestamp rule; the frames mix
+    consistent topologies with every kind of mismatch the frame rules judge."""
+    palette = draw(st.lists(_palette_frame(), min_size=1, max_size=4))
+    runs = draw(st.lists(st.tuples(st.integers(0, len(palette) - 1), st.sampled_from([0, 0, 1, 5]),
+                                   st.integers(1, 3)), min_size=1, max_size=8))
+    picks = [(p, index) for p, index, times in runs for _ in range(times)]
+    # steps between timestamps: mostly plain, sometimes none, backwards, a long gap or past 2^64
+    steps = draw(st.lists(st.sampled_from([10**6, 10**6, 10**6, 1, 0, -5, 120_000_000, 1 << 64, -(1 << 64)]),
+                          min_size=len(picks), max_size=len(picks)))
+    out = [encode_header()]
+    ts = 10**6
+    for (p, index), step in zip(picks, steps):
+        values, arrays = palette[p]
+        ts = min(max(ts + step, 0), (1 << 128) - 1)
+        out.append(encode_record(ts, encode_frame(Frame(index, values, arrays))))
+    return b"".join(out)
+
+
+def rules_report_json(data: bytes, *, fast: bool) -> str:
+    saved = _check._Walk.fast_rules
+    _check._Walk.fast_rules = fast
+    try:
+        report = check_stream(io.BytesIO(data), path="x.traj", size=len(data))
+    finally:
+        _check._Walk.fast_rules = saved
+    return json.dumps(Report([report]).to_json(), sort_keys=True)
+
+
+@given(palette_files())
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_frame_shortcuts_give_the_same_reports(data: bytes) -> None:
+    assert rules_report_json(data, fast=True) == rules_report_json(data, fast=False)
+
+
+@given(palette_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_frame_shortcuts_give_the_same_reports_on_mutated_files(data: bytes, seed: int) -> None:
+    mutated = mutate(data, 1 << 16, seed)
+    assert rules_report_json(mutated, fast=True) == rules_report_json(mutated, fast=False)
+
+
+def test_palette_files_reach_the_consistency_findings() -> None:
+    """The generator is able to fail the property: a repeated inconsistent frame is reported on every record."""
+    frame = Frame(1, {"particle.count": 2.0}, {"particle.positions": Array(ArrayKind.FLOAT, (0.0,) * 5)})
+    data = encode_header() + b"".join(encode_record(10**6 * (i + 1), encode_frame(frame)) for i in range(3))
+    fast = json.loads(rules_report_json(data, fast=True))
+    paths = [f["path"] for f in fast["files"][0]["findings"] if f["rule"] == "NANOVER-FRAME-001"]
+    assert paths == [f"record[{i}]/arrays['particle.positions']" for i in range(3)]
+
+
+@pytest.mark.parametrize("frames", [
+    # a count that changes under arrays that do not: the second record breaks FRAME-001
+    [({"particle.count": 1.0}, {"particle.positions": (0.5,) * 3}), ({"particle.count": 2.0}, {})],
+    # an index array whose length stays and whose largest index grows past the count (FRAME-002)
+    [({"particle.count": 2.0}, {"bond.pairs": (0, 1)}), ({"particle.count": 2.0}, {"bond.pairs": (0, 3)})],
+    # a count that appears, then goes unusable, then comes back
+    [({}, {"particle.residues": (0, 1)}), ({"residue.count": 2.0}, {}), ({"residue.count": -1.0}, {}),
+     ({"residue.count": 1.0}, {})],
+])
+def test_frame_shortcuts_see_every_change(frames: list[tuple[dict[str, object], dict[str, tuple[object, ...]]]]
+                                          ) -> None:
+    def array(values: tuple[object, ...]) -> Array:
+        return Array(ArrayKind.INDEX if values and isinstance(values[0], int) else ArrayKind.FLOAT, values)
+
+    data = encode_header() + b"".join(
+        encode_record(10**6 * (i + 1), encode_frame(Frame(1, v, {k: array(a) for k, a in arrays.items()})))
+        for i, (v, arrays) in enumerate(frames))
+    fast = rules_report_json(data, fast=True)
+    assert json.loads(fast)["files"][0]["findings"]
+    assert fast == rules_report_json(data, fast=False)
+
+
+# --- decode_payload's fast path against the walk and the parse it replaces -------------------------------------
+
+
+def _outcome(fn: Callable[[], object]) -> tuple[object, ...]:
+    try:
+        return ("model", fn())
+    except DecodeError as e:
+        return ("error", type(e).__name__, e.rule, e.message, e.offset, e.path)
+
+
+def _walk_then_parse(kind: Kind, payload: bytes) -> object:
+    scan(payload, 0, len(payload), kind.value, 7, "p")
+    if kind is Kind.TRAJ:
+        return frame_from_message(parse_frame(payload, 7, "p"))
+    return state_update_from_message(parse_state_update(payload, 7, "p"))
+
+
+@given(wire_payloads())
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_decode_payload_gives_the_walk_and_parse_outcome(p: tuple[bytes, str]) -> None:
+    payload, kind = p
+    fast = _outcome(lambda: decode_payload(Kind(kind), payload, 7, "p"))
+    slow = _outcome(lambda: _walk_then_parse(Kind(kind), payload))
+    assert fast[0] == slow[0]
+    assert same_value(fast[1], slow[1]) if fast[0] == "model" else fast == slow
+
+
+@given(wire_payloads())
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_cross_checks_budget_test_gives_the_walks_answer(p: tuple[bytes, str]) -> None:
+    """``_over_budget`` skips the walk when upb proves a short payload clean: the same answer as the walk's."""
+    from recspec.conformance.nanover import _xcheck
+    from recspec.errors import LimitExceeded
+
+    payload, kind = p
+    data = encode_header() + encode_record(1, payload)
+    try:
+        scan(data, 40, len(data), kind, max_values=_xcheck.XCHECK_MAX_VALUES)
+        walk = False
+    except LimitExceeded:
+        walk = True
+    except DecodeError:
+        walk = False
+    assert _xcheck._over_budget(data, 16, len(data), Kind(kind)) == walk

@@ -231,3 +231,33 @@ def test_strategy_arguments_are_checked_when_drawn() -> None:
     with pytest.raises(InvalidArgument):
         raskat_versions(legacy="no")
     assert repr(raskat_files(3, container="raw")) == "raskat_files(version=3, container='raw')"
+
+
+def _check_reading_is_the_reference(data: bytes) -> None:
+    """The cross-check takes the check's own reading as the reference's (``_format.check``): it must be
+    ``decode(data)``'s, and there must be none when ``decode`` rejects the file."""
+    from recspec.conformance.raskat_signal._format import reference_reading
+
+    for profile in ("spec", "compat"):
+        mine = reference_reading(*check_bytes(data, path="x", variant=None, profile=profile))
+        try:
+            ref = decode(data)
+        except DecodeError:
+            assert mine is None
+            continue
+        assert mine is None or same(mine, ref)
+
+
+@given(raskat_files(max_samples=20))
+def test_the_checks_reading_is_the_reference_on_encoded_files(f) -> None:
+    _check_reading_is_the_reference(f[0])
+
+
+@given(raskat_files(max_samples=20, valid=False))
+def test_the_checks_reading_is_the_reference_on_invalid_files(f) -> None:
+    _check_reading_is_the_reference(f[0])
+
+
+@given(_mutations())
+def test_the_checks_reading_is_the_reference_on_mutated_files(data) -> None:
+    _check_reading_is_the_reference(data)

@@ -18,9 +18,9 @@ from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.nanover import (
+    CLEAN_MAX_PAYLOAD,
     FORMAT_VERSION,
     HEADER_SIZE,
-    MAX_VALUES,
     UNSET,
     Kind,
     RecordReader,
@@ -39,12 +39,12 @@ from recspec.trace import NanoverTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
-from ._bounds import MAX_STATE_KEYS, shape
+from ._bounds import INDEX_ARRAYS, MAX_STATE_KEYS, ArrayShape, shape
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 
 #: Payloads at least this long take the wire walk first (see record()).
-FAST_PATH_MAX_PAYLOAD = 2 * MAX_VALUES
+FAST_PATH_MAX_PAYLOAD = CLEAN_MAX_PAYLOAD
 
 __all__ = ["DETECTION_RECORDS", "check_stream", "detect_kind", "sniff"]
 
@@ -74,6 +74,7 @@ STANDARD_NUMBERS = frozenset((
 _TOPOLOGY = frozenset((*STANDARD_ARRAYS, *COUNT_KEYS)) - {"system.box.vectors"}
 _PER_PARTICLE_3 = ("particle.positions", "particle.velocities", "particle.forces", "particle.forces.system")
 _PER_PARTICLE_1 = ("particle.elements", "particle.names", "particle.residues")
+_ABSENT = object()
 
 
 def _scans_as(payload: bytes, kind: str) -> bool:
@@ -109,10 +110,17 @@ class _Walk:
     #: Whether records go through the fast path first (False: the wire walk on every record;
     #: tests/test_nanover_fastpath.py compares the two).
     fast_wire = True
+    #: Whether record() skips the timestamp rules for a timestamp plainly after the previous one, and
+    #: frame() judges the common entries inline and skips the consistency checks when their inputs did
+    #: not change since they last found nothing (False: the timestamp rules on every record, the general
+    #: code on every entry and the checks after every record that touches a standard key; the tests
+    #: compare the two).
+    fast_rules = True
 
     def __init__(self, sink: FindingSink, kind: Kind) -> None:
         self.sink = sink
         self.kind = kind
+        self._kind = kind.value
         self.prev_ts: int | None = None
         self.records = 0
         self.first_ts: int | None = None
@@ -122,7 +130,10 @@ class _Walk:
         # The aggregate frame: key -> number (values) / (member, repeated container) (arrays).
         self.numbers: dict[str, Any] = {}
         self.arrays: dict[str, tuple[str, Any]] = {}
-        self._max: dict[str, int] = {}
+        # Whether the counts and shapes FRAME-001..003 read changed since consistency() last ran, and
+        # whether that run found anything (see frame()).
+        self._changed = True
+        self._found = False
         self.state = StateAggregate()
         self.state_untracked = False  # past MAX_STATE_KEYS (NANOVER-LIMIT-004): deletions are not checked
         # A record that could not be read leaves the aggregate frame unknown: the
@@ -133,26 +144,14 @@ class _Walk:
     # --- per record -------------------------------------------------------------------
 
     def record(self, index: int, offset: int, ts: int, payload: bytes) -> None:
-        add = self.sink.add
-        where = f"record[{index}]"
         self.records += 1
-        if self.first_ts is None:
-            self.first_ts = ts
-        if ts >> 64:
-            add("NANOVER-TIME-001", f"timestamp {ts} has a non-zero upper half ({ts >> 64:#x})", offset + 8, 8,
-                f"{where}.timestamp", 0, ts >> 64)
         prev = self.prev_ts
-        if prev is not None:
-            if ts < prev:
-                add("NANOVER-TIME-002", f"timestamp {ts} us is before the previous record's {prev} us", offset, 16,
-                    f"{where}.timestamp", f">= {prev}", ts)
-            elif (ts == prev or ts - prev >= MAX_GAP_US) and not (ts >> 64 or prev >> 64):
-                add("NANOVER-TIME-003", f"timestamp {ts} us after {prev} us: "
-                    + ("not strictly increasing" if ts == prev else f"a gap of {(ts - prev) / 1e6:.1f} s"),
-                    offset, 16, f"{where}.timestamp")
+        # a timestamp plainly after the previous one breaks no timestamp rule
+        if ts >> 64 or prev is None or not prev < ts < prev + MAX_GAP_US or not self.fast_rules:
+            self.timestamps(index, offset, ts, prev)
         self.prev_ts = ts
         pos = offset + 24
-        kind = self.kind.value
+        kind = self._kind
         # The fast path: upb parses the payload and proves that the wire walk has nothing
         # to say about it (reference/nanover/_wire_fast.py); when it cannot, the walk runs
         # as the locating path and reports what it finds, at its offset.
@@ -161,13 +160,31 @@ class _Walk:
         # cannot break NANOVER-LIMIT-003, and upb never builds more than the limit allows.
         msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
         if msg is None:
-            msg = self.locate(where, pos, payload)
+            msg = self.locate(f"record[{index}]", pos, payload)
             if msg is None:
                 return
         if kind == "traj":
             self.frame(index, pos, len(payload), msg)
         else:
             self.update(index, pos, len(payload), msg)
+
+    def timestamps(self, index: int, offset: int, ts: int, prev: int | None) -> None:
+        """NANOVER-TIME-001..003 of one record's timestamp ``ts`` after ``prev`` (None: the first record)."""
+        add = self.sink.add
+        where = f"record[{index}]"
+        if self.first_ts is None:
+            self.first_ts = ts
+        if ts >> 64:
+            add("NANOVER-TIME-001", f"timestamp {ts} has a non-zero upper half ({ts >> 64:#x})", offset + 8, 8,
+                f"{where}.timestamp", 0, ts >> 64)
+        if prev is not None:
+            if ts < prev:
+                add("NANOVER-TIME-002", f"timestamp {ts} us is before the previous record's {prev} us", offset, 16,
+                    f"{where}.timestamp", f">= {prev}", ts)
+            elif (ts == prev or ts - prev >= MAX_GAP_US) and not (ts >> 64 or prev >> 64):
+                add("NANOVER-TIME-003", f"timestamp {ts} us after {prev} us: "
+                    + ("not strictly increasing" if ts == prev else f"a gap of {(ts - prev) / 1e6:.1f} s"),
+                    offset, 16, f"{where}.timestamp")
 
     def locate(self, where: str, pos: int, payload: bytes) -> Any:
         """The wire walk and the parse of one payload, with the findings they locate; the
@@ -199,8 +216,6 @@ class _Walk:
         return msg
 
     def frame(self, index: int, pos: int, n: int, msg: Any) -> None:
-        add = self.sink.add
-        where = f"record[{index}]"
         fi = msg.frame_index
         if self.first_index is None:
             self.first_index = fi
@@ -211,75 +226,126 @@ class _Walk:
             self.resets += 1
             numbers.clear()
             arrays.clear()
-            self._max.clear()
+            self._changed = True
         fr = msg.frame
         touched = False
+        fast = self.fast_rules
+        # The common entries (a number under a standard key, a standard array of its documented kind)
+        # are judged inline; every other entry takes the general code (_value, _array), which is also
+        # what every entry takes when fast_rules is off. The inline code makes the same findings.
         for key, v in fr.values.items():
             k = v.WhichOneof("kind")
-            if k is None:
-                add("NANOVER-PROTO-005", f"value {key!r} has no kind set", pos, n, f"{where}/values[{key!r}]")
-            elif k in ("struct_value", "list_value") and _has_unset(value_from_message(v)):
-                add("NANOVER-PROTO-005", f"value {key!r} holds a Value with no kind set", pos, n,
-                    f"{where}/values[{key!r}]")
-            if key in STANDARD_NUMBERS:
+            if fast and k == "number_value" and key in STANDARD_NUMBERS:
                 touched = True
-                if k != "number_value":
-                    add("NANOVER-FRAME-004", f"{key} is a {k or 'Value with no kind'}, not a number", pos, n,
-                        f"{where}/values[{key!r}]", "number_value", k)
-                    numbers[key] = None  # present but unusable: the checks that need it are skipped
-                    continue
                 x = v.number_value
-                if key in COUNT_KEYS and not (x >= 0 and math.isfinite(x) and x == int(x)):
-                    add("NANOVER-FRAME-004", f"{key} is {x}, not a whole non-negative number", pos, n,
-                        f"{where}/values[{key!r}]", "a whole number >= 0", x)
-                    numbers[key] = None
-                    continue
+                if key in COUNT_KEYS:
+                    if not (x >= 0 and math.isfinite(x) and x == int(x)):
+                        self._value(index, pos, n, key, v, k)  # the finding, and the unusable count
+                        self._changed = True
+                        continue
+                    if numbers.get(key, _ABSENT) != x:
+                        self._changed = True
                 numbers[key] = x
+            elif self._value(index, pos, n, key, v, k):
+                touched = True
         for key, a in fr.arrays.items():
             member = a.WhichOneof("values")
-            if member is None:
-                add("NANOVER-PROTO-005", f"array {key!r} has no member set (neither float, index nor string)",
-                    pos, n, f"{where}/arrays[{key!r}]")
-                arrays.pop(key, None)
-                continue
-            want = STANDARD_ARRAYS.get(key)
-            if want is not None:
+            if fast and member is not None and member == STANDARD_ARRAYS.get(key):
                 touched = True
-                self._max.pop(key, None)
-                if member != want:
-                    if member == "index_values" and not a.index_values.values:
-                        # the Python recorder types every empty array as an index array (it picks the kind
-                        # from the first element); read as an empty array of the documented kind
-                        add("NANOVER-FRAME-006", f"{key} is an empty index array, not an empty {want} array (as "
-                            "NanoVer's Python recorder writes an empty list)", pos, n, f"{where}/arrays[{key!r}]",
-                            want, member)
-                        member = want  # the unset member of the documented kind: an empty array
-                    elif key == "residue.ids" and member == "float_values":
-                        add("NANOVER-FRAME-005", "residue.ids is a float array (as NanoVer's Rust server writes "
-                            "it), not strings", pos, n, f"{where}/arrays['residue.ids']", "string_values", member)
-                    else:
-                        add("NANOVER-FRAME-004", f"{key} is a {member} array, not {want}", pos, n,
-                            f"{where}/arrays[{key!r}]", want, member)
-                        arrays.pop(key, None)
-                        continue
-                # the shape, not the container: a container keeps its whole message alive (_bounds.py)
-                arrays[key] = (member, shape(key, getattr(a, member).values))
-                if key == "system.box.vectors" and len(arrays[key][1]) != 9:
-                    add("NANOVER-FRAME-004", f"system.box.vectors holds {len(arrays[key][1])} floats, not 9",
-                        pos, n, f"{where}/arrays['system.box.vectors']", 9, len(arrays[key][1]))
-        if touched and not self.aggregate_unknown:
-            self.consistency(where, pos, n)
+                values = getattr(a, member).values
+                m = len(values)
+                top = (max(values) if m else -1) if key in INDEX_ARRAYS else -1
+                old = arrays.get(key)
+                if old is None or old[0] != member or len(old[1]) != m or old[1].maximum != top:
+                    # the shape, not the container: a container keeps its whole message alive (_bounds.py)
+                    arrays[key] = (member, ArrayShape(m, top))
+                    self._changed = True
+                if m != 9 and key == "system.box.vectors":
+                    self.sink.add("NANOVER-FRAME-004", f"system.box.vectors holds {m} floats, not 9", pos, n,
+                                  f"record[{index}]/arrays['system.box.vectors']", 9, m)
+            elif self._array(index, pos, n, key, a, member):
+                touched = True
+        if touched and not self.aggregate_unknown and (self._changed or self._found or not fast):
+            # FRAME-001..003 are a function of the aggregate frame's counts and shapes: when
+            # these did not change since a run that found nothing, this run finds nothing either
+            sink = self.sink
+            before = sum(sum(c.values()) for c in sink.counts.values())
+            self.consistency(f"record[{index}]", pos, n)
+            self._found = sum(sum(c.values()) for c in sink.counts.values()) != before
+            self._changed = False
+
+    def _value(self, index: int, pos: int, n: int, key: str, v: Any, k: str | None) -> bool:
+        """One entry of the frame's values, judged; whether it is a standard number (``touched``)."""
+        add = self.sink.add
+        where = f"record[{index}]"
+        numbers = self.numbers
+        if k is None:
+            add("NANOVER-PROTO-005", f"value {key!r} has no kind set", pos, n, f"{where}/values[{key!r}]")
+        elif k in ("struct_value", "list_value") and _has_unset(value_from_message(v)):
+            add("NANOVER-PROTO-005", f"value {key!r} holds a Value with no kind set", pos, n,
+                f"{where}/values[{key!r}]")
+        if key not in STANDARD_NUMBERS:
+            return False
+        self._changed = True
+        if k != "number_value":
+            add("NANOVER-FRAME-004", f"{key} is a {k or 'Value with no kind'}, not a number", pos, n,
+                f"{where}/values[{key!r}]", "number_value", k)
+            numbers[key] = None  # present but unusable: the checks that need it are skipped
+            return True
+        x = v.number_value
+        if key in COUNT_KEYS and not (x >= 0 and math.isfinite(x) and x == int(x)):
+            add("NANOVER-FRAME-004", f"{key} is {x}, not a whole non-negative number", pos, n,
+                f"{where}/values[{key!r}]", "a whole number >= 0", x)
+            numbers[key] = None
+            return True
+        numbers[key] = x
+        return True
+
+    def _array(self, index: int, pos: int, n: int, key: str, a: Any, member: str | None) -> bool:
+        """One entry of the frame's arrays, judged; whether it is a standard array (``touched``)."""
+        add = self.sink.add
+        where = f"record[{index}]"
+        arrays = self.arrays
+        want = STANDARD_ARRAYS.get(key)
+        if want is not None:
+            self._changed = True  # only standard arrays are kept
+        if member is None:
+            add("NANOVER-PROTO-005", f"array {key!r} has no member set (neither float, index nor string)",
+                pos, n, f"{where}/arrays[{key!r}]")
+            arrays.pop(key, None)
+            return False
+        if want is None:
+            return False
+        if member != want:
+            if member == "index_values" and not a.index_values.values:
+                # the Python recorder types every empty array as an index array (it picks the kind
+                # from the first element); read as an empty array of the documented kind
+                add("NANOVER-FRAME-006", f"{key} is an empty index array, not an empty {want} array (as "
+                    "NanoVer's Python recorder writes an empty list)", pos, n, f"{where}/arrays[{key!r}]",
+                    want, member)
+                member = want  # the unset member of the documented kind: an empty array
+            elif key == "residue.ids" and member == "float_values":
+                add("NANOVER-FRAME-005", "residue.ids is a float array (as NanoVer's Rust server writes "
+                    "it), not strings", pos, n, f"{where}/arrays['residue.ids']", "string_values", member)
+            else:
+                add("NANOVER-FRAME-004", f"{key} is a {member} array, not {want}", pos, n,
+                    f"{where}/arrays[{key!r}]", want, member)
+                arrays.pop(key, None)
+                return True
+        # the shape, not the container: a container keeps its whole message alive (_bounds.py)
+        arrays[key] = (member, shape(key, getattr(a, member).values))
+        if key == "system.box.vectors" and len(arrays[key][1]) != 9:
+            add("NANOVER-FRAME-004", f"system.box.vectors holds {len(arrays[key][1])} floats, not 9",
+                pos, n, f"{where}/arrays['system.box.vectors']", 9, len(arrays[key][1]))
+        return True
 
     def _len(self, key: str) -> int | None:
         a = self.arrays.get(key)
         return None if a is None else len(a[1])
 
     def _maximum(self, key: str) -> int:
-        m = self._max.get(key)
-        if m is None:
-            values = self.arrays[key][1]
-            m = self._max[key] = values.maximum  # an ArrayShape: taken when the array was read
-        return m
+        shape_: ArrayShape = self.arrays[key][1]
+        return shape_.maximum  # taken when the array was read
 
     def consistency(self, where: str, pos: int, n: int) -> None:
         """FRAME-001..003 on the aggregate frame."""

@@ -11,7 +11,7 @@ from recspec._plain import to_plain
 from recspec._run import run_files
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
-from recspec.reference.raskat_signal import MAX_UNPACKED
+from recspec.reference.raskat_signal import MAX_UNPACKED, Signal, SignalFile
 from recspec.report import FileReport, Finding, Verdict
 
 from .._plugin import cross_check_within, decode_error_json
@@ -57,10 +57,14 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
           progress: Progress | None = None) -> FileReport:
     if size > MAX_FILE_SIZE:
         return _too_big(path, profile, size)
-    data = f.read(MAX_FILE_SIZE + 1)
+    # the file's size, not the limit, sizes the read: a read of MAX_FILE_SIZE + 1 allocates that much
+    # first, which costs more than checking a small signal
+    data = f.read(size + 1)
+    if len(data) > size:  # the file grew since its size was taken: read on, up to the limit
+        data += f.read(MAX_FILE_SIZE + 1 - len(data))
     if len(data) > MAX_FILE_SIZE:
         return _too_big(path, profile, len(data))
-    report, _ = check_bytes(data, path=path, variant=variant, profile=profile)
+    report, signal = check_bytes(data, path=path, variant=variant, profile=profile)
     if cross_check is True and _sampled_out(report, data):  # "full": every file
         report.evidence["cross_check"] = (
             f"sampled: not run on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
@@ -70,10 +74,19 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     def run() -> None:
         from ._xcheck import cross_check_report
 
-        cross_check_report(data, report)
+        cross_check_report(data, report, reference=reference_reading(report, signal) if variant is None else None)
 
     cross_check_within(report, enabled=cross_check, size=len(data), limit=cross_check_limit, run=run)
     return report
+
+
+def reference_reading(report: FileReport, signal: Signal | None) -> SignalFile | None:
+    """The reference's reading of the file (``decode``'s) from ``check_bytes``'s report and signal (without
+    ``--variant``: the same decoder on the same bytes), so that the cross-check does not decode the file
+    again; ``None`` when the check has no signal (``decode`` rejects the file)."""
+    if signal is None:
+        return None
+    return SignalFile(report.stats["container"], signal, report.evidence.get("member"))
 
 
 def _sampled_out(report: FileReport, data: bytes) -> bool:

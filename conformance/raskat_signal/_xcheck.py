@@ -140,14 +140,17 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def differential(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> list[Divergence]:
-    """Where the two readings disagree (empty when they agree)."""
-    ref: SignalFile | None = None
+def differential(data: bytes, *, max_unpacked: int = MAX_UNPACKED,
+                 reference: SignalFile | None = None) -> list[Divergence]:
+    """Where the two readings disagree (empty when they agree). ``reference``: the reference's
+    reading of ``data`` when the caller has it (``decode(data, max_unpacked=max_unpacked)``)."""
+    ref: SignalFile | None = reference
     ref_err: DecodeError | None = None
-    try:
-        ref = decode(data, max_unpacked=max_unpacked)
-    except DecodeError as e:
-        ref_err = e
+    if ref is None:
+        try:
+            ref = decode(data, max_unpacked=max_unpacked)
+        except DecodeError as e:
+            ref_err = e
     try:
         ks = kaitai_read(data, max_unpacked=max_unpacked)
     except KaitaiRejected as e:
@@ -163,9 +166,10 @@ def differential(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> list[Diver
     return []
 
 
-def cross_check_report(data: bytes, report: FileReport, *, max_unpacked: int = MAX_UNPACKED) -> None:
-    """Run the differential and put its outcome into the report."""
-    divergences = differential(data, max_unpacked=max_unpacked)
+def cross_check_report(data: bytes, report: FileReport, *, max_unpacked: int = MAX_UNPACKED,
+                       reference: SignalFile | None = None) -> None:
+    """Run the differential and put its outcome into the report (``reference``: see :func:`differential`)."""
+    divergences = differential(data, max_unpacked=max_unpacked, reference=reference)
     if not divergences:
         report.evidence["cross_check"] = "kaitai: agrees"
         return

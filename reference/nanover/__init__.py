@@ -39,10 +39,11 @@ from ._payload import (
     value_from_message,
 )
 from ._wire import MAX_NESTING, MAX_VALUES, Scan, UnknownField, encode_varint, read_varint, scan
-from ._wire_fast import parse_clean
+from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
 
 __all__ = [
     "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
+    "CLEAN_MAX_PAYLOAD",
     "MAX_NESTING",
     "MAX_VALUES",
     "MAX_PAYLOAD_SIZE",

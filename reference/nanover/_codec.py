@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
+
+from recspec._paths import path_suffix
 
 from ._framing import RecordReader, encode_header, encode_record, read_header
 from ._model import Frame, Header, Kind, Record, Recording, StateUpdate
@@ -18,6 +20,7 @@ from ._payload import (
     state_update_from_message,
 )
 from ._wire import scan
+from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
 
 __all__ = ["RecordingWriter", "decode", "decode_payload", "encode", "encode_payload", "iter_records",
            "kind_from_path"]
@@ -25,17 +28,21 @@ __all__ = ["RecordingWriter", "decode", "decode_payload", "encode", "encode_payl
 
 def kind_from_path(path: str | Path) -> Kind | None:
     """``Kind`` from a file name's extension (``.traj`` / ``.state``), as every NanoVer tool decides."""
-    suffix = Path(path).suffix.lower()
+    suffix = path_suffix(path).lower()
     return {".traj": Kind.TRAJ, ".state": Kind.STATE}.get(suffix)
 
 
 def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") -> Frame | StateUpdate:
     """The message of one payload. The wire walk runs first (it locates errors
     and rejects groups), then upb; raises only :class:`DecodeError` subclasses."""
-    scan(payload, 0, len(payload), kind.value, offset, path)
+    # The fast path (_wire_fast.py): when upb proves the walk has nothing to say, its message is the parse.
+    # Below CLEAN_MAX_PAYLOAD only: a shorter payload cannot hold more than MAX_VALUES values.
+    msg: Any = parse_clean(payload, kind.value) if len(payload) < CLEAN_MAX_PAYLOAD else None
+    if msg is None:
+        scan(payload, 0, len(payload), kind.value, offset, path)
     if kind is Kind.TRAJ:
-        return frame_from_message(parse_frame(payload, offset, path))
-    return state_update_from_message(parse_state_update(payload, offset, path))
+        return frame_from_message(msg if msg is not None else parse_frame(payload, offset, path))
+    return state_update_from_message(msg if msg is not None else parse_state_update(payload, offset, path))
 
 
 def encode_payload(message: Frame | StateUpdate) -> bytes:

@@ -130,6 +130,9 @@ class Recording:
     header: Header = field(default_factory=Header)
 
 
+_SCALARS = frozenset((float, int, bool, str, bytes, type(None)))
+
+
 def same_value(a: Any, b: Any) -> bool:
     """Equality of model values where NaN equals NaN (a float compared by its bits
     would not do: upb canonicalises nothing, but Python floats are doubles)."""
@@ -138,7 +141,14 @@ def same_value(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, (tuple, list)):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+        if len(a) != len(b):
+            return False
+        # an array of scalars in one C pass: equal, and each pair of one type, is what the loop decides
+        # for them (a NaN fails ``==`` and takes the loop)
+        types = list(map(type, a))
+        if a == b and _SCALARS.issuperset(types) and types == list(map(type, b)):
+            return True
+        return all(same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, (Array, Frame, StateUpdate, Record, Recording, Header)):

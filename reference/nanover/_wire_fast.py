@@ -60,6 +60,7 @@ from ._wire import (
     FIXED32,
     FIXED64,
     MAX_NESTING,
+    MAX_VALUES,
     MESSAGE,
     PACKED_F32,
     PACKED_VARINT,
@@ -68,7 +69,12 @@ from ._wire import (
     VARINT,
 )
 
-__all__ = ["MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean"]
+__all__ = ["CLEAN_MAX_PAYLOAD", "MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean"]
+
+#: A payload shorter than this cannot break the walk's MAX_VALUES (NANOVER-LIMIT-003): every map
+#: entry or list element the walk counts takes at least 2 bytes (a tag and a length). parse_clean
+#: does not count values, so a caller takes its answer as the walk's only below this length.
+CLEAN_MAX_PAYLOAD = 2 * MAX_VALUES
 
 _F = descriptor_pb2.FieldDescriptorProto
 _PACKAGE = "recspec.nanover_wire"
