@@ -16,15 +16,23 @@ is the same for every format:
   a small deterministic one (tests, or no campaign). ``inside`` lets a format
   whose inputs are containers byte-mutate the payload and wrap it again;
 * nothing raises: an edit that fails is dropped.
+
+A mutator that decodes and encodes with the code under test pays for its
+coverage instrumentation in every execution of a campaign, though what it runs
+is not what is being tested. :func:`uninstrumented_copy` gives it its own copy of
+such a module, executed again from its source outside atheris' import hook.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from types import ModuleType
+from typing import Any, TypeVar
 
-__all__ = ["BYTE_MUTATION_RATE", "INSIDE_RATE", "ByteMutator", "byte_mutate", "mutate"]
+__all__ = ["BYTE_MUTATION_RATE", "INSIDE_RATE", "ByteMutator", "byte_mutate", "mutate", "uninstrumented_copy"]
 
 #: How often :func:`mutate` mutates bytes even though the input parses.
 BYTE_MUTATION_RATE = 0.2
@@ -104,3 +112,35 @@ def mutate(data: bytes, max_size: int, seed: int, *, parse: Callable[[bytes], _P
         except Exception:  # the container does not open: mutate it as bytes
             pass
     return bm(data, max_size)
+
+
+def uninstrumented_copy(module: ModuleType) -> Any:
+    """A second copy of ``module`` (a module or a package) for a mutator: its source executed
+    again as the top-level module ``_uninstrumented_<name with dots as underscores>``, through
+    a plain loader. Its name is outside every instrumented package, so atheris' import hook
+    (``instrument_imports``) passes it over, and a package's relative imports load copies of
+    its modules under that name too; its absolute imports get the shared modules.
+
+    The copy's classes are not the module's (``isinstance`` across the two fails), so a
+    mutator uses the copy for everything it builds and parses. Without a source file (a
+    frozen build) it is ``module`` itself: the same behaviour, instrumented.
+    """
+    name = "_uninstrumented_" + module.__name__.replace(".", "_")
+    if name in sys.modules:
+        return sys.modules[name]
+    path = getattr(module, "__file__", None)
+    package = getattr(module, "__path__", None)
+    spec = (importlib.util.spec_from_file_location(name, path, submodule_search_locations=
+                                                   list(package) if package is not None else None)
+            if path else None)
+    if spec is None or spec.loader is None:
+        return module
+    copy = importlib.util.module_from_spec(spec)
+    sys.modules[name] = copy  # dataclasses and relative imports look the module up while it runs
+    try:
+        spec.loader.exec_module(copy)
+    except (OSError, ImportError):
+        for loaded in [n for n in sys.modules if n == name or n.startswith(name + ".")]:
+            del sys.modules[loaded]
+        return module
+    return copy

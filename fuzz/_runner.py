@@ -37,8 +37,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
+import importlib.util
 import json
 import os
+import pkgutil
 import re
 import shlex
 import shutil
@@ -62,7 +64,8 @@ from . import _paths
 if TYPE_CHECKING:
     from ._contract import FuzzHarness
 
-__all__ = ["TARGETS", "CampaignResult", "campaign", "run_campaign", "signature"]
+__all__ = ["INSTRUMENT", "NOT_INSTRUMENTED", "TARGETS", "CampaignResult", "campaign", "not_instrumented",
+           "run_campaign", "signature"]
 
 #: The targets every harness module provides (``FuzzHarness.TARGETS``).
 TARGETS = ("ref", "ksy", "diff")
@@ -90,8 +93,23 @@ INPUT_TIMEOUT_S = 30
 MIN_RUN_S = 2
 #: Modules instrumented for coverage in the child.
 INSTRUMENT = ("recspec", "kaitaistruct")
-#: ... except these: the harnesses and mutators themselves.
-NOT_INSTRUMENTED = ("recspec.fuzz",)
+#: ... except these modules and packages with every module in them: the harnesses and mutators
+#: themselves, the report and its rendering to plain JSON data (``to_plain``) and the HTML
+#: trace: no parsing or checking there. Their code runs in every execution; instrumented, it
+#: costs time and finds no parser bug.
+NOT_INSTRUMENTED = ("recspec.fuzz", "recspec.report", "recspec._plain", "recspec.trace")
+
+
+def not_instrumented() -> list[str]:
+    """The module names of ``NOT_INSTRUMENTED``, each package's modules listed one by one:
+    atheris' ``exclude`` matches whole module names, not packages."""
+    names: list[str] = []
+    for name in NOT_INSTRUMENTED:
+        names.append(name)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            names += [m.name for m in pkgutil.walk_packages(spec.submodule_search_locations, name + ".")]
+    return names
 
 _ARTIFACT_KINDS = ("crash-", "timeout-", "oom-", "leak-")
 _RE_WRITTEN = re.compile(r"Test unit written to (.+?)\s*$")
@@ -247,8 +265,8 @@ def _child_main(argv: Sequence[str] | None = None) -> None:
 
     info = resolve_format(fmt)
     # The harness modules (and their mutators) are not instrumented: only the code under test
-    # should report coverage, and the mutator runs once per execution.
-    with atheris.instrument_imports(include=list(INSTRUMENT), exclude=list(NOT_INSTRUMENTED)):
+    # should report coverage, and the mutator runs once per execution (NOT_INSTRUMENTED).
+    with atheris.instrument_imports(include=list(INSTRUMENT), exclude=not_instrumented()):
         mod = load_harness(info)
     mod.use_variant(variant)
     harness = checked_harness(mod, target)

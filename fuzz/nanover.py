@@ -41,17 +41,13 @@ from recspec.conformance.nanover._xcheck import (
     kaitai_records,
 )
 from recspec.errors import DecodeError, UsageError
+from recspec.reference import nanover as _nanover
 from recspec.reference.nanover import (
     HEADER_SIZE,
     MAGIC,
     Kind,
-    RecordReader,
     decode,
-    decode_header,
-    encode_header,
     encode_record,
-    encode_varint,
-    read_varint,
 )
 from recspec.report import Report
 
@@ -167,6 +163,12 @@ def describe_input(data: bytes) -> dict[str, Any]:
 
 # --- a generic protobuf tree for the mutator -----------------------------------------------
 
+#: The mutator's own copy of the reference codec (framing, varints, record encoding), left out of
+#: a campaign's coverage instrumentation: the mutator runs in every execution, and what it runs is
+#: not what is tested (``recspec.fuzz._mutate.uninstrumented_copy``). The harnesses use the
+#: instrumented one.
+_codec = _mutate.uninstrumented_copy(_nanover)
+
 # A field node is [tag_bytes, wire_type, body] where body is an int (varint), bytes
 # (fixed, or length-delimited that is not parsed further) or a list of nodes
 # (length-delimited that parses as a message).
@@ -179,11 +181,11 @@ def _parse_message(buf: bytes, depth: int = 0) -> list[list[Any]] | None:
     try:
         while off < len(buf):
             start = off
-            tag, off = read_varint(buf, off, len(buf), 5)
+            tag, off = _codec.read_varint(buf, off, len(buf), 5)
             wt = tag & 7
             tag_bytes = buf[start:off]
             if wt == 0:
-                v, off = read_varint(buf, off, len(buf))
+                v, off = _codec.read_varint(buf, off, len(buf))
                 nodes.append([tag_bytes, 0, v])
             elif wt in (1, 5):
                 n = 8 if wt == 1 else 4
@@ -192,7 +194,7 @@ def _parse_message(buf: bytes, depth: int = 0) -> list[list[Any]] | None:
                 nodes.append([tag_bytes, wt, buf[off:off + n]])
                 off += n
             elif wt == 2:
-                n, off = read_varint(buf, off, len(buf))
+                n, off = _codec.read_varint(buf, off, len(buf))
                 if off + n > len(buf):
                     return None
                 body = buf[off:off + n]
@@ -211,10 +213,10 @@ def _serialize(nodes: list[list[Any]]) -> bytes:
     for tag_bytes, wt, body in nodes:
         out += tag_bytes
         if wt == 0:
-            out += encode_varint(body)
+            out += _codec.encode_varint(body)
         elif wt == 2:
             b = _serialize(body) if isinstance(body, list) else body
-            out += encode_varint(len(b)) + b
+            out += _codec.encode_varint(len(b)) + b
         else:
             out += body
     return bytes(out)
@@ -270,10 +272,11 @@ def _mutate_field(rng: random.Random, nodes: list[list[Any]]) -> bool:
     elif op == 3:
         parent.insert(i, [node[0], node[1], node[2]])
     elif op == 4:  # an overlong tag encoding
-        t = read_varint(node[0], 0, len(node[0]), 5)[0]
+        t = _codec.read_varint(node[0], 0, len(node[0]), 5)[0]
         node[0] = bytes([(t & 0x7F) | 0x80, 0x00 | (t >> 7)])
     else:  # an unknown field beside it
-        parent.insert(i, [encode_varint(rng.randint(3, 1000) << 3 | rng.choice((0, 2, 5))), 0, rng.choice(_INTS)])
+        tag_bytes = _codec.encode_varint(rng.randint(3, 1000) << 3 | rng.choice((0, 2, 5)))
+        parent.insert(i, [tag_bytes, 0, rng.choice(_INTS)])
         tag = parent[i][0][-1] & 7
         parent[i][1] = {0: 0, 2: 2, 5: 5}[tag]
         parent[i][2] = {0: 1, 2: b"x", 5: b"\x00" * 4}[tag]
@@ -282,12 +285,12 @@ def _mutate_field(rng: random.Random, nodes: list[list[Any]]) -> bool:
 
 def _split(data: bytes) -> tuple[bytes, list[tuple[int, bytes]], bytes] | None:
     try:
-        decode_header(data)
+        _codec.decode_header(data)
     except DecodeError:
         return None
     f = io.BytesIO(data)
     f.seek(HEADER_SIZE)
-    reader = RecordReader(f, HEADER_SIZE, len(data))
+    reader = _codec.RecordReader(f, HEADER_SIZE, len(data))
     records = []
     try:
         for raw in reader:
@@ -326,12 +329,12 @@ def _mutate_structure(rng: random.Random, split: tuple[bytes, list[tuple[int, by
         records[i], records[j] = records[j], records[i]
     else:  # the header's version, or a cut-off tail
         if rng.random() < 0.5:
-            header = encode_header().replace(b"\x02\x00", bytes([rng.choice((0, 1, 3, 255)), 0]), 1)
+            header = _codec.encode_header().replace(b"\x02\x00", bytes([rng.choice((0, 1, 3, 255)), 0]), 1)
             header = struct.pack("<Q", MAGIC) + header[8:]
         else:
-            body = b"".join(encode_record(t, p) for t, p in records)
+            body = b"".join(_codec.encode_record(t, p) for t, p in records)
             return (header + body)[: rng.randrange(HEADER_SIZE, len(header) + len(body) + 1)][:max_size]
-    out = header + b"".join(encode_record(t & ((1 << 128) - 1), p) for t, p in records) + tail
+    out = header + b"".join(_codec.encode_record(t & ((1 << 128) - 1), p) for t, p in records) + tail
     return out[:max_size] if len(out) > max_size else out
 
 

@@ -286,3 +286,11 @@ def test_verbose_campaign_passes_the_libfuzzer_log_through(tmp_path: Path) -> No
                       stdout=out, stderr=err, verbose=True)
     assert rc == 0, out.getvalue() + err.getvalue()[-3000:]
     assert "INITED" in err.getvalue()  # libFuzzer's progress went to stderr
+
+
+@pytest.mark.parametrize("info", list(FORMATS.values()), ids=lambda i: i.id)
+def test_the_harness_its_mutator_and_the_report_are_left_out_of_the_instrumentation(info: FormatInfo) -> None:
+    # atheris' exclude list matches whole module names: every module of recspec.fuzz is named
+    excluded = set(_runner.not_instrumented())
+    assert {info.fuzz_module, "recspec.fuzz._mutate", "recspec.fuzz._runner", "recspec.report"} <= excluded
+    assert not any(name.startswith(("recspec.reference", "recspec.conformance", "recspec._ksy")) for name in excluded)

@@ -67,3 +67,42 @@ def test_mutator_keeps_lengths_consistent() -> None:
 def test_synthetic_seeds_decode() -> None:
     for _, data in F.synthetic_seeds():
         b.decode_document(data)
+
+
+def test_the_full_walk_is_left_out_only_where_the_fast_path_took_no_part() -> None:
+    # fuzz_ref compares the fast and the full walk only when fast_path_took_part(); on the other
+    # inputs the two must give the same report, evidence and all (but the fast path's own count)
+    import io
+
+    from recspec.conformance.matrix_smt import check_stream
+
+    rng = random.Random(11)
+    inputs = [p.read_bytes() for p in SEEDS]
+    inputs += [F.mutate(rng.choice(inputs), 1 << 16, rng.randrange(2**32)) for _ in range(150)]
+    left_out = took_part = 0
+    for data in inputs:
+        for profile in ("spec", "compat"):
+            fast = check_stream(io.BytesIO(data), path="<t>", profile=profile)
+            if F.fast_path_took_part(fast, data):
+                took_part += 1
+                continue
+            left_out += 1
+            full = check_stream(io.BytesIO(data), path="<t>", profile=profile, fast_path=False)
+            fast.evidence.pop("fast_path_frames", None)
+            assert fast == full, data.hex()[:200]
+    assert left_out >= 20 and took_part >= 20, (left_out, took_part)
+
+
+def test_the_mutator_decodes_with_its_own_copy_of_the_bson_layer() -> None:
+    import sys
+
+    from recspec.fuzz import _mutate
+
+    copy = F._tree
+    assert copy is not b and copy.__file__ == b.__file__ and copy.Document is not b.Document
+    assert _mutate.uninstrumented_copy(b) is copy  # made once
+    # its modules are copies too, under a name no instrumented package covers
+    assert sys.modules[copy.Document.__module__] is not sys.modules[b.Document.__module__]
+    assert not copy.Document.__module__.startswith("recspec")
+    data = (CORPUS / "valid" / "spec.bson").read_bytes()
+    assert copy.encode_document(copy.decode_document(data)) == b.encode_document(b.decode_document(data)) == data

@@ -12,8 +12,11 @@ import sys
 
 import atheris
 
-# The code under test is instrumented for coverage; the harness and its mutator are not.
-with atheris.instrument_imports(include=["recspec", "kaitaistruct"], exclude=["recspec.fuzz"]):
+from recspec.fuzz._runner import INSTRUMENT, not_instrumented
+
+# The code under test is instrumented for coverage; the harness, its mutator and the report's
+# rendering are not (recspec.fuzz._runner.NOT_INSTRUMENTED).
+with atheris.instrument_imports(include=list(INSTRUMENT), exclude=not_instrumented()):
     import recspec.fuzz.carla as harness
 
 from recspec.fuzz._entry import main
