@@ -21,7 +21,7 @@ import re
 import struct
 from math import hypot
 from operator import sub
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recspec.reference.matrix_smt import Entry
 
@@ -101,6 +101,10 @@ class FrameMatcher:
     def __init__(self, walk: _Walk) -> None:
         self.walk = walk
         self.matched = 0
+        # the frame frame() last accepted: whether it destroys an object, its states, its layout
+        self.destroys = False
+        self.states = 0
+        self.producer = False
         self._structs: dict[int, _Structs] = {}
 
     def frame(self, entry: Entry) -> bool:
@@ -132,6 +136,7 @@ class FrameMatcher:
         last = end - 1
         states = _STATE.findall(raw, 16, last)
         k = len(states)
+        self.destroys = False
         if k == 0:
             if last != 16:
                 return False
@@ -168,7 +173,8 @@ class FrameMatcher:
             norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
             if min(norms) < _LO or max(norms) > _HI:
                 return False
-            if b"d" in flags:  # "d" destroys under both profiles
+            self.destroys = b"d" in flags
+            if self.destroys:  # "d" destroys under both profiles
                 gone = [i for i, f in zip(ids, flags) if f == b"d"]
                 walk.destroyed.update(gone)
                 walk.destroyed_spec.update(gone)
@@ -179,6 +185,7 @@ class FrameMatcher:
                              if k and trace.positions.wants(entry.index) else ())
         walk.frames += 1
         walk.states += k
+        self.states, self.producer = k, False
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1
@@ -262,19 +269,39 @@ class FrameMatcher:
             return False
         if trace is not None:
             trace.fast_frame(entry.index, walk.states, t, points or ())
-        # the findings the full walk makes on the producer's keys, at the same offsets
-        path, base = f"frames[{walk.frames}]", entry.value_offset
-        walk.add("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
-                 "key is 't'", base + end, None, path + ".time", "t", "time", only="spec")
-        walk.add("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
-                 "shows 0)", base + end, None, path + ".time", "t", "time")
-        walk.add("MATRIX-FRAME-003", f"{path}.cmd is the empty string, not an array (the producer's habit; the "
-                 "document says an array)", base + 4, None, path + ".cmd", "array", "the empty string", only="spec")
+        producer_findings(walk, walk.frames, entry.value_offset, end, n - 1 - end)
+        self.destroys = bool(removed)
         walk.frames += 1
         walk.states += k
+        self.states, self.producer = k, True
         destroyed.update(removed)  # only "d" gets here (see above), which destroys under both profiles
         walk.destroyed_spec.update(removed)
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1
         return True
+
+
+#: The findings of a frame in the producer's layout: (rule, profile it belongs to).
+PRODUCER_RULES = (("MATRIX-FRAME-001", "spec"), ("MATRIX-FRAME-005", None), ("MATRIX-FRAME-003", "spec"))
+
+
+def producer_finding_args(index: int, base: int, time_at: int, size: int) -> tuple[tuple[Any, ...], ...]:
+    """The findings the full walk makes on the producer's keys of frame ``index`` (its document at
+    ``base``; its time element at ``base + time_at``, ``size`` bytes long), at the same offsets, with
+    the elements' lengths (as ``_locate`` would give them): ``FindingSink.add``'s arguments, in the
+    order of :data:`PRODUCER_RULES`."""
+    path = f"frames[{index}]"
+    at = base + time_at
+    return (("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
+             "key is 't'", at, size, path + ".time", "t", "time"),
+            ("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
+             "shows 0)", at, size, path + ".time", "t", "time"),
+            ("MATRIX-FRAME-003", f"{path}.cmd is the empty string, not an array (the producer's habit; the "
+             "document says an array)", base + 4, 10, path + ".cmd", "array", "the empty string"))
+
+
+def producer_findings(walk: _Walk, index: int, base: int, time_at: int, size: int) -> None:
+    """Add :func:`producer_finding_args` to the walk."""
+    for args, (_, only) in zip(producer_finding_args(index, base, time_at, size), PRODUCER_RULES):
+        walk.add(*args, only=only)
