@@ -286,22 +286,23 @@ class FrameMatcher:
 PRODUCER_RULES = (("MATRIX-FRAME-001", "spec"), ("MATRIX-FRAME-005", None), ("MATRIX-FRAME-003", "spec"))
 
 
-def producer_finding_args(index: int, base: int, time_at: int, size: int) -> tuple[tuple[Any, ...], ...]:
-    """The findings the full walk makes on the producer's keys of frame ``index`` (its document at
-    ``base``; its time element at ``base + time_at``, ``size`` bytes long), at the same offsets, with
-    the elements' lengths (as ``_locate`` would give them): ``FindingSink.add``'s arguments, in the
-    order of :data:`PRODUCER_RULES`."""
+def producer_finding_args(index: int, base: int, time_at: int, size: int, which: int) -> tuple[Any, ...]:
+    """Finding ``which`` (of :data:`PRODUCER_RULES`) the full walk makes on the producer's keys of frame
+    ``index`` (its document at ``base``; its time element at ``base + time_at``, ``size`` bytes long),
+    at the same offset, with the element's length (as ``_locate`` would give it): ``FindingSink.add``'s
+    arguments."""
     path = f"frames[{index}]"
-    at = base + time_at
-    return (("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
-             "key is 't'", at, size, path + ".time", "t", "time"),
-            ("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
-             "shows 0)", at, size, path + ".time", "t", "time"),
-            ("MATRIX-FRAME-003", f"{path}.cmd is the empty string, not an array (the producer's habit; the "
-             "document says an array)", base + 4, 10, path + ".cmd", "array", "the empty string"))
+    if which == 0:
+        return ("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
+                "key is 't'", base + time_at, size, path + ".time", "t", "time")
+    if which == 1:
+        return ("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
+                "shows 0)", base + time_at, size, path + ".time", "t", "time")
+    return ("MATRIX-FRAME-003", f"{path}.cmd is the empty string, not an array (the producer's habit; the "
+            "document says an array)", base + 4, 10, path + ".cmd", "array", "the empty string")
 
 
 def producer_findings(walk: _Walk, index: int, base: int, time_at: int, size: int) -> None:
     """Add :func:`producer_finding_args` to the walk."""
-    for args, (_, only) in zip(producer_finding_args(index, base, time_at, size), PRODUCER_RULES):
-        walk.add(*args, only=only)
+    for which, (_, only) in enumerate(PRODUCER_RULES):
+        walk.add(*producer_finding_args(index, base, time_at, size, which), only=only)

@@ -35,7 +35,7 @@ import struct
 from collections.abc import Iterable
 from itertools import chain, islice
 from math import hypot
-from operator import eq, itemgetter, le
+from operator import itemgetter, le
 from typing import TYPE_CHECKING, Any
 
 from recspec.reference.matrix_smt import Entry, RecordingWalker
@@ -52,10 +52,6 @@ __all__ = ["FrameRuns"]
 RUN_BYTES = 1 << 19
 #: Layouts kept (the producer's frames alternate between a few: whole numbers are int32).
 LAYOUTS = 8
-#: Runs whose ids change from frame to frame compare every pair of a frame's states' ids:
-#: frames with more states than this are left to the fast path one at a time.
-MAX_PAIRWISE = 16
-
 _I32_AT = struct.Struct("<i").unpack_from
 
 
@@ -134,7 +130,11 @@ class _Layout:
         expected = bytearray(raw)
         fmt = []
         pos = 0
-        for at, code in spots:
+        # the states' ids stay in the fixed bytes: a run's frames name the objects this frame names
+        self.ids = frozenset(_I32_AT(raw, at)[0] for at, _ in spots[:-1:8])
+        for i, (at, code) in enumerate(spots):
+            if i % 8 == 0 and i < 8 * states:
+                continue
             width = 8 if code == "d" else 4
             mask[at:at + width] = bytes(width)
             expected[at:at + width] = bytes(width)
@@ -180,13 +180,13 @@ class FrameRuns:
         walk = self.walk
         if raw is None or entry.index + 1 != walk.frames or entry.key != str(entry.index):
             return 0
-        layout = self._layout(raw, states, producer)
-        if layout is None:
-            return 0
         index = start = entry.index + 1
         pos = entry.end
+        layout = next((x for x in self._layouts if x.fits(raw)), None)
+        if layout is None and self._size_at(w, pos, index) == len(raw):  # the next frame may have its layout
+            layout = self._layout(raw, states, producer)  # (otherwise no layout is built for nothing)
         while True:
-            n, clean = self._run(w, layout, pos, index)
+            n, clean = (0, True) if layout is None else self._run(w, layout, pos, index)
             if n == 0 and clean:  # the next frame has another layout: one of the others seen, maybe
                 n, clean, layout = self._switch(w, layout, pos, index)
             if n:
@@ -234,13 +234,17 @@ class FrameRuns:
         self._last_end = pos
         return taken, True
 
-    def _switch(self, w: RecordingWalker, current: _Layout, pos: int, index: int) -> tuple[int, bool, _Layout]:
-        """A run from ``pos`` with another layout seen before (the first that takes a frame)."""
+    @staticmethod
+    def _size_at(w: RecordingWalker, pos: int, index: int) -> int:
+        """The length field of the document in element ``index`` at ``pos`` (-1 when there is none)."""
         at = 2 + len(str(index))
         head = w.following(pos, at + 4)
-        if len(head) < at + 4:
-            return 0, True, current
-        (size,) = _I32_AT(head, at)
+        return _I32_AT(head, at)[0] if len(head) == at + 4 else -1
+
+    def _switch(self, w: RecordingWalker, current: _Layout | None, pos: int,
+                index: int) -> tuple[int, bool, _Layout | None]:
+        """A run from ``pos`` with another layout seen before (the first that takes a frame)."""
+        size = self._size_at(w, pos, index)
         for layout in self._layouts:
             if layout is not current and layout.size == size:
                 n, clean = self._run(w, layout, pos, index)
@@ -249,10 +253,7 @@ class FrameRuns:
         return 0, True, current
 
     def _layout(self, raw: bytes, states: int, producer: bool) -> _Layout | None:
-        """The layout of ``raw``: one of the last few, or a new one (None if ``raw`` has none)."""
-        for layout in self._layouts:
-            if layout.fits(raw):
-                return layout
+        """A new layout, from ``raw`` (None if ``raw`` has none)."""
         try:
             layout = _Layout(raw, states, producer)
         except ValueError:  # not a frame of the fast path's shapes after all: no run
@@ -268,7 +269,7 @@ class FrameRuns:
         total = sum(vals)
         if total - total != 0.0:  # a NaN or an infinity (or a sum that overflows: the fast path judges)
             return False
-        m = 8 * layout.states + 1
+        m = 7 * layout.states + 1  # a state's position and rotation, then the time
         times = vals[m - 1::m]
         prev = walk.prev_time
         if times[0] < 0.0 or (prev is not None and times[0] < prev) \
@@ -276,25 +277,11 @@ class FrameRuns:
             return False
         k = layout.states
         if k:
-            ids = [vals[8 * j::m] for j in range(k)]
-            firsts = [c[0] for c in ids]
-            constant = all(c.count(c[0]) == n for c in ids)
-            if constant:
-                if len(set(firsts)) != k:
-                    return False
-                seen = set(firsts)
-            else:
-                if k > MAX_PAIRWISE:
-                    return False
-                for a in range(k):
-                    for b in range(a + 1, k):
-                        if any(map(eq, ids[a], ids[b])):
-                            return False
-                seen = set(chain.from_iterable(ids))
-            if not walk.objects.keys() >= seen or not walk.destroyed.isdisjoint(seen):
+            ids = layout.ids  # in the fixed bytes: those of a frame the fast path accepted, unique
+            if not walk.objects.keys() >= ids or not walk.destroyed.isdisjoint(ids):
                 return False
             for j in range(k):
-                r = 8 * j + 4
+                r = 7 * j + 3
                 norms = list(map(hypot, vals[r::m], vals[r + 1::m], vals[r + 2::m], vals[r + 3::m]))
                 if min(norms) < _LO or max(norms) > _HI:
                     return False
@@ -322,12 +309,17 @@ class FrameRuns:
                     if p == driving:
                         keep = min(n, max(0, sink.max_per_rule - before))
             stored.append(keep)
+        top = max(stored)
+        if not top:
+            return
         levels = [sink.rules[r].level(driving) for r, _ in PRODUCER_RULES]
         out = sink.findings
-        for j in range(max(stored)):
-            for args, keep, level in zip(producer_finding_args(first + j, base + j * stride, layout.time_at,
-                                                               layout.time_len), stored, levels):
+        time_at, time_len = layout.time_at, layout.time_len
+        for j in range(top):
+            at = base + j * stride
+            for i, (keep, level) in enumerate(zip(stored, levels)):
                 if j < keep:
+                    args = producer_finding_args(first + j, at, time_at, time_len, i)
                     out.append(Finding(args[0], level, *args[1:]))
 
 
