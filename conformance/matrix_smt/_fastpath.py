@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Sequence
 from math import hypot
 from operator import sub
 from typing import TYPE_CHECKING, Any
@@ -192,7 +193,9 @@ class FrameMatcher:
         return True
 
     def _compat_frame(self, entry: Entry, raw: bytes, n: int) -> bool:
-        """A frame as the producer writes it, ``{cmd: "", states: [...], time}`` (flags "i" and "d" only)."""
+        """A frame as the producer writes it, ``{cmd: "", states: [...], time}``. The producer's flags
+        "destroyed" and "instantiated" are compat's, not spec's: MATRIX-STATE-003 under spec, and
+        "destroyed" destroys under compat only, as the full walk reads them."""
         walk = self.walk
         if raw[n - 1] != 0 or entry.key != str(walk.frames):
             return False
@@ -215,6 +218,8 @@ class FrameMatcher:
         objects, destroyed = walk.objects, walk.destroyed
         seen: set[int] = set()
         removed: list[int] = []
+        removed_spec: list[int] = []
+        long_flags: list[tuple[int, int, bytes]] = []  # (state, offset of its 'i' element, flag)
         tiled = 26
         k = 0
         F64, I32 = _F64, _I32
@@ -242,7 +247,8 @@ class FrameMatcher:
             if dl != struct.pack("<i", doc_len) or ilen != struct.pack("<i", len(flag) + 1) \
                     or mlen != struct.pack("<i", len(meta) + 1):
                 return False
-            tiled += 2 + len(key) + doc_len
+            at = tiled + 2 + len(key)  # the state's document
+            tiled = at + doc_len
             if not meta.isascii():
                 try:
                     meta.decode("utf-8")
@@ -251,9 +257,11 @@ class FrameMatcher:
             (sid,) = I32(sid_b)
             if sid not in objects or sid in destroyed or sid in seen:
                 return False
-            if len(flag) > 1:  # "instantiated"/"destroyed": spec reads them differently; the full walk judges both
-                return False
             seen.add(sid)
+            if len(flag) > 1:  # "instantiated" / "destroyed": not spec's flags, and no destruction under spec
+                long_flags.append((k, at + 12, flag))  # 'i' follows the length and the id element
+            elif flag == b"d":
+                removed_spec.append(sid)
             if _COMPAT_FLAGS[flag]:
                 removed.append(sid)
             total = sum(nums)
@@ -269,13 +277,14 @@ class FrameMatcher:
             return False
         if trace is not None:
             trace.fast_frame(entry.index, walk.states, t, points or ())
-        producer_findings(walk, walk.frames, entry.value_offset, end, n - 1 - end)
+        base = entry.value_offset
+        producer_findings(walk, walk.frames, base, end, n - 1 - end, long_flags)
         self.destroys = bool(removed)
         walk.frames += 1
         walk.states += k
         self.states, self.producer = k, True
-        destroyed.update(removed)  # only "d" gets here (see above), which destroys under both profiles
-        walk.destroyed_spec.update(removed)
+        destroyed.update(removed)  # "d" destroys under both profiles, "destroyed" under compat only
+        walk.destroyed_spec.update(removed_spec)
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1
@@ -302,7 +311,20 @@ def producer_finding_args(index: int, base: int, time_at: int, size: int, which:
             "document says an array)", base + 4, 10, path + ".cmd", "array", "the empty string")
 
 
-def producer_findings(walk: _Walk, index: int, base: int, time_at: int, size: int) -> None:
-    """Add :func:`producer_finding_args` to the walk."""
-    for which, (_, only) in enumerate(PRODUCER_RULES):
-        walk.add(*producer_finding_args(index, base, time_at, size, which), only=only)
+#: The instance flags spec allows, as the full walk names them in MATRIX-STATE-003.
+_SPEC_FLAGS = "'i' or 'd'"
+
+
+def producer_findings(walk: _Walk, index: int, base: int, time_at: int, size: int,
+                      long_flags: Sequence[tuple[int, int, bytes]] = ()) -> None:
+    """Add :func:`producer_finding_args` to the walk, and the spec findings of the states whose flag is
+    the producer's long one (``(state, offset in the frame of its 'i' element, flag)``), in the full
+    walk's order: the time's, the states', the cmd's."""
+    walk.add(*producer_finding_args(index, base, time_at, size, 0), only=PRODUCER_RULES[0][1])
+    walk.add(*producer_finding_args(index, base, time_at, size, 1), only=PRODUCER_RULES[1][1])
+    for state, at, flag in long_flags:
+        path = f"frames[{index}].states[{state}].i"
+        text = flag.decode("ascii")
+        walk.add("MATRIX-STATE-003", f"{path} is {text!r}, not {_SPEC_FLAGS}", base + at, None, path, _SPEC_FLAGS,
+                 text, only="spec")
+    walk.add(*producer_finding_args(index, base, time_at, size, 2), only=PRODUCER_RULES[2][1])

@@ -266,25 +266,23 @@ class FrameRuns:
         (``rows``: their numbers, one tuple a frame); if so, the walk's time is updated."""
         walk = self.walk
         vals = list(chain.from_iterable(rows))
-        total = sum(vals)
-        if total - total != 0.0:  # a NaN or an infinity (or a sum that overflows: the fast path judges)
-            return False
         m = 7 * layout.states + 1  # a state's position and rotation, then the time
         times = vals[m - 1::m]
+        del vals[m - 1::m]  # the states' numbers, 7 a state
+        total = sum(vals) + sum(times)
+        if total - total != 0.0:  # a NaN or an infinity (or a sum that overflows: the fast path judges)
+            return False
         prev = walk.prev_time
         if times[0] < 0.0 or (prev is not None and times[0] < prev) \
                 or not all(map(le, times, islice(times, 1, None))):
             return False
-        k = layout.states
-        if k:
+        if layout.states:
             ids = layout.ids  # in the fixed bytes: those of a frame the fast path accepted, unique
             if not walk.objects.keys() >= ids or not walk.destroyed.isdisjoint(ids):
                 return False
-            for j in range(k):
-                r = 7 * j + 3
-                norms = list(map(hypot, vals[r::m], vals[r + 1::m], vals[r + 2::m], vals[r + 3::m]))
-                if min(norms) < _LO or max(norms) > _HI:
-                    return False
+            norms = list(map(hypot, vals[3::7], vals[4::7], vals[5::7], vals[6::7]))
+            if min(norms) < _LO or max(norms) > _HI:
+                return False
         last = times[-1]
         if prev is None or last > prev:
             walk.prev_time = last
