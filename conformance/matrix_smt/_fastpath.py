@@ -203,7 +203,7 @@ class FrameMatcher:
             (t,) = _F64(raw[n - 9:n - 1])
             end = n - 15
         elif raw[n - 11:n - 5] == _TIME_I32:
-            (t,) = _I32(raw[n - 5:n - 1])
+            t = float(_I32(raw[n - 5:n - 1])[0])  # a number is a float to the rules (and in the stats)
             end = n - 11
         else:
             return False

@@ -32,7 +32,6 @@ at the same offsets; once each rule has its stored findings, only counted).
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
 from itertools import chain, islice
 from math import hypot
 from operator import itemgetter, le
@@ -152,6 +151,7 @@ class _Layout:
         # the producer's time element: its offset in the frame and its length
         self.time_at = spots[-1][0] - 6
         self.time_len = 14 if spots[-1][1] == "d" else 10
+        self.int_time = spots[-1][1] == "i"
         self._elements: dict[int, _Element] = {}
 
     def fits(self, raw: bytes) -> bool:
@@ -219,9 +219,9 @@ class FrameRuns:
                 n = _keys_match(data, stride, key_len, index, n)
             if not n:
                 break
-            if not self._numbers_clean(el.unpack(memoryview(data)[:n * stride]), n, layout):
-                self._last_end = pos  # what was taken stays; the frames that follow go one at a time
-                return taken, False
+            clean = self._clean_frames(data[:n * stride], el, n, layout)
+            stop = clean < n  # the frame after the clean ones goes to the fast path or the full walk
+            n = clean
             if layout.producer:
                 self._producer_findings(walk.frames, pos + 2 + key_len, stride, n, layout)
             walk.frames += n
@@ -229,6 +229,9 @@ class FrameRuns:
             taken += n
             index += n
             pos += n * stride
+            if stop:
+                self._last_end = pos
+                return taken, False
             if n < want:
                 break
         self._last_end = pos
@@ -261,13 +264,38 @@ class FrameRuns:
         self._layouts = [layout, *self._layouts[:LAYOUTS - 1]]
         return layout
 
-    def _numbers_clean(self, rows: Iterable[tuple[Any, ...]], n: int, layout: _Layout) -> bool:
+    def _clean_frames(self, data: memoryview, el: _Element, n: int, layout: _Layout) -> int:
+        """How many of the run's ``n`` frames (``data``) from the first have numbers no rule has anything
+        to say about; the walk's time is updated for those."""
+        if self._numbers_clean(list(chain.from_iterable(el.unpack(data))), n, layout):
+            return n
+        # the first frame with something to say: per frame (once a run, for the frame that ends it)
+        vals = list(chain.from_iterable(el.unpack(data)))
+        m = 7 * layout.states + 1
+        prev = self.walk.prev_time
+        for j in range(n):
+            frame = vals[j * m:(j + 1) * m]
+            t = float(frame[-1])
+            total = sum(frame)
+            if total - total != 0.0 or t < 0.0 or (prev is not None and t < prev) or any(
+                    not _LO <= hypot(*frame[r:r + 4]) <= _HI for r in range(3, m - 1, 7)):
+                break
+            prev = t if prev is None or t > prev else prev
+        else:
+            return 0  # not found frame by frame: the fast path judges the run's frames one at a time
+        if j and self._numbers_clean(vals[:j * m], j, layout):
+            return j
+        return 0
+
+    def _numbers_clean(self, vals: list[Any], n: int, layout: _Layout) -> bool:
         """Whether no rule has anything to say about the numbers of the run's ``n`` frames
-        (``rows``: their numbers, one tuple a frame); if so, the walk's time is updated."""
+        (``vals``: their numbers, frame after frame, which this takes apart); if so, the walk's time
+        is updated."""
         walk = self.walk
-        vals = list(chain.from_iterable(rows))
         m = 7 * layout.states + 1  # a state's position and rotation, then the time
         times = vals[m - 1::m]
+        if layout.int_time:  # a number is a float to the rules (and in the stats)
+            times = list(map(float, times))
         del vals[m - 1::m]  # the states' numbers, 7 a state
         total = sum(vals) + sum(times)
         if total - total != 0.0:  # a NaN or an infinity (or a sum that overflows: the fast path judges)
