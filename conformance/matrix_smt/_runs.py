@@ -34,7 +34,7 @@ from __future__ import annotations
 import struct
 from itertools import chain, islice
 from math import hypot
-from operator import itemgetter, le
+from operator import le
 from typing import TYPE_CHECKING, Any
 
 from recspec.reference.matrix_smt import Entry, RecordingWalker
@@ -359,14 +359,32 @@ def _same_size(data: memoryview, stride: int, at: int, size: int, n: int) -> int
     return n
 
 
+#: The digit at place 1, 10 and 100 of the indexes 0, 1, 2... cycles with these patterns.
+_CYCLES = {place: b"".join(bytes((0x30 + d,)) * place for d in range(10)) for place in (1, 10, 100)}
+
+
+def _digits(first: int, n: int, place: int) -> bytes:
+    """The digit at ``place`` (1, 10, 100...) of the indexes ``first``... ``first + n - 1``, as ASCII."""
+    cycle = _CYCLES.get(place)
+    if cycle is not None:
+        start = first % len(cycle)
+        reps = (start + n) // len(cycle) + 1
+        return (cycle * reps)[start:start + n]
+    parts = []  # a large place: the digit changes every ``place`` indexes, a few times in a run
+    i, end = first, first + n
+    while i < end:
+        nxt = min(end, (i // place + 1) * place)
+        parts.append(bytes((0x30 + (i // place) % 10,)) * (nxt - i))
+        i = nxt
+    return b"".join(parts)
+
+
 def _keys_match(data: memoryview, stride: int, key_len: int, index: int, n: int) -> int:
     """How many of the ``n`` elements in ``data`` from the first have the keys ``index``, ``index + 1``...
-    (all of ``key_len`` digits)."""
-    keys = list(map(str, range(index, index + n)))
+    (all of ``key_len`` digits), a digit column at a time."""
     for d in range(key_len):
         column = bytes(data[1 + d:n * stride:stride])
-        expected = "".join(map(itemgetter(d), keys)).encode("ascii")
+        expected = _digits(index, n, 10 ** (key_len - 1 - d))
         if column != expected:
             n = next(i for i, (x, y) in enumerate(zip(column, expected)) if x != y)
-            keys = keys[:n]
     return n
