@@ -23,14 +23,18 @@ from recspec.conformance.matrix_smt import _runs
 from recspec.conformance.matrix_smt._check import check_stream
 from recspec.conformance.matrix_smt._locate import add_element_lengths
 from recspec.conformance.matrix_smt._rules import RULES_BY_ID
+from recspec.conformance.matrix_smt._xcheck import _frame_spans
+from recspec.errors import DecodeError
 from recspec.fuzz.matrix_smt import mutate
 from recspec.reference.matrix_smt import (
+    T_ARRAY,
     CommandKind,
     DebugCommand,
     Frame,
     Geometry,
     Presence,
     Recording,
+    RecordingWalker,
     SceneObject,
     State,
     encode,
@@ -187,3 +191,28 @@ def test_a_bad_frame_in_a_run_is_located(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_scene1_gives_the_full_walks_report(profile: str) -> None:
     report = _assert_same(real_file("Scene1.bson").read_bytes(), profile)
     assert report.evidence["fast_path_frames"] == 500
+
+
+def _walker_spans(data: bytes) -> tuple[int, list[tuple[int, int]]] | None:
+    try:
+        w = RecordingWalker(io.BytesIO(data), len(data))
+        frames = next((s for s in w.sections() if s.key == "frames" and s.type_code == T_ARRAY), None)
+        if frames is None:
+            return None
+        return frames.value_offset, [(e.offset, e.end) for e in w.entries(frames, raw=True)]
+    except DecodeError:
+        return None
+
+
+@SLOW
+@given(st.randoms(use_true_random=False), st.integers(0, 40), st.sampled_from([0.0, 0.1, 0.3]),
+       st.sampled_from(["spec", "compat"]))
+def test_the_cross_checks_quick_framing_is_the_walkers(rng, frames, rare, encoding) -> None:  # type: ignore[no-untyped-def]
+    """The cross-check's sample is cut with ``_frame_spans`` (the lengths alone, a column of bytes at a
+    time over elements like the one before): it gives the walker's spans, or None (the walker frames)."""
+    data = encode(_recording(rng, frames, rare), profile=encoding)
+    for edited in _edits(data, rng):
+        walked = _walker_spans(edited)
+        if walked is not None:
+            quick = _frame_spans(edited, walked[0])
+            assert quick is None or quick == walked[1]

@@ -363,13 +363,14 @@ SAMPLE_STRIDE = 256
 
 def _frame_spans(data: bytes, v: int) -> list[tuple[int, int]] | None:
     """``(start, end)`` of each element of the array at ``v`` when each is a document with an ASCII
-    key inside the array, as the walker frames them, read from the lengths alone (a loop over the
-    elements, not a walk); ``None`` for anything else, which the walker frames (or rejects)."""
+    key inside the array, as the walker frames them, read from the lengths alone (not a walk: the
+    elements after one that have its key length and document length are found a column of bytes at a
+    time); ``None`` for anything else, which the walker frames (or rejects)."""
     (n,) = _I32_AT(data, v)
     last = v + n - 1
     if n < 5 or last >= len(data) or data[last] != 0:
         return None
-    spans = []
+    spans: list[tuple[int, int]] = []
     pos = v + 4
     find = data.find
     while pos < last:
@@ -381,8 +382,28 @@ def _frame_spans(data: bytes, v: int) -> list[tuple[int, int]] | None:
         if dn < 5 or end > last or dn > b.MAX_BUFFERED_SIZE:
             return None
         spans.append((pos, end))
+        stride = end - pos
+        same = _same_elements(data[end:end + (last - end) // stride * stride], stride, k - pos - 1, data[k + 1:k + 5])
+        if same:
+            stop = end + same * stride
+            spans.extend(zip(range(end, stop, stride), range(end + stride, stop + stride, stride)))
+            end = stop
         pos = end
     return spans if pos == last else None
+
+
+def _same_elements(block: bytes, stride: int, key_len: int, length: bytes) -> int:
+    """How many elements of ``stride`` bytes from the start of ``block`` are, like the one before
+    them, a document (type 3) with an ASCII key of ``key_len`` bytes and the ``length`` bytes."""
+    m = len(block) // stride
+    for at, byte in ((0, 3), (1 + key_len, 0), *((2 + key_len + i, x) for i, x in enumerate(length))):
+        column = block[at:m * stride:stride]
+        m -= len(column.lstrip(bytes((byte,))))  # up to the first element that differs
+    for at in range(1, 1 + key_len):
+        column = block[at:m * stride:stride]
+        if 0 in column or not column.isascii():
+            return 0  # the walk one element at a time says where
+    return m
 
 
 def sample_frames(data: bytes, stride: int = SAMPLE_STRIDE) -> _sample.Sample | None:
