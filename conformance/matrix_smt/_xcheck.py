@@ -351,14 +351,14 @@ def differential(data: bytes) -> list[Divergence]:
 
 
 #: The default cross-check reads every frame of a file up to this size, and above it a
-#: sample of about one frame in SAMPLE_STRIDE, plus the other top-level values (objects),
-#: the first and the last frame. The three-way reading costs about 0.2 ms a frame (the
-#: Kaitai parser most of it) against 2-4 us a frame for the check (frames in runs of one
-#: layout), and the objects and the first and last frame cost about as much as the check of
-#: Scene1.bson's 500 frames already, so the stride is 256: there the default cross-check
-#: costs about as much as the check (benchmarks/bench_ratios.py, "cross-check").
+#: sample: the other top-level values (objects), the first and the last frame, and about one
+#: frame in SAMPLE_STRIDE. The three-way reading costs about 0.3 ms a frame (the Kaitai parser
+#: most of it) against 2-4 us a frame for the check (frames in runs of one layout), so about
+#: 100 times; the objects and the first and last frame already cost about 0.9 ms on
+#: Scene1.bson, half its check, so the stride is 512: there the default cross-check costs
+#: about as much as the check (benchmarks/bench_ratios.py, "cross-check").
 SAMPLE_ABOVE = 64 * 1024
-SAMPLE_STRIDE = 256
+SAMPLE_STRIDE = 512
 
 
 def _frame_spans(data: bytes, v: int) -> list[tuple[int, int]] | None:
