@@ -591,7 +591,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
                 elif fast is None or not fast.frame(entry):
                     value = entry.value if entry.raw is None else decode_raw(entry, f"frames[{entry.index}]")
                     walk.frame(entry.index, entry.key, entry.offset, value)
-                elif bulk is not None and not fast.destroys:
+                elif bulk is not None and fast.runs:
                     before = walk.frames
                     n = bulk.after(entry, w, fast.states, fast.producer)
                     if n:

@@ -102,8 +102,9 @@ class FrameMatcher:
     def __init__(self, walk: _Walk) -> None:
         self.walk = walk
         self.matched = 0
-        # the frame frame() last accepted: whether it destroys an object, its states, its layout
-        self.destroys = False
+        # the frame frame() last accepted: whether it may start a run of frames like it (it destroys no
+        # object and has no finding of a state; see _runs), its states, its layout
+        self.runs = False
         self.states = 0
         self.producer = False
         self._structs: dict[int, _Structs] = {}
@@ -137,7 +138,7 @@ class FrameMatcher:
         last = end - 1
         states = _STATE.findall(raw, 16, last)
         k = len(states)
-        self.destroys = False
+        self.runs = True
         if k == 0:
             if last != 16:
                 return False
@@ -174,8 +175,8 @@ class FrameMatcher:
             norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
             if min(norms) < _LO or max(norms) > _HI:
                 return False
-            self.destroys = b"d" in flags
-            if self.destroys:  # "d" destroys under both profiles
+            self.runs = b"d" not in flags
+            if not self.runs:  # "d" destroys under both profiles
                 gone = [i for i, f in zip(ids, flags) if f == b"d"]
                 walk.destroyed.update(gone)
                 walk.destroyed_spec.update(gone)
@@ -279,7 +280,7 @@ class FrameMatcher:
             trace.fast_frame(entry.index, walk.states, t, points or ())
         base = entry.value_offset
         producer_findings(walk, walk.frames, base, end, n - 1 - end, long_flags)
-        self.destroys = bool(removed)
+        self.runs = not removed and not long_flags
         walk.frames += 1
         walk.states += k
         self.states, self.producer = k, True

@@ -3,30 +3,34 @@ accepted and that have its layout, byte for byte, around other numbers.
 
 A frame the fast path (``_fastpath.FrameMatcher``) accepted is one of the two
 shapes it knows (the spec encoder's or the producer's), and every byte of it but
-its numbers (the states' ids, positions and rotations, and the time) is fixed by
-that shape: the lengths, the type bytes, the keys, the strings. So a later frame
-whose bytes equal the accepted frame's outside the numbers has the same
-structure, and what is left for the rules is its numbers. :class:`FrameRuns`
-checks a run of such frames at once, at C speed (the recording's frames array,
-read by the walker's window, is a sequence of ``03 key 00 frame`` elements of one
-size):
+its numbers (the states' positions and rotations, and the time) is fixed by that
+shape: the lengths, the type bytes, the keys, the strings, and here the states'
+ids too. So a later frame whose bytes equal the accepted frame's outside those
+numbers has the same structure and names the same objects (which existed and
+were not destroyed then, and are checked again against the destroyed ones), and
+what is left for the rules is its numbers. :class:`FrameRuns` checks a run of
+such frames at once, at C speed (the recording's frames array, read from the
+walker's window, is a sequence of ``03 key 00 frame`` elements of one size):
 
-- the bytes: the run's elements as one integer, masked (the numbers and the keys
-  out) and compared with the layout's bytes repeated; the first difference ends
-  the run there;
+- the bytes: a cheap first cut on the documents' length fields (a column of
+  bytes a time), then the run's elements as one integer, masked (the numbers and
+  the keys out) and compared with the layout's bytes repeated; the first
+  difference ends the run there;
 - the keys: each digit column of the keys (``bytes[i::stride]``) against the
   indexes' digits;
-- the numbers: one ``struct`` unpack per element, then per column: finite (their
-  sum is), quaternions of unit length, times >= 0 and non-decreasing, every id an
-  object's id not destroyed, no id twice in a frame.
+- the numbers: one ``struct`` unpack per element, then a column at a time:
+  finite (their sum is), quaternions of unit length (as the fast path, strictly
+  inside the tolerance), times >= 0 and non-decreasing.
 
-A run whose numbers any rule could report is not taken (nothing is changed), and
-those frames go on one at a time, through the fast path or the full walk, which
-locate the finding. A frame that destroys an object starts no run. What a run
-records is what the fast path records for each of its frames, in order: the
-counts, the time, the findings the producer's keys get (the first ones stored,
-at the same offsets; once each rule has its stored findings, only counted).
-``tests/test_matrix_smt_runs.py`` holds reports with runs to the full walk's.
+A run stops before the first frame whose numbers a rule could report; that frame
+goes on through the fast path or the full walk, which locate the finding, and a
+run starts again after it. A frame that destroys an object starts no run, and
+only layouts seen in the last few accepted frames are tried. What a run records
+is what the fast path records for each of its frames, in order: the counts, the
+time, the findings the producer's keys get (the first ones stored, at the same
+offsets, with their elements' lengths; once each rule has its stored findings,
+only counted). ``tests/test_matrix_smt_runs.py`` holds the reports to the full
+walk's on generated, edited and mutated recordings.
 """
 
 from __future__ import annotations
