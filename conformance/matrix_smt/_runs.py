@@ -51,8 +51,9 @@ if TYPE_CHECKING:
 
 __all__ = ["FrameRuns"]
 
-#: Bytes of frames checked in one run at most (the walker's window is 1 MiB).
-RUN_BYTES = 1 << 19
+#: Bytes of frames checked at once at most (memory: the integers and the numbers of a chunk of
+#: this size cost a few times it; 64 KiB keeps the peak RSS where the frame-by-frame walk had it).
+RUN_BYTES = 1 << 16
 #: Layouts kept (the producer's frames alternate between a few: whole numbers are int32).
 LAYOUTS = 8
 _I32_AT = struct.Struct("<i").unpack_from
