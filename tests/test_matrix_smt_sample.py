@@ -55,4 +55,3 @@ def test_scene1_is_sampled_and_says_so() -> None:
     s = sample_frames(path.read_bytes())
     assert s is not None and 0 < s.chosen < s.units
     assert_maps_back(s.data, path.read_bytes(), s.original_offset)
-
