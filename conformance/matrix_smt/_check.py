@@ -40,7 +40,7 @@ from recspec.trace import MatrixTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
-from . import _fastpath
+from . import _fastpath, _runs
 from ._rules import QUAT_TOLERANCE, RULES_BY_ID
 from ._sniff import sniff
 
@@ -582,6 +582,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     elif frames_s is not None and frames_s.type_code == T_ARRAY:
         fast = _fastpath.FrameMatcher(walk) if fast_path else None
         runs = fast_path and walk.trace is None
+        bulk = _runs.FrameRuns(walk) if runs else None
         total = w.size
         try:
             for entry in w.entries(frames_s, raw=True):
@@ -590,6 +591,14 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
                 elif fast is None or not fast.frame(entry):
                     value = entry.value if entry.raw is None else decode_raw(entry, f"frames[{entry.index}]")
                     walk.frame(entry.index, entry.key, entry.offset, value)
+                elif bulk is not None and fast.runs:
+                    before = walk.frames
+                    n = bulk.after(entry, w, fast.states, fast.producer)
+                    if n:
+                        fast.matched += n
+                        if progress is not None and before // PROGRESS_EVERY != walk.frames // PROGRESS_EVERY:
+                            progress(entry.end, total)
+                        continue
                 if progress is not None and not walk.frames % PROGRESS_EVERY:
                     progress(entry.end, total)
         except DecodeError as e:

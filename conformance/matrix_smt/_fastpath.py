@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Sequence
 from math import hypot
 from operator import sub
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from recspec.reference.matrix_smt import Entry
 
@@ -101,6 +102,11 @@ class FrameMatcher:
     def __init__(self, walk: _Walk) -> None:
         self.walk = walk
         self.matched = 0
+        # the frame frame() last accepted: whether it may start a run of frames like it (it destroys no
+        # object and has no finding of a state; see _runs), its states, its layout
+        self.runs = False
+        self.states = 0
+        self.producer = False
         self._structs: dict[int, _Structs] = {}
 
     def frame(self, entry: Entry) -> bool:
@@ -132,6 +138,7 @@ class FrameMatcher:
         last = end - 1
         states = _STATE.findall(raw, 16, last)
         k = len(states)
+        self.runs = True
         if k == 0:
             if last != 16:
                 return False
@@ -168,7 +175,8 @@ class FrameMatcher:
             norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
             if min(norms) < _LO or max(norms) > _HI:
                 return False
-            if b"d" in flags:  # "d" destroys under both profiles
+            self.runs = b"d" not in flags
+            if not self.runs:  # "d" destroys under both profiles
                 gone = [i for i, f in zip(ids, flags) if f == b"d"]
                 walk.destroyed.update(gone)
                 walk.destroyed_spec.update(gone)
@@ -179,13 +187,16 @@ class FrameMatcher:
                              if k and trace.positions.wants(entry.index) else ())
         walk.frames += 1
         walk.states += k
+        self.states, self.producer = k, False
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1
         return True
 
     def _compat_frame(self, entry: Entry, raw: bytes, n: int) -> bool:
-        """A frame as the producer writes it, ``{cmd: "", states: [...], time}`` (flags "i" and "d" only)."""
+        """A frame as the producer writes it, ``{cmd: "", states: [...], time}``. The producer's flags
+        "destroyed" and "instantiated" are compat's, not spec's: MATRIX-STATE-003 under spec, and
+        "destroyed" destroys under compat only, as the full walk reads them."""
         walk = self.walk
         if raw[n - 1] != 0 or entry.key != str(walk.frames):
             return False
@@ -193,7 +204,7 @@ class FrameMatcher:
             (t,) = _F64(raw[n - 9:n - 1])
             end = n - 15
         elif raw[n - 11:n - 5] == _TIME_I32:
-            (t,) = _I32(raw[n - 5:n - 1])
+            t = float(_I32(raw[n - 5:n - 1])[0])  # a number is a float to the rules (and in the stats)
             end = n - 11
         else:
             return False
@@ -208,6 +219,8 @@ class FrameMatcher:
         objects, destroyed = walk.objects, walk.destroyed
         seen: set[int] = set()
         removed: list[int] = []
+        removed_spec: list[int] = []
+        long_flags: list[tuple[int, int, bytes]] = []  # (state, offset of its 'i' element, flag)
         tiled = 26
         k = 0
         F64, I32 = _F64, _I32
@@ -235,7 +248,8 @@ class FrameMatcher:
             if dl != struct.pack("<i", doc_len) or ilen != struct.pack("<i", len(flag) + 1) \
                     or mlen != struct.pack("<i", len(meta) + 1):
                 return False
-            tiled += 2 + len(key) + doc_len
+            at = tiled + 2 + len(key)  # the state's document
+            tiled = at + doc_len
             if not meta.isascii():
                 try:
                     meta.decode("utf-8")
@@ -244,9 +258,11 @@ class FrameMatcher:
             (sid,) = I32(sid_b)
             if sid not in objects or sid in destroyed or sid in seen:
                 return False
-            if len(flag) > 1:  # "instantiated"/"destroyed": spec reads them differently; the full walk judges both
-                return False
             seen.add(sid)
+            if len(flag) > 1:  # "instantiated" / "destroyed": not spec's flags, and no destruction under spec
+                long_flags.append((k, at + 12, flag))  # 'i' follows the length and the id element
+            elif flag == b"d":
+                removed_spec.append(sid)
             if _COMPAT_FLAGS[flag]:
                 removed.append(sid)
             total = sum(nums)
@@ -262,19 +278,54 @@ class FrameMatcher:
             return False
         if trace is not None:
             trace.fast_frame(entry.index, walk.states, t, points or ())
-        # the findings the full walk makes on the producer's keys, at the same offsets
-        path, base = f"frames[{walk.frames}]", entry.value_offset
-        walk.add("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
-                 "key is 't'", base + end, None, path + ".time", "t", "time", only="spec")
-        walk.add("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
-                 "shows 0)", base + end, None, path + ".time", "t", "time")
-        walk.add("MATRIX-FRAME-003", f"{path}.cmd is the empty string, not an array (the producer's habit; the "
-                 "document says an array)", base + 4, None, path + ".cmd", "array", "the empty string", only="spec")
+        base = entry.value_offset
+        producer_findings(walk, walk.frames, base, end, n - 1 - end, long_flags)
+        self.runs = not removed and not long_flags
         walk.frames += 1
         walk.states += k
-        destroyed.update(removed)  # only "d" gets here (see above), which destroys under both profiles
-        walk.destroyed_spec.update(removed)
+        self.states, self.producer = k, True
+        destroyed.update(removed)  # "d" destroys under both profiles, "destroyed" under compat only
+        walk.destroyed_spec.update(removed_spec)
         walk.prev_time = t if prev is None or t > prev else prev
         walk.last_time = t
         self.matched += 1
         return True
+
+
+#: The findings of a frame in the producer's layout: (rule, profile it belongs to).
+PRODUCER_RULES = (("MATRIX-FRAME-001", "spec"), ("MATRIX-FRAME-005", None), ("MATRIX-FRAME-003", "spec"))
+
+
+def producer_finding_args(index: int, base: int, time_at: int, size: int, which: int) -> tuple[Any, ...]:
+    """Finding ``which`` (of :data:`PRODUCER_RULES`) the full walk makes on the producer's keys of frame
+    ``index`` (its document at ``base``; its time element at ``base + time_at``, ``size`` bytes long),
+    at the same offset, with the element's length (as ``_locate`` would give it): ``FindingSink.add``'s
+    arguments."""
+    path = f"frames[{index}]"
+    if which == 0:
+        return ("MATRIX-FRAME-001", f"{path} stores its time under 'time' (the producer's key); the document's "
+                "key is 't'", base + time_at, size, path + ".time", "t", "time")
+    if which == 1:
+        return ("MATRIX-FRAME-005", f"{path} stores its time under 'time', which the viewer does not read (it "
+                "shows 0)", base + time_at, size, path + ".time", "t", "time")
+    return ("MATRIX-FRAME-003", f"{path}.cmd is the empty string, not an array (the producer's habit; the "
+            "document says an array)", base + 4, 10, path + ".cmd", "array", "the empty string")
+
+
+#: The instance flags spec allows, as the full walk names them in MATRIX-STATE-003.
+_SPEC_FLAGS = "'i' or 'd'"
+
+
+def producer_findings(walk: _Walk, index: int, base: int, time_at: int, size: int,
+                      long_flags: Sequence[tuple[int, int, bytes]] = ()) -> None:
+    """Add :func:`producer_finding_args` to the walk, and the spec findings of the states whose flag is
+    the producer's long one (``(state, offset in the frame of its 'i' element, flag)``), in the full
+    walk's order: the time's, the states', the cmd's."""
+    walk.add(*producer_finding_args(index, base, time_at, size, 0), only=PRODUCER_RULES[0][1])
+    walk.add(*producer_finding_args(index, base, time_at, size, 1), only=PRODUCER_RULES[1][1])
+    for state, at, flag in long_flags:
+        path = f"frames[{index}].states[{state}].i"
+        text = flag.decode("ascii")
+        walk.add("MATRIX-STATE-003", f"{path} is {text!r}, not {_SPEC_FLAGS}", base + at, None, path, _SPEC_FLAGS,
+                 text, only="spec")
+    walk.add(*producer_finding_args(index, base, time_at, size, 2), only=PRODUCER_RULES[2][1])

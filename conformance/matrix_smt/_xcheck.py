@@ -31,7 +31,16 @@ import struct
 from typing import Any, BinaryIO
 
 import bson as pymongo_bson
+from bson.code import Code
 from bson.codec_options import CodecOptions, DatetimeConversion
+from bson.dbref import DBRef
+from bson.decimal128 import Decimal128
+from bson.int64 import Int64
+from bson.max_key import MaxKey
+from bson.min_key import MinKey
+from bson.objectid import ObjectId
+from bson.regex import Regex
+from bson.timestamp import Timestamp
 from kaitaistruct import KaitaiStream
 
 from recspec._ksy_fast.bson import Bson as KB  # the cross-check: no debug mode
@@ -166,20 +175,23 @@ def pymongo_decode(data: bytes) -> Any:
 
 
 _DBREF = ("dbref",)
+_F64 = struct.Struct("<d").pack
+_I32_AT = struct.Struct("<i").unpack_from
 
 
 def pymongo_form(value: Any) -> Any:
     """A pymongo-decoded value in the comparable form :func:`reference_form` also gives."""
-    from bson.code import Code
-    from bson.dbref import DBRef
-    from bson.decimal128 import Decimal128
-    from bson.int64 import Int64
-    from bson.max_key import MaxKey
-    from bson.min_key import MinKey
-    from bson.objectid import ObjectId
-    from bson.regex import Regex
-    from bson.timestamp import Timestamp
-
+    t = type(value)  # the exact types first (most values), then the subclasses in their order
+    if t is float:
+        return ("double", _F64(value))
+    if t is int:
+        return ("int", value)
+    if t is str:
+        return ("str", value)
+    if t is list:
+        return ("arr", [pymongo_form(v) for v in value])
+    if t is dict:
+        return ("doc", [(k, pymongo_form(v)) for k, v in value.items()])
     if isinstance(value, DBRef):
         return _DBREF
     if isinstance(value, dict):
@@ -249,7 +261,7 @@ def reference_form(value: Any, *, embedded: bool = True) -> Any:
     if t is int:
         return ("int", value)
     if t is float:
-        return ("double", struct.pack("<d", value))
+        return ("double", _F64(value))
     if t is str:
         return ("str", value)
     if value is None or t is b.Undefined:
@@ -339,10 +351,59 @@ def differential(data: bytes) -> list[Divergence]:
 
 
 #: The default cross-check reads every frame of a file up to this size, and above it a
-#: sample of about one frame in SAMPLE_STRIDE: the full three-way reading costs about
-#: 10-15 times the check on Scene1.bson, so the sample costs about as much as the check.
+#: sample: the other top-level values (objects), the first and the last frame, and about one
+#: frame in SAMPLE_STRIDE. The three-way reading costs about 0.3 ms a frame (the Kaitai parser
+#: most of it) against 2-4 us a frame for the check (frames in runs of one layout), so about
+#: 100 times; the objects and the first and last frame already cost about 0.9 ms on
+#: Scene1.bson, half its check, so the stride is 512: there the default cross-check costs
+#: about as much as the check (benchmarks/bench_ratios.py, "cross-check").
 SAMPLE_ABOVE = 64 * 1024
-SAMPLE_STRIDE = 16
+SAMPLE_STRIDE = 512
+
+
+def _frame_spans(data: bytes, v: int) -> list[tuple[int, int]] | None:
+    """``(start, end)`` of each element of the array at ``v`` when each is a document with an ASCII
+    key inside the array, as the walker frames them, read from the lengths alone (not a walk: the
+    elements after one that have its key length and document length are found a column of bytes at a
+    time); ``None`` for anything else, which the walker frames (or rejects)."""
+    (n,) = _I32_AT(data, v)
+    last = v + n - 1
+    if n < 5 or last >= len(data) or data[last] != 0:
+        return None
+    spans: list[tuple[int, int]] = []
+    pos = v + 4
+    find = data.find
+    while pos < last:
+        k = find(b"\x00", pos + 1, last)
+        if data[pos] != b.T_DOCUMENT or k < 0 or k + 5 > last or not data[pos + 1:k].isascii():
+            return None
+        (dn,) = _I32_AT(data, k + 1)
+        end = k + 1 + dn
+        if dn < 5 or end > last or dn > b.MAX_BUFFERED_SIZE:
+            return None
+        spans.append((pos, end))
+        stride = end - pos
+        same = _same_elements(data[end:end + (last - end) // stride * stride], stride, k - pos - 1, data[k + 1:k + 5])
+        if same:
+            stop = end + same * stride
+            spans.extend(zip(range(end, stop, stride), range(end + stride, stop + stride, stride)))
+            end = stop
+        pos = end
+    return spans if pos == last else None
+
+
+def _same_elements(block: bytes, stride: int, key_len: int, length: bytes) -> int:
+    """How many elements of ``stride`` bytes from the start of ``block`` are, like the one before
+    them, a document (type 3) with an ASCII key of ``key_len`` bytes and the ``length`` bytes."""
+    m = len(block) // stride
+    for at, byte in ((0, 3), (1 + key_len, 0), *((2 + key_len + i, x) for i, x in enumerate(length))):
+        column = block[at:m * stride:stride]
+        m -= len(column.lstrip(bytes((byte,))))  # up to the first element that differs
+    for at in range(1, 1 + key_len):
+        column = block[at:m * stride:stride]
+        if 0 in column or not column.isascii():
+            return 0  # the walk one element at a time says where
+    return m
 
 
 def sample_frames(data: bytes, stride: int = SAMPLE_STRIDE) -> _sample.Sample | None:
@@ -357,7 +418,7 @@ def sample_frames(data: bytes, stride: int = SAMPLE_STRIDE) -> _sample.Sample | 
         frames = next((s for s in w.sections() if s.key == "frames" and s.type_code == b.T_ARRAY), None)
         if frames is None:
             return None
-        spans = [(e.offset, e.end) for e in w.entries(frames, raw=True)]
+        spans = _frame_spans(data, frames.value_offset) or [(e.offset, e.end) for e in w.entries(frames, raw=True)]
     except DecodeError:
         return None
     v = frames.value_offset

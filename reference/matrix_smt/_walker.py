@@ -335,6 +335,25 @@ class RecordingWalker:
                              f"(byte {term[0]:#04x} at its end)", last, path)
 
 
+    def following(self, pos: int, limit: int) -> memoryview:
+        """During an ``entries(raw=True)`` walk, the bytes of the array from ``pos`` (at or after
+        the end of the element it yielded last), a view of the read window (not a copy): at most
+        ``limit`` bytes and :data:`WINDOW`, never past the array's final NUL nor the file's end;
+        so that a caller can check a run of elements in bulk and then :meth:`resume` after it."""
+        n = max(min(limit, WINDOW, min(self._entries_last, self.size) - pos), 0)
+        start = pos - self._win_at
+        if not (start >= 0 and start + n <= len(self._win)):
+            self.f.seek(pos)
+            self._win = self.f.read(WINDOW)
+            self._win_at = pos
+            start = 0
+        return memoryview(self._win)[start:start + n]
+
+    def resume(self, pos: int, index: int) -> None:
+        """Go on with the ``entries(raw=True)`` walk at element ``index``, which starts at
+        ``pos`` (after elements a caller checked from :meth:`following`'s bytes)."""
+        self._resume = (pos, index)
+
     def skip_empty_documents(self, after: Entry) -> int:
         """During an ``entries(raw=True)`` walk, just after it yielded ``after``: step past
         the elements that follow ``after`` while they are empty embedded documents
