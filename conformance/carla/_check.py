@@ -98,6 +98,7 @@ class _Walk:
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
+        self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
         self.bulk_wait = 0  # frame boundaries to pass before trying again
 
@@ -323,7 +324,12 @@ class _Walk:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     return t, k, last
         t = build_template(buf, i, room, self.v, self.order, self.required, reader.max_packet_size)
-        if t is None or (last := t.match(buf, i, 1, prev, self.alive)) is None:
+        if t is None:
+            return None
+        if len(self.templates) >= MAX_TEMPLATES:
+            self.templates.clear()
+        t = self.templates.setdefault(t.key, t)  # a shape seen before keeps its formats
+        if (last := t.match(buf, i, 1, prev, self.alive)) is None:
             return None
         return t, 1, last
 
@@ -602,6 +608,9 @@ ATTRIBUTE_CHUNK = 8192
 #: bytes of the file (or one frame, when larger); a frame larger than this is walked packet
 #: by packet until a template of it is made.
 BULK_WINDOW = 1 << 18
+
+#: The frame shapes kept (``_Walk.templates``); more are dropped, all at once.
+MAX_TEMPLATES = 64
 
 #: A run of byte-identical packets is recognised for packets of at most this many
 #: payload bytes (a flood of big packets costs little per byte).

@@ -38,11 +38,11 @@ the rest of the file shows, and in nearly every other variant too.
 
 from __future__ import annotations
 
+import struct
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from recspec.errors import DecodeError
 from recspec.reference import carla as dec
 from recspec.reference.carla import VARIANTS, Variant
 from recspec.reference.carla import PacketKind as K
@@ -119,9 +119,9 @@ class _Prefix:
     shapes: dict[tuple[int, int, int], list[Any]] = field(default_factory=dict)
     #: the set of packet ids in each complete frame (FrameStart .. FrameEnd)
     frames: Counter[frozenset[int]] = field(default_factory=Counter)
-    #: every payload of an id that is a variable-record layout in some variant:
-    #: (packet id, payload, offset of the payload)
-    variable: list[tuple[int, bytes, int]] = field(default_factory=list)
+    #: every distinct payload of an id that is a variable-record layout in some variant, in the
+    #: order of their first copies: (packet id, payload) -> [how many, offset of the first copy's payload]
+    variable: dict[tuple[int, bytes], list[int]] = field(default_factory=dict)
 
 
 # FrameStart and FrameEnd keep ids 0 and 1 in every variant (and EventAdd 2).
@@ -130,49 +130,80 @@ assert all(v.ids[_FRAME_START] is K.FRAME_START and v.ids[_FRAME_END] is K.FRAME
            and v.ids[_EVENT_ADD] is K.EVENT_ADD for v in VARIANTS.values())
 _VARIABLE_KINDS = (K.EVENT_ADD, K.PHYSICS_CONTROL, K.WALKER_BONES, K.ANIM_VEHICLE_WHEELS)
 _VARIABLE_IDS = frozenset(i for v in VARIANTS.values() for i, k in v.ids.items() if k in _VARIABLE_KINDS)
+_HEAD = struct.Struct("<BI")
 
 
 def _read_prefix(f: BinaryIO, offset: int, size: int | None) -> _Prefix:
-    """Frame the first packets once (variant independent) and keep their shapes."""
-    any_variant = VARIANTS["0.9.4-0.9.5"]
+    """Frame the first packets once (variant independent) and keep their shapes.
+
+    The framing is ``PacketReader``'s, packet for packet (a packet that runs past the
+    file or the size limit ends the prefix), on its buffer: a packet costs one
+    ``unpack_from`` and a dictionary look-up, no object."""
     prefix = _Prefix()
     shapes = prefix.shapes
+    frames = prefix.frames
+    variable = prefix.variable
     frame_ids: set[int] | None = None
     frames_seen = 0
-    try:
-        for raw in dec.PacketReader(f, any_variant, offset, size):
-            prefix.packets += 1
-            payload = raw.payload
-            pid = raw.packet_id
-            key = (pid, len(payload), payload[0] | payload[1] << 8 if len(payload) >= 2 else -1)
-            entry = shapes.get(key)
-            if entry is None:
-                shapes[key] = [1, raw.offset, payload]
-            else:
-                entry[0] += 1
-            if pid == _FRAME_START:
-                frame_ids = set()
-            elif pid == _FRAME_END:
-                frames_seen += 1
-                if frame_ids is not None:
-                    prefix.frames[frozenset(frame_ids)] += 1
-                frame_ids = None
-            elif frame_ids is not None:
-                frame_ids.add(pid)
-            if pid in _VARIABLE_IDS:
-                prefix.variable.append((pid, payload, raw.payload_offset))
-            if (frames_seen >= DETECTION_PREFIX_FRAMES or raw.end - offset >= DETECTION_PREFIX_BYTES
-                    or prefix.packets >= DETECTION_PREFIX_PACKETS):
+    reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
+    unpack = _HEAD.unpack_from
+    limit = reader.max_packet_size
+    end_bytes = offset + DETECTION_PREFIX_BYTES
+    pos = offset  # of the next packet in the file
+    buf, i = reader.window(5)
+    while prefix.packets < DETECTION_PREFIX_PACKETS:
+        if len(buf) - i < 5:
+            reader.advance(pos - reader.tell())
+            buf, i = reader.window(5)
+            if len(buf) - i < 5:
                 break
-    except DecodeError:
-        pass  # the walk reports it; detection uses what could be framed
+        pid, n = unpack(buf, i)
+        if (size is not None and pos + 5 + n > size) or n > limit:
+            break
+        if len(buf) - i < 5 + n:
+            reader.advance(pos - reader.tell())
+            buf, i = reader.window(5 + n)
+            if len(buf) - i < 5 + n:
+                break
+        prefix.packets += 1
+        key = (pid, n, buf[i + 5] | buf[i + 6] << 8 if n >= 2 else -1)
+        entry = shapes.get(key)
+        if entry is None:
+            shapes[key] = [1, pos, buf[i + 5:i + 5 + n]]
+        else:
+            entry[0] += 1
+        if pid == _FRAME_START:
+            frame_ids = set()
+        elif pid == _FRAME_END:
+            frames_seen += 1
+            if frame_ids is not None:
+                frames[frozenset(frame_ids)] += 1
+            frame_ids = None
+        elif frame_ids is not None:
+            frame_ids.add(pid)
+        if pid in _VARIABLE_IDS:
+            vkey = (pid, buf[i + 5:i + 5 + n])
+            copies = variable.get(vkey)
+            if copies is None:
+                variable[vkey] = [1, pos + 5]
+            else:
+                copies[0] += 1
+        i += 5 + n
+        pos += 5 + n
+        if frames_seen >= DETECTION_PREFIX_FRAMES or pos >= end_bytes:
+            break
     return prefix
 
 
-def _fit(variant: Variant, prefix: _Prefix) -> _Fit:
+def _fit(variant: Variant, prefix: _Prefix, misfits: dict[tuple[Any, ...], str | None]) -> _Fit:
+    """How well ``variant`` explains the prefix's shapes; ``misfits`` keeps the answers of
+    ``layout_misfit`` across variants (they depend on the kind, the vector width and whether
+    PhysicsControl is kept as bytes, besides the shape)."""
     fit = _Fit(variant)
     ids = variant.ids
-    for (pid, _, _), (n, at, payload) in prefix.shapes.items():
+    layout = (variant.vec_f64, variant.wheel_physics_size is None)
+    for shape, (n, at, payload) in prefix.shapes.items():
+        pid = shape[0]
         kind = ids.get(pid)
         if kind is None:
             if pid < 100:
@@ -180,7 +211,11 @@ def _fit(variant: Variant, prefix: _Prefix) -> _Fit:
                 if not fit.first_problem:
                     fit.first_problem = f"packet id {pid} at offset {at} is not defined"
             continue
-        expected = dec.layout_misfit(kind, payload, variant)
+        key = (kind, layout, shape)
+        if key in misfits:
+            expected = misfits[key]
+        else:
+            expected = misfits[key] = dec.layout_misfit(kind, payload, variant)
         if expected is not None:
             fit.misfits += n
             if not fit.misfits - n:  # the first misfit names itself, even after an undefined id
@@ -200,7 +235,7 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     so variants that share them share the answer: each payload is walked once per layout.
     Returns the answers by (payload offset, kind, vector size, wheel size)."""
     answers: _Chains = {}
-    for pid, payload, at in prefix.variable:
+    for (pid, payload), (copies, at) in prefix.variable.items():
         for fit in fits:
             v = fit.variant
             kind = v.ids.get(pid)
@@ -211,7 +246,7 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
                 answers[key] = dec.record_chain_misfit(kind, payload, v)
             why = answers[key]
             if why is not None:
-                fit.inner += 1
+                fit.inner += copies
                 if not fit.first_problem:
                     fit.first_problem = (f"packet id {pid} at offset {at - 5}: {kind.label} records do not add up "
                                          f"({why})")
@@ -224,7 +259,7 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
     decode is the walk's finding). An EventAdd decodes the same in every variant of one
     vector size, so each payload is scanned once per vector size (``scan_event_add``, no object
     per attribute), and not at all where its record chain does not add up."""
-    for pid, payload, at in prefix.variable:
+    for (pid, payload), (copies, at) in prefix.variable.items():
         if pid != _EVENT_ADD:
             continue
         for vec_f64 in (False, True):
@@ -238,8 +273,8 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
             attribute_types = scan.types(0, len(scan.starts))
             for fit in group:
                 v = fit.variant
-                fit.enum_misfits += len(actor_types.translate(None, bytes(range(v.actor_types - 1))))
-                fit.enum_misfits += len(attribute_types.translate(None, bytes(v.attribute_types)))
+                fit.enum_misfits += copies * len(actor_types.translate(None, bytes(range(v.actor_types - 1))))
+                fit.enum_misfits += copies * len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
@@ -252,7 +287,8 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant,
     start = f.tell()
     prefix = _read_prefix(f, offset, size)
     f.seek(start)
-    fits = [_fit(v, prefix) for v in VARIANTS.values()]
+    misfits: dict[tuple[Any, ...], str | None] = {}
+    fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
     fewest = min(fit.outer() for fit in fits)
     tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
     _enum_misfits(tied, prefix, _inner_misfits(tied, prefix))

@@ -30,6 +30,7 @@ import re
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import chain, repeat
 from operator import add, itemgetter
 from typing import Any
@@ -55,6 +56,7 @@ _EMPTY_ONLY = frozenset((K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION, 
 _ID, _FLAG, _SHAPE = "id", "flag", "shape"
 
 
+@cache
 def _field_offsets(fmt: str) -> list[tuple[int, str]]:
     """``(byte offset, struct code)`` of each field of a little-endian format such as ``<I3f3f``."""
     out: list[tuple[int, str]] = []
@@ -100,6 +102,13 @@ class FrameTemplate:
     _format: str  # the struct format of one frame (without its byte order)
     _roles: list[Any]  # per field of ``_format``: (SHAPE, value), ID, FLAG, an enum's size, or None
     _batches: dict[int, _Batch] = field(default_factory=dict)
+    _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
+        field(default=([], (), [], [], []))
+
+    @property
+    def key(self) -> tuple[str, tuple[Any, ...]]:
+        """What tells this shape from another: two frames of one key have one template."""
+        return self._format, tuple(self._roles)
 
     def batch(self, k: int) -> _Batch:
         """The reading of ``k`` frames of this shape in a row (made once per ``k``)."""
@@ -109,22 +118,19 @@ class FrameTemplate:
         return b
 
     def _make_batch(self, k: int) -> _Batch:
-        roles = self._roles
-        n = len(roles)
+        n = len(self._roles)
+        if not self._batches:  # the first batch: which field plays which role
+            self._index = _index(self._roles)
+        shape, expected, ids, flags, enums = self._index
 
-        def over(keep: Callable[[Any], bool]) -> list[int]:
-            one = [j for j, role in enumerate(roles) if keep(role)]
+        def over(one: list[int]) -> list[int]:
             return list(map(add, one * k, chain.from_iterable(repeat(f * n, len(one)) for f in range(k))))
 
-        shape = over(lambda role: isinstance(role, tuple))
-        shape_get = _getter(shape)
+        shape_get = _getter(over(shape))
         assert shape_get is not None  # FrameStart's id and size, at least
-        expected = tuple(roles[j][1] for j in shape[:len(shape) // k]) * k
-        sizes = sorted({role for role in roles if isinstance(role, int)})
-        enums = tuple((g, size) for size in sizes
-                      if (g := _getter(over(lambda role: role == size))) is not None)  # noqa: B023 - used at once
-        return _Batch(struct.Struct("<" + self._format * k).unpack_from, shape_get, expected,
-                      _getter(over(lambda role: role == _ID)), _getter(over(lambda role: role == _FLAG)), enums)
+        return _Batch(struct.Struct("<" + self._format * k).unpack_from, shape_get, expected * k,
+                      _getter(over(ids)), _getter(over(flags)),
+                      tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None))
 
     def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int]
               ) -> tuple[int, float, float] | None:
@@ -228,6 +234,16 @@ def build_template(buf: bytes, i: int, end: int, variant: Variant, order: Mappin
                 return None
         rel += 5 + size
     return None
+
+
+def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]]:
+    """Of one frame's fields: the structural ones and their values, the actor ids, the flags,
+    and the enums by their number of values."""
+    shape = [j for j, role in enumerate(roles) if isinstance(role, tuple)]
+    sizes = sorted({role for role in roles if isinstance(role, int)})
+    return (shape, tuple(roles[j][1] for j in shape), [j for j, role in enumerate(roles) if role == _ID],
+            [j for j, role in enumerate(roles) if role == _FLAG],
+            [(size, [j for j, role in enumerate(roles) if role == size]) for size in sizes])
 
 
 def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any]]:
