@@ -267,7 +267,7 @@ def _packet_spans(data: bytes, offset: int) -> Iterator[tuple[int, int]]:
     unpack = _PACKET_HEAD.unpack_from
     n = len(data)
     most = dec.MAX_PACKET_SIZE
-    spans = []
+    spans: list[tuple[int, int]] = []
     add = spans.append
     pos = offset
     while pos + 5 <= n:
