@@ -474,13 +474,25 @@ class _Walk:
                   ("CARLA-STRING-002", 1, id_nul), ("CARLA-STRING-002", 2, value_nul)]
         faults = [fault for fault in faults if fault[2]]
         taken = [0] * len(faults)
+        alive = self.alive
+        last_type = self.v.actor_types - 1  # INVALID, and the types above it: CARLA-ENUM-001
         for i in range(first, last):
             _, database_id, actor_type, desc, desc_end, lo, hi, _ = scan.records[i]
-            path = self._path(K.EVENT_ADD, f"/record[{i}]")
-            self._actor(database_id, actor_type, buf[desc:desc_end].decode("utf-8", "surrogateescape"),
-                        raw.payload_offset, path)
+            description = buf[desc:desc_end]
+            clean = database_id not in alive and actor_type < last_type and description.isascii() \
+                and b"\0" not in description  # what _actor would find nothing in, without its path
+            if clean:
+                self.actors_added += 1
+                alive.add(database_id)
             if not faults or hi == lo:
+                if not clean:
+                    self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
+                                raw.payload_offset, self._path(K.EVENT_ADD, f"/record[{i}]"))
                 continue
+            path = self._path(K.EVENT_ADD, f"/record[{i}]")
+            if not clean:
+                self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
+                            raw.payload_offset, path)
             ends = [bisect_left(indices, hi - base, at) for (_, _, indices), at in zip(faults, taken)]
             if ends != taken:
                 self._attribute_faults([(rule, field, indices[at:stop]) for (rule, field, indices), at, stop
