@@ -22,6 +22,7 @@ from test_carla_properties import mutations
 
 from helpers import real_file
 from recspec.conformance.carla import _check as carla_check
+from recspec.errors import DecodeError
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode
 from recspec.reference.carla import PacketKind as K
@@ -222,3 +223,37 @@ def test_struct_format_of_a_template_reads_its_fields() -> None:
     assert t is not None and first == 24
     assert struct.calcsize("<" + t._format) == t.size
     assert t.packets == 14 and t.position_records == 3
+
+
+# --- variant detection reads frames of one shape in bulk too ----------------------------------
+
+
+def _prefix(data: bytes, bulk: bool, size: int | None = None) -> tuple[Any, ...]:
+    from recspec.conformance.carla._detect import _read_prefix
+
+    _, offset = m.decode_header(data, 0)
+    f = io.BytesIO(data)
+    f.seek(offset)
+    p = _read_prefix(f, offset, size, bulk=bulk)
+    return p.packets, list(p.shapes.items()), sorted(p.frames.items(), key=repr), list(p.variable.items())
+
+
+def test_detection_prefix_of_real_and_steady_logs_is_the_same_in_bulk() -> None:
+    logs = [_log(100), _log(30, body7={"actor": 12}, time9=(math.nan, 0.0))]
+    logs += [real_file(name).read_bytes() for name in ("carla_0910_DistanceToLaneCenter.log", "carla_0915_crash.log")]
+    for data in logs:
+        for size in (None, len(data), len(data) - 700):
+            assert _prefix(data, True, size) == _prefix(data, False, size)
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_detection_prefix_is_the_same_in_bulk(data: st.DataObject) -> None:
+    blob, _ = data.draw(carla_logs(min_frames=2, max_frames=8), label="log")
+    if data.draw(st.booleans(), label="mutate"):
+        blob = data.draw(mutations(blob), label="mutated")
+    try:
+        m.decode_header(blob, 0)
+    except DecodeError:
+        return  # no header: detection is not asked
+    assert _prefix(blob, True) == _prefix(blob, False)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import struct
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, BinaryIO
 
 from recspec.reference import carla as dec
@@ -115,7 +116,8 @@ class _Prefix:
     """The shapes of the prefix's packets, each distinct one counted once."""
 
     packets: int = 0
-    #: (packet id, payload size, the u16 the payload starts with or -1) -> (how many, first offset, a payload)
+    #: (packet id, payload size, the u16 the payload starts with, or -1 for a payload of less than 2 bytes
+    #: or an id of ``_NO_COUNT_IDS``) -> (how many, first offset, a payload)
     shapes: dict[tuple[int, int, int], list[Any]] = field(default_factory=dict)
     #: the set of packet ids in each complete frame (FrameStart .. FrameEnd)
     frames: Counter[frozenset[int]] = field(default_factory=Counter)
@@ -131,19 +133,74 @@ assert all(v.ids[_FRAME_START] is K.FRAME_START and v.ids[_FRAME_END] is K.FRAME
 _VARIABLE_KINDS = (K.EVENT_ADD, K.PHYSICS_CONTROL, K.WALKER_BONES, K.ANIM_VEHICLE_WHEELS)
 _VARIABLE_IDS = frozenset(i for v in VARIANTS.values() for i, k in v.ids.items() if k in _VARIABLE_KINDS)
 _HEAD = struct.Struct("<BI")
+#: Ids that are a layout without a record count in every variant that defines them (FrameStart,
+#: FrameEnd, PlatformTime, FrameCounter, VisualTime): their payloads' first u16 is data (a frame id,
+#: a time), which no layout judges, so it is left out of their shapes.
+_NO_COUNT_IDS = frozenset(
+    i for i in {i for v in VARIANTS.values() for i in v.ids}
+    if all(v.ids[i] in (K.FRAME_START, K.FRAME_END, K.PLATFORM_TIME, K.FRAME_COUNTER, K.VISUAL_TIME)
+           for v in VARIANTS.values() if i in v.ids))
 
 
-def _read_prefix(f: BinaryIO, offset: int, size: int | None) -> _Prefix:
+@dataclass
+class _FrameShape:
+    """A frame's packet ids and sizes, read for the next frames with one ``struct`` call:
+    a frame of the same ids and sizes adds to the prefix the shapes of its packets (each
+    with the u16 its payload starts with, read by the same call), its ids, and its
+    variable-record payloads, with no framing step per packet."""
+
+    size: int
+    packets: list[tuple[int, int]]  # (id, size) of each packet
+    unpack: Any  # Struct.unpack_from of the ids, sizes and u16s
+    shape: Any  # itemgetter of the ids and sizes
+    expected: tuple[int, ...]
+    u16s: Any  # itemgetter of each packet's u16 from the unpacked fields and a -1 after them
+    at: list[int]  # each packet's offset in the frame
+    ids: frozenset[int]  # the ids between FrameStart and FrameEnd
+    variable: list[tuple[int, int, int]]  # (packet id, payload offset in the frame, size) of the variable ones
+
+    @classmethod
+    def of(cls, packets: list[tuple[int, int]]) -> _FrameShape:
+        fmt = ["<"]
+        shape: list[int] = []
+        u16: list[int] = []
+        at: list[int] = []
+        variable = []
+        fields = 0
+        rel = 0
+        for pid, n in packets:
+            shape += (fields, fields + 1)
+            counted = n >= 2 and pid not in _NO_COUNT_IDS
+            fmt.append("BIH" if counted else "BI")
+            u16.append(fields + 2 if counted else -1)
+            fields += 3 if counted else 2
+            if pid in _VARIABLE_IDS:
+                variable.append((pid, rel + 5, n))
+            if n - 2 * counted:
+                fmt.append(f"{n - 2 * counted}x")
+            at.append(rel)
+            rel += 5 + n
+        u16 = [fields if j < 0 else j for j in u16]  # -1: the value appended after the fields
+        return cls(rel, packets, struct.Struct("".join(fmt)).unpack_from, itemgetter(*shape),
+                   tuple(x for p in packets for x in p), itemgetter(*u16) if len(u16) > 1 else
+                   itemgetter(u16[0], u16[0]), at, frozenset(pid for pid, _ in packets[1:-1]), variable)
+
+
+def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = True) -> _Prefix:
     """Frame the first packets once (variant independent) and keep their shapes.
 
     The framing is ``PacketReader``'s, packet for packet (a packet that runs past the
     file or the size limit ends the prefix), on its buffer: a packet costs one
-    ``unpack_from`` and a dictionary look-up, no object."""
+    ``unpack_from`` and a dictionary look-up, no object. With ``bulk``, a frame of the
+    shape of the one before it is read with one ``struct`` call (``_FrameShape``); the
+    prefix is the same (the tests compare the two)."""
     prefix = _Prefix()
     shapes = prefix.shapes
     frames = prefix.frames
     variable = prefix.variable
     frame_ids: set[int] | None = None
+    frame: list[tuple[int, int]] | None = None  # (id, size) of the packets of the frame being read
+    last: _FrameShape | None = None
     frames_seen = 0
     reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
     unpack = _HEAD.unpack_from
@@ -166,21 +223,26 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None) -> _Prefix:
             if len(buf) - i < 5 + n:
                 break
         prefix.packets += 1
-        key = (pid, n, buf[i + 5] | buf[i + 6] << 8 if n >= 2 else -1)
+        key = (pid, n, buf[i + 5] | buf[i + 6] << 8 if n >= 2 and pid not in _NO_COUNT_IDS else -1)
         entry = shapes.get(key)
         if entry is None:
             shapes[key] = [1, pos, buf[i + 5:i + 5 + n]]
         else:
             entry[0] += 1
+        closed = False
         if pid == _FRAME_START:
             frame_ids = set()
+            frame = []
         elif pid == _FRAME_END:
             frames_seen += 1
             if frame_ids is not None:
                 frames[frozenset(frame_ids)] += 1
+                closed = True
             frame_ids = None
         elif frame_ids is not None:
             frame_ids.add(pid)
+        if frame is not None:
+            frame.append((pid, n))
         if pid in _VARIABLE_IDS:
             vkey = (pid, buf[i + 5:i + 5 + n])
             copies = variable.get(vkey)
@@ -192,6 +254,46 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None) -> _Prefix:
         pos += 5 + n
         if frames_seen >= DETECTION_PREFIX_FRAMES or pos >= end_bytes:
             break
+        if not closed or not bulk:
+            if pid == _FRAME_END:
+                frame = None
+            continue
+        assert frame is not None  # a FrameEnd closing a frame: its FrameStart began the list
+        if last is None or last.packets != frame:
+            last = _FrameShape.of(frame)
+        frame = None
+        # the frames that follow with the same ids and sizes (each within the file and the limits)
+        count = len(last.packets)
+        while (prefix.packets + count < DETECTION_PREFIX_PACKETS and pos + last.size < end_bytes
+               and (size is None or pos + last.size <= size)):
+            if len(buf) - i < last.size:
+                reader.advance(pos - reader.tell())
+                buf, i = reader.window(last.size)
+                if len(buf) - i < last.size:
+                    break
+            t = last.unpack(buf, i)
+            if last.shape(t) != last.expected:
+                break
+            prefix.packets += count
+            for (pid, n), u16, rel in zip(last.packets, last.u16s((*t, -1)), last.at):
+                entry = shapes.get((pid, n, u16))
+                if entry is None:
+                    shapes[(pid, n, u16)] = [1, pos + rel, buf[i + rel + 5:i + rel + 5 + n]]
+                else:
+                    entry[0] += 1
+            frames[last.ids] += 1
+            frames_seen += 1
+            for vid, at, n in last.variable:
+                vkey = (vid, buf[i + at:i + at + n])
+                copies = variable.get(vkey)
+                if copies is None:
+                    variable[vkey] = [1, pos + at]
+                else:
+                    copies[0] += 1
+            i += last.size
+            pos += last.size
+            if frames_seen >= DETECTION_PREFIX_FRAMES:
+                return prefix
     return prefix
 
 
