@@ -316,19 +316,20 @@ class _Walk:
         many frames (the most of ``BATCHES``) and the last one's timing; None if not even the next."""
         t = self.template
         total = reader.size
-        buf, i = reader.window(BULK_WINDOW if t is None else max(t.size, min(MAX_BATCH * t.size, BULK_WINDOW)))
-        room = len(buf) - i if total is None else min(len(buf) - i, total - reader.tell())  # within the file
+        room = None if total is None else total - reader.tell()  # the frames must lie within the file
         if t is not None:
-            fit = room // t.size
+            buf, i = reader.window(max(t.size, min(MAX_BATCH * t.size, BULK_WINDOW)))
+            fit = (len(buf) - i if room is None else min(len(buf) - i, room)) // t.size
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     return t, k, last
-        t = build_template(buf, i, room, self.v, self.order, self.required, reader.max_packet_size)
+        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
         if t is None:
             return None
         if len(self.templates) >= MAX_TEMPLATES:
             self.templates.clear()
         t = self.templates.setdefault(t.key, t)  # a shape seen before keeps its formats
+        buf, i = reader.window(t.size)
         if (last := t.match(buf, i, 1, prev, self.alive)) is None:
             return None
         return t, 1, last
@@ -617,8 +618,7 @@ _PACKET_HEAD = struct.Struct("<BI").pack
 ATTRIBUTE_CHUNK = 8192
 
 #: Frames are proved clean in bulk (``_Walk.bulk_frames``) from a window of at most this many
-#: bytes of the file (or one frame, when larger); a frame larger than this is walked packet
-#: by packet until a template of it is made.
+#: bytes of the file (or one frame, when larger).
 BULK_WINDOW = 1 << 18
 
 #: The frame shapes kept (``_Walk.templates``); more are dropped, all at once.

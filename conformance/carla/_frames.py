@@ -163,23 +163,32 @@ class FrameTemplate:
         return ids[-1], durations[-1], elapsed[-1]
 
 
-def build_template(buf: bytes, i: int, end: int, variant: Variant, order: Mapping[K, int],
-                   required: frozenset[K], max_packet_size: int) -> FrameTemplate | None:
-    """The template of the frame at ``buf[i:]``, if it is one a template can be made of
-    (module docstring) and lies whole in its first ``end`` bytes; else None."""
+def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, variant: Variant,
+                   order: Mapping[K, int], required: frozenset[K], max_packet_size: int) -> FrameTemplate | None:
+    """The template of the frame that starts where ``window`` is (``window(n)``: a buffer and
+    the frame's index in it, with ``n`` bytes from there unless the file ends first), if it is
+    one a template can be made of (module docstring) and lies whole in the file and in its
+    first ``end`` bytes (None: no bound); else None."""
     ids = variant.ids
     fields: list[tuple[int, str, Any]] = []
     kinds: list[K] = []
     last = -1
     positions = 0
     rel = 0
+    buf, i = window(5)
     for n in range(_MAX_PACKETS):
-        if rel + 5 > end:
-            return None
+        if len(buf) - i < rel + 5:
+            buf, i = window(rel + 5)
+            if len(buf) - i < rel + 5:
+                return None
         pid, size = _HEADER.unpack_from(buf, i + rel)
         kind = ids.get(pid)
-        if kind is None or size > max_packet_size or rel + 5 + size > end:
+        if kind is None or size > max_packet_size or (end is not None and rel + 5 + size > end):
             return None
+        if len(buf) - i < rel + 5 + size:
+            buf, i = window(rel + 5 + size)
+            if len(buf) - i < rel + 5 + size:
+                return None
         fields += [(rel, "B", (_SHAPE, pid)), (rel + 1, "I", (_SHAPE, size))]
         at = i + rel + 5  # the payload, in buf
         p = rel + 5  # the payload, in the frame

@@ -684,7 +684,7 @@ class RawPacket:
 def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
     """Complete a short read: a raw stream or a pipe may return fewer bytes than
     asked for before its end. Only an empty read means end of file."""
-    parts = [got]
+    parts = [got] if got else []
     have = len(got)
     while have < n:
         more = read(n - have)
@@ -692,7 +692,7 @@ def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
             break
         parts.append(more)
         have += len(more)
-    return b"".join(parts)
+    return parts[0] if len(parts) == 1 else b"".join(parts)  # one part: no copy
 
 
 class PacketReader:
