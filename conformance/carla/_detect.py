@@ -361,7 +361,9 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
     decode is the walk's finding). An EventAdd decodes the same in every variant of one
     vector size, so each payload is scanned once per vector size (``scan_event_add``, no object
     per attribute), and not at all where its record chain does not add up."""
-    for (pid, payload), (copies, at) in prefix.variable.items():
+    # last first: the first EventAdd (usually the big one, frame 1's) is scanned last, so that the
+    # walk finds its scan among the ones ``scan_event_add`` keeps
+    for (pid, payload), (copies, at) in reversed(prefix.variable.items()):
         if pid != _EVENT_ADD:
             continue
         for vec_f64 in (False, True):

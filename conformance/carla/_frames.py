@@ -137,7 +137,7 @@ class FrameTemplate:
         """Whether the ``k`` frames at ``buf[i:]`` have this shape and are clean, following the
         frame ``prev`` (its id, durationThis, elapsed, offset): then the last one's id,
         durationThis and elapsed, else None."""
-        b = self.batch(k)
+        b = self._batches.get(k) or self.batch(k)
         t = b.unpack(buf, i)
         if b.shape(t) != b.expected:
             return None
@@ -148,8 +148,14 @@ class FrameTemplate:
         for get, size in b.enums:
             if max(get(t)) >= size:
                 return None
-        n = len(self._roles)
         p_id, p_duration, p_elapsed, _ = prev
+        if k == 1:  # the same judgement as below, for one frame
+            frame_id, duration, elapsed_this = t[2], t[3], t[4]
+            if frame_id != p_id + 1 or p_duration < 0 or p_elapsed + p_duration != elapsed_this \
+                    or not (math.isfinite(duration) and math.isfinite(elapsed_this)):
+                return None
+            return frame_id, duration, elapsed_this
+        n = len(self._roles)
         ids: tuple[int, ...] = t[2::n]
         if ids[0] != p_id + 1 or ids[-1] != p_id + k or (k > 2 and ids != tuple(range(p_id + 1, p_id + k + 1))):
             return None
