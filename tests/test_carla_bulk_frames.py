@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import math
 import struct
+import sys
 from typing import Any
 
 import pytest
@@ -133,6 +134,18 @@ def test_a_fault_inside_a_steady_run_is_located_by_the_walk(monkeypatch: pytest.
     report = _same(data, V)
     assert rule in {f.rule for f in report.findings}
     assert 200 < count.frames < 259  # the frames around the fault were walked packet by packet
+
+
+def test_a_frame_above_the_template_bounds_is_walked_packet_by_packet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recspec.conformance.carla._frames import MAX_FRAME
+
+    many = tuple(range(7, 7 + MAX_FRAME // 28 + 10))  # one Position packet above MAX_FRAME
+    monkeypatch.setattr(sys.modules[__name__], "ACTORS", many)
+    data = _log(4)
+    count = _BulkCount(monkeypatch)
+    report = _same(data, V)
+    assert report.findings == [] and report.stats["position_records"] == 4 * len(many)
+    assert count.frames == 0
 
 
 def test_a_cut_steady_log_gives_the_same_report(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,9 @@ The walk streams the file packet by packet (``PacketReader``), so memory does
 not grow with the file; the only state kept across frames is the set of live
 actor ids and the previous frame's timing. Fixed-size records are checked as
 flat tuples (``unpack_flat``) and set operations, which keeps the hot path in C.
+At each frame boundary, the frames that follow in one shape are first offered to
+``_Walk.bulk_frames``, which steps past those a template proves clean
+(``_frames.py``) and leaves the rest to the packet-by-packet walk.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from ._detect import (  # noqa: F401 - re-exported
     detect_variant,
 )
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
-from ._frames import BATCHES, MAX_BATCH, FrameTemplate, build_template
+from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, build_template
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 
@@ -99,6 +102,7 @@ class _Walk:
         self.fast = True
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
         self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
+        self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
         self.bulk_wait = 0  # frame boundaries to pass before trying again
 
@@ -326,9 +330,15 @@ class _Walk:
         t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
         if t is None:
             return None
-        if len(self.templates) >= MAX_TEMPLATES:
-            self.templates.clear()
-        t = self.templates.setdefault(t.key, t)  # a shape seen before keeps its formats
+        known = self.templates.get(t.key)
+        if known is not None:
+            t = known  # a shape seen before keeps its formats
+        else:
+            if len(self.templates) >= MAX_TEMPLATES or self.template_fields + t.fields > MAX_FIELDS:
+                self.templates.clear()
+                self.template_fields = 0
+            self.templates[t.key] = t
+            self.template_fields += t.fields
         buf, i = reader.window(t.size)
         if (last := t.match(buf, i, 1, prev, self.alive)) is None:
             return None

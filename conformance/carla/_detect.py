@@ -133,6 +133,9 @@ assert all(v.ids[_FRAME_START] is K.FRAME_START and v.ids[_FRAME_END] is K.FRAME
 _VARIABLE_KINDS = (K.EVENT_ADD, K.PHYSICS_CONTROL, K.WALKER_BONES, K.ANIM_VEHICLE_WHEELS)
 _VARIABLE_IDS = frozenset(i for v in VARIANTS.values() for i, k in v.ids.items() if k in _VARIABLE_KINDS)
 _HEAD = struct.Struct("<BI")
+#: A frame of more packets than this is not read in bulk (its format would grow with it; a
+#: frame as CARLA writes it holds at most about 25, one per kind).
+_FRAME_SHAPE_PACKETS = 64
 #: Ids that are a layout without a record count in every variant that defines them (FrameStart,
 #: FrameEnd, PlatformTime, FrameCounter, VisualTime): their payloads' first u16 is data (a frame id,
 #: a time), which no layout judges, so it is left out of their shapes.
@@ -243,6 +246,8 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
             frame_ids.add(pid)
         if frame is not None:
             frame.append((pid, n))
+            if len(frame) > _FRAME_SHAPE_PACKETS:
+                frame = None  # too many packets for a shape worth reading in one call
         if pid in _VARIABLE_IDS:
             vkey = (pid, buf[i + 5:i + 5 + n])
             copies = variable.get(vkey)
@@ -254,11 +259,10 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
         pos += 5 + n
         if frames_seen >= DETECTION_PREFIX_FRAMES or pos >= end_bytes:
             break
-        if not closed or not bulk:
+        if not closed or not bulk or frame is None:
             if pid == _FRAME_END:
                 frame = None
             continue
-        assert frame is not None  # a FrameEnd closing a frame: its FrameStart began the list
         if last is None or last.packets != frame:
             last = _FrameShape.of(frame)
         frame = None

@@ -18,7 +18,8 @@ every frame; no event (EventAdd, EventDel, EventParent and Collision empty, as t
 are whenever no actor comes, goes or collides); fixed-size records and counts that
 add up; no raw, user or FrameCounter packet; variable records (WalkerBones,
 PhysicsControl) only when empty, AnimVehicleWheels with their wheel counts in the
-template. Anything else, and any frame that does not match or is not clean, is
+template; at most ``MAX_FRAME`` bytes, ``MAX_FIELDS`` fields to read and 64 packets (a
+template's memory grows with its fields). Anything else, and any frame that does not match or is not clean, is
 walked packet by packet (``fast_path=False`` walks every frame that way), so every
 finding keeps its offset and path. Nothing here judges; it only proves.
 """
@@ -41,13 +42,19 @@ from recspec.reference.carla import Variant
 
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, enum_size
 
-__all__ = ["BATCHES", "MAX_BATCH", "FrameTemplate", "build_template"]
+__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "build_template"]
 
 #: How many frames one ``struct`` call reads: the most that fit, of these (fewer sizes, fewer formats made).
 BATCHES = (16, 4, 1)
 MAX_BATCH = BATCHES[0]
 #: A frame of more packets than this is not made a template (the writer's order has about 25 kinds).
 _MAX_PACKETS = 64
+#: Nor a frame of more bytes than this: a template holds a few objects per field it reads, up
+#: to one a byte (a real frame is a few KB; 256 KiB is 9,000 Position records).
+MAX_FRAME = 1 << 18
+#: Nor a frame of more fields to read than this; the checker keeps templates of at most this many
+#: fields in all (``_Walk.templates``), so that they take at most a few tens of MiB.
+MAX_FIELDS = 1 << 16
 
 _HEADER = struct.Struct("<BI")
 _U16 = struct.Struct("<H").unpack_from
@@ -104,6 +111,11 @@ class FrameTemplate:
     _batches: dict[int, _Batch] = field(default_factory=dict)
     _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
         field(default=([], (), [], [], []))
+
+    @property
+    def fields(self) -> int:
+        """How many fields one frame's reading makes."""
+        return len(self._roles)
 
     @property
     def key(self) -> tuple[str, tuple[Any, ...]]:
@@ -173,8 +185,10 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
                    order: Mapping[K, int], required: frozenset[K], max_packet_size: int) -> FrameTemplate | None:
     """The template of the frame that starts where ``window`` is (``window(n)``: a buffer and
     the frame's index in it, with ``n`` bytes from there unless the file ends first), if it is
-    one a template can be made of (module docstring) and lies whole in the file and in its
-    first ``end`` bytes (None: no bound); else None."""
+    one a template can be made of (module docstring) and lies whole in the file, in its first
+    ``end`` bytes (None: no bound) and in ``MAX_FRAME`` bytes; else None."""
+    if end is None or end > MAX_FRAME:
+        end = MAX_FRAME
     ids = variant.ids
     fields: list[tuple[int, str, Any]] = []
     kinds: list[K] = []
@@ -189,7 +203,7 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
                 return None
         pid, size = _HEADER.unpack_from(buf, i + rel)
         kind = ids.get(pid)
-        if kind is None or size > max_packet_size or (end is not None and rel + 5 + size > end):
+        if kind is None or size > max_packet_size or rel + 5 + size > end:
             return None
         if len(buf) - i < rel + 5 + size:
             buf, i = window(rel + 5 + size)
@@ -205,7 +219,7 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
         elif kind is K.FRAME_END:
             if size:
                 return None
-            if not required <= set(kinds):
+            if not required <= set(kinds) or len(fields) > MAX_FIELDS:
                 return None
             return FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format(fields))
         else:
