@@ -250,9 +250,10 @@ def differential(data: bytes, variant: Variant, limit: int = 20,
 #: the first and last packet, any tail the framing refuses): a full second reading
 #: costs 60-70 times the check on real logs (Kaitai without debug mode, the adapter
 #: and the comparison; the check proves most frames clean in bulk), and framing every
-#: packet to cut the sample costs about a third of the check on its own, so the
-#: default check with its sample takes less than twice the check alone.
-SAMPLE_STRIDE = 256
+#: packet to cut the sample costs half the check on its own (6,456 packets of a real
+#: log: 1.6 ms against 3.1 ms), so the default check with its sample takes less than
+#: twice the check alone.
+SAMPLE_STRIDE = 1024
 #: The Kaitai reading holds up to about 100 bytes per payload byte (an EventAdd of empty
 #: attributes: several Python objects per 5-byte attribute), so a packet of more payload
 #: bytes than this is left out of the second reading (about 100 MiB at most); the check's
@@ -263,24 +264,32 @@ _PACKET_HEAD = struct.Struct("<BI")  # u8 id, u32 payload size
 
 def _packet_spans(data: bytes, offset: int) -> Iterator[tuple[int, int]]:
     """(start, end) of every framed packet; the last may end past the data (truncated).
-    The spans are listed in one tight loop first (a generator costs more per packet)."""
+    The spans are framed ``_SPAN_CHUNK`` at a time in a tight loop (memory does not grow
+    with the file; a yield per packet of the framing loop would cost more)."""
     unpack = _PACKET_HEAD.unpack_from
     n = len(data)
     most = dec.MAX_PACKET_SIZE
-    spans: list[tuple[int, int]] = []
-    add = spans.append
     pos = offset
-    while pos + 5 <= n:
-        length = unpack(data, pos)[1]
-        end = pos + 5 + length
-        if end > n or length > most:
-            add((pos, n + 1))  # truncated, or a size the framing refuses: the tail
-            return iter(spans)
-        add((pos, end))
-        pos = end
-    if pos < n:
-        add((pos, n + 1))  # a cut packet header: the tail
-    return iter(spans)
+    while True:
+        spans: list[tuple[int, int]] = []
+        add = spans.append
+        for _ in range(_SPAN_CHUNK):
+            if pos + 5 > n:
+                if pos < n:
+                    add((pos, n + 1))  # a cut packet header: the tail
+                yield from spans
+                return
+            end = pos + 5 + unpack(data, pos)[1]
+            if end > n or end - pos - 5 > most:
+                add((pos, n + 1))  # truncated, or a size the framing refuses: the tail
+                yield from spans
+                return
+            add((pos, end))
+            pos = end
+        yield from spans
+
+
+_SPAN_CHUNK = 4096
 
 
 def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: int,
