@@ -353,7 +353,7 @@ def _cross_check_section() -> str:
              "  Kaitai spec, up to a size per format (--cross-check-limit to change it,",
              "  --cross-check off to skip it; the report's evidence says what ran). On CARLA",
              "  and NanoVer files the default reads a sample: the header, the first and last",
-             "  packet or record, and about 1 in 32 (CARLA) or 64 (NanoVer), chosen by a hash",
+             "  packet or record, and about 1 in 1,024 (CARLA) or 128 (NanoVer), chosen by a hash",
              "  of the unit's index, so that a check with its cross-check takes at most about",
              "  twice the check alone; --cross-check full reads every byte.",
              "  Limits per format:"]

@@ -266,7 +266,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         cross_check_limit=32 * _MiB,
         stats_keys=("frames", "packets", "duration_s", "map", "actors_added", "position_records"),
-        cross_check_note="a sample of about 1 packet in 32 by default (--cross-check full: every packet)",
+        cross_check_note="a sample of about 1 packet in 1,024 by default (--cross-check full: every packet)",
     ),
     "nanover": FormatInfo(
         id="nanover",

@@ -10,6 +10,7 @@ import pytest
 from recspec.conformance.carla import check_stream
 from recspec.errors import Truncated
 from recspec.reference.carla import MAX_PACKET_SIZE, VARIANTS, PacketReader
+from recspec.reference.carla._decode import READ_BLOCK
 
 HEADER = struct.pack("<H", 1) + b"\x0e\x00CARLA_RECORDER" + struct.pack("<q", 1700000000) + b"\x06\x00Town01"
 
@@ -28,7 +29,7 @@ def test_declared_size_past_end_is_truncation_without_reading():
 
     class NoBigReads(io.BytesIO):
         def read(self, n=-1):
-            assert 0 <= n <= 5, f"read({n}) of a payload that cannot be there"
+            assert 0 <= n <= READ_BLOCK, f"read({n}) of a payload that cannot be there"
             return super().read(n)
 
     f = NoBigReads(data)

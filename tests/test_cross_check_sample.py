@@ -122,3 +122,21 @@ def test_nanover_records_are_sampled() -> None:
     spans = list(nanover_x._record_spans(data))
     assert len(spans) == 2000 and spans[0][0] == 16 and spans[-1][1] == len(data)
     assert struct.unpack_from("<Q", data, 0)[0]  # the header is the magic
+
+
+@pytest.mark.parametrize("fmt", ["carla", "nanover", "matrix-smt"])
+def test_the_stated_sample_is_the_stride_the_code_uses(fmt: str) -> None:
+    # The registry's note (printed by `recspec check --help` and kept in reports' evidence
+    # texts) and the help's paragraph must say the stride SAMPLE_STRIDE really is.
+    import importlib
+
+    from recspec.cli import _cross_check_section
+    from recspec.formats import FORMATS
+
+    info = FORMATS[fmt]
+    stride = importlib.import_module(f"recspec.conformance.{info.package}._xcheck").SAMPLE_STRIDE
+    unit = {"carla": "packet", "nanover": "record", "matrix-smt": "frame"}[fmt]
+    assert f"about 1 {unit} in {stride:,}" in info.cross_check_note
+    if fmt != "matrix-smt":
+        label = {"carla": "CARLA", "nanover": "NanoVer"}[fmt]
+        assert f"{stride:,} ({label})" in " ".join(_cross_check_section().split())

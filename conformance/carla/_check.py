@@ -4,6 +4,9 @@ The walk streams the file packet by packet (``PacketReader``), so memory does
 not grow with the file; the only state kept across frames is the set of live
 actor ids and the previous frame's timing. Fixed-size records are checked as
 flat tuples (``unpack_flat``) and set operations, which keeps the hot path in C.
+At each frame boundary, the frames that follow in one shape are first offered to
+``_Walk.bulk_frames``, which steps past those a template proves clean
+(``_frames.py``) and leaves the rest to the packet-by-packet walk.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ from ._detect import (  # noqa: F401 - re-exported
     DETECTION_PREFIX_PACKETS,
     detect_variant,
 )
+from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
+from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, build_template
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 
@@ -64,18 +69,6 @@ WRITER_ORDER["dev-2023"] = WRITER_ORDER["0.9.16"] = WRITER_ORDER["ue5"] = (
     K.VISUAL_TIME, *_EVENTS, K.VEHICLE_DOOR, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT,
     K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER, *_AD, K.WALKER_BONES)
 
-# Fixed-record kinds whose first field is an actor id (CARLA-ACTOR-001).
-_ACTOR_FIRST = frozenset((K.POSITION, K.STATE, K.ANIM_VEHICLE, K.ANIM_WALKER, K.VEHICLE_LIGHT, K.KINEMATICS,
-                          K.BOUNDING_BOX, K.TRAFFIC_LIGHT_TIME, K.TRIGGER_VOLUME, K.ANIM_BIKER, K.VEHICLE_DOOR))
-# Flag fields (CARLA-VALUE-001): kind -> ((tuple index, field name), ...)
-_FLAGS = {
-    K.COLLISION: ((3, "is_actor1_hero"), (4, "is_actor2_hero")),
-    K.STATE: ((1, "is_frozen"),),
-    K.ANIM_VEHICLE: ((4, "handbrake"),),
-    K.SCENE_LIGHT: ((6, "is_on"),),
-    K.VEHICLE_DOOR: ((2, "is_open"),),
-}
-NOT_AN_ACTOR = 0xFFFFFFFF
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
 
@@ -107,6 +100,11 @@ class _Walk:
         self.trace: CarlaTrace | None = None
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
+        self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
+        self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
+        self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
+        self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
+        self.bulk_wait = 0  # frame boundaries to pass before trying again
 
     # -- helpers
     def _path(self, kind: K, extra: str = "") -> str:
@@ -278,6 +276,74 @@ class _Walk:
                 sink.add("CARLA-FRAME-006", f"last frame {p_id} has durationThis {p_duration!r}, expected -1.0",
                          p_off + 8, 8, f"frame[{self.frames - 1}]/packet[0]:FrameStart.duration_this", -1.0, p_duration)
 
+    # -- whole frames in bulk
+    def bulk_frames(self, reader: dec.PacketReader) -> int:
+        """At a frame boundary, step past the frames that follow and that a template
+        proves clean (``_frames.py``), moving the walk's state as walking them packet by
+        packet would (they have no finding); returns how many. A frame no template proves
+        clean is left to the packet-by-packet walk. After frames it could not prove in a
+        row, it waits a few frame boundaries before trying again (at most ``MAX_BATCH``),
+        so a log it cannot help costs it little."""
+        prev = self.prev_start
+        if prev is None:
+            return 0
+        if self.bulk_wait:
+            self.bulk_wait -= 1
+            return 0
+        done = 0
+        while True:
+            step = self._bulk_step(reader, prev)
+            if step is None:
+                self.bulk_fails += 1
+                self.bulk_wait = min(1 << (self.bulk_fails - 1), MAX_BATCH) - 1
+                return done
+            t, k, last = step
+            self.template = t
+            self.bulk_fails = 0
+            start = reader.tell() + (k - 1) * t.size  # the last frame's
+            reader.advance(k * t.size)
+            done += k
+            self.frames += k
+            self.packets += k * t.packets
+            self.position_records += k * t.position_records
+            self.packet_index = t.packets - 1
+            self.frame_kinds = set(t.kinds)
+            self.last_order = t.last_order
+            prev = self.prev_start = (*last, start + 5)
+            self.last_frame_end = start + t.size
+            self.last_complete_frame_id = last[0]
+            self.frame_path = f"frame[{self.frames - 1}]"
+
+    def _bulk_step(self, reader: dec.PacketReader, prev: tuple[int, float, float, int]
+                   ) -> tuple[FrameTemplate, int, tuple[int, float, float]] | None:
+        """The frames at ``reader.tell()`` that one template proves clean: the template, how
+        many frames (the most of ``BATCHES``) and the last one's timing; None if not even the next."""
+        t = self.template
+        total = reader.size
+        room = None if total is None else total - reader.tell()  # the frames must lie within the file
+        if t is not None:
+            buf, i = reader.window(max(t.size, min(MAX_BATCH * t.size, BULK_WINDOW)))
+            fit = (len(buf) - i if room is None else min(len(buf) - i, room)) // t.size
+            for k in BATCHES:
+                if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
+                    return t, k, last
+        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
+        if t is None:
+            return None
+        known = self.templates.get(t.key)
+        if known is not None:
+            t = known  # a shape seen before keeps its formats
+        else:
+            if len(self.templates) >= MAX_TEMPLATES or self.template_fields + t.fields > MAX_FIELDS:
+                self.templates.clear()
+                self.template_fields = 0
+            self.templates[t.key] = t
+            self.template_fields += t.fields
+        buf, i = reader.window(t.size)
+        if (last := t.match(buf, i, 1, prev, self.alive)) is None:
+            return None
+        return t, 1, last
+
     # -- records
     def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int],
                  stride: int) -> None:
@@ -293,7 +359,7 @@ class _Walk:
             return
         stride = dec.record_struct(kind, self.v.vec_f64).size
         alive = self.alive
-        if kind in _ACTOR_FIRST:
+        if kind in ACTOR_FIRST:
             ids = [t[0] for t in flat]
             if kind is K.POSITION:
                 self.position_records += len(ids)
@@ -322,7 +388,7 @@ class _Walk:
                 if not alive.issuperset(ids):
                     bad = [i for i, a in enumerate(ids) if a not in alive and a != NOT_AN_ACTOR]
                     self._missing([ids[i] for i in bad], kind, raw, what, bad, stride)
-        flags = _FLAGS.get(kind)
+        flags = FLAGS.get(kind)
         if flags:
             for col, what in flags:
                 if any(t[col] > 1 for t in flat):
@@ -331,12 +397,10 @@ class _Walk:
                             self.sink.add("CARLA-VALUE-001", f"{what} is {t[col]}, not 0 or 1",
                                           raw.payload_offset + 2 + i * stride, stride,
                                           self._path(kind, f"/record[{i}].{what}"), None, t[col])
-        if kind is K.STATE:
-            self._enum(flat, 3, self.v.traffic_light_states, "CARLA-ENUM-002", "state", kind, raw, stride)
-        elif kind is K.SCENE_LIGHT:
-            self._enum(flat, 7, 5, "CARLA-ENUM-004", "light_group", kind, raw, stride)
-        elif kind is K.VEHICLE_DOOR:
-            self._enum(flat, 1, 7, "CARLA-ENUM-003", "door", kind, raw, stride)
+        enum = ENUMS.get(kind)
+        if enum is not None:
+            col, what, rule, _ = enum
+            self._enum(flat, col, enum_size(kind, self.v), rule, what, kind, raw, stride)
 
     def _enum(self, flat: list[tuple[Any, ...]], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket,
               stride: int) -> None:
@@ -421,13 +485,25 @@ class _Walk:
                   ("CARLA-STRING-002", 1, id_nul), ("CARLA-STRING-002", 2, value_nul)]
         faults = [fault for fault in faults if fault[2]]
         taken = [0] * len(faults)
+        alive = self.alive
+        last_type = self.v.actor_types - 1  # INVALID, and the types above it: CARLA-ENUM-001
         for i in range(first, last):
             _, database_id, actor_type, desc, desc_end, lo, hi, _ = scan.records[i]
-            path = self._path(K.EVENT_ADD, f"/record[{i}]")
-            self._actor(database_id, actor_type, buf[desc:desc_end].decode("utf-8", "surrogateescape"),
-                        raw.payload_offset, path)
+            description = buf[desc:desc_end]
+            clean = database_id not in alive and actor_type < last_type and description.isascii() \
+                and b"\0" not in description  # what _actor would find nothing in, without its path
+            if clean:
+                self.actors_added += 1
+                alive.add(database_id)
             if not faults or hi == lo:
+                if not clean:
+                    self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
+                                raw.payload_offset, self._path(K.EVENT_ADD, f"/record[{i}]"))
                 continue
+            path = self._path(K.EVENT_ADD, f"/record[{i}]")
+            if not clean:
+                self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
+                            raw.payload_offset, path)
             ends = [bisect_left(indices, hi - base, at) for (_, _, indices), at in zip(faults, taken)]
             if ends != taken:
                 self._attribute_faults([(rule, field, indices[at:stop]) for (rule, field, indices), at, stop
@@ -551,6 +627,13 @@ _PACKET_HEAD = struct.Struct("<BI").pack
 #: small enough that its bytes objects take little memory.
 ATTRIBUTE_CHUNK = 8192
 
+#: Frames are proved clean in bulk (``_Walk.bulk_frames``) from a window of at most this many
+#: bytes of the file (or one frame, when larger).
+BULK_WINDOW = 1 << 18
+
+#: The frame shapes kept (``_Walk.templates``); more are dropped, all at once.
+MAX_TEMPLATES = 64
+
 #: A run of byte-identical packets is recognised for packets of at most this many
 #: payload bytes (a flood of big packets costs little per byte).
 RUN_UNIT_MAX = 1024
@@ -631,9 +714,11 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     reader = dec.PacketReader(f, variant, offset, size)
     stopped = False
     runs = fast_path and walk.trace is None
+    frame_end = variant.id_of[K.FRAME_END]
     try:
         prev_id, prev_payload = -1, b""
-        for n, raw in enumerate(reader, 1):
+        next_progress = 8192
+        for raw in reader:
             if runs and raw.packet_id == prev_id and raw.payload == prev_payload:
                 _repeat(walk, raw, reader)
             else:
@@ -642,8 +727,11 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
                     prev_id, prev_payload = raw.packet_id, raw.payload
                 else:
                     prev_id = -1
-            if progress is not None and not n % 8192:
+            if runs and not walk.in_frame and walk.bulk_frames(reader):
+                prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
+            if progress is not None and walk.packets >= next_progress:
                 progress(reader.tell(), size)
+                next_progress = walk.packets + 8192
     except Truncated as e:
         stopped = True
         f.seek(e.offset)

@@ -38,11 +38,12 @@ the rest of the file shows, and in nearly every other variant too.
 
 from __future__ import annotations
 
+import struct
 from collections import Counter
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, BinaryIO
 
-from recspec.errors import DecodeError
 from recspec.reference import carla as dec
 from recspec.reference.carla import VARIANTS, Variant
 from recspec.reference.carla import PacketKind as K
@@ -115,13 +116,14 @@ class _Prefix:
     """The shapes of the prefix's packets, each distinct one counted once."""
 
     packets: int = 0
-    #: (packet id, payload size, the u16 the payload starts with or -1) -> (how many, first offset, a payload)
+    #: (packet id, payload size, the u16 the payload starts with, or -1 for a payload of less than 2 bytes
+    #: or an id of ``_NO_COUNT_IDS``) -> (how many, first offset, a payload)
     shapes: dict[tuple[int, int, int], list[Any]] = field(default_factory=dict)
     #: the set of packet ids in each complete frame (FrameStart .. FrameEnd)
     frames: Counter[frozenset[int]] = field(default_factory=Counter)
-    #: every payload of an id that is a variable-record layout in some variant:
-    #: (packet id, payload, offset of the payload)
-    variable: list[tuple[int, bytes, int]] = field(default_factory=list)
+    #: every distinct payload of an id that is a variable-record layout in some variant, in the
+    #: order of their first copies: (packet id, payload) -> [how many, offset of the first copy's payload]
+    variable: dict[tuple[int, bytes], list[int]] = field(default_factory=dict)
 
 
 # FrameStart and FrameEnd keep ids 0 and 1 in every variant (and EventAdd 2).
@@ -130,49 +132,184 @@ assert all(v.ids[_FRAME_START] is K.FRAME_START and v.ids[_FRAME_END] is K.FRAME
            and v.ids[_EVENT_ADD] is K.EVENT_ADD for v in VARIANTS.values())
 _VARIABLE_KINDS = (K.EVENT_ADD, K.PHYSICS_CONTROL, K.WALKER_BONES, K.ANIM_VEHICLE_WHEELS)
 _VARIABLE_IDS = frozenset(i for v in VARIANTS.values() for i, k in v.ids.items() if k in _VARIABLE_KINDS)
+_HEAD = struct.Struct("<BI")
+#: A frame of more packets than this is not read in bulk (its format would grow with it; a
+#: frame as CARLA writes it holds at most about 25, one per kind).
+_FRAME_SHAPE_PACKETS = 64
+#: Ids that are a layout without a record count in every variant that defines them (FrameStart,
+#: FrameEnd, PlatformTime, FrameCounter, VisualTime): their payloads' first u16 is data (a frame id,
+#: a time), which no layout judges, so it is left out of their shapes.
+_NO_COUNT_IDS = frozenset(
+    i for i in {i for v in VARIANTS.values() for i in v.ids}
+    if all(v.ids[i] in (K.FRAME_START, K.FRAME_END, K.PLATFORM_TIME, K.FRAME_COUNTER, K.VISUAL_TIME)
+           for v in VARIANTS.values() if i in v.ids))
 
 
-def _read_prefix(f: BinaryIO, offset: int, size: int | None) -> _Prefix:
-    """Frame the first packets once (variant independent) and keep their shapes."""
-    any_variant = VARIANTS["0.9.4-0.9.5"]
+@dataclass
+class _FrameShape:
+    """A frame's packet ids and sizes, read for the next frames with one ``struct`` call:
+    a frame of the same ids and sizes adds to the prefix the shapes of its packets (each
+    with the u16 its payload starts with, read by the same call), its ids, and its
+    variable-record payloads, with no framing step per packet."""
+
+    size: int
+    packets: list[tuple[int, int]]  # (id, size) of each packet
+    unpack: Any  # Struct.unpack_from of the ids, sizes and u16s
+    shape: Any  # itemgetter of the ids and sizes
+    expected: tuple[int, ...]
+    u16s: Any  # itemgetter of each packet's u16 from the unpacked fields and a -1 after them
+    at: list[int]  # each packet's offset in the frame
+    ids: frozenset[int]  # the ids between FrameStart and FrameEnd
+    variable: list[tuple[int, int, int]]  # (packet id, payload offset in the frame, size) of the variable ones
+
+    @classmethod
+    def of(cls, packets: list[tuple[int, int]]) -> _FrameShape:
+        fmt = ["<"]
+        shape: list[int] = []
+        u16: list[int] = []
+        at: list[int] = []
+        variable = []
+        fields = 0
+        rel = 0
+        for pid, n in packets:
+            shape += (fields, fields + 1)
+            counted = n >= 2 and pid not in _NO_COUNT_IDS
+            fmt.append("BIH" if counted else "BI")
+            u16.append(fields + 2 if counted else -1)
+            fields += 3 if counted else 2
+            if pid in _VARIABLE_IDS:
+                variable.append((pid, rel + 5, n))
+            if n - 2 * counted:
+                fmt.append(f"{n - 2 * counted}x")
+            at.append(rel)
+            rel += 5 + n
+        u16 = [fields if j < 0 else j for j in u16]  # -1: the value appended after the fields
+        return cls(rel, packets, struct.Struct("".join(fmt)).unpack_from, itemgetter(*shape),
+                   tuple(x for p in packets for x in p), itemgetter(*u16) if len(u16) > 1 else
+                   itemgetter(u16[0], u16[0]), at, frozenset(pid for pid, _ in packets[1:-1]), variable)
+
+
+def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = True) -> _Prefix:
+    """Frame the first packets once (variant independent) and keep their shapes.
+
+    The framing is ``PacketReader``'s, packet for packet (a packet that runs past the
+    file or the size limit ends the prefix), on its buffer: a packet costs one
+    ``unpack_from`` and a dictionary look-up, no object. With ``bulk``, a frame of the
+    shape of the one before it is read with one ``struct`` call (``_FrameShape``); the
+    prefix is the same (the tests compare the two)."""
     prefix = _Prefix()
     shapes = prefix.shapes
+    frames = prefix.frames
+    variable = prefix.variable
     frame_ids: set[int] | None = None
+    frame: list[tuple[int, int]] | None = None  # (id, size) of the packets of the frame being read
+    last: _FrameShape | None = None
     frames_seen = 0
-    try:
-        for raw in dec.PacketReader(f, any_variant, offset, size):
-            prefix.packets += 1
-            payload = raw.payload
-            pid = raw.packet_id
-            key = (pid, len(payload), payload[0] | payload[1] << 8 if len(payload) >= 2 else -1)
-            entry = shapes.get(key)
-            if entry is None:
-                shapes[key] = [1, raw.offset, payload]
-            else:
-                entry[0] += 1
-            if pid == _FRAME_START:
-                frame_ids = set()
-            elif pid == _FRAME_END:
-                frames_seen += 1
-                if frame_ids is not None:
-                    prefix.frames[frozenset(frame_ids)] += 1
-                frame_ids = None
-            elif frame_ids is not None:
-                frame_ids.add(pid)
-            if pid in _VARIABLE_IDS:
-                prefix.variable.append((pid, payload, raw.payload_offset))
-            if (frames_seen >= DETECTION_PREFIX_FRAMES or raw.end - offset >= DETECTION_PREFIX_BYTES
-                    or prefix.packets >= DETECTION_PREFIX_PACKETS):
+    reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
+    unpack = _HEAD.unpack_from
+    limit = reader.max_packet_size
+    end_bytes = offset + DETECTION_PREFIX_BYTES
+    pos = offset  # of the next packet in the file
+    buf, i = reader.window(5)
+    while prefix.packets < DETECTION_PREFIX_PACKETS:
+        if len(buf) - i < 5:
+            reader.advance(pos - reader.tell())
+            buf, i = reader.window(5)
+            if len(buf) - i < 5:
                 break
-    except DecodeError:
-        pass  # the walk reports it; detection uses what could be framed
+        pid, n = unpack(buf, i)
+        if (size is not None and pos + 5 + n > size) or n > limit:
+            break
+        if len(buf) - i < 5 + n:
+            reader.advance(pos - reader.tell())
+            buf, i = reader.window(5 + n)
+            if len(buf) - i < 5 + n:
+                break
+        prefix.packets += 1
+        key = (pid, n, buf[i + 5] | buf[i + 6] << 8 if n >= 2 and pid not in _NO_COUNT_IDS else -1)
+        entry = shapes.get(key)
+        if entry is None:
+            shapes[key] = [1, pos, buf[i + 5:i + 5 + n]]
+        else:
+            entry[0] += 1
+        closed = False
+        if pid == _FRAME_START:
+            frame_ids = set()
+            frame = []
+        elif pid == _FRAME_END:
+            frames_seen += 1
+            if frame_ids is not None:
+                frames[frozenset(frame_ids)] += 1
+                closed = True
+            frame_ids = None
+        elif frame_ids is not None:
+            frame_ids.add(pid)
+        if frame is not None:
+            frame.append((pid, n))
+            if len(frame) > _FRAME_SHAPE_PACKETS:
+                frame = None  # too many packets for a shape worth reading in one call
+        if pid in _VARIABLE_IDS:
+            vkey = (pid, buf[i + 5:i + 5 + n])
+            copies = variable.get(vkey)
+            if copies is None:
+                variable[vkey] = [1, pos + 5]
+            else:
+                copies[0] += 1
+        i += 5 + n
+        pos += 5 + n
+        if frames_seen >= DETECTION_PREFIX_FRAMES or pos >= end_bytes:
+            break
+        if not closed or not bulk or frame is None:
+            if pid == _FRAME_END:
+                frame = None
+            continue
+        if last is None or last.packets != frame:
+            last = _FrameShape.of(frame)
+        frame = None
+        # the frames that follow with the same ids and sizes (each within the file and the limits)
+        count = len(last.packets)
+        while (prefix.packets + count < DETECTION_PREFIX_PACKETS and pos + last.size < end_bytes
+               and (size is None or pos + last.size <= size)):
+            if len(buf) - i < last.size:
+                reader.advance(pos - reader.tell())
+                buf, i = reader.window(last.size)
+                if len(buf) - i < last.size:
+                    break
+            t = last.unpack(buf, i)
+            if last.shape(t) != last.expected:
+                break
+            prefix.packets += count
+            for (pid, n), u16, rel in zip(last.packets, last.u16s((*t, -1)), last.at):
+                entry = shapes.get((pid, n, u16))
+                if entry is None:
+                    shapes[(pid, n, u16)] = [1, pos + rel, buf[i + rel + 5:i + rel + 5 + n]]
+                else:
+                    entry[0] += 1
+            frames[last.ids] += 1
+            frames_seen += 1
+            for vid, at, n in last.variable:
+                vkey = (vid, buf[i + at:i + at + n])
+                copies = variable.get(vkey)
+                if copies is None:
+                    variable[vkey] = [1, pos + at]
+                else:
+                    copies[0] += 1
+            i += last.size
+            pos += last.size
+            if frames_seen >= DETECTION_PREFIX_FRAMES:
+                return prefix
     return prefix
 
 
-def _fit(variant: Variant, prefix: _Prefix) -> _Fit:
+def _fit(variant: Variant, prefix: _Prefix, misfits: dict[tuple[Any, ...], str | None]) -> _Fit:
+    """How well ``variant`` explains the prefix's shapes; ``misfits`` keeps the answers of
+    ``layout_misfit`` across variants (they depend on the kind, the vector width and whether
+    PhysicsControl is kept as bytes, besides the shape)."""
     fit = _Fit(variant)
     ids = variant.ids
-    for (pid, _, _), (n, at, payload) in prefix.shapes.items():
+    layout = (variant.vec_f64, variant.wheel_physics_size is None)
+    for shape, (n, at, payload) in prefix.shapes.items():
+        pid = shape[0]
         kind = ids.get(pid)
         if kind is None:
             if pid < 100:
@@ -180,7 +317,11 @@ def _fit(variant: Variant, prefix: _Prefix) -> _Fit:
                 if not fit.first_problem:
                     fit.first_problem = f"packet id {pid} at offset {at} is not defined"
             continue
-        expected = dec.layout_misfit(kind, payload, variant)
+        key = (kind, layout, shape)
+        if key in misfits:
+            expected = misfits[key]
+        else:
+            expected = misfits[key] = dec.layout_misfit(kind, payload, variant)
         if expected is not None:
             fit.misfits += n
             if not fit.misfits - n:  # the first misfit names itself, even after an undefined id
@@ -200,7 +341,7 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     so variants that share them share the answer: each payload is walked once per layout.
     Returns the answers by (payload offset, kind, vector size, wheel size)."""
     answers: _Chains = {}
-    for pid, payload, at in prefix.variable:
+    for (pid, payload), (copies, at) in prefix.variable.items():
         for fit in fits:
             v = fit.variant
             kind = v.ids.get(pid)
@@ -211,7 +352,7 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
                 answers[key] = dec.record_chain_misfit(kind, payload, v)
             why = answers[key]
             if why is not None:
-                fit.inner += 1
+                fit.inner += copies
                 if not fit.first_problem:
                     fit.first_problem = (f"packet id {pid} at offset {at - 5}: {kind.label} records do not add up "
                                          f"({why})")
@@ -224,7 +365,9 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
     decode is the walk's finding). An EventAdd decodes the same in every variant of one
     vector size, so each payload is scanned once per vector size (``scan_event_add``, no object
     per attribute), and not at all where its record chain does not add up."""
-    for pid, payload, at in prefix.variable:
+    # last first: the first EventAdd (usually the big one, frame 1's) is scanned last, so that the
+    # walk finds its scan among the ones ``scan_event_add`` keeps
+    for (pid, payload), (copies, at) in reversed(prefix.variable.items()):
         if pid != _EVENT_ADD:
             continue
         for vec_f64 in (False, True):
@@ -238,8 +381,8 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
             attribute_types = scan.types(0, len(scan.starts))
             for fit in group:
                 v = fit.variant
-                fit.enum_misfits += len(actor_types.translate(None, bytes(range(v.actor_types - 1))))
-                fit.enum_misfits += len(attribute_types.translate(None, bytes(v.attribute_types)))
+                fit.enum_misfits += copies * len(actor_types.translate(None, bytes(range(v.actor_types - 1))))
+                fit.enum_misfits += copies * len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
@@ -252,7 +395,8 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant,
     start = f.tell()
     prefix = _read_prefix(f, offset, size)
     f.seek(start)
-    fits = [_fit(v, prefix) for v in VARIANTS.values()]
+    misfits: dict[tuple[Any, ...], str | None] = {}
+    fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
     fewest = min(fit.outer() for fit in fits)
     tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
     _enum_misfits(tied, prefix, _inner_misfits(tied, prefix))

@@ -63,8 +63,9 @@ from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode, to_case
 from recspec.reference.carla import PacketKind as K
 
-from ._check import NOT_AN_ACTOR, WRITER_ORDER
+from ._check import WRITER_ORDER
 from ._detect import ALWAYS
+from ._fields import NOT_AN_ACTOR
 
 __all__ = ["carla_cases", "carla_frames", "carla_logs", "carla_packets", "carla_recordings", "carla_variants"]
 

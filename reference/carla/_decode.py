@@ -62,10 +62,11 @@ _UNPACK_U16_FROM = _U16.unpack_from
 _UNPACK_U32_FROM = _U32.unpack_from
 _UNPACK_U8_FROM = struct.Struct("<B").unpack_from
 _UNPACK_S64_FROM = struct.Struct("<q").unpack_from
-_UNPACK_PACKET_HEADER = _PACKET_HEADER.unpack
 _UNPACK_ATTR_HEAD = struct.Struct("<BH").unpack_from  # an attribute's type and its id's length
 #: Bytes compared at a time by ``PacketReader.skip_repeats``.
 _REPEAT_BLOCK = 1 << 16
+#: ``PacketReader`` reads the file this many bytes at a time (a larger packet: whole).
+READ_BLOCK = 1 << 18
 
 MAGIC = "CARLA_RECORDER"
 
@@ -683,7 +684,7 @@ class RawPacket:
 def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
     """Complete a short read: a raw stream or a pipe may return fewer bytes than
     asked for before its end. Only an empty read means end of file."""
-    parts = [got]
+    parts = [got] if got else []
     have = len(got)
     while have < n:
         more = read(n - have)
@@ -691,7 +692,7 @@ def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
             break
         parts.append(more)
         have += len(more)
-    return b"".join(parts)
+    return parts[0] if len(parts) == 1 else b"".join(parts)  # one part: no copy
 
 
 class PacketReader:
@@ -702,6 +703,11 @@ class PacketReader:
     (rule ``CARLA-STREAM-001``) when the file ends inside a packet and
     :class:`LimitExceeded` (``CARLA-LIMIT-001``) for a packet larger than
     ``max_packet_size``. ``tell()`` is the offset of the next packet.
+
+    The file is read a block (``READ_BLOCK`` bytes) at a time, or a whole
+    packet when it is larger, so a packet costs no read call of its own;
+    ``window`` lends the block to a caller that reads several packets at once
+    (the checker's frame fast path), which then moves on with ``advance``.
     """
 
     def __init__(
@@ -714,50 +720,79 @@ class PacketReader:
         self._pos = offset
         self._size = size
         self._max = max_packet_size
+        self._buf = b""  # bytes of the file from offset ``_base`` on, read but not yet walked past
+        self._base = offset
+        self._eof = False
 
     def tell(self) -> int:
         return self._pos
+
+    @property
+    def max_packet_size(self) -> int:
+        return self._max
+
+    @property
+    def size(self) -> int | None:
+        return self._size
+
+    def window(self, n: int) -> tuple[bytes, int]:
+        """``(buffer, index)``: the buffered bytes and the index in it of ``tell()``, with at
+        least ``n`` bytes from there on unless the file ends first."""
+        buf = self._buf
+        i = self._pos - self._base
+        have = len(buf) - i
+        if have >= n or self._eof:
+            return buf, i
+        want = max(n, have + READ_BLOCK)  # a refill serves the next READ_BLOCK bytes too
+        buf = _read_more(self._read, buf[i:], want)
+        self._eof = len(buf) < want  # only an empty read ends a short one
+        self._buf, self._base = buf, self._pos
+        return buf, 0
+
+    def advance(self, n: int) -> None:
+        """Step past ``n`` bytes the caller read from ``window`` (whole packets)."""
+        self._pos += n
 
     def skip_repeats(self, unit: bytes) -> int:
         """Step past the packets right after the last one read that repeat ``unit`` (that
         packet's 5 header bytes and payload) byte for byte; returns how many. The bytes
         are compared a block at a time (C speed), so a flood of one tiny packet costs
-        no Python work per packet. Only whole packets within the file count; the file
-        must be seekable (the next packet is read from ``tell()``)."""
+        no Python work per packet. Only whole packets within the file count."""
         width = len(unit)
         per = max(1, _REPEAT_BLOCK // width)
         most = (self._size - self._pos) // width if self._size is not None else None  # within the file's size
         count = 0
         while most is None or count < most:
             step = per if most is None else min(per, most - count)
-            found = count_repeats(self._read(step * width), 0, unit, step)
+            buf, i = self.window(step * width)
+            have = min(step, (len(buf) - i) // width)
+            found = count_repeats(buf, i, unit, have)
             count += found
+            self._pos += found * width
             if found < step:
                 break
-        self._pos += count * width
-        self._f.seek(self._pos)
         return count
 
     def __iter__(self) -> Iterator[RawPacket]:
-        read = self._read
         kinds_get = self._kinds.get
-        unpack_header = _UNPACK_PACKET_HEADER
+        unpack_header = _PACKET_HEADER.unpack_from
         raw = K.RAW
         size_limit = self._max
         total = self._size
-        pos = self._pos
         while True:
-            head = read(5)
-            if not head:
-                return
-            if len(head) < 5:
-                head = _read_more(read, head, 5)
-            if len(head) < 5:
-                raise Truncated(
-                    f"file ends inside a packet header ({len(head)} of 5 bytes)", pos, "",
-                    rule="CARLA-STREAM-001", needed=5, available=len(head),
-                )
-            packet_id, size = unpack_header(head)
+            pos = self._pos
+            buf = self._buf
+            i = pos - self._base
+            if len(buf) - i < 5:
+                buf, i = self.window(5)
+                if len(buf) - i < 5:
+                    if len(buf) == i:
+                        return
+                    raise Truncated(
+                        f"file ends inside a packet header ({len(buf) - i} of 5 bytes)", pos, "",
+                        rule="CARLA-STREAM-001", needed=5, available=len(buf) - i,
+                    )
+            packet_id, size = unpack_header(buf, i)
             if total is not None and pos + 5 + size > total:
                 raise Truncated(
                     f"file ends inside a packet payload ({total - pos - 5} of {size} bytes)", pos, "",
@@ -768,17 +803,17 @@ class PacketReader:
                     f"packet declares {size} payload bytes, above the limit of {size_limit}",
                     pos + 1, "", rule="CARLA-LIMIT-001", limit="max_packet_size", value=size, maximum=size_limit,
                 )
-            payload = read(size) if size else b""
-            if len(payload) < size:
-                payload = _read_more(read, payload, size)
-            if len(payload) < size:
-                raise Truncated(
-                    f"file ends inside a packet payload ({len(payload)} of {size} bytes)", pos, "",
-                    rule="CARLA-STREAM-001", needed=size, available=len(payload),
-                )
+            end = i + 5 + size
+            if end > len(buf):
+                buf, i = self.window(5 + size)
+                end = i + 5 + size
+                if end > len(buf):
+                    raise Truncated(
+                        f"file ends inside a packet payload ({len(buf) - i - 5} of {size} bytes)", pos, "",
+                        rule="CARLA-STREAM-001", needed=size, available=len(buf) - i - 5,
+                    )
             self._pos = pos + 5 + size
-            yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), payload)
-            pos = self._pos
+            yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end] if size else b"")
 
 
 def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iterator[m.Packet]:

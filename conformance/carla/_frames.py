@@ -1,0 +1,303 @@
+"""Whole frames proved clean in bulk: the checker's fast path for a log's steady state.
+
+A CARLA recorder writes frame after frame of one shape: the same packets, of the
+same sizes, with the same record counts, while the same actors live. Walking them
+packet by packet costs a few microseconds of Python per packet; here a frame's
+shape becomes a *template*: one ``struct`` format over the whole frame that reads,
+in one C call, every packet's id and size, every record count, the FrameStart's
+timing, and only the record fields a rule judges (actor ids, flags, enums). The
+same format repeated reads ``k`` frames at once. Frames match when those
+structural fields equal the template's, and are clean when, besides, every actor
+id is alive (one ``issuperset``), every flag is 0 or 1 and every enum in range
+(``max`` over the fields), and the frame ids and ``elapsed`` times follow on.
+
+A template is made only of a frame that the packet-by-packet walk would find
+nothing in as far as its shape goes: FrameStart first, FrameEnd last, the packets
+between in the writer's order, each once, with every packet the variant writes in
+every frame; no event (EventAdd, EventDel, EventParent and Collision empty, as they
+are whenever no actor comes, goes or collides); fixed-size records and counts that
+add up; no raw, user or FrameCounter packet; variable records (WalkerBones,
+PhysicsControl) only when empty, AnimVehicleWheels with their wheel counts in the
+template; at most ``MAX_FRAME`` bytes, ``MAX_FIELDS`` fields to read and 64 packets (a
+template's memory grows with its fields). Anything else, and any frame that does not match or is not clean, is
+walked packet by packet (``fast_path=False`` walks every frame that way), so every
+finding keeps its offset and path. Nothing here judges; it only proves.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain, repeat
+from operator import add, itemgetter
+from typing import Any
+
+from recspec.reference import carla as dec
+from recspec.reference.carla import PacketKind as K
+from recspec.reference.carla import Variant
+
+from ._fields import ACTOR_FIRST, ENUMS, FLAGS, enum_size
+
+__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "build_template"]
+
+#: How many frames one ``struct`` call reads: the most that fit, of these (fewer sizes, fewer formats made).
+BATCHES = (16, 4, 1)
+MAX_BATCH = BATCHES[0]
+#: A frame of more packets than this is not made a template (the writer's order has about 25 kinds).
+_MAX_PACKETS = 64
+#: Nor a frame of more bytes than this: a template holds a few objects per field it reads, up
+#: to one a byte (a real frame is a few KB; 256 KiB is 9,000 Position records).
+MAX_FRAME = 1 << 18
+#: Nor a frame of more fields to read than this; the checker keeps templates of at most this many
+#: fields in all (``_Walk.templates``), so that they take at most a few tens of MiB.
+MAX_FIELDS = 1 << 16
+
+_HEADER = struct.Struct("<BI")
+_U16 = struct.Struct("<H").unpack_from
+_U32 = struct.Struct("<I").unpack_from
+_EMPTY_ONLY = frozenset((K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION, K.WALKER_BONES))
+_ID, _FLAG, _SHAPE = "id", "flag", "shape"
+
+
+@cache
+def _field_offsets(fmt: str) -> list[tuple[int, str]]:
+    """``(byte offset, struct code)`` of each field of a little-endian format such as ``<I3f3f``."""
+    out: list[tuple[int, str]] = []
+    at = 0
+    for count, code in re.findall(r"(\d*)([a-zA-Z?])", fmt.lstrip("<")):
+        width = struct.calcsize("<" + code)
+        for _ in range(int(count or 1)):
+            out.append((at, code))
+            at += width
+    return out
+
+
+def _getter(indices: list[int]) -> Callable[[tuple[Any, ...]], tuple[Any, ...]] | None:
+    """A C-level getter of ``indices`` from a tuple that always returns a tuple (None: no index)."""
+    if not indices:
+        return None
+    return itemgetter(*indices) if len(indices) > 1 else itemgetter(indices[0], indices[0])
+
+
+@dataclass(slots=True)
+class _Batch:
+    """A template's reading of ``k`` frames in a row."""
+
+    unpack: Callable[[bytes, int], tuple[Any, ...]]
+    shape: Callable[[tuple[Any, ...]], tuple[Any, ...]]
+    expected: tuple[Any, ...]
+    ids: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None
+    flags: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None
+    enums: tuple[tuple[Callable[[tuple[Any, ...]], tuple[Any, ...]], int], ...]
+
+
+@dataclass(slots=True)
+class FrameTemplate:
+    """One frame shape. ``size``: its bytes; ``packets``: its packets; ``kinds``: the kinds
+    between FrameStart and FrameEnd; ``last_order``: the last of them in the writer's order;
+    ``position_records``: its Position records."""
+
+    size: int
+    packets: int
+    kinds: frozenset[K]
+    last_order: int
+    position_records: int
+    _format: str  # the struct format of one frame (without its byte order)
+    _roles: list[Any]  # per field of ``_format``: (SHAPE, value), ID, FLAG, an enum's size, or None
+    _batches: dict[int, _Batch] = field(default_factory=dict)
+    _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
+        field(default=([], (), [], [], []))
+
+    @property
+    def fields(self) -> int:
+        """How many fields one frame's reading makes."""
+        return len(self._roles)
+
+    @property
+    def key(self) -> tuple[str, tuple[Any, ...]]:
+        """What tells this shape from another: two frames of one key have one template."""
+        return self._format, tuple(self._roles)
+
+    def batch(self, k: int) -> _Batch:
+        """The reading of ``k`` frames of this shape in a row (made once per ``k``)."""
+        b = self._batches.get(k)
+        if b is None:
+            b = self._batches[k] = self._make_batch(k)
+        return b
+
+    def _make_batch(self, k: int) -> _Batch:
+        n = len(self._roles)
+        if not self._batches:  # the first batch: which field plays which role
+            self._index = _index(self._roles)
+        shape, expected, ids, flags, enums = self._index
+
+        def over(one: list[int]) -> list[int]:
+            return list(map(add, one * k, chain.from_iterable(repeat(f * n, len(one)) for f in range(k))))
+
+        shape_get = _getter(over(shape))
+        assert shape_get is not None  # FrameStart's id and size, at least
+        return _Batch(struct.Struct("<" + self._format * k).unpack_from, shape_get, expected * k,
+                      _getter(over(ids)), _getter(over(flags)),
+                      tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None))
+
+    def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int]
+              ) -> tuple[int, float, float] | None:
+        """Whether the ``k`` frames at ``buf[i:]`` have this shape and are clean, following the
+        frame ``prev`` (its id, durationThis, elapsed, offset): then the last one's id,
+        durationThis and elapsed, else None."""
+        b = self._batches.get(k) or self.batch(k)
+        t = b.unpack(buf, i)
+        if b.shape(t) != b.expected:
+            return None
+        if b.ids is not None and not alive.issuperset(b.ids(t)):
+            return None
+        if b.flags is not None and max(b.flags(t)) > 1:
+            return None
+        for get, size in b.enums:
+            if max(get(t)) >= size:
+                return None
+        p_id, p_duration, p_elapsed, _ = prev
+        if k == 1:  # the same judgement as below, for one frame
+            frame_id, duration, elapsed_this = t[2], t[3], t[4]
+            if frame_id != p_id + 1 or p_duration < 0 or p_elapsed + p_duration != elapsed_this \
+                    or not (math.isfinite(duration) and math.isfinite(elapsed_this)):
+                return None
+            return frame_id, duration, elapsed_this
+        n = len(self._roles)
+        ids: tuple[int, ...] = t[2::n]
+        if ids[0] != p_id + 1 or ids[-1] != p_id + k or (k > 2 and ids != tuple(range(p_id + 1, p_id + k + 1))):
+            return None
+        durations: tuple[float, ...] = (p_duration, *t[3::n])
+        elapsed: tuple[float, ...] = (p_elapsed, *t[4::n])
+        if not (all(map(math.isfinite, durations[1:])) and all(map(math.isfinite, elapsed[1:]))):
+            return None
+        # FRAME-008 (a durationThis below 0 before the last frame) and FRAME-004 (elapsed adds up)
+        if min(durations[:-1]) < 0 or list(map(add, elapsed[:-1], durations[:-1])) != list(elapsed[1:]):
+            return None
+        return ids[-1], durations[-1], elapsed[-1]
+
+
+def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, variant: Variant,
+                   order: Mapping[K, int], required: frozenset[K], max_packet_size: int) -> FrameTemplate | None:
+    """The template of the frame that starts where ``window`` is (``window(n)``: a buffer and
+    the frame's index in it, with ``n`` bytes from there unless the file ends first), if it is
+    one a template can be made of (module docstring) and lies whole in the file, in its first
+    ``end`` bytes (None: no bound) and in ``MAX_FRAME`` bytes; else None."""
+    if end is None or end > MAX_FRAME:
+        end = MAX_FRAME
+    ids = variant.ids
+    fields: list[tuple[int, str, Any]] = []
+    kinds: list[K] = []
+    last = -1
+    positions = 0
+    rel = 0
+    buf, i = window(5)
+    for n in range(_MAX_PACKETS):
+        if len(buf) - i < rel + 5:
+            buf, i = window(rel + 5)
+            if len(buf) - i < rel + 5:
+                return None
+        pid, size = _HEADER.unpack_from(buf, i + rel)
+        kind = ids.get(pid)
+        if kind is None or size > max_packet_size or rel + 5 + size > end:
+            return None
+        if len(buf) - i < rel + 5 + size:
+            buf, i = window(rel + 5 + size)
+            if len(buf) - i < rel + 5 + size:
+                return None
+        fields += [(rel, "B", (_SHAPE, pid)), (rel + 1, "I", (_SHAPE, size))]
+        at = i + rel + 5  # the payload, in buf
+        p = rel + 5  # the payload, in the frame
+        if n == 0:
+            if kind is not K.FRAME_START or size != 24:
+                return None
+            fields += [(p, "Q", None), (p + 8, "d", None), (p + 16, "d", None)]
+        elif kind is K.FRAME_END:
+            if size:
+                return None
+            if not required <= set(kinds) or len(fields) > MAX_FIELDS:
+                return None
+            return FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format(fields))
+        else:
+            pos = order.get(kind)
+            if pos is None or pos <= last:  # a kind the writer does not order (raw, FrameCounter), twice, or late
+                return None
+            last = pos
+            kinds.append(kind)
+            payload = memoryview(buf)[at:at + size]
+            if dec.layout_misfit(kind, payload, variant) is not None:
+                return None
+            if kind in (K.PLATFORM_TIME, K.VISUAL_TIME) or (kind is K.PHYSICS_CONTROL and
+                                                           variant.wheel_physics_size is None):
+                pass  # no rule reads these: any payload of the right size (UE5 physics: any payload)
+            elif kind in _EMPTY_ONLY or kind is K.PHYSICS_CONTROL:
+                if size != 2:
+                    return None
+                fields.append((p, "H", (_SHAPE, 0)))
+            elif kind is K.ANIM_VEHICLE_WHEELS:
+                wheels = _wheels(buf, at, size, p)
+                if wheels is None:
+                    return None
+                fields += wheels
+            elif dec.is_fixed_record(kind):
+                (count,) = _U16(buf, at)
+                fields.append((p, "H", (_SHAPE, count)))
+                s = dec.record_struct(kind, variant.vec_f64)
+                judged: list[tuple[int, str, Any]] = []
+                offsets = _field_offsets(s.format)
+                if kind in ACTOR_FIRST:
+                    judged.append((offsets[0][0], offsets[0][1], _ID))
+                for col, _ in FLAGS.get(kind, ()):
+                    judged.append((offsets[col][0], "B", _FLAG))
+                if kind in ENUMS:
+                    judged.append((offsets[ENUMS[kind][0]][0], "B", enum_size(kind, variant)))
+                judged.sort(key=lambda f: f[0])
+                fields += [(p + 2 + r * s.size + off, code, role) for r in range(count) for off, code, role in judged]
+                if kind is K.POSITION:
+                    positions += count
+            else:  # pragma: no cover - every kind the writer orders is handled above
+                return None
+        rel += 5 + size
+    return None
+
+
+def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]]:
+    """Of one frame's fields: the structural ones and their values, the actor ids, the flags,
+    and the enums by their number of values."""
+    shape = [j for j, role in enumerate(roles) if isinstance(role, tuple)]
+    sizes = sorted({role for role in roles if isinstance(role, int)})
+    return (shape, tuple(roles[j][1] for j in shape), [j for j, role in enumerate(roles) if role == _ID],
+            [j for j, role in enumerate(roles) if role == _FLAG],
+            [(size, [j for j, role in enumerate(roles) if role == size]) for size in sizes])
+
+
+def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any]]:
+    """The struct format reading ``fields`` (offset, code, role) of one frame, and their roles in
+    the order it reads them."""
+    fields.sort(key=itemgetter(0))
+    parts = []
+    at = 0
+    for offset, code, _ in fields:
+        if offset > at:
+            parts.append(f"{offset - at}x")
+        parts.append(code)
+        at = offset + struct.calcsize("<" + code)
+    return "".join(parts), [role for _, _, role in fields]
+
+
+def _wheels(buf: bytes, at: int, size: int, p: int) -> list[tuple[int, str, Any]] | None:
+    """AnimVehicleWheels: per record its vehicle id (judged) and wheel count (shape)."""
+    (count,) = _U16(buf, at)
+    out: list[tuple[int, str, Any]] = [(p, "H", (_SHAPE, count))]
+    r = 2
+    for _ in range(count):
+        if r + 8 > size:
+            return None
+        (n,) = _U32(buf, at + r + 4)
+        out += [(p + r, "I", _ID), (p + r + 4, "I", (_SHAPE, n))]
+        r += 8 + 9 * n
+    return out if r == size else None

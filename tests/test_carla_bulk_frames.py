@@ -1,0 +1,272 @@
+"""Whole frames proved clean in bulk (``conformance/carla/_frames.py``) change no report.
+
+The bulk path reads a run of frames of one shape with one ``struct`` call and only
+proves them clean; anything it cannot prove is walked packet by packet, so each
+finding keeps its offset and path. Every test here compares the default check with
+``fast_path=False`` (every packet walked) on the whole JSON report, and counts the
+frames the bulk path took, so that a comparison cannot pass by the bulk path never
+running.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import struct
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_carla_properties import mutations
+
+from helpers import real_file
+from recspec.conformance.carla import _check as carla_check
+from recspec.errors import DecodeError
+from recspec.reference import carla as m
+from recspec.reference.carla import VARIANTS, Variant, encode
+from recspec.reference.carla import PacketKind as K
+from recspec.report import FileReport
+from recspec.strategies import carla_logs
+
+NAMES = tuple(VARIANTS)
+
+
+def _check(data: bytes, *, fast_path: bool, variant: Variant | None = None, profile: str = "spec") -> FileReport:
+    return carla_check.check_stream(io.BytesIO(data), path="x", variant=variant, profile=profile,
+                                    fast_path=fast_path)
+
+
+class _BulkCount:
+    """Counts the frames ``_Walk.bulk_frames`` steps past while a test runs."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.frames = 0
+        inner = carla_check._Walk.bulk_frames
+
+        def counted(walk: Any, reader: Any) -> int:
+            n = inner(walk, reader)
+            self.frames += n
+            return n
+
+        monkeypatch.setattr(carla_check._Walk, "bulk_frames", counted)
+
+
+def _same(data: bytes, variant: Variant | None = None, profile: str = "spec") -> FileReport:
+    fast = _check(data, fast_path=True, variant=variant, profile=profile)
+    slow = _check(data, fast_path=False, variant=variant, profile=profile)
+    assert fast.to_json() == slow.to_json()
+    return fast
+
+
+# --- a steady log: 0.9.15, the same actors in every frame --------------------------------
+
+V = VARIANTS["0.9.15"]
+ACTORS = (7, 8, 9)
+DELTA = 0.05
+
+
+def _body(frame: int, state: int = 1, handbrake: int = 0, actor: int = 9) -> list[m.Packet]:
+    def p(kind: K, body: Any) -> m.Packet:
+        return m.Packet(kind, body, V.id_of[kind])
+
+    vec = m.Vec3(1.0 * frame, 2.0, 3.0)
+    rot = m.Rotator(0.0, 90.0, 0.0)
+    return [
+        p(K.VISUAL_TIME, m.VisualTime(0.1 * frame)),
+        p(K.EVENT_ADD, ()), p(K.EVENT_DEL, ()), p(K.EVENT_PARENT, ()), p(K.COLLISION, ()),
+        p(K.POSITION, tuple(m.Position(a if a != 9 else actor, vec, rot) for a in ACTORS)),
+        p(K.STATE, (m.TrafficLightState(8, 0, 1.5, state),)),
+        p(K.ANIM_VEHICLE, (m.AnimVehicle(7, 0.1, 0.5, 0.0, handbrake, 3),)),
+        p(K.ANIM_WALKER, (m.AnimWalker(9, 1.2),)),
+        p(K.VEHICLE_LIGHT, (m.VehicleLight(7, 1),)),
+        p(K.ANIM_VEHICLE_WHEELS, (m.AnimVehicleWheels(7, tuple(m.WheelAnim(w, 0.0, 1.0) for w in range(4))),)),
+        p(K.ANIM_BIKER, ()),
+    ]
+
+
+def _log(frames: int, **changes: Any) -> bytes:
+    """A 0.9.15 log of ``frames`` frames; ``changes`` maps a frame index to keyword
+    arguments of ``_body`` or to a (duration, elapsed) override."""
+    def p(kind: K, body: Any) -> m.Packet:
+        return m.Packet(kind, body, V.id_of[kind])
+
+    add = tuple(m.EventAdd(a, 1, m.Vec3(0.0, 0.0, 0.0), m.Rotator(0.0, 0.0, 0.0), 1, "vehicle.a", ())
+                for a in ACTORS)
+    packets: list[m.Packet] = []
+    at = 0.0
+    for i in range(frames):
+        body = _body(i, **changes.get(f"body{i}", {}))
+        if i == 0:
+            body[1] = p(K.EVENT_ADD, add)
+        duration, elapsed = changes.get(f"time{i}", (DELTA if i < frames - 1 else -1.0, at))
+        at += DELTA  # the writer's arithmetic: each elapsed is the previous one plus its durationThis
+        packets += [p(K.FRAME_START, m.FrameStart(changes.get(f"id{i}", i + 1), duration, elapsed)), *body,
+                    p(K.FRAME_END, m.FrameEnd())]
+    return encode(m.Recording(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"), tuple(packets)), variant=V)
+
+
+def test_a_steady_log_is_proved_clean_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 300
+    data = _log(n)
+    count = _BulkCount(monkeypatch)
+    report = _same(data, V)
+    assert report.findings == []
+    assert report.stats["frames"] == n and report.stats["position_records"] == 3 * n
+    assert count.frames == n - 1  # every frame but the first (it adds the actors)
+
+
+@pytest.mark.parametrize(("changes", "rule"), [
+    ({"body150": {"state": 9}}, "CARLA-ENUM-002"),
+    ({"body77": {"handbrake": 2}}, "CARLA-VALUE-001"),
+    ({"body200": {"actor": 12}}, "CARLA-ACTOR-001"),
+    ({"id120": 500}, "CARLA-FRAME-003"),
+    ({"time50": (DELTA, 99.0)}, "CARLA-FRAME-004"),
+    ({"time31": (-0.5, 0.0)}, "CARLA-FRAME-008"),
+    ({"time90": (math.nan, 0.0)}, "CARLA-FRAME-010"),
+    ({"time16": (DELTA, math.inf)}, "CARLA-FRAME-010"),
+])
+def test_a_fault_inside_a_steady_run_is_located_by_the_walk(monkeypatch: pytest.MonkeyPatch, changes: dict[str, Any],
+                                                            rule: str) -> None:
+    data = _log(260, **changes)
+    count = _BulkCount(monkeypatch)
+    report = _same(data, V)
+    assert rule in {f.rule for f in report.findings}
+    assert 200 < count.frames < 259  # the frames around the fault were walked packet by packet
+
+
+def test_a_frame_above_the_template_bounds_is_walked_packet_by_packet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recspec.conformance.carla._frames import MAX_FRAME
+
+    many = tuple(range(7, 7 + MAX_FRAME // 28 + 10))  # one Position packet above MAX_FRAME
+    monkeypatch.setattr(sys.modules[__name__], "ACTORS", many)
+    data = _log(4)
+    count = _BulkCount(monkeypatch)
+    report = _same(data, V)
+    assert report.findings == [] and report.stats["position_records"] == 4 * len(many)
+    assert count.frames == 0
+
+
+def test_a_cut_steady_log_gives_the_same_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _log(100)
+    count = _BulkCount(monkeypatch)
+    for cut in (1, 5, 37, 400):
+        report = _same(data[:-cut], V)
+        assert {f.rule for f in report.findings} & {"CARLA-STREAM-001", "CARLA-FRAME-007"}
+    assert count.frames > 0
+
+
+def test_a_size_argument_smaller_than_the_file_stops_the_bulk_path_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _log(80)
+    count = _BulkCount(monkeypatch)
+    size = len(data) - 1000
+    fast = carla_check.check_stream(io.BytesIO(data), path="x", variant=V, profile="spec", size=size)
+    slow = carla_check.check_stream(io.BytesIO(data), path="x", variant=V, profile="spec", size=size,
+                                    fast_path=False)
+    assert fast.to_json() == slow.to_json()
+    assert any(f.rule == "CARLA-STREAM-001" for f in fast.findings)
+    assert count.frames > 0
+
+
+def test_flipped_bytes_in_a_steady_log_give_the_same_report() -> None:
+    data = bytearray(_log(40))
+    frame = len(data) // 40
+    for at in range(len(data) - 12 * frame, len(data) - 11 * frame):  # every byte of one frame in the middle
+        for bit in (0, 7):
+            data[at] ^= 1 << bit
+            _same(bytes(data), V)
+            data[at] ^= 1 << bit
+
+
+@pytest.mark.parametrize("name", ["carla_0910_DistanceToLaneCenter.log", "carla_0915_crash.log"])
+def test_real_logs_are_proved_clean_in_bulk(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    data = real_file(name).read_bytes()
+    count = _BulkCount(monkeypatch)
+    for profile in ("spec", "compat"):
+        report = _same(data, None, profile)
+    assert count.frames > 0.9 * 2 * report.stats["frames"]
+
+
+# --- every variant: generated logs, valid, invalid and mutated ------------------------------
+
+@pytest.mark.parametrize("name", NAMES, ids=NAMES)
+@given(data=st.data(), profile=st.sampled_from(("spec", "compat")), detect=st.booleans())
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_bulk_frames_change_no_report(name: str, data: st.DataObject, profile: str, detect: bool) -> None:
+    """Valid logs (whose later frames the bulk path proves clean when no event happens in
+    them), the same logs after bit flips, a cut or a rewritten size, and invalid logs: the
+    same report with and without the bulk path."""
+    kind = data.draw(st.sampled_from(("valid", "mutated", "invalid")), label="kind")
+    blob, v = data.draw(carla_logs(name, min_frames=2, max_frames=8, valid=kind != "invalid"), label="log")
+    if kind == "mutated":
+        blob = data.draw(mutations(blob), label="mutated")
+    _same(blob, None if detect else v, profile)
+
+
+def test_generated_valid_logs_do_take_the_bulk_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The property above is not vacuous: some generated logs have frames proved clean in bulk."""
+    count = _BulkCount(monkeypatch)
+
+    @given(log=carla_logs("0.9.15", min_frames=6, max_frames=8))
+    @settings(max_examples=30, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    def run(log: tuple[bytes, Variant]) -> None:
+        _check(log[0], fast_path=True, variant=log[1])
+
+    run()
+    assert count.frames > 0
+
+
+def test_struct_format_of_a_template_reads_its_fields() -> None:
+    """The template's one-frame format spans the frame exactly (the FrameEnd header last)."""
+    from recspec.conformance.carla._frames import build_template
+
+    data = _log(3)
+    _, offset = m.decode_header(data, 0)
+    first = struct.unpack_from("<BI", data, offset)[1]
+    # skip frame 0 packet by packet, then build the template of frame 1
+    pos = offset
+    while True:
+        pid, size = struct.unpack_from("<BI", data, pos)
+        pos += 5 + size
+        if pid == V.id_of[K.FRAME_END]:
+            break
+    walk = carla_check._Walk(V, None)  # type: ignore[arg-type]  # the sink is not used here
+    t = build_template(lambda n: (data, pos), None, V, walk.order, walk.required, m.MAX_PACKET_SIZE)
+    assert t is not None and first == 24
+    assert struct.calcsize("<" + t._format) == t.size
+    assert t.packets == 14 and t.position_records == 3
+
+
+# --- variant detection reads frames of one shape in bulk too ----------------------------------
+
+
+def _prefix(data: bytes, bulk: bool, size: int | None = None) -> tuple[Any, ...]:
+    from recspec.conformance.carla._detect import _read_prefix
+
+    _, offset = m.decode_header(data, 0)
+    f = io.BytesIO(data)
+    f.seek(offset)
+    p = _read_prefix(f, offset, size, bulk=bulk)
+    return p.packets, list(p.shapes.items()), sorted(p.frames.items(), key=repr), list(p.variable.items())
+
+
+def test_detection_prefix_of_real_and_steady_logs_is_the_same_in_bulk() -> None:
+    logs = [_log(100), _log(30, body7={"actor": 12}, time9=(math.nan, 0.0))]
+    logs += [real_file(name).read_bytes() for name in ("carla_0910_DistanceToLaneCenter.log", "carla_0915_crash.log")]
+    for data in logs:
+        for size in (None, len(data), len(data) - 700):
+            assert _prefix(data, True, size) == _prefix(data, False, size)
+
+
+@given(data=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_detection_prefix_is_the_same_in_bulk(data: st.DataObject) -> None:
+    blob, _ = data.draw(carla_logs(min_frames=2, max_frames=8), label="log")
+    if data.draw(st.booleans(), label="mutate"):
+        blob = data.draw(mutations(blob), label="mutated")
+    try:
+        m.decode_header(blob, 0)
+    except DecodeError:
+        return  # no header: detection is not asked
+    assert _prefix(blob, True) == _prefix(blob, False)
