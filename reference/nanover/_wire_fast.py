@@ -7,6 +7,8 @@ for them the walk's only result is "nothing to say". :func:`parse_clean`
 establishes that result in C, and returns the payload's message (parsed by the
 runtime, as the checker needs it anyway), or ``None`` when it cannot prove it;
 the caller then runs the walk, which finds and locates whatever there is.
+:func:`proves_clean` is the proof alone (a yes/no, no message built), for a
+caller that needs only the walk's verdict, such as kind detection.
 
 The proof. A *mirror* schema is built from the walk's own tables
 (``_wire.SCHEMAS``): one message type per message of the schema and message
@@ -69,7 +71,7 @@ from ._wire import (
     VARINT,
 )
 
-__all__ = ["CLEAN_MAX_PAYLOAD", "MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean"]
+__all__ = ["CLEAN_MAX_PAYLOAD", "MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean", "proves_clean"]
 
 #: A payload shorter than this cannot break the walk's MAX_VALUES (NANOVER-LIMIT-003): every map
 #: entry or list element the walk counts takes at least 2 bytes (a tag and a length). parse_clean
@@ -152,15 +154,31 @@ def _pool() -> descriptor_pool.DescriptorPool:
 _PARSE: dict[str, Callable[[bytes], Message]] = {"traj": parse_frame, "state": parse_state_update}
 
 
-def parse_clean(payload: bytes, kind: str) -> Message | None:
-    """The payload's message (``GetFrameResponse``/``StateUpdate``) when the wire walk
-    provably has nothing to say about it; ``None`` when it may have (run the walk)."""
+def proves_clean(payload: bytes, kind: str) -> bool:
+    """Whether the mirror round trip proves that ``scan(payload, 0, len(payload), kind)`` raises
+    nothing and lists no unknown and no unpacked field. ``False`` says nothing (run the walk).
+
+    Only the wire proof: unlike :func:`parse_clean`, the payload's strings are not checked as
+    UTF-8 and no message is built. Payloads of :data:`CLEAN_MAX_PAYLOAD` bytes or more are never
+    proved (the walk counts their values against MAX_VALUES)."""
+    if len(payload) >= CLEAN_MAX_PAYLOAD:
+        return False
     mirror = mirror_class(kind)()
     try:
         mirror.ParseFromString(payload)
-        mirror.DiscardUnknownFields()
-        if mirror.SerializeToString() != payload:
-            return None
+    except PbDecodeError:
+        return False
+    mirror.DiscardUnknownFields()
+    return mirror.SerializeToString() == payload
+
+
+def parse_clean(payload: bytes, kind: str) -> Message | None:
+    """The payload's message (``GetFrameResponse``/``StateUpdate``) when the wire walk
+    provably has nothing to say about it (:func:`proves_clean`); ``None`` when it may have
+    (run the walk), or when the real parse rejects the payload."""
+    if not proves_clean(payload, kind):
+        return None
+    try:
         return _PARSE[kind](payload)
-    except (PbDecodeError, DecodeError):  # the mirror's parse, the real parse's Malformed: the walk decides
+    except DecodeError:  # the real parse's Malformed: the walk decides
         return None
