@@ -29,11 +29,11 @@ from recspec.reference.nanover import (
     parse_clean,
     parse_frame,
     parse_state_update,
-    proves_clean,
     read_header,
     scan,
     state_update_from_message,
     value_from_message,
+    wire_verdict,
 )
 from recspec.report import FileReport, Verdict
 from recspec.trace import NanoverTrace
@@ -81,11 +81,13 @@ _ABSENT = object()
 def _scans_as(payload: bytes, kind: str, fast: bool = True) -> bool:
     """The payload is a clean message of ``kind`` with at least one known field and no unknown one.
 
-    With ``fast``, upb's proof (``proves_clean``) answers first: a payload it proves clean is one
-    the wire walk accepts with no unknown field, and a non-empty one has a known root field. What
-    it cannot prove (an unknown field, a wrong kind, a wire error) takes the walk."""
-    if fast and proves_clean(payload, kind):
-        return len(payload) > 0
+    With ``fast``, upb's proof (``wire_verdict``) answers first: a payload it proves clean is one
+    the wire walk accepts with no unknown field, and a non-empty one has a known root field; one
+    whose root has an unknown field (a payload of the other kind) makes the walk raise or list it.
+    What it cannot prove either way takes the walk."""
+    verdict = wire_verdict(payload, kind) if fast else None
+    if verdict is not None:
+        return verdict and len(payload) > 0
     try:
         s = scan(payload, 0, len(payload), kind)
     except DecodeError:
