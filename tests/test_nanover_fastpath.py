@@ -50,6 +50,7 @@ from recspec.reference.nanover import (
     same_value,
     scan,
     state_update_from_message,
+    wire_verdict,
 )
 from recspec.reference.nanover._wire import (
     FIXED32,
@@ -166,6 +167,13 @@ def wire_payloads(draw: st.DrawFn) -> tuple[bytes, str]:
     return draw(wire_message(ROOT[kind])), kind
 
 
+def flip(payload: bytes, at: int, mask: int) -> bytes:
+    if not payload:
+        return payload
+    i = at % len(payload)
+    return payload[:i] + bytes([payload[i] ^ (mask or 1)]) + payload[i + 1:]
+
+
 def walk_says_nothing(payload: bytes, kind: str) -> bool:
     try:
         s = scan(payload, 0, len(payload), kind)
@@ -178,8 +186,33 @@ def walk_says_nothing(payload: bytes, kind: str) -> bool:
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_clean_on_the_fast_path_implies_clean_on_the_walk(p: tuple[bytes, str]) -> None:
     payload, kind = p
-    if parse_clean(payload, kind) is not None:
+    # the proof alone (no UTF-8 check, no message) is the weaker claim parse_clean rests on
+    if wire_verdict(payload, kind) is True:
         assert walk_says_nothing(payload, kind), payload.hex()
+    if parse_clean(payload, kind) is not None:
+        assert wire_verdict(payload, kind) is True, payload.hex()
+
+
+def walk_raises_or_lists_unknown(payload: bytes, kind: str) -> bool:
+    try:
+        return bool(scan(payload, 0, len(payload), kind).unknown)
+    except DecodeError:
+        return True
+
+
+@given(wire_payloads(), st.sampled_from(["traj", "state"]), st.integers(0, 4096), st.integers(0, 255),
+       st.booleans())
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_fast_paths_verdicts_are_the_walks(p: tuple[bytes, str], kind: str, at: int, mask: int,
+                                               mutated: bool) -> None:
+    """Both of wire_verdict's proofs, as either kind, on payloads of either kind, as generated and
+    with one byte flipped."""
+    payload = flip(p[0], at, mask) if mutated else p[0]
+    verdict = wire_verdict(payload, kind)
+    if verdict is True:
+        assert walk_says_nothing(payload, kind), payload.hex()
+    elif verdict is False:
+        assert walk_raises_or_lists_unknown(payload, kind), payload.hex()
 
 
 @pytest.mark.parametrize("kind", ["traj", "state"])
@@ -451,3 +484,92 @@ def test_the_cross_checks_budget_test_gives_the_walks_answer(p: tuple[bytes, str
     except DecodeError:
         walk = False
     assert _xcheck._over_budget(data, 16, len(data), Kind(kind)) == walk
+
+
+# --- kind detection's fast path (_scans_as, detect_kind) against the walk -------------------------------------
+
+
+@given(wire_payloads(), st.sampled_from(["traj", "state"]), st.integers(0, 4096), st.integers(0, 255),
+       st.booleans())
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_scans_as_gives_the_walks_answer(p: tuple[bytes, str], kind: str, at: int, mask: int, mutated: bool
+                                         ) -> None:
+    """Either kind, on payloads of either kind, as generated and with one byte flipped."""
+    payload = flip(p[0], at, mask) if mutated else p[0]
+    assert _check._scans_as(payload, kind, True) == _check._scans_as(payload, kind, False), payload.hex()
+
+
+def detection(data: bytes, *, fast: bool) -> tuple[Kind, dict[str, object]]:
+    saved = _check._Walk.fast_wire
+    _check._Walk.fast_wire = fast
+    try:
+        f = io.BytesIO(data)
+        f.seek(16)
+        return _check.detect_kind(f, len(data))
+    finally:
+        _check._Walk.fast_wire = saved
+
+
+def unnamed_report_json(data: bytes, *, fast: bool) -> str:
+    """The report of a file without a .traj/.state name (its kind detected from content), as the fuzzer checks it."""
+    saved = _check._Walk.fast_wire
+    _check._Walk.fast_wire = fast
+    try:
+        report = check_stream(io.BytesIO(data), path="x.nanover", size=len(data))
+    finally:
+        _check._Walk.fast_wire = saved
+    return json.dumps(Report([report]).to_json(), sort_keys=True)
+
+
+def assert_same_detection(data: bytes) -> None:
+    assert detection(data, fast=True) == detection(data, fast=False)
+    assert unnamed_report_json(data, fast=True) == unnamed_report_json(data, fast=False)
+
+
+@given(nanover_files())
+@settings(max_examples=150, deadline=None)
+def test_same_detection_on_valid_files(f: tuple[bytes, str]) -> None:
+    assert_same_detection(f[0])
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None)
+def test_same_detection_on_mutated_files(f: tuple[bytes, str], seed: int) -> None:
+    assert_same_detection(mutate(f[0], 1 << 16, seed))
+
+
+@given(nanover_files(), st.lists(wire_payloads(), min_size=1, max_size=4))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_same_detection_on_files_with_generated_wire_structures(f: tuple[bytes, str],
+                                                                payloads: list[tuple[bytes, str]]) -> None:
+    assert_same_detection(with_payloads(f[0], [p for p, _ in payloads]))
+
+
+def test_detection_walks_only_what_the_proof_cannot_prove(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a clean frame file, detection walks no record: upb proves each a clean frame and, by the
+    unknown fields at its root, not a state update. A record upb parses but cannot prove (an
+    overlong varint) is walked, as the kind it parses as; with the fast path off, every record is
+    walked as both kinds."""
+    walked: list[str] = []
+
+    def counting_scan(payload: bytes, start: int, end: int, kind: str, *args: object, **kw: object) -> object:
+        walked.append(kind)
+        return scan(payload, start, end, kind, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_check, "scan", counting_scan)
+    frame = encode_frame(Frame(1, {"particle.count": 2.0}, {}))
+    data = encode_header() + b"".join(encode_record(10**6 * (i + 1), frame) for i in range(3))
+    kind, evidence = detection(data, fast=True)
+    assert kind is Kind.TRAJ and evidence["fit"] == {"traj": "3 of 3 records", "state": "0 of 3 records"}
+    assert walked == []
+    assert detection(data, fast=False) == (kind, evidence)
+    assert walked == ["traj", "state"] * 3
+    walked.clear()
+    data += encode_record(4 * 10**6, frame + b"\x08\x87\x80\x00")  # frame_index again, as an overlong varint
+    data += encode_record(5 * 10**6, frame + b"\x18\x01")  # unknown field 3 of GetFrameResponse
+    kind, evidence = detection(data, fast=True)
+    assert evidence["fit"] == {"traj": "4 of 5 records", "state": "0 of 5 records"}
+    assert walked == ["traj"]
+    walked.clear()
+    assert detection(data, fast=False) == (kind, evidence)
+    assert walked == ["traj", "state"] * 5

@@ -33,6 +33,7 @@ from recspec.reference.nanover import (
     scan,
     state_update_from_message,
     value_from_message,
+    wire_verdict,
 )
 from recspec.report import FileReport, Verdict
 from recspec.trace import NanoverTrace
@@ -77,8 +78,16 @@ _PER_PARTICLE_1 = ("particle.elements", "particle.names", "particle.residues")
 _ABSENT = object()
 
 
-def _scans_as(payload: bytes, kind: str) -> bool:
-    """The payload is a clean message of ``kind`` with at least one known field and no unknown one."""
+def _scans_as(payload: bytes, kind: str, fast: bool = True) -> bool:
+    """The payload is a clean message of ``kind`` with at least one known field and no unknown one.
+
+    With ``fast``, upb's proof (``wire_verdict``) answers first: a payload it proves clean is one
+    the wire walk accepts with no unknown field, and a non-empty one has a known root field; one
+    whose root has an unknown field (a payload of the other kind) makes the walk raise or list it.
+    What it cannot prove either way takes the walk."""
+    verdict = wire_verdict(payload, kind) if fast else None
+    if verdict is not None:
+        return verdict and len(payload) > 0
     try:
         s = scan(payload, 0, len(payload), kind)
     except DecodeError:
@@ -93,7 +102,7 @@ def detect_kind(f: BinaryIO, size: int | None) -> tuple[Kind, dict[str, Any]]:
     try:
         for raw in RecordReader(f, HEADER_SIZE, size):
             for k in votes:
-                votes[k] += _scans_as(raw.payload, k)
+                votes[k] += _scans_as(raw.payload, k, _Walk.fast_wire)
             n += 1
             if n >= DETECTION_RECORDS:
                 break
@@ -107,8 +116,8 @@ def detect_kind(f: BinaryIO, size: int | None) -> tuple[Kind, dict[str, Any]]:
 class _Walk:
     """The rules applied record by record; fills ``sink`` and ``stats``."""
 
-    #: Whether records go through the fast path first (False: the wire walk on every record;
-    #: tests/test_nanover_fastpath.py compares the two).
+    #: Whether records, and the records kind detection reads, go through the fast path first
+    #: (False: the wire walk on every record; tests/test_nanover_fastpath.py compares the two).
     fast_wire = True
     #: Whether record() skips the timestamp rules for a timestamp plainly after the previous one, and
     #: frame() judges the common entries inline and skips the consistency checks when their inputs did
@@ -201,7 +210,7 @@ class _Walk:
             return None
         if s.unknown:
             other = "state" if kind == "traj" else "traj"
-            if s.top_fields == 0 and _scans_as(payload, other):
+            if s.top_fields == 0 and _scans_as(payload, other, self.fast_wire):
                 name = {"traj": "GetFrameResponse", "state": "StateUpdate"}
                 add("NANOVER-PAYLOAD-001", f"this .{kind} record holds a {name[other]}, not a {name[kind]}",
                     pos, len(payload), where, name[kind], name[other])

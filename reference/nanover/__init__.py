@@ -5,9 +5,10 @@ Public surface: the model (``Frame``, ``StateUpdate``, ``Array``, ``ArrayKind``,
 (``RecordReader`` streams records in constant memory; ``read_header``,
 ``decode_header``, ``encode_header``, ``encode_record``), the payloads through
 the protobuf messages (``decode_payload``, ``encode_payload``, ``parse_frame``,
-``frame_from_message``, ...), the wire walk (``scan``) and its fast path (``parse_clean``), whole recordings
-(``decode(data, *, variant)``, ``encode(model)``, ``iter_records(f, *, variant)``
-with ``variant`` the kind, ``traj`` or ``state``; ``RecordingWriter``) and the
+``frame_from_message``, ...), the wire walk (``scan``) and its fast path
+(``parse_clean``, ``wire_verdict``), whole recordings (``decode(data, *,
+variant)``, ``encode(model)``, ``iter_records(f, *, variant)`` with
+``variant`` the kind, ``traj`` or ``state``; ``RecordingWriter``) and the
 aggregation semantics (``FrameAggregate``, ``StateAggregate``, ``merged``).
 """
 
@@ -39,7 +40,7 @@ from ._payload import (
     value_from_message,
 )
 from ._wire import MAX_NESTING, MAX_VALUES, Scan, UnknownField, encode_varint, read_varint, scan
-from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
+from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean, wire_verdict
 
 __all__ = [
     "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case",
@@ -81,5 +82,6 @@ __all__ = [
     "state_update_from_message",
     "state_update_message",
     "value_from_message",
+    "wire_verdict",
     *_model_all,
 ]

@@ -7,6 +7,10 @@ for them the walk's only result is "nothing to say". :func:`parse_clean`
 establishes that result in C, and returns the payload's message (parsed by the
 runtime, as the checker needs it anyway), or ``None`` when it cannot prove it;
 the caller then runs the walk, which finds and locates whatever there is.
+:func:`wire_verdict` is the proof alone (no message built), for a caller that
+needs only the walk's verdict, such as kind detection; it also proves the
+opposite, that the walk raises or lists an unknown field, for a payload with
+an unknown field in its root message (a payload of the other kind, mostly).
 
 The proof. A *mirror* schema is built from the walk's own tables
 (``_wire.SCHEMAS``): one message type per message of the schema and message
@@ -37,6 +41,15 @@ not re-encoded the same way); such payloads take the walk, which costs time,
 never a finding. tests/test_nanover_fastpath.py checks the implication on
 generated wire structures and the identity of the two paths' reports.
 
+The opposite proof. When the mirror parse succeeds and leaves an unknown field
+in the root message, the walk cannot come out clean: the two read the root's
+fields in the same order with the same extents (a known field's tag, varint
+or length is read alike), so the walk either raises before it reaches the
+first such field, or reaches its tag, which is not one of the root's tags of
+the schema (the mirror's root declares exactly those), and either raises on
+it (a group, a tag above 2^32) or lists it as unknown. Only the root: deeper
+down the mirror ends before the walk does.
+
 Scalars are declared ``optional`` (proto2: explicit presence) so that an
 explicit ``false``/``0`` (NanoVer writes ``20 00`` and ``08 00``) and an absent
 field both round-trip; strings are ``bytes`` (their UTF-8 is the real parse's
@@ -51,6 +64,7 @@ from functools import cache
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError as PbDecodeError
 from google.protobuf.message import Message
+from google.protobuf.unknown_fields import UnknownFieldSet
 
 from recspec.errors import DecodeError
 
@@ -69,7 +83,7 @@ from ._wire import (
     VARINT,
 )
 
-__all__ = ["CLEAN_MAX_PAYLOAD", "MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean"]
+__all__ = ["CLEAN_MAX_PAYLOAD", "MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean", "wire_verdict"]
 
 #: A payload shorter than this cannot break the walk's MAX_VALUES (NANOVER-LIMIT-003): every map
 #: entry or list element the walk counts takes at least 2 bytes (a tag and a length). parse_clean
@@ -152,15 +166,34 @@ def _pool() -> descriptor_pool.DescriptorPool:
 _PARSE: dict[str, Callable[[bytes], Message]] = {"traj": parse_frame, "state": parse_state_update}
 
 
-def parse_clean(payload: bytes, kind: str) -> Message | None:
-    """The payload's message (``GetFrameResponse``/``StateUpdate``) when the wire walk
-    provably has nothing to say about it; ``None`` when it may have (run the walk)."""
+def wire_verdict(payload: bytes, kind: str) -> bool | None:
+    """What the mirror proves of ``scan(payload, 0, len(payload), kind)``: ``True``, that it
+    raises nothing and lists no unknown and no unpacked field; ``False``, that it raises or
+    lists an unknown field (the payload's root message has one); ``None``: nothing (run the walk).
+
+    Only the wire: unlike :func:`parse_clean`, the payload's strings are not checked as UTF-8
+    and no message is built. Payloads of :data:`CLEAN_MAX_PAYLOAD` bytes or more are never
+    proved (the walk counts their values against MAX_VALUES)."""
+    if len(payload) >= CLEAN_MAX_PAYLOAD:
+        return None
     mirror = mirror_class(kind)()
     try:
         mirror.ParseFromString(payload)
-        mirror.DiscardUnknownFields()
-        if mirror.SerializeToString() != payload:
-            return None
+    except PbDecodeError:
+        return None
+    if len(UnknownFieldSet(mirror)):
+        return False
+    mirror.DiscardUnknownFields()
+    return True if mirror.SerializeToString() == payload else None
+
+
+def parse_clean(payload: bytes, kind: str) -> Message | None:
+    """The payload's message (``GetFrameResponse``/``StateUpdate``) when the wire walk
+    provably has nothing to say about it (:func:`wire_verdict`); ``None`` when it may have
+    (run the walk), or when the real parse rejects the payload."""
+    if wire_verdict(payload, kind) is not True:
+        return None
+    try:
         return _PARSE[kind](payload)
-    except (PbDecodeError, DecodeError):  # the mirror's parse, the real parse's Malformed: the walk decides
+    except DecodeError:  # the real parse's Malformed: the walk decides
         return None
