@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from itertools import repeat
 from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, Truncated
@@ -116,8 +117,11 @@ class _Walk:
                     self.add("MATRIX-BSON-009", f"key {k!r} appears again in {path or 'the top-level document'}; a "
                              "dict-building reader keeps only the last", off, None, _join(path, k), None, k)
                 seen.add(k)
+        values = value.values
+        if not any(map(isinstance, values, repeat(Document))):  # a leaf (most are): no loop in Python
+            return
         offs = value.offsets
-        for i, v in enumerate(value.values):
+        for i, v in enumerate(values):
             if isinstance(v, Document):
                 self.generic(v, _child(path, value, i), offs[i] if offs else offset)
 

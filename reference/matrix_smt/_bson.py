@@ -158,12 +158,11 @@ class Document:
 
     def offset_of(self, key: str) -> int | None:
         """Offset of the last element named ``key``."""
-        if self.offsets is None:
+        offsets = self.offsets
+        if offsets is None or key not in self.map():
             return None
-        for i in range(len(self.keys) - 1, -1, -1):
-            if self.keys[i] == key:
-                return self.offsets[i]
-        return None
+        keys = self.keys  # the last one: the first in reverse (list.index, not a loop in Python)
+        return offsets[len(keys) - 1 - keys[::-1].index(key)]
 
     def __len__(self) -> int:
         return len(self.keys)
