@@ -25,8 +25,9 @@ size, value class); the names, sizes and classes used anywhere else come from it
 from __future__ import annotations
 
 import math
+import re
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -354,6 +355,18 @@ _KEY_CACHE: dict[bytes, str] = {}
 _KEY_CACHE_MAX = 4096
 
 
+def _double_array(k: int) -> tuple[re.Pattern[bytes], Callable[[bytes, int], tuple[Any, ...]], tuple[int, ...]]:
+    """The elements of an array of ``k`` doubles under the keys "0".."k-1" (what a recording's
+    vectors are): their bytes' pattern, the unpacker of their values and each element's offset."""
+    pattern = b"".join(re.escape(b"\x01%d\x00" % i) + b".{8}" for i in range(k))
+    return (re.compile(pattern, re.DOTALL), struct.Struct("<" + "3xd" * k).unpack_from,
+            tuple(11 * i for i in range(k)))
+
+
+#: Arrays of 1 to 9 doubles under the keys "0".."8", by their declared length (5 + 11 per element).
+_DOUBLE_ARRAYS = {5 + 11 * k: (k, *_double_array(k)) for k in range(1, 10)}
+
+
 class _Reader:
     """One buffered unit being decoded: ``buf`` holds file bytes from ``base``.
 
@@ -362,6 +375,11 @@ class _Reader:
     """
 
     __slots__ = ("buf", "base", "short", "count", "path")
+
+    #: Read an array of doubles under the keys "0".."k-1" (a vector) with one pattern match and one
+    #: struct call instead of element by element; anything else, and any array the pattern does not
+    #: match, takes the loop. The tests turn it off to compare the two.
+    double_arrays = True
 
     def __init__(self, buf: bytes, base: int = 0, short: bool = False, path: str = "") -> None:
         self.buf = buf
@@ -455,6 +473,12 @@ class _Reader:
         p = pos + 4
         key_cache = _KEY_CACHE
         is_array = cls is Array
+        vector = _DOUBLE_ARRAYS.get(n) if is_array and self.double_arrays else None
+        if vector is not None and vector[1].fullmatch(buf, p, last) is not None:
+            keys = _INDEX_KEYS[:vector[0]]
+            values = list(vector[2](buf, p))
+            offsets = list(map((base + p).__add__, vector[3]))
+            p = last
         while p < last:
             t = buf[p]
             start = p

@@ -1,0 +1,141 @@
+"""The BSON decoder's shortcut for arrays of doubles (``_Reader.double_arrays``: an array of
+1 to 9 doubles under the keys "0".."k-1" read with one pattern match and one struct call):
+on valid and invalid bytes it gives exactly what the element-by-element loop gives, the
+same values (bit for bit), keys and offsets, or the same error with the same rule, offset
+and path; and the checker's reports do not change with it."""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from recspec.conformance.matrix_smt import check_stream
+from recspec.errors import DecodeError
+from recspec.fuzz.matrix_smt import mutate
+from recspec.reference import matrix_smt as b
+from recspec.reference.matrix_smt import _bson  # private on purpose: the switch is read at call time
+from recspec.strategies import matrix_files
+
+SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@contextmanager
+def _loop_only() -> Iterator[None]:
+    _bson._Reader.double_arrays = False
+    try:
+        yield
+    finally:
+        _bson._Reader.double_arrays = True
+
+
+def _shape(v: Any) -> Any:
+    """A value tree with its keys and offsets, doubles as their bytes (so NaN equals itself)."""
+    if isinstance(v, b.Document):
+        return (type(v).__name__, list(v.keys), v.offsets, [_shape(x) for x in v.values])
+    if type(v) is float:
+        return ("double", struct.pack("<d", v))
+    return (type(v).__name__, repr(v))
+
+
+def _outcome(decode: Callable[[], Any]) -> Any:
+    try:
+        return ("ok", _shape(decode()))
+    except DecodeError as e:
+        return ("error", type(e).__name__, e.rule, e.message, e.offset, e.path)
+
+
+def _both(data: bytes) -> tuple[Any, Any]:
+    fast = _outcome(lambda: b.decode_document(data))
+    with _loop_only():
+        loop = _outcome(lambda: b.decode_document(data))
+    return fast, loop
+
+
+_DOUBLES = st.floats(allow_nan=True, allow_infinity=True, width=64)
+
+
+def _element(code: int, key: bytes, value: bytes) -> bytes:
+    return bytes((code,)) + key + b"\x00" + value
+
+
+@st.composite
+def _vector_bytes(draw: st.DrawFn) -> bytes:
+    """An array of doubles under "0".."k-1", or one edit away from it: a key, a type byte
+    (to a type of the same width or not), the length field, the final NUL, a cut."""
+    k = draw(st.integers(1, 10))
+    elements = [_element(1, str(i).encode(), struct.pack("<d", draw(_DOUBLES))) for i in range(k)]
+    body = bytearray(b"".join(elements))
+    length = 4 + len(body) + 1
+    tail = b"\x00"
+    edit = draw(st.sampled_from(["none", "key", "type", "length", "nul", "cut", "byte"]))
+    if edit == "key":
+        at = 11 * draw(st.integers(0, k - 1)) + 1
+        body[at] = draw(st.sampled_from(b"019a\x00\xff"))
+    elif edit == "type":
+        at = 11 * draw(st.integers(0, k - 1))
+        body[at] = draw(st.sampled_from([0x00, 0x02, 0x09, 0x10, 0x11, 0x12, 0x13, 0x7F, 0xFF]))
+    elif edit == "length":
+        length += draw(st.sampled_from([-12, -11, -1, 1, 11]))
+    elif edit == "nul":
+        tail = draw(st.sampled_from([b"\x01", b""]))
+    elif edit == "byte" and body:
+        body[draw(st.integers(0, len(body) - 1))] = draw(st.integers(0, 255))
+    array = struct.pack("<i", length) + bytes(body) + tail
+    if edit == "cut":
+        array = array[:draw(st.integers(0, len(array)))]
+    inner = _element(4, b"p", array)
+    outer = struct.pack("<i", 4 + len(inner) + 1) + inner + b"\x00"
+    return outer
+
+
+@SLOW
+@given(_vector_bytes())
+def test_the_double_array_shortcut_reads_what_the_loop_reads(data: bytes) -> None:
+    fast, loop = _both(data)
+    assert fast == loop
+
+
+@SLOW
+@given(st.one_of(matrix_files(max_frames=3), matrix_files(max_frames=3, valid=False)), st.integers(0, 2**32 - 1))
+def test_the_double_array_shortcut_changes_no_decode_and_no_report(file: tuple[bytes, str], seed: int) -> None:
+    data = mutate(file[0], 1 << 16, seed) if seed % 3 else file[0]
+    fast, loop = _both(data)
+    assert fast == loop
+    report = check_stream(io.BytesIO(data), path="x", profile=file[1], fast_path=False)
+    with _loop_only():
+        again = check_stream(io.BytesIO(data), path="x", profile=file[1], fast_path=False)
+    assert report == again
+
+
+def test_the_shortcut_takes_part_and_its_edges() -> None:
+    # a recording's vectors are arrays of doubles under "0".."k-1": the shortcut reads them
+    vec = b.encode_document(b.Document.of(("p", b.Array.of_values([1.0, -0.0, float("inf")]))))
+    calls = 0
+    pattern = _bson._DOUBLE_ARRAYS[38][1]
+
+    class Counting:
+        def fullmatch(self, *a: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return pattern.fullmatch(*a)
+
+    _bson._DOUBLE_ARRAYS[38] = (3, Counting(), *_bson._DOUBLE_ARRAYS[38][2:])  # type: ignore[assignment]
+    try:
+        got = b.decode_document(vec)
+    finally:
+        _bson._DOUBLE_ARRAYS[38] = (3, pattern, *_bson._DOUBLE_ARRAYS[38][2:])
+    assert calls == 1
+    p = got.get("p")
+    assert p.keys == ["0", "1", "2"] and p.offsets == [11, 22, 33]
+    assert [struct.pack("<d", x) for x in p.values] == [struct.pack("<d", x) for x in (1.0, -0.0, float("inf"))]
+    # an int32 among the doubles, or a key out of order: the loop reads it, the same as without the shortcut
+    for data in (b.encode_document(b.Document.of(("p", b.Array.of_values([1.0, 2, 3.0])))),
+                 b.encode_document(b.Document.of(("p", b.Array(["0", "2", "1"], [1.0, 2.0, 3.0]))))):
+        fast, loop = _both(data)
+        assert fast == loop and fast[0] == "ok"
