@@ -139,3 +139,50 @@ def test_the_shortcut_takes_part_and_its_edges() -> None:
                  b.encode_document(b.Document.of(("p", b.Array(["0", "2", "1"], [1.0, 2.0, 3.0]))))):
         fast, loop = _both(data)
         assert fast == loop and fast[0] == "ok"
+
+
+_NUMBERS_AND_NOT = st.one_of(_DOUBLES, st.integers(-(2**31), 2**31 - 1), st.integers(-(2**63), 2**63 - 1).map(b.Int64),
+                             st.text(max_size=2), st.none(), st.booleans())
+
+
+def _bits(xs: list[float] | None) -> list[bytes] | None:
+    return None if xs is None else [struct.pack("<d", x) for x in xs]
+
+
+@st.composite
+def _vectors(draw: st.DrawFn) -> list[Any]:
+    """Mostly doubles (finite or not), now and then another value among them."""
+    n = draw(st.integers(0, 5))
+    return [draw(_NUMBERS_AND_NOT if draw(st.integers(0, 5)) == 0 else _DOUBLES) for _ in range(n)]
+
+
+@given(_vectors(), st.sampled_from([0, 0, 0, -1, 1]), st.booleans())
+def test_the_checker_reads_a_vector_of_finite_doubles_as_its_loop_does(values: list[Any], extra: int,
+                                                                       placed: bool) -> None:
+    # _Walk.vector proves a vector of finite doubles in C; anything else takes the number()
+    # loop: the same numbers and the same findings as the loop alone, element by element
+    from recspec.conformance._sink import FindingSink
+    from recspec.conformance.matrix_smt._check import _Walk
+    from recspec.conformance.matrix_smt._rules import RULES_BY_ID
+
+    arr = b.Array.of_values(values)
+    if placed:
+        arr.offsets = [100 + 11 * i for i in range(len(values))]
+    n = len(values) + (extra if extra and values else 0)  # mostly the vector's own length
+    walk = _Walk(FindingSink(RULES_BY_ID, "spec"), "spec")
+    got = walk.vector(arr, n, "p", 7, "MATRIX-STATE-001")
+    loop = _Walk(FindingSink(RULES_BY_ID, "spec"), "spec")
+    expected: list[float] | None = None
+    if len(values) != n:
+        loop.vector(arr, n, "p", 7, "MATRIX-STATE-001")  # the length finding: not what is compared here
+    else:
+        expected = []
+        for i, x in enumerate(values):
+            num = loop.number(x, f"p[{i}]", arr.offsets[i] if arr.offsets else 7)
+            if num is None:
+                expected = None
+                break
+            expected.append(num)
+    assert _bits(got) == _bits(expected)
+    assert [(f.rule, f.message, f.offset, f.path) for f in walk.sink.findings] == \
+        [(f.rule, f.message, f.offset, f.path) for f in loop.sink.findings]
