@@ -9,9 +9,12 @@ it; anything else that leaves a harness is a finding.
 * ``ref``: ``check_stream`` never raises, under either profile, and its report
   renders as standard JSON; the fast path and the full walk give the same
   findings (the full walk runs only on inputs where the fast path took part,
-  :func:`fast_path_took_part`: on the others the two walks are the same code);
-  ``decode_document`` and the typed ``decode`` raise only ``DecodeError``
-  subclasses;
+  :func:`fast_path_took_part`: on the others the two walks are the same code;
+  where ``decode_document`` read the input without error, the full walk takes the
+  frames and top-level documents from its tree, found by offset, instead of
+  decoding them again, and runs every rule on them as before: ``check_stream``'s
+  ``decoded``, which a property holds to the walk alone); ``decode_document`` and
+  the typed ``decode`` raise only ``DecodeError`` subclasses;
 * ``ksy``: the generated Kaitai parser (``kaitai_parse``) raises only
   ``KaitaiRejected``;
 * ``diff``: the reference, Kaitai and pymongo readings agree
