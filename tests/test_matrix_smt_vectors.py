@@ -186,3 +186,29 @@ def test_the_checker_reads_a_vector_of_finite_doubles_as_its_loop_does(values: l
     assert _bits(got) == _bits(expected)
     assert [(f.rule, f.message, f.offset, f.path) for f in walk.sink.findings] == \
         [(f.rule, f.message, f.offset, f.path) for f in loop.sink.findings]
+
+
+def _nested(levels: int, inner: b.Document) -> bytes:
+    doc = inner
+    for _ in range(levels):
+        doc = b.Document.of(("a", doc))
+    return b.encode_document(doc)
+
+
+def test_the_shortcut_keeps_the_depth_and_element_limits(monkeypatch: Any) -> None:
+    vec = b.Document.of(("p", b.Array.of_values([1.0, 2.0, 3.0])))
+    # the vector at the deepest level read and one level below it: read, then the depth finding
+    outcomes = []
+    for levels in (_bson.MAX_DEPTH - 1, _bson.MAX_DEPTH):
+        fast, loop = _both(_nested(levels, vec))
+        assert fast == loop
+        outcomes.append(fast[0] if fast[0] == "ok" else fast[2])
+    assert outcomes == ["ok", "MATRIX-LIMIT-001"]
+    # the element count (four in all): within the limit, passed by the outer document, or already
+    # by the vector's three elements (then the vector is the place named)
+    data = b.encode_document(vec)
+    for limit in (4, 3, 2):
+        monkeypatch.setattr(_bson, "MAX_ELEMENTS", limit)
+        fast, loop = _both(data)
+        assert fast == loop
+        assert (fast[0] if fast[0] == "ok" else fast[2]) == ("ok" if limit == 4 else "MATRIX-LIMIT-003")

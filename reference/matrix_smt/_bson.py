@@ -363,8 +363,9 @@ def _double_array(k: int) -> tuple[re.Pattern[bytes], Callable[[bytes, int], tup
             tuple(11 * i for i in range(k)))
 
 
-#: Arrays of 1 to 9 doubles under the keys "0".."8", by their declared length (5 + 11 per element).
-_DOUBLE_ARRAYS = {5 + 11 * k: (k, *_double_array(k)) for k in range(1, 10)}
+#: Arrays of 1 to 9 doubles under the keys "0".."8", by their declared length (5 + 11 per element):
+#: ``(k, pattern, unpacker, offsets, length)``.
+_DOUBLE_ARRAYS = {5 + 11 * k: (k, *_double_array(k), 5 + 11 * k) for k in range(1, 10)}
 
 
 class _Reader:
@@ -473,12 +474,6 @@ class _Reader:
         p = pos + 4
         key_cache = _KEY_CACHE
         is_array = cls is Array
-        vector = _DOUBLE_ARRAYS.get(n) if is_array and self.double_arrays else None
-        if vector is not None and vector[1].fullmatch(buf, p, last) is not None:
-            keys = _INDEX_KEYS[:vector[0]]
-            values = list(vector[2](buf, p))
-            offsets = list(map((base + p).__add__, vector[3]))
-            p = last
         while p < last:
             t = buf[p]
             start = p
@@ -508,7 +503,19 @@ class _Reader:
             elif t == T_DOCUMENT:
                 value, p = self.document(v, last, depth + 1, _sub(path, name, is_array))
             elif t == T_ARRAY:
-                value, p = self.document(v, last, depth + 1, _sub(path, name, is_array), Array)
+                # a vector whose every check would pass (depth, bounds, element count, final NUL, the
+                # elements' bytes) is read here in one piece; anything else goes to document(), which
+                # reports it
+                vector = _DOUBLE_ARRAYS.get(_I32(buf, v)[0]) if v + 4 <= last and self.double_arrays else None
+                if (vector is not None and depth < MAX_DEPTH and v + vector[4] <= last
+                        and self.count + vector[0] <= MAX_ELEMENTS and buf[v + vector[4] - 1] == 0
+                        and vector[1].fullmatch(buf, v + 4, v + vector[4] - 1) is not None):
+                    value = Array(_INDEX_KEYS[:vector[0]], vector[2](buf, v + 4),
+                                  list(map((base + v + 4).__add__, vector[3])))
+                    self.count += vector[0]
+                    p = v + vector[4]
+                else:
+                    value, p = self.document(v, last, depth + 1, _sub(path, name, is_array), Array)
             elif t == T_BOOL:
                 p = v + 1
                 if p > last:
