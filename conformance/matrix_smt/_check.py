@@ -20,12 +20,15 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
+from itertools import compress, repeat
 from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, Truncated
 from recspec.reference.matrix_smt import (
     CMD_DEFAULTS,
+    MAX_BUFFERED_SIZE,
     T_ARRAY,
+    T_DOCUMENT,
     Array,
     Document,
     Entry,
@@ -47,6 +50,7 @@ from ._sniff import sniff
 __all__ = ["check_stream", "sniff"]
 
 _NUMBER_TYPES = (float, int, Int64)
+_FLOAT_ONLY = frozenset((float,))
 
 TOP_KEYS = ("objects", "frames")
 OBJECT_KEYS = frozenset(("id", "name", "color", "static", "type"))
@@ -114,10 +118,11 @@ class _Walk:
                     self.add("MATRIX-BSON-009", f"key {k!r} appears again in {path or 'the top-level document'}; a "
                              "dict-building reader keeps only the last", off, None, _join(path, k), None, k)
                 seen.add(k)
+        values = value.values
         offs = value.offsets
-        for i, v in enumerate(value.values):
-            if isinstance(v, Document):
-                self.generic(v, _child(path, value, i), offs[i] if offs else offset)
+        # the children that are documents, found in C (most documents are leaves: no loop in Python)
+        for i in compress(range(len(values)), map(isinstance, values, repeat(Document))):
+            self.generic(values[i], _child(path, value, i), offs[i] if offs else offset)
 
     # -- numbers
     def number(self, v: Any, path: str, off: int | None) -> float | None:
@@ -139,6 +144,8 @@ class _Walk:
             what = f"an array of {len(v)}" if isinstance(v, Array) else f"a {type_name(v)}"
             self.add(rule, f"{path} is {what}, not an array of {n} numbers", off, None, path, n, what)
             return None
+        if {*map(type, v.values)} <= _FLOAT_ONLY and all(map(math.isfinite, v.values)):
+            return list(v.values)  # finite doubles only: what the loop returns, with no finding (in C)
         out = []
         for i, x in enumerate(v.values):
             num = self.number(x, f"{path}[{i}]", v.offsets[i] if v.offsets else off)
@@ -521,10 +528,19 @@ def _spans_volume(points: list[list[float]]) -> bool:
 
 
 def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = None,
-                 progress: Callable[[int, int], None] | None = None, fast_path: bool = True) -> FileReport:
+                 progress: Callable[[int, int], None] | None = None, fast_path: bool = True,
+                 decoded: Document | None = None) -> FileReport:
     """Check one recording read from ``f`` (seekable). ``progress(done_bytes, total)``
     is called every few thousand frames. ``fast_path=False`` checks every frame in
-    full (the tests compare the two)."""
+    full (the tests compare the two).
+
+    ``decoded``: the same bytes as ``decode_document`` read them (whole, without error),
+    when the caller has them already: each frame the walk would decode from its bytes,
+    and each top-level document or array, is then taken from that tree instead, found by
+    its offset (the same decoder over the same bytes at the same offset and depth gives
+    the same value; a unit not found there, or larger than the walk buffers, is decoded
+    as usual). Every rule still runs on every value; a property test holds the reports
+    equal with and without it."""
     sink = FindingSink(RULES_BY_ID, profile)
     report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
     walk = _Walk(sink, profile)
@@ -555,11 +571,14 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     walk.top_keys(sections)
     frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
     objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
+    top = _by_offset(decoded)
     for s in sections:
         if s is frames_s and s.type_code == T_ARRAY:
             continue
         try:
-            value = w.value(s)
+            value = top.get(s.offset, _MISSING) if _shareable(s) else _MISSING
+            if value is _MISSING:
+                value = w.value(s)
         except DecodeError as e:
             _structural(walk, e, truncated, w)
             if s is objects_s:
@@ -584,12 +603,17 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         runs = fast_path and walk.trace is None
         bulk = _runs.FrameRuns(walk) if runs else None
         total = w.size
+        shared = _by_offset(top.get(frames_s.offset) if _shareable(frames_s) else None)
         try:
             for entry in w.entries(frames_s, raw=True):
                 if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):
                     _empty_frames(walk, entry, w)
                 elif fast is None or not fast.frame(entry):
-                    value = entry.value if entry.raw is None else decode_raw(entry, f"frames[{entry.index}]")
+                    value = entry.value
+                    if entry.raw is not None:
+                        value = shared.get(entry.offset, _MISSING)
+                        if value is _MISSING:
+                            value = decode_raw(entry, f"frames[{entry.index}]")
                     walk.frame(entry.index, entry.key, entry.offset, value)
                 elif bulk is not None and fast.runs:
                     before = walk.frames
@@ -610,6 +634,19 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     if deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):
         _structural(walk, deferred, truncated, w)
     return _finish(report, sink, walk)
+
+
+def _by_offset(doc: Any) -> dict[int, Any]:
+    """The embedded documents and arrays among ``doc``'s values, by the offset of their element
+    (``check_stream``'s ``decoded``; nothing for ``None`` or a value built in code)."""
+    if not isinstance(doc, Document) or doc.offsets is None:
+        return {}
+    return {off: v for off, v in zip(doc.offsets, doc.values) if isinstance(v, Document)}
+
+
+def _shareable(s: Section) -> bool:
+    """A top-level document or array the walk would decode in one piece (not over its buffer limit)."""
+    return (s.type_code == T_DOCUMENT or s.type_code == T_ARRAY) and s.end - s.value_offset <= MAX_BUFFERED_SIZE
 
 
 #: The bytes of an empty frame document, ``{}``.

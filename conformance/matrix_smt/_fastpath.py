@@ -17,6 +17,7 @@ two paths to the same findings on generated and mutated files.
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 from collections.abc import Sequence
@@ -88,12 +89,19 @@ _HI = 1.0 + QUAT_TOLERANCE - 1e-12
 
 
 class _Structs:
-    """Unpackers for the k states of a frame (cached per k)."""
+    """Unpackers for the k states of a frame (cached per k: ``_structs``)."""
 
     def __init__(self, k: int) -> None:
         self.ints = struct.Struct("<" + "i" * k).unpack
         self.p = struct.Struct("<" + "3xd3xd3xd" * k).unpack
         self.r = struct.Struct("<" + "3xd3xd3xd3xd" * k).unpack
+
+
+@functools.lru_cache(maxsize=256)
+def _structs(k: int) -> _Structs:
+    """The unpackers for ``k`` states, made once per process (not per recording) for the
+    frame sizes met most recently."""
+    return _Structs(k)
 
 
 class FrameMatcher:
@@ -107,7 +115,6 @@ class FrameMatcher:
         self.runs = False
         self.states = 0
         self.producer = False
-        self._structs: dict[int, _Structs] = {}
 
     def frame(self, entry: Entry) -> bool:
         raw = entry.raw
@@ -150,9 +157,7 @@ class FrameMatcher:
                 return False
             if keys != _INDEX[:k] if k <= len(_INDEX) else list(keys) != [str(i).encode() for i in range(k)]:
                 return False
-            st = self._structs.get(k)
-            if st is None:
-                st = self._structs[k] = _Structs(k)
+            st = _structs(k)
             meta_lens = st.ints(b"".join(mlens))
             if set(map(sub, st.ints(b"".join(dls)), meta_lens)) != _DOC or set(map(sub, meta_lens, meta_sizes)) != _ONE:
                 return False

@@ -25,8 +25,9 @@ size, value class); the names, sizes and classes used anywhere else come from it
 from __future__ import annotations
 
 import math
+import re
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,12 +159,11 @@ class Document:
 
     def offset_of(self, key: str) -> int | None:
         """Offset of the last element named ``key``."""
-        if self.offsets is None:
+        offsets = self.offsets
+        if offsets is None or key not in self.map():
             return None
-        for i in range(len(self.keys) - 1, -1, -1):
-            if self.keys[i] == key:
-                return self.offsets[i]
-        return None
+        keys = self.keys  # the last one: the first in reverse (list.index, not a loop in Python)
+        return offsets[len(keys) - 1 - keys[::-1].index(key)]
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -355,6 +355,19 @@ _KEY_CACHE: dict[bytes, str] = {}
 _KEY_CACHE_MAX = 4096
 
 
+def _double_array(k: int) -> tuple[re.Pattern[bytes], Callable[[bytes, int], tuple[Any, ...]], tuple[int, ...]]:
+    """The elements of an array of ``k`` doubles under the keys "0".."k-1" (what a recording's
+    vectors are): their bytes' pattern, the unpacker of their values and each element's offset."""
+    pattern = b"".join(re.escape(b"\x01%d\x00" % i) + b".{8}" for i in range(k))
+    return (re.compile(pattern, re.DOTALL), struct.Struct("<" + "3xd" * k).unpack_from,
+            tuple(11 * i for i in range(k)))
+
+
+#: Arrays of 1 to 9 doubles under the keys "0".."8", by their declared length (5 + 11 per element):
+#: ``(k, pattern, unpacker, offsets, length)``.
+_DOUBLE_ARRAYS = {5 + 11 * k: (k, *_double_array(k), 5 + 11 * k) for k in range(1, 10)}
+
+
 class _Reader:
     """One buffered unit being decoded: ``buf`` holds file bytes from ``base``.
 
@@ -363,6 +376,11 @@ class _Reader:
     """
 
     __slots__ = ("buf", "base", "short", "count", "path")
+
+    #: Read an array of doubles under the keys "0".."k-1" (a vector) with one pattern match and one
+    #: struct call instead of element by element; anything else, and any array the pattern does not
+    #: match, takes the loop. The tests turn it off to compare the two.
+    double_arrays = True
 
     def __init__(self, buf: bytes, base: int = 0, short: bool = False, path: str = "") -> None:
         self.buf = buf
@@ -485,7 +503,19 @@ class _Reader:
             elif t == T_DOCUMENT:
                 value, p = self.document(v, last, depth + 1, _sub(path, name, is_array))
             elif t == T_ARRAY:
-                value, p = self.document(v, last, depth + 1, _sub(path, name, is_array), Array)
+                # a vector whose every check would pass (depth, bounds, element count, final NUL, the
+                # elements' bytes) is read here in one piece; anything else goes to document(), which
+                # reports it
+                vector = _DOUBLE_ARRAYS.get(_I32(buf, v)[0]) if v + 4 <= last and self.double_arrays else None
+                if (vector is not None and depth < MAX_DEPTH and v + vector[4] <= last
+                        and self.count + vector[0] <= MAX_ELEMENTS and buf[v + vector[4] - 1] == 0
+                        and vector[1].fullmatch(buf, v + 4, v + vector[4] - 1) is not None):
+                    value = Array(_INDEX_KEYS[:vector[0]], vector[2](buf, v + 4),
+                                  list(map((base + v + 4).__add__, vector[3])))
+                    self.count += vector[0]
+                    p = v + vector[4]
+                else:
+                    value, p = self.document(v, last, depth + 1, _sub(path, name, is_array), Array)
             elif t == T_BOOL:
                 p = v + 1
                 if p > last:
