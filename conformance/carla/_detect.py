@@ -189,6 +189,22 @@ class _FrameShape:
                    itemgetter(u16[0], u16[0]), at, frozenset(pid for pid, _ in packets[1:-1]), variable)
 
 
+#: Frame shapes by their packets' (id, size), kept across files (a fuzzer's inputs and a directory's
+#: logs repeat a few), up to ``_FRAME_SHAPES_MAX`` (then forgotten all at once).
+_FRAME_SHAPES: dict[tuple[tuple[int, int], ...], _FrameShape] = {}
+_FRAME_SHAPES_MAX = 1024
+
+
+def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
+    key = tuple(packets)
+    shape = _FRAME_SHAPES.get(key)
+    if shape is None:
+        if len(_FRAME_SHAPES) >= _FRAME_SHAPES_MAX:
+            _FRAME_SHAPES.clear()
+        shape = _FRAME_SHAPES[key] = _FrameShape.of(packets)
+    return shape
+
+
 def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = True) -> _Prefix:
     """Frame the first packets once (variant independent) and keep their shapes.
 
@@ -264,7 +280,7 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
                 frame = None
             continue
         if last is None or last.packets != frame:
-            last = _FrameShape.of(frame)
+            last = _frame_shape(frame)
         frame = None
         # the frames that follow with the same ids and sizes (each within the file and the limits)
         count = len(last.packets)
@@ -304,7 +320,11 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
 def _fit(variant: Variant, prefix: _Prefix, misfits: dict[tuple[Any, ...], str | None]) -> _Fit:
     """How well ``variant`` explains the prefix's shapes; ``misfits`` keeps the answers of
     ``layout_misfit`` across variants (they depend on the kind, the vector width and whether
-    PhysicsControl is kept as bytes, besides the shape)."""
+    PhysicsControl is kept as bytes, besides the shape).
+
+    The straightforward per-variant reading of the rule: :func:`_fits` gives the same
+    answers for all variants at once (``detect_variant(..., grouped=False)`` uses this one,
+    and the tests hold the two to each other)."""
     fit = _Fit(variant)
     ids = variant.ids
     layout = (variant.vec_f64, variant.wheel_physics_size is None)
@@ -330,6 +350,76 @@ def _fit(variant: Variant, prefix: _Prefix, misfits: dict[tuple[Any, ...], str |
     always = _ALWAYS_IDS[variant.name]
     fit.missing_always = sum(n * len(always - ids_seen) for ids_seen, n in prefix.frames.items())
     return fit
+
+
+_VARIANT_LIST = tuple(VARIANTS.values())
+
+
+def _id_groups(pid: int) -> tuple[tuple[int, ...], tuple[tuple[K, tuple[int, ...]], ...]]:
+    """For packet id ``pid``: the variants (by index in ``VARIANTS``) in which it is an undefined
+    id below 100, and the others grouped by the layout that judges its payload sizes (the kind,
+    the vector width and whether PhysicsControl is kept as bytes: what ``layout_misfit``
+    depends on besides the shape), each group as (kind, variant indices)."""
+    undefined: list[int] = []
+    groups: dict[tuple[K, bool, bool], list[int]] = {}
+    for i, v in enumerate(_VARIANT_LIST):
+        kind = v.ids.get(pid)
+        if kind is None:
+            if pid < 100:
+                undefined.append(i)
+        else:
+            groups.setdefault((kind, v.vec_f64, v.wheel_physics_size is None), []).append(i)
+    return tuple(undefined), tuple((key[0], tuple(members)) for key, members in groups.items())
+
+
+_ID_GROUPS = tuple(_id_groups(pid) for pid in range(256))
+
+#: A shape's verdict: the variants that do not explain it, each as (variant index, its kind in that
+#: variant or ``None`` for an undefined id, what the layout implies). A verdict depends on the shape
+#: alone (``layout_misfit`` reads the payload's size and its first u16, which the shape holds), so
+#: verdicts are kept across files, up to ``_VERDICTS_MAX`` shapes (then forgotten all at once).
+_Verdict = tuple[tuple[int, "K | None", str], ...]
+_VERDICTS: dict[tuple[int, int, int], _Verdict] = {}
+_VERDICTS_MAX = 8192
+
+
+def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
+    undefined, groups = _ID_GROUPS[shape[0]]
+    out: list[tuple[int, K | None, str]] = [(i, None, "") for i in undefined]
+    for kind, members in groups:
+        expected = dec.layout_misfit(kind, payload, _VARIANT_LIST[members[0]])
+        if expected is not None:
+            out += [(i, kind, expected) for i in members]
+    return tuple(sorted(out, key=itemgetter(0)))
+
+
+def _fits(prefix: _Prefix) -> list[_Fit]:
+    """How well each variant explains the prefix's shapes, in the order of ``VARIANTS``: the
+    answers of :func:`_fit` for every variant, with each shape judged once per distinct
+    layout (its verdict, :func:`_verdict`), not once per variant."""
+    fits = [_Fit(v) for v in _VARIANT_LIST]
+    verdicts = _VERDICTS
+    for shape, (n, at, payload) in prefix.shapes.items():
+        verdict = verdicts.get(shape)
+        if verdict is None:
+            if len(verdicts) >= _VERDICTS_MAX:
+                verdicts.clear()
+            verdict = verdicts[shape] = _verdict(shape, payload)
+        for i, kind, expected in verdict:
+            fit = fits[i]
+            if kind is None:
+                fit.unknown += n
+                if not fit.first_problem:
+                    fit.first_problem = f"packet id {shape[0]} at offset {at} is not defined"
+            else:
+                fit.misfits += n
+                if fit.misfits == n:  # the first misfit names itself, even after an undefined id
+                    fit.first_problem = (f"packet id {shape[0]} at offset {at}: {kind.label} payload is "
+                                         f"{len(payload)} bytes, its layout implies {expected}")
+    for fit in fits:
+        always = _ALWAYS_IDS[fit.variant.name]
+        fit.missing_always = sum(n * len(always - ids_seen) for ids_seen, n in prefix.frames.items())
+    return fits
 
 
 _Chains = dict[tuple[int, K, bool, int | None], "str | None"]
@@ -385,18 +475,24 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
                 fit.enum_misfits += copies * len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
-def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
+def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True
+                   ) -> tuple[Variant, dict[str, Any]]:
     """Choose the variant that explains the file's first packets (the rule is the module's docstring).
 
     Reads at most ``DETECTION_PREFIX_FRAMES`` frames or ``DETECTION_PREFIX_BYTES``
     bytes, once, and leaves ``f`` where it was. Returns the variant and the
-    evidence for the report.
+    evidence for the report. ``grouped=False`` judges the shapes variant by variant
+    (:func:`_fit`) instead of once per distinct layout (:func:`_fits`); the answer is
+    the same (the tests compare the two).
     """
     start = f.tell()
     prefix = _read_prefix(f, offset, size)
     f.seek(start)
-    misfits: dict[tuple[Any, ...], str | None] = {}
-    fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
+    if grouped:
+        fits = _fits(prefix)
+    else:
+        misfits: dict[tuple[Any, ...], str | None] = {}
+        fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
     fewest = min(fit.outer() for fit in fits)
     tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
     _enum_misfits(tied, prefix, _inner_misfits(tied, prefix))
