@@ -622,6 +622,9 @@ def decode_body(
     Raises :class:`Malformed` (rule ``CARLA-PACKET-001``) when the payload
     size differs from what the layout implies.
     """
+    fixed = _FIXED_RECORDS.get(kind)  # the most common layouts first (the tables do not overlap)
+    if fixed is not None:
+        return tuple(map(fixed[1], unpack_flat(kind, payload, variant, offset, path)))
     if kind is K.RAW:
         return bytes(payload)
     entry = _NO_COUNT.get(kind)
@@ -630,9 +633,6 @@ def decode_body(
         if len(payload) != s.size:
             raise _size_error(kind, len(payload), s.size, offset, path)
         return build(s.unpack(payload))
-    if kind in _FIXED_RECORDS:
-        build_rec = _FIXED_RECORDS[kind][1]
-        return tuple(map(build_rec, unpack_flat(kind, payload, variant, offset, path)))
     if kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None:
         return bytes(payload)  # UE5 layout not known: kept as bytes (research notes, section 7)
     if len(payload) < 2:
