@@ -428,15 +428,25 @@ def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
 def _fits(prefix: _Prefix) -> list[_Fit]:
     """How well each variant explains the prefix's shapes, in the order of ``VARIANTS``: the
     answers of :func:`_fit` for every variant, with each shape judged once per distinct
-    layout (its verdict, :func:`_verdict`), not once per variant."""
+    layout (its verdict, :func:`_verdict`), not once per variant, and each distinct verdict
+    counted into the variants once."""
     fits = [_Fit(v) for v in _VARIANT_LIST]
     verdicts = _VERDICTS
-    for shape, (n, at, payload) in prefix.shapes.items():
+    # the packets of each distinct verdict, and its first shape: shapes are in the order of their
+    # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
+    totals: dict[_Verdict, list[Any]] = {}
+    for shape, entry in prefix.shapes.items():
         verdict = verdicts.get(shape)
         if verdict is None:
             if len(verdicts) >= _VERDICTS_MAX:
                 verdicts.clear()
-            verdict = verdicts[shape] = _verdict(shape, payload)
+            verdict = verdicts[shape] = _verdict(shape, entry[2])
+        total = totals.get(verdict)
+        if total is None:
+            totals[verdict] = [entry[0], shape, entry]
+        else:
+            total[0] += entry[0]
+    for verdict, (n, shape, (_, at, payload)) in totals.items():
         for i, kind, expected in verdict:
             fit = fits[i]
             if kind is None:
