@@ -176,7 +176,7 @@ class _Walk:
         try:
             if kind in _FIXED_KINDS:
                 self.fixed_records(kind, raw,
-                                   dec.unpack_flat(kind, raw.payload, self.v, raw.payload_offset, self._path(kind)))
+                                   dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5, self._path(kind)))
             elif kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
                 alive = self.alive
                 for i, (pos, actor) in enumerate(dec.anim_wheel_ids(raw.payload, raw.payload_offset, self._path(kind))):

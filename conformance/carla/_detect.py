@@ -491,6 +491,37 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     return answers
 
 
+def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
+    """:func:`_inner_misfits` with the variants of ``fits`` grouped by layout once per packet id,
+    so that a payload whose chain adds up costs one test per layout, not one per variant (the
+    same answers: ``detect_variant(..., grouped=False)`` uses the other, and the tests compare)."""
+    answers: _Chains = {}
+    by_id: dict[int, list[tuple[tuple[K, bool, int | None], list[_Fit]]]] = {}
+    for (pid, payload), (copies, at) in prefix.variable.items():
+        groups = by_id.get(pid)
+        if groups is None:
+            grouped: dict[tuple[K, bool, int | None], list[_Fit]] = {}
+            for fit in fits:
+                v = fit.variant
+                kind = v.ids.get(pid)
+                if kind is not None and kind in _VARIABLE_KINDS:
+                    layout = (kind, v.vec_f64, v.wheel_physics_size if kind is K.PHYSICS_CONTROL else None)
+                    grouped.setdefault(layout, []).append(fit)
+            groups = by_id[pid] = list(grouped.items())
+        for (kind, vec_f64, wheels), members in groups:
+            key = (at, kind, vec_f64, wheels)
+            if key not in answers:
+                answers[key] = dec.record_chain_misfit(kind, payload, members[0].variant)
+            why = answers[key]
+            if why is not None:
+                for fit in members:
+                    fit.inner += copies
+                    if not fit.first_problem:
+                        fit.first_problem = (f"packet id {pid} at offset {at - 5}: {kind.label} records do not "
+                                             f"add up ({why})")
+    return answers
+
+
 def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
     """Out-of-range actor and attribute types in the EventAdd records, in each variant of
     ``fits`` (only asked of the variants that explain every shape; a record that does not
@@ -523,9 +554,10 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
 
     Reads at most ``DETECTION_PREFIX_FRAMES`` frames or ``DETECTION_PREFIX_BYTES``
     bytes, once, and leaves ``f`` where it was. Returns the variant and the
-    evidence for the report. ``grouped=False`` judges the shapes variant by variant
-    (:func:`_fit`) instead of once per distinct layout (:func:`_fits`); the answer is
-    the same (the tests compare the two).
+    evidence for the report. ``grouped=False`` judges the shapes and the record chains
+    variant by variant (:func:`_fit`, :func:`_inner_misfits`) instead of once per distinct
+    layout (:func:`_fits`, :func:`_inner_misfits_by_layout`); the answer is the same (the
+    tests compare the two).
     """
     start = f.tell()
     prefix = _read_prefix(f, offset, size)
@@ -537,7 +569,7 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
         fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
     fewest = min(fit.outer() for fit in fits)
     tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
-    _enum_misfits(tied, prefix, _inner_misfits(tied, prefix))
+    _enum_misfits(tied, prefix, (_inner_misfits_by_layout if grouped else _inner_misfits)(tied, prefix))
     fits.sort(key=_Fit.score)
     best = fits[0]
     candidates = []

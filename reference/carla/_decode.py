@@ -845,9 +845,10 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     header, offset = decode_header(data, 0)
     f.seek(offset)
     packets = []
+    append = packets.append
     for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):
-        body = decode_body(raw.kind, raw.payload, variant, raw.payload_offset, f"packet[{i}]")
-        packets.append(m.Packet(raw.kind, body, raw.packet_id))
+        kind = raw.kind
+        append(m.Packet(kind, decode_body(kind, raw.payload, variant, raw.offset + 5, f"packet[{i}]"), raw.packet_id))
     return m.Recording(header, tuple(packets))
 
 
