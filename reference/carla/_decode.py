@@ -844,7 +844,7 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     f = io.BytesIO(data)
     header, offset = decode_header(data, 0)
     f.seek(offset)
-    packets = []
+    packets: list[m.Packet] = []
     append = packets.append
     for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):
         kind = raw.kind
