@@ -13,13 +13,18 @@ import struct
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_carla_properties import mutations
 
 import recspec
-from recspec.conformance.carla import detect_variant
+import recspec.errors
+from recspec.conformance.carla import _detect, detect_variant
 from recspec.conformance.carla._detect import PREFERENCE, RULE
 from recspec.reference import carla as c
 from recspec.reference.carla import VARIANTS
 from recspec.report import Verdict
+from recspec.strategies import carla_logs
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
 LOG_0915 = (CORPUS / "valid" / "0.9.15.log").read_bytes()
@@ -145,3 +150,82 @@ def test_detection_decodes_no_fixed_payload(monkeypatch: pytest.MonkeyPatch) -> 
     _, off = c.read_header(g)
     detect_variant(g, off, len(LOG_0915))
     assert set(calls) <= {c.PacketKind.EVENT_ADD}  # only EventAdd, for the actor/attribute types
+
+
+# --- each shape judged once per distinct layout: the same answer as variant by variant -------------
+
+
+def _both_ways(data: bytes) -> tuple[tuple[str, dict[str, object]], tuple[str, dict[str, object]]]:
+    out = []
+    for grouped in (True, False):
+        g = io.BytesIO(data)
+        _, off = c.read_header(g)
+        variant, evidence = detect_variant(g, off, len(data), grouped=grouped)
+        out.append((variant.name, evidence))
+    return out[0], out[1]
+
+
+def _corpus_and_real_logs() -> list[bytes]:
+    from helpers import real_file
+
+    logs = [p.read_bytes() for p in sorted(CORPUS.rglob("*.log"))]
+    logs += [real_file(n).read_bytes() for n in ("carla_0910_DistanceToLaneCenter.log", "carla_0915_crash.log")]
+    return logs
+
+
+def test_grouped_detection_answers_as_variant_by_variant_on_the_corpus() -> None:
+    tried = disagreeing = 0
+    for data in _corpus_and_real_logs():
+        try:
+            c.read_header(io.BytesIO(data))
+        except recspec.errors.DecodeError:
+            continue  # no header: detection is not asked
+        grouped, per_variant = _both_ways(data)
+        assert grouped == per_variant
+        tried += 1
+        disagreeing += len({e["fits"] for e in grouped[1]["candidates"]}) > 1  # type: ignore[attr-defined]
+    assert tried > 30 and disagreeing > 10  # the logs do tell variants apart
+
+
+@given(data=st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_grouped_detection_answers_as_variant_by_variant(data: st.DataObject) -> None:
+    """On valid, invalid, mutated and spliced logs of every variant (a spliced log: a log's
+    packets followed by another variant's), with the verdicts kept from earlier files or
+    not, the variant and the whole evidence are the per-variant loop's."""
+    name = data.draw(st.sampled_from(sorted(VARIANTS)), label="variant")
+    kind = data.draw(st.sampled_from(("valid", "mutated", "invalid", "spliced")), label="kind")
+    blob, _ = data.draw(carla_logs(name, min_frames=1, max_frames=6, valid=kind != "invalid"), label="log")
+    if kind == "spliced":
+        other, _ = data.draw(carla_logs(data.draw(st.sampled_from(sorted(VARIANTS)), label="other"),
+                                        min_frames=1, max_frames=4), label="other log")
+        _, at = c.decode_header(other, 0)
+        blob += other[at:]
+    if kind in ("mutated", "spliced") and data.draw(st.booleans(), label="mutate"):
+        blob = data.draw(mutations(blob), label="mutated")
+    try:
+        c.decode_header(blob, 0)
+    except recspec.errors.DecodeError:
+        return  # no header: detection is not asked
+    if data.draw(st.booleans(), label="forget verdicts"):
+        _detect._VERDICTS.clear()
+    grouped, per_variant = _both_ways(blob)
+    assert grouped == per_variant
+
+
+def test_generated_logs_do_tell_variants_apart() -> None:
+    """The property above is not vacuous: its logs leave some variants with payloads that do not
+    fit or ids they do not define, and some with none."""
+    seen: set[str] = set()
+
+    @given(data=st.data())
+    @settings(max_examples=60, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    def run(data: st.DataObject) -> None:
+        blob, _ = data.draw(carla_logs(min_frames=2, max_frames=4), label="log")
+        grouped, _ = _both_ways(blob)
+        for e in grouped[1]["candidates"]:  # type: ignore[attr-defined]
+            seen.update(r for r in ("payloads do not fit", "undefined ids", "every packet fits") if r in e["reason"])
+
+    run()
+    assert seen == {"payloads do not fit", "undefined ids", "every packet fits"}

@@ -71,6 +71,7 @@ WRITER_ORDER["dev-2023"] = WRITER_ORDER["0.9.16"] = WRITER_ORDER["ue5"] = (
 
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
+_FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 
 
 # --- the walk ----------------------------------------------------------------------
@@ -173,9 +174,9 @@ class _Walk:
             sink.add("CARLA-PACKET-004", "FrameCounter packet in a recorder file", raw.offset, 5 + len(raw.payload),
                      self._path(kind))
         try:
-            if dec.is_fixed_record(kind):
+            if kind in _FIXED_KINDS:
                 self.fixed_records(kind, raw,
-                                   dec.unpack_flat(kind, raw.payload, self.v, raw.payload_offset, self._path(kind)))
+                                   dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5, self._path(kind)))
             elif kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
                 alive = self.alive
                 for i, (pos, actor) in enumerate(dec.anim_wheel_ids(raw.payload, raw.payload_offset, self._path(kind))):
@@ -719,7 +720,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         prev_id, prev_payload = -1, b""
         next_progress = 8192
         for raw in reader:
-            if runs and raw.packet_id == prev_id and raw.payload == prev_payload:
+            if raw.packet_id == prev_id and raw.payload == prev_payload and runs:  # rare: one test
                 _repeat(walk, raw, reader)
             else:
                 walk.packet(raw)
@@ -727,7 +728,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
                     prev_id, prev_payload = raw.packet_id, raw.payload
                 else:
                     prev_id = -1
-            if runs and not walk.in_frame and walk.bulk_frames(reader):
+            if not walk.in_frame and runs and walk.bulk_frames(reader):  # in a frame, the common case: one test
                 prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
             if progress is not None and walk.packets >= next_progress:
                 progress(reader.tell(), size)

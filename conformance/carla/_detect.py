@@ -189,13 +189,30 @@ class _FrameShape:
                    itemgetter(u16[0], u16[0]), at, frozenset(pid for pid, _ in packets[1:-1]), variable)
 
 
+#: Frame shapes by their packets' (id, size), kept across files (a fuzzer's inputs and a directory's
+#: logs repeat a few), up to ``_FRAME_SHAPES_MAX`` (then forgotten all at once).
+_FRAME_SHAPES: dict[tuple[tuple[int, int], ...], _FrameShape] = {}
+_FRAME_SHAPES_MAX = 1024
+
+
+def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
+    key = tuple(packets)
+    shape = _FRAME_SHAPES.get(key)
+    if shape is None:
+        if len(_FRAME_SHAPES) >= _FRAME_SHAPES_MAX:
+            _FRAME_SHAPES.clear()
+        shape = _FRAME_SHAPES[key] = _FrameShape.of(packets)
+    return shape
+
+
 def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = True) -> _Prefix:
     """Frame the first packets once (variant independent) and keep their shapes.
 
     The framing is ``PacketReader``'s, packet for packet (a packet that runs past the
     file or the size limit ends the prefix), on its buffer: a packet costs one
     ``unpack_from`` and a dictionary look-up, no object. With ``bulk``, a frame of the
-    shape of the one before it is read with one ``struct`` call (``_FrameShape``); the
+    shape of the one before it is read with one ``struct`` call (``_FrameShape``), and a
+    packet inside a frame that is whole and within the limits takes a shorter way; the
     prefix is the same (the tests compare the two)."""
     prefix = _Prefix()
     shapes = prefix.shapes
@@ -210,8 +227,39 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
     limit = reader.max_packet_size
     end_bytes = offset + DETECTION_PREFIX_BYTES
     pos = offset  # of the next packet in the file
+    stop = size if size is not None else 1 << 64  # no packet of the prefix ends past it
     buf, i = reader.window(5)
     while prefix.packets < DETECTION_PREFIX_PACKETS:
+        if bulk and len(buf) - i >= 5:
+            # the common case in few comparisons: a packet between FrameStart and FrameEnd, whole in
+            # the buffer, within the file's size and the limit (anything else: below, at length)
+            pid, n = unpack(buf, i)
+            if i + 5 + n <= min(len(buf), stop - pos + i, i + 5 + limit) and pid > _FRAME_END:
+                prefix.packets += 1
+                key = (pid, n, buf[i + 5] | buf[i + 6] << 8 if n >= 2 and pid not in _NO_COUNT_IDS else -1)
+                entry = shapes.get(key)
+                if entry is None:
+                    shapes[key] = [1, pos, buf[i + 5:i + 5 + n]]
+                else:
+                    entry[0] += 1
+                if frame_ids is not None:
+                    frame_ids.add(pid)
+                if frame is not None:
+                    frame.append((pid, n))
+                    if len(frame) > _FRAME_SHAPE_PACKETS:
+                        frame = None
+                if pid in _VARIABLE_IDS:
+                    vkey = (pid, buf[i + 5:i + 5 + n])
+                    copies = variable.get(vkey)
+                    if copies is None:
+                        variable[vkey] = [1, pos + 5]
+                    else:
+                        copies[0] += 1
+                i += 5 + n
+                pos += 5 + n
+                if pos >= end_bytes:
+                    break
+                continue
         if len(buf) - i < 5:
             reader.advance(pos - reader.tell())
             buf, i = reader.window(5)
@@ -264,7 +312,7 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
                 frame = None
             continue
         if last is None or last.packets != frame:
-            last = _FrameShape.of(frame)
+            last = _frame_shape(frame)
         frame = None
         # the frames that follow with the same ids and sizes (each within the file and the limits)
         count = len(last.packets)
@@ -304,7 +352,11 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
 def _fit(variant: Variant, prefix: _Prefix, misfits: dict[tuple[Any, ...], str | None]) -> _Fit:
     """How well ``variant`` explains the prefix's shapes; ``misfits`` keeps the answers of
     ``layout_misfit`` across variants (they depend on the kind, the vector width and whether
-    PhysicsControl is kept as bytes, besides the shape)."""
+    PhysicsControl is kept as bytes, besides the shape).
+
+    The straightforward per-variant reading of the rule: :func:`_fits` gives the same
+    answers for all variants at once (``detect_variant(..., grouped=False)`` uses this one,
+    and the tests hold the two to each other)."""
     fit = _Fit(variant)
     ids = variant.ids
     layout = (variant.vec_f64, variant.wheel_physics_size is None)
@@ -330,6 +382,86 @@ def _fit(variant: Variant, prefix: _Prefix, misfits: dict[tuple[Any, ...], str |
     always = _ALWAYS_IDS[variant.name]
     fit.missing_always = sum(n * len(always - ids_seen) for ids_seen, n in prefix.frames.items())
     return fit
+
+
+_VARIANT_LIST = tuple(VARIANTS.values())
+
+
+def _id_groups(pid: int) -> tuple[tuple[int, ...], tuple[tuple[K, tuple[int, ...]], ...]]:
+    """For packet id ``pid``: the variants (by index in ``VARIANTS``) in which it is an undefined
+    id below 100, and the others grouped by the layout that judges its payload sizes (the kind,
+    the vector width and whether PhysicsControl is kept as bytes: what ``layout_misfit``
+    depends on besides the shape), each group as (kind, variant indices)."""
+    undefined: list[int] = []
+    groups: dict[tuple[K, bool, bool], list[int]] = {}
+    for i, v in enumerate(_VARIANT_LIST):
+        kind = v.ids.get(pid)
+        if kind is None:
+            if pid < 100:
+                undefined.append(i)
+        else:
+            groups.setdefault((kind, v.vec_f64, v.wheel_physics_size is None), []).append(i)
+    return tuple(undefined), tuple((key[0], tuple(members)) for key, members in groups.items())
+
+
+_ID_GROUPS = tuple(_id_groups(pid) for pid in range(256))
+
+#: A shape's verdict: the variants that do not explain it, each as (variant index, its kind in that
+#: variant or ``None`` for an undefined id, what the layout implies). A verdict depends on the shape
+#: alone (``layout_misfit`` reads the payload's size and its first u16, which the shape holds), so
+#: verdicts are kept across files, up to ``_VERDICTS_MAX`` shapes (then forgotten all at once).
+_Verdict = tuple[tuple[int, "K | None", str], ...]
+_VERDICTS: dict[tuple[int, int, int], _Verdict] = {}
+_VERDICTS_MAX = 8192
+
+
+def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
+    undefined, groups = _ID_GROUPS[shape[0]]
+    out: list[tuple[int, K | None, str]] = [(i, None, "") for i in undefined]
+    for kind, members in groups:
+        expected = dec.layout_misfit(kind, payload, _VARIANT_LIST[members[0]])
+        if expected is not None:
+            out += [(i, kind, expected) for i in members]
+    return tuple(sorted(out, key=itemgetter(0)))
+
+
+def _fits(prefix: _Prefix) -> list[_Fit]:
+    """How well each variant explains the prefix's shapes, in the order of ``VARIANTS``: the
+    answers of :func:`_fit` for every variant, with each shape judged once per distinct
+    layout (its verdict, :func:`_verdict`), not once per variant, and each distinct verdict
+    counted into the variants once."""
+    fits = [_Fit(v) for v in _VARIANT_LIST]
+    verdicts = _VERDICTS
+    # the packets of each distinct verdict, and its first shape: shapes are in the order of their
+    # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
+    totals: dict[_Verdict, list[Any]] = {}
+    for shape, entry in prefix.shapes.items():
+        verdict = verdicts.get(shape)
+        if verdict is None:
+            if len(verdicts) >= _VERDICTS_MAX:
+                verdicts.clear()
+            verdict = verdicts[shape] = _verdict(shape, entry[2])
+        total = totals.get(verdict)
+        if total is None:
+            totals[verdict] = [entry[0], shape, entry]
+        else:
+            total[0] += entry[0]
+    for verdict, (n, shape, (_, at, payload)) in totals.items():
+        for i, kind, expected in verdict:
+            fit = fits[i]
+            if kind is None:
+                fit.unknown += n
+                if not fit.first_problem:
+                    fit.first_problem = f"packet id {shape[0]} at offset {at} is not defined"
+            else:
+                fit.misfits += n
+                if fit.misfits == n:  # the first misfit names itself, even after an undefined id
+                    fit.first_problem = (f"packet id {shape[0]} at offset {at}: {kind.label} payload is "
+                                         f"{len(payload)} bytes, its layout implies {expected}")
+    for fit in fits:
+        always = _ALWAYS_IDS[fit.variant.name]
+        fit.missing_always = sum(n * len(always - ids_seen) for ids_seen, n in prefix.frames.items())
+    return fits
 
 
 _Chains = dict[tuple[int, K, bool, int | None], "str | None"]
@@ -359,6 +491,37 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     return answers
 
 
+def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
+    """:func:`_inner_misfits` with the variants of ``fits`` grouped by layout once per packet id,
+    so that a payload whose chain adds up costs one test per layout, not one per variant (the
+    same answers: ``detect_variant(..., grouped=False)`` uses the other, and the tests compare)."""
+    answers: _Chains = {}
+    by_id: dict[int, list[tuple[tuple[K, bool, int | None], list[_Fit]]]] = {}
+    for (pid, payload), (copies, at) in prefix.variable.items():
+        groups = by_id.get(pid)
+        if groups is None:
+            grouped: dict[tuple[K, bool, int | None], list[_Fit]] = {}
+            for fit in fits:
+                v = fit.variant
+                kind = v.ids.get(pid)
+                if kind is not None and kind in _VARIABLE_KINDS:
+                    layout = (kind, v.vec_f64, v.wheel_physics_size if kind is K.PHYSICS_CONTROL else None)
+                    grouped.setdefault(layout, []).append(fit)
+            groups = by_id[pid] = list(grouped.items())
+        for (kind, vec_f64, wheels), members in groups:
+            key = (at, kind, vec_f64, wheels)
+            if key not in answers:
+                answers[key] = dec.record_chain_misfit(kind, payload, members[0].variant)
+            why = answers[key]
+            if why is not None:
+                for fit in members:
+                    fit.inner += copies
+                    if not fit.first_problem:
+                        fit.first_problem = (f"packet id {pid} at offset {at - 5}: {kind.label} records do not "
+                                             f"add up ({why})")
+    return answers
+
+
 def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
     """Out-of-range actor and attribute types in the EventAdd records, in each variant of
     ``fits`` (only asked of the variants that explain every shape; a record that does not
@@ -385,21 +548,28 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
                 fit.enum_misfits += copies * len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
-def detect_variant(f: BinaryIO, offset: int, size: int | None) -> tuple[Variant, dict[str, Any]]:
+def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True
+                   ) -> tuple[Variant, dict[str, Any]]:
     """Choose the variant that explains the file's first packets (the rule is the module's docstring).
 
     Reads at most ``DETECTION_PREFIX_FRAMES`` frames or ``DETECTION_PREFIX_BYTES``
     bytes, once, and leaves ``f`` where it was. Returns the variant and the
-    evidence for the report.
+    evidence for the report. ``grouped=False`` judges the shapes and the record chains
+    variant by variant (:func:`_fit`, :func:`_inner_misfits`) instead of once per distinct
+    layout (:func:`_fits`, :func:`_inner_misfits_by_layout`); the answer is the same (the
+    tests compare the two).
     """
     start = f.tell()
     prefix = _read_prefix(f, offset, size)
     f.seek(start)
-    misfits: dict[tuple[Any, ...], str | None] = {}
-    fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
+    if grouped:
+        fits = _fits(prefix)
+    else:
+        misfits: dict[tuple[Any, ...], str | None] = {}
+        fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
     fewest = min(fit.outer() for fit in fits)
     tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
-    _enum_misfits(tied, prefix, _inner_misfits(tied, prefix))
+    _enum_misfits(tied, prefix, (_inner_misfits_by_layout if grouped else _inner_misfits)(tied, prefix))
     fits.sort(key=_Fit.score)
     best = fits[0]
     candidates = []

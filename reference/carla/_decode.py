@@ -153,17 +153,16 @@ _NO_COUNT: dict[K, tuple[struct.Struct, Callable[[tuple[Any, ...]], m.Fixed]]] =
     K.FRAME_COUNTER: (struct.Struct("<Q"), lambda t: m.FrameCounter(*t)),
 }
 
-_STRUCT_CACHE: dict[tuple[str, bool], struct.Struct] = {}
+#: The precompiled struct of each fixed-size record kind in each vector width, by (kind, f64 vectors).
+_RECORD_STRUCTS: dict[tuple[K, bool], struct.Struct] = {
+    (kind, vec_f64): struct.Struct("<" + fmt.replace("V", "3d" if vec_f64 else "3f"))
+    for kind, (fmt, _) in _FIXED_RECORDS.items() for vec_f64 in (False, True)
+}
 
 
 def record_struct(kind: K, vec_f64: bool) -> struct.Struct:
     """The precompiled struct of a fixed-size record kind in one vector width."""
-    key = (kind.name, vec_f64)
-    s = _STRUCT_CACHE.get(key)
-    if s is None:
-        fmt = _FIXED_RECORDS[kind][0].replace("V", "3d" if vec_f64 else "3f")
-        s = _STRUCT_CACHE[key] = struct.Struct("<" + fmt)
-    return s
+    return _RECORD_STRUCTS[kind, vec_f64]
 
 
 def is_fixed_record(kind: K) -> bool:
@@ -187,7 +186,7 @@ def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: 
     ``offset`` is the file offset of the payload (for errors). Raises
     :class:`Malformed` when the size is not ``2 + count * record_size``.
     """
-    s = record_struct(kind, variant.vec_f64)
+    s = _RECORD_STRUCTS[kind, variant.vec_f64]
     size = len(payload)
     if size < 2:
         raise _size_error(kind, size, "at least 2", offset, path)
@@ -232,7 +231,7 @@ def layout_misfit(kind: K, payload: bytes | memoryview, variant: Variant) -> str
         return "at least 2"
     (count,) = _UNPACK_U16_FROM(payload, 0)
     if kind in _FIXED_RECORDS:
-        expected = 2 + count * record_struct(kind, variant.vec_f64).size
+        expected = 2 + count * _RECORD_STRUCTS[kind, variant.vec_f64].size
         return None if size == expected else str(expected)
     smallest = 2 + count * _MIN_RECORD[kind][variant.vec_f64]
     if count == 0:
@@ -623,6 +622,9 @@ def decode_body(
     Raises :class:`Malformed` (rule ``CARLA-PACKET-001``) when the payload
     size differs from what the layout implies.
     """
+    fixed = _FIXED_RECORDS.get(kind)  # the most common layouts first (the tables do not overlap)
+    if fixed is not None:
+        return tuple(map(fixed[1], unpack_flat(kind, payload, variant, offset, path)))
     if kind is K.RAW:
         return bytes(payload)
     entry = _NO_COUNT.get(kind)
@@ -631,9 +633,6 @@ def decode_body(
         if len(payload) != s.size:
             raise _size_error(kind, len(payload), s.size, offset, path)
         return build(s.unpack(payload))
-    if kind in _FIXED_RECORDS:
-        build_rec = _FIXED_RECORDS[kind][1]
-        return tuple(build_rec(t) for t in unpack_flat(kind, payload, variant, offset, path))
     if kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None:
         return bytes(payload)  # UE5 layout not known: kept as bytes (research notes, section 7)
     if len(payload) < 2:
@@ -779,10 +778,20 @@ class PacketReader:
         raw = K.RAW
         size_limit = self._max
         total = self._size
+        stop = total if total is not None else 1 << 64  # no packet ends past it
         while True:
             pos = self._pos
             buf = self._buf
             i = pos - self._base
+            if len(buf) - i >= 5:
+                # the common case in two comparisons: the packet is whole in the buffer, ends
+                # within the file's size and is within the limit (anything else: below, at length)
+                packet_id, size = unpack_header(buf, i)
+                end = i + 5 + size
+                if end <= min(len(buf), stop - self._base, i + 5 + size_limit):
+                    self._pos = pos + 5 + size
+                    yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end])
+                    continue
             if len(buf) - i < 5:
                 buf, i = self.window(5)
                 if len(buf) - i < 5:
@@ -835,10 +844,11 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     f = io.BytesIO(data)
     header, offset = decode_header(data, 0)
     f.seek(offset)
-    packets = []
+    packets: list[m.Packet] = []
+    append = packets.append
     for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):
-        body = decode_body(raw.kind, raw.payload, variant, raw.payload_offset, f"packet[{i}]")
-        packets.append(m.Packet(raw.kind, body, raw.packet_id))
+        kind = raw.kind
+        append(m.Packet(kind, decode_body(kind, raw.payload, variant, raw.offset + 5, f"packet[{i}]"), raw.packet_id))
     return m.Recording(header, tuple(packets))
 
 
