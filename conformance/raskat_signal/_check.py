@@ -246,8 +246,11 @@ def _element_offsets(buf: bytes, start: int) -> list[int]:
     return out
 
 
-def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
-                max_unpacked: int = MAX_UNPACKED) -> tuple[FileReport, Signal | None]:
+def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str, max_unpacked: int = MAX_UNPACKED,
+                fast_path: bool = True) -> tuple[FileReport, Signal | None]:
+    """The report of one file and its signal. ``fast_path=False`` walks every v3/v4 body with the
+    hand-written MessagePack reader instead of letting the C unpacker prove it clean first (the
+    report is the same either way)."""
     sink = FindingSink(RULES_BY_ID, profile)
     stats: dict[str, Any] = {"version": None, "container": "raw", "samples": None, "sample_rate_hz": None}
     evidence: dict[str, Any] = {}
@@ -293,13 +296,14 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str,
             notes: list[tuple[int, int, str]] = []
             v = forced or stored_version
             assert v is not None
-            fields, offsets = decode_fields(body, v, note=lambda o, b, msg: notes.append((o, b, msg)))
+            fields, offsets = decode_fields(body, v, note=lambda o, b, msg: notes.append((o, b, msg)),
+                                            fast_path=fast_path)
             signal = SignalMsgpack(v, fields)
             for o, _b, msg in notes:
                 sink.add("RSIG-MSGPACK-002", msg, o, None, prefix + "msgpack")
             walk.msgpack_fields(signal, offsets, body)
         else:
-            signal = decode_body(body, version=forced)
+            signal = decode_body(body, version=forced, fast_path=fast_path)
             assert isinstance(signal, SignalV2)
             walk.fixed_layout(signal)
         stats["samples"] = len(signal.samples) if isinstance(signal.samples, tuple) else None

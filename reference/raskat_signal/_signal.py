@@ -29,6 +29,7 @@ from recspec.errors import EncodeError, Malformed, Truncated
 
 from . import _msgpack
 from ._msgpack import MAX_DEPTH
+from ._msgpack_fast import proven_fields
 
 __all__ = [
     "FIELD_NAMES",
@@ -161,10 +162,18 @@ def _decode_fixed_layout(buf: bytes, version: int) -> SignalV2:
                     tuple(a))
 
 
-def decode_fields(buf: bytes, version: int, *, max_depth: int = MAX_DEPTH,
-                  note: _msgpack.Note | None = None) -> tuple[tuple[Any, ...], tuple[int, ...]]:
-    """The v3/v4 MessagePack fields after the version word, with each field's offset."""
+def decode_fields(buf: bytes, version: int, *, max_depth: int = MAX_DEPTH, note: _msgpack.Note | None = None,
+                  fast_path: bool = True) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+    """The v3/v4 MessagePack fields after the version word, with each field's offset.
+
+    ``fast_path``: the C unpacker first (:func:`._msgpack_fast.proven_fields`), which
+    returns the walk's result for a body it proves canonical (nothing to note, nothing
+    to raise); any other body is walked by the hand-written reader, which locates."""
     n = NUM_FIELDS[version]
+    if fast_path and max_depth >= 1:
+        proven = proven_fields(buf, n)
+        if proven is not None:
+            return proven
     fields: list[Any] = []
     offsets: list[int] = []
     pos = 2
@@ -191,7 +200,7 @@ def decode_fields(buf: bytes, version: int, *, max_depth: int = MAX_DEPTH,
 
 
 def decode_body(buf: bytes, *, version: int | None = None, max_depth: int = MAX_DEPTH,
-                note: _msgpack.Note | None = None) -> Signal:
+                note: _msgpack.Note | None = None, fast_path: bool = True) -> Signal:
     """A signal from its bytes (version word first). ``version`` forces a layout."""
     if len(buf) < 2:
         raise _truncated("the version word", 0, 2, len(buf), "version")
@@ -202,7 +211,7 @@ def decode_body(buf: bytes, *, version: int | None = None, max_depth: int = MAX_
                         rule="RSIG-VERSION-001")
     if v <= 2:
         return _decode_fixed_layout(buf, v)
-    fields, _ = decode_fields(buf, v, max_depth=max_depth, note=note)
+    fields, _ = decode_fields(buf, v, max_depth=max_depth, note=note, fast_path=fast_path)
     return SignalMsgpack(v, fields)
 
 
