@@ -6,7 +6,8 @@ Two measurements per format and target (``ref``, ``ksy``, ``diff``):
   campaign's own seed corpus (``corpus/<format>/``, the derived and the synthetic
   seeds, exactly what ``recspec fuzz`` starts from) and mutants of it made by the
   format's structure-aware mutator (with its own byte mutator standing in for
-  libFuzzer's). Reported: harness execs/s (time inside the harness only), the
+  libFuzzer's). Times are this process's CPU time, so other processes on the
+  machine do not slow the figure down. Reported: harness execs/s (time inside the harness only), the
   mutator's mean cost per call, and the bare reader's execs/s on the same inputs
   (``FormatInfo.load_reference().decode``: the harness/bare ratio says how much
   the harness costs beyond one reading);
@@ -14,7 +15,14 @@ Two measurements per format and target (``ref``, ``ksy``, ``diff``):
   --time S --seed 1 --out <tmp> --verbose``, and libFuzzer's own exec/s figure
   (its last progress line, else ``stat::average_exec_per_sec``), the figure the
   targets are set in. Its start-up (imports under instrumentation, loading the
-  corpus) counts in libFuzzer's average, as it does in every real campaign.
+  corpus) counts in libFuzzer's average, as it does in every real campaign;
+* **instrumented, per CPU-second** (``--cpu-loop SECONDS``): in a child process,
+  the harness imported under the same atheris instrumentation as a campaign's
+  (``recspec.fuzz._runner.INSTRUMENT`` and ``not_instrumented()``), looped over
+  the seeds and mutants, executions over the process's CPU time. It leaves out
+  libFuzzer and its corpus growth, so it is a steadier figure on a loaded
+  machine than the campaign's (a campaign at load 1 ran at about 0.9 times it);
+  use it to compare two commits, the campaign's figure for the bar.
 
 The targets (issue 14):
 
@@ -30,6 +38,7 @@ other processes only ever lower the figures. Usage::
     python benchmarks/bench_fuzz.py                         # every format and target, plain 3 s + campaign 20 s
     python benchmarks/bench_fuzz.py --formats carla --targets ref --campaign-seconds 30
     python benchmarks/bench_fuzz.py --no-campaign           # the plain loop only (no atheris needed)
+    python benchmarks/bench_fuzz.py --targets ref --cpu-loop 10 --no-campaign   # per CPU-second, under load
     python benchmarks/bench_fuzz.py --formats carla --variant carla=0.9.15   # a campaign that fixes the variant
 
 Exit status 0 when every measured figure meets its target, 1 otherwise. The
@@ -77,18 +86,20 @@ def seed_inputs(fmt: str, max_len: int) -> list[bytes]:
 
 
 def _timed_loop(inputs: list[bytes], call: Callable[[bytes], object], seconds: float) -> tuple[int, float, int]:
-    """Call ``call`` on the inputs round-robin for about ``seconds``: (calls, seconds spent inside, exceptions)."""
+    """Call ``call`` on the inputs round-robin for about ``seconds`` of wall time.
+
+    Returns (calls, CPU seconds spent inside them, exceptions)."""
     n = failures = 0
     spent = 0.0
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline or n < len(inputs):
         data = inputs[n % len(inputs)]
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
             call(data)
         except Exception:  # noqa: BLE001 - a finding; the benchmark counts it and goes on
             failures += 1
-        spent += time.perf_counter() - t0
+        spent += time.process_time() - t0
         n += 1
     return n, spent, failures
 
@@ -119,10 +130,10 @@ def plain(fmt: str, targets: list[str], seconds: float, max_len: int, mutants: i
     seeds = seed_inputs(fmt, max_len)
     rng = random.Random(1)
     made: list[bytes] = []
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for i in range(mutants):
         made.append(mod.mutate(rng.choice(seeds), max_len, i))
-    mutator_ms = (time.perf_counter() - t0) * 1000 / mutants
+    mutator_ms = (time.process_time() - t0) * 1000 / mutants
     inputs = seeds + made
     codec = info.load_reference()
     variants = {data: _variant_for_decode(codec, mod, data) for data in inputs}
@@ -161,6 +172,44 @@ def campaign(fmt: str, target: str, seconds: int, variant: str | None = None) ->
             "tail": None if rate is not None or avg is not None else (proc.stderr + proc.stdout)[-2000:]}
 
 
+def cpu_loop(fmt: str, target: str, seconds: float, max_len: int, mutants: int,
+             variant: str | None = None) -> dict[str, Any]:
+    """Execs per CPU-second of the instrumented harness, measured in a child process (see the module doc)."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--_cpu-loop-child", fmt, target, str(seconds),
+           str(max_len), str(mutants), variant or ""]
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=REPO)
+    if proc.returncode != 0:
+        return {"execs_per_cpu_s": None, "tail": (proc.stderr + proc.stdout)[-2000:]}
+    return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def _cpu_loop_child(fmt: str, target: str, seconds: float, max_len: int, mutants: int, variant: str) -> None:
+    import atheris
+
+    from recspec.formats import resolve_format
+    from recspec.fuzz import _runner
+
+    info = resolve_format(fmt)
+    seeds = seed_inputs(fmt, max_len)
+    with atheris.instrument_imports(include=list(_runner.INSTRUMENT), exclude=_runner.not_instrumented()):
+        mod = _runner.load_harness(info)
+    mod.use_variant(variant or None)
+    rng = random.Random(1)
+    inputs = seeds + [mod.mutate(rng.choice(seeds), max_len, i) for i in range(mutants)]
+    harness = mod.TARGETS[target]
+    n = 0
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds or n < len(inputs):
+        try:
+            harness(inputs[n % len(inputs)])
+        except Exception:  # noqa: BLE001 - a finding is a campaign's business; here only time counts
+            pass
+        n += 1
+    spent = time.process_time() - t0
+    print(json.dumps({"execs": n, "cpu_s": spent, "execs_per_cpu_s": n / spent if spent else 0.0,
+                      "inputs": len(inputs)}))
+
+
 def _load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" on {os.cpu_count()} CPUs"
 
@@ -193,7 +242,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", action="append", default=[], metavar="FORMAT=VARIANT",
                     help="fix a format's variant, as `recspec fuzz --variant` (e.g. carla=0.9.15); repeatable")
     ap.add_argument("--out", type=Path, default=HERE / "out", help="where the JSON goes (default benchmarks/out)")
+    ap.add_argument("--cpu-loop", type=float, default=0.0, metavar="SECONDS",
+                    help="also time the instrumented harness per CPU-second for SECONDS (steadier under load)")
+    ap.add_argument("--_cpu-loop-child", nargs=6, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args._cpu_loop_child:
+        fmt, target, secs, max_len, mutants, variant = args._cpu_loop_child
+        _cpu_loop_child(fmt, target, float(secs), int(max_len), int(mutants), variant)
+        return 0
     formats = [f for f in args.formats.split(",") if f]
     variants = dict(v.split("=", 1) for v in args.variant)
     targets = [t for t in args.targets.split(",") if t]
@@ -204,6 +260,10 @@ def main(argv: list[str] | None = None) -> int:
     for fmt in formats:
         res = plain(fmt, targets, args.plain_seconds, args.max_len, args.mutants, variants.get(fmt))
         res["variant"] = variants.get(fmt)
+        if args.cpu_loop > 0:
+            for target in targets:
+                res["targets"][target]["cpu_loop"] = cpu_loop(fmt, target, args.cpu_loop, args.max_len,
+                                                              args.mutants, variants.get(fmt))
         if not args.no_campaign:
             for target in targets:
                 res["targets"][target]["instrumented"] = campaign(fmt, target, args.campaign_seconds,
@@ -214,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ok = True
     head = ("format", "target", "plain execs/s", "bare decode/s", "harness/bare", "instrumented execs/s", "bar",
-            "mutator ms/call")
+            "mutator ms/call", "instrumented execs/CPU-s")
     rows = []
     for fmt, res in results["formats"].items():
         for target, t in res["targets"].items():
@@ -228,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
             ratio = t["execs_s"] / res["bare_execs_s"] if res["bare_execs_s"] else 0.0
             label = fmt + (f" ({res['variant']})" if res.get("variant") else "")
             rows.append((label, target, _fmt_rate(t["execs_s"]), _fmt_rate(res["bare_execs_s"]), f"{ratio:.2f}",
-                         _fmt_rate(inst), f">= {bar:,}{verdict}", f"{res['mutator_ms']:.3f}"))
+                         _fmt_rate(inst), f">= {bar:,}{verdict}", f"{res['mutator_ms']:.3f}",
+                         _fmt_rate(t.get("cpu_loop", {}).get("execs_per_cpu_s"))))
     widths = [max(len(str(r[i])) for r in (head, *rows)) for i in range(len(head))]
     line = lambda r: "| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths)) + " |"  # noqa: E731
     print(line(head))
@@ -239,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{BAR_EXECS['ksy']:,}, mutator <= {BAR_MUTATOR_MS} ms/call; {results['load_after']}")
     for fmt, res in results["formats"].items():
         for target, t in res["targets"].items():
+            if t.get("cpu_loop", {}).get("tail"):
+                print(f"{fmt}/{target}: the CPU-second loop failed; its end:\n{t['cpu_loop']['tail']}")
             if t.get("instrumented", {}).get("tail"):
                 print(f"{fmt}/{target}: no exec/s in the campaign's output; its end:\n{t['instrumented']['tail']}")
     args.out.mkdir(parents=True, exist_ok=True)
