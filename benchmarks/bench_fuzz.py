@@ -190,9 +190,10 @@ def _cpu_loop_child(fmt: str, target: str, seconds: float, max_len: int, mutants
     from recspec.fuzz import _runner
 
     info = resolve_format(fmt)
-    seeds = seed_inputs(fmt, max_len)
+    # Import the code under test under instrumentation first: a module imported before is not instrumented.
     with atheris.instrument_imports(include=list(_runner.INSTRUMENT), exclude=_runner.not_instrumented()):
         mod = _runner.load_harness(info)
+    seeds = seed_inputs(fmt, max_len)
     mod.use_variant(variant or None)
     rng = random.Random(1)
     inputs = seeds + [mod.mutate(rng.choice(seeds), max_len, i) for i in range(mutants)]
