@@ -17,10 +17,11 @@ on files whose records repeat a palette of consistent and inconsistent frames.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -276,14 +277,26 @@ def test_known_deviations_take_the_walk() -> None:
 # --- the reports of the two paths ---------------------------------------------------------
 
 
-def report_json(data: bytes, kind: str, *, fast: bool) -> str:
-    saved = _check._Walk.fast_wire
-    _check._Walk.fast_wire = fast
+@contextlib.contextmanager
+def walk_switch(name: str, on: bool) -> Iterator[None]:
+    """Set one of the walk's fast-path switches (``fast_wire``, ``fast_rules``) for the block."""
+    saved = getattr(_check._Walk, name)
+    setattr(_check._Walk, name, on)
     try:
-        report = check_stream(io.BytesIO(data), path=f"x.{kind}", size=len(data))
+        yield
     finally:
-        _check._Walk.fast_wire = saved
+        setattr(_check._Walk, name, saved)
+
+
+def checked_json(data: bytes, path: str, switch: str, *, fast: bool) -> str:
+    """The JSON report of ``data`` checked as ``path`` with the walk's ``switch`` set to ``fast``."""
+    with walk_switch(switch, fast):
+        report = check_stream(io.BytesIO(data), path=path, size=len(data))
     return json.dumps(Report([report]).to_json(), sort_keys=True)
+
+
+def report_json(data: bytes, kind: str, *, fast: bool) -> str:
+    return checked_json(data, f"x.{kind}", "fast_wire", fast=fast)
 
 
 def assert_same_reports(data: bytes, kind: str) -> None:
@@ -387,13 +400,7 @@ def palette_files(draw: st.DrawFn) -> bytes:
 
 
 def rules_report_json(data: bytes, *, fast: bool) -> str:
-    saved = _check._Walk.fast_rules
-    _check._Walk.fast_rules = fast
-    try:
-        report = check_stream(io.BytesIO(data), path="x.traj", size=len(data))
-    finally:
-        _check._Walk.fast_rules = saved
-    return json.dumps(Report([report]).to_json(), sort_keys=True)
+    return checked_json(data, "x.traj", "fast_rules", fast=fast)
 
 
 @given(palette_files())
@@ -500,25 +507,15 @@ def test_scans_as_gives_the_walks_answer(p: tuple[bytes, str], kind: str, at: in
 
 
 def detection(data: bytes, *, fast: bool) -> tuple[Kind, dict[str, object]]:
-    saved = _check._Walk.fast_wire
-    _check._Walk.fast_wire = fast
-    try:
+    with walk_switch("fast_wire", fast):
         f = io.BytesIO(data)
         f.seek(16)
         return _check.detect_kind(f, len(data))
-    finally:
-        _check._Walk.fast_wire = saved
 
 
 def unnamed_report_json(data: bytes, *, fast: bool) -> str:
     """The report of a file without a .traj/.state name (its kind detected from content), as the fuzzer checks it."""
-    saved = _check._Walk.fast_wire
-    _check._Walk.fast_wire = fast
-    try:
-        report = check_stream(io.BytesIO(data), path="x.nanover", size=len(data))
-    finally:
-        _check._Walk.fast_wire = saved
-    return json.dumps(Report([report]).to_json(), sort_keys=True)
+    return checked_json(data, "x.nanover", "fast_wire", fast=fast)
 
 
 def assert_same_detection(data: bytes) -> None:
