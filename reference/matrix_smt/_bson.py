@@ -125,16 +125,23 @@ class Document:
     one, as a dict-building reader would. ``offsets`` are the absolute byte
     offsets of each element's type byte (``None`` for a value built in code) and
     are not part of equality.
+
+    ``regular`` is what the decoder saw in the bytes of the subtree: ``True`` when no
+    array in it (this one included) has keys other than "0".."n-1" and no document
+    repeats a key, so a walk looking for those two faults may pass it by; ``False``
+    when one does; ``None`` for a value built in code. It describes the bytes, not
+    later edits: a tree edited after decoding is encoded again before it is checked.
     """
 
-    __slots__ = ("keys", "values", "offsets", "_map")
+    __slots__ = ("keys", "values", "offsets", "_map", "regular")
 
     def __init__(self, keys: list[str] | tuple[str, ...] = (), values: list[Any] | tuple[Any, ...] = (),
-                 offsets: list[int] | None = None) -> None:
+                 offsets: list[int] | None = None, regular: bool | None = None) -> None:
         self.keys = list(keys)
         self.values = list(values)
         self.offsets = offsets
         self._map: dict[str, Any] | None = None
+        self.regular = regular
 
     @classmethod
     def of(cls, *pairs: tuple[str, Any], **kw: Any) -> Document:
@@ -375,7 +382,7 @@ class _Reader:
     ``len(buf)`` is a truncation rather than an inconsistent length.
     """
 
-    __slots__ = ("buf", "base", "short", "count", "path")
+    __slots__ = ("buf", "base", "short", "count", "path", "irregular")
 
     #: Read an array of doubles under the keys "0".."k-1" (a vector) with one pattern match and one
     #: struct call instead of element by element; anything else, and any array the pattern does not
@@ -388,6 +395,8 @@ class _Reader:
         self.short = short
         self.count = 0
         self.path = path
+        #: containers decoded so far whose keys are irregular (``Document.regular``)
+        self.irregular = 0
 
     def fail(self, rule: str, message: str, pos: int, path: str) -> DecodeError:
         off = self.base + pos
@@ -471,6 +480,7 @@ class _Reader:
         values: list[Any] = []
         offsets: list[int] = []
         base = self.base
+        irregular = self.irregular
         p = pos + 4
         key_cache = _KEY_CACHE
         is_array = cls is Array
@@ -499,7 +509,15 @@ class _Reader:
                     raise self.overrun("an int32", v, p, last, _sub(path, name, is_array))
                 value = _I32(buf, v)[0]
             elif t == T_STRING:
-                value, p = self.string(v, last, _sub(path, name, is_array))
+                # a well-formed string inline; anything else goes to string(), which reports it
+                p = v + 4 + _I32(buf, v)[0] if v + 4 <= last else 0
+                if v + 4 < p <= last and buf[p - 1] == 0:
+                    try:
+                        value = buf[v + 4:p - 1].decode("utf-8")
+                    except UnicodeDecodeError:
+                        value, p = self.string(v, last, _sub(path, name, is_array))
+                else:
+                    value, p = self.string(v, last, _sub(path, name, is_array))
             elif t == T_DOCUMENT:
                 value, p = self.document(v, last, depth + 1, _sub(path, name, is_array))
             elif t == T_ARRAY:
@@ -511,7 +529,7 @@ class _Reader:
                         and self.count + vector[0] <= MAX_ELEMENTS and buf[v + vector[4] - 1] == 0
                         and vector[1].fullmatch(buf, v + 4, v + vector[4] - 1) is not None):
                     value = Array(_INDEX_KEYS[:vector[0]], vector[2](buf, v + 4),
-                                  list(map((base + v + 4).__add__, vector[3])))
+                                  list(map((base + v + 4).__add__, vector[3])), True)
                     self.count += vector[0]
                     p = v + vector[4]
                 else:
@@ -539,7 +557,9 @@ class _Reader:
         if self.count > MAX_ELEMENTS:
             raise LimitExceeded(f"more than {MAX_ELEMENTS} elements in one buffered unit", self.base + pos, path,
                                 R_COUNT, "elements", self.count, MAX_ELEMENTS)
-        return cls(keys, values, offsets), end
+        if keys != index_keys(len(keys)) if is_array else len(set(keys)) != len(keys):
+            self.irregular += 1
+        return cls(keys, values, offsets, self.irregular == irregular), end
 
     def other(self, t: int, start: int, v: int, last: int, depth: int, path: str) -> tuple[Any, int]:
         """Values of the rarer types."""
