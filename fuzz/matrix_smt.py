@@ -245,7 +245,9 @@ def _mutate_value(rng: random.Random, value: Any) -> Any:
         return rng.choice((rng.choice(_NUMBERS), value * rng.choice((-1, 2, 0.5, 1e9)), float(int(value))
                            if value == value and abs(value) < 1e18 else 0, value + 1e-9))
     if t is int:
-        return rng.choice((float(value), value + rng.choice((-1, 1)), -value, rng.choice(_INTS), str(value)))
+        new = rng.choice((float(value), value + rng.choice((-1, 1)), -value, rng.choice(_INTS), str(value)))
+        # beyond int32 the encoder writes an int64, which decodes as Int64: the tree says so too (_TREES)
+        return _tree.Int64(new) if type(new) is int and not -(1 << 31) <= new < (1 << 31) else new
     if t is str:
         return rng.choice((rng.choice(_STRINGS), value + "x", value[:-1], value.upper()))
     if isinstance(value, _tree.Array) and value.values:
@@ -256,8 +258,11 @@ def _mutate_value(rng: random.Random, value: Any) -> Any:
     return _random_scalar(rng)
 
 
-def _edit(rng: random.Random, root: Any, containers: list[Any]) -> None:
+def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
+    """One edit of a container; ``False`` when it made two places share one value (a
+    duplicate or a graft), which a decoded tree never does (see ``_TREES``)."""
     node = rng.choice(containers)
+    exact = True
     n = len(node.keys)
     op = rng.randrange(9)
     if op <= 2 and n:  # change a value
@@ -270,6 +275,7 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> None:
         i = rng.randrange(n)
         node.keys.insert(i + 1, node.keys[i])
         node.values.insert(i + 1, node.values[i])
+        exact = False
     elif op == 5:  # insert a new element
         key = str(n) if isinstance(node, _tree.Array) else rng.choice(_KEYS)
         node.keys.append(key)
@@ -284,7 +290,9 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> None:
         donor = rng.choice(containers)
         if donor.values and n:
             node.values[rng.randrange(n)] = rng.choice(donor.values)
+            exact = False
     node._map = None
+    return exact
 
 
 def _break_framing(rng: random.Random, data: bytes) -> bytes:
@@ -312,14 +320,36 @@ def _break_framing(rng: random.Random, data: bytes) -> bytes:
     return bytes(buf)
 
 
+#: The value trees of the mutator's latest outputs, by their bytes. libFuzzer mostly mutates the
+#: input it has just run (its mutation depth), so the next call often finds that input's tree here
+#: instead of decoding it. A tree is kept only when it is exactly what decoding its bytes gives
+#: (no framing break, no value shared by two places, ints beyond int32 as Int64), so a call makes
+#: the same output with or without it (a test holds the two equal); it is taken out when used,
+#: since the edits change it in place. At most ``_TREES_MAX``, the oldest dropped first.
+_TREES: dict[bytes, Any] = {}
+_TREES_MAX = 8
+#: Whether :func:`mutate` keeps and uses ``_TREES`` (the tests compare it with decoding every input).
+remember_trees = True
+
+
+def _parse(data: bytes) -> Any:
+    tree = _TREES.pop(data, None) if remember_trees else None
+    return _tree.decode_document(data) if tree is None else tree
+
+
 def _mutate_structure(rng: random.Random, root: Any, max_size: int) -> bytes:
     """One to three edits of the value tree, re-encoded; now and then a framing break after."""
     containers = _containers(root)  # once: an edit of a node another edit removed is lost, which is harmless
+    exact = True
     for _ in range(rng.choice((1, 1, 2, 3))):
-        _edit(rng, root, containers)
+        exact = _edit(rng, root, containers) and exact
     out: bytes = _tree.encode_document(root)
     if rng.random() < FRAMING_BREAK_RATE:
-        out = _break_framing(rng, out)
+        return _break_framing(rng, out)
+    if exact and remember_trees and len(out) <= max_size:
+        if len(_TREES) >= _TREES_MAX:
+            del _TREES[next(iter(_TREES))]
+        _TREES[out] = root
     return out
 
 
@@ -330,7 +360,7 @@ def mutate(data: bytes, max_size: int, seed: int, *,
     Structure-aware when ``data`` decodes as BSON (see the module docstring), else
     byte mutation (``recspec.fuzz._mutate``: the same outer logic for every format).
     """
-    return _mutate.mutate(data, max_size, seed, parse=_tree.decode_document, mutate_structure=_mutate_structure,
+    return _mutate.mutate(data, max_size, seed, parse=_parse, mutate_structure=_mutate_structure,
                           tokens=_TOKENS, byte_mutate=byte_mutate)
 
 
