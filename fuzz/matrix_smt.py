@@ -11,12 +11,13 @@ it; anything else that leaves a harness is a finding.
   findings (the full walk runs only on inputs where the fast path took part,
   :func:`fast_path_took_part`: on the others the two walks are the same code);
   ``decode_document`` and the typed ``decode`` raise only ``DecodeError``
-  subclasses. ``decode_document`` reads the input first; where it reads it without
-  error, both walks take the frames and top-level documents from its tree, found
-  by offset, instead of decoding the same bytes again with the same decoder, and
-  run every rule on them as before (``check_stream``'s ``decoded``, which a
-  property holds to the walk alone on valid, invalid and mutated recordings); on
-  every input it rejects, the walk decodes each unit itself, locating the fault;
+  subclasses. ``decode_document`` reads the input first; both walks take the
+  frames and top-level documents it read whole (its ``units``, found by offset,
+  also those before a fault it then raised) instead of decoding the same bytes
+  again with the same decoder, and run every rule on them as before
+  (``check_stream``'s ``decoded``, which a property holds to the walk alone on
+  valid, invalid and mutated recordings); from a fault on, the walk decodes each
+  unit itself, locating it;
 * ``ksy``: the generated Kaitai parser (``kaitai_parse``) raises only
   ``KaitaiRejected``;
 * ``diff``: the reference, Kaitai and pymongo readings agree
@@ -125,23 +126,25 @@ def fuzz_ref(data: bytes) -> None:
     # as standard JSON; the fast path changes no finding (the full walk runs
     # whenever the fast path took part: fast_path_took_part); decode_document()
     # and the typed from_document() raise only DecodeError subclasses.
-    # Both walks take the values decode_document() read (check_stream's ``decoded``) rather
-    # than decoding each unit again: the same decoder over the same bytes, and every rule still
-    # runs on every value (a property test holds the reports equal with and without it). Where
-    # decode_document() rejects the input, the walk decodes every unit itself.
+    # Both walks take the sections and frames decode_document() read whole (its ``units``, given
+    # to check_stream as ``decoded``) rather than decoding them again: the same decoder over the
+    # same bytes, and every rule still runs on every value (a property test holds the reports
+    # equal with and without it). Past a fault decode_document() met, the walk decodes each unit
+    # itself.
     profile = "compat" if len(data) & 1 else "spec"
+    units: dict[int, b.Document] = {}
     try:
-        doc = b.decode_document(data)
+        doc = b.decode_document(data, units=units)
     except DecodeError:
         doc = None
     try:
-        report = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, decoded=doc)
+        report = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, decoded=units)
     except DecodeError as e:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
     json.dumps(Report([report]).to_json(), allow_nan=False)
     if fast_path_took_part(report, data):
         try:
-            slow = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, fast_path=False, decoded=doc)
+            slow = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, fast_path=False, decoded=units)
         except DecodeError as e:
             raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
         if (_findings(report) != _findings(slow) or report.verdict != slow.verdict or report.stats != slow.stats):

@@ -18,7 +18,7 @@ give the same findings (a property test holds them to it).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from itertools import compress, repeat
 from typing import Any, BinaryIO, cast
@@ -551,7 +551,7 @@ def _spans_volume(points: list[list[float]]) -> bool:
 
 def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = None,
                  progress: Callable[[int, int], None] | None = None, fast_path: bool = True,
-                 decoded: Document | None = None) -> FileReport:
+                 decoded: Document | Mapping[int, Document] | None = None) -> FileReport:
     """Check one recording read from ``f`` (seekable). ``progress(done_bytes, total)``
     is called every few thousand frames. ``fast_path=False`` checks every frame in
     full (the tests compare the two).
@@ -561,8 +561,10 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     and each top-level document or array, is then taken from that tree instead, found by
     its offset (the same decoder over the same bytes at the same offset and depth gives
     the same value; a unit not found there, or larger than the walk buffers, is decoded
-    as usual). Every rule still runs on every value; a property test holds the reports
-    equal with and without it."""
+    as usual). Or ``decoded`` is ``decode_document``'s ``units`` (the sections and frames it
+    read whole, by offset, even when it then met a fault): the same, for the units there.
+    Every rule still runs on every value; a property test holds the reports equal with and
+    without it."""
     sink = FindingSink(RULES_BY_ID, profile)
     report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
     walk = _Walk(sink, profile)
@@ -593,7 +595,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     walk.top_keys(sections)
     frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
     objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
-    top = _by_offset(decoded)
+    top = decoded if isinstance(decoded, Mapping) else _by_offset(decoded)
     for s in sections:
         if s is frames_s and s.type_code == T_ARRAY:
             continue
@@ -625,7 +627,8 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         runs = fast_path and walk.trace is None
         bulk = _runs.FrameRuns(walk) if runs else None
         total = w.size
-        shared = _by_offset(top.get(frames_s.offset) if _shareable(frames_s) else None)
+        shared = decoded if isinstance(decoded, Mapping) else \
+            _by_offset(top.get(frames_s.offset) if _shareable(frames_s) else None)
         try:
             for entry in w.entries(frames_s, raw=True):
                 if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):

@@ -382,14 +382,15 @@ class _Reader:
     ``len(buf)`` is a truncation rather than an inconsistent length.
     """
 
-    __slots__ = ("buf", "base", "short", "count", "path", "irregular")
+    __slots__ = ("buf", "base", "short", "count", "path", "irregular", "units")
 
     #: Read an array of doubles under the keys "0".."k-1" (a vector) with one pattern match and one
     #: struct call instead of element by element; anything else, and any array the pattern does not
     #: match, takes the loop. The tests turn it off to compare the two.
     double_arrays = True
 
-    def __init__(self, buf: bytes, base: int = 0, short: bool = False, path: str = "") -> None:
+    def __init__(self, buf: bytes, base: int = 0, short: bool = False, path: str = "",
+                 units: dict[int, Document] | None = None) -> None:
         self.buf = buf
         self.base = base
         self.short = short
@@ -397,6 +398,8 @@ class _Reader:
         self.path = path
         #: containers decoded so far whose keys are irregular (``Document.regular``)
         self.irregular = 0
+        #: ``decode_document``'s ``units``: where the documents and arrays at depth 1 and 2 go
+        self.units = units
 
     def fail(self, rule: str, message: str, pos: int, path: str) -> DecodeError:
         off = self.base + pos
@@ -520,6 +523,8 @@ class _Reader:
                     value, p = self.string(v, last, _sub(path, name, is_array))
             elif t == T_DOCUMENT:
                 value, p = self.document(v, last, depth + 1, _sub(path, name, is_array))
+                if self.units is not None and depth < 2:
+                    self.units[base + start] = value
             elif t == T_ARRAY:
                 # a vector whose every check would pass (depth, bounds, element count, final NUL, the
                 # elements' bytes) is read here in one piece; anything else goes to document(), which
@@ -534,6 +539,8 @@ class _Reader:
                     p = v + vector[4]
                 else:
                     value, p = self.document(v, last, depth + 1, _sub(path, name, is_array), Array)
+                    if self.units is not None and depth < 2:
+                        self.units[base + start] = value
             elif t == T_BOOL:
                 p = v + 1
                 if p > last:
@@ -643,19 +650,23 @@ def _sub(path: str, name: str, is_array: bool) -> str:
 
 
 def decode_document(data: bytes, *, base: int = 0, depth: int = 0, path: str = "",
-                    whole: bool = True) -> Document:
+                    whole: bool = True, units: dict[int, Document] | None = None) -> Document:
     """Decode one document from ``data`` (which starts with its length field).
 
     ``whole``: ``data`` must hold exactly the document (trailing bytes are
     ``MATRIX-BSON-006``); a document longer than ``data`` is a truncation.
     ``base`` is added to every offset (the position of ``data`` in a file).
+    ``units``: receives each embedded document and array at depth 1 and 2 (a
+    recording's sections and their elements, such as each frame) that was read
+    whole, by the offset of its element's type byte, including those read before
+    a fault the call then raises (``check_stream``'s ``decoded`` takes them).
     """
     data = bytes(data)
     if len(data) < 4:
         raise Truncated(f"file ends inside the document length ({len(data)} of 4 bytes)", base, path,
                         R_TRUNCATED, 4, len(data))
     (n,) = _I32(data, 0)
-    r = _Reader(data, base, short=n > len(data), path=path)
+    r = _Reader(data, base, short=n > len(data), path=path, units=units)
     doc, end = r.document(0, max(n, 5) if n > len(data) else len(data), depth, path)
     if whole and end != len(data):
         raise Malformed(f"{len(data) - end} trailing bytes after the document", base + end, path, R_TRAILING)
