@@ -9,12 +9,15 @@ it; anything else that leaves a harness is a finding.
 * ``ref``: ``check_stream`` never raises, under either profile, and its report
   renders as standard JSON; the fast path and the full walk give the same
   findings (the full walk runs only on inputs where the fast path took part,
-  :func:`fast_path_took_part`: on the others the two walks are the same code;
-  where ``decode_document`` read the input without error, the full walk takes the
-  frames and top-level documents from its tree, found by offset, instead of
-  decoding them again, and runs every rule on them as before: ``check_stream``'s
-  ``decoded``, which a property holds to the walk alone); ``decode_document`` and
-  the typed ``decode`` raise only ``DecodeError`` subclasses;
+  :func:`fast_path_took_part`: on the others the two walks are the same code);
+  ``decode_document`` and the typed ``decode`` raise only ``DecodeError``
+  subclasses. ``decode_document`` reads the input first; both walks take the
+  frames and top-level documents it read whole (its ``units``, found by offset,
+  also those before a fault it then raised) instead of decoding the same bytes
+  again with the same decoder, and run every rule on them as before
+  (``check_stream``'s ``decoded``, which a property holds to the walk alone on
+  valid, invalid and mutated recordings); from a fault on, the walk decodes each
+  unit itself, locating it;
 * ``ksy``: the generated Kaitai parser (``kaitai_parse``) raises only
   ``KaitaiRejected``;
 * ``diff``: the reference, Kaitai and pymongo readings agree
@@ -123,22 +126,25 @@ def fuzz_ref(data: bytes) -> None:
     # as standard JSON; the fast path changes no finding (the full walk runs
     # whenever the fast path took part: fast_path_took_part); decode_document()
     # and the typed from_document() raise only DecodeError subclasses.
-    # The full walk takes the values decode_document() read (check_stream's ``decoded``) rather
-    # than decoding each frame again: the same decoder over the same bytes, and every rule still
-    # runs on every frame (a property test holds the reports equal with and without it).
+    # Both walks take the sections and frames decode_document() read whole (its ``units``, given
+    # to check_stream as ``decoded``) rather than decoding them again: the same decoder over the
+    # same bytes, and every rule still runs on every value (a property test holds the reports
+    # equal with and without it). Past a fault decode_document() met, the walk decodes each unit
+    # itself.
     profile = "compat" if len(data) & 1 else "spec"
+    units: dict[int, b.Document] = {}
     try:
-        report = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile)
+        doc = b.decode_document(data, units=units)
+    except DecodeError:
+        doc = None
+    try:
+        report = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, decoded=units)
     except DecodeError as e:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
     json.dumps(Report([report]).to_json(), allow_nan=False)
-    try:
-        doc = b.decode_document(data)
-    except DecodeError:
-        doc = None
     if fast_path_took_part(report, data):
         try:
-            slow = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, fast_path=False, decoded=doc)
+            slow = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, fast_path=False, decoded=units)
         except DecodeError as e:
             raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
         if (_findings(report) != _findings(slow) or report.verdict != slow.verdict or report.stats != slow.stats):
@@ -242,7 +248,9 @@ def _mutate_value(rng: random.Random, value: Any) -> Any:
         return rng.choice((rng.choice(_NUMBERS), value * rng.choice((-1, 2, 0.5, 1e9)), float(int(value))
                            if value == value and abs(value) < 1e18 else 0, value + 1e-9))
     if t is int:
-        return rng.choice((float(value), value + rng.choice((-1, 1)), -value, rng.choice(_INTS), str(value)))
+        new = rng.choice((float(value), value + rng.choice((-1, 1)), -value, rng.choice(_INTS), str(value)))
+        # beyond int32 the encoder writes an int64, which decodes as Int64: the tree says so too (_TREES)
+        return _tree.Int64(new) if type(new) is int and not -(1 << 31) <= new < (1 << 31) else new
     if t is str:
         return rng.choice((rng.choice(_STRINGS), value + "x", value[:-1], value.upper()))
     if isinstance(value, _tree.Array) and value.values:
@@ -253,8 +261,11 @@ def _mutate_value(rng: random.Random, value: Any) -> Any:
     return _random_scalar(rng)
 
 
-def _edit(rng: random.Random, root: Any, containers: list[Any]) -> None:
+def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
+    """One edit of a container; ``False`` when it made two places share one value (a
+    duplicate or a graft), which a decoded tree never does (see ``_TREES``)."""
     node = rng.choice(containers)
+    exact = True
     n = len(node.keys)
     op = rng.randrange(9)
     if op <= 2 and n:  # change a value
@@ -267,6 +278,7 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> None:
         i = rng.randrange(n)
         node.keys.insert(i + 1, node.keys[i])
         node.values.insert(i + 1, node.values[i])
+        exact = False
     elif op == 5:  # insert a new element
         key = str(n) if isinstance(node, _tree.Array) else rng.choice(_KEYS)
         node.keys.append(key)
@@ -281,7 +293,9 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> None:
         donor = rng.choice(containers)
         if donor.values and n:
             node.values[rng.randrange(n)] = rng.choice(donor.values)
+            exact = False
     node._map = None
+    return exact
 
 
 def _break_framing(rng: random.Random, data: bytes) -> bytes:
@@ -309,14 +323,36 @@ def _break_framing(rng: random.Random, data: bytes) -> bytes:
     return bytes(buf)
 
 
+#: The value trees of the mutator's latest outputs, by their bytes. libFuzzer mostly mutates the
+#: input it has just run (its mutation depth), so the next call often finds that input's tree here
+#: instead of decoding it. A tree is kept only when it is exactly what decoding its bytes gives
+#: (no framing break, no value shared by two places, ints beyond int32 as Int64), so a call makes
+#: the same output with or without it (a test holds the two equal); it is taken out when used,
+#: since the edits change it in place. At most ``_TREES_MAX``, the oldest dropped first.
+_TREES: dict[bytes, Any] = {}
+_TREES_MAX = 8
+#: Whether :func:`mutate` keeps and uses ``_TREES`` (the tests compare it with decoding every input).
+remember_trees = True
+
+
+def _parse(data: bytes) -> Any:
+    tree = _TREES.pop(data, None) if remember_trees else None
+    return _tree.decode_document(data) if tree is None else tree
+
+
 def _mutate_structure(rng: random.Random, root: Any, max_size: int) -> bytes:
     """One to three edits of the value tree, re-encoded; now and then a framing break after."""
     containers = _containers(root)  # once: an edit of a node another edit removed is lost, which is harmless
+    exact = True
     for _ in range(rng.choice((1, 1, 2, 3))):
-        _edit(rng, root, containers)
+        exact = _edit(rng, root, containers) and exact
     out: bytes = _tree.encode_document(root)
     if rng.random() < FRAMING_BREAK_RATE:
-        out = _break_framing(rng, out)
+        return _break_framing(rng, out)
+    if exact and remember_trees and len(out) <= max_size:
+        if len(_TREES) >= _TREES_MAX:
+            del _TREES[next(iter(_TREES))]
+        _TREES[out] = root
     return out
 
 
@@ -327,7 +363,7 @@ def mutate(data: bytes, max_size: int, seed: int, *,
     Structure-aware when ``data`` decodes as BSON (see the module docstring), else
     byte mutation (``recspec.fuzz._mutate``: the same outer logic for every format).
     """
-    return _mutate.mutate(data, max_size, seed, parse=_tree.decode_document, mutate_structure=_mutate_structure,
+    return _mutate.mutate(data, max_size, seed, parse=_parse, mutate_structure=_mutate_structure,
                           tokens=_TOKENS, byte_mutate=byte_mutate)
 
 

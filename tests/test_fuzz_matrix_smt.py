@@ -106,3 +106,33 @@ def test_the_mutator_decodes_with_its_own_copy_of_the_bson_layer() -> None:
     assert not copy.Document.__module__.startswith("recspec")
     data = (CORPUS / "valid" / "spec.bson").read_bytes()
     assert copy.encode_document(copy.decode_document(data)) == b.encode_document(b.decode_document(data)) == data
+
+
+def _chain(start: bytes, seeds: list[int], remember: bool) -> tuple[list[bytes], int]:
+    """Mutate each output again, five deep from ``start`` (as libFuzzer's mutation depth
+    does); the outputs, and how many calls found their input's tree kept."""
+    F._TREES.clear()
+    F.remember_trees = remember
+    found = 0
+    out: list[bytes] = []
+    try:
+        for i, seed in enumerate(seeds):
+            data = start if i % 5 == 0 else out[-1]
+            found += data in F._TREES
+            out.append(F.mutate(data, 1 << 16, seed))
+    finally:
+        F.remember_trees = True
+        F._TREES.clear()
+    return out, found
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "valid").glob("*.bson")), ids=lambda p: p.name)
+def test_kept_trees_change_no_mutation(path: Path) -> None:
+    # a kept tree is exactly what decoding its bytes gives: chains of mutations (each output
+    # mutated again) are the same with and without _TREES
+    rng = random.Random(path.name)
+    seeds = [rng.randrange(2**32) for _ in range(300)]
+    kept, found = _chain(path.read_bytes(), seeds, True)
+    decoded, _ = _chain(path.read_bytes(), seeds, False)
+    assert kept == decoded
+    assert found > 50  # the trees were used, so the comparison is not vacuous

@@ -227,3 +227,22 @@ def test_walker_reports_truncation_with_the_file_end() -> None:
     section = next(iter(w.sections()))
     with pytest.raises(Truncated):
         list(w.entries(section))
+
+
+@pytest.mark.parametrize(("code", "width", "what"), [(0x01, 8, "a double"), (0x10, 4, "an int32")])
+@pytest.mark.parametrize("left", [0, 1, 3])
+def test_a_number_running_past_its_document_is_named_where_it_starts(code: int, width: int, what: str,
+                                                                     left: int) -> None:
+    # the decoder reads a double or an int32 before it compares its end with the document's:
+    # a number whose document ends first is still reported as the bounds check would, at the
+    # number, with its path, whether bytes of the file follow (inside an outer document) or not
+    head = bytes((code,)) + b"x\x00"
+    value = bytes(range(1, width + 1))
+    cut = head + value[:left]
+    inner = struct.pack("<i", 4 + len(cut) + 1) + cut + b"\x00"  # declares `left` bytes of the number
+    outer = doc(el(0x03, "o", inner), el(0x10, "after", struct.pack("<i", 5)))
+    alone = inner
+    for data, path, at in ((outer, "o.x", 4 + 3 + 4 + 3), (alone, "x", 4 + 3)):
+        e = _reject(data, "MATRIX-BSON-001", at)
+        assert e.path == path
+        assert e.message == f"{what} runs past the end of its container ({width} bytes needed, {left} left)"

@@ -18,6 +18,7 @@ import io
 import random
 import struct
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ from recspec.conformance.matrix_smt._xcheck import differential
 from recspec.errors import DecodeError
 from recspec.fuzz.matrix_smt import mutate
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import decode, encode, from_document
+from recspec.reference.matrix_smt import decode, encode, from_document, to_document
 from recspec.report import Verdict
 from recspec.strategies import bson_documents, matrix_files, matrix_recordings
 
@@ -156,16 +157,20 @@ def test_the_full_walk_over_decoded_values_gives_the_same_report(file, seed, pro
     # check_stream(decoded=...) takes the frames and top-level documents from decode_document's
     # tree instead of decoding them again: the report must be the one the walk gives alone, on
     # valid recordings, on recordings that break a rule and on mutated or arbitrary bytes
+    # (or its ``units``: the sections and frames read whole, also before a fault it raised)
     data = mutate(file[0], 1 << 16, seed) if seed % 3 else file[0]
+    units: dict[int, b.Document] = {}
     try:
-        doc = b.decode_document(data)
+        doc = b.decode_document(data, units=units)
     except DecodeError:
         doc = None
     for fast_path in (False, True):
         alone = check_stream(io.BytesIO(data), path="x", profile=profile, fast_path=fast_path)
-        shared = check_stream(io.BytesIO(data), path="x", profile=profile, fast_path=fast_path, decoded=doc)
-        assert shared == alone
-        assert _report_key(shared) == _report_key(alone)
+        for decoded in (doc, units):
+            shared = check_stream(io.BytesIO(data), path="x", profile=profile, fast_path=fast_path,
+                                  decoded=decoded)
+            assert shared == alone
+            assert _report_key(shared) == _report_key(alone)
 
 
 def test_the_full_walk_takes_the_decoded_values() -> None:
@@ -184,6 +189,35 @@ def test_the_full_walk_takes_the_decoded_values() -> None:
     shared = check_stream(io.BytesIO(data), path="x", profile="spec", fast_path=False, decoded=doc)
     assert not alone.findings
     assert [f.path for f in shared.findings] == ["frames[0].t"]
+
+
+
+def test_the_units_read_before_a_fault_are_taken() -> None:
+    # decode_document's units keep the frames it read whole before a fault it raised (here a
+    # boolean byte of 2 in the last frame): the walk takes those frames and decodes the rest
+    from recspec.conformance.matrix_smt._seeds import BASE
+
+    doc = to_document(BASE, "spec")
+    frames = doc.get("frames")
+    assert isinstance(frames, b.Array) and len(frames.values) >= 2
+    frames.values[-1].keys.append("flag")
+    frames.values[-1].values.append(True)
+    good = b.encode_document(doc)
+    offsets = b.decode_document(good).get("frames").offsets
+    data = good.replace(b"\x08flag\x00\x01", b"\x08flag\x00\x02")
+    units: dict[int, b.Document] = {}
+    with pytest.raises(DecodeError) as info:
+        b.decode_document(data, units=units)
+    assert info.value.rule == "MATRIX-BSON-003"
+    assert [o for o in offsets if o in units] == offsets[:-1]  # every frame but the faulty one
+    first = units[offsets[0]]
+    first.values[first.keys.index("t")] = "late"  # a value the bytes do not hold
+    first._map = None
+    alone = check_stream(io.BytesIO(data), path="x", profile="spec", fast_path=False)
+    shared = check_stream(io.BytesIO(data), path="x", profile="spec", fast_path=False, decoded=units)
+    assert "frames[0].t" not in {f.path for f in alone.findings}
+    assert "frames[0].t" in {f.path for f in shared.findings}
+    assert "MATRIX-BSON-003" in {f.rule for f in alone.findings} & {f.rule for f in shared.findings}
 
 
 @SLOW

@@ -17,9 +17,9 @@ give the same findings (a property test holds them to it).
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from itertools import compress, repeat
 from typing import Any, BinaryIO, cast
 
@@ -59,6 +59,10 @@ GEOMETRY_KEYS = {"box": ("half_dimentions",), "sphere": ("radius",), "capsule": 
 ALL_GEOMETRY_KEYS = frozenset(k for ks in GEOMETRY_KEYS.values() for k in ks)
 FRAME_KEYS = frozenset(("states", "cmd", "t", "time"))
 STATE_KEYS = frozenset(("id", "i", "m", "p", "r"))
+#: The keys a state and an object must have, in the order their absence is reported.
+_STATE_REQUIRED_ORDER = ("id", "i", "m", "p", "r")
+_OBJECT_REQUIRED_ORDER = ("id", "name", "type", "color")
+_OBJECT_REQUIRED = frozenset(_OBJECT_REQUIRED_ORDER)
 CMD_COMMON = ("ox", "oy", "oz")
 CMD_NEEDS = {"v": ("vx", "vy", "vz"), "r": ("ex", "ey", "ez"), "s": ("sr",),
              "c": ("sx", "sy", "sz", "rx", "ry", "rz", "rw")}
@@ -71,6 +75,15 @@ PROGRESS_EVERY = 4096  # frames
 def _where(doc: Document, key: str, default: int | None) -> int | None:
     off = doc.offset_of(key)
     return default if off is None else off
+
+
+#: An offset, or a call that finds it (``functools.partial(_where, ...)``): the rules that
+#: take one look it up only to report a finding, so a value that breaks no rule costs no search.
+LazyOffset = int | None | Callable[[], int | None]
+
+
+def _resolve(off: LazyOffset) -> int | None:
+    return off() if callable(off) else off
 
 
 class _Walk:
@@ -99,9 +112,13 @@ class _Walk:
         self.fast_frames = 0
         self.trace: MatrixTrace | None = None
 
+    #: Pass by a subtree in which the decoder saw no irregular key (``Document.regular``); the
+    #: tests turn it off to compare with the walk over every document.
+    trust_regular = True
+
     # -- generic BSON (duplicate keys, array keys), everywhere
     def generic(self, value: Any, path: str, offset: int | None) -> None:
-        if not isinstance(value, Document):
+        if not isinstance(value, Document) or (value.regular and self.trust_regular):
             return
         if isinstance(value, Array):
             if not value.regular_keys():
@@ -125,24 +142,25 @@ class _Walk:
             self.generic(values[i], _child(path, value, i), offs[i] if offs else offset)
 
     # -- numbers
-    def number(self, v: Any, path: str, off: int | None) -> float | None:
+    def number(self, v: Any, path: str, off: LazyOffset) -> float | None:
         t = type(v)
         if t is float:
             if v - v != 0.0:
-                self.add("MATRIX-NUM-002", f"{path} is {v!r}, not a finite number", off, None, path, None, repr(v))
+                self.add("MATRIX-NUM-002", f"{path} is {v!r}, not a finite number", _resolve(off), None, path, None,
+                         repr(v))
                 return None
             return cast(float, v)  # type(v) is float
         if t is int or t is Int64:
             return float(v)
-        self.add("MATRIX-NUM-001", f"{path} is a {type_name(v)}, not an int32, int64 or double", off, None, path,
-                 "number", type_name(v))
+        self.add("MATRIX-NUM-001", f"{path} is a {type_name(v)}, not an int32, int64 or double", _resolve(off), None,
+                 path, "number", type_name(v))
         return None
 
-    def vector(self, v: Any, n: int, path: str, off: int | None, rule: str) -> list[float] | None:
+    def vector(self, v: Any, n: int, path: str, off: LazyOffset, rule: str) -> list[float] | None:
         """``n`` finite numbers, or None (reported under ``rule`` or NUM-*)."""
         if not isinstance(v, Array) or len(v) != n:
             what = f"an array of {len(v)}" if isinstance(v, Array) else f"a {type_name(v)}"
-            self.add(rule, f"{path} is {what}, not an array of {n} numbers", off, None, path, n, what)
+            self.add(rule, f"{path} is {what}, not an array of {n} numbers", _resolve(off), None, path, n, what)
             return None
         if {*map(type, v.values)} <= _FLOAT_ONLY and all(map(math.isfinite, v.values)):
             return list(v.values)  # finite doubles only: what the loop returns, with no finding (in C)
@@ -155,6 +173,8 @@ class _Walk:
         return out
 
     def unknown_keys(self, doc: Document, known: frozenset[str], path: str, what: str) -> None:
+        if known.issuperset(doc.keys):
+            return  # every key known (in C; the loop finds the others and their places)
         for i, k in enumerate(doc.keys):
             if k not in known:
                 self.add("MATRIX-DOC-002", f"{what} key {k!r} is not defined by the document (ignored)",
@@ -190,9 +210,10 @@ class _Walk:
                 type_name(o))
             return
         m = o.map()
-        for key in ("id", "name", "type", "color"):
-            if key not in m:
-                add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)
+        if not m.keys() >= _OBJECT_REQUIRED:
+            for key in _OBJECT_REQUIRED_ORDER:
+                if key not in m:
+                    add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)
         oid: Any = _whole_id(m.get("id"))  # an int, or None until the stored value's type is reported
         oid_ok = False
         if "id" in m:
@@ -224,7 +245,7 @@ class _Walk:
             else:
                 needs = GEOMETRY_KEYS[gtype]
         if "color" in m:
-            col = self.vector(m["color"], 3, path + ".color", _where(o, "color", off), "MATRIX-OBJ-001")
+            col = self.vector(m["color"], 3, path + ".color", partial(_where, o, "color", off), "MATRIX-OBJ-001")
             if col is not None:
                 for i, c in enumerate(col):
                     if not 0.0 <= c <= 1.0:
@@ -234,22 +255,22 @@ class _Walk:
             add("MATRIX-OBJ-006", f"{path}.static is a {type_name(m['static'])}, not a boolean",
                 _where(o, "static", off), None, path + ".static", "bool", type_name(m["static"]))
         for key in needs:
-            at = _where(o, key, off)
+            at = partial(_where, o, key, off)
             if key not in m:
                 add("MATRIX-OBJ-002", f"{path} is a {gtype} without {key!r}", off, None, path, key, None)
             elif key == "half_dimentions":
                 hd = self.vector(m[key], 3, f"{path}.{key}", at, "MATRIX-OBJ-002")
                 if hd is not None and min(hd) <= 0:
-                    add("MATRIX-OBJ-002", f"{path}.half_dimentions {hd} has a size <= 0", at, None, f"{path}.{key}",
-                        "> 0", hd)
+                    add("MATRIX-OBJ-002", f"{path}.half_dimentions {hd} has a size <= 0", at(), None,
+                        f"{path}.{key}", "> 0", hd)
             elif key == "vertices":
-                self.vertices(m[key], f"{path}.vertices", at)
+                self.vertices(m[key], f"{path}.vertices", at())
             else:
                 r = self.number(m[key], f"{path}.{key}", at)
                 if r is not None and r <= 0:
-                    add("MATRIX-OBJ-002", f"{path}.{key} is {r!r}, not > 0", at, None, f"{path}.{key}", "> 0", r)
+                    add("MATRIX-OBJ-002", f"{path}.{key} is {r!r}, not > 0", at(), None, f"{path}.{key}", "> 0", r)
         known = OBJECT_KEYS | frozenset(needs)
-        for i, k in enumerate(o.keys):
+        for i, k in (() if known.issuperset(o.keys) else enumerate(o.keys)):
             if k not in known:
                 extra = " (a geometry field of another type)" if k in ALL_GEOMETRY_KEYS else ""
                 add("MATRIX-DOC-002", f"object key {k!r} is not used by a {gtype}{extra} (ignored)"
@@ -358,9 +379,10 @@ class _Walk:
                 type_name(s))
             return
         m = s.map()
-        for key in ("id", "i", "m", "p", "r"):
-            if key not in m:
-                add("MATRIX-STATE-001", f"{path} has no {key!r}", off, None, path, key, None)
+        if not m.keys() >= STATE_KEYS:
+            for key in _STATE_REQUIRED_ORDER:
+                if key not in m:
+                    add("MATRIX-STATE-001", f"{path} has no {key!r}", off, None, path, key, None)
         sid = _whole_id(m.get("id"))
         if "id" in m and sid is None:
             sid = m.get("id")
@@ -385,42 +407,42 @@ class _Walk:
             add("MATRIX-STATE-001", f"{path}.m is a {type_name(m['m'])}, not a string", _where(s, "m", off), None,
                 path + ".m", "string", type_name(m["m"]))
         if "p" in m:
-            p = self.vector(m["p"], 3, path + ".p", _where(s, "p", off), "MATRIX-STATE-001")
+            p = self.vector(m["p"], 3, path + ".p", partial(_where, s, "p", off), "MATRIX-STATE-001")
             if p is not None and self.trace is not None and type(m.get("id")) in (int, Int64):
                 self.trace.position(int(m["id"]), p)
         if "r" in m:
-            at = _where(s, "r", off)
-            q = self.vector(m["r"], 4, path + ".r", at, "MATRIX-STATE-001")
+            at_r = partial(_where, s, "r", off)
+            q = self.vector(m["r"], 4, path + ".r", at_r, "MATRIX-STATE-001")
             if q is not None:
-                self.quaternion(q, path + ".r", at)
+                self.quaternion(q, path + ".r", at_r)
         if sid is not None:
             sid = int(sid)
-            at = _where(s, "id", off)
+            at = partial(_where, s, "id", off)
             if not self.objects_known:
                 pass
             elif sid not in self.objects:
-                add("MATRIX-STATE-002", f"{path}.id {sid} is not the id of an object", at, None, path + ".id",
+                add("MATRIX-STATE-002", f"{path}.id {sid} is not the id of an object", at(), None, path + ".id",
                     "an object id", sid)
             else:
                 in_spec = sid in self.destroyed_spec  # implies sid in self.destroyed
                 if sid in self.destroyed:
-                    add("MATRIX-STATE-004", f"{path}.id {sid} refers to an object destroyed in an earlier state", at,
+                    add("MATRIX-STATE-004", f"{path}.id {sid} refers to an object destroyed in an earlier state", at(),
                         None, path + ".id", None, sid, only=None if in_spec else "compat")
                 elif destroys:
                     self.destroyed.add(sid)
                 if not in_spec and destroys_spec:
                     self.destroyed_spec.add(sid)
             if sid in seen:
-                add("MATRIX-STATE-005", f"{path}.id {sid} has a second state in this frame", at, None, path + ".id",
+                add("MATRIX-STATE-005", f"{path}.id {sid} has a second state in this frame", at(), None, path + ".id",
                     None, sid)
             seen.add(sid)
         self.unknown_keys(s, STATE_KEYS, path, "state")
 
-    def quaternion(self, q: list[float], path: str, at: int | None, only: str | None = None) -> None:
+    def quaternion(self, q: list[float], path: str, at: LazyOffset, only: str | None = None) -> None:
         norm = math.hypot(*q)
         if not abs(norm - 1.0) <= QUAT_TOLERANCE:
-            self.add("MATRIX-QUAT-001", f"{path} has length {norm!r}, not 1 (within {QUAT_TOLERANCE})", at, None,
-                     path, 1.0, norm, only=only)
+            self.add("MATRIX-QUAT-001", f"{path} has length {norm!r}, not 1 (within {QUAT_TOLERANCE})",
+                     _resolve(at), None, path, 1.0, norm, only=only)
 
     def command(self, c: Any, path: str, off: int | None) -> None:
         add = self.add
@@ -445,7 +467,7 @@ class _Walk:
                     only="spec")
                 defaults[key] = CMD_DEFAULTS[key]
                 continue
-            v = self.number(m[key], f"{path}.{key}", _where(c, key, off))
+            v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
             if v is not None:
                 values[key] = v
         if not defaults:
@@ -455,7 +477,7 @@ class _Walk:
             self.command_values(kind, {**values, **defaults}, path, off, c, m, "compat")
         for key in CMD_STYLE:
             if key in m:
-                v = self.number(m[key], f"{path}.{key}", _where(c, key, off))
+                v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
                 if v is not None and not 0.0 <= v <= 1.0:
                     add("MATRIX-CMD-003", f"{path}.{key} is {v!r}, outside [0, 1]", _where(c, key, off), None,
                         f"{path}.{key}", "[0, 1]", v)
@@ -464,7 +486,7 @@ class _Walk:
     def command_values(self, kind: str, values: dict[str, float], path: str, off: int | None, c: Document,
                        m: dict[str, Any], only: str | None) -> None:
         """The rules on a command's numbers, under one profile's reading (``only``) or both (``None``)."""
-        add = functools.partial(self.add, only=only)
+        add = partial(self.add, only=only)
         for key in ("sr", "sx", "sy", "sz"):
             if key in CMD_NEEDS[kind] and key in values and values[key] <= 0 and key in m:
                 add("MATRIX-CMD-002", f"{path}.{key} is {values[key]!r}, not > 0", _where(c, key, off), None,
@@ -529,7 +551,7 @@ def _spans_volume(points: list[list[float]]) -> bool:
 
 def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = None,
                  progress: Callable[[int, int], None] | None = None, fast_path: bool = True,
-                 decoded: Document | None = None) -> FileReport:
+                 decoded: Document | Mapping[int, Document] | None = None) -> FileReport:
     """Check one recording read from ``f`` (seekable). ``progress(done_bytes, total)``
     is called every few thousand frames. ``fast_path=False`` checks every frame in
     full (the tests compare the two).
@@ -539,8 +561,10 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     and each top-level document or array, is then taken from that tree instead, found by
     its offset (the same decoder over the same bytes at the same offset and depth gives
     the same value; a unit not found there, or larger than the walk buffers, is decoded
-    as usual). Every rule still runs on every value; a property test holds the reports
-    equal with and without it."""
+    as usual). Or ``decoded`` is ``decode_document``'s ``units`` (the sections and frames it
+    read whole, by offset, even when it then met a fault): the same, for the units there.
+    Every rule still runs on every value; a property test holds the reports equal with and
+    without it."""
     sink = FindingSink(RULES_BY_ID, profile)
     report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
     walk = _Walk(sink, profile)
@@ -571,7 +595,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     walk.top_keys(sections)
     frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
     objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
-    top = _by_offset(decoded)
+    top = decoded if isinstance(decoded, Mapping) else _by_offset(decoded)
     for s in sections:
         if s is frames_s and s.type_code == T_ARRAY:
             continue
@@ -603,7 +627,8 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         runs = fast_path and walk.trace is None
         bulk = _runs.FrameRuns(walk) if runs else None
         total = w.size
-        shared = _by_offset(top.get(frames_s.offset) if _shareable(frames_s) else None)
+        shared = decoded if isinstance(decoded, Mapping) else \
+            _by_offset(top.get(frames_s.offset) if _shareable(frames_s) else None)
         try:
             for entry in w.entries(frames_s, raw=True):
                 if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):

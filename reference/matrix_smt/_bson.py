@@ -125,16 +125,23 @@ class Document:
     one, as a dict-building reader would. ``offsets`` are the absolute byte
     offsets of each element's type byte (``None`` for a value built in code) and
     are not part of equality.
+
+    ``regular`` is what the decoder saw in the bytes of the subtree: ``True`` when no
+    array in it (this one included) has keys other than "0".."n-1" and no document
+    repeats a key, so a walk looking for those two faults may pass it by; ``False``
+    when one does; ``None`` for a value built in code. It describes the bytes, not
+    later edits: a tree edited after decoding is encoded again before it is checked.
     """
 
-    __slots__ = ("keys", "values", "offsets", "_map")
+    __slots__ = ("keys", "values", "offsets", "_map", "regular")
 
     def __init__(self, keys: list[str] | tuple[str, ...] = (), values: list[Any] | tuple[Any, ...] = (),
-                 offsets: list[int] | None = None) -> None:
+                 offsets: list[int] | None = None, regular: bool | None = None) -> None:
         self.keys = list(keys)
         self.values = list(values)
         self.offsets = offsets
         self._map: dict[str, Any] | None = None
+        self.regular = regular
 
     @classmethod
     def of(cls, *pairs: tuple[str, Any], **kw: Any) -> Document:
@@ -375,19 +382,24 @@ class _Reader:
     ``len(buf)`` is a truncation rather than an inconsistent length.
     """
 
-    __slots__ = ("buf", "base", "short", "count", "path")
+    __slots__ = ("buf", "base", "short", "count", "path", "irregular", "units")
 
     #: Read an array of doubles under the keys "0".."k-1" (a vector) with one pattern match and one
     #: struct call instead of element by element; anything else, and any array the pattern does not
     #: match, takes the loop. The tests turn it off to compare the two.
     double_arrays = True
 
-    def __init__(self, buf: bytes, base: int = 0, short: bool = False, path: str = "") -> None:
+    def __init__(self, buf: bytes, base: int = 0, short: bool = False, path: str = "",
+                 units: dict[int, Document] | None = None) -> None:
         self.buf = buf
         self.base = base
         self.short = short
         self.count = 0
         self.path = path
+        #: containers decoded so far whose keys are irregular (``Document.regular``)
+        self.irregular = 0
+        #: ``decode_document``'s ``units``: where the documents and arrays at depth 1 and 2 go
+        self.units = units
 
     def fail(self, rule: str, message: str, pos: int, path: str) -> DecodeError:
         off = self.base + pos
@@ -471,6 +483,7 @@ class _Reader:
         values: list[Any] = []
         offsets: list[int] = []
         base = self.base
+        irregular = self.irregular
         p = pos + 4
         key_cache = _KEY_CACHE
         is_array = cls is Array
@@ -499,9 +512,19 @@ class _Reader:
                     raise self.overrun("an int32", v, p, last, _sub(path, name, is_array))
                 value = _I32(buf, v)[0]
             elif t == T_STRING:
-                value, p = self.string(v, last, _sub(path, name, is_array))
+                # a well-formed string inline; anything else goes to string(), which reports it
+                p = v + 4 + _I32(buf, v)[0] if v + 4 <= last else 0
+                if v + 4 < p <= last and buf[p - 1] == 0:
+                    try:
+                        value = buf[v + 4:p - 1].decode("utf-8")
+                    except UnicodeDecodeError:
+                        value, p = self.string(v, last, _sub(path, name, is_array))
+                else:
+                    value, p = self.string(v, last, _sub(path, name, is_array))
             elif t == T_DOCUMENT:
                 value, p = self.document(v, last, depth + 1, _sub(path, name, is_array))
+                if self.units is not None and depth < 2:
+                    self.units[base + start] = value
             elif t == T_ARRAY:
                 # a vector whose every check would pass (depth, bounds, element count, final NUL, the
                 # elements' bytes) is read here in one piece; anything else goes to document(), which
@@ -511,11 +534,13 @@ class _Reader:
                         and self.count + vector[0] <= MAX_ELEMENTS and buf[v + vector[4] - 1] == 0
                         and vector[1].fullmatch(buf, v + 4, v + vector[4] - 1) is not None):
                     value = Array(_INDEX_KEYS[:vector[0]], vector[2](buf, v + 4),
-                                  list(map((base + v + 4).__add__, vector[3])))
+                                  list(map((base + v + 4).__add__, vector[3])), True)
                     self.count += vector[0]
                     p = v + vector[4]
                 else:
                     value, p = self.document(v, last, depth + 1, _sub(path, name, is_array), Array)
+                    if self.units is not None and depth < 2:
+                        self.units[base + start] = value
             elif t == T_BOOL:
                 p = v + 1
                 if p > last:
@@ -539,7 +564,9 @@ class _Reader:
         if self.count > MAX_ELEMENTS:
             raise LimitExceeded(f"more than {MAX_ELEMENTS} elements in one buffered unit", self.base + pos, path,
                                 R_COUNT, "elements", self.count, MAX_ELEMENTS)
-        return cls(keys, values, offsets), end
+        if keys != index_keys(len(keys)) if is_array else len(set(keys)) != len(keys):
+            self.irregular += 1
+        return cls(keys, values, offsets, self.irregular == irregular), end
 
     def other(self, t: int, start: int, v: int, last: int, depth: int, path: str) -> tuple[Any, int]:
         """Values of the rarer types."""
@@ -623,19 +650,23 @@ def _sub(path: str, name: str, is_array: bool) -> str:
 
 
 def decode_document(data: bytes, *, base: int = 0, depth: int = 0, path: str = "",
-                    whole: bool = True) -> Document:
+                    whole: bool = True, units: dict[int, Document] | None = None) -> Document:
     """Decode one document from ``data`` (which starts with its length field).
 
     ``whole``: ``data`` must hold exactly the document (trailing bytes are
     ``MATRIX-BSON-006``); a document longer than ``data`` is a truncation.
     ``base`` is added to every offset (the position of ``data`` in a file).
+    ``units``: receives each embedded document and array at depth 1 and 2 (a
+    recording's sections and their elements, such as each frame) that was read
+    whole, by the offset of its element's type byte, including those read before
+    a fault the call then raises (``check_stream``'s ``decoded`` takes them).
     """
     data = bytes(data)
     if len(data) < 4:
         raise Truncated(f"file ends inside the document length ({len(data)} of 4 bytes)", base, path,
                         R_TRUNCATED, 4, len(data))
     (n,) = _I32(data, 0)
-    r = _Reader(data, base, short=n > len(data), path=path)
+    r = _Reader(data, base, short=n > len(data), path=path, units=units)
     doc, end = r.document(0, max(n, 5) if n > len(data) else len(data), depth, path)
     if whole and end != len(data):
         raise Malformed(f"{len(data) - end} trailing bytes after the document", base + end, path, R_TRAILING)
