@@ -303,7 +303,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         cross_check_limit=1 * _MiB,
         stats_keys=("objects", "frames", "states"),
-        cross_check_note="Kaitai and pymongo read every frame up to 64 KiB, above it about 1 frame in 512 "
+        cross_check_note="Kaitai and pymongo read every frame up to 64 KiB, above it about 1 frame in 1,024 "
                          "(--cross-check full: every frame); skipped past 20,000 frames, states, etc.",
     ),
 })

@@ -354,11 +354,13 @@ def differential(data: bytes) -> list[Divergence]:
 #: sample: the other top-level values (objects), the first and the last frame, and about one
 #: frame in SAMPLE_STRIDE. The three-way reading costs about 0.3 ms a frame (the Kaitai parser
 #: most of it) against 2-4 us a frame for the check (frames in runs of one layout), so about
-#: 100 times; the objects and the first and last frame already cost about 0.9 ms on
-#: Scene1.bson, half its check, so the stride is 512: there the default cross-check costs
-#: about as much as the check (benchmarks/bench_ratios.py, "cross-check").
+#: 100 times; the objects and the first and last frame already cost about as much as
+#: Scene1.bson's whole check (1.8 ms since its frames are checked in runs and decoded subtrees
+#: with no irregular key are passed by), so the stride is 1,024: there the default cross-check
+#: costs a little less than the check; at 512 it cost 2.01 times the check alone
+#: (benchmarks/bench_ratios.py, "cross-check").
 SAMPLE_ABOVE = 64 * 1024
-SAMPLE_STRIDE = 512
+SAMPLE_STRIDE = 1024
 
 
 def _frame_spans(data: bytes, v: int) -> list[tuple[int, int]] | None:
