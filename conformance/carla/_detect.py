@@ -38,10 +38,14 @@ the rest of the file shows, and in nearly every other variant too.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import itemgetter
+from functools import partial
+from itertools import compress, count, repeat
+from operator import add, attrgetter, eq, ge, gt, itemgetter, mul
 from typing import Any, BinaryIO
 
 from recspec.reference import carla as dec
@@ -205,15 +209,106 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
     return shape
 
 
+#: A file of at most this many bytes after its header is read whole and framed at once
+#: (``_read_small_prefix``); a larger one packet by packet, frame by frame.
+SMALL_PREFIX_BYTES = 1 << 18
+_GET_ID = itemgetter(0)
+_LITTLE = partial(int.from_bytes, byteorder="little")
+_GET_SIZE = itemgetter(1)
+#: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
+_COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
+_IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
+#: A complete frame in the ids of the packets (FrameStart 0, FrameEnd 1): the ids between them
+_FRAME_IDS = re.compile(rb"\x00([^\x00\x01]*)\x01")
+
+
+def _first_copies(keys: list[Any], values: list[Any], extra: Callable[[list[int]], Any] | None = None
+                  ) -> dict[Any, list[Any]]:
+    """``{key: [copies, values[first], extra(first)]}`` (without ``extra``: the first two) in the order
+    of the keys' first copies, ``first`` being the index of a key's first copy; in C loops only
+    (``Counter`` counts, a ``dict`` of the keys reversed finds each key's first index)."""
+    counts = Counter(keys)
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))  # a key's last write: its first index
+    at = list(map(first.__getitem__, counts))
+    columns = (counts.values(), map(values.__getitem__, at)) if extra is None else \
+        (counts.values(), map(values.__getitem__, at), extra(at))
+    return dict(zip(counts, map(list, zip(*columns))))
+
+
+def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
+    """``_read_prefix`` of a file whose packets after the header are at most
+    ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the packets are framed whole in
+    a loop that only steps from one packet to the next, and the prefix is cut and its shapes,
+    frames and variable payloads are made from the lists of offsets, ids and sizes by C loops
+    (``map``, ``Counter``, one regular expression over the ids). The same prefix as the
+    packet-by-packet reading (the tests compare the two)."""
+    prefix = _Prefix()
+    reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
+    buf, i = reader.window(size - offset)
+    end = min(len(buf), i + size - offset)  # a packet must end by the file's size and its bytes
+    starts: list[int] = []
+    heads: list[tuple[int, int]] = []
+    head = _HEAD.unpack_from
+    j = i
+    try:
+        while j < end:
+            h = head(buf, j)  # raises where the header runs past the buffer: that ends the prefix
+            heads.append(h)
+            starts.append(j)
+            j += 5 + h[1]
+    except struct.error:
+        pass
+    sizes = list(map(_GET_SIZE, heads))
+    n = len(starts)
+    if n and starts[-1] + 5 + sizes[-1] > end:
+        n -= 1  # only the last one can run past the end: each other one ends where the next starts
+    if n and max(sizes) > reader.max_packet_size:
+        n = min(n, next(compress(count(), map(gt, sizes, repeat(reader.max_packet_size)))))
+    n = min(n, DETECTION_PREFIX_PACKETS)
+    ids = bytes(map(_GET_ID, heads[:n]))
+    if ids.count(_FRAME_END) >= DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
+        k = -1
+        for _ in range(DETECTION_PREFIX_FRAMES):
+            k = ids.index(_FRAME_END, k + 1)
+        n = k + 1
+        ids = ids[:n]
+    del starts[n:], sizes[n:]
+    prefix.packets = n
+    if not n:
+        return prefix
+    bodies = list(map(add, starts, repeat(5)))
+    ends = list(map(add, bodies, sizes))
+
+    def payloads(at: list[int]) -> Any:
+        return map(buf.__getitem__, map(slice, map(bodies.__getitem__, at), map(ends.__getitem__, at)))
+
+    # a packet's shape: (id, size, the u16 its payload starts with or -1), as _read_prefix makes it
+    counted = list(map(mul, map(_COUNTED.__getitem__, ids), map(ge, sizes, repeat(2))))  # 1 or 0
+    u16s = map(_LITTLE, map(buf.__getitem__, map(slice, bodies, map(add, bodies, repeat(2)))))
+    firsts = list(map(add, map(mul, u16s, counted), map((-1).__add__, counted)))  # u16 x 1 + 0, or -1
+    positions = list(map(add, starts, repeat(offset - i)))
+    prefix.shapes = _first_copies(list(zip(ids, sizes, firsts)), positions, payloads)
+    prefix.frames = Counter(map(frozenset, _FRAME_IDS.findall(ids)))
+    variable = list(compress(range(n), map(_IS_VARIABLE.__getitem__, ids)))
+    if variable:
+        vkeys = list(zip(map(ids.__getitem__, variable), payloads(variable)))
+        vat = list(map(add, map(positions.__getitem__, variable), repeat(5)))
+        prefix.variable = _first_copies(vkeys, vat)
+    return prefix
+
+
 def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = True) -> _Prefix:
     """Frame the first packets once (variant independent) and keep their shapes.
 
     The framing is ``PacketReader``'s, packet for packet (a packet that runs past the
     file or the size limit ends the prefix), on its buffer: a packet costs one
-    ``unpack_from`` and a dictionary look-up, no object. With ``bulk``, a frame of the
+    ``unpack_from`` and a dictionary look-up, no object. With ``bulk``, a small file is
+    framed whole (``_read_small_prefix``); in a larger one, a frame of the
     shape of the one before it is read with one ``struct`` call (``_FrameShape``), and a
     packet inside a frame that is whole and within the limits takes a shorter way; the
     prefix is the same (the tests compare the two)."""
+    if bulk and size is not None and size - offset <= SMALL_PREFIX_BYTES:
+        return _read_small_prefix(f, offset, size)
     prefix = _Prefix()
     shapes = prefix.shapes
     frames = prefix.frames
@@ -548,6 +643,15 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
                 fit.enum_misfits += copies * len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
+_MISFITS, _UNKNOWN, _INNER = attrgetter("misfits"), attrgetter("unknown"), attrgetter("inner")
+_MISSING, _ENUMS, _NAME = attrgetter("missing_always"), attrgetter("enum_misfits"), attrgetter("variant.name")
+_FIRST_FOUR = itemgetter(slice(0, 4))
+_RANK = {name: PREFERENCE.index(name) for name in VARIANTS}
+#: the reasons a candidate's evidence gives, by its counts (one that is 0 is left out)
+_REASONS = ("{} payloads do not fit", "{} packets with undefined ids", "{} payloads whose records do not add up",
+            "{} always-written packets missing", "{} out-of-range actor/attribute types")
+
+
 def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True
                    ) -> tuple[Variant, dict[str, Any]]:
     """Choose the variant that explains the file's first packets (the rule is the module's docstring).
@@ -567,34 +671,31 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     else:
         misfits: dict[tuple[Any, ...], str | None] = {}
         fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
-    fewest = min(fit.outer() for fit in fits)
-    tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
+    # the ranking and the evidence from columns of the fits, in C loops (``_Fit.score``, ``_Fit.explains``)
+    outers = list(map(add, map(_MISFITS, fits), map(_UNKNOWN, fits)))
+    fewest = min(outers)
+    tied = list(compress(fits, map(eq, outers, repeat(fewest))))  # the inner sizes and the enums only break ties
     _enum_misfits(tied, prefix, (_inner_misfits_by_layout if grouped else _inner_misfits)(tied, prefix))
-    fits.sort(key=_Fit.score)
+    inners = list(map(_INNER, fits))
+    ranks = list(zip(outers, inners, map(_MISSING, fits), map(_ENUMS, fits), map(_RANK.__getitem__, map(_NAME, fits))))
+    order = sorted(range(len(fits)), key=ranks.__getitem__)
+    fits = list(map(fits.__getitem__, order))
+    ranks = list(map(ranks.__getitem__, order))
     best = fits[0]
+    names = list(map(_NAME, fits))
     candidates = []
-    for fit in fits:
-        entry: dict[str, Any] = {"variant": fit.variant.name, "fits": fit.explains}
-        reasons = []
-        if fit.misfits:
-            reasons.append(f"{fit.misfits} payloads do not fit")
-        if fit.unknown:
-            reasons.append(f"{fit.unknown} packets with undefined ids")
-        if fit.inner:
-            reasons.append(f"{fit.inner} payloads whose records do not add up")
-        if fit.missing_always:
-            reasons.append(f"{fit.missing_always} always-written packets missing")
-        if fit.enum_misfits:
-            reasons.append(f"{fit.enum_misfits} out-of-range actor/attribute types")
+    for fit, rank in zip(fits, ranks):
+        counts = (fit.misfits, fit.unknown, fit.inner, fit.missing_always, fit.enum_misfits)
+        reasons = list(compress(map(str.format, _REASONS, counts), counts))
         if fit.first_problem:
             reasons.append(f"first: {fit.first_problem}")
-        entry["reason"] = "; ".join(reasons) if reasons else "every packet fits"
-        candidates.append(entry)
+        candidates.append({"variant": fit.variant.name, "fits": not (rank[0] + rank[1]),
+                           "reason": "; ".join(reasons) or "every packet fits"})
     evidence = {
         "method": "content",
         "rule": RULE,
         "prefix_packets": prefix.packets,
-        "also_fit_equally": [f.variant.name for f in fits[1:] if f.score()[:4] == best.score()[:4]],
+        "also_fit_equally": list(compress(names[1:], map(eq, map(_FIRST_FOUR, ranks[1:]), repeat(ranks[0][:4])))),
         "candidates": candidates,
     }
     if best.outer():
