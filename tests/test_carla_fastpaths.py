@@ -6,21 +6,31 @@ accept and reject the same payloads as ``decode_body`` and report the same ids.
 
 from __future__ import annotations
 
+import io
 import struct
+from collections.abc import Callable
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_carla_properties import mutations
 
 from recspec.errors import DecodeError
 from recspec.reference.carla import (
+    MAX_PACKET_SIZE,
     VARIANTS,
+    Packet,
     PacketKind,
+    PacketReader,
+    Recording,
     anim_wheel_ids,
+    decode,
     decode_body,
+    decode_header,
     is_fixed_record,
     scan_event_add,
     unpack_flat,
 )
+from recspec.strategies import carla_logs
 
 V = VARIANTS["0.9.16"]
 
@@ -158,3 +168,45 @@ def test_scan_event_add_agrees_with_decode_body(records, vec_f64, cut, junk):
         got = list(zip(scan.types(lo, hi), map(text, scan.ids(lo, hi)), map(text, values[lo:hi])))
         assert got == [(a.type, a.id, a.value) for a in r.attributes]
     assert scan_event_add(bytes(payload), vec_f64) is scan  # an equal payload is not scanned again
+
+
+# --- decode frames a log held in memory in one loop; the streamed reading is the reference --------------
+
+
+def _streamed(data: bytes, variant: object) -> object:
+    """``decode`` the way it read packets before: ``PacketReader`` one packet at a time."""
+    header, offset = decode_header(data, 0)
+    f = io.BytesIO(data)
+    f.seek(offset)
+    packets = []
+    for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):  # type: ignore[arg-type]
+        body = decode_body(raw.kind, raw.payload, variant, raw.offset + 5, f"packet[{i}]")  # type: ignore[arg-type]
+        packets.append(Packet(raw.kind, body, raw.packet_id))
+    return Recording(header, tuple(packets))
+
+
+def _outcome(read: Callable[[], object]) -> object:
+    try:
+        return read()
+    except DecodeError as e:
+        return type(e).__name__, str(e), e.offset, e.path, e.rule, vars(e)
+
+
+@given(data=st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_decode_reads_a_log_as_the_packet_reader_does(data: st.DataObject) -> None:
+    """Valid, invalid and mutated logs of every variant (cut inside a header or a payload, a size
+    above the limit, undefined ids): the same recording, or the same error at the same place."""
+    name = data.draw(st.sampled_from(sorted(VARIANTS)), label="variant")
+    blob, _ = data.draw(carla_logs(name, min_frames=1, max_frames=5, valid=data.draw(st.booleans())), label="log")
+    edit = data.draw(st.sampled_from(("none", "mutate", "huge")), label="edit")
+    if edit == "mutate":
+        blob = data.draw(mutations(blob), label="mutated")
+    elif edit == "huge":  # a packet declaring more than the limit, whole in the file or not
+        blob += struct.pack("<BI", 3, MAX_PACKET_SIZE + 1) + bytes(data.draw(st.integers(0, 9), label="tail"))
+    variant = VARIANTS[data.draw(st.sampled_from(sorted(VARIANTS)), label="read as")]
+    try:
+        decode_header(blob, 0)
+    except DecodeError:
+        return  # both read the header the same way
+    assert _outcome(lambda: decode(blob, variant=variant)) == _outcome(lambda: _streamed(blob, variant))

@@ -23,6 +23,8 @@ import struct
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from itertools import starmap
 from typing import Any, BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
@@ -118,30 +120,32 @@ def read_header(f: BinaryIO) -> tuple[m.Header, int]:
 # flat tuple). "V" is 3f in UE4 builds and 3d in UE5 builds (research notes,
 # sections 5 and 8). Records are packed (``#pragma pack(1)``), so "<" formats.
 
-def _v(t: tuple[Any, ...], i: int) -> m.Vec3:
-    return m.Vec3(t[i], t[i + 1], t[i + 2])
-
-
-def _r(t: tuple[Any, ...], i: int) -> m.Rotator:
-    return m.Rotator(t[i], t[i + 1], t[i + 2])
-
-
 _FIXED_RECORDS: dict[K, tuple[str, Callable[[tuple[Any, ...]], m.Record]]] = {
     K.EVENT_DEL: ("I", lambda t: m.EventDel(*t)),
     K.EVENT_PARENT: ("II", lambda t: m.EventParent(*t)),
     K.COLLISION: ("IIIBB", lambda t: m.Collision(*t)),
-    K.POSITION: ("IVV", lambda t: m.Position(t[0], _v(t, 1), _r(t, 4))),
+    K.POSITION: ("IVV", lambda t: m.Position(t[0], m.Vec3(*t[1:4]), m.Rotator(*t[4:7]))),
     K.STATE: ("IBfB", lambda t: m.TrafficLightState(*t)),
     K.ANIM_VEHICLE: ("IfffBi", lambda t: m.AnimVehicle(*t)),
     K.ANIM_WALKER: ("If", lambda t: m.AnimWalker(*t)),
     K.VEHICLE_LIGHT: ("II", lambda t: m.VehicleLight(*t)),
     K.SCENE_LIGHT: ("ifffffBB", lambda t: m.SceneLight(t[0], t[1], m.Color(*t[2:6]), t[6], t[7])),
-    K.KINEMATICS: ("IVV", lambda t: m.Kinematics(t[0], _v(t, 1), _v(t, 4))),
-    K.BOUNDING_BOX: ("IVV", lambda t: m.BoundingBox(t[0], _v(t, 1), _v(t, 4))),
+    K.KINEMATICS: ("IVV", lambda t: m.Kinematics(t[0], m.Vec3(*t[1:4]), m.Vec3(*t[4:7]))),
+    K.BOUNDING_BOX: ("IVV", lambda t: m.BoundingBox(t[0], m.Vec3(*t[1:4]), m.Vec3(*t[4:7]))),
     K.TRAFFIC_LIGHT_TIME: ("Ifff", lambda t: m.TrafficLightTime(*t)),
-    K.TRIGGER_VOLUME: ("IVV", lambda t: m.TriggerVolume(t[0], _v(t, 1), _v(t, 4))),
+    K.TRIGGER_VOLUME: ("IVV", lambda t: m.TriggerVolume(t[0], m.Vec3(*t[1:4]), m.Vec3(*t[4:7]))),
     K.ANIM_BIKER: ("Iff", lambda t: m.AnimBiker(*t)),
     K.VEHICLE_DOOR: ("IBB", lambda t: m.VehicleDoor(*t)),
+}
+#: The record classes built from their flat tuples as they are (``starmap``: no Python call a record).
+_FLAT_CLASSES: dict[K, Callable[..., m.Record]] = {
+    K.EVENT_DEL: m.EventDel, K.EVENT_PARENT: m.EventParent, K.COLLISION: m.Collision, K.STATE: m.TrafficLightState,
+    K.ANIM_VEHICLE: m.AnimVehicle, K.ANIM_WALKER: m.AnimWalker, K.VEHICLE_LIGHT: m.VehicleLight,
+    K.TRAFFIC_LIGHT_TIME: m.TrafficLightTime, K.ANIM_BIKER: m.AnimBiker, K.VEHICLE_DOOR: m.VehicleDoor,
+}
+_BUILDERS: dict[K, Callable[[list[tuple[Any, ...]]], Any]] = {
+    kind: (partial(starmap, _FLAT_CLASSES[kind]) if kind in _FLAT_CLASSES else partial(map, build))
+    for kind, (_, build) in _FIXED_RECORDS.items()
 }
 
 # Packets without a record count: (exact payload size, struct, builder).
@@ -622,9 +626,9 @@ def decode_body(
     Raises :class:`Malformed` (rule ``CARLA-PACKET-001``) when the payload
     size differs from what the layout implies.
     """
-    fixed = _FIXED_RECORDS.get(kind)  # the most common layouts first (the tables do not overlap)
-    if fixed is not None:
-        return tuple(map(fixed[1], unpack_flat(kind, payload, variant, offset, path)))
+    build = _BUILDERS.get(kind)  # the most common layouts first (the tables do not overlap)
+    if build is not None:
+        return tuple(build(unpack_flat(kind, payload, variant, offset, path)))
     if kind is K.RAW:
         return bytes(payload)
     entry = _NO_COUNT.get(kind)
@@ -841,14 +845,33 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     """Decode a whole log held in memory. Raises :class:`DecodeError` subclasses only."""
     import io
 
-    f = io.BytesIO(data)
     header, offset = decode_header(data, 0)
-    f.seek(offset)
+    # frame the packets that are whole and within the limit in one loop; where it stops, ``PacketReader``
+    # says why (the same error as reading packet by packet: the bodies before it are decoded first)
+    total = len(data)
+    limit = MAX_PACKET_SIZE
+    head = _PACKET_HEADER.unpack_from
+    framed: list[tuple[int, int, int]] = []
+    pos = offset
+    while pos + 5 <= total:
+        packet_id, size = head(data, pos)
+        if pos + 5 + size > total or size > limit:
+            break
+        framed.append((pos + 5, packet_id, size))
+        pos += 5 + size
+    kinds = variant.ids.get
     packets: list[m.Packet] = []
     append = packets.append
-    for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):
-        kind = raw.kind
-        append(m.Packet(kind, decode_body(kind, raw.payload, variant, raw.offset + 5, f"packet[{i}]"), raw.packet_id))
+    for i, (at, packet_id, size) in enumerate(framed):
+        kind = kinds(packet_id, K.RAW)
+        append(m.Packet(kind, decode_body(kind, data[at:at + size], variant, at, f"packet[{i}]"), packet_id))
+    if pos < total:
+        f = io.BytesIO(data)
+        f.seek(pos)
+        for raw in PacketReader(f, variant, pos, total):  # pragma: no branch - it raises at its first packet
+            kind = raw.kind
+            append(m.Packet(kind, decode_body(kind, raw.payload, variant, raw.offset + 5, f"packet[{len(packets)}]"),
+                            raw.packet_id))
     return m.Recording(header, tuple(packets))
 
 
