@@ -45,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import compress, count, repeat
-from operator import add, attrgetter, eq, ge, gt, itemgetter, mul
+from operator import add, attrgetter, eq, ge, gt, is_, itemgetter, mul
 from typing import Any, BinaryIO
 
 from recspec.reference import carla as dec
@@ -520,43 +520,86 @@ def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
     return tuple(sorted(out, key=itemgetter(0)))
 
 
+#: A verdict's parts, for counting it into every variant at once: per variant 1 where the shape's id
+#: is undefined (else 0), per variant 1 where its size does not fit, the variants of the undefined id,
+#: and the variants of each (kind, what the layout implies) that the size does not fit.
+_Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, ...], K, str], ...]]
+_PARTS: dict[_Verdict, _Parts] = {}
+
+
+def _parts(verdict: _Verdict) -> _Parts:
+    parts = _PARTS.get(verdict)
+    if parts is None:
+        if len(_PARTS) >= _VERDICTS_MAX:
+            _PARTS.clear()
+        undefined = tuple(i for i, kind, _ in verdict if kind is None)
+        groups: dict[tuple[K, str], list[int]] = {}
+        for i, kind, expected in verdict:
+            if kind is not None:
+                groups.setdefault((kind, expected), []).append(i)
+        count = len(_VARIANT_LIST)
+        parts = _PARTS[verdict] = (
+            tuple(int(i in undefined) for i in range(count)),
+            tuple(int(any(i in members for members in groups.values())) for i in range(count)),
+            undefined, tuple((tuple(members), kind, expected) for (kind, expected), members in groups.items()))
+    return parts
+
+
+def _missing_always(ids_seen: frozenset[int]) -> tuple[int, ...]:
+    """Per variant, how many of its always-written packets a frame of ``ids_seen`` lacks."""
+    return tuple(len(_ALWAYS_IDS[v.name] - ids_seen) for v in _VARIANT_LIST)
+
+
+_MISSING_ALWAYS: dict[frozenset[int], tuple[int, ...]] = {}
+
+
 def _fits(prefix: _Prefix) -> list[_Fit]:
     """How well each variant explains the prefix's shapes, in the order of ``VARIANTS``: the
     answers of :func:`_fit` for every variant, with each shape judged once per distinct
     layout (its verdict, :func:`_verdict`), not once per variant, and each distinct verdict
-    counted into the variants once."""
-    fits = [_Fit(v) for v in _VARIANT_LIST]
+    counted into the variants at once (its ``_parts``: columns added in C loops)."""
     verdicts = _VERDICTS
+    shapes = list(prefix.shapes)
+    entries = list(prefix.shapes.values())
+    found = list(map(verdicts.get, shapes))
+    for k in compress(range(len(found)), map(is_, found, repeat(None))):  # shapes not judged before
+        if len(verdicts) >= _VERDICTS_MAX:
+            verdicts.clear()
+        found[k] = verdicts[shapes[k]] = _verdict(shapes[k], entries[k][2])
     # the packets of each distinct verdict, and its first shape: shapes are in the order of their
     # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
-    totals: dict[_Verdict, list[Any]] = {}
-    for shape, entry in prefix.shapes.items():
-        verdict = verdicts.get(shape)
-        if verdict is None:
-            if len(verdicts) >= _VERDICTS_MAX:
-                verdicts.clear()
-            verdict = verdicts[shape] = _verdict(shape, entry[2])
-        total = totals.get(verdict)
-        if total is None:
-            totals[verdict] = [entry[0], shape, entry]
-        else:
-            total[0] += entry[0]
-    for verdict, (n, shape, (_, at, payload)) in totals.items():
-        for i, kind, expected in verdict:
-            fit = fits[i]
-            if kind is None:
-                fit.unknown += n
-                if not fit.first_problem:
-                    fit.first_problem = f"packet id {shape[0]} at offset {at} is not defined"
-            else:
-                fit.misfits += n
-                if fit.misfits == n:  # the first misfit names itself, even after an undefined id
-                    fit.first_problem = (f"packet id {shape[0]} at offset {at}: {kind.label} payload is "
-                                         f"{len(payload)} bytes, its layout implies {expected}")
-    for fit in fits:
-        always = _ALWAYS_IDS[fit.variant.name]
-        fit.missing_always = sum(n * len(always - ids_seen) for ids_seen, n in prefix.frames.items())
-    return fits
+    totals: dict[_Verdict, int] = {}
+    for verdict, n in zip(found, map(_GET_ID, entries)):
+        totals[verdict] = totals.get(verdict, 0) + n
+    first = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
+    count = len(_VARIANT_LIST)
+    unknown = misfits = [0] * count
+    undefined_first: dict[int, str] = {}  # variant index -> its first problem, as the verdicts come
+    misfit_first: dict[int, str] = {}
+    for verdict, n in reversed(totals.items()):  # last first: an earlier verdict's message replaces a later one's
+        if not verdict:
+            continue
+        undefined_mask, misfit_mask, undefined, groups = _parts(verdict)
+        unknown = list(map(add, unknown, map(mul, undefined_mask, repeat(n))))
+        misfits = list(map(add, misfits, map(mul, misfit_mask, repeat(n))))
+        k = first[verdict]
+        pid, at = shapes[k][0], entries[k][1]
+        if undefined:
+            undefined_first.update(zip(undefined, repeat(f"packet id {pid} at offset {at} is not defined")))
+        for members, kind, expected in groups:
+            misfit_first.update(zip(members, repeat(f"packet id {pid} at offset {at}: {kind.label} payload is "
+                                                    f"{shapes[k][1]} bytes, its layout implies {expected}")))
+    undefined_first.update(misfit_first)  # the first misfit names itself, even after an undefined id
+    missing = [0] * count
+    for ids_seen, n in prefix.frames.items():
+        per_variant = _MISSING_ALWAYS.get(ids_seen)
+        if per_variant is None:
+            if len(_MISSING_ALWAYS) >= _VERDICTS_MAX:
+                _MISSING_ALWAYS.clear()
+            per_variant = _MISSING_ALWAYS[ids_seen] = _missing_always(ids_seen)
+        missing = list(map(add, missing, map(mul, per_variant, repeat(n))))
+    return list(map(_Fit, _VARIANT_LIST, misfits, unknown, repeat(0), repeat(False), missing, repeat(0),
+                    map(undefined_first.get, range(count), repeat(""))))
 
 
 _Chains = dict[tuple[int, K, bool, int | None], "str | None"]
@@ -586,30 +629,41 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     return answers
 
 
+_Layout = tuple[K, bool, "int | None"]
+#: By (packet id, the variants asked): the variants (by index among them) grouped by the layout that
+#: walks a payload of that id's record chain; kept across files (bounded like the verdicts).
+_LAYOUT_GROUPS: dict[tuple[int, tuple[str, ...]], tuple[tuple[_Layout, tuple[int, ...]], ...]] = {}
+
+
+def _layout_groups(pid: int, variants: list[Variant]) -> tuple[tuple[_Layout, tuple[int, ...]], ...]:
+    grouped: dict[_Layout, list[int]] = {}
+    for j, v in enumerate(variants):
+        kind = v.ids.get(pid)
+        if kind is not None and kind in _VARIABLE_KINDS:
+            grouped.setdefault((kind, v.vec_f64, v.wheel_physics_size if kind is K.PHYSICS_CONTROL else None),
+                               []).append(j)
+    return tuple((layout, tuple(members)) for layout, members in grouped.items())
+
+
 def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
-    """:func:`_inner_misfits` with the variants of ``fits`` grouped by layout once per packet id,
-    so that a payload whose chain adds up costs one test per layout, not one per variant (the
-    same answers: ``detect_variant(..., grouped=False)`` uses the other, and the tests compare)."""
+    """:func:`_inner_misfits` with the variants of ``fits`` grouped by layout once per packet id
+    (kept across files), so that a payload whose chain adds up costs one test per layout, not one
+    per variant (the same answers: ``detect_variant(..., grouped=False)`` uses the other, and the
+    tests compare)."""
     answers: _Chains = {}
-    by_id: dict[int, list[tuple[tuple[K, bool, int | None], list[_Fit]]]] = {}
+    names = tuple(map(_NAME, fits))
     for (pid, payload), (copies, at) in prefix.variable.items():
-        groups = by_id.get(pid)
+        groups = _LAYOUT_GROUPS.get((pid, names))
         if groups is None:
-            grouped: dict[tuple[K, bool, int | None], list[_Fit]] = {}
-            for fit in fits:
-                v = fit.variant
-                kind = v.ids.get(pid)
-                if kind is not None and kind in _VARIABLE_KINDS:
-                    layout = (kind, v.vec_f64, v.wheel_physics_size if kind is K.PHYSICS_CONTROL else None)
-                    grouped.setdefault(layout, []).append(fit)
-            groups = by_id[pid] = list(grouped.items())
-        for (kind, vec_f64, wheels), members in groups:
-            key = (at, kind, vec_f64, wheels)
-            if key not in answers:
-                answers[key] = dec.record_chain_misfit(kind, payload, members[0].variant)
-            why = answers[key]
+            if len(_LAYOUT_GROUPS) >= _VERDICTS_MAX:
+                _LAYOUT_GROUPS.clear()
+            groups = _LAYOUT_GROUPS[pid, names] = _layout_groups(pid, [fit.variant for fit in fits])
+        for (kind, vec_f64, wheels), members in groups:  # each payload has its own offset: a key of its own
+            why = answers[at, kind, vec_f64, wheels] = dec.record_chain_misfit(kind, payload,
+                                                                              fits[members[0]].variant)
             if why is not None:
-                for fit in members:
+                for j in members:
+                    fit = fits[j]
                     fit.inner += copies
                     if not fit.first_problem:
                         fit.first_problem = (f"packet id {pid} at offset {at - 5}: {kind.label} records do not "
