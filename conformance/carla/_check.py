@@ -142,8 +142,13 @@ class _Walk:
 
     def packet(self, raw: dec.RawPacket) -> None:
         kind = raw.kind
-        sink = self.sink
         self.packets += 1
+        if kind in _FIXED_KINDS and self.in_frame:  # the common case, in few tests: what the steps below do
+            self.packet_index += 1
+            self._order(kind, raw)
+            self._fixed(kind, raw)
+            return
+        sink = self.sink
         if kind is K.FRAME_START:
             self.frame_start(raw)
             if self.trace is not None:
@@ -175,15 +180,8 @@ class _Walk:
         if kind is K.FRAME_COUNTER:
             sink.add("CARLA-PACKET-004", "FrameCounter packet in a recorder file", raw.offset, 5 + len(raw.payload),
                      self._path(kind))
-        if kind in _FIXED_KINDS:  # the common case: the path is made only for a finding
-            try:
-                flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
-            except DecodeError as e:
-                sink.add(e.rule, e.message, e.offset, None, self._path(kind), getattr(e, "expected", None),
-                         getattr(e, "actual", None))
-                return
-            if flat:
-                self.fixed_records(kind, raw, flat)
+        if kind in _FIXED_KINDS:
+            self._fixed(kind, raw)
             return
         try:
             if kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
@@ -204,6 +202,17 @@ class _Walk:
         except DecodeError as e:
             sink.add(e.rule, e.message, e.offset, None, e.path,
                      getattr(e, "expected", None), getattr(e, "actual", None))
+
+    def _fixed(self, kind: K, raw: dec.RawPacket) -> None:
+        """A packet of fixed-size records; its path is made only for a finding."""
+        try:
+            flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
+        except DecodeError as e:
+            self.sink.add(e.rule, e.message, e.offset, None, self._path(kind), getattr(e, "expected", None),
+                          getattr(e, "actual", None))
+            return
+        if flat:
+            self.fixed_records(kind, raw, flat)
 
     def _order(self, kind: K, raw: dec.RawPacket) -> None:
         if kind in self.frame_kinds:
@@ -734,14 +743,12 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         prev_id, prev_payload = -1, b""
         next_progress = 8192
         for raw in reader:
-            if raw.packet_id == prev_id and raw.payload == prev_payload and runs:  # rare: one test
+            if raw.packet_id == prev_id and raw.payload == prev_payload and runs and \
+                    len(raw.payload) <= RUN_UNIT_MAX:  # rare: one test
                 _repeat(walk, raw, reader)
             else:
                 walk.packet(raw)
-                if len(raw.payload) <= RUN_UNIT_MAX:
-                    prev_id, prev_payload = raw.packet_id, raw.payload
-                else:
-                    prev_id = -1
+                prev_id, prev_payload = raw.packet_id, raw.payload
             if not walk.in_frame and runs and walk.bulk_frames(reader):  # in a frame, the common case: one test
                 prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
             if progress is not None and walk.packets >= next_progress:

@@ -44,8 +44,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import compress, count, repeat
-from operator import add, attrgetter, eq, ge, gt, is_, itemgetter, mul
+from itertools import compress, repeat
+from operator import add, attrgetter, eq, ge, is_, itemgetter, mul
 from typing import Any, BinaryIO
 
 from recspec.reference import carla as dec
@@ -245,27 +245,10 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     prefix = _Prefix()
     reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
     buf, i = reader.window(size - offset)
-    end = min(len(buf), i + size - offset)  # a packet must end by the file's size and its bytes
-    starts: list[int] = []
-    heads: list[tuple[int, int]] = []
-    head = _HEAD.unpack_from
-    j = i
-    try:
-        while j < end:
-            h = head(buf, j)  # raises where the header runs past the buffer: that ends the prefix
-            heads.append(h)
-            starts.append(j)
-            j += 5 + h[1]
-    except struct.error:
-        pass
-    sizes = list(map(_GET_SIZE, heads))
-    n = len(starts)
-    if n and starts[-1] + 5 + sizes[-1] > end:
-        n -= 1  # only the last one can run past the end: each other one ends where the next starts
-    if n and max(sizes) > reader.max_packet_size:
-        n = min(n, next(compress(count(), map(gt, sizes, repeat(reader.max_packet_size)))))
-    n = min(n, DETECTION_PREFIX_PACKETS)
-    ids = bytes(map(_GET_ID, heads[:n]))
+    # a packet must end by the file's size and its bytes
+    starts, ids, sizes = dec.frame_packets(buf, i, min(len(buf), i + size - offset), reader.max_packet_size)
+    n = min(len(starts), DETECTION_PREFIX_PACKETS)
+    ids = ids[:n]
     if ids.count(_FRAME_END) >= DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
         k = -1
         for _ in range(DETECTION_PREFIX_FRAMES):

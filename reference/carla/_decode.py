@@ -24,7 +24,8 @@ from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from itertools import starmap
+from itertools import compress, count, repeat, starmap
+from operator import gt, itemgetter
 from typing import Any, BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
@@ -41,6 +42,7 @@ __all__ = [
     "decode",
     "decode_body",
     "decode_header",
+    "frame_packets",
     "iter_packets",
     "layout_misfit",
     "record_chain_misfit",
@@ -191,16 +193,13 @@ def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: 
     :class:`Malformed` when the size is not ``2 + count * record_size``.
     """
     s = _RECORD_STRUCTS[kind, variant.vec_f64]
-    size = len(payload)
-    if size < 2:
-        raise _size_error(kind, size, "at least 2", offset, path)
-    (count,) = _UNPACK_U16_FROM(payload, 0)
-    expected = 2 + count * s.size
-    if size != expected:
-        raise _size_error(kind, size, expected, offset, path)
-    if count == 0:
-        return []
-    return list(s.iter_unpack(payload[2:]))
+    try:
+        (count,) = _UNPACK_U16_FROM(payload, 0)
+    except struct.error:  # fewer than 2 bytes
+        raise _size_error(kind, len(payload), "at least 2", offset, path) from None
+    if len(payload) != 2 + count * s.size:
+        raise _size_error(kind, len(payload), 2 + count * s.size, offset, path)
+    return list(s.iter_unpack(payload[2:]))  # no record: an empty list
 
 
 # The smallest record of each variable-size layout, by vector width (f32, f64): the
@@ -321,12 +320,13 @@ class _Cursor:
         self.kind = kind
 
     def take(self, s: struct.Struct, what: str) -> tuple[Any, ...]:
-        if self.pos + s.size > len(self.buf):
+        try:
+            t = s.unpack_from(self.buf, self.pos)
+        except struct.error:  # fewer than ``s.size`` bytes left
             raise Malformed(
                 f"{self.kind.label} payload ends inside {what} (needs {s.size} bytes, {len(self.buf) - self.pos} left)",
                 self.base + self.pos, f"{self.path}.{what}", rule="CARLA-PACKET-001",
-            )
-        t = s.unpack_from(self.buf, self.pos)
+            ) from None
         self.pos += s.size
         return t
 
@@ -829,6 +829,37 @@ class PacketReader:
             yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end] if size else b"")
 
 
+_GET_ID = itemgetter(0)
+_GET_SIZE = itemgetter(1)
+
+
+def frame_packets(buf: bytes, start: int, end: int, limit: int) -> tuple[list[int], bytes, list[int]]:
+    """The packets of ``buf`` from ``start`` on that ``PacketReader`` would read before it stops:
+    each whole within ``buf[:end]`` and of at most ``limit`` payload bytes (the first that is not
+    ends them). Their offsets in ``buf``, ids and payload sizes, framed in a loop that does
+    nothing but step from one packet to the next (the checks are C loops over the lists)."""
+    starts: list[int] = []
+    heads: list[tuple[int, int]] = []
+    head = _PACKET_HEADER.unpack_from
+    j = start
+    try:
+        while j < end:
+            h = head(buf, j)  # raises where a header runs past the buffer
+            heads.append(h)
+            starts.append(j)
+            j += 5 + h[1]
+    except struct.error:
+        pass
+    sizes = list(map(_GET_SIZE, heads))
+    n = len(starts)
+    if n and j > end:
+        n -= 1  # only the last one can end past ``end``: every other one ends where the next starts
+    if n and max(sizes) > limit:
+        n = min(n, next(compress(count(), map(gt, sizes, repeat(limit)))))
+    del starts[n:], sizes[n:]
+    return starts, bytes(map(_GET_ID, heads[:n])), sizes
+
+
 def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iterator[m.Packet]:
     """Stream a whole log: the header is consumed, then every packet is decoded.
 
@@ -846,24 +877,17 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     import io
 
     header, offset = decode_header(data, 0)
-    # frame the packets that are whole and within the limit in one loop; where it stops, ``PacketReader``
-    # says why (the same error as reading packet by packet: the bodies before it are decoded first)
+    # the packets that are whole and within the limit, framed in one loop; where they stop,
+    # ``PacketReader`` says why (the same error as reading packet by packet: the bodies before it first)
     total = len(data)
-    limit = MAX_PACKET_SIZE
-    head = _PACKET_HEADER.unpack_from
-    framed: list[tuple[int, int, int]] = []
-    pos = offset
-    while pos + 5 <= total:
-        packet_id, size = head(data, pos)
-        if pos + 5 + size > total or size > limit:
-            break
-        framed.append((pos + 5, packet_id, size))
-        pos += 5 + size
+    starts, ids, sizes = frame_packets(data, offset, total, MAX_PACKET_SIZE)
+    pos = starts[-1] + 5 + sizes[-1] if starts else offset
     kinds = variant.ids.get
     packets: list[m.Packet] = []
     append = packets.append
-    for i, (at, packet_id, size) in enumerate(framed):
+    for i, (at, packet_id, size) in enumerate(zip(starts, ids, sizes)):
         kind = kinds(packet_id, K.RAW)
+        at += 5
         append(m.Packet(kind, decode_body(kind, data[at:at + size], variant, at, f"packet[{i}]"), packet_id))
     if pos < total:
         f = io.BytesIO(data)
