@@ -489,7 +489,7 @@ _ID_GROUPS = tuple(_id_groups(pid) for pid in range(256))
 #: alone (``layout_misfit`` reads the payload's size and its first u16, which the shape holds), so
 #: verdicts are kept across files, up to ``_VERDICTS_MAX`` shapes (then forgotten all at once).
 _Verdict = tuple[tuple[int, "K | None", str], ...]
-_VERDICTS: dict[tuple[int, int, int], _Verdict] = {}
+_VERDICTS: dict[tuple[int, int, int], _Judged] = {}
 _VERDICTS_MAX = 8192
 
 
@@ -503,29 +503,37 @@ def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
     return tuple(sorted(out, key=itemgetter(0)))
 
 
-#: A verdict's parts, for counting it into every variant at once: per variant 1 where the shape's id
-#: is undefined (else 0), per variant 1 where its size does not fit, the variants of the undefined id,
-#: and the variants of each (kind, what the layout implies) that the size does not fit.
-_Parts = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, ...], K, str], ...]]
-_PARTS: dict[_Verdict, _Parts] = {}
+class _Judged:
+    """A distinct verdict, made once (kept across files) and counted into every variant at once:
+    per variant 1 where the shape's id is undefined (else 0), per variant 1 where its size does
+    not fit, the variants of the undefined id, and the variants of each (kind, what the layout
+    implies) that the size does not fit. Shapes of one verdict share one object, which hashes
+    by identity (a verdict tuple hashes its kinds through ``Enum.__hash__``, in Python)."""
 
+    __slots__ = ("groups", "judged", "misfit_mask", "undefined", "undefined_mask")
 
-def _parts(verdict: _Verdict) -> _Parts:
-    parts = _PARTS.get(verdict)
-    if parts is None:
-        if len(_PARTS) >= _VERDICTS_MAX:
-            _PARTS.clear()
-        undefined = tuple(i for i, kind, _ in verdict if kind is None)
+    def __init__(self, verdict: _Verdict) -> None:
+        self.judged = bool(verdict)  # False: every variant explains the shape
+        self.undefined = tuple(i for i, kind, _ in verdict if kind is None)
         groups: dict[tuple[K, str], list[int]] = {}
         for i, kind, expected in verdict:
             if kind is not None:
                 groups.setdefault((kind, expected), []).append(i)
         count = len(_VARIANT_LIST)
-        parts = _PARTS[verdict] = (
-            tuple(int(i in undefined) for i in range(count)),
-            tuple(int(any(i in members for members in groups.values())) for i in range(count)),
-            undefined, tuple((tuple(members), kind, expected) for (kind, expected), members in groups.items()))
-    return parts
+        self.undefined_mask = tuple(int(i in self.undefined) for i in range(count))
+        self.misfit_mask = tuple(int(any(i in members for members in groups.values())) for i in range(count))
+        self.groups = tuple((tuple(members), kind, expected) for (kind, expected), members in groups.items())
+
+
+#: One ``_Judged`` per distinct verdict (cleared with ``_VERDICTS``).
+_JUDGED: dict[_Verdict, _Judged] = {}
+
+
+def _judged(verdict: _Verdict) -> _Judged:
+    judged = _JUDGED.get(verdict)
+    if judged is None:
+        judged = _JUDGED[verdict] = _Judged(verdict)
+    return judged
 
 
 def _missing_always(ids_seen: frozenset[int]) -> tuple[int, ...]:
@@ -540,7 +548,7 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     """How well each variant explains the prefix's shapes, in the order of ``VARIANTS``: the
     answers of :func:`_fit` for every variant, with each shape judged once per distinct
     layout (its verdict, :func:`_verdict`), not once per variant, and each distinct verdict
-    counted into the variants at once (its ``_parts``: columns added in C loops)."""
+    counted into the variants at once (its ``_Judged``: columns added in C loops)."""
     verdicts = _VERDICTS
     shapes = list(prefix.shapes)
     entries = list(prefix.shapes.values())
@@ -548,10 +556,11 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     for k in compress(range(len(found)), map(is_, found, repeat(None))):  # shapes not judged before
         if len(verdicts) >= _VERDICTS_MAX:
             verdicts.clear()
-        found[k] = verdicts[shapes[k]] = _verdict(shapes[k], entries[k][2])
+            _JUDGED.clear()
+        found[k] = verdicts[shapes[k]] = _judged(_verdict(shapes[k], entries[k][2]))
     # the packets of each distinct verdict, and its first shape: shapes are in the order of their
     # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
-    totals: dict[_Verdict, int] = {}
+    totals: dict[_Judged, int] = {}
     for verdict, n in zip(found, map(_GET_ID, entries)):
         totals[verdict] = totals.get(verdict, 0) + n
     first = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
@@ -560,16 +569,15 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     undefined_first: dict[int, str] = {}  # variant index -> its first problem, as the verdicts come
     misfit_first: dict[int, str] = {}
     for verdict, n in reversed(totals.items()):  # last first: an earlier verdict's message replaces a later one's
-        if not verdict:
+        if not verdict.judged:
             continue
-        undefined_mask, misfit_mask, undefined, groups = _parts(verdict)
-        unknown = list(map(add, unknown, map(mul, undefined_mask, repeat(n))))
-        misfits = list(map(add, misfits, map(mul, misfit_mask, repeat(n))))
+        unknown = list(map(add, unknown, map(mul, verdict.undefined_mask, repeat(n))))
+        misfits = list(map(add, misfits, map(mul, verdict.misfit_mask, repeat(n))))
         k = first[verdict]
         pid, at = shapes[k][0], entries[k][1]
-        if undefined:
-            undefined_first.update(zip(undefined, repeat(f"packet id {pid} at offset {at} is not defined")))
-        for members, kind, expected in groups:
+        if verdict.undefined:
+            undefined_first.update(zip(verdict.undefined, repeat(f"packet id {pid} at offset {at} is not defined")))
+        for members, kind, expected in verdict.groups:
             misfit_first.update(zip(members, repeat(f"packet id {pid} at offset {at}: {kind.label} payload is "
                                                     f"{shapes[k][1]} bytes, its layout implies {expected}")))
     undefined_first.update(misfit_first)  # the first misfit names itself, even after an undefined id
@@ -684,10 +692,6 @@ _MISFITS, _UNKNOWN, _INNER = attrgetter("misfits"), attrgetter("unknown"), attrg
 _MISSING, _ENUMS, _NAME = attrgetter("missing_always"), attrgetter("enum_misfits"), attrgetter("variant.name")
 _FIRST_FOUR = itemgetter(slice(0, 4))
 _RANK = {name: PREFERENCE.index(name) for name in VARIANTS}
-#: the reasons a candidate's evidence gives, by its counts (one that is 0 is left out)
-_REASONS = ("{} payloads do not fit", "{} packets with undefined ids", "{} payloads whose records do not add up",
-            "{} always-written packets missing", "{} out-of-range actor/attribute types")
-
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True
                    ) -> tuple[Variant, dict[str, Any]]:
@@ -722,8 +726,17 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     names = list(map(_NAME, fits))
     candidates = []
     for fit, rank in zip(fits, ranks):
-        counts = (fit.misfits, fit.unknown, fit.inner, fit.missing_always, fit.enum_misfits)
-        reasons = list(compress(map(str.format, _REASONS, counts), counts))
+        reasons = []
+        if fit.misfits:
+            reasons.append(f"{fit.misfits} payloads do not fit")
+        if fit.unknown:
+            reasons.append(f"{fit.unknown} packets with undefined ids")
+        if fit.inner:
+            reasons.append(f"{fit.inner} payloads whose records do not add up")
+        if fit.missing_always:
+            reasons.append(f"{fit.missing_always} always-written packets missing")
+        if fit.enum_misfits:
+            reasons.append(f"{fit.enum_misfits} out-of-range actor/attribute types")
         if fit.first_problem:
             reasons.append(f"first: {fit.first_problem}")
         candidates.append({"variant": fit.variant.name, "fits": not (rank[0] + rank[1]),
