@@ -69,6 +69,10 @@ WRITER_ORDER["dev-2023"] = WRITER_ORDER["0.9.16"] = WRITER_ORDER["ue5"] = (
     K.VISUAL_TIME, *_EVENTS, K.VEHICLE_DOOR, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT,
     K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER, *_AD, K.WALKER_BONES)
 
+#: Each variant's writer order as positions, and the kinds every frame must hold (made once).
+_ORDERS = {name: {k: i for i, k in enumerate(kinds)} for name, kinds in WRITER_ORDER.items()}
+_REQUIRED = {name: required_per_frame(name) for name in WRITER_ORDER}
+
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
 _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
@@ -85,8 +89,8 @@ class _Walk:
     def __init__(self, variant: Variant, sink: FindingSink) -> None:
         self.v = variant
         self.sink = sink
-        self.order = {k: i for i, k in enumerate(WRITER_ORDER[variant.name])}
-        self.required = required_per_frame(variant.name)  # CARLA-FRAME-011, checked at each FrameEnd
+        self.order = _ORDERS[variant.name]  # shared, read only
+        self.required = _REQUIRED[variant.name]  # CARLA-FRAME-011, checked at each FrameEnd
         self.alive: set[int] = set()
         self.frames = 0
         self.packets = 0
