@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import compress, repeat
 from operator import add, attrgetter, eq, ge, is_, itemgetter, mul
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from recspec.reference import carla as dec
 from recspec.reference.carla import VARIANTS, Variant
@@ -552,12 +552,13 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     verdicts = _VERDICTS
     shapes = list(prefix.shapes)
     entries = list(prefix.shapes.values())
-    found = list(map(verdicts.get, shapes))
-    for k in compress(range(len(found)), map(is_, found, repeat(None))):  # shapes not judged before
+    kept = list(map(verdicts.get, shapes))
+    for k in compress(range(len(kept)), map(is_, kept, repeat(None))):  # shapes not judged before
         if len(verdicts) >= _VERDICTS_MAX:
             verdicts.clear()
             _JUDGED.clear()
-        found[k] = verdicts[shapes[k]] = _judged(_verdict(shapes[k], entries[k][2]))
+        kept[k] = verdicts[shapes[k]] = _judged(_verdict(shapes[k], entries[k][2]))
+    found = cast("list[_Judged]", kept)  # every shape judged now
     # the packets of each distinct verdict, and its first shape: shapes are in the order of their
     # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
     totals: dict[_Judged, int] = {}

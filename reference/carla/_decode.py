@@ -145,7 +145,7 @@ _FLAT_CLASSES: dict[K, Callable[..., m.Record]] = {
     K.ANIM_VEHICLE: m.AnimVehicle, K.ANIM_WALKER: m.AnimWalker, K.VEHICLE_LIGHT: m.VehicleLight,
     K.TRAFFIC_LIGHT_TIME: m.TrafficLightTime, K.ANIM_BIKER: m.AnimBiker, K.VEHICLE_DOOR: m.VehicleDoor,
 }
-_BUILDERS: dict[K, Callable[[list[tuple[Any, ...]]], Any]] = {
+_BUILDERS: dict[K, Callable[[list[tuple[Any, ...]]], Iterator[m.Record]]] = {
     kind: (partial(starmap, _FLAT_CLASSES[kind]) if kind in _FLAT_CLASSES else partial(map, build))
     for kind, (_, build) in _FIXED_RECORDS.items()
 }
@@ -626,9 +626,9 @@ def decode_body(
     Raises :class:`Malformed` (rule ``CARLA-PACKET-001``) when the payload
     size differs from what the layout implies.
     """
-    build = _BUILDERS.get(kind)  # the most common layouts first (the tables do not overlap)
-    if build is not None:
-        return tuple(build(unpack_flat(kind, payload, variant, offset, path)))
+    flat_records = _BUILDERS.get(kind)  # the most common layouts first (the tables do not overlap)
+    if flat_records is not None:
+        return tuple(flat_records(unpack_flat(kind, payload, variant, offset, path)))
     if kind is K.RAW:
         return bytes(payload)
     entry = _NO_COUNT.get(kind)
