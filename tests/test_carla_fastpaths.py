@@ -210,3 +210,24 @@ def test_decode_reads_a_log_as_the_packet_reader_does(data: st.DataObject) -> No
     except DecodeError:
         return  # both read the header the same way
     assert _outcome(lambda: decode(blob, variant=variant)) == _outcome(lambda: _streamed(blob, variant))
+
+
+def test_a_short_event_add_head_is_located_field_by_field() -> None:
+    """``_event_add`` reads a record's fixed head in one call; a payload that ends inside it is
+    still reported at the field it ends in, from that field's offset."""
+    for vec_f64, vec in ((False, 12), (True, 24)):
+        variant = VARIANTS["ue5" if vec_f64 else "0.9.16"]
+        head = struct.pack("<HIB", 1, 7, 2) + bytes(2 * vec) + struct.pack("<I", 9)
+        payload = head + struct.pack("<H", 1) + b"a" + struct.pack("<H", 0)
+        assert decode_body(PacketKind.EVENT_ADD, payload, variant, 100, "p")[0].database_id == 7  # type: ignore[index]
+        fields = [("database_id", 2, 5), ("location", 7, vec), ("rotation", 7 + vec, vec),
+                  ("description_uid", 7 + 2 * vec, 4)]
+        for name, at, width in fields:
+            for cut in range(at, at + width):
+                try:
+                    decode_body(PacketKind.EVENT_ADD, payload[:cut], variant, 100, "p")
+                except DecodeError as e:
+                    assert (e.path, e.offset) == (f"p/record[0].{name}", 100 + at), (name, cut)
+                    assert f"needs {width} bytes, {cut - at} left" in str(e)
+                else:
+                    raise AssertionError(f"a payload cut at {cut} decoded")

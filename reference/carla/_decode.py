@@ -369,11 +369,22 @@ _Wheel36 = tuple[float, float, float, float, float, float, float, float, float]
 _Wheel48 = tuple[float, float, float, float, float, float, float, float, float, float, float, float]
 
 
+#: An EventAdd record's fixed head (id, type, location, rotation, description uid), by vector struct.
+_EVENT_ADD_HEAD = {vec: struct.Struct("<IB" + vec.format.lstrip("<") * 2 + "I") for vec in (_S_V3F, _S_V3D)}
+
+
 def _event_add(c: _Cursor, vec: struct.Struct) -> m.EventAdd:
-    database_id, type_ = c.take(_S_ID_TYPE, "database_id")
-    loc = m.Vec3(*c.take(vec, "location"))
-    rot = m.Rotator(*c.take(vec, "rotation"))
-    (uid,) = c.take(_S_U32, "description_uid")
+    head = _EVENT_ADD_HEAD[vec]
+    try:
+        t = head.unpack_from(c.buf, c.pos)  # the fixed head at once
+    except struct.error:  # short: field by field, which says where (one of them raises)
+        database_id, type_ = c.take(_S_ID_TYPE, "database_id")
+        loc = m.Vec3(*c.take(vec, "location"))
+        rot = m.Rotator(*c.take(vec, "rotation"))
+        (uid,) = c.take(_S_U32, "description_uid")
+    else:
+        c.pos += head.size
+        database_id, type_, loc, rot, uid = t[0], t[1], m.Vec3(*t[2:5]), m.Rotator(*t[5:8]), t[8]
     desc = c.string("description_id")
     (n,) = c.take(_S_U16, "num_attributes")
     return m.EventAdd(database_id, type_, loc, rot, uid, desc, _attributes(c, n))
