@@ -798,10 +798,14 @@ class PacketReader:
             pos = self._pos
             buf = self._buf
             i = pos - self._base
-            if len(buf) - i >= 5:
-                # the common case in two comparisons: the packet is whole in the buffer, ends
-                # within the file's size and is within the limit (anything else: below, at length)
+            try:
+                # the common case in one comparison: the header is in the buffer (else struct raises),
+                # the packet is whole in it, ends within the file's size and is within the limit
+                # (anything else: below, at length)
                 packet_id, size = unpack_header(buf, i)
+            except struct.error:
+                pass
+            else:
                 end = i + 5 + size
                 if end <= min(len(buf), stop - self._base, i + 5 + size_limit):
                     self._pos = pos + 5 + size
