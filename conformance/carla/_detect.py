@@ -510,7 +510,7 @@ class _Judged:
     per variant 1 where the shape's id is undefined (else 0), per variant 1 where its size does
     not fit, the variants of the undefined id, and the variants of each (kind, what the layout
     implies) that the size does not fit. Shapes of one verdict share one object, which hashes
-    by identity (a verdict tuple hashes its kinds through ``Enum.__hash__``, in Python)."""
+    by identity (a verdict tuple is hashed again, entry by entry, at every look-up)."""
 
     __slots__ = ("groups", "judged", "misfit_mask", "undefined", "undefined_mask")
 
