@@ -44,6 +44,8 @@ class FindingSink:
         #: profile -> rule id -> findings of that rule at a level other than off (the true totals)
         self.counts: dict[str, dict[str, int]] = {p: {} for p in self.profiles}
         self._forced_structural = False
+        #: per rule id: the counts (of ``counts``) a finding of it adds to, and its level under ``profile``
+        self._plans: dict[str, tuple[tuple[dict[str, int], ...], Severity]] = {}
 
     @property
     def structural_error(self) -> bool:
@@ -65,6 +67,15 @@ class FindingSink:
             path: str = "", expected: Any = None, actual: Any = None, *, only: str | None = None) -> None:
         """One finding. ``only`` restricts it to one profile: the checker judged the value under
         that profile's reading and the other reading does not see a fault here."""
+        if only is None:  # the common case: the rule's levels looked up once per sink (``_plan``)
+            plan = self._plans.get(rule_id)
+            if plan is None:
+                plan = self._plan(rule_id)
+            for counts in plan[0]:
+                counts[rule_id] = counts.get(rule_id, 0) + 1
+            if plan[1] is not Severity.OFF and self.counts[self.profile][rule_id] <= self.max_per_rule:
+                self.findings.append(Finding(rule_id, plan[1], message, offset, length, path, expected, actual))
+            return
         rule = self.rules[rule_id]
         for p in self.profiles:
             if (only is None or only == p) and rule.level(p) is not Severity.OFF:
@@ -77,6 +88,13 @@ class FindingSink:
             return
         if self.counts[self.profile][rule_id] <= self.max_per_rule:
             self.findings.append(Finding(rule_id, severity, message, offset, length, path, expected, actual))
+
+    def _plan(self, rule_id: str) -> tuple[tuple[dict[str, int], ...], Severity]:
+        """What :meth:`add` does with a finding of ``rule_id`` (without ``only``), made once."""
+        rule = self.rules[rule_id]
+        plan = self._plans[rule_id] = (tuple(self.counts[p] for p in self.profiles
+                                             if rule.level(p) is not Severity.OFF), rule.level(self.profile))
+        return plan
 
     def counts_now(self) -> dict[str, dict[str, int]]:
         """A copy of the counts (profile -> rule id -> total), for :meth:`counted_since`."""

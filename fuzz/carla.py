@@ -32,6 +32,7 @@ import dataclasses
 import functools
 import io
 import json
+import operator
 import random
 import re
 import struct
@@ -44,6 +45,7 @@ from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_p
 from recspec.errors import DecodeError, UsageError
 from recspec.reference import carla as m
 from recspec.reference.carla import (
+    MAX_PACKET_SIZE,
     VARIANTS,
     Header,
     Packet,
@@ -57,6 +59,7 @@ from recspec.reference.carla import (
     encode_body,
     encode_header,
     encode_packet,
+    frame_packets,
 )
 from recspec.reference.carla import PacketKind as K
 from recspec.report import Report
@@ -364,16 +367,11 @@ def _parse(data: bytes) -> _Parsed | None:
         header, offset = decode_header(data, 0)
     except DecodeError:
         return None
-    f = io.BytesIO(data)
-    f.seek(offset)
-    reader = PacketReader(f, DEFAULT_VARIANT, offset, len(data))  # the framing is the same in every variant
-    slots = []
-    try:
-        for raw in reader:
-            slots.append(_Slot(data[raw.offset:raw.end], raw.packet_id, raw.offset))
-    except DecodeError:
-        pass
-    return _Parsed(data, header, data[:offset], tuple(slots), data[reader.tell():])
+    # the packets PacketReader reads before it stops (the framing is the same in every variant)
+    starts, ids, sizes = frame_packets(data, offset, len(data), MAX_PACKET_SIZE)
+    ends = list(map(operator.add, starts, map((5).__add__, sizes)))
+    slots = tuple(map(_Slot, map(data.__getitem__, map(slice, starts, ends)), ids, starts))
+    return _Parsed(data, header, data[:offset], slots, data[ends[-1] if ends else offset:])
 
 
 # --- value mutations ------------------------------------------------------------------

@@ -9,11 +9,21 @@ from typing import Any
 
 __all__ = ["to_plain"]
 
+#: Values that are plain already, by their exact type.
+_AS_THEY_ARE = frozenset((str, int, bool, type(None)))
+
 
 def to_plain(value: Any) -> Any:
     """Dataclasses become dicts (field order kept), tuples lists, bytes hex,
     enums their names; NaN and infinities become strings so the JSON stays
     standard (``"NaN"``, ``"Infinity"``, ``"-Infinity"``)."""
+    kind = type(value)
+    if kind in _AS_THEY_ARE:  # the most common values first (exact types: no subclass, no enum)
+        return value
+    if kind is dict:
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if kind is list:
+        return [to_plain(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, enum.Enum):

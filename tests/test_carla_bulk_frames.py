@@ -270,3 +270,61 @@ def test_detection_prefix_is_the_same_in_bulk(data: st.DataObject) -> None:
     except DecodeError:
         return  # no header: detection is not asked
     assert _prefix(blob, True) == _prefix(blob, False)
+
+
+# --- a small file's prefix is framed whole, its shapes made by C loops ---------------------------------
+
+
+def _small_prefix(data: bytes, size: int) -> tuple[Any, ...]:
+    from recspec.conformance.carla._detect import _read_small_prefix
+
+    _, offset = m.decode_header(data, 0)
+    f = io.BytesIO(data)
+    f.seek(offset)
+    p = _read_small_prefix(f, offset, size)
+    return p.packets, list(p.shapes.items()), dict(p.frames), list(p.variable.items())
+
+
+def _walked_prefix(data: bytes, size: int) -> tuple[Any, ...]:
+    packets, shapes, frames, variable = _prefix(data, False, size)
+    return packets, shapes, dict(frames), variable
+
+
+@given(data=st.data())
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_detection_prefix_of_a_small_file_is_the_packet_by_packet_one(data: st.DataObject) -> None:
+    """Valid and mutated logs of every variant, cut at any size (a packet past it, or past the
+    file, ends the prefix): the same packets, shapes in the same order, frames and variable payloads."""
+    blob, _ = data.draw(carla_logs(min_frames=1, max_frames=8), label="log")
+    if data.draw(st.booleans(), label="mutate"):
+        blob = data.draw(mutations(blob), label="mutated")
+    try:
+        _, offset = m.decode_header(blob, 0)
+    except DecodeError:
+        return  # no header: detection is not asked
+    size = data.draw(st.sampled_from([len(blob), len(blob) - 1, len(blob) + 9, offset])
+                     | st.integers(offset, len(blob)), label="size")
+    assert _small_prefix(blob, size) == _walked_prefix(blob, size)
+
+
+def _small_log(*packets: bytes) -> bytes:
+    return m.encode_header(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD")) + b"".join(packets)
+
+
+FRAME_START = struct.pack("<BIQdd", 0, 24, 1, 0.0, 0.0)
+FRAME_END = b"\x01\0\0\0\0"
+
+
+@pytest.mark.parametrize("log, packets", [
+    (_small_log(FRAME_END * 20_000), 64),  # the 64th FrameEnd ends it
+    (_small_log(b"\x05\x02\0\0\0\0\0" * 20_000), 16_384),  # so does the packet cap
+    (_small_log((FRAME_START + b"\x02\x02\0\0\0\x01\0" + FRAME_END) * 100), 192),
+    (_small_log(FRAME_START, b"\x05\xff\xff\xff\x00"), 1),  # a packet above the size limit
+    (_small_log(FRAME_START, b"\x05\x09\0\0\0\x01\0"), 1),  # a payload past the end of the file
+    (_small_log(FRAME_START, b"\x05\x02"), 1),  # a header past the end of the file
+])
+def test_the_small_prefix_ends_where_the_packet_by_packet_one_does(log: bytes, packets: int) -> None:
+    for size in (len(log), len(log) - 3, len(log) // 2):
+        small = _small_prefix(log, size)
+        assert small == _walked_prefix(log, size)
+    assert _small_prefix(log, len(log))[0] == packets

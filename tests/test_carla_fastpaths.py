@@ -6,21 +6,31 @@ accept and reject the same payloads as ``decode_body`` and report the same ids.
 
 from __future__ import annotations
 
+import io
 import struct
+from collections.abc import Callable
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_carla_properties import mutations
 
 from recspec.errors import DecodeError
 from recspec.reference.carla import (
+    MAX_PACKET_SIZE,
     VARIANTS,
+    Packet,
     PacketKind,
+    PacketReader,
+    Recording,
     anim_wheel_ids,
+    decode,
     decode_body,
+    decode_header,
     is_fixed_record,
     scan_event_add,
     unpack_flat,
 )
+from recspec.strategies import carla_logs
 
 V = VARIANTS["0.9.16"]
 
@@ -158,3 +168,66 @@ def test_scan_event_add_agrees_with_decode_body(records, vec_f64, cut, junk):
         got = list(zip(scan.types(lo, hi), map(text, scan.ids(lo, hi)), map(text, values[lo:hi])))
         assert got == [(a.type, a.id, a.value) for a in r.attributes]
     assert scan_event_add(bytes(payload), vec_f64) is scan  # an equal payload is not scanned again
+
+
+# --- decode frames a log held in memory in one loop; the streamed reading is the reference --------------
+
+
+def _streamed(data: bytes, variant: object) -> object:
+    """``decode`` the way it read packets before: ``PacketReader`` one packet at a time."""
+    header, offset = decode_header(data, 0)
+    f = io.BytesIO(data)
+    f.seek(offset)
+    packets = []
+    for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):  # type: ignore[arg-type]
+        body = decode_body(raw.kind, raw.payload, variant, raw.offset + 5, f"packet[{i}]")  # type: ignore[arg-type]
+        packets.append(Packet(raw.kind, body, raw.packet_id))
+    return Recording(header, tuple(packets))
+
+
+def _outcome(read: Callable[[], object]) -> object:
+    try:
+        return read()
+    except DecodeError as e:
+        return type(e).__name__, str(e), e.offset, e.path, e.rule, vars(e)
+
+
+@given(data=st.data())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_decode_reads_a_log_as_the_packet_reader_does(data: st.DataObject) -> None:
+    """Valid, invalid and mutated logs of every variant (cut inside a header or a payload, a size
+    above the limit, undefined ids): the same recording, or the same error at the same place."""
+    name = data.draw(st.sampled_from(sorted(VARIANTS)), label="variant")
+    blob, _ = data.draw(carla_logs(name, min_frames=1, max_frames=5, valid=data.draw(st.booleans())), label="log")
+    edit = data.draw(st.sampled_from(("none", "mutate", "huge")), label="edit")
+    if edit == "mutate":
+        blob = data.draw(mutations(blob), label="mutated")
+    elif edit == "huge":  # a packet declaring more than the limit, whole in the file or not
+        blob += struct.pack("<BI", 3, MAX_PACKET_SIZE + 1) + bytes(data.draw(st.integers(0, 9), label="tail"))
+    variant = VARIANTS[data.draw(st.sampled_from(sorted(VARIANTS)), label="read as")]
+    try:
+        decode_header(blob, 0)
+    except DecodeError:
+        return  # both read the header the same way
+    assert _outcome(lambda: decode(blob, variant=variant)) == _outcome(lambda: _streamed(blob, variant))
+
+
+def test_a_short_event_add_head_is_located_field_by_field() -> None:
+    """``_event_add`` reads a record's fixed head in one call; a payload that ends inside it is
+    still reported at the field it ends in, from that field's offset."""
+    for vec_f64, vec in ((False, 12), (True, 24)):
+        variant = VARIANTS["ue5" if vec_f64 else "0.9.16"]
+        head = struct.pack("<HIB", 1, 7, 2) + bytes(2 * vec) + struct.pack("<I", 9)
+        payload = head + struct.pack("<H", 1) + b"a" + struct.pack("<H", 0)
+        assert decode_body(PacketKind.EVENT_ADD, payload, variant, 100, "p")[0].database_id == 7  # type: ignore[index]
+        fields = [("database_id", 2, 5), ("location", 7, vec), ("rotation", 7 + vec, vec),
+                  ("description_uid", 7 + 2 * vec, 4)]
+        for name, at, width in fields:
+            for cut in range(at, at + width):
+                try:
+                    decode_body(PacketKind.EVENT_ADD, payload[:cut], variant, 100, "p")
+                except DecodeError as e:
+                    assert (e.path, e.offset) == (f"p/record[0].{name}", 100 + at), (name, cut)
+                    assert f"needs {width} bytes, {cut - at} left" in str(e)
+                else:
+                    raise AssertionError(f"a payload cut at {cut} decoded")

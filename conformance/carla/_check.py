@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from heapq import merge
 from itertools import compress, islice, repeat
-from operator import ne
+from operator import itemgetter, ne
 from typing import Any, BinaryIO, cast
 
 from recspec.errors import DecodeError, LimitExceeded, Truncated
@@ -69,9 +69,15 @@ WRITER_ORDER["dev-2023"] = WRITER_ORDER["0.9.16"] = WRITER_ORDER["ue5"] = (
     K.VISUAL_TIME, *_EVENTS, K.VEHICLE_DOOR, *_STATE, *_ANIM, K.VEHICLE_LIGHT, K.SCENE_LIGHT,
     K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER, *_AD, K.WALKER_BONES)
 
+#: Each variant's writer order as positions, and the kinds every frame must hold (made once).
+_ORDERS = {name: {k: i for i, k in enumerate(kinds)} for name, kinds in WRITER_ORDER.items()}
+_REQUIRED = {name: required_per_frame(name) for name in WRITER_ORDER}
+
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
 _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
+_LABELS = {k: k.label for k in K}
+_FIRST = itemgetter(0)
 
 
 # --- the walk ----------------------------------------------------------------------
@@ -83,8 +89,8 @@ class _Walk:
     def __init__(self, variant: Variant, sink: FindingSink) -> None:
         self.v = variant
         self.sink = sink
-        self.order = {k: i for i, k in enumerate(WRITER_ORDER[variant.name])}
-        self.required = required_per_frame(variant.name)  # CARLA-FRAME-011, checked at each FrameEnd
+        self.order = _ORDERS[variant.name]  # shared, read only
+        self.required = _REQUIRED[variant.name]  # CARLA-FRAME-011, checked at each FrameEnd
         self.alive: set[int] = set()
         self.frames = 0
         self.packets = 0
@@ -109,9 +115,9 @@ class _Walk:
 
     # -- helpers
     def _path(self, kind: K, extra: str = "") -> str:
-        base = f"{self.frame_path}/packet[{self.packet_index}]:{kind.label}" if self.in_frame else \
-            f"packet@{self.packets}:{kind.label}"
-        return base + extra
+        if self.in_frame:
+            return f"{self.frame_path}/packet[{self.packet_index}]:{_LABELS[kind]}{extra}"
+        return f"packet@{self.packets}:{_LABELS[kind]}{extra}"
 
     def _string(self, text: str, offset: int, path: str) -> None:
         try:
@@ -140,8 +146,13 @@ class _Walk:
 
     def packet(self, raw: dec.RawPacket) -> None:
         kind = raw.kind
-        sink = self.sink
         self.packets += 1
+        if kind in _FIXED_KINDS and self.in_frame:  # the common case, in few tests: what the steps below do
+            self.packet_index += 1
+            self._order(kind, raw)
+            self._fixed(kind, raw)
+            return
+        sink = self.sink
         if kind is K.FRAME_START:
             self.frame_start(raw)
             if self.trace is not None:
@@ -173,11 +184,11 @@ class _Walk:
         if kind is K.FRAME_COUNTER:
             sink.add("CARLA-PACKET-004", "FrameCounter packet in a recorder file", raw.offset, 5 + len(raw.payload),
                      self._path(kind))
+        if kind in _FIXED_KINDS:
+            self._fixed(kind, raw)
+            return
         try:
-            if kind in _FIXED_KINDS:
-                self.fixed_records(kind, raw,
-                                   dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5, self._path(kind)))
-            elif kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
+            if kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
                 alive = self.alive
                 for i, (pos, actor) in enumerate(dec.anim_wheel_ids(raw.payload, raw.payload_offset, self._path(kind))):
                     if actor not in alive:
@@ -195,6 +206,17 @@ class _Walk:
         except DecodeError as e:
             sink.add(e.rule, e.message, e.offset, None, e.path,
                      getattr(e, "expected", None), getattr(e, "actual", None))
+
+    def _fixed(self, kind: K, raw: dec.RawPacket) -> None:
+        """A packet of fixed-size records; its path is made only for a finding."""
+        try:
+            flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
+        except DecodeError as e:
+            self.sink.add(e.rule, e.message, e.offset, None, self._path(kind), getattr(e, "expected", None),
+                          getattr(e, "actual", None))
+            return
+        if flat:
+            self.fixed_records(kind, raw, flat)
 
     def _order(self, kind: K, raw: dec.RawPacket) -> None:
         if kind in self.frame_kinds:
@@ -358,18 +380,18 @@ class _Walk:
     def fixed_records(self, kind: K, raw: dec.RawPacket, flat: list[tuple[Any, ...]]) -> None:
         if not flat:
             return
-        stride = dec.record_struct(kind, self.v.vec_f64).size
         alive = self.alive
         if kind in ACTOR_FIRST:
-            ids = [t[0] for t in flat]
+            ids = list(map(_FIRST, flat))
             if kind is K.POSITION:
                 self.position_records += len(ids)
                 if self.trace is not None:
                     self.trace.position_records(flat)
             if not alive.issuperset(ids):
                 bad = [i for i, a in enumerate(ids) if a not in alive]
-                self._missing([ids[i] for i in bad], kind, raw, "database_id", bad, stride)
+                self._missing([ids[i] for i in bad], kind, raw, "database_id", bad, self._stride(kind))
         elif kind is K.EVENT_DEL:
+            stride = self._stride(kind)
             for i, (actor,) in enumerate(flat):
                 if actor in alive:
                     alive.discard(actor)
@@ -379,20 +401,21 @@ class _Walk:
                                   self._path(kind, f"/record[{i}].database_id"), None, actor)
         elif kind is K.EVENT_PARENT:
             for col, what in ((0, "database_id"), (1, "database_id_parent")):
-                ids = [t[col] for t in flat]
+                ids = list(map(itemgetter(col), flat))
                 if not alive.issuperset(ids):
                     bad = [i for i, a in enumerate(ids) if a not in alive]
-                    self._missing([ids[i] for i in bad], kind, raw, what, bad, stride)
+                    self._missing([ids[i] for i in bad], kind, raw, what, bad, self._stride(kind))
         elif kind is K.COLLISION:
             for col, what in ((1, "database_id1"), (2, "database_id2")):
-                ids = [t[col] for t in flat]
+                ids = list(map(itemgetter(col), flat))
                 if not alive.issuperset(ids):
                     bad = [i for i, a in enumerate(ids) if a not in alive and a != NOT_AN_ACTOR]
-                    self._missing([ids[i] for i in bad], kind, raw, what, bad, stride)
+                    self._missing([ids[i] for i in bad], kind, raw, what, bad, self._stride(kind))
         flags = FLAGS.get(kind)
         if flags:
             for col, what in flags:
-                if any(t[col] > 1 for t in flat):
+                if max(map(itemgetter(col), flat)) > 1:
+                    stride = self._stride(kind)
                     for i, t in enumerate(flat):
                         if t[col] > 1:
                             self.sink.add("CARLA-VALUE-001", f"{what} is {t[col]}, not 0 or 1",
@@ -401,12 +424,16 @@ class _Walk:
         enum = ENUMS.get(kind)
         if enum is not None:
             col, what, rule, _ = enum
-            self._enum(flat, col, enum_size(kind, self.v), rule, what, kind, raw, stride)
+            self._enum(flat, col, enum_size(kind, self.v), rule, what, kind, raw)
 
-    def _enum(self, flat: list[tuple[Any, ...]], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket,
-              stride: int) -> None:
-        if max(t[col] for t in flat) < n:
+    def _stride(self, kind: K) -> int:
+        return dec.record_struct(kind, self.v.vec_f64).size
+
+    def _enum(self, flat: list[tuple[Any, ...]], col: int, n: int, rule: str, what: str, kind: K, raw: dec.RawPacket
+              ) -> None:
+        if max(map(itemgetter(col), flat)) < n:
             return
+        stride = self._stride(kind)
         for i, t in enumerate(flat):
             if t[col] >= n:
                 self.sink.add(rule, f"{what} is {t[col]}, outside 0..{n - 1}", raw.payload_offset + 2 + i * stride,
@@ -720,14 +747,12 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         prev_id, prev_payload = -1, b""
         next_progress = 8192
         for raw in reader:
-            if raw.packet_id == prev_id and raw.payload == prev_payload and runs:  # rare: one test
+            if raw.packet_id == prev_id and raw.payload == prev_payload and runs and \
+                    len(raw.payload) <= RUN_UNIT_MAX:  # rare: one test
                 _repeat(walk, raw, reader)
             else:
                 walk.packet(raw)
-                if len(raw.payload) <= RUN_UNIT_MAX:
-                    prev_id, prev_payload = raw.packet_id, raw.payload
-                else:
-                    prev_id = -1
+                prev_id, prev_payload = raw.packet_id, raw.payload
             if not walk.in_frame and runs and walk.bulk_frames(reader):  # in a frame, the common case: one test
                 prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
             if progress is not None and walk.packets >= next_progress:

@@ -38,11 +38,15 @@ the rest of the file shows, and in nearly every other variant too.
 
 from __future__ import annotations
 
+import re
 import struct
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import itemgetter
-from typing import Any, BinaryIO
+from functools import partial
+from itertools import compress, repeat
+from operator import add, attrgetter, eq, ge, is_, itemgetter, mul
+from typing import Any, BinaryIO, cast
 
 from recspec.reference import carla as dec
 from recspec.reference.carla import VARIANTS, Variant
@@ -205,15 +209,91 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
     return shape
 
 
+#: A file of at most this many bytes after its header (a fuzzer's input, a short log) is read whole and
+#: framed at once (``_read_small_prefix``); a larger one packet by packet, frame by frame. Framing at once
+#: keeps lists of every packet (about 260 bytes a packet: at most about 0.9 MiB for 3,276 empty ones),
+#: so the bound keeps detection's memory from growing with a file's packets.
+SMALL_PREFIX_BYTES = 16 * 1024
+_GET_ID = itemgetter(0)
+_LITTLE = partial(int.from_bytes, byteorder="little")
+_GET_SIZE = itemgetter(1)
+#: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
+_COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
+_IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
+#: A complete frame in the ids of the packets (FrameStart 0, FrameEnd 1): the ids between them
+_FRAME_IDS = re.compile(rb"\x00([^\x00\x01]*)\x01")
+
+
+def _first_copies(keys: list[Any], values: list[Any], extra: Callable[[list[int]], Any] | None = None
+                  ) -> dict[Any, list[Any]]:
+    """``{key: [copies, values[first], extra(first)]}`` (without ``extra``: the first two) in the order
+    of the keys' first copies, ``first`` being the index of a key's first copy; in C loops only
+    (``Counter`` counts, a ``dict`` of the keys reversed finds each key's first index)."""
+    counts = Counter(keys)
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))  # a key's last write: its first index
+    at = list(map(first.__getitem__, counts))
+    columns = (counts.values(), map(values.__getitem__, at)) if extra is None else \
+        (counts.values(), map(values.__getitem__, at), extra(at))
+    return dict(zip(counts, map(list, zip(*columns))))
+
+
+def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
+    """``_read_prefix`` of a file whose packets after the header are at most
+    ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the packets are framed whole in
+    a loop that only steps from one packet to the next, and the prefix is cut and its shapes,
+    frames and variable payloads are made from the lists of offsets, ids and sizes by C loops
+    (``map``, ``Counter``, one regular expression over the ids). The same prefix as the
+    packet-by-packet reading (the tests compare the two)."""
+    prefix = _Prefix()
+    reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
+    buf, i = reader.window(size - offset)
+    # a packet must end by the file's size and its bytes
+    starts, ids, sizes = dec.frame_packets(buf, i, min(len(buf), i + size - offset), reader.max_packet_size)
+    n = min(len(starts), DETECTION_PREFIX_PACKETS)
+    ids = ids[:n]
+    if ids.count(_FRAME_END) >= DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
+        k = -1
+        for _ in range(DETECTION_PREFIX_FRAMES):
+            k = ids.index(_FRAME_END, k + 1)
+        n = k + 1
+        ids = ids[:n]
+    del starts[n:], sizes[n:]
+    prefix.packets = n
+    if not n:
+        return prefix
+    bodies = list(map(add, starts, repeat(5)))
+    ends = list(map(add, bodies, sizes))
+
+    def payloads(at: list[int]) -> Any:
+        return map(buf.__getitem__, map(slice, map(bodies.__getitem__, at), map(ends.__getitem__, at)))
+
+    # a packet's shape: (id, size, the u16 its payload starts with or -1), as _read_prefix makes it
+    counted = list(map(mul, map(_COUNTED.__getitem__, ids), map(ge, sizes, repeat(2))))  # 1 or 0
+    u16s = map(_LITTLE, map(buf.__getitem__, map(slice, bodies, map(add, bodies, repeat(2)))))
+    firsts = list(map(add, map(mul, u16s, counted), map((-1).__add__, counted)))  # u16 x 1 + 0, or -1
+    positions = list(map(add, starts, repeat(offset - i)))
+    prefix.shapes = _first_copies(list(zip(ids, sizes, firsts)), positions, payloads)
+    prefix.frames = Counter(map(frozenset, _FRAME_IDS.findall(ids)))
+    variable = list(compress(range(n), map(_IS_VARIABLE.__getitem__, ids)))
+    if variable:
+        vkeys = list(zip(map(ids.__getitem__, variable), payloads(variable)))
+        vat = list(map(add, map(positions.__getitem__, variable), repeat(5)))
+        prefix.variable = _first_copies(vkeys, vat)
+    return prefix
+
+
 def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = True) -> _Prefix:
     """Frame the first packets once (variant independent) and keep their shapes.
 
     The framing is ``PacketReader``'s, packet for packet (a packet that runs past the
     file or the size limit ends the prefix), on its buffer: a packet costs one
-    ``unpack_from`` and a dictionary look-up, no object. With ``bulk``, a frame of the
+    ``unpack_from`` and a dictionary look-up, no object. With ``bulk``, a small file is
+    framed whole (``_read_small_prefix``); in a larger one, a frame of the
     shape of the one before it is read with one ``struct`` call (``_FrameShape``), and a
     packet inside a frame that is whole and within the limits takes a shorter way; the
     prefix is the same (the tests compare the two)."""
+    if bulk and size is not None and size - offset <= SMALL_PREFIX_BYTES:
+        return _read_small_prefix(f, offset, size)
     prefix = _Prefix()
     shapes = prefix.shapes
     frames = prefix.frames
@@ -411,7 +491,7 @@ _ID_GROUPS = tuple(_id_groups(pid) for pid in range(256))
 #: alone (``layout_misfit`` reads the payload's size and its first u16, which the shape holds), so
 #: verdicts are kept across files, up to ``_VERDICTS_MAX`` shapes (then forgotten all at once).
 _Verdict = tuple[tuple[int, "K | None", str], ...]
-_VERDICTS: dict[tuple[int, int, int], _Verdict] = {}
+_VERDICTS: dict[tuple[int, int, int], _Judged] = {}
 _VERDICTS_MAX = 8192
 
 
@@ -425,43 +505,95 @@ def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
     return tuple(sorted(out, key=itemgetter(0)))
 
 
+class _Judged:
+    """A distinct verdict, made once (kept across files) and counted into every variant at once:
+    per variant 1 where the shape's id is undefined (else 0), per variant 1 where its size does
+    not fit, the variants of the undefined id, and the variants of each (kind, what the layout
+    implies) that the size does not fit. Shapes of one verdict share one object, which hashes
+    by identity (a verdict tuple is hashed again, entry by entry, at every look-up)."""
+
+    __slots__ = ("groups", "judged", "misfit_mask", "undefined", "undefined_mask")
+
+    def __init__(self, verdict: _Verdict) -> None:
+        self.judged = bool(verdict)  # False: every variant explains the shape
+        self.undefined = tuple(i for i, kind, _ in verdict if kind is None)
+        groups: dict[tuple[K, str], list[int]] = {}
+        for i, kind, expected in verdict:
+            if kind is not None:
+                groups.setdefault((kind, expected), []).append(i)
+        count = len(_VARIANT_LIST)
+        self.undefined_mask = tuple(int(i in self.undefined) for i in range(count))
+        self.misfit_mask = tuple(int(any(i in members for members in groups.values())) for i in range(count))
+        self.groups = tuple((tuple(members), kind, expected) for (kind, expected), members in groups.items())
+
+
+#: One ``_Judged`` per distinct verdict (cleared with ``_VERDICTS``).
+_JUDGED: dict[_Verdict, _Judged] = {}
+
+
+def _judged(verdict: _Verdict) -> _Judged:
+    judged = _JUDGED.get(verdict)
+    if judged is None:
+        judged = _JUDGED[verdict] = _Judged(verdict)
+    return judged
+
+
+def _missing_always(ids_seen: frozenset[int]) -> tuple[int, ...]:
+    """Per variant, how many of its always-written packets a frame of ``ids_seen`` lacks."""
+    return tuple(len(_ALWAYS_IDS[v.name] - ids_seen) for v in _VARIANT_LIST)
+
+
+_MISSING_ALWAYS: dict[frozenset[int], tuple[int, ...]] = {}
+
+
 def _fits(prefix: _Prefix) -> list[_Fit]:
     """How well each variant explains the prefix's shapes, in the order of ``VARIANTS``: the
     answers of :func:`_fit` for every variant, with each shape judged once per distinct
     layout (its verdict, :func:`_verdict`), not once per variant, and each distinct verdict
-    counted into the variants once."""
-    fits = [_Fit(v) for v in _VARIANT_LIST]
+    counted into the variants at once (its ``_Judged``: columns added in C loops)."""
     verdicts = _VERDICTS
+    shapes = list(prefix.shapes)
+    entries = list(prefix.shapes.values())
+    kept = list(map(verdicts.get, shapes))
+    for k in compress(range(len(kept)), map(is_, kept, repeat(None))):  # shapes not judged before
+        if len(verdicts) >= _VERDICTS_MAX:
+            verdicts.clear()
+            _JUDGED.clear()
+        kept[k] = verdicts[shapes[k]] = _judged(_verdict(shapes[k], entries[k][2]))
+    found = cast("list[_Judged]", kept)  # every shape judged now
     # the packets of each distinct verdict, and its first shape: shapes are in the order of their
     # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
-    totals: dict[_Verdict, list[Any]] = {}
-    for shape, entry in prefix.shapes.items():
-        verdict = verdicts.get(shape)
-        if verdict is None:
-            if len(verdicts) >= _VERDICTS_MAX:
-                verdicts.clear()
-            verdict = verdicts[shape] = _verdict(shape, entry[2])
-        total = totals.get(verdict)
-        if total is None:
-            totals[verdict] = [entry[0], shape, entry]
-        else:
-            total[0] += entry[0]
-    for verdict, (n, shape, (_, at, payload)) in totals.items():
-        for i, kind, expected in verdict:
-            fit = fits[i]
-            if kind is None:
-                fit.unknown += n
-                if not fit.first_problem:
-                    fit.first_problem = f"packet id {shape[0]} at offset {at} is not defined"
-            else:
-                fit.misfits += n
-                if fit.misfits == n:  # the first misfit names itself, even after an undefined id
-                    fit.first_problem = (f"packet id {shape[0]} at offset {at}: {kind.label} payload is "
-                                         f"{len(payload)} bytes, its layout implies {expected}")
-    for fit in fits:
-        always = _ALWAYS_IDS[fit.variant.name]
-        fit.missing_always = sum(n * len(always - ids_seen) for ids_seen, n in prefix.frames.items())
-    return fits
+    totals: dict[_Judged, int] = {}
+    for verdict, n in zip(found, map(_GET_ID, entries)):
+        totals[verdict] = totals.get(verdict, 0) + n
+    first = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
+    count = len(_VARIANT_LIST)
+    unknown = misfits = [0] * count
+    undefined_first: dict[int, str] = {}  # variant index -> its first problem, as the verdicts come
+    misfit_first: dict[int, str] = {}
+    for verdict, n in reversed(totals.items()):  # last first: an earlier verdict's message replaces a later one's
+        if not verdict.judged:
+            continue
+        unknown = list(map(add, unknown, map(mul, verdict.undefined_mask, repeat(n))))
+        misfits = list(map(add, misfits, map(mul, verdict.misfit_mask, repeat(n))))
+        k = first[verdict]
+        pid, at = shapes[k][0], entries[k][1]
+        if verdict.undefined:
+            undefined_first.update(zip(verdict.undefined, repeat(f"packet id {pid} at offset {at} is not defined")))
+        for members, kind, expected in verdict.groups:
+            misfit_first.update(zip(members, repeat(f"packet id {pid} at offset {at}: {kind.label} payload is "
+                                                    f"{shapes[k][1]} bytes, its layout implies {expected}")))
+    undefined_first.update(misfit_first)  # the first misfit names itself, even after an undefined id
+    missing = [0] * count
+    for ids_seen, n in prefix.frames.items():
+        per_variant = _MISSING_ALWAYS.get(ids_seen)
+        if per_variant is None:
+            if len(_MISSING_ALWAYS) >= _VERDICTS_MAX:
+                _MISSING_ALWAYS.clear()
+            per_variant = _MISSING_ALWAYS[ids_seen] = _missing_always(ids_seen)
+        missing = list(map(add, missing, map(mul, per_variant, repeat(n))))
+    return list(map(_Fit, _VARIANT_LIST, misfits, unknown, repeat(0), repeat(False), missing, repeat(0),
+                    map(undefined_first.get, range(count), repeat(""))))
 
 
 _Chains = dict[tuple[int, K, bool, int | None], "str | None"]
@@ -491,30 +623,41 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     return answers
 
 
+_Layout = tuple[K, bool, "int | None"]
+#: By (packet id, the variants asked): the variants (by index among them) grouped by the layout that
+#: walks a payload of that id's record chain; kept across files (bounded like the verdicts).
+_LAYOUT_GROUPS: dict[tuple[int, tuple[str, ...]], tuple[tuple[_Layout, tuple[int, ...]], ...]] = {}
+
+
+def _layout_groups(pid: int, variants: list[Variant]) -> tuple[tuple[_Layout, tuple[int, ...]], ...]:
+    grouped: dict[_Layout, list[int]] = {}
+    for j, v in enumerate(variants):
+        kind = v.ids.get(pid)
+        if kind is not None and kind in _VARIABLE_KINDS:
+            grouped.setdefault((kind, v.vec_f64, v.wheel_physics_size if kind is K.PHYSICS_CONTROL else None),
+                               []).append(j)
+    return tuple((layout, tuple(members)) for layout, members in grouped.items())
+
+
 def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
-    """:func:`_inner_misfits` with the variants of ``fits`` grouped by layout once per packet id,
-    so that a payload whose chain adds up costs one test per layout, not one per variant (the
-    same answers: ``detect_variant(..., grouped=False)`` uses the other, and the tests compare)."""
+    """:func:`_inner_misfits` with the variants of ``fits`` grouped by layout once per packet id
+    (kept across files), so that a payload whose chain adds up costs one test per layout, not one
+    per variant (the same answers: ``detect_variant(..., grouped=False)`` uses the other, and the
+    tests compare)."""
     answers: _Chains = {}
-    by_id: dict[int, list[tuple[tuple[K, bool, int | None], list[_Fit]]]] = {}
+    names = tuple(map(_NAME, fits))
     for (pid, payload), (copies, at) in prefix.variable.items():
-        groups = by_id.get(pid)
+        groups = _LAYOUT_GROUPS.get((pid, names))
         if groups is None:
-            grouped: dict[tuple[K, bool, int | None], list[_Fit]] = {}
-            for fit in fits:
-                v = fit.variant
-                kind = v.ids.get(pid)
-                if kind is not None and kind in _VARIABLE_KINDS:
-                    layout = (kind, v.vec_f64, v.wheel_physics_size if kind is K.PHYSICS_CONTROL else None)
-                    grouped.setdefault(layout, []).append(fit)
-            groups = by_id[pid] = list(grouped.items())
-        for (kind, vec_f64, wheels), members in groups:
-            key = (at, kind, vec_f64, wheels)
-            if key not in answers:
-                answers[key] = dec.record_chain_misfit(kind, payload, members[0].variant)
-            why = answers[key]
+            if len(_LAYOUT_GROUPS) >= _VERDICTS_MAX:
+                _LAYOUT_GROUPS.clear()
+            groups = _LAYOUT_GROUPS[pid, names] = _layout_groups(pid, [fit.variant for fit in fits])
+        for (kind, vec_f64, wheels), members in groups:  # each payload has its own offset: a key of its own
+            why = answers[at, kind, vec_f64, wheels] = dec.record_chain_misfit(kind, payload,
+                                                                              fits[members[0]].variant)
             if why is not None:
-                for fit in members:
+                for j in members:
+                    fit = fits[j]
                     fit.inner += copies
                     if not fit.first_problem:
                         fit.first_problem = (f"packet id {pid} at offset {at - 5}: {kind.label} records do not "
@@ -548,6 +691,11 @@ def _enum_misfits(fits: list[_Fit], prefix: _Prefix, chains: _Chains) -> None:
                 fit.enum_misfits += copies * len(attribute_types.translate(None, bytes(v.attribute_types)))
 
 
+_MISFITS, _UNKNOWN, _INNER = attrgetter("misfits"), attrgetter("unknown"), attrgetter("inner")
+_MISSING, _ENUMS, _NAME = attrgetter("missing_always"), attrgetter("enum_misfits"), attrgetter("variant.name")
+_FIRST_FOUR = itemgetter(slice(0, 4))
+_RANK = {name: PREFERENCE.index(name) for name in VARIANTS}
+
 def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True
                    ) -> tuple[Variant, dict[str, Any]]:
     """Choose the variant that explains the file's first packets (the rule is the module's docstring).
@@ -567,14 +715,20 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     else:
         misfits: dict[tuple[Any, ...], str | None] = {}
         fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
-    fewest = min(fit.outer() for fit in fits)
-    tied = [fit for fit in fits if fit.outer() == fewest]  # the inner sizes and the enums only break ties
+    # the ranking and the evidence from columns of the fits, in C loops (``_Fit.score``, ``_Fit.explains``)
+    outers = list(map(add, map(_MISFITS, fits), map(_UNKNOWN, fits)))
+    fewest = min(outers)
+    tied = list(compress(fits, map(eq, outers, repeat(fewest))))  # the inner sizes and the enums only break ties
     _enum_misfits(tied, prefix, (_inner_misfits_by_layout if grouped else _inner_misfits)(tied, prefix))
-    fits.sort(key=_Fit.score)
+    inners = list(map(_INNER, fits))
+    ranks = list(zip(outers, inners, map(_MISSING, fits), map(_ENUMS, fits), map(_RANK.__getitem__, map(_NAME, fits))))
+    order = sorted(range(len(fits)), key=ranks.__getitem__)
+    fits = list(map(fits.__getitem__, order))
+    ranks = list(map(ranks.__getitem__, order))
     best = fits[0]
+    names = list(map(_NAME, fits))
     candidates = []
-    for fit in fits:
-        entry: dict[str, Any] = {"variant": fit.variant.name, "fits": fit.explains}
+    for fit, rank in zip(fits, ranks):
         reasons = []
         if fit.misfits:
             reasons.append(f"{fit.misfits} payloads do not fit")
@@ -588,13 +742,13 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
             reasons.append(f"{fit.enum_misfits} out-of-range actor/attribute types")
         if fit.first_problem:
             reasons.append(f"first: {fit.first_problem}")
-        entry["reason"] = "; ".join(reasons) if reasons else "every packet fits"
-        candidates.append(entry)
+        candidates.append({"variant": fit.variant.name, "fits": not (rank[0] + rank[1]),
+                           "reason": "; ".join(reasons) or "every packet fits"})
     evidence = {
         "method": "content",
         "rule": RULE,
         "prefix_packets": prefix.packets,
-        "also_fit_equally": [f.variant.name for f in fits[1:] if f.score()[:4] == best.score()[:4]],
+        "also_fit_equally": list(compress(names[1:], map(eq, map(_FIRST_FOUR, ranks[1:]), repeat(ranks[0][:4])))),
         "candidates": candidates,
     }
     if best.outer():

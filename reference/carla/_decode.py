@@ -23,6 +23,9 @@ import struct
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from itertools import compress, count, repeat, starmap
+from operator import gt, itemgetter
 from typing import Any, BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
@@ -39,6 +42,7 @@ __all__ = [
     "decode",
     "decode_body",
     "decode_header",
+    "frame_packets",
     "iter_packets",
     "layout_misfit",
     "record_chain_misfit",
@@ -118,30 +122,32 @@ def read_header(f: BinaryIO) -> tuple[m.Header, int]:
 # flat tuple). "V" is 3f in UE4 builds and 3d in UE5 builds (research notes,
 # sections 5 and 8). Records are packed (``#pragma pack(1)``), so "<" formats.
 
-def _v(t: tuple[Any, ...], i: int) -> m.Vec3:
-    return m.Vec3(t[i], t[i + 1], t[i + 2])
-
-
-def _r(t: tuple[Any, ...], i: int) -> m.Rotator:
-    return m.Rotator(t[i], t[i + 1], t[i + 2])
-
-
 _FIXED_RECORDS: dict[K, tuple[str, Callable[[tuple[Any, ...]], m.Record]]] = {
     K.EVENT_DEL: ("I", lambda t: m.EventDel(*t)),
     K.EVENT_PARENT: ("II", lambda t: m.EventParent(*t)),
     K.COLLISION: ("IIIBB", lambda t: m.Collision(*t)),
-    K.POSITION: ("IVV", lambda t: m.Position(t[0], _v(t, 1), _r(t, 4))),
+    K.POSITION: ("IVV", lambda t: m.Position(t[0], m.Vec3(*t[1:4]), m.Rotator(*t[4:7]))),
     K.STATE: ("IBfB", lambda t: m.TrafficLightState(*t)),
     K.ANIM_VEHICLE: ("IfffBi", lambda t: m.AnimVehicle(*t)),
     K.ANIM_WALKER: ("If", lambda t: m.AnimWalker(*t)),
     K.VEHICLE_LIGHT: ("II", lambda t: m.VehicleLight(*t)),
     K.SCENE_LIGHT: ("ifffffBB", lambda t: m.SceneLight(t[0], t[1], m.Color(*t[2:6]), t[6], t[7])),
-    K.KINEMATICS: ("IVV", lambda t: m.Kinematics(t[0], _v(t, 1), _v(t, 4))),
-    K.BOUNDING_BOX: ("IVV", lambda t: m.BoundingBox(t[0], _v(t, 1), _v(t, 4))),
+    K.KINEMATICS: ("IVV", lambda t: m.Kinematics(t[0], m.Vec3(*t[1:4]), m.Vec3(*t[4:7]))),
+    K.BOUNDING_BOX: ("IVV", lambda t: m.BoundingBox(t[0], m.Vec3(*t[1:4]), m.Vec3(*t[4:7]))),
     K.TRAFFIC_LIGHT_TIME: ("Ifff", lambda t: m.TrafficLightTime(*t)),
-    K.TRIGGER_VOLUME: ("IVV", lambda t: m.TriggerVolume(t[0], _v(t, 1), _v(t, 4))),
+    K.TRIGGER_VOLUME: ("IVV", lambda t: m.TriggerVolume(t[0], m.Vec3(*t[1:4]), m.Vec3(*t[4:7]))),
     K.ANIM_BIKER: ("Iff", lambda t: m.AnimBiker(*t)),
     K.VEHICLE_DOOR: ("IBB", lambda t: m.VehicleDoor(*t)),
+}
+#: The record classes built from their flat tuples as they are (``starmap``: no Python call a record).
+_FLAT_CLASSES: dict[K, Callable[..., m.Record]] = {
+    K.EVENT_DEL: m.EventDel, K.EVENT_PARENT: m.EventParent, K.COLLISION: m.Collision, K.STATE: m.TrafficLightState,
+    K.ANIM_VEHICLE: m.AnimVehicle, K.ANIM_WALKER: m.AnimWalker, K.VEHICLE_LIGHT: m.VehicleLight,
+    K.TRAFFIC_LIGHT_TIME: m.TrafficLightTime, K.ANIM_BIKER: m.AnimBiker, K.VEHICLE_DOOR: m.VehicleDoor,
+}
+_BUILDERS: dict[K, Callable[[list[tuple[Any, ...]]], Iterator[m.Record]]] = {
+    kind: (partial(starmap, _FLAT_CLASSES[kind]) if kind in _FLAT_CLASSES else partial(map, build))
+    for kind, (_, build) in _FIXED_RECORDS.items()
 }
 
 # Packets without a record count: (exact payload size, struct, builder).
@@ -187,16 +193,13 @@ def unpack_flat(kind: K, payload: bytes | memoryview, variant: Variant, offset: 
     :class:`Malformed` when the size is not ``2 + count * record_size``.
     """
     s = _RECORD_STRUCTS[kind, variant.vec_f64]
-    size = len(payload)
-    if size < 2:
-        raise _size_error(kind, size, "at least 2", offset, path)
-    (count,) = _UNPACK_U16_FROM(payload, 0)
-    expected = 2 + count * s.size
-    if size != expected:
-        raise _size_error(kind, size, expected, offset, path)
-    if count == 0:
-        return []
-    return list(s.iter_unpack(payload[2:]))
+    try:
+        (count,) = _UNPACK_U16_FROM(payload, 0)
+    except struct.error:  # fewer than 2 bytes
+        raise _size_error(kind, len(payload), "at least 2", offset, path) from None
+    if len(payload) != 2 + count * s.size:
+        raise _size_error(kind, len(payload), 2 + count * s.size, offset, path)
+    return list(s.iter_unpack(payload[2:]))  # no record: an empty list
 
 
 # The smallest record of each variable-size layout, by vector width (f32, f64): the
@@ -317,12 +320,13 @@ class _Cursor:
         self.kind = kind
 
     def take(self, s: struct.Struct, what: str) -> tuple[Any, ...]:
-        if self.pos + s.size > len(self.buf):
+        try:
+            t = s.unpack_from(self.buf, self.pos)
+        except struct.error:  # fewer than ``s.size`` bytes left
             raise Malformed(
                 f"{self.kind.label} payload ends inside {what} (needs {s.size} bytes, {len(self.buf) - self.pos} left)",
                 self.base + self.pos, f"{self.path}.{what}", rule="CARLA-PACKET-001",
-            )
-        t = s.unpack_from(self.buf, self.pos)
+            ) from None
         self.pos += s.size
         return t
 
@@ -365,11 +369,22 @@ _Wheel36 = tuple[float, float, float, float, float, float, float, float, float]
 _Wheel48 = tuple[float, float, float, float, float, float, float, float, float, float, float, float]
 
 
+#: An EventAdd record's fixed head (id, type, location, rotation, description uid), by vector struct.
+_EVENT_ADD_HEAD = {vec: struct.Struct("<IB" + vec.format.lstrip("<") * 2 + "I") for vec in (_S_V3F, _S_V3D)}
+
+
 def _event_add(c: _Cursor, vec: struct.Struct) -> m.EventAdd:
-    database_id, type_ = c.take(_S_ID_TYPE, "database_id")
-    loc = m.Vec3(*c.take(vec, "location"))
-    rot = m.Rotator(*c.take(vec, "rotation"))
-    (uid,) = c.take(_S_U32, "description_uid")
+    head = _EVENT_ADD_HEAD[vec]
+    try:
+        t = head.unpack_from(c.buf, c.pos)  # the fixed head at once
+    except struct.error:  # short: field by field, which says where (one of them raises)
+        database_id, type_ = c.take(_S_ID_TYPE, "database_id")
+        loc = m.Vec3(*c.take(vec, "location"))
+        rot = m.Rotator(*c.take(vec, "rotation"))
+        (uid,) = c.take(_S_U32, "description_uid")
+    else:
+        c.pos += head.size
+        database_id, type_, loc, rot, uid = t[0], t[1], m.Vec3(*t[2:5]), m.Rotator(*t[5:8]), t[8]
     desc = c.string("description_id")
     (n,) = c.take(_S_U16, "num_attributes")
     return m.EventAdd(database_id, type_, loc, rot, uid, desc, _attributes(c, n))
@@ -622,9 +637,9 @@ def decode_body(
     Raises :class:`Malformed` (rule ``CARLA-PACKET-001``) when the payload
     size differs from what the layout implies.
     """
-    fixed = _FIXED_RECORDS.get(kind)  # the most common layouts first (the tables do not overlap)
-    if fixed is not None:
-        return tuple(map(fixed[1], unpack_flat(kind, payload, variant, offset, path)))
+    flat_records = _BUILDERS.get(kind)  # the most common layouts first (the tables do not overlap)
+    if flat_records is not None:
+        return tuple(flat_records(unpack_flat(kind, payload, variant, offset, path)))
     if kind is K.RAW:
         return bytes(payload)
     entry = _NO_COUNT.get(kind)
@@ -783,10 +798,14 @@ class PacketReader:
             pos = self._pos
             buf = self._buf
             i = pos - self._base
-            if len(buf) - i >= 5:
-                # the common case in two comparisons: the packet is whole in the buffer, ends
-                # within the file's size and is within the limit (anything else: below, at length)
+            try:
+                # the common case in one comparison: the header is in the buffer (else struct raises),
+                # the packet is whole in it, ends within the file's size and is within the limit
+                # (anything else: below, at length)
                 packet_id, size = unpack_header(buf, i)
+            except struct.error:
+                pass
+            else:
                 end = i + 5 + size
                 if end <= min(len(buf), stop - self._base, i + 5 + size_limit):
                     self._pos = pos + 5 + size
@@ -825,6 +844,37 @@ class PacketReader:
             yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end] if size else b"")
 
 
+_GET_ID = itemgetter(0)
+_GET_SIZE = itemgetter(1)
+
+
+def frame_packets(buf: bytes, start: int, end: int, limit: int) -> tuple[list[int], bytes, list[int]]:
+    """The packets of ``buf`` from ``start`` on that ``PacketReader`` would read before it stops:
+    each whole within ``buf[:end]`` and of at most ``limit`` payload bytes (the first that is not
+    ends them). Their offsets in ``buf``, ids and payload sizes, framed in a loop that does
+    nothing but step from one packet to the next (the checks are C loops over the lists)."""
+    starts: list[int] = []
+    heads: list[tuple[int, int]] = []
+    head = _PACKET_HEADER.unpack_from
+    j = start
+    try:
+        while j < end:
+            h = head(buf, j)  # raises where a header runs past the buffer
+            heads.append(h)
+            starts.append(j)
+            j += 5 + h[1]
+    except struct.error:
+        pass
+    sizes = list(map(_GET_SIZE, heads))
+    n = len(starts)
+    if n and j > end:
+        n -= 1  # only the last one can end past ``end``: every other one ends where the next starts
+    if n and max(sizes) > limit:
+        n = min(n, next(compress(count(), map(gt, sizes, repeat(limit)))))
+    del starts[n:], sizes[n:]
+    return starts, bytes(map(_GET_ID, heads[:n])), sizes
+
+
 def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iterator[m.Packet]:
     """Stream a whole log: the header is consumed, then every packet is decoded.
 
@@ -841,14 +891,26 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     """Decode a whole log held in memory. Raises :class:`DecodeError` subclasses only."""
     import io
 
-    f = io.BytesIO(data)
     header, offset = decode_header(data, 0)
-    f.seek(offset)
+    # the packets that are whole and within the limit, framed in one loop; where they stop,
+    # ``PacketReader`` says why (the same error as reading packet by packet: the bodies before it first)
+    total = len(data)
+    starts, ids, sizes = frame_packets(data, offset, total, MAX_PACKET_SIZE)
+    pos = starts[-1] + 5 + sizes[-1] if starts else offset
+    kinds = variant.ids.get
     packets: list[m.Packet] = []
     append = packets.append
-    for i, raw in enumerate(PacketReader(f, variant, offset, len(data))):
-        kind = raw.kind
-        append(m.Packet(kind, decode_body(kind, raw.payload, variant, raw.offset + 5, f"packet[{i}]"), raw.packet_id))
+    for i, (at, packet_id, size) in enumerate(zip(starts, ids, sizes)):
+        kind = kinds(packet_id, K.RAW)
+        at += 5
+        append(m.Packet(kind, decode_body(kind, data[at:at + size], variant, at, f"packet[{i}]"), packet_id))
+    if pos < total:
+        f = io.BytesIO(data)
+        f.seek(pos)
+        for raw in PacketReader(f, variant, pos, total):  # pragma: no branch - it raises at its first packet
+            kind = raw.kind
+            append(m.Packet(kind, decode_body(kind, raw.payload, variant, raw.offset + 5, f"packet[{len(packets)}]"),
+                            raw.packet_id))
     return m.Recording(header, tuple(packets))
 
 
