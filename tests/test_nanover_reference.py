@@ -107,6 +107,10 @@ def test_trailing_junk_is_a_truncation_naming_the_last_record() -> None:
     (b"\x08" + b"\xff" * 10 + b"\x01", 1, Malformed),  # an 11-byte varint
     (b"\x12\x05\x0a", 0, Malformed),             # a length past the end
     (b"\x08", 1, Truncated),
+    (b"\x12", 1, Truncated),                     # a length-delimited field with no length
+    (b"\x12\x80", 1, Truncated),                 # its length cut inside a two-byte varint
+    (b"\x80\x01", 2, Truncated),                 # a two-byte tag (field 16) with no value
+    (b"\x80", 0, Truncated),                     # a tag cut inside its varint
 ])
 def test_wire_walk_rejects_with_the_offset(payload: bytes, offset: int, exc: type) -> None:
     with pytest.raises(exc) as e:

@@ -149,7 +149,12 @@ def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, ba
     counting = name in _COUNTING  # every message field here is one more value (NANOVER-LIMIT-003)
     while off < end:
         at = off
-        tag, off = varint(buf, off, end, _TAG_MAX, base, path)
+        # a one-byte varint (most tags and lengths) is read inline; read_varint reads the others
+        tag = buf[off]
+        if tag < 0x80:
+            off += 1
+        else:
+            tag, off = varint(buf, off, end, _TAG_MAX, base, path)
         wt = tag & 7
         if tag > 0xFFFFFFFF or tag >> 3 == 0 or wt in (3, 4, 6, 7):
             why = ("field number 0" if tag >> 3 == 0 and tag <= 0xFFFFFFFF else
@@ -176,7 +181,11 @@ def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, ba
                                 rule="NANOVER-PROTO-001", needed=n, available=end - off)
             off += n
         else:
-            n, off = varint(buf, off, end, _VARINT_MAX, base, path)
+            n = buf[off] if off < end else 0x80  # past the end: read_varint reports the cut
+            if n < 0x80:
+                off += 1
+            else:
+                n, off = varint(buf, off, end, _VARINT_MAX, base, path)
             d = depth + step
             if sub in _NESTED and d >= MAX_NESTING:  # checked before the length, as in the ksy
                 raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
