@@ -352,10 +352,11 @@ def _cross_check_section() -> str:
              "  Every file is read a second time by the parser generated from the format's",
              "  Kaitai spec, up to a size per format (--cross-check-limit to change it,",
              "  --cross-check off to skip it; the report's evidence says what ran). On CARLA",
-             "  and NanoVer files the default reads a sample: the header, the first and last",
-             "  packet or record, and about 1 in 1,024 (CARLA) or 128 (NanoVer), chosen by a hash",
-             "  of the unit's index, so that a check with its cross-check takes at most about",
-             "  twice the check alone; --cross-check full reads every byte.",
+             "  and NanoVer files, and Matrix-SMT files above 64 KiB, the default reads a",
+             "  sample: the header, the first and last packet, record or frame, and about 1 in",
+             "  1,024 (CARLA), 128 (NanoVer) or 1,024 (Matrix-SMT), chosen by a hash of the",
+             "  unit's index, so that a check with its cross-check takes at most about twice",
+             "  the check alone; --cross-check full reads every byte.",
              "  Limits per format:"]
     for info in FORMATS.values():
         lines.append(f"  {info.id:<14} {_size_text(info.cross_check_limit):>4}  {info.cross_check_note}")

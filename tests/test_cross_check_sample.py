@@ -137,6 +137,5 @@ def test_the_stated_sample_is_the_stride_the_code_uses(fmt: str) -> None:
     stride = importlib.import_module(f"recspec.conformance.{info.package}._xcheck").SAMPLE_STRIDE
     unit = {"carla": "packet", "nanover": "record", "matrix-smt": "frame"}[fmt]
     assert f"about 1 {unit} in {stride:,}" in info.cross_check_note
-    if fmt != "matrix-smt":
-        label = {"carla": "CARLA", "nanover": "NanoVer"}[fmt]
-        assert f"{stride:,} ({label})" in " ".join(_cross_check_section().split())
+    label = {"carla": "CARLA", "nanover": "NanoVer", "matrix-smt": "Matrix-SMT"}[fmt]
+    assert f"{stride:,} ({label})" in " ".join(_cross_check_section().split())
