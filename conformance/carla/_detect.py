@@ -310,49 +310,26 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
     stop = size if size is not None else 1 << 64  # no packet of the prefix ends past it
     buf, i = reader.window(5)
     while prefix.packets < DETECTION_PREFIX_PACKETS:
+        # the common case in few comparisons: a packet between FrameStart and FrameEnd, whole in the
+        # buffer, within the file's size and the limit, needs no framing step (with ``bulk``)
+        whole = False
         if bulk and len(buf) - i >= 5:
-            # the common case in few comparisons: a packet between FrameStart and FrameEnd, whole in
-            # the buffer, within the file's size and the limit (anything else: below, at length)
             pid, n = unpack(buf, i)
-            if i + 5 + n <= min(len(buf), stop - pos + i, i + 5 + limit) and pid > _FRAME_END:
-                prefix.packets += 1
-                key = (pid, n, buf[i + 5] | buf[i + 6] << 8 if n >= 2 and pid not in _NO_COUNT_IDS else -1)
-                entry = shapes.get(key)
-                if entry is None:
-                    shapes[key] = [1, pos, buf[i + 5:i + 5 + n]]
-                else:
-                    entry[0] += 1
-                if frame_ids is not None:
-                    frame_ids.add(pid)
-                if frame is not None:
-                    frame.append((pid, n))
-                    if len(frame) > _FRAME_SHAPE_PACKETS:
-                        frame = None
-                if pid in _VARIABLE_IDS:
-                    vkey = (pid, buf[i + 5:i + 5 + n])
-                    copies = variable.get(vkey)
-                    if copies is None:
-                        variable[vkey] = [1, pos + 5]
-                    else:
-                        copies[0] += 1
-                i += 5 + n
-                pos += 5 + n
-                if pos >= end_bytes:
-                    break
-                continue
-        if len(buf) - i < 5:
-            reader.advance(pos - reader.tell())
-            buf, i = reader.window(5)
+            whole = i + 5 + n <= min(len(buf), stop - pos + i, i + 5 + limit) and pid > _FRAME_END
+        if not whole:
             if len(buf) - i < 5:
+                reader.advance(pos - reader.tell())
+                buf, i = reader.window(5)
+                if len(buf) - i < 5:
+                    break
+            pid, n = unpack(buf, i)
+            if (size is not None and pos + 5 + n > size) or n > limit:
                 break
-        pid, n = unpack(buf, i)
-        if (size is not None and pos + 5 + n > size) or n > limit:
-            break
-        if len(buf) - i < 5 + n:
-            reader.advance(pos - reader.tell())
-            buf, i = reader.window(5 + n)
             if len(buf) - i < 5 + n:
-                break
+                reader.advance(pos - reader.tell())
+                buf, i = reader.window(5 + n)
+                if len(buf) - i < 5 + n:
+                    break
         prefix.packets += 1
         key = (pid, n, buf[i + 5] | buf[i + 6] << 8 if n >= 2 and pid not in _NO_COUNT_IDS else -1)
         entry = shapes.get(key)
