@@ -551,20 +551,18 @@ def _spans_volume(points: list[list[float]]) -> bool:
 
 def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = None,
                  progress: Callable[[int, int], None] | None = None, fast_path: bool = True,
-                 decoded: Document | Mapping[int, Document] | None = None) -> FileReport:
+                 decoded: Mapping[int, Document] | None = None) -> FileReport:
     """Check one recording read from ``f`` (seekable). ``progress(done_bytes, total)``
     is called every few thousand frames. ``fast_path=False`` checks every frame in
     full (the tests compare the two).
 
-    ``decoded``: the same bytes as ``decode_document`` read them (whole, without error),
-    when the caller has them already: each frame the walk would decode from its bytes,
-    and each top-level document or array, is then taken from that tree instead, found by
-    its offset (the same decoder over the same bytes at the same offset and depth gives
-    the same value; a unit not found there, or larger than the walk buffers, is decoded
-    as usual). Or ``decoded`` is ``decode_document``'s ``units`` (the sections and frames it
-    read whole, by offset, even when it then met a fault): the same, for the units there.
-    Every rule still runs on every value; a property test holds the reports equal with and
-    without it."""
+    ``decoded``: ``decode_document``'s ``units`` for the same bytes (the sections and frames
+    it read whole, by the offset of their element, even when it then met a fault), when the
+    caller has them already: each frame the walk would decode from its bytes, and each
+    top-level document or array, is then taken from there instead (the same decoder over the
+    same bytes at the same offset and depth gives the same value; a unit not found there, or
+    larger than the walk buffers, is decoded as usual). Every rule still runs on every value;
+    a property test holds the reports equal with and without it."""
     sink = FindingSink(RULES_BY_ID, profile)
     report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
     walk = _Walk(sink, profile)
@@ -595,7 +593,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     walk.top_keys(sections)
     frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
     objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
-    top = decoded if isinstance(decoded, Mapping) else _by_offset(decoded)
+    top: Mapping[int, Document] = decoded if decoded is not None else {}
     for s in sections:
         if s is frames_s and s.type_code == T_ARRAY:
             continue
@@ -627,8 +625,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         runs = fast_path and walk.trace is None
         bulk = _runs.FrameRuns(walk) if runs else None
         total = w.size
-        shared = decoded if isinstance(decoded, Mapping) else \
-            _by_offset(top.get(frames_s.offset) if _shareable(frames_s) else None)
+        shared = top
         try:
             for entry in w.entries(frames_s, raw=True):
                 if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):
@@ -659,14 +656,6 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     if deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):
         _structural(walk, deferred, truncated, w)
     return _finish(report, sink, walk)
-
-
-def _by_offset(doc: Any) -> dict[int, Any]:
-    """The embedded documents and arrays among ``doc``'s values, by the offset of their element
-    (``check_stream``'s ``decoded``; nothing for ``None`` or a value built in code)."""
-    if not isinstance(doc, Document) or doc.offsets is None:
-        return {}
-    return {off: v for off, v in zip(doc.offsets, doc.values) if isinstance(v, Document)}
 
 
 def _shareable(s: Section) -> bool:
