@@ -117,8 +117,10 @@ def _read_exactly(read: Callable[[int], bytes], n: int) -> bytes:
     return data
 
 
-#: RecordReader reads the file this many bytes at a time (or a whole record when it is larger).
-READ_BLOCK = 1 << 18
+#: RecordReader reads the file this many bytes at a time ...
+READ_BLOCK = 1 << 20
+#: ... and a payload larger than this with a read of its own (LARGE_PAYLOAD < READ_BLOCK).
+LARGE_PAYLOAD = 1 << 16
 
 
 class RecordReader:
@@ -131,9 +133,11 @@ class RecordReader:
     ``max_payload_size``. ``last`` is the index, offset and timestamp of the last
     complete record (``None`` before the first).
 
-    The file is read :data:`READ_BLOCK` bytes at a time (a record larger than that,
-    whole), so a record costs no read call of its own; memory holds one block or one
-    record. :meth:`records` gives each record as ``(offset, timestamp_us, payload)``
+    The file is read :data:`READ_BLOCK` bytes at a time, so a record costs no read
+    call of its own, and a payload above :data:`LARGE_PAYLOAD` with a call of its own
+    (its bytes copied once, as a plain ``read`` does); memory holds one block and one
+    record. Where the file can seek, a refill reads the record it starts inside again
+    rather than copying it from the old block. :meth:`records` gives each record as ``(offset, timestamp_us, payload)``
     and iterating gives :class:`RawRecord` objects; both are the same framing.
     """
 
@@ -146,6 +150,9 @@ class RecordReader:
         self._buf = b""  # the file's bytes from offset ``_base`` on, read and not yet framed past
         self._base = offset
         self._eof = False
+        self._block = READ_BLOCK  # how much the next refill reads at least
+        seekable = getattr(f, "seekable", None)
+        self._seek = f.seek if seekable is not None and seekable() else None
         self._last: tuple[int, int] | None = None  # (offset, timestamp_us) of the last complete record
         self.count = 0
 
@@ -165,12 +172,30 @@ class RecordReader:
         have = len(buf) - i
         if have >= n or self._eof:
             return buf, i
-        want = max(n, READ_BLOCK)
-        rest = buf[i:]
+        want = max(n, self._block)
+        if self._size is not None:
+            want = max(n, min(want, self._size - self._pos))  # no allocation past the file's end
+        self._block = READ_BLOCK
+        if have and self._seek is not None:
+            self._seek(-have, 1)  # the partial record again from the file: cheaper than copying the block
+            have = 0
         more = _read_exactly(self._read, want - have)
         self._eof = len(more) < want - have  # only an empty read ends a short one
-        self._buf, self._base = rest + more if rest else more, self._pos
+        self._buf, self._base = buf[i:] + more if have else more, self._pos
         return self._buf, 0
+
+    def _read_alone(self, buf: bytes, start: int, n: int) -> bytes:
+        """The ``n``-byte payload that starts at ``buf[start]``, read with a call of its own (the part
+        already in the buffer again when the file can seek); the buffer is emptied past it, and the
+        next refill reads only a record header (the next record may be as large)."""
+        have = len(buf) - start
+        if have and self._seek is not None:
+            self._seek(-have, 1)
+            have = 0
+        payload = buf[start:] + _read_exactly(self._read, n - have) if have else _read_exactly(self._read, n)
+        self._buf, self._base = b"", self._pos + RECORD_HEADER_SIZE + n
+        self._block = RECORD_HEADER_SIZE
+        return payload
 
     def _truncated(self, what: str, needed: int, available: int) -> Truncated:
         last = self.last
@@ -211,10 +236,9 @@ class RecordReader:
                                         limit="MAX_PAYLOAD_SIZE", value=n, maximum=limit)
                 if pos + RECORD_HEADER_SIZE + n > total:
                     raise self._truncated(f"the payload of record[{self.count}]", n, total - pos - RECORD_HEADER_SIZE)
-                if RECORD_HEADER_SIZE + n > READ_BLOCK:
-                    # a record larger than a block is read on its own, so that its bytes are in memory once
-                    payload = buf[start:] + _read_exactly(self._read, end - len(buf))
-                    self._buf, self._base = b"", pos + RECORD_HEADER_SIZE + n
+                if n > LARGE_PAYLOAD:
+                    # a large payload is read on its own, so that its bytes are read (and copied) once
+                    payload = self._read_alone(buf, start, n)
                     if len(payload) < n:
                         self._eof = True
                         raise self._truncated(f"the payload of record[{self.count}]", n, len(payload))
