@@ -23,6 +23,7 @@ from recspec.reference.nanover import (
     RecordReader,
     StateAggregate,
     StateUpdate,
+    _framing,
     decode_payload,
     encode_frame,
     encode_state_update,
@@ -30,7 +31,6 @@ from recspec.reference.nanover import (
     read_header,
     scan,
 )
-from recspec.reference.nanover import _framing
 
 MAGIC = bytes.fromhex("e3b78999c4e3715c")
 
