@@ -651,7 +651,7 @@ def _frame_entries(draw: st.DrawFn, shape: tuple[dict[str, object], dict[str, tu
     return entries
 
 
-_TWISTS = (None,) * 14 + ("overlong-index", "index-after", "unknown-root", "unknown-frame", "entry-twice",
+_TWISTS = (None,) * 40 + ("overlong-index", "index-after", "unknown-root", "unknown-frame", "entry-twice",
                           "split-frame", "index-2^32", "index-twice", "no-index", "unpacked")
 
 
@@ -770,7 +770,9 @@ def test_a_template_matches_only_what_it_proves(data: st.DataObject) -> None:
     template = FrameTemplate.of(first, _check._LITERAL_KEYS)
     if template is None:
         return
-    entries = data.draw(st.permutations(_frame_entries(data.draw, shape)))
+    entries = _frame_entries(data.draw, shape)
+    if data.draw(st.booleans()):
+        entries = data.draw(st.permutations(entries))
     payload = _frame_payload(data.draw, data.draw(st.integers(0, 2**32 + 1)), entries)
     if data.draw(st.booleans()):
         payload = flip(payload, data.draw(st.integers(0, 4096)), data.draw(st.integers(0, 255)))
@@ -798,13 +800,20 @@ def test_a_template_takes_its_shape_in_any_order_and_nothing_else() -> None:
 
     template = FrameTemplate.of(payload(frame(2.0, 0.5, (0.0,) * 6, (0, 1))), _check._LITERAL_KEYS)
     assert template is not None
+    # in the template frame's order (no parse), then in another (a skeleton parse, from then on)
+    assert template.match(payload(frame(2.0, 9.0, (1.0,) * 6, (0, 1)), 300)) == 300
+    assert template._ordered is not None
     assert template.match(payload(frame(2.0, 9.0, (1.0,) * 6, (0, 1))[::-1], 300)) == 300
+    assert template._ordered is None
+    assert template.match(payload(frame(2.0, 9.0, (1.0,) * 6, (0, 1)), 2**32 - 1)) == 2**32 - 1
     for other in (frame(3.0, 9.0, (1.0,) * 6, (0, 1)), frame(2.0, 9.0, (1.0,) * 9, (0, 1)),
                   frame(2.0, 9.0, (1.0,) * 6, (1, 0)), frame(2.0, 9.0, (1.0,) * 6, (0, 1), "x.otheR")):
         assert template.match(payload(other)) is None
     entries = frame(2.0, 9.0, (1.0,) * 6, (0, 1))
     body = b"".join(entries)
     assert template.match(payload(entries, 0)) is None  # a reset
+    assert template.match(payload(entries[:-1], 5)) is None and template.match(payload(entries[1:], 5)) is None
+    assert template.match(b"\x08") is None and template.match(b"\x08\x80\x80") is None
     for twisted in (b"\x08\x87\x00\x12" + encode_varint(len(body)) + body,   # an overlong frame index
                     payload(entries) + b"\x18\x01",                           # an unknown field
                     payload(entries[1:]) + b"\x12" + encode_varint(len(entries[0])) + entries[0],  # two frames

@@ -46,7 +46,7 @@ from google.protobuf.message import DecodeError as PbDecodeError
 from google.protobuf.message import Message
 
 from recspec.errors import DecodeError
-from recspec.reference.nanover import read_varint
+from recspec.reference.nanover import encode_varint, read_varint
 
 __all__ = ["FrameTemplate", "skeleton_class"]
 
@@ -117,13 +117,14 @@ def _float_data(contents: bytes, key: bytes) -> int:
 class FrameTemplate:
     """The shape of one clean frame; :meth:`match` proves a payload of the same shape (module docstring)."""
 
-    __slots__ = ("_arrays", "_heads", "_layout", "_lengths", "_new", "_size", "_values")
+    __slots__ = ("_arrays", "_heads", "_layout", "_lengths", "_new", "_ordered", "_ordered_heads", "_ordered_size",
+                 "_size", "_values")
 
     def __init__(self, values: list[bytes], arrays: list[bytes], literal_keys: Collection[bytes]) -> None:
-        """From a frame's sorted ``values`` and ``arrays`` contents; raises ``ValueError`` when they
-        cannot make a template (an entry not led by its key, a key twice in a map)."""
-        heads: list[bytes] = []
-        layout = ["<"]
+        """From a frame's ``values`` and ``arrays`` contents, in the order of the wire; raises
+        ``ValueError`` when they cannot make a template (an entry not led by its key, a key twice
+        in a map)."""
+        data: dict[bytes, int] = {}  # contents -> the length of its data (the keys differ, so do the contents)
         for contents, is_values in ((values, True), (arrays, False)):
             keys = set()
             for c in contents:
@@ -131,19 +132,28 @@ class FrameTemplate:
                 if key is None or key in keys:
                     raise ValueError("an entry not led by its key, or a key twice")
                 keys.add(key)
-                data = _number_data(c, key, literal_keys) if is_values else _float_data(c, key)
-                heads.append(c[:len(c) - data])
-                layout.append(f"{len(c) - data}s{data}x" if data else f"{len(c)}s")
+                data[c] = _number_data(c, key, literal_keys) if is_values else _float_data(c, key)
         frame = sum(1 + _varint_size(len(c)) + len(c) for c in (*values, *arrays))
+        # the canonical payload's length but for frame_index's varint: its tag, the frame field's tag,
+        # length and contents
+        self._size = 1 + 1 + _varint_size(frame) + frame
+        # the sorted contents (any order on the wire: match's skeleton parse)
+        ranked = sorted(values) + sorted(arrays)
         self._new = skeleton_class()
         self._values = len(values)
         self._arrays = len(arrays)
-        self._lengths = list(map(len, values + arrays))
-        self._layout = struct.Struct("".join(layout))
-        self._heads = tuple(heads)
-        # the canonical payload's length but for frame_index's varint: the frame field's tag, length, contents
-        # and frame_index's tag
-        self._size = 1 + _varint_size(frame) + frame + 1
+        self._lengths = list(map(len, ranked))
+        self._layout = struct.Struct("<" + "".join(f"{len(c) - data[c]}s{data[c]}x" for c in ranked))
+        self._heads = tuple(c[:len(c) - data[c]] for c in ranked)
+        # the canonical bytes after frame_index in this frame's order, values first (a writer that keeps
+        # its order: match's first try, without a parse)
+        fields = [(0x0A, c) for c in values] + [(0x12, c) for c in arrays]
+        heads = [b"\x12" + encode_varint(frame)]
+        heads += [bytes((tag,)) + encode_varint(len(c)) + c[:len(c) - data[c]] for tag, c in fields]
+        self._ordered: struct.Struct | None = struct.Struct(
+            f"<{len(heads[0])}s" + "".join(f"{len(h)}s{data[c]}x" for h, (_, c) in zip(heads[1:], fields)))
+        self._ordered_heads = tuple(heads)
+        self._ordered_size = self._size - 1
 
     @classmethod
     def of(cls, payload: bytes, literal_keys: Collection[bytes]) -> FrameTemplate | None:
@@ -155,12 +165,46 @@ class FrameTemplate:
             return None
         frame = msg.frame  # type: ignore[attr-defined]
         try:
-            return cls(sorted(frame.values), sorted(frame.arrays), literal_keys)
+            return cls(frame.values[:], frame.arrays[:], literal_keys)
         except ValueError:
             return None
 
     def match(self, payload: bytes) -> int | None:
-        """The frame index of a payload of this template's shape (proved: module docstring), else ``None``."""
+        """The frame index of a payload of this template's shape (proved: module docstring), else ``None``.
+
+        First as the bytes of the template frame's order (values, then arrays): one ``struct``
+        call over the payload. When the entries come in another order, a skeleton parse sorts
+        them; a template that had to do so once (a writer whose order varies) always does."""
+        ordered = self._ordered
+        if ordered is not None:
+            index = self._match_ordered(payload, ordered)
+            if index is not None:
+                return index
+        index = self._match_sorted(payload)
+        if index is not None:
+            self._ordered = None
+        return index
+
+    def _match_ordered(self, payload: bytes, layout: struct.Struct) -> int | None:
+        """``match`` on the canonical bytes of the template frame's order: a shortest frame_index
+        varint, then the frame field's tag and length and the entries' heads at fixed places."""
+        if not payload or payload[0] != 0x08:
+            return None
+        index = shift = 0
+        for b in payload[1:6]:
+            index |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                break
+        else:
+            return None
+        at = 1 + shift // 7  # where the frame field starts
+        if (b == 0 and at > 2) or not 0 < index < 1 << 32 or len(payload) != at + self._ordered_size:
+            return None
+        return index if layout.unpack_from(payload, at) == self._ordered_heads else None
+
+    def _match_sorted(self, payload: bytes) -> int | None:
+        """``match`` on the skeleton parse of the payload, its entries sorted."""
         msg = self._new()
         try:
             msg.ParseFromString(payload)
