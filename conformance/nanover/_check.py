@@ -168,25 +168,33 @@ class _Walk:
 
     def run(self, reader: RecordReader, progress: Callable[[int, int], None] | None, size: int | None) -> None:
         """Every record of ``reader`` through record(), with the trace and ``progress``; the
-        reader's framing errors propagate."""
+        reader's framing errors propagate. A frame the current template matches, under a
+        timestamp plainly after the previous one, is taken here: what record() would do with it."""
         record = self.record
         trace = self.trace
-        index = 0
-        if trace is None and (progress is None or not size):
-            for offset, ts, payload in reader.records():
-                record(index, offset, ts, payload)
-                index += 1
-            return
-        for offset, ts, payload in reader.records():
-            resets = self.resets
-            record(index, offset, ts, payload)
-            if trace is not None:
-                trace.record(ts, self.numbers.get("particle.count"), self.resets != resets)
+        prev = -MAX_GAP_US  # no timestamp is plainly after it: the first record takes record()
+        for index, (offset, ts, payload) in enumerate(reader.records()):
+            template = self._template
+            fi = template.match(payload) if template is not None and prev < ts < prev + MAX_GAP_US else None
+            if fi is not None and not ts >> 64:
+                self.records += 1
+                self.prev_ts = ts
+                self.last_index = fi
+                if trace is not None:
+                    trace.record(ts, self.numbers.get("particle.count"), False)
+            else:
+                if template is not None and fi is None and prev < ts < prev + MAX_GAP_US:
+                    self._template = None  # tried, and not of its shape: record() judges the frame
+                resets = self.resets
+                record(index, offset, ts, payload, fi)
+                if trace is not None:
+                    trace.record(ts, self.numbers.get("particle.count"), self.resets != resets)
             if progress is not None and size and index % _PROGRESS_EVERY == 0:
                 progress(offset, size)
-            index += 1
+            prev = ts
 
-    def record(self, index: int, offset: int, ts: int, payload: bytes) -> None:
+    def record(self, index: int, offset: int, ts: int, payload: bytes, matched: int | None = None) -> None:
+        """One record; ``matched``: the frame index the current template has already found for it."""
         self.records += 1
         prev = self.prev_ts
         # a timestamp plainly after the previous one breaks no timestamp rule
@@ -203,7 +211,7 @@ class _Walk:
             if template is None and clean is not None and abs(len(payload) - len(clean)) <= _TEMPLATE_SLACK:
                 template = self._template = FrameTemplate.of(clean, _LITERAL_KEYS)
             if template is not None:
-                fi = template.match(payload)
+                fi = matched if matched is not None else template.match(payload)
                 if fi is not None:
                     self.last_index = fi
                     return
