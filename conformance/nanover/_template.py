@@ -88,14 +88,6 @@ def _key(contents: bytes) -> bytes | None:
     return contents[2:2 + contents[1]]
 
 
-def _number_data(contents: bytes, key: bytes, literal_keys: Collection[bytes]) -> int:
-    """8 for a ``values`` entry that is its key and a number (and whose key is not literal), else 0."""
-    at = 2 + len(key)
-    if len(contents) == at + 11 and contents[at:at + 3] == _NUMBER_TAIL and key not in literal_keys:
-        return 8
-    return 0
-
-
 def _float_data(contents: bytes, key: bytes) -> int:
     """The packed floats' length of an ``arrays`` entry that is its key and a float array
     (ValueArray ``0a`` FloatArray ``0a`` packed run, each filling its message), else 0."""
@@ -124,16 +116,28 @@ class FrameTemplate:
         """From a frame's ``values`` and ``arrays`` contents, in the order of the wire; raises
         ``ValueError`` when they cannot make a template (an entry not led by its key, a key twice
         in a map)."""
-        data: dict[bytes, int] = {}  # contents -> the length of its data (the keys differ, so do the contents)
-        for contents, is_values in ((values, True), (arrays, False)):
+        parts: dict[bytes, tuple[bytes, int]] = {}  # contents -> (head, data length); the keys differ, so do they
+        wire_heads: list[bytes] = []  # the entries' tags, lengths and heads, in the wire's order
+        wire_layout: list[str] = []
+        frame = 0
+        for tag, contents in ((b"\x0a", values), (b"\x12", arrays)):
             keys = set()
             for c in contents:
+                n = len(c)
                 key = _key(c)
                 if key is None or key in keys:
                     raise ValueError("an entry not led by its key, or a key twice")
                 keys.add(key)
-                data[c] = _number_data(c, key, literal_keys) if is_values else _float_data(c, key)
-        frame = sum(1 + _varint_size(len(c)) + len(c) for c in (*values, *arrays))
+                if tag == b"\x0a":
+                    data = 8 if n == len(key) + 13 and c[-11:-8] == _NUMBER_TAIL and key not in literal_keys else 0
+                else:
+                    data = _float_data(c, key)
+                head = c[:n - data]
+                parts[c] = (head, data)
+                prefix = tag + encode_varint(n)
+                wire_heads.append(prefix + head)
+                wire_layout.append(f"{len(prefix) + n - data}s{data}x")
+                frame += len(prefix) + n
         # the canonical payload's length but for frame_index's varint: its tag, the frame field's tag,
         # length and contents
         self._size = 1 + 1 + _varint_size(frame) + frame
@@ -143,16 +147,13 @@ class FrameTemplate:
         self._values = len(values)
         self._arrays = len(arrays)
         self._lengths = list(map(len, ranked))
-        self._layout = struct.Struct("<" + "".join(f"{len(c) - data[c]}s{data[c]}x" for c in ranked))
-        self._heads = tuple(c[:len(c) - data[c]] for c in ranked)
+        self._layout = struct.Struct("<" + "".join(f"{len(parts[c][0])}s{parts[c][1]}x" for c in ranked))
+        self._heads = tuple(parts[c][0] for c in ranked)
         # the canonical bytes after frame_index in this frame's order, values first (a writer that keeps
         # its order: match's first try, without a parse)
-        fields = [(0x0A, c) for c in values] + [(0x12, c) for c in arrays]
-        heads = [b"\x12" + encode_varint(frame)]
-        heads += [bytes((tag,)) + encode_varint(len(c)) + c[:len(c) - data[c]] for tag, c in fields]
-        self._ordered: struct.Struct | None = struct.Struct(
-            f"<{len(heads[0])}s" + "".join(f"{len(h)}s{data[c]}x" for h, (_, c) in zip(heads[1:], fields)))
-        self._ordered_heads = tuple(heads)
+        frame_head = b"\x12" + encode_varint(frame)
+        self._ordered: struct.Struct | None = struct.Struct(f"<{len(frame_head)}s" + "".join(wire_layout))
+        self._ordered_heads = (frame_head, *wire_heads)
         self._ordered_size = self._size - 1
 
     @classmethod

@@ -127,7 +127,8 @@ class RecordReader:
     """Records one at a time from a binary file object positioned at ``offset``.
 
     ``size`` (the file size, when known) lets a truncated payload be reported
-    without allocating its declared length. Raises :class:`Truncated` (rule
+    without allocating its declared length; the reader stops at ``size`` without
+    a read to find the end there. Raises :class:`Truncated` (rule
     NANOVER-STREAM-001) when the file ends inside a record, and
     :class:`LimitExceeded` (NANOVER-LIMIT-001) for a payload above
     ``max_payload_size``. ``last`` is the index, offset and timestamp of the last
@@ -219,6 +220,8 @@ class RecordReader:
             buf = self._buf
             i = pos - self._base
             if len(buf) - i < RECORD_HEADER_SIZE:
+                if pos == total and len(buf) == i:
+                    return  # the end of the file, as its size says: no read to learn it
                 buf, i = self._window(RECORD_HEADER_SIZE)
                 if len(buf) - i < RECORD_HEADER_SIZE:
                     if len(buf) == i:
