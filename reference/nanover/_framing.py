@@ -152,8 +152,8 @@ class RecordReader:
         self._base = offset
         self._eof = False
         self._block = READ_BLOCK  # how much the next refill reads at least
-        seekable = getattr(f, "seekable", None)
-        self._seek = f.seek if seekable is not None and seekable() else None
+        self._f = f
+        self._seekable: bool | None = None  # asked on first need (a file's answer may cost a system call)
         self._last: tuple[int, int] | None = None  # (offset, timestamp_us) of the last complete record
         self.count = 0
 
@@ -164,6 +164,12 @@ class RecordReader:
     def last(self) -> tuple[int, int, int] | None:
         """``(index, offset, timestamp_us)`` of the last complete record, or ``None``."""
         return None if self._last is None else (self.count - 1, *self._last)
+
+    def _can_seek(self) -> bool:
+        if self._seekable is None:
+            seekable = getattr(self._f, "seekable", None)
+            self._seekable = bool(seekable is not None and seekable())
+        return self._seekable
 
     def _window(self, n: int) -> tuple[bytes, int]:
         """``(buffer, index)``: the buffered bytes and the index in them of ``tell()``, with at
@@ -177,8 +183,8 @@ class RecordReader:
         if self._size is not None:
             want = max(n, min(want, self._size - self._pos))  # no allocation past the file's end
         self._block = READ_BLOCK
-        if have and self._seek is not None:
-            self._seek(-have, 1)  # the partial record again from the file: cheaper than copying the block
+        if have and self._can_seek():
+            self._f.seek(-have, 1)  # the partial record again from the file: cheaper than copying the block
             have = 0
         more = _read_exactly(self._read, want - have)
         self._eof = len(more) < want - have  # only an empty read ends a short one
@@ -190,8 +196,8 @@ class RecordReader:
         already in the buffer again when the file can seek); the buffer is emptied past it, and the
         next refill reads only a record header (the next record may be as large)."""
         have = len(buf) - start
-        if have and self._seek is not None:
-            self._seek(-have, 1)
+        if have and self._can_seek():
+            self._f.seek(-have, 1)
             have = 0
         payload = buf[start:] + _read_exactly(self._read, n - have) if have else _read_exactly(self._read, n)
         self._buf, self._base = b"", self._pos + RECORD_HEADER_SIZE + n
