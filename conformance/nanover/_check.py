@@ -169,7 +169,8 @@ class _Walk:
     def run(self, reader: RecordReader, progress: Callable[[int, int], None] | None, size: int | None) -> None:
         """Every record of ``reader`` through record(), with the trace and ``progress``; the
         reader's framing errors propagate. A frame the current template matches, under a
-        timestamp plainly after the previous one, is taken here: what record() would do with it."""
+        timestamp plainly after the previous one (about which the timestamp rules have nothing to
+        say, whatever ``fast_rules``), is taken here: what record() would do with it."""
         record = self.record
         trace = self.trace
         prev = -MAX_GAP_US  # no timestamp is plainly after it: the first record takes record()

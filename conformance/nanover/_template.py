@@ -116,11 +116,12 @@ class FrameTemplate:
         """From a frame's ``values`` and ``arrays`` contents, in the order of the wire; raises
         ``ValueError`` when they cannot make a template (an entry not led by its key, a key twice
         in a map)."""
-        parts: dict[bytes, tuple[bytes, int]] = {}  # contents -> (head, data length); the keys differ, so do they
+        ranked: list[tuple[bytes, bytes, int]] = []  # (contents, head, data length), sorted per map below
         wire_heads: list[bytes] = []  # the entries' tags, lengths and heads, in the wire's order
         wire_layout: list[str] = []
         frame = 0
         for tag, contents in ((b"\x0a", values), (b"\x12", arrays)):
+            parts = []
             keys = set()
             for c in contents:
                 n = len(c)
@@ -133,22 +134,23 @@ class FrameTemplate:
                 else:
                     data = _float_data(c, key)
                 head = c[:n - data]
-                parts[c] = (head, data)
+                parts.append((c, head, data))
                 prefix = tag + encode_varint(n)
                 wire_heads.append(prefix + head)
                 wire_layout.append(f"{len(prefix) + n - data}s{data}x")
                 frame += len(prefix) + n
+            # a map's contents in sorted order (any order on the wire: match's skeleton parse); the keys
+            # differ, so the contents do, and no two tuples tie
+            ranked += sorted(parts)
         # the canonical payload's length but for frame_index's varint: its tag, the frame field's tag,
         # length and contents
         self._size = 1 + 1 + _varint_size(frame) + frame
-        # the sorted contents (any order on the wire: match's skeleton parse)
-        ranked = sorted(values) + sorted(arrays)
         self._new = skeleton_class()
         self._values = len(values)
         self._arrays = len(arrays)
-        self._lengths = list(map(len, ranked))
-        self._layout = struct.Struct("<" + "".join(f"{len(parts[c][0])}s{parts[c][1]}x" for c in ranked))
-        self._heads = tuple(parts[c][0] for c in ranked)
+        self._lengths = [len(c) for c, _, _ in ranked]
+        self._layout = struct.Struct("<" + "".join(f"{len(head)}s{data}x" for _, head, data in ranked))
+        self._heads = tuple(head for _, head, _ in ranked)
         # the canonical bytes after frame_index in this frame's order, values first (a writer that keeps
         # its order: match's first try, without a parse)
         frame_head = b"\x12" + encode_varint(frame)
