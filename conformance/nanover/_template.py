@@ -19,9 +19,8 @@ Every entry must start with its key field (``0a``, a one-byte length, the key), 
 the keys of a map must differ, so sorting a map's contents sorts them by head.
 
 The proof. A payload matches when its skeleton parse gives a ``frame_index`` in
-``1 .. 2^32 - 1``, as many entries in each map as the template, the same sorted
-contents' lengths, the same heads at the same places of the sorted contents, and a
-payload length equal to the canonical encoding's (one ``frame_index`` in a shortest
+``1 .. 2^32 - 1``, as many entries in each map as the template, sorted contents each
+of the length of its place and starting with its place's head, and a payload length equal to the canonical encoding's (one ``frame_index`` in a shortest
 varint, one ``frame`` field with a shortest length, the entries, nothing else).
 Anything more on the wire (an unknown field, a group, a second ``frame`` or
 ``frame_index``, an overlong varint, a field split in two) makes the payload longer,
@@ -109,7 +108,7 @@ def _float_data(contents: bytes, key: bytes) -> int:
 class FrameTemplate:
     """The shape of one clean frame; :meth:`match` proves a payload of the same shape (module docstring)."""
 
-    __slots__ = ("_arrays", "_heads", "_layout", "_lengths", "_new", "_ordered", "_ordered_heads", "_ordered_size",
+    __slots__ = ("_arrays", "_heads", "_lengths", "_new", "_ordered", "_ordered_heads", "_ordered_size",
                  "_size", "_values")
 
     def __init__(self, values: list[bytes], arrays: list[bytes], literal_keys: Collection[bytes]) -> None:
@@ -149,7 +148,6 @@ class FrameTemplate:
         self._values = len(values)
         self._arrays = len(arrays)
         self._lengths = [len(c) for c, _, _ in ranked]
-        self._layout = struct.Struct("<" + "".join(f"{len(head)}s{data}x" for _, head, data in ranked))
         self._heads = tuple(head for _, head, _ in ranked)
         # the canonical bytes after frame_index in this frame's order, values first (a writer that keeps
         # its order: match's first try, without a parse)
@@ -224,6 +222,7 @@ class FrameTemplate:
         values.sort()
         arrays.sort()
         contents = values + arrays
-        if list(map(len, contents)) != self._lengths or self._layout.unpack(b"".join(contents)) != self._heads:
+        # each of the sorted contents has its place's length and starts with its place's head
+        if list(map(len, contents)) != self._lengths or not all(map(bytes.startswith, contents, self._heads)):
             return None
         return index
