@@ -20,8 +20,12 @@ the keys of a map must differ, so sorting a map's contents sorts them by head.
 
 The proof. A payload matches when its skeleton parse gives a ``frame_index`` in
 ``1 .. 2^32 - 1``, as many entries in each map as the template, sorted contents each
-of the length of its place and starting with its place's head, and a payload length equal to the canonical encoding's (one ``frame_index`` in a shortest
-varint, one ``frame`` field with a shortest length, the entries, nothing else).
+of the length of its place and starting with its place's head, and a payload length
+equal to the canonical encoding's (one ``frame_index`` in a shortest varint, one
+``frame`` field with a shortest length, the entries, nothing else). A frame in the
+template frame's own order is matched on the payload's bytes directly: a shortest
+``frame_index`` varint, then the canonical bytes of the entries in that order, heads
+at fixed places (one ``struct`` call, no parse); the same claim follows.
 Anything more on the wire (an unknown field, a group, a second ``frame`` or
 ``frame_index``, an overlong varint, a field split in two) makes the payload longer,
 so the entries are exactly the template's, each once, in some order, with new data.
