@@ -106,9 +106,9 @@ def detect_kind(f: BinaryIO, size: int | None) -> tuple[Kind, dict[str, Any]]:
     votes = {"traj": 0, "state": 0}
     n = 0
     try:
-        for raw in RecordReader(f, HEADER_SIZE, size):
+        for _, _, payload in RecordReader(f, HEADER_SIZE, size).records():
             for k in votes:
-                votes[k] += _scans_as(raw.payload, k, _Walk.fast_wire)
+                votes[k] += _scans_as(payload, k, _Walk.fast_wire)
             n += 1
             if n >= DETECTION_RECORDS:
                 break
