@@ -41,7 +41,7 @@ from ._detect import (  # noqa: F401 - re-exported
     detect_variant,
 )
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
-from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, build_template
+from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, build_template
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 
@@ -108,6 +108,7 @@ class _Walk:
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
+        self.reference: Reference | None = None  # the last frame proved clean field by field
         self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
         self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
@@ -347,8 +348,12 @@ class _Walk:
         if t is not None:
             buf, i = reader.window(max(t.size, min(MAX_BATCH * t.size, BULK_WINDOW)))
             fit = (len(buf) - i if room is None else min(len(buf) - i, room)) // t.size
+            ref = self.reference
+            if ref is not None and ref.template is t and (run := ref.run(buf, i, fit, prev, self.alive)) is not None:
+                return t, run[0], run[1]
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
+                    self._refer(t, buf, i + (k - 1) * t.size)
                     return t, k, last
         t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
         if t is None:
@@ -365,7 +370,16 @@ class _Walk:
         buf, i = reader.window(t.size)
         if (last := t.match(buf, i, 1, prev, self.alive)) is None:
             return None
+        self._refer(t, buf, i)
         return t, 1, last
+
+    def _refer(self, t: FrameTemplate, buf: bytes, at: int) -> None:
+        """The frame at ``buf[at:]``, which ``t`` proved clean field by field, is the reference
+        the frames after it are compared with (``Reference``)."""
+        ref = self.reference
+        if ref is None or ref.template is not t:
+            ref = self.reference = Reference(t, BULK_WINDOW)
+        ref.reset(buf, at, t.actor_ids(buf, at))
 
     # -- records
     def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int],

@@ -31,7 +31,7 @@ import re
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain, repeat
 from operator import add, itemgetter
 from typing import Any
@@ -42,7 +42,7 @@ from recspec.reference.carla import Variant
 
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, enum_size
 
-__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "build_template"]
+__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "Reference", "build_template"]
 
 #: How many frames one ``struct`` call reads: the most that fit, of these (fewer sizes, fewer formats made).
 BATCHES = (16, 4, 1)
@@ -108,6 +108,7 @@ class FrameTemplate:
     position_records: int
     _format: str  # the struct format of one frame (without its byte order)
     _roles: list[Any]  # per field of ``_format``: (SHAPE, value), ID, FLAG, an enum's size, or None
+    _spans: tuple[tuple[int, int], ...]  # the bytes (start, end) of the fields with a role, runs merged
     _batches: dict[int, _Batch] = field(default_factory=dict)
     _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
         field(default=([], (), [], [], []))
@@ -144,6 +145,11 @@ class FrameTemplate:
                       _getter(over(ids)), _getter(over(flags)),
                       tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None))
 
+    def actor_ids(self, buf: bytes, i: int) -> tuple[int, ...]:
+        """The actor ids the frame of this shape at ``buf[i:]`` holds."""
+        b = self.batch(1)
+        return () if b.ids is None else b.ids(b.unpack(buf, i))
+
     def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int]
               ) -> tuple[int, float, float] | None:
         """Whether the ``k`` frames at ``buf[i:]`` have this shape and are clean, following the
@@ -160,25 +166,100 @@ class FrameTemplate:
         for get, size in b.enums:
             if max(get(t)) >= size:
                 return None
-        p_id, p_duration, p_elapsed, _ = prev
-        if k == 1:  # the same judgement as below, for one frame
-            frame_id, duration, elapsed_this = t[2], t[3], t[4]
-            if frame_id != p_id + 1 or p_duration < 0 or p_elapsed + p_duration != elapsed_this \
-                    or not (math.isfinite(duration) and math.isfinite(elapsed_this)):
+        return _follow(prev, t, len(self._roles), k)
+
+
+def _follow(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
+            ) -> tuple[int, float, float] | None:
+    """Whether ``k`` frames whose FrameStart fields (id, durationThis, elapsed) are ``t[2:5]``,
+    ``t[2 + n:5 + n]``, ... follow on from the frame ``prev`` as the walk requires (ids one up,
+    times finite, elapsed adding up, no durationThis below 0 before the last): the last one's
+    id, durationThis and elapsed, else None."""
+    p_id, p_duration, p_elapsed, _ = prev
+    if k == 1:  # the same judgement as below, for one frame
+        frame_id, duration, elapsed_this = t[2], t[3], t[4]
+        if frame_id != p_id + 1 or p_duration < 0 or p_elapsed + p_duration != elapsed_this \
+                or not (math.isfinite(duration) and math.isfinite(elapsed_this)):
+            return None
+        return frame_id, duration, elapsed_this
+    ids: tuple[int, ...] = t[2::n]
+    if ids[0] != p_id + 1 or ids[-1] != p_id + k or (k > 2 and ids != tuple(range(p_id + 1, p_id + k + 1))):
+        return None
+    durations: tuple[float, ...] = (p_duration, *t[3::n])
+    elapsed: tuple[float, ...] = (p_elapsed, *t[4::n])
+    if not (all(map(math.isfinite, durations[1:])) and all(map(math.isfinite, elapsed[1:]))):
+        return None
+    # FRAME-008 (a durationThis below 0 before the last frame) and FRAME-004 (elapsed adds up)
+    if min(durations[:-1]) < 0 or list(map(add, elapsed[:-1], durations[:-1])) != list(elapsed[1:]):
+        return None
+    return ids[-1], durations[-1], elapsed[-1]
+
+
+@lru_cache(maxsize=1024)
+def _timing(size: int, k: int) -> Callable[[bytes, int], tuple[Any, ...]]:
+    """Reads the FrameStart header and fields of ``k`` frames of ``size`` bytes in a row, laid
+    out as a template's reading begins (id, size, frame id, durationThis, elapsed)."""
+    return struct.Struct("<" + f"BIQdd{size - 29}x" * (k - 1) + "BIQdd").unpack_from
+
+
+class Reference:
+    """The last frame a template proved clean field by field, as the bytes its fields
+    with a role cover (``FrameTemplate._spans``: the packets' ids, sizes and counts, the
+    actor ids, flags and enums; everything but FrameStart's timing and the values no rule
+    reads). A frame of the template's size whose bytes are those same bytes there is
+    clean as that one was, provided its actor ids are still alive (``alive`` only grows
+    between EventDels) and its FrameStart follows on; ``run`` proves a run of such frames
+    with one integer ``&`` and compare over the run's bytes. It holds a few integers the
+    size of ``k`` frames, for ``k`` in ``BATCHES`` only, so a walk keeps one."""
+
+    __slots__ = ("template", "_mask", "_masks", "_ref", "_expected", "_ids", "limit")
+
+    def __init__(self, template: FrameTemplate, limit: int) -> None:
+        self.template = template
+        self.limit = limit  # the most bytes a run is read in (at least one frame)
+        mask = bytearray(template.size)
+        for start, end in template._spans:
+            mask[start:end] = b"\xff" * (end - start)
+        self._mask = bytes(mask)
+        self._masks: dict[int, int] = {}
+        self._ref = b""
+        self._expected: dict[int, int] = {}
+        self._ids: tuple[int, ...] = ()
+
+    def reset(self, buf: bytes, at: int, ids: tuple[int, ...]) -> None:
+        """The frame at ``buf[at:]`` (of the template's size) is the new reference; ``ids``: its actor ids."""
+        size = self.template.size
+        mask = self._masks.get(1)
+        if mask is None:
+            mask = self._masks[1] = int.from_bytes(self._mask, "little")
+        self._ref = (int.from_bytes(buf[at:at + size], "little") & mask).to_bytes(size, "little")
+        self._expected.clear()
+        self._ids = ids
+
+    def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int]
+            ) -> tuple[int, tuple[int, float, float]] | None:
+        """How many of the (at most ``fit``) frames at ``buf[i:]`` equal the reference where it
+        is judged and follow on from ``prev`` (the most of ``BATCHES`` that fit, cut at the first
+        that differs), and the last one's id, durationThis and elapsed; None if not even one."""
+        if not self._ref or not alive.issuperset(self._ids):
+            return None
+        size = self.template.size
+        k = next((b for b in BATCHES if b <= fit and (b * size <= self.limit or b == 1)), 0)
+        if not k:
+            return None
+        mask = self._masks.get(k)
+        if mask is None:
+            mask = self._masks[k] = int.from_bytes(self._mask * k, "little")
+        expected = self._expected.get(k)
+        if expected is None:
+            expected = self._expected[k] = int.from_bytes(self._ref * k, "little")
+        diff = (int.from_bytes(buf[i:i + k * size], "little") & mask) ^ expected
+        if diff:  # the frames before the first that differs
+            k = ((diff & -diff).bit_length() - 1) // (8 * size)
+            if not k:
                 return None
-            return frame_id, duration, elapsed_this
-        n = len(self._roles)
-        ids: tuple[int, ...] = t[2::n]
-        if ids[0] != p_id + 1 or ids[-1] != p_id + k or (k > 2 and ids != tuple(range(p_id + 1, p_id + k + 1))):
-            return None
-        durations: tuple[float, ...] = (p_duration, *t[3::n])
-        elapsed: tuple[float, ...] = (p_elapsed, *t[4::n])
-        if not (all(map(math.isfinite, durations[1:])) and all(map(math.isfinite, elapsed[1:]))):
-            return None
-        # FRAME-008 (a durationThis below 0 before the last frame) and FRAME-004 (elapsed adds up)
-        if min(durations[:-1]) < 0 or list(map(add, elapsed[:-1], durations[:-1])) != list(elapsed[1:]):
-            return None
-        return ids[-1], durations[-1], elapsed[-1]
+        last = _follow(prev, _timing(size, k)(buf, i), 5, k)
+        return None if last is None else (k, last)
 
 
 def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, variant: Variant,
@@ -275,18 +356,24 @@ def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], lis
             [(size, [j for j, role in enumerate(roles) if role == size]) for size in sizes])
 
 
-def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any]]:
-    """The struct format reading ``fields`` (offset, code, role) of one frame, and their roles in
-    the order it reads them."""
+def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], tuple[tuple[int, int], ...]]:
+    """The struct format reading ``fields`` (offset, code, role) of one frame, their roles in
+    the order it reads them, and the bytes the fields with a role cover (adjacent ones merged)."""
     fields.sort(key=itemgetter(0))
     parts = []
+    spans: list[list[int]] = []
     at = 0
-    for offset, code, _ in fields:
+    for offset, code, role in fields:
         if offset > at:
             parts.append(f"{offset - at}x")
         parts.append(code)
         at = offset + struct.calcsize("<" + code)
-    return "".join(parts), [role for _, _, role in fields]
+        if role is not None:
+            if spans and spans[-1][1] == offset:
+                spans[-1][1] = at
+            else:
+                spans.append([offset, at])
+    return "".join(parts), [role for _, _, role in fields], tuple((a, b) for a, b in spans)
 
 
 def _wheels(buf: bytes, at: int, size: int, p: int) -> list[tuple[int, str, Any]] | None:
