@@ -247,20 +247,26 @@ class _ReferenceCount:
     proofs to the template's field-by-field reading of the same frames (``FrameTemplate.match``)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from recspec.conformance.carla._frames import Reference
+        from recspec.conformance.carla._frames import BATCHES, Reference
 
         self.frames = 0
         self.runs = 0
         inner = Reference.run
 
         def checked(ref: Any, buf: bytes, i: int, fit: int, prev: Any, alive: set[int]) -> Any:
-            out = inner(ref, buf, i, fit, prev, alive)
-            if out is not None:
-                k, last = out
-                assert 1 <= k <= fit
-                assert ref.template.match(buf, i, k, prev, alive) == last
-                self.frames += k
+            n, last = out = inner(ref, buf, i, fit, prev, alive)
+            t = ref.template
+            if last is not None:
+                assert 1 <= n <= fit
+                assert t.match(buf, i, n, prev, alive) == last
+                self.frames += n
                 self.runs += 1
+            else:  # n frames of the template's shape: the frame after them (if read) has another
+                read = next(k for k in (*BATCHES, 1) if k <= fit and (k * t.size <= ref.limit or k == 1))
+                assert 0 <= n <= read
+                if n < read:
+                    one = t.batch(1)
+                    assert one.shape(one.unpack(buf, i + n * t.size)) != one.expected
             return out
 
         monkeypatch.setattr(Reference, "run", checked)

@@ -349,8 +349,11 @@ class _Walk:
             buf, i = reader.window(max(t.size, min(MAX_BATCH * t.size, BULK_WINDOW)))
             fit = (len(buf) - i if room is None else min(len(buf) - i, room)) // t.size
             ref = self.reference
-            if ref is not None and ref.template is t and (run := ref.run(buf, i, fit, prev, self.alive)) is not None:
-                return t, run[0], run[1]
+            if ref is not None and ref.template is t and fit:
+                n, proved = ref.run(buf, i, fit, prev, self.alive)
+                if proved is not None:
+                    return t, n, proved
+                fit = n  # the frames of t's shape: the others would not match
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     self._refer(t, buf, i + (k - 1) * t.size)

@@ -109,6 +109,7 @@ class FrameTemplate:
     _format: str  # the struct format of one frame (without its byte order)
     _roles: list[Any]  # per field of ``_format``: (SHAPE, value), ID, FLAG, an enum's size, or None
     _spans: tuple[tuple[int, int], ...]  # the bytes (start, end) of the fields with a role, runs merged
+    _shape_spans: tuple[tuple[int, int], ...]  # the same of the fields whose role is the shape
     _batches: dict[int, _Batch] = field(default_factory=dict)
     _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
         field(default=([], (), [], [], []))
@@ -209,57 +210,76 @@ class Reference:
     reads). A frame of the template's size whose bytes are those same bytes there is
     clean as that one was, provided its actor ids are still alive (``alive`` only grows
     between EventDels) and its FrameStart follows on; ``run`` proves a run of such frames
-    with one integer ``&`` and compare over the run's bytes. It holds a few integers the
-    size of ``k`` frames, for ``k`` in ``BATCHES`` only, so a walk keeps one."""
+    with one integer ``&`` and compare over the run's bytes. Where it cannot, the same
+    integer tells how many of the frames have the template's shape (the bytes of the
+    fields whose role is the shape), so the field-by-field reading is not asked of frames
+    it would refuse. It holds a few integers the size of ``k`` frames, for ``k`` in
+    ``BATCHES`` only, so a walk keeps one."""
 
-    __slots__ = ("template", "_mask", "_masks", "_ref", "_expected", "_ids", "limit")
+    __slots__ = ("template", "limit", "_mask", "_shape", "_ref", "_masks", "_expected", "_shapes", "_ids")
 
     def __init__(self, template: FrameTemplate, limit: int) -> None:
         self.template = template
         self.limit = limit  # the most bytes a run is read in (at least one frame)
-        mask = bytearray(template.size)
-        for start, end in template._spans:
-            mask[start:end] = b"\xff" * (end - start)
-        self._mask = bytes(mask)
-        self._masks: dict[int, int] = {}
+        self._mask = _mask(template.size, template._spans)
+        self._shape = _mask(template.size, template._shape_spans)
         self._ref = b""
-        self._expected: dict[int, int] = {}
+        self._masks: dict[int, tuple[int, int]] = {}  # k -> the masks of k frames: judged, shape
+        self._expected: dict[int, int] = {}  # k -> the reference's judged bytes k times
+        self._shapes: dict[int, int] = {}  # k -> the template's shape bytes k times
         self._ids: tuple[int, ...] = ()
 
+    def _masks_of(self, k: int) -> tuple[int, int]:
+        masks = self._masks.get(k)
+        if masks is None:
+            masks = self._masks[k] = (int.from_bytes(self._mask * k, "little"), int.from_bytes(self._shape * k, "little"))
+        return masks
+
     def reset(self, buf: bytes, at: int, ids: tuple[int, ...]) -> None:
-        """The frame at ``buf[at:]`` (of the template's size) is the new reference; ``ids``: its actor ids."""
+        """The frame at ``buf[at:]`` (of the template's shape, proved clean) is the new reference;
+        ``ids``: its actor ids."""
         size = self.template.size
-        mask = self._masks.get(1)
-        if mask is None:
-            mask = self._masks[1] = int.from_bytes(self._mask, "little")
-        self._ref = (int.from_bytes(buf[at:at + size], "little") & mask).to_bytes(size, "little")
+        self._ref = (int.from_bytes(buf[at:at + size], "little") & self._masks_of(1)[0]).to_bytes(size, "little")
         self._expected.clear()
         self._ids = ids
 
     def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int]
-            ) -> tuple[int, tuple[int, float, float]] | None:
-        """How many of the (at most ``fit``) frames at ``buf[i:]`` equal the reference where it
-        is judged and follow on from ``prev`` (the most of ``BATCHES`` that fit, cut at the first
-        that differs), and the last one's id, durationThis and elapsed; None if not even one."""
-        if not self._ref or not alive.issuperset(self._ids):
-            return None
+            ) -> tuple[int, tuple[int, float, float] | None]:
+        """Of the (at most ``fit``, at least one) frames at ``buf[i:]``, the most of ``BATCHES``
+        that fit are read: ``(k, last)`` when the first ``k`` of them equal the reference where it
+        is judged and follow on from ``prev`` (``last``: the last one's id, durationThis and
+        elapsed); else ``(n, None)``, ``n`` being how many of them from the first have the
+        template's shape (0: not even the first)."""
         size = self.template.size
-        k = next((b for b in BATCHES if b <= fit and (b * size <= self.limit or b == 1)), 0)
-        if not k:
-            return None
-        mask = self._masks.get(k)
-        if mask is None:
-            mask = self._masks[k] = int.from_bytes(self._mask * k, "little")
+        k = next((b for b in BATCHES if b <= fit and (b * size <= self.limit or b == 1)), 1)
+        mask, shape = self._masks_of(k)
         expected = self._expected.get(k)
         if expected is None:
             expected = self._expected[k] = int.from_bytes(self._ref * k, "little")
-        diff = (int.from_bytes(buf[i:i + k * size], "little") & mask) ^ expected
-        if diff:  # the frames before the first that differs
-            k = ((diff & -diff).bit_length() - 1) // (8 * size)
-            if not k:
-                return None
-        last = _follow(prev, _timing(size, k)(buf, i), 5, k)
-        return None if last is None else (k, last)
+        judged = int.from_bytes(buf[i:i + k * size], "little") & mask
+        n = _frames_before(judged ^ expected, k, size)
+        if n and alive.issuperset(self._ids):
+            last = _follow(prev, _timing(size, n)(buf, i), 5, n)
+            if last is not None:
+                return n, last
+        shapes = self._shapes.get(k)
+        if shapes is None:
+            shapes = self._shapes[k] = expected & shape  # a reference has the template's shape
+        return _frames_before((judged & shape) ^ shapes, k, size), None
+
+
+def _mask(size: int, spans: tuple[tuple[int, int], ...]) -> bytes:
+    """``size`` bytes, 0xFF in ``spans`` (start, end) and 0 elsewhere."""
+    mask = bytearray(size)
+    for start, end in spans:
+        mask[start:end] = b"\xff" * (end - start)
+    return bytes(mask)
+
+
+def _frames_before(diff: int, k: int, size: int) -> int:
+    """Of ``k`` frames of ``size`` bytes whose differences from what they should be are the
+    set bits of ``diff`` (little-endian), how many come before the first that differs."""
+    return ((diff & -diff).bit_length() - 1) // (8 * size) if diff else k
 
 
 def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, variant: Variant,
@@ -356,24 +376,30 @@ def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], lis
             [(size, [j for j, role in enumerate(roles) if role == size]) for size in sizes])
 
 
-def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], tuple[tuple[int, int], ...]]:
+def _format(fields: list[tuple[int, str, Any]]
+            ) -> tuple[str, list[Any], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """The struct format reading ``fields`` (offset, code, role) of one frame, their roles in
-    the order it reads them, and the bytes the fields with a role cover (adjacent ones merged)."""
+    the order it reads them, and the bytes (start, end) that the fields with a role cover and
+    that those whose role is the shape cover (adjacent ones merged)."""
     fields.sort(key=itemgetter(0))
     parts = []
     spans: list[list[int]] = []
+    shape: list[list[int]] = []
     at = 0
     for offset, code, role in fields:
         if offset > at:
             parts.append(f"{offset - at}x")
         parts.append(code)
         at = offset + struct.calcsize("<" + code)
-        if role is not None:
-            if spans and spans[-1][1] == offset:
-                spans[-1][1] = at
+        for keep, wanted in ((spans, role is not None), (shape, isinstance(role, tuple))):
+            if not wanted:
+                continue
+            if keep and keep[-1][1] == offset:
+                keep[-1][1] = at
             else:
-                spans.append([offset, at])
-    return "".join(parts), [role for _, _, role in fields], tuple((a, b) for a, b in spans)
+                keep.append([offset, at])
+    return ("".join(parts), [role for _, _, role in fields], tuple((a, b) for a, b in spans),
+            tuple((a, b) for a, b in shape))
 
 
 def _wheels(buf: bytes, at: int, size: int, p: int) -> list[tuple[int, str, Any]] | None:
