@@ -232,7 +232,8 @@ class Reference:
     def _masks_of(self, k: int) -> tuple[int, int]:
         masks = self._masks.get(k)
         if masks is None:
-            masks = self._masks[k] = (int.from_bytes(self._mask * k, "little"), int.from_bytes(self._shape * k, "little"))
+            masks = self._masks[k] = (int.from_bytes(self._mask * k, "little"),
+                                      int.from_bytes(self._shape * k, "little"))
         return masks
 
     def reset(self, buf: bytes, at: int, ids: tuple[int, ...]) -> None:
