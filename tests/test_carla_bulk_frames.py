@@ -261,12 +261,11 @@ class _ReferenceCount:
                 assert t.match(buf, i, n, prev, alive) == last
                 self.frames += n
                 self.runs += 1
-            else:  # n frames of the template's shape: the frame after them (if read) has another
-                read = next(k for k in (*BATCHES, 1) if k <= fit and (k * t.size <= ref.limit or k == 1))
-                assert 0 <= n <= read
-                if n < read:
-                    one = t.batch(1)
-                    assert one.shape(one.unpack(buf, i + n * t.size)) != one.expected
+            else:  # the field-by-field reading proves no batch of more than n frames from here
+                assert 0 <= n <= fit
+                for k in BATCHES:
+                    if n < k <= fit:
+                        assert t.match(buf, i, k, prev, alive) is None
             return out
 
         monkeypatch.setattr(Reference, "run", checked)
@@ -488,3 +487,29 @@ def test_the_small_prefix_ends_where_the_packet_by_packet_one_does(log: bytes, p
         small = _small_prefix(log, size)
         assert small == _walked_prefix(log, size)
     assert _small_prefix(log, len(log))[0] == packets
+
+
+# --- flag and enum bytes judged as lanes of one integer -------------------------------------------
+
+
+@given(data=st.data())
+@settings(max_examples=300, deadline=None)
+def test_lanes_in_range_is_every_byte_below_its_bound(data: st.DataObject) -> None:
+    """The lane arithmetic of ``Reference`` against a byte-by-byte reading: lanes next to one
+    another, bounds of 1 to 256, values anywhere in 0..255, one frame or several in a row."""
+    from recspec.conformance.carla._frames import lane_patterns, lanes_in_range
+
+    size = data.draw(st.integers(2, 24), label="size")
+    offsets = data.draw(st.sets(st.integers(0, size - 2), max_size=size - 1), label="lanes")
+    lanes = tuple((at, data.draw(st.integers(1, 256), label="n")) for at in sorted(offsets))
+    k = data.draw(st.integers(1, 4), label="frames")
+    frames = data.draw(st.binary(min_size=size * k, max_size=size * k), label="bytes")
+    if data.draw(st.booleans(), label="in range"):  # a value below its bound in every lane, mostly the largest
+        edit = bytearray(frames)
+        for j in range(k):
+            for at, n in lanes:
+                edit[j * size + at] = min(n - 1, data.draw(st.sampled_from((255, 0, n - 2 if n > 1 else 0))))
+        frames = bytes(edit)
+    mask, add, carries = (int.from_bytes(p * k, "little") for p in lane_patterns(size, lanes))
+    expected = all(frames[j * size + at] < n for j in range(k) for at, n in lanes)
+    assert lanes_in_range(int.from_bytes(frames, "little"), mask, add, carries) is expected

@@ -109,6 +109,8 @@ class _Walk:
         self.fast = True
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
         self.reference: Reference | None = None  # the last frame proved clean field by field
+        self.reference_misses = 0  # calls in a row where the reference proved no frame, its shape held
+        self.reference_wait = 0  # calls to pass before asking the reference again
         self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
         self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
@@ -350,10 +352,17 @@ class _Walk:
             fit = (len(buf) - i if room is None else min(len(buf) - i, room)) // t.size
             ref = self.reference
             if ref is not None and ref.template is t and fit:
-                n, proved = ref.run(buf, i, fit, prev, self.alive)
-                if proved is not None:
-                    return t, n, proved
-                fit = n  # the frames of t's shape: the others would not match
+                if self.reference_wait:
+                    self.reference_wait -= 1
+                else:
+                    n, proved = ref.run(buf, i, fit, prev, self.alive)
+                    if proved is not None:
+                        self.reference_misses = 0
+                        return t, n, proved
+                    if n:  # the frames differ from the reference where judged: try it less often
+                        self.reference_misses += 1
+                        self.reference_wait = min(1 << (self.reference_misses - 1), MAX_BATCH) - 1
+                    fit = n  # no frame after the first n would match
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     self._refer(t, buf, i + (k - 1) * t.size)
@@ -381,7 +390,8 @@ class _Walk:
         the frames after it are compared with (``Reference``)."""
         ref = self.reference
         if ref is None or ref.template is not t:
-            ref = self.reference = Reference(t, BULK_WINDOW)
+            ref = self.reference = Reference(t, REFERENCE_WINDOW)
+            self.reference_misses = self.reference_wait = 0
         ref.reset(buf, at, t.actor_ids(buf, at))
 
     # -- records
@@ -675,6 +685,10 @@ ATTRIBUTE_CHUNK = 8192
 #: Frames are proved clean in bulk (``_Walk.bulk_frames``) from a window of at most this many
 #: bytes of the file (or one frame, when larger).
 BULK_WINDOW = 1 << 18
+
+#: A reference frame (``_frames.Reference``) is compared with at most this many bytes of frames
+#: at once (or one frame, when larger); it keeps two integers of that size and a few smaller.
+REFERENCE_WINDOW = 1 << 20
 
 #: The frame shapes kept (``_Walk.templates``); more are dropped, all at once.
 MAX_TEMPLATES = 64

@@ -108,8 +108,9 @@ class FrameTemplate:
     position_records: int
     _format: str  # the struct format of one frame (without its byte order)
     _roles: list[Any]  # per field of ``_format``: (SHAPE, value), ID, FLAG, an enum's size, or None
-    _spans: tuple[tuple[int, int], ...]  # the bytes (start, end) of the fields with a role, runs merged
-    _shape_spans: tuple[tuple[int, int], ...]  # the same of the fields whose role is the shape
+    _equal: tuple[tuple[int, int], ...]  # the bytes (start, end) of the shape and actor id fields, runs merged
+    _shape: tuple[tuple[int, int], ...]  # the same of the shape fields alone
+    _lanes: tuple[tuple[int, int], ...]  # (offset, how many values) of each flag (2) and enum byte
     _batches: dict[int, _Batch] = field(default_factory=dict)
     _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
         field(default=([], (), [], [], []))
@@ -204,69 +205,108 @@ def _timing(size: int, k: int) -> Callable[[bytes, int], tuple[Any, ...]]:
 
 
 class Reference:
-    """The last frame a template proved clean field by field, as the bytes its fields
-    with a role cover (``FrameTemplate._spans``: the packets' ids, sizes and counts, the
-    actor ids, flags and enums; everything but FrameStart's timing and the values no rule
-    reads). A frame of the template's size whose bytes are those same bytes there is
-    clean as that one was, provided its actor ids are still alive (``alive`` only grows
-    between EventDels) and its FrameStart follows on; ``run`` proves a run of such frames
-    with one integer ``&`` and compare over the run's bytes. Where it cannot, the same
-    integer tells how many of the frames have the template's shape (the bytes of the
-    fields whose role is the shape), so the field-by-field reading is not asked of frames
-    it would refuse. It holds a few integers the size of ``k`` frames, for ``k`` in
-    ``BATCHES`` only, so a walk keeps one."""
+    """The last frame a template proved clean field by field, as the bytes of its shape
+    fields (the packets' ids, sizes, record and wheel counts) and actor ids. A frame of
+    the template's size whose bytes are those same bytes there, whose flag and enum
+    bytes are in range and whose FrameStart follows on is clean as that one was, as long
+    as its actor ids are still alive (``alive`` only grows between EventDels): it reads
+    as that frame does in every field a rule judges except the flags and enums, which
+    are judged here by their values. ``run`` proves a run of such frames with a few
+    integer operations over the run's bytes read as one integer: ``&`` and ``==`` for the
+    bytes that must be equal; for the flag and enum bytes (each a lane of 8 bits), the
+    lane's value plus ``256 - n`` carries out of the lane exactly when the value is ``n``
+    or more, and the carries out of the lanes are the bits of ``(y + a) ^ y ^ a`` at the
+    lanes' ends (a carry into a neighbouring lane comes only from a lane already out of
+    range). Where it cannot, the frames are judged one by one as far as they hold; if
+    not even the first does, its shape is compared alone, so the field-by-field reading
+    is not asked of a frame it would refuse. It keeps a few integers the size of ``k``
+    frames, for ``k`` in ``BATCHES`` with ``k`` frames within ``limit`` bytes only, so a
+    walk keeps one."""
 
-    __slots__ = ("template", "limit", "_mask", "_shape", "_ref", "_masks", "_expected", "_shapes", "_ids")
+    __slots__ = ("template", "limit", "_one", "_shape", "_ref", "_ints", "_ids")
 
     def __init__(self, template: FrameTemplate, limit: int) -> None:
         self.template = template
         self.limit = limit  # the most bytes a run is read in (at least one frame)
-        self._mask = _mask(template.size, template._spans)
-        self._shape = _mask(template.size, template._shape_spans)
-        self._ref = b""
-        self._masks: dict[int, tuple[int, int]] = {}  # k -> the masks of k frames: judged, shape
-        self._expected: dict[int, int] = {}  # k -> the reference's judged bytes k times
-        self._shapes: dict[int, int] = {}  # k -> the template's shape bytes k times
+        size = template.size
+        #: one frame's patterns: the mask of the bytes that must equal the reference's, the
+        #: flag and enum lanes' mask, what is added to them, their carry bits
+        self._one = (_mask(size, template._equal), *lane_patterns(size, template._lanes))
+        self._shape = int.from_bytes(_mask(size, template._shape), "little")
+        self._ref = 0  # the reference frame's bytes under the equal mask
+        self._ints: dict[int, tuple[int, int, int, int, int]] = {}  # k -> the patterns of k frames
         self._ids: tuple[int, ...] = ()
-
-    def _masks_of(self, k: int) -> tuple[int, int]:
-        masks = self._masks.get(k)
-        if masks is None:
-            masks = self._masks[k] = (int.from_bytes(self._mask * k, "little"),
-                                      int.from_bytes(self._shape * k, "little"))
-        return masks
 
     def reset(self, buf: bytes, at: int, ids: tuple[int, ...]) -> None:
         """The frame at ``buf[at:]`` (of the template's shape, proved clean) is the new reference;
         ``ids``: its actor ids."""
         size = self.template.size
-        self._ref = (int.from_bytes(buf[at:at + size], "little") & self._masks_of(1)[0]).to_bytes(size, "little")
-        self._expected.clear()
+        self._ref = int.from_bytes(buf[at:at + size], "little") & int.from_bytes(self._one[0], "little")
+        self._ints = {}
         self._ids = ids
+
+    def _patterns(self, k: int) -> tuple[int, int, int, int, int]:
+        """For ``k`` frames: the equal mask, the reference's bytes under it, the lanes' mask, what
+        is added to them, their carry bits (made once per reference)."""
+        ints = self._ints.get(k)
+        if ints is None:
+            equal, lanes, add, carries = self._one
+            ref = self._ref.to_bytes(self.template.size, "little")
+            ints = self._ints[k] = (int.from_bytes(equal * k, "little"), int.from_bytes(ref * k, "little"),
+                                    int.from_bytes(lanes * k, "little"), int.from_bytes(add * k, "little"),
+                                    int.from_bytes(carries * k, "little"))
+        return ints
+
+    def _holds(self, x: int, k: int) -> bool:
+        """Whether the ``k`` frames read as ``x`` have the reference's bytes and their lanes in range."""
+        equal, expected, lanes, add, carries = self._patterns(k)
+        return x & equal == expected and lanes_in_range(x, lanes, add, carries)
 
     def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int]
             ) -> tuple[int, tuple[int, float, float] | None]:
         """Of the (at most ``fit``, at least one) frames at ``buf[i:]``, the most of ``BATCHES``
-        that fit are read: ``(k, last)`` when the first ``k`` of them equal the reference where it
-        is judged and follow on from ``prev`` (``last``: the last one's id, durationThis and
-        elapsed); else ``(n, None)``, ``n`` being how many of them from the first have the
-        template's shape (0: not even the first)."""
+        that fit are read: ``(n, last)`` when the first ``n`` of them hold (class docstring)
+        and follow on from ``prev`` (``last``: the last one's id, durationThis and elapsed);
+        else ``(n, None)``: no frame after the first ``n`` is worth reading field by field with
+        them (0: the first has not the template's shape)."""
         size = self.template.size
         k = next((b for b in BATCHES if b <= fit and (b * size <= self.limit or b == 1)), 1)
-        mask, shape = self._masks_of(k)
-        expected = self._expected.get(k)
-        if expected is None:
-            expected = self._expected[k] = int.from_bytes(self._ref * k, "little")
-        judged = int.from_bytes(buf[i:i + k * size], "little") & mask
-        n = _frames_before(judged ^ expected, k, size)
-        if n and alive.issuperset(self._ids):
+        if self._holds(int.from_bytes(buf[i:i + k * size], "little"), k):
+            n = k
+        else:  # the frames before the first that does not hold, one by one
+            n = 0
+            while n < k and self._holds(int.from_bytes(buf[i + n * size:i + n * size + size], "little"), 1):
+                n += 1
+            if not n:  # has the first the template's shape (the reference's, under the shape mask)?
+                shape = self._shape
+                return (k if int.from_bytes(buf[i:i + size], "little") & shape == self._ref & shape else 0), None
+        if alive.issuperset(self._ids):
             last = _follow(prev, _timing(size, n)(buf, i), 5, n)
             if last is not None:
                 return n, last
-        shapes = self._shapes.get(k)
-        if shapes is None:
-            shapes = self._shapes[k] = expected & shape  # a reference has the template's shape
-        return _frames_before((judged & shape) ^ shapes, k, size), None
+        return n, None
+
+
+def lane_patterns(size: int, lanes: tuple[tuple[int, int], ...]) -> tuple[bytes, bytes, bytes]:
+    """For byte lanes ``(offset, n)`` of a frame of ``size`` bytes (none its last byte, which
+    is FrameEnd's): the lanes' mask, ``256 - n`` in each lane (0 for ``n`` of 256 or more),
+    and a 1 in the byte after each lane, where its carry lands. The same patterns repeated
+    serve ``k`` frames in a row."""
+    mask = bytearray(size)
+    add = bytearray(size)
+    carries = bytearray(size)
+    for at, n in lanes:
+        mask[at] = 0xFF
+        add[at] = 256 - n if n < 256 else 0
+        carries[at + 1] = 1
+    return bytes(mask), bytes(add), bytes(carries)
+
+
+def lanes_in_range(x: int, mask: int, add: int, carries: int) -> bool:
+    """Whether every lane of ``x`` (bytes read as one little-endian integer) holds a value
+    below its ``n`` (``mask``, ``add``, ``carries``: ``lane_patterns`` read the same way)."""
+    y = x & mask
+    return not ((y + add) ^ y ^ add) & carries
 
 
 def _mask(size: int, spans: tuple[tuple[int, int], ...]) -> bytes:
@@ -275,12 +315,6 @@ def _mask(size: int, spans: tuple[tuple[int, int], ...]) -> bytes:
     for start, end in spans:
         mask[start:end] = b"\xff" * (end - start)
     return bytes(mask)
-
-
-def _frames_before(diff: int, k: int, size: int) -> int:
-    """Of ``k`` frames of ``size`` bytes whose differences from what they should be are the
-    set bits of ``diff`` (little-endian), how many come before the first that differs."""
-    return ((diff & -diff).bit_length() - 1) // (8 * size) if diff else k
 
 
 def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, variant: Variant,
@@ -377,30 +411,42 @@ def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], lis
             [(size, [j for j, role in enumerate(roles) if role == size]) for size in sizes])
 
 
-def _format(fields: list[tuple[int, str, Any]]
-            ) -> tuple[str, list[Any], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], tuple[tuple[int, int], ...],
+                                                           tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """The struct format reading ``fields`` (offset, code, role) of one frame, their roles in
-    the order it reads them, and the bytes (start, end) that the fields with a role cover and
-    that those whose role is the shape cover (adjacent ones merged)."""
+    the order it reads them, the bytes (start, end) that the shape and actor id fields cover
+    and that the shape fields cover (adjacent ones merged), and each flag or enum byte's
+    offset and number of values."""
     fields.sort(key=itemgetter(0))
     parts = []
-    spans: list[list[int]] = []
+    equal: list[list[int]] = []
     shape: list[list[int]] = []
+    lanes: list[tuple[int, int]] = []
     at = 0
     for offset, code, role in fields:
         if offset > at:
             parts.append(f"{offset - at}x")
         parts.append(code)
-        at = offset + struct.calcsize("<" + code)
-        for keep, wanted in ((spans, role is not None), (shape, isinstance(role, tuple))):
-            if not wanted:
-                continue
-            if keep and keep[-1][1] == offset:
-                keep[-1][1] = at
-            else:
-                keep.append([offset, at])
-    return ("".join(parts), [role for _, _, role in fields], tuple((a, b) for a, b in spans),
-            tuple((a, b) for a, b in shape))
+        at = offset + _width(code)
+        if role is None:
+            continue
+        if role == _FLAG:
+            lanes.append((offset, 2))
+        elif isinstance(role, int):
+            lanes.append((offset, role))
+        else:
+            for keep in (equal, shape) if isinstance(role, tuple) else (equal,):
+                if keep and keep[-1][1] == offset:
+                    keep[-1][1] = at
+                else:
+                    keep.append([offset, at])
+    return ("".join(parts), [role for _, _, role in fields], tuple((a, b) for a, b in equal),
+            tuple((a, b) for a, b in shape), tuple(lanes))
+
+
+@cache
+def _width(code: str) -> int:
+    return struct.calcsize("<" + code)
 
 
 def _wheels(buf: bytes, at: int, size: int, p: int) -> list[tuple[int, str, Any]] | None:
