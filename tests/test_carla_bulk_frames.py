@@ -431,6 +431,21 @@ def test_detection_prefix_is_the_same_in_bulk(data: st.DataObject) -> None:
     assert _prefix(blob, True) == _prefix(blob, False)
 
 
+@pytest.mark.parametrize("name", NAMES, ids=NAMES)
+@given(data=st.data())
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_detection_prefix_of_steady_logs_is_the_same_in_bulk(name: str, data: st.DataObject) -> None:
+    """Runs of frames of one shape, whose record counts repeat (counted once per run of equal
+    counts) or change, valid, edited or mutated: the same prefix read in bulk and packet by packet."""
+    blob, _ = data.draw(steady_logs(name), label="log")
+    try:
+        m.decode_header(blob, 0)
+    except DecodeError:
+        return  # no header: detection is not asked
+    for size in (None, len(blob)):
+        assert _prefix(blob, True, size) == _prefix(blob, False, size)
+
+
 # --- a small file's prefix is framed whole, its shapes made by C loops ---------------------------------
 
 
