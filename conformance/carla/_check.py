@@ -109,6 +109,7 @@ class _Walk:
         self.fast = True
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
         self.reference: Reference | None = None  # the last frame proved clean field by field
+        self.proved: tuple[FrameTemplate, bytes] | None = None  # that frame, until it becomes the reference
         self.reference_misses = 0  # calls in a row where the reference proved no frame, its shape held
         self.reference_wait = 0  # calls to pass before asking the reference again
         self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
@@ -350,6 +351,8 @@ class _Walk:
         if t is not None:
             buf, i = reader.window(max(t.size, min(MAX_BATCH * t.size, BULK_WINDOW)))
             fit = (len(buf) - i if room is None else min(len(buf) - i, room)) // t.size
+            if fit and self.proved is not None:  # the frame the template proved last is the reference now
+                self._refer(t, self.proved)
             ref = self.reference
             if ref is not None and ref.template is t and fit:
                 if self.reference_wait:
@@ -365,7 +368,7 @@ class _Walk:
                     fit = n  # no frame after the first n would match
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
-                    self._refer(t, buf, i + (k - 1) * t.size)
+                    self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
                     return t, k, last
         t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
         if t is None:
@@ -382,17 +385,21 @@ class _Walk:
         buf, i = reader.window(t.size)
         if (last := t.match(buf, i, 1, prev, self.alive)) is None:
             return None
-        self._refer(t, buf, i)
+        self.proved = (t, buf[i:i + t.size])
         return t, 1, last
 
-    def _refer(self, t: FrameTemplate, buf: bytes, at: int) -> None:
-        """The frame at ``buf[at:]``, which ``t`` proved clean field by field, is the reference
-        the frames after it are compared with (``Reference``)."""
+    def _refer(self, t: FrameTemplate, proved: tuple[FrameTemplate, bytes]) -> None:
+        """The frame ``proved`` (a template and the bytes of a frame it proved clean field by
+        field, kept until frames follow, so that a file that ends there makes no reference) is
+        the reference the frames after it are compared with (``Reference``), if ``t`` is its template."""
+        self.proved = None
+        if proved[0] is not t:
+            return
         ref = self.reference
         if ref is None or ref.template is not t:
             ref = self.reference = Reference(t, REFERENCE_WINDOW)
             self.reference_misses = self.reference_wait = 0
-        ref.reset(buf, at, t.actor_ids(buf, at))
+        ref.reset(proved[1], 0, t.actor_ids(proved[1], 0))
 
     # -- records
     def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int],
