@@ -22,6 +22,13 @@ template; at most ``MAX_FRAME`` bytes, ``MAX_FIELDS`` fields to read and 64 pack
 template's memory grows with its fields). Anything else, and any frame that does not match or is not clean, is
 walked packet by packet (``fast_path=False`` walks every frame that way), so every
 finding keeps its offset and path. Nothing here judges; it only proves.
+
+The frames that follow one a template proved are compared with it (``Reference``):
+read as one integer a run at a time, they must have its bytes where the packets'
+ids, sizes and counts and the actor ids are, and flag and enum bytes in range
+(integer carry arithmetic, a lane per byte); only their FrameStart fields are read
+with ``struct``. Every frame it proves, the template's reading proves too (the tests
+hold the two to each other).
 """
 
 from __future__ import annotations
