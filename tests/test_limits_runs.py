@@ -265,7 +265,12 @@ def test_carla_eventadd_attributes_in_bulk_give_the_same_report(records, packets
     adds = [_add_records([(actor, [a for a, times in runs for _ in range(times)]) for actor, runs in records])
             for _ in range(packets)]
     data = CARLA_HEADER + _frame_start(1, 0.0) + b"".join(adds) + FRAME_END
-    data = data[:len(data) - cut]
+    _same_in_chunks(data[:len(data) - cut], chunk, profile, variant)
+
+
+def _same_in_chunks(data: bytes, chunk: int, profile: str, variant: str | None) -> None:
+    """The report of the one-by-one walk, and of the bulk judgement of EventAdd records in chunks
+    of about ``chunk`` attributes."""
     slow = _carla(data, fast_path=False, profile=profile, variant=variant)
     default = carla_check.ATTRIBUTE_CHUNK
     carla_check.ATTRIBUTE_CHUNK = chunk
@@ -302,14 +307,7 @@ def test_carla_eventadd_records_in_bulk_give_the_same_report(records, distinct, 
     if distinct:
         records = [(i, *rest) for i, (_, *rest) in enumerate(records)]
     data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + _actor_records(records) * packets + FRAME_END
-    slow = _carla(data, fast_path=False, profile=profile, variant=variant)
-    default = carla_check.ATTRIBUTE_CHUNK
-    carla_check.ATTRIBUTE_CHUNK = chunk
-    try:
-        fast = _carla(data, fast_path=True, profile=profile, variant=variant)
-    finally:
-        carla_check.ATTRIBUTE_CHUNK = default
-    _same(fast, slow)
+    _same_in_chunks(data, chunk, profile, variant)
 
 
 def test_carla_eventadd_of_clean_records_adds_them_all() -> None:
