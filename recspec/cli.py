@@ -594,7 +594,7 @@ class _Progress:
         self.enabled = bool(getattr(err, "isatty", lambda: False)()) and not os.environ.get("CI")
         self.total = total
         self.n = 0
-        self.path: Path | None = None
+        self.path: Path | str | None = None
         self._drawn = float("-inf")
         self._drawn = float("-inf")
 
@@ -615,7 +615,7 @@ class _Progress:
         count = f"{self.n}/{self.total}" if self.total else str(self.n)
         return f"{self._bar(self.n, self.total)} {count} {text}"
 
-    def step(self, path: Path) -> None:
+    def step(self, path: Path | str) -> None:
         self.n += 1
         self.path = path
         now = time.monotonic()

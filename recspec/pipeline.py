@@ -25,11 +25,19 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from ._limits import MAX_STREAM_SIZE, file_kind, open_input
-from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, plan_batches, run_in_workers
+from ._parallel import (
+    DEFAULT_FILE_TIMEOUT,
+    PICKLE_ERRORS,
+    Result,
+    WorkerLost,
+    cannot_send,
+    plan_batches,
+    run_in_workers,
+)
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
-from .report import FileReport, Finding, Report, Severity, Verdict
-from .spool import Spool
+from .report import FileReport, Finding, Report, Severity, Tally, Verdict
+from .spool import PathList, Spool, load_record, record
 
 __all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files"]
 
@@ -40,7 +48,7 @@ class RunProgress(Protocol):
     def start(self, total: int) -> None:
         """The number of files to check, before the first one."""
 
-    def step(self, path: Path) -> None:
+    def step(self, path: Path | str) -> None:
         """One more file: about to be checked (in this process) or done (in a worker)."""
 
     def within_file(self) -> Progress | None:
@@ -204,16 +212,44 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
         progress.start(len(files))
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
                    cross_check_limit=cross_check_limit, stream_limit=stream_limit)
-    kept: dict[int, FileReport] = {}
-    put = into.put if into is not None else kept.__setitem__
+    results = _Results(into)
     if jobs == 1 and timeout is None:
-        _check_serial(files, options, put, report.unclaimed, io_errors, progress)
+        _check_serial(files, options, results.put, report.unclaimed, io_errors, progress)
     else:
-        _check_in_workers(files, options, put, report.unclaimed, io_errors, progress, jobs=jobs,
+        _check_in_workers(files, options, results, report.unclaimed, io_errors, progress, jobs=jobs,
                           timeout=timeout or DEFAULT_FILE_TIMEOUT)
-    report.files = into.seal() if into is not None else [kept[i] for i in sorted(kept)]
+    report.files = results.files()
     report.unclaimed.sort()
     return report, io_errors
+
+
+class _Results:
+    """Where :func:`check_files` puts the file reports: a spool (``into``), or a list."""
+
+    def __init__(self, into: Spool | None) -> None:
+        self._into = into
+        self._kept: dict[int, FileReport] = {}
+
+    def put(self, index: int, fr: FileReport) -> None:
+        if self._into is not None:
+            self._into.put(index, fr)
+        else:
+            self._kept[index] = fr
+
+    def put_record(self, index: int, data: bytes) -> None:
+        """A report as :func:`~recspec.spool.record` made it (in a worker), counted by :meth:`count`."""
+        if self._into is not None:
+            self._into.put_record(index, data)
+        else:
+            self._kept[index] = load_record(data)
+
+    def count(self, tally: Tally) -> None:
+        """The tally of reports given to :meth:`put_record` (a list counts its reports itself)."""
+        if self._into is not None:
+            self._into.tally.merge(tally)
+
+    def files(self) -> Sequence[FileReport]:
+        return self._into.seal() if self._into is not None else [self._kept[i] for i in sorted(self._kept)]
 
 
 def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], put: Callable[[int, FileReport], None],
@@ -234,21 +270,25 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], p
             unclaimed.append(str(path))
 
 
-def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any],
-                      put: Callable[[int, FileReport], None], unclaimed: list[str], io_errors: list[str],
-                      progress: RunProgress | None, *, jobs: int, timeout: float) -> None:
-    """-j N: worker processes; each result is put at its file's index, as it comes."""
+def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], results: _Results,
+                      unclaimed: list[str], io_errors: list[str], progress: RunProgress | None, *, jobs: int,
+                      timeout: float) -> None:
+    """-j N: worker processes; each result is put at its file's index, as it comes. The workers send
+    the reports as the spool stores them, with each batch's tally (:func:`_pack`): this process
+    neither reads nor pickles them again."""
     errors: dict[int, str] = {}
+    put = results.put
+    texts = files.texts() if isinstance(files, PathList) else [(str(path), named) for path, named in files]
 
     def on_result(index: int, kind: str, value: Any) -> None:
-        path, _ = files[index]
+        path, _ = texts[index]
         if progress is not None:
             progress.step(path)
         if kind == "ok":
             if value is not None:
-                put(index, value)
+                results.put_record(index, value)
             else:
-                unclaimed.append(str(path))
+                unclaimed.append(path)
         elif kind == "raised":
             if isinstance(value, InputError):
                 errors[index] = str(value)
@@ -259,17 +299,35 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
         else:
             put(index, _harness_report(path, options, value))
 
-    def size(path: Path) -> int:
+    def size(path: str) -> int:
         try:
-            return path.stat().st_size
+            return os.stat(path).st_size
         except OSError:
             return 0
 
     # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
-    batches = plan_batches(array("q", (size(path) for path, _ in files)), jobs)
-    run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
-                   on_result=on_result, batches=batches)
+    batches = plan_batches(array("q", (size(path) for path, _ in texts)), jobs)
+    run_in_workers(texts, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
+                   on_result=on_result, batches=batches, pack=_pack, on_summary=results.count)
     io_errors.extend(errors[i] for i in sorted(errors))
+
+
+def _pack(results: list[Result]) -> tuple[list[Result], Tally]:
+    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`), and
+    their tally; a report that cannot be pickled becomes an error saying so."""
+    tally = Tally()
+    out: list[Result] = []
+    for index, kind, value in results:
+        if kind == "ok" and value is not None:
+            try:
+                data = record(value)
+            except PICKLE_ERRORS as e:
+                out.append((index, "raised", cannot_send(e)))
+                continue
+            tally.add(value, index)
+            value = data
+        out.append((index, kind, value))
+    return out, tally
 
 
 def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
@@ -280,7 +338,7 @@ def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
     return check_file(path, named=named, **options)
 
 
-def _harness_report(path: Path, options: dict[str, Any], lost: WorkerLost) -> FileReport:
+def _harness_report(path: Path | str, options: dict[str, Any], lost: WorkerLost) -> FileReport:
     fmt = options["fmt"]
     profile = options["profile"] or (fmt.default_profile if fmt else "spec")
     if lost.kind == "timeout":
