@@ -17,7 +17,10 @@ exit code. An input that cannot be read raises (or is listed as)
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import os
+import stat
 import traceback
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -307,9 +310,38 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
 
     # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
     batches = plan_batches(array("q", (size(path) for path, _ in texts)), jobs)
+    _preload(texts, batches[:jobs], options)
     run_in_workers(texts, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
                    on_result=on_result, batches=batches, pack=_pack, on_summary=results.count)
     io_errors.extend(errors[i] for i in sorted(errors))
+
+
+def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]], options: dict[str, Any]) -> None:
+    """Import here, before the workers are forked, the checker of the format of each batch's first file
+    (and its cross-check module, ``conformance/<fmt>/_xcheck.py``, when the cross-check runs): the
+    workers share what this process imported instead of each importing (or compiling) its own copy."""
+    fmt: FormatInfo | None = options["fmt"]
+    infos: dict[str, FormatInfo] = {fmt.id: fmt} if fmt is not None else {}
+    for batch in batches if fmt is None else ():
+        path = texts[batch[0]][0]
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                continue  # a FIFO or device named on the command line: opening it could block
+            with open(path, "rb") as f:
+                head = f.read(SNIFF_BYTES)
+        except OSError:
+            continue  # the worker says what is wrong with it
+        info, _score = sniff(head, path)
+        if info is not None:
+            infos[info.id] = info
+    for info in infos.values():
+        try:
+            module = info.load()
+            module.check  # noqa: B018 - loads the checker (see conformance/_plugin.py lazy_members)
+            if options["cross_check"] and importlib.util.find_spec(f"{info.module}._xcheck") is not None:
+                importlib.import_module(f"{info.module}._xcheck")
+        except Exception:  # noqa: BLE001 - a checker that fails to load fails in the workers, with its report
+            pass
 
 
 def _pack(results: list[Result]) -> tuple[list[Result], Tally]:
