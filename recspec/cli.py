@@ -26,7 +26,7 @@ from .catalog import all_rules, explain_text
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import Expectations, apply_expectations, load_expectations, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import check_files, iter_files
+from .pipeline import check_files, walk_files
 from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_report
 from .render._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
 from .report import FileReport, Report, Severity
@@ -469,11 +469,11 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"no profile {args.profile!r}", f"choose one of: {', '.join(PROFILES)}")
     expectations = _report_options(args)
     io_errors: list[str] = []
-    not_regular: list[Path] = []  # folder members that are not regular files (see iter_files)
+    not_regular: list[Path] = []  # folder members that are not regular files (see walk_files)
 
-    def walk(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, bool]]:
+    def walk(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[str, bool]]:
         found: list[Path] = []
-        yield from iter_files(paths, errors, found)
+        yield from walk_files(paths, errors, found)
         # a shard lists those its share of the walk holds, as it checks its share of the files: in a
         # shard's run, `select_files` walks one PATH argument at a time, and it is the shard key's root
         shard = args.shard

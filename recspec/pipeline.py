@@ -42,7 +42,7 @@ from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
 from .report import FileReport, Finding, Report, Severity, Tally, Verdict
 from .spool import PathList, Spool, load_record, record
 
-__all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files"]
+__all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files", "walk_files"]
 
 
 class RunProgress(Protocol):
@@ -69,6 +69,14 @@ def iter_files(paths: Sequence[str], errors: list[str],
     be listed and a path that does not exist are appended to ``errors``. A FIFO or device
     named on the command line is yielded: :func:`check_file` reads it as a stream, within
     its limits."""
+    for name, named in walk_files(paths, errors, not_regular):
+        yield Path(name), named
+
+
+def walk_files(paths: Sequence[str], errors: list[str],
+               not_regular: list[Path] | None = None) -> Iterator[tuple[str, bool]]:
+    """:func:`iter_files` with each path as the text ``str()`` of its Path gives, without making
+    the Path (a folder of a million files would make a million)."""
     for name in paths:
         p = Path(name)
         if p.is_dir():
@@ -77,22 +85,23 @@ def iter_files(paths: Sequence[str], errors: list[str],
 
             for root, dirs, files in os.walk(p, onerror=unreadable):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                folder = str(Path(root))  # as Path(root) / fn would spell it: "./a" is "a", "." is ""
                 for fn in sorted(files):
                     if not fn.startswith("."):
-                        member = Path(root) / fn
+                        member = fn if folder == "." else os.path.join(folder, fn)
                         if _is_regular(member):
                             yield member, False
                         elif not_regular is not None:
-                            not_regular.append(member)
+                            not_regular.append(Path(member))
         elif p.exists():
-            yield p, True
+            yield str(p), True
         else:
             errors.append(f"{name}: no such file or folder")
 
 
-def _is_regular(path: Path) -> bool:
+def _is_regular(path: str) -> bool:
     try:
-        return file_kind(path.stat().st_mode) == "regular file"
+        return file_kind(os.stat(path).st_mode) == "regular file"
     except OSError:
         return True  # vanished or unreadable: check_file says so
 

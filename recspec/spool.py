@@ -212,16 +212,16 @@ class Spool(Sequence[FileReport]):
 class PathList(Sequence[tuple[Path, bool]]):
     """``(path, named)`` pairs of a walk, stored on disk (see the module docstring)."""
 
-    def __init__(self, items: Iterable[tuple[Path, bool]] = ()) -> None:
+    def __init__(self, items: Iterable[tuple[Path | str, bool]] = ()) -> None:
         self._records = _Records()
         self._at = array("q")
         self.extend(items)
 
-    def append(self, item: tuple[Path, bool]) -> None:
+    def append(self, item: tuple[Path | str, bool]) -> None:
         path, named = item
         self._at.append(self._records.add((b"\1" if named else b"\0") + os.fsencode(path)))
 
-    def extend(self, items: Iterable[tuple[Path, bool]]) -> None:
+    def extend(self, items: Iterable[tuple[Path | str, bool]]) -> None:
         for item in items:
             self.append(item)
 
