@@ -649,6 +649,8 @@ def _row(fr: FileReport) -> tuple[str, ...]:
 #: The table lists this many findings of one rule per file before a count of the rest:
 #: a file that breaks one rule in every frame would otherwise bury the other files.
 TABLE_FINDINGS_PER_RULE = 5
+#: The table is written this many files at a time.
+TABLE_CHUNK = 256
 
 
 def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
@@ -662,8 +664,12 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
     widths = [max(len(c), w) for c, w in zip(head, (path_w, format_w, variant_w, *verdict_w, counts_w))]
     out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
-    for fr in report.files:
-        out.write("  ".join(c.ljust(w) for c, w in zip(_row(fr), widths)).rstrip() + "\n")
+    lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
+    for i, fr in enumerate(report.files, 1):
+        if i % TABLE_CHUNK == 0:
+            out.write("".join(lines))
+            lines.clear()
+        lines.append("  ".join(c.ljust(w) for c, w in zip(_row(fr), widths)).rstrip() + "\n")
         shown: dict[str, int] = {}
         for f in fr.findings:
             shown[f.rule] = shown.get(f.rule, 0) + 1
@@ -672,7 +678,7 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
             where = finding_location(f.offset, f.path)
             known = " (known deviation)" if f.rule in fr.known_deviations else ""
             at = " " + where if where else ""
-            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
+            lines.append(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
         for rule, n in shown.items():
             total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
             listed = n if per_rule is None else min(n, per_rule)
@@ -681,10 +687,11 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
                         f"{fr.findings_cap} per rule" if per_rule is not None and n > per_rule and fr.capped
                         else "--all-findings lists them" if per_rule is not None and n > per_rule
                         else f"at most {fr.findings_cap} per rule are stored")
-                out.write(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
+                lines.append(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
         note = profile_note(fr, ctx)
         if note:
-            out.write(f"    =     {note}\n")
+            lines.append(f"    =     {note}\n")
+    out.write("".join(lines))
     for st in report.stale:
         out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
     if verbose:
