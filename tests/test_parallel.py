@@ -237,3 +237,31 @@ def test_a_worker_stuck_before_its_first_file_still_ends_the_run(tmp_path, monke
     assert sorted(got) == [0, 1]
     assert all(kind == "lost" and getattr(lost, "kind", None) == "timeout" for kind, lost in got.values())
     assert time.monotonic() - start < 20
+
+
+def test_two_jobs_give_the_serial_run_byte_for_byte_on_a_mixed_folder(tmp_path):
+    """Every format's corpus twice (valid, invalid, malformed, real recordings, regressions), files no
+    format claims, a recording no format recognises, and over TABLE_CHUNK files, so the workers send
+    many batches: the table, the messages, the exit code and every report equal -j 1's, byte for byte."""
+    from recspec.cli import TABLE_CHUNK
+
+    root = Path(__file__).resolve().parents[1] / "corpus"
+    mixed = tmp_path / "mixed"
+    for copy in ("a", "b"):
+        shutil.copytree(root, mixed / copy)
+    (mixed / "a" / "notes.txt").write_text("not a recording\n")
+    (mixed / "b" / "zeroed.log").write_bytes(bytes(64))  # claimed by its extension, recognised by nothing
+    files = sum(1 for p in mixed.rglob("*") if p.is_file())
+    assert files > TABLE_CHUNK
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        out.mkdir()
+        reports = [f"{kind}:{out / ('r.' + kind)}" for kind in ("json", "sarif", "junit", "markdown", "html")]
+        args = ["check", "-j", jobs, "--verbose", str(mixed)]
+        for r in reports:
+            args += ["--report", r]
+        code, stdout, stderr = run(*args)
+        runs[jobs] = (code, stdout, stderr, {p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert runs["1"][0] == 1 and "unclaimed" in runs["1"][1] and len(runs["1"][3]) == 5
+    assert runs["2"] == runs["1"]
