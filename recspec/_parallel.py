@@ -235,7 +235,7 @@ def _sendable(result: Result) -> Result:
 class _Slot:
     """One worker process and the files sent to it whose results have not come back."""
 
-    def __init__(self, ctx: Any, check: Callable[[Path, bool], Any], pack: Pack | None) -> None:
+    def __init__(self, ctx: Any, check: Callable[[Path, bool], Any], pack: Pack | None = None) -> None:
         self.conn, child = ctx.Pipe()
         _PARENT_ENDS.add(self.conn)
         self.progress = ctx.RawArray("d", 3)
