@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import time
+from array import array
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -471,9 +472,12 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     io_errors: list[str] = []
     not_regular: list[Path] = []  # folder members that are not regular files (see walk_files)
 
+    # -j N plans its batches by size: the walk's look at each file gives it (not in a shard: it keeps a part)
+    sizes = array("q") if (args.jobs != 1 or args.timeout is not None) and args.shard is None else None
+
     def walk(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[str, bool]]:
         found: list[Path] = []
-        yield from walk_files(paths, errors, found)
+        yield from walk_files(paths, errors, found, sizes)
         # a shard lists those its share of the walk holds, as it checks its share of the files: in a
         # shard's run, `select_files` walks one PATH argument at a time, and it is the shard key's root
         shard = args.shard
@@ -493,7 +497,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                         profile=args.profile, cross_check=args.cross_check,
                                         cross_check_limit=args.cross_check_limit, jobs=args.jobs,
                                         timeout=args.timeout, progress=progress, stream_limit=args.stream_limit,
-                                        into=spool)
+                                        into=spool, sizes=sizes)
         progress.done()
         try:
             return _check_done(args, report, io_errors, expectations, selection, walked, out, err)
