@@ -81,6 +81,13 @@ Result = tuple[int, str, Any]
 #: Run in the worker on a batch's results before they are sent: the results to send in their place
 #: and a summary of the batch, handed to the parent's ``on_summary`` (see :func:`run_in_workers`).
 Pack = Callable[[list[Result]], tuple[list[Result], Any]]
+#: What pickling an object it cannot pickle raises.
+PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError)
+
+
+def cannot_send(e: Exception) -> RuntimeError:
+    """The error a file gets in place of a result that could not be pickled (``e``: why)."""
+    return RuntimeError(f"the result could not be sent back: {type(e).__name__}: {e}")
 
 
 def plan_batches(sizes: Sequence[int], jobs: int) -> list[list[int]]:
@@ -212,15 +219,6 @@ def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
             conn.send((results, summary))
         except PICKLE_ERRORS:  # a result that cannot cross processes
             conn.send(([_sendable(r) for r in results], summary))
-
-
-#: What pickling an object it cannot pickle raises.
-PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError)
-
-
-def cannot_send(e: Exception) -> RuntimeError:
-    """The error a file gets in place of a result that could not be pickled (``e``: why)."""
-    return RuntimeError(f"the result could not be sent back: {type(e).__name__}: {e}")
 
 
 def _sendable(result: Result) -> Result:

@@ -87,7 +87,7 @@ def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] 
 
             for root, dirs, files in os.walk(p, onerror=unreadable):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                folder = str(Path(root))  # as Path(root) / fn would spell it: "./a" is "a", "." is ""
+                folder = str(Path(root))  # as Path(root) / fn spells it: "./a" is "a", and in "." a member is its name
                 for fn in sorted(files):
                     if not fn.startswith("."):
                         member = fn if folder == "." else os.path.join(folder, fn)
