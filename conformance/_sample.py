@@ -24,8 +24,10 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import and_, lt, mul
 
-__all__ = ["Sample", "cut", "evidence", "is_chosen"]
+__all__ = ["Sample", "choose", "chosen_indices", "cut", "cut_chosen", "evidence", "is_chosen"]
 
 _GOLDEN = 0x9E3779B1  # Knuth's multiplicative hash constant (2^32 / phi)
 
@@ -33,6 +35,37 @@ _GOLDEN = 0x9E3779B1  # Knuth's multiplicative hash constant (2^32 / phi)
 def is_chosen(index: int, stride: int) -> bool:
     """Whether unit ``index`` is in the sample of about one in ``stride`` (deterministic)."""
     return stride <= 1 or ((index * _GOLDEN) & 0xFFFFFFFF) < (1 << 32) // stride
+
+
+def chosen_indices(lo: int, hi: int, stride: int) -> list[int]:
+    """The indices ``lo .. hi - 1`` that ``is_chosen`` takes, found by C loops a block of
+    ``_BLOCK`` indices at a time; for a stride of ``_KEEP_STRIDE`` or more (a few indices a block),
+    each block's are kept across files (they do not depend on the file), up to ``_KEPT_MAX`` blocks."""
+    if stride <= 1:
+        return list(range(lo, hi))
+    if stride < _KEEP_STRIDE:
+        return _scan(lo, hi, stride)
+    out: list[int] = []
+    for block in range(lo // _BLOCK, (hi - 1) // _BLOCK + 1) if hi > lo else ():
+        got = _KEPT.get((stride, block))
+        if got is None:
+            if len(_KEPT) >= _KEPT_MAX:
+                _KEPT.clear()
+            got = _KEPT[(stride, block)] = _scan(block * _BLOCK, (block + 1) * _BLOCK, stride)
+        out += got[bisect.bisect_left(got, lo):bisect.bisect_left(got, hi)]
+    return out
+
+
+def _scan(lo: int, hi: int, stride: int) -> list[int]:
+    indices = range(lo, hi)
+    hashes = map(and_, map(mul, indices, repeat(_GOLDEN)), repeat(0xFFFFFFFF))
+    return list(compress(indices, map(lt, hashes, repeat((1 << 32) // stride))))
+
+
+_BLOCK = 8192
+_KEEP_STRIDE = 64
+_KEPT: dict[tuple[int, int], list[int]] = {}
+_KEPT_MAX = 512  # blocks of at most _BLOCK / _KEEP_STRIDE indices each (about 130 on average)
 
 
 @dataclass
@@ -71,21 +104,40 @@ def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: 
 
     Streams ``units`` (one unit of look-ahead), so memory grows with the sample,
     not with the number of units in the file."""
-    runs: list[tuple[int, int]] = [(0, 0)]
-    parts = [data[:header_end]]
-    out_len = header_end
-    chosen = left = 0
+    return cut_chosen(data, header_end, choose(units, stride, len(data)), leave_out)
+
+
+def choose(units: Iterator[tuple[int, int]], stride: int, size: int) -> Iterator[tuple[int, int, int]]:
+    """``(index, start, end)`` of the units of ``units`` (``(start, end)`` each) that the sample
+    takes: the first, the last, about one in ``stride`` (``is_chosen``), and a unit that ends past
+    ``size`` (a tail: the last one looked at)."""
     i = -1
-    last_end: int | None = None
     it = iter(units)
     nxt = next(it, None)
     while nxt is not None:
         (start, end), nxt = nxt, next(it, None)
         i += 1
+        if i == 0 or nxt is None or end > size or is_chosen(i, stride):
+            yield i, start, end
+            if end > size:
+                return
+
+
+def cut_chosen(data: bytes, header_end: int, chosen: Iterator[tuple[int, int, int]],
+               leave_out: Callable[[int, int], bool] | None = None) -> Sample:
+    """``cut`` from the units the sample takes, as ``choose`` yields them (the last one yielded
+    is the last unit of the file, or its tail): a format that frames its units faster than one
+    at a time can choose them itself."""
+    runs: list[tuple[int, int]] = [(0, 0)]
+    parts = [data[:header_end]]
+    out_len = header_end
+    taken = left = 0
+    i = -1
+    last_end: int | None = None
+    for unit in chosen:
+        i, start, end = unit
         last_end = end
         tail = end > len(data)
-        if not (i == 0 or nxt is None or tail or is_chosen(i, stride)):
-            continue
         if not tail and leave_out is not None and leave_out(start, end):
             left += 1
             continue
@@ -94,7 +146,7 @@ def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: 
             runs.append((out_len, start))
         parts.append(piece)
         out_len += len(piece)
-        chosen += 1
+        taken += 1
         if tail:
             break
     if last_end is not None and last_end < len(data):  # bytes after the last unit the framing saw
@@ -104,7 +156,7 @@ def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: 
         parts.append(data[rest_at:])
     elif last_end is None and header_end < len(data):
         parts.append(data[header_end:])
-    return Sample(b"".join(parts), i + 1, chosen, runs, left)
+    return Sample(b"".join(parts), i + 1, taken, runs, left)
 
 
 def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str) -> str:

@@ -52,8 +52,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-__all__ = ["BATCH_BYTES", "BATCH_FILES", "DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "WorkerLost", "plan_batches",
-           "run_in_workers"]
+__all__ = ["BATCH_BYTES", "BATCH_FILES", "DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "PICKLE_ERRORS", "Pack", "Result",
+           "WorkerLost", "cannot_send", "plan_batches", "run_in_workers"]
 
 #: Seconds one file may take in a worker before it is stopped (`--timeout`). Generous: the
 #: slowest legitimate check is the Kaitai cross-check of a 32 MiB file, about 30 s here.
@@ -72,8 +72,22 @@ BATCH_BYTES = 1 << 20
 #: left with a long batch while the others are idle at the end of a run.
 BATCHES_PER_WORKER = 4
 
-#: One file for a worker: (index in the caller's list, path, named on the command line).
-Task = tuple[int, Path, bool]
+#: One file for a worker: (index in the caller's list, path, named on the command line). The path may
+#: be text: the worker makes the Path, so that the parent does not make one per file.
+Task = tuple[int, "Path | str", bool]
+#: One file's outcome: (index, kind, value), kind ``ok`` (value: what ``check`` returned) or ``raised``
+#: (value: the exception it raised).
+Result = tuple[int, str, Any]
+#: Run in the worker on a batch's results before they are sent: the results to send in their place
+#: and a summary of the batch, handed to the parent's ``on_summary`` (see :func:`run_in_workers`).
+Pack = Callable[[list[Result]], tuple[list[Result], Any]]
+#: What pickling an object it cannot pickle raises.
+PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError)
+
+
+def cannot_send(e: Exception) -> RuntimeError:
+    """The error a file gets in place of a result that could not be pickled (``e``: why)."""
+    return RuntimeError(f"the result could not be sent back: {type(e).__name__}: {e}")
 
 
 def plan_batches(sizes: Sequence[int], jobs: int) -> list[list[int]]:
@@ -174,7 +188,7 @@ _IN_FLIGHT = 2
 
 
 def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
-            parent_pid: int | None = None) -> None:
+            parent_pid: int | None = None, pack: Pack | None = None) -> None:
     if parent_pid is not None:
         _die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -186,42 +200,45 @@ def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
             return
         if batch is None:
             return
-        results: list[tuple[int, tuple[str, Any]]] = []
-        for index, path, named in batch:
+        results: list[Result] = []
+        for index, name, named in batch:
+            path = Path(name)
             progress[_CPU_START] = time.process_time()  # the clocks first: the parent reads _AT first
             progress[_WALL_START] = time.monotonic()
             progress[_AT] += 1
             if faults:
                 _inject_fault(faults, path.name)
             try:
-                result: tuple[str, Any] = ("ok", check(path, named))
+                results.append((index, "ok", check(path, named)))
             except Exception as e:  # noqa: BLE001 - passed back to the parent, which knows what each error means
-                result = ("raised", e)
-            results.append((index, result))
+                results.append((index, "raised", e))
+        summary = None
+        if pack is not None:
+            results, summary = pack(results)
         try:
-            conn.send(results)
-        except (pickle.PicklingError, TypeError, AttributeError):  # a result that cannot cross processes
-            conn.send([_sendable(r) for r in results])
+            conn.send((results, summary))
+        except PICKLE_ERRORS:  # a result that cannot cross processes
+            conn.send(([_sendable(r) for r in results], summary))
 
 
-def _sendable(result: tuple[int, tuple[str, Any]]) -> tuple[int, tuple[str, Any]]:
+def _sendable(result: Result) -> Result:
     """The result, or in its place an error saying why it cannot be sent to the parent."""
     try:
         pickle.dumps(result)
-    except (pickle.PicklingError, TypeError, AttributeError) as e:
-        return result[0], ("raised", RuntimeError(f"the result could not be sent back: {type(e).__name__}: {e}"))
+    except PICKLE_ERRORS as e:
+        return result[0], "raised", cannot_send(e)
     return result
 
 
 class _Slot:
     """One worker process and the files sent to it whose results have not come back."""
 
-    def __init__(self, ctx: Any, check: Callable[[Path, bool], Any]) -> None:
+    def __init__(self, ctx: Any, check: Callable[[Path, bool], Any], pack: Pack | None = None) -> None:
         self.conn, child = ctx.Pipe()
         _PARENT_ENDS.add(self.conn)
         self.progress = ctx.RawArray("d", 3)
         self.progress[_AT] = -1.0  # no file started yet
-        self.proc = ctx.Process(target=_worker, args=(child, check, self.progress, os.getpid()), daemon=True)
+        self.proc = ctx.Process(target=_worker, args=(child, check, self.progress, os.getpid(), pack), daemon=True)
         self.proc.start()
         child.close()
         self.queue: list[Task] = []  # sent, not answered, in the order the worker checks them
@@ -247,10 +264,10 @@ class _Slot:
         file waits for an idle worker, so that it does not queue behind another big one."""
         return not self.in_flight or (len(self.in_flight) < _IN_FLIGHT and len(next_batch) > 1)
 
-    def answer(self, results: list[tuple[int, tuple[str, Any]]], timeout: float) -> list[tuple[int, tuple[str, Any]]]:
+    def answer(self, results: list[Result], timeout: float) -> list[Result]:
         """The results of the oldest batch in flight, which it is taken off."""
         n = self.in_flight.popleft()
-        assert [index for index, _ in results] == [task[0] for task in self.queue[:n]]
+        assert [index for index, _, _ in results] == [task[0] for task in self.queue[:n]]
         del self.queue[:n]
         self.answered += n
         self.waiting_since = time.monotonic()
@@ -305,7 +322,7 @@ class _Pending:
     """The batches not handed out yet, in order: a lost worker's files first, then the planned batches,
     whose tasks are made as they are handed out (not all at the start: a run may have a million)."""
 
-    def __init__(self, files: Sequence[tuple[Path, bool]], batches: Sequence[Sequence[int]]) -> None:
+    def __init__(self, files: Sequence[tuple[Path | str, bool]], batches: Sequence[Sequence[int]]) -> None:
         self._files = files
         self._batches = batches
         self._next = 0
@@ -332,9 +349,10 @@ class _Pending:
         self._again.append(batch)
 
 
-def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bool], Any], *, jobs: int,
+def run_in_workers(files: Sequence[tuple[Path | str, bool]], check: Callable[[Path, bool], Any], *, jobs: int,
                    timeout: float, on_result: Callable[[int, str, Any], None],
-                   batches: Sequence[Sequence[int]] | None = None) -> None:
+                   batches: Sequence[Sequence[int]] | None = None, pack: Pack | None = None,
+                   on_summary: Callable[[Any], None] | None = None) -> None:
     """Check ``files`` in ``jobs`` worker processes; ``on_result(index, kind, value)`` is called once
     per file, in completion order, with kind ``ok`` (value: what ``check`` returned), ``raised``
     (value: the exception ``check`` raised) or ``lost`` (value: a :class:`WorkerLost`).
@@ -342,6 +360,11 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
     ``batches`` are the files (indices into ``files``) handed to a worker at a time, in the order
     they are handed out (see :func:`plan_batches`; default: one file a batch, as given). ``check``
     must be picklable where processes are spawned rather than forked.
+
+    ``pack``, if given, runs in the worker on each batch's results (see :data:`Pack`): what it returns
+    is sent in their place, so the work of making results ready for the parent (pickling them in the
+    form the parent stores, counting them) is shared by the workers; its summary of the batch goes to
+    ``on_summary`` before the batch's ``on_result`` calls. A batch lost with its worker sends no summary.
     """
     import multiprocessing  # here, not at the top: a serial run (-j 1) never pays for it
     from multiprocessing.connection import wait
@@ -354,7 +377,7 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
     gc.freeze()
     try:
         for _ in range(min(jobs, len(pending))):
-            slots.append(_Slot(ctx, check))
+            slots.append(_Slot(ctx, check, pack))
         for slot in slots:
             while pending and slot.wants_more(pending.peek()):
                 slot.give(pending.pop(), timeout)
@@ -370,11 +393,14 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
                 lost: WorkerLost | None = None
                 if slot.conn in ready:
                     try:
-                        results = slot.conn.recv()
+                        results, summary = slot.conn.recv()
                     except (EOFError, OSError):
                         lost = WorkerLost("crash", slot.death())
                     else:
-                        for index, (kind, value) in slot.answer(results, timeout):
+                        results = slot.answer(results, timeout)
+                        if on_summary is not None and summary is not None:
+                            on_summary(summary)
+                        for index, kind, value in results:
                             on_result(index, kind, value)
                 elif slot.proc.sentinel in ready:
                     lost = WorkerLost("crash", slot.death())
@@ -395,7 +421,7 @@ def run_in_workers(files: Sequence[tuple[Path, bool]], check: Callable[[Path, bo
                     if again:
                         pending.push(again)
                     if pending:
-                        slots[i] = slot = _Slot(ctx, check)  # a fresh worker for the remaining files
+                        slots[i] = slot = _Slot(ctx, check, pack)  # a fresh worker for the remaining files
                 while pending and slot.wants_more(pending.peek()):
                     slot.give(pending.pop(), timeout)
     finally:

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import time
+from array import array
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
@@ -26,7 +27,7 @@ from .catalog import all_rules, explain_text
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import Expectations, apply_expectations, load_expectations, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import check_files, iter_files
+from .pipeline import check_files, walk_files
 from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_report
 from .render._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
 from .report import FileReport, Report, Severity
@@ -469,11 +470,14 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"no profile {args.profile!r}", f"choose one of: {', '.join(PROFILES)}")
     expectations = _report_options(args)
     io_errors: list[str] = []
-    not_regular: list[Path] = []  # folder members that are not regular files (see iter_files)
+    not_regular: list[Path] = []  # folder members that are not regular files (see walk_files)
 
-    def walk(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[Path, bool]]:
+    # -j N plans its batches by size: the walk's look at each file gives it (not in a shard: it keeps a part)
+    sizes = array("q") if (args.jobs != 1 or args.timeout is not None) and args.shard is None else None
+
+    def walk(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[str, bool]]:
         found: list[Path] = []
-        yield from iter_files(paths, errors, found)
+        yield from walk_files(paths, errors, found, sizes)
         # a shard lists those its share of the walk holds, as it checks its share of the files: in a
         # shard's run, `select_files` walks one PATH argument at a time, and it is the shard key's root
         shard = args.shard
@@ -493,7 +497,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                                         profile=args.profile, cross_check=args.cross_check,
                                         cross_check_limit=args.cross_check_limit, jobs=args.jobs,
                                         timeout=args.timeout, progress=progress, stream_limit=args.stream_limit,
-                                        into=spool)
+                                        into=spool, sizes=sizes)
         progress.done()
         try:
             return _check_done(args, report, io_errors, expectations, selection, walked, out, err)
@@ -594,7 +598,7 @@ class _Progress:
         self.enabled = bool(getattr(err, "isatty", lambda: False)()) and not os.environ.get("CI")
         self.total = total
         self.n = 0
-        self.path: Path | None = None
+        self.path: Path | str | None = None
         self._drawn = float("-inf")
         self._drawn = float("-inf")
 
@@ -615,7 +619,7 @@ class _Progress:
         count = f"{self.n}/{self.total}" if self.total else str(self.n)
         return f"{self._bar(self.n, self.total)} {count} {text}"
 
-    def step(self, path: Path) -> None:
+    def step(self, path: Path | str) -> None:
         self.n += 1
         self.path = path
         now = time.monotonic()
@@ -649,6 +653,8 @@ def _row(fr: FileReport) -> tuple[str, ...]:
 #: The table lists this many findings of one rule per file before a count of the rest:
 #: a file that breaks one rule in every frame would otherwise bury the other files.
 TABLE_FINDINGS_PER_RULE = 5
+#: The table is written this many files at a time.
+TABLE_CHUNK = 256
 
 
 def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
@@ -662,8 +668,12 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
     widths = [max(len(c), w) for c, w in zip(head, (path_w, format_w, variant_w, *verdict_w, counts_w))]
     out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
-    for fr in report.files:
-        out.write("  ".join(c.ljust(w) for c, w in zip(_row(fr), widths)).rstrip() + "\n")
+    lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
+    for i, fr in enumerate(report.files, 1):
+        if i % TABLE_CHUNK == 0:
+            out.write("".join(lines))
+            lines.clear()
+        lines.append("  ".join(c.ljust(w) for c, w in zip(_row(fr), widths)).rstrip() + "\n")
         shown: dict[str, int] = {}
         for f in fr.findings:
             shown[f.rule] = shown.get(f.rule, 0) + 1
@@ -672,7 +682,7 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
             where = finding_location(f.offset, f.path)
             known = " (known deviation)" if f.rule in fr.known_deviations else ""
             at = " " + where if where else ""
-            out.write(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
+            lines.append(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
         for rule, n in shown.items():
             total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
             listed = n if per_rule is None else min(n, per_rule)
@@ -681,10 +691,11 @@ def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FI
                         f"{fr.findings_cap} per rule" if per_rule is not None and n > per_rule and fr.capped
                         else "--all-findings lists them" if per_rule is not None and n > per_rule
                         else f"at most {fr.findings_cap} per rule are stored")
-                out.write(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
+                lines.append(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
         note = profile_note(fr, ctx)
         if note:
-            out.write(f"    =     {note}\n")
+            lines.append(f"    =     {note}\n")
+    out.write("".join(lines))
     for st in report.stale:
         out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
     if verbose:

@@ -17,7 +17,10 @@ exit code. An input that cannot be read raises (or is listed as)
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import os
+import stat
 import traceback
 from array import array
 from collections.abc import Callable, Iterator, Sequence
@@ -25,13 +28,21 @@ from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from ._limits import MAX_STREAM_SIZE, file_kind, open_input
-from ._parallel import DEFAULT_FILE_TIMEOUT, WorkerLost, plan_batches, run_in_workers
+from ._parallel import (
+    DEFAULT_FILE_TIMEOUT,
+    PICKLE_ERRORS,
+    Result,
+    WorkerLost,
+    cannot_send,
+    plan_batches,
+    run_in_workers,
+)
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
-from .report import FileReport, Finding, Report, Severity, Verdict
-from .spool import Spool
+from .report import FileReport, Finding, Report, Severity, Tally, Verdict
+from .spool import PathList, Spool, load_record, record
 
-__all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files"]
+__all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files", "walk_files"]
 
 
 class RunProgress(Protocol):
@@ -40,7 +51,7 @@ class RunProgress(Protocol):
     def start(self, total: int) -> None:
         """The number of files to check, before the first one."""
 
-    def step(self, path: Path) -> None:
+    def step(self, path: Path | str) -> None:
         """One more file: about to be checked (in this process) or done (in a worker)."""
 
     def within_file(self) -> Progress | None:
@@ -58,6 +69,16 @@ def iter_files(paths: Sequence[str], errors: list[str],
     be listed and a path that does not exist are appended to ``errors``. A FIFO or device
     named on the command line is yielded: :func:`check_file` reads it as a stream, within
     its limits."""
+    for name, named in walk_files(paths, errors, not_regular):
+        yield Path(name), named
+
+
+def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] | None = None,
+               sizes: array[int] | None = None) -> Iterator[tuple[str, bool]]:
+    """:func:`iter_files` with each path as the text ``str()`` of its Path gives, without making
+    the Path (a folder of a million files would make a million). ``sizes``, if given, gets each
+    yielded folder member's size in bytes (-1 for a file named on the command line: not looked at
+    here), from the look the walk takes anyway (for ``-j N``'s batches: :func:`check_files`)."""
     for name in paths:
         p = Path(name)
         if p.is_dir():
@@ -66,24 +87,32 @@ def iter_files(paths: Sequence[str], errors: list[str],
 
             for root, dirs, files in os.walk(p, onerror=unreadable):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                folder = str(Path(root))  # as Path(root) / fn spells it: "./a" is "a", and in "." a member is its name
                 for fn in sorted(files):
                     if not fn.startswith("."):
-                        member = Path(root) / fn
-                        if _is_regular(member):
+                        member = fn if folder == "." else os.path.join(folder, fn)
+                        size = _regular_size(member)
+                        if size is not None:
+                            if sizes is not None:
+                                sizes.append(size)
                             yield member, False
                         elif not_regular is not None:
-                            not_regular.append(member)
+                            not_regular.append(Path(member))
         elif p.exists():
-            yield p, True
+            if sizes is not None:
+                sizes.append(-1)
+            yield str(p), True
         else:
             errors.append(f"{name}: no such file or folder")
 
 
-def _is_regular(path: Path) -> bool:
+def _regular_size(path: str) -> int | None:
+    """The size of a regular file, 0 for one that cannot be looked at, None for anything else."""
     try:
-        return file_kind(path.stat().st_mode) == "regular file"
+        st = os.stat(path)
     except OSError:
-        return True  # vanished or unreadable: check_file says so
+        return 0  # vanished or unreadable: check_file says so
+    return st.st_size if file_kind(st.st_mode) == "regular file" else None
 
 
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
@@ -188,7 +217,8 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
                 fmt: FormatInfo | None = None, variant: str | None = None, profile: str | None = None,
                 cross_check: bool = True, cross_check_limit: int | None = None, jobs: int = 1,
                 timeout: float | None = None, progress: RunProgress | None = None,
-                stream_limit: int = MAX_STREAM_SIZE, into: Spool | None = None) -> tuple[Report, list[str]]:
+                stream_limit: int = MAX_STREAM_SIZE, into: Spool | None = None,
+                sizes: Sequence[int] | None = None) -> tuple[Report, list[str]]:
     """:func:`check_paths` for files already walked (``(path, named)`` pairs, e.g. one shard of a
     walk; ``not_regular``: the walk's members that were not regular files, and were not opened);
     input errors are appended to ``io_errors``, which is returned. ``Report.unclaimed`` and
@@ -197,23 +227,52 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
 
     ``into``: the file reports go to this :class:`~recspec.spool.Spool` (on disk, as they come) and it
     is the report's ``files``, so the run's memory does not grow with its files; otherwise they are
-    kept in a list."""
+    kept in a list. ``sizes``: each file's size as :func:`walk_files` gave it (-1: not known), so that
+    ``-j N`` does not look at every file again to plan its batches."""
     report = Report()
     report.not_regular = sorted(str(p) for p in not_regular)
     if progress is not None:
         progress.start(len(files))
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
                    cross_check_limit=cross_check_limit, stream_limit=stream_limit)
-    kept: dict[int, FileReport] = {}
-    put = into.put if into is not None else kept.__setitem__
+    results = _Results(into)
     if jobs == 1 and timeout is None:
-        _check_serial(files, options, put, report.unclaimed, io_errors, progress)
+        _check_serial(files, options, results.put, report.unclaimed, io_errors, progress)
     else:
-        _check_in_workers(files, options, put, report.unclaimed, io_errors, progress, jobs=jobs,
-                          timeout=timeout or DEFAULT_FILE_TIMEOUT)
-    report.files = into.seal() if into is not None else [kept[i] for i in sorted(kept)]
+        _check_in_workers(files, options, results, report.unclaimed, io_errors, progress, jobs=jobs,
+                          timeout=timeout or DEFAULT_FILE_TIMEOUT, sizes=sizes)
+    report.files = results.files()
     report.unclaimed.sort()
     return report, io_errors
+
+
+class _Results:
+    """Where :func:`check_files` puts the file reports: a spool (``into``), or a list."""
+
+    def __init__(self, into: Spool | None) -> None:
+        self._into = into
+        self._kept: dict[int, FileReport] = {}
+
+    def put(self, index: int, fr: FileReport) -> None:
+        if self._into is not None:
+            self._into.put(index, fr)
+        else:
+            self._kept[index] = fr
+
+    def put_record(self, index: int, data: bytes) -> None:
+        """A report as :func:`~recspec.spool.record` made it (in a worker), counted by :meth:`count`."""
+        if self._into is not None:
+            self._into.put_record(index, data)
+        else:
+            self._kept[index] = load_record(data)
+
+    def count(self, tally: Tally) -> None:
+        """The tally of reports given to :meth:`put_record` (a list counts its reports itself)."""
+        if self._into is not None:
+            self._into.tally.merge(tally)
+
+    def files(self) -> Sequence[FileReport]:
+        return self._into.seal() if self._into is not None else [self._kept[i] for i in sorted(self._kept)]
 
 
 def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], put: Callable[[int, FileReport], None],
@@ -234,21 +293,25 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], p
             unclaimed.append(str(path))
 
 
-def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any],
-                      put: Callable[[int, FileReport], None], unclaimed: list[str], io_errors: list[str],
-                      progress: RunProgress | None, *, jobs: int, timeout: float) -> None:
-    """-j N: worker processes; each result is put at its file's index, as it comes."""
+def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], results: _Results,
+                      unclaimed: list[str], io_errors: list[str], progress: RunProgress | None, *, jobs: int,
+                      timeout: float, sizes: Sequence[int] | None) -> None:
+    """-j N: worker processes; each result is put at its file's index, as it comes. The workers send
+    the reports as the spool stores them, with each batch's tally (:func:`_pack`): this process
+    neither reads nor pickles them again."""
     errors: dict[int, str] = {}
+    put = results.put
+    texts = files.texts() if isinstance(files, PathList) else [(str(path), named) for path, named in files]
 
     def on_result(index: int, kind: str, value: Any) -> None:
-        path, _ = files[index]
+        path, _ = texts[index]
         if progress is not None:
             progress.step(path)
         if kind == "ok":
             if value is not None:
-                put(index, value)
+                results.put_record(index, value)
             else:
-                unclaimed.append(str(path))
+                unclaimed.append(path)
         elif kind == "raised":
             if isinstance(value, InputError):
                 errors[index] = str(value)
@@ -259,17 +322,70 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
         else:
             put(index, _harness_report(path, options, value))
 
-    def size(path: Path) -> int:
+    if sizes is not None and len(sizes) != len(texts):
+        sizes = None  # not this walk's
+
+    def size(i: int, path: str) -> int:
+        known = sizes[i] if sizes is not None else -1
+        if known >= 0:
+            return known
         try:
-            return path.stat().st_size
+            return os.stat(path).st_size
         except OSError:
             return 0
 
     # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
-    batches = plan_batches(array("q", (size(path) for path, _ in files)), jobs)
-    run_in_workers(files, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
-                   on_result=on_result, batches=batches)
+    batches = plan_batches(array("q", (size(i, path) for i, (path, _) in enumerate(texts))), jobs)
+    _preload(texts, batches[:jobs], options)
+    run_in_workers(texts, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
+                   on_result=on_result, batches=batches, pack=_pack, on_summary=results.count)
     io_errors.extend(errors[i] for i in sorted(errors))
+
+
+def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]], options: dict[str, Any]) -> None:
+    """Import here, before the workers are forked, the checker of the format of each batch's first file
+    (and its cross-check module, ``conformance/<fmt>/_xcheck.py``, when the cross-check runs): the
+    workers share what this process imported instead of each importing (or compiling) its own copy."""
+    fmt: FormatInfo | None = options["fmt"]
+    infos: dict[str, FormatInfo] = {fmt.id: fmt} if fmt is not None else {}
+    for batch in batches if fmt is None else ():
+        path = texts[batch[0]][0]
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                continue  # a FIFO or device named on the command line: opening it could block
+            with open(path, "rb") as f:
+                head = f.read(SNIFF_BYTES)
+        except OSError:
+            continue  # the worker says what is wrong with it
+        info, _score = sniff(head, path)
+        if info is not None:
+            infos[info.id] = info
+    for info in infos.values():
+        try:
+            module = info.load()
+            module.check  # noqa: B018 - loads the checker (see conformance/_plugin.py lazy_members)
+            if options["cross_check"] and importlib.util.find_spec(f"{info.module}._xcheck") is not None:
+                importlib.import_module(f"{info.module}._xcheck")
+        except Exception:  # noqa: BLE001 - a checker that fails to load fails in the workers, with its report
+            pass
+
+
+def _pack(results: list[Result]) -> tuple[list[Result], Tally]:
+    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`), and
+    their tally; a report that cannot be pickled becomes an error saying so."""
+    tally = Tally()
+    out: list[Result] = []
+    for index, kind, value in results:
+        if kind == "ok" and value is not None:
+            try:
+                data = record(value)
+            except PICKLE_ERRORS as e:
+                out.append((index, "raised", cannot_send(e)))
+                continue
+            tally.add(value, index)
+            value = data
+        out.append((index, kind, value))
+    return out, tally
 
 
 def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
@@ -280,7 +396,7 @@ def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
     return check_file(path, named=named, **options)
 
 
-def _harness_report(path: Path, options: dict[str, Any], lost: WorkerLost) -> FileReport:
+def _harness_report(path: Path | str, options: dict[str, Any], lost: WorkerLost) -> FileReport:
     fmt = options["fmt"]
     profile = options["profile"] or (fmt.default_profile if fmt else "spec")
     if lost.kind == "timeout":

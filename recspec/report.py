@@ -251,6 +251,9 @@ class FileReport:
 
     def counts_text(self) -> str:
         """``E/W/I``: the true error, warning and info counts under the report's profile."""
+        pv = self.verdicts.get(self.profile)
+        if pv is not None:  # every file a checker reports: one lookup, not three (a table row and a tally per file)
+            return f"{pv.errors}/{pv.warnings}/{pv.infos}"
         return f"{self.count(Severity.ERROR)}/{self.count(Severity.WARNING)}/{self.count(Severity.INFO)}"
 
     def rule_count(self, rule_id: str) -> int:
@@ -369,25 +372,32 @@ class Tally:
         row = (len(fr.path), len(fr.format or "-"), len(fr.variant or "-"), len(fr.counts_text()))
         self.widths = tuple(max(a, b) for a, b in zip(self.widths, row))  # type: ignore[assignment]
 
+    def merge(self, other: Tally) -> None:
+        """Count ``other``'s files too: the tally of other files of the same run (their indices in
+        the same files' order, as a ``-j N`` worker counts the files of a batch)."""
+        self.files += other.files
+        for v, n in other.verdicts.items():
+            self.verdicts[v] = self.verdicts.get(v, 0) + n
+        self.failed += other.failed
+        self.known_findings += other.known_findings
+        self.known_files += other.known_files
+        for fmt, profiles in other.formats.items():
+            self.formats.setdefault(fmt, set()).update(profiles)
+        for p, counts in other.under.items():
+            mine = self.under.setdefault(p, {})
+            for v, n in counts.items():
+                mine[v] = mine.get(v, 0) + n
+        self.rules |= other.rules
+        if other.first is not None and (self.first is None or other.first[0] < self.first[0]):
+            self.first = other.first
+        self.widths = tuple(max(a, b) for a, b in zip(self.widths, other.widths))  # type: ignore[assignment]
+
     @classmethod
     def combined(cls, tallies: Iterable[Tally], first: str | None) -> Tally:
         """The counts of runs put together; ``first``: the profile of the combined run's first file."""
         out = cls()
         for t in tallies:
-            out.files += t.files
-            for v, n in t.verdicts.items():
-                out.verdicts[v] = out.verdicts.get(v, 0) + n
-            out.failed += t.failed
-            out.known_findings += t.known_findings
-            out.known_files += t.known_files
-            for fmt, profiles in t.formats.items():
-                out.formats.setdefault(fmt, set()).update(profiles)
-            for p, counts in t.under.items():
-                mine = out.under.setdefault(p, {})
-                for v, n in counts.items():
-                    mine[v] = mine.get(v, 0) + n
-            out.rules |= t.rules
-            out.widths = tuple(max(a, b) for a, b in zip(out.widths, t.widths))  # type: ignore[assignment]
+            out.merge(t)
         out.first = (0, first) if first is not None and out.files else None
         return out
 

@@ -84,14 +84,14 @@ def shard_of(key: str, count: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class WalkedFile:
-    path: Path
+    path: Path | str
     named: bool
     position: int  # index in the whole (unsharded) walk
     key: str
 
 
 def walk(paths: Sequence[str], errors: list[str],
-         iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path, bool]]]) -> Iterator[WalkedFile]:
+         iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path | str, bool]]]) -> Iterator[WalkedFile]:
     """The unsharded walk of ``paths`` (``iter_files`` is the check command's walk, called one
     argument at a time so each file knows the argument it was found under), with shard keys."""
     position = 0
@@ -149,7 +149,7 @@ def shard_section(selection: ShardSelection, args: argparse.Namespace, reported_
 
 
 def select(args: argparse.Namespace, errors: list[str],
-           iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path, bool]]]
+           iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path | str, bool]]]
            ) -> tuple[PathList, int, ShardSelection | None]:
     """The files this run checks, how many the whole walk found (the run's size, the same in
     every shard), and the shard selection (None without --shard)."""

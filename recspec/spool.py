@@ -33,7 +33,7 @@ from typing import BinaryIO, overload
 
 from .report import FileReport, Tally
 
-__all__ = ["PathList", "Spool"]
+__all__ = ["PathList", "Spool", "load_record", "record"]
 
 _LEN = struct.Struct("<I")
 _ABSENT = -1
@@ -93,6 +93,16 @@ class _Records:
         self._closer()
 
 
+def record(fr: FileReport) -> bytes:
+    """A report as a spool stores it (pickled, traces included); :func:`load_record` reads it back."""
+    return pickle.dumps(fr, pickle.HIGHEST_PROTOCOL)
+
+
+def load_record(data: bytes) -> FileReport:
+    fr: FileReport = pickle.loads(data)
+    return fr
+
+
 class Spool(Sequence[FileReport]):
     """A run's file reports on disk, in the files' order (see the module docstring)."""
 
@@ -106,15 +116,20 @@ class Spool(Sequence[FileReport]):
 
     def put(self, index: int, fr: FileReport) -> None:
         """Store file ``index``'s report; indices may come in any order, each at most once."""
+        self.put_record(index, record(fr))
+        self.tally.add(fr, index)
+
+    def put_record(self, index: int, data: bytes) -> None:
+        """Store file ``index``'s report as :func:`record` made it, without reading it back: the
+        caller counts it in :attr:`tally` (a ``-j N`` worker sends a batch's tally beside its records)."""
         if self._sealed:
             raise ValueError("the spool is sealed")
         if index >= len(self._at):
             self._at.extend(array("q", [_ABSENT]) * (index + 1 - len(self._at)))
         if self._at[index] != _ABSENT:
             raise ValueError(f"file {index} is stored twice")
-        self._at[index] = self._records.add(pickle.dumps(fr, pickle.HIGHEST_PROTOCOL))
+        self._at[index] = self._records.add(data)
         self._count += 1
-        self.tally.add(fr, index)
 
     def append(self, fr: FileReport) -> None:
         """Store the next file's report (after every index stored so far)."""
@@ -177,8 +192,7 @@ class Spool(Sequence[FileReport]):
         return self._load(self._at[index])
 
     def _load(self, at: int) -> FileReport:
-        fr: FileReport = pickle.loads(self._records.get(at))
-        return fr
+        return load_record(self._records.get(at))
 
     @property
     def disk_bytes(self) -> int:
@@ -198,16 +212,16 @@ class Spool(Sequence[FileReport]):
 class PathList(Sequence[tuple[Path, bool]]):
     """``(path, named)`` pairs of a walk, stored on disk (see the module docstring)."""
 
-    def __init__(self, items: Iterable[tuple[Path, bool]] = ()) -> None:
+    def __init__(self, items: Iterable[tuple[Path | str, bool]] = ()) -> None:
         self._records = _Records()
         self._at = array("q")
         self.extend(items)
 
-    def append(self, item: tuple[Path, bool]) -> None:
+    def append(self, item: tuple[Path | str, bool]) -> None:
         path, named = item
         self._at.append(self._records.add((b"\1" if named else b"\0") + os.fsencode(path)))
 
-    def extend(self, items: Iterable[tuple[Path, bool]]) -> None:
+    def extend(self, items: Iterable[tuple[Path | str, bool]]) -> None:
         for item in items:
             self.append(item)
 
@@ -230,8 +244,17 @@ class PathList(Sequence[tuple[Path, bool]]):
             yield self._load(at)
 
     def _load(self, at: int) -> tuple[Path, bool]:
+        text, named = self._load_text(at)
+        return Path(text), named
+
+    def _load_text(self, at: int) -> tuple[str, bool]:
         data = self._records.get(at)
-        return Path(os.fsdecode(data[1:])), data[:1] == b"\1"
+        return os.fsdecode(data[1:]), data[:1] == b"\1"
+
+    def texts(self) -> Sequence[tuple[str, bool]]:
+        """The same items with each path as text: no Path object is made (a ``-j N`` run's parent
+        hands paths to its workers, which make them)."""
+        return _Texts(self)
 
     def close(self) -> None:
         self._records.close()
@@ -241,3 +264,30 @@ class PathList(Sequence[tuple[Path, bool]]):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _Texts(Sequence[tuple[str, bool]]):
+    """:meth:`PathList.texts`."""
+
+    def __init__(self, paths: PathList) -> None:
+        self._paths = paths
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, bool]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[str, bool]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, bool] | list[tuple[str, bool]]:
+        load = self._paths._load_text
+        if isinstance(index, slice):
+            return [load(at) for at in self._paths._at[index]]
+        return load(self._paths._at[index])
+
+    def __iter__(self) -> Iterator[tuple[str, bool]]:
+        load = self._paths._load_text
+        for at in self._paths._at:
+            yield load(at)

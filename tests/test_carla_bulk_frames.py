@@ -28,7 +28,7 @@ from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode
 from recspec.reference.carla import PacketKind as K
 from recspec.report import FileReport
-from recspec.strategies import carla_logs
+from recspec.strategies import carla_logs, carla_recordings
 
 NAMES = tuple(VARIANTS)
 
@@ -67,7 +67,8 @@ ACTORS = (7, 8, 9)
 DELTA = 0.05
 
 
-def _body(frame: int, state: int = 1, handbrake: int = 0, actor: int = 9) -> list[m.Packet]:
+def _body(frame: int, state: int = 1, handbrake: int = 0, actor: int = 9, deleted: tuple[int, ...] = ()
+          ) -> list[m.Packet]:
     def p(kind: K, body: Any) -> m.Packet:
         return m.Packet(kind, body, V.id_of[kind])
 
@@ -75,7 +76,7 @@ def _body(frame: int, state: int = 1, handbrake: int = 0, actor: int = 9) -> lis
     rot = m.Rotator(0.0, 90.0, 0.0)
     return [
         p(K.VISUAL_TIME, m.VisualTime(0.1 * frame)),
-        p(K.EVENT_ADD, ()), p(K.EVENT_DEL, ()), p(K.EVENT_PARENT, ()), p(K.COLLISION, ()),
+        p(K.EVENT_ADD, ()), p(K.EVENT_DEL, tuple(map(m.EventDel, deleted))), p(K.EVENT_PARENT, ()), p(K.COLLISION, ()),
         p(K.POSITION, tuple(m.Position(a if a != 9 else actor, vec, rot) for a in ACTORS)),
         p(K.STATE, (m.TrafficLightState(8, 0, 1.5, state),)),
         p(K.ANIM_VEHICLE, (m.AnimVehicle(7, 0.1, 0.5, 0.0, handbrake, 3),)),
@@ -117,7 +118,8 @@ def test_a_steady_log_is_proved_clean_in_bulk(monkeypatch: pytest.MonkeyPatch) -
     assert count.frames == n - 1  # every frame but the first (it adds the actors)
 
 
-@pytest.mark.parametrize(("changes", "rule"), [
+#: A fault in one frame of a steady log (``_log``'s changes) and the rule that reports it.
+FAULTS = [
     ({"body150": {"state": 9}}, "CARLA-ENUM-002"),
     ({"body77": {"handbrake": 2}}, "CARLA-VALUE-001"),
     ({"body200": {"actor": 12}}, "CARLA-ACTOR-001"),
@@ -126,7 +128,10 @@ def test_a_steady_log_is_proved_clean_in_bulk(monkeypatch: pytest.MonkeyPatch) -
     ({"time31": (-0.5, 0.0)}, "CARLA-FRAME-008"),
     ({"time90": (math.nan, 0.0)}, "CARLA-FRAME-010"),
     ({"time16": (DELTA, math.inf)}, "CARLA-FRAME-010"),
-])
+]
+
+
+@pytest.mark.parametrize(("changes", "rule"), FAULTS)
 def test_a_fault_inside_a_steady_run_is_located_by_the_walk(monkeypatch: pytest.MonkeyPatch, changes: dict[str, Any],
                                                             rule: str) -> None:
     data = _log(260, **changes)
@@ -238,6 +243,156 @@ def test_struct_format_of_a_template_reads_its_fields() -> None:
     assert t.packets == 14 and t.position_records == 3
 
 
+# --- frames equal to a reference where it is judged --------------------------------------------
+
+
+class _ReferenceCount:
+    """Counts the frames ``Reference.run`` proves while a test runs, and holds each of its
+    proofs to the template's field-by-field reading of the same frames (``FrameTemplate.match``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from recspec.conformance.carla._frames import BATCHES, Reference
+
+        self.frames = 0
+        self.runs = 0
+        inner = Reference.run
+
+        def checked(ref: Any, buf: bytes, i: int, fit: int, prev: Any, alive: set[int]) -> Any:
+            n, last = out = inner(ref, buf, i, fit, prev, alive)
+            t = ref.template
+            if last is not None:
+                assert 1 <= n <= fit
+                assert t.match(buf, i, n, prev, alive) == last
+                self.frames += n
+                self.runs += 1
+            else:  # the field-by-field reading proves no batch of more than n frames from here
+                assert 0 <= n <= fit
+                for k in BATCHES:
+                    if n < k <= fit:
+                        assert t.match(buf, i, k, prev, alive) is None
+            return out
+
+        monkeypatch.setattr(Reference, "run", checked)
+
+
+def test_a_steady_log_is_proved_by_its_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _log(300)
+    count = _ReferenceCount(monkeypatch)
+    report = _same(data, V)
+    assert report.findings == []
+    assert count.frames > 250  # all but the first frames proved field by field
+
+
+@pytest.mark.parametrize(("changes", "rule"), FAULTS)
+def test_a_fault_after_reference_frames_is_located_by_the_walk(monkeypatch: pytest.MonkeyPatch,
+                                                               changes: dict[str, Any], rule: str) -> None:
+    data = _log(260, **changes)
+    count = _ReferenceCount(monkeypatch)
+    report = _same(data, V)
+    assert rule in {f.rule for f in report.findings}
+    assert count.frames > 150
+
+
+def test_an_actor_deleted_between_runs_is_not_alive_for_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frames after a frame that deletes an actor have the reference's bytes, but refer to
+    the dead actor: the walk finds them, the reference proves none of them."""
+    data = _log(120, body60={"deleted": (9,)})
+    count = _ReferenceCount(monkeypatch)
+    report = _same(data, V)
+    assert report.capped["CARLA-ACTOR-001"] == 2 * 60  # Position and AnimWalker, in the frame and each after it
+    assert 30 < count.frames < 60
+
+
+def test_judged_values_that_change_but_stay_valid_move_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flag, an enum and an actor id that change in the middle of runs (every value valid):
+    no finding, and the frames after each change are proved against the new reference."""
+    changes: dict[str, Any] = {}
+    for i in range(40, 300):
+        changes[f"body{i}"] = {"handbrake": int(i >= 100), "state": 1 + (i // 70) % 3, "actor": 8 if i % 90 < 45 else 9}
+    data = _log(300, **changes)
+    count = _ReferenceCount(monkeypatch)
+    report = _same(data, V)
+    assert report.findings == []
+    assert count.frames > 150 and count.runs > 10
+
+
+def _frames_of(rec: m.Recording) -> list[list[m.Packet]]:
+    frames: list[list[m.Packet]] = []
+    for p in rec.packets:
+        if p.kind is K.FRAME_START:
+            frames.append([])
+        elif p.kind is not K.FRAME_END:
+            frames[-1].append(p)
+    return frames
+
+
+_EVENT_KINDS = (K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION)
+
+
+@st.composite
+def steady_logs(draw: Any, name: str) -> tuple[bytes, int]:
+    """A valid recording of ``name`` followed by runs of copies of its frames' bodies with no
+    event (so long runs of frames of one shape; a copy of a frame whose actors were deleted
+    later refers to dead actors) and single copies with their events (actors added again,
+    deleted again or for the first time between runs), then bit flips, cuts and rewritten sizes, or bytes
+    overwritten inside the copies, or nothing. Returns the log and where the copies start."""
+    rec = draw(carla_recordings(name, min_frames=1, max_frames=4), label="recording")
+    v = VARIANTS[name]
+    bodies = _frames_of(rec)
+    runs = draw(st.lists(st.tuples(st.integers(0, len(bodies) - 1), st.integers(1, 40), st.booleans()),
+                         min_size=1, max_size=5), label="runs")
+    quiet = [[m.Packet(p.kind, (), p.packet_id) if p.kind in _EVENT_KINDS else p for p in body] for body in bodies]
+    # a run with its events repeats the frame once: its EventDels delete actors the runs after it may refer to
+    sequence = bodies + [body for j, n, events in runs for body in ([bodies[j]] if events else [quiet[j]] * n)]
+    packets: list[m.Packet] = []
+    elapsed = 0.0
+    for i, body in enumerate(sequence):
+        last = i == len(sequence) - 1
+        duration = -1.0 if last else 0.05
+        packets += [m.Packet(K.FRAME_START, m.FrameStart(i + 1, duration, elapsed), v.id_of[K.FRAME_START]), *body,
+                    m.Packet(K.FRAME_END, m.FrameEnd(), v.id_of[K.FRAME_END])]
+        elapsed += 0.05
+    blob = encode(m.Recording(rec.header, tuple(packets)), variant=v)
+    copies = len(encode(m.Recording(rec.header, tuple(p for p in packets[:len(rec.packets)])), variant=v))
+    kind = draw(st.sampled_from(("valid", "edited", "mutated")), label="kind")
+    if kind == "mutated":
+        blob = draw(mutations(blob), label="mutated")
+    elif kind == "edited":
+        data = bytearray(blob)
+        for at in draw(st.lists(st.integers(copies, len(data) - 1), min_size=1, max_size=6), label="at"):
+            data[at] = draw(st.integers(0, 255), label="byte")
+        blob = bytes(data)
+    return blob, copies
+
+
+@pytest.mark.parametrize("name", NAMES, ids=NAMES)
+@given(data=st.data(), profile=st.sampled_from(("spec", "compat")), detect=st.booleans())
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_reference_frames_change_no_report(name: str, data: st.DataObject, profile: str, detect: bool) -> None:
+    """Long runs of frames of one shape, valid, with bytes overwritten inside the runs
+    (judged fields among them: counts, actor ids, flags, enums) or mutated: the same
+    report with and without the bulk path, and every run ``Reference.run`` proves is one
+    ``FrameTemplate.match`` proves too."""
+    blob, _ = data.draw(steady_logs(name), label="log")
+    with pytest.MonkeyPatch.context() as patch:
+        _ReferenceCount(patch)
+        _same(blob, None if detect else VARIANTS[name], profile)
+
+
+@pytest.mark.parametrize("name", NAMES, ids=NAMES)
+def test_steady_generated_logs_do_take_the_reference(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """The property above is not vacuous: each variant's steady logs have frames proved by a reference."""
+    count = _ReferenceCount(monkeypatch)
+
+    @given(log=steady_logs(name))
+    @settings(max_examples=15, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    def run(log: tuple[bytes, int]) -> None:
+        _check(log[0], fast_path=True, variant=VARIANTS[name])
+
+    run()
+    assert count.frames > 0
+
+
 # --- variant detection reads frames of one shape in bulk too ----------------------------------
 
 
@@ -248,7 +403,7 @@ def _prefix(data: bytes, bulk: bool, size: int | None = None) -> tuple[Any, ...]
     f = io.BytesIO(data)
     f.seek(offset)
     p = _read_prefix(f, offset, size, bulk=bulk)
-    return p.packets, list(p.shapes.items()), sorted(p.frames.items(), key=repr), list(p.variable.items())
+    return p.packets, list(p.shapes.items()), dict(p.frames), list(p.variable.items())  # frames: in any order
 
 
 def test_detection_prefix_of_real_and_steady_logs_is_the_same_in_bulk() -> None:
@@ -270,6 +425,21 @@ def test_detection_prefix_is_the_same_in_bulk(data: st.DataObject) -> None:
     except DecodeError:
         return  # no header: detection is not asked
     assert _prefix(blob, True) == _prefix(blob, False)
+
+
+@pytest.mark.parametrize("name", NAMES, ids=NAMES)
+@given(data=st.data())
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_detection_prefix_of_steady_logs_is_the_same_in_bulk(name: str, data: st.DataObject) -> None:
+    """Runs of frames of one shape, whose record counts repeat (counted once per run of equal
+    counts) or change, valid, edited or mutated: the same prefix read in bulk and packet by packet."""
+    blob, _ = data.draw(steady_logs(name), label="log")
+    try:
+        m.decode_header(blob, 0)
+    except DecodeError:
+        return  # no header: detection is not asked
+    for size in (None, len(blob)):
+        assert _prefix(blob, True, size) == _prefix(blob, False, size)
 
 
 # --- a small file's prefix is framed whole, its shapes made by C loops ---------------------------------
@@ -328,3 +498,29 @@ def test_the_small_prefix_ends_where_the_packet_by_packet_one_does(log: bytes, p
         small = _small_prefix(log, size)
         assert small == _walked_prefix(log, size)
     assert _small_prefix(log, len(log))[0] == packets
+
+
+# --- flag and enum bytes judged as lanes of one integer -------------------------------------------
+
+
+@given(data=st.data())
+@settings(max_examples=300, deadline=None)
+def test_lanes_in_range_is_every_byte_below_its_bound(data: st.DataObject) -> None:
+    """The lane arithmetic of ``Reference`` against a byte-by-byte reading: lanes next to one
+    another, bounds of 1 to 256, values anywhere in 0..255, one frame or several in a row."""
+    from recspec.conformance.carla._frames import lane_patterns, lanes_in_range
+
+    size = data.draw(st.integers(2, 24), label="size")
+    offsets = data.draw(st.sets(st.integers(0, size - 2), max_size=size - 1), label="lanes")
+    lanes = tuple((at, data.draw(st.integers(1, 256), label="n")) for at in sorted(offsets))
+    k = data.draw(st.integers(1, 4), label="frames")
+    frames = data.draw(st.binary(min_size=size * k, max_size=size * k), label="bytes")
+    if data.draw(st.booleans(), label="in range"):  # a value below its bound in every lane, mostly the largest
+        edit = bytearray(frames)
+        for j in range(k):
+            for at, n in lanes:
+                edit[j * size + at] = min(n - 1, data.draw(st.sampled_from((255, 0, n - 2 if n > 1 else 0))))
+        frames = bytes(edit)
+    mask, add, carries = (int.from_bytes(p * k, "little") for p in lane_patterns(size, lanes))
+    expected = all(frames[j * size + at] < n for j in range(k) for at, n in lanes)
+    assert lanes_in_range(int.from_bytes(frames, "little"), mask, add, carries) is expected

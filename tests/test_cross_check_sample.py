@@ -8,11 +8,17 @@ import struct
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_carla_properties import mutations
 
 import recspec
 from recspec.conformance import _sample
 from recspec.conformance.carla import _xcheck as carla_x
 from recspec.conformance.nanover import _xcheck as nanover_x
+from recspec.errors import DecodeError
+from recspec.reference import carla as carla_reference
+from recspec.strategies import carla_logs
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
@@ -139,3 +145,47 @@ def test_the_stated_sample_is_the_stride_the_code_uses(fmt: str) -> None:
     assert f"about 1 {unit} in {stride:,}" in info.cross_check_note
     label = {"carla": "CARLA", "nanover": "NanoVer", "matrix-smt": "Matrix-SMT"}[fmt]
     assert f"{stride:,} ({label})" in " ".join(_cross_check_section().split())
+
+
+# --- CARLA frames its packets in windows and chooses them by C loops --------------------------------
+
+
+def test_chosen_indices_are_the_ones_is_chosen_takes() -> None:
+    for stride in (0, 1, 2, 3, 32, 1024):
+        for lo, hi in ((0, 0), (0, 5_000), (4_093, 9_000), (70_000, 70_001)):
+            assert _sample.chosen_indices(lo, hi, stride) == [i for i in range(lo, hi) if _sample.is_chosen(i, stride)]
+
+
+@given(data=st.data(), stride=st.sampled_from((1, 2, 3, 7, carla_x.SAMPLE_STRIDE)),
+       window=st.sampled_from((1, 7, 12, 64, 1 << 16)))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_carla_chosen_packets_are_the_sample_of_every_packet(data: st.DataObject, stride: int, window: int) -> None:
+    """Valid logs, mutated ones (cut inside a packet or its header, sizes rewritten above the limit or
+    past the end) and logs with bytes appended, framed in windows smaller and larger than their
+    packets: the packets ``_chosen_packets`` takes are ``choose`` of every packet ``_packet_spans``
+    frames, and the samples cut from them are the same."""
+    blob, _ = data.draw(carla_logs(min_frames=0, max_frames=6), label="log")
+    edit = data.draw(st.sampled_from(("none", "mutated", "appended")), label="edit")
+    if edit == "mutated":
+        blob = data.draw(mutations(blob), label="mutated")
+    elif edit == "appended":
+        blob += data.draw(st.binary(min_size=1, max_size=12), label="tail")
+    try:
+        _, off = carla_reference.decode_header(blob, 0)
+    except DecodeError:
+        return  # no header: the file is compared in full
+    every = list(_sample.choose(carla_x._packet_spans(blob, off), stride, len(blob)))
+    old = carla_x._SPAN_BYTES
+    carla_x._SPAN_BYTES = window
+    try:
+        taken = list(carla_x._chosen_packets(blob, off, stride))
+    finally:
+        carla_x._SPAN_BYTES = old
+    assert taken == every
+    budget = 40  # a payload budget small enough that some packets are left out
+
+    def leave_out(start: int, end: int) -> bool:
+        return end - start - 5 > budget
+
+    assert _sample.cut_chosen(blob, off, iter(taken), leave_out) == _sample.cut(
+        blob, off, carla_x._packet_spans(blob, off), stride, leave_out)

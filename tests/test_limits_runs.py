@@ -265,7 +265,12 @@ def test_carla_eventadd_attributes_in_bulk_give_the_same_report(records, packets
     adds = [_add_records([(actor, [a for a, times in runs for _ in range(times)]) for actor, runs in records])
             for _ in range(packets)]
     data = CARLA_HEADER + _frame_start(1, 0.0) + b"".join(adds) + FRAME_END
-    data = data[:len(data) - cut]
+    _same_in_chunks(data[:len(data) - cut], chunk, profile, variant)
+
+
+def _same_in_chunks(data: bytes, chunk: int, profile: str, variant: str | None) -> None:
+    """The report of the one-by-one walk, and of the bulk judgement of EventAdd records in chunks
+    of about ``chunk`` attributes."""
     slow = _carla(data, fast_path=False, profile=profile, variant=variant)
     default = carla_check.ATTRIBUTE_CHUNK
     carla_check.ATTRIBUTE_CHUNK = chunk
@@ -274,6 +279,45 @@ def test_carla_eventadd_attributes_in_bulk_give_the_same_report(records, packets
     finally:
         carla_check.ATTRIBUTE_CHUNK = default
     _same(fast, slow)
+
+
+def _actor_records(records: list[tuple[int, int, bytes, bool]]) -> bytes:
+    payload = [struct.pack("<H", len(records))]
+    for actor, actor_type, description, attribute in records:
+        attributes = [(1, b"role_name", b"hero")] if attribute else []
+        payload.append(struct.pack("<IB6fIH", actor, actor_type, 0, 0, 0, 0, 0, 0, 0, len(description)) + description
+                       + struct.pack("<H", len(attributes)))
+        payload.extend(struct.pack("<BH", t, len(k)) + k + struct.pack("<H", len(v)) + v for t, k, v in attributes)
+    return _packet(2, b"".join(payload))
+
+
+@given(records=st.lists(st.tuples(st.integers(0, 40), st.sampled_from([0, 1, 3, 4, 5, 6, 7, 200]),
+                                  st.sampled_from([b"vehicle.c", b"", b"walker\x00", b"\xc3\xa9t\xc3\xa9", b"\xff"]),
+                                  st.booleans()), min_size=1, max_size=40),
+       distinct=st.booleans(), packets=st.integers(1, 2), profile=st.sampled_from(["spec", "compat"]),
+       variant=st.sampled_from([None, "0.9.10-0.9.11", "0.9.15", "0.9.16"]),
+       chunk=st.sampled_from([1, 30, carla_check.ATTRIBUTE_CHUNK]))
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_carla_eventadd_records_in_bulk_give_the_same_report(records, distinct, packets, profile, variant,
+                                                               chunk) -> None:
+    """EventAdd records whose ids repeat (within a packet, or added again by the next) or are
+    distinct, of every actor type (INVALID and above among them), with descriptions that are
+    ASCII, empty, hold a NUL or are not ASCII (valid UTF-8 or not), with or without an attribute:
+    the chunks of clean records judged at once give the report of the one-by-one walk."""
+    if distinct:
+        records = [(i, *rest) for i, (_, *rest) in enumerate(records)]
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + _actor_records(records) * packets + FRAME_END
+    _same_in_chunks(data, chunk, profile, variant)
+
+
+def test_carla_eventadd_of_clean_records_adds_them_all() -> None:
+    """500 clean actors in one EventAdd: every actor added, no finding about them."""
+    records = [(i, 1, b"vehicle.c", i % 2 == 0) for i in range(500)]
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + _actor_records(records) + FRAME_END
+    fast, slow = (_carla(data, fast_path=fast_path) for fast_path in (True, False))
+    _same(fast, slow)
+    assert fast.stats["actors_added"] == 500
+    assert not [f for f in fast.findings if f.rule.startswith(("CARLA-ACTOR", "CARLA-ENUM", "CARLA-STRING"))]
 
 
 def test_carla_eventadd_attributes_are_not_decoded_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:

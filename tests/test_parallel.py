@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import time
 from pathlib import Path
@@ -237,3 +238,75 @@ def test_a_worker_stuck_before_its_first_file_still_ends_the_run(tmp_path, monke
     assert sorted(got) == [0, 1]
     assert all(kind == "lost" and getattr(lost, "kind", None) == "timeout" for kind, lost in got.values())
     assert time.monotonic() - start < 20
+
+
+def test_two_jobs_give_the_serial_run_byte_for_byte_on_a_mixed_folder(tmp_path):
+    """Every format's corpus twice (valid, invalid, malformed, real recordings, regressions), files no
+    format claims, a recording no format recognises, and over TABLE_CHUNK files, so the workers send
+    many batches: the table, the messages, the exit code and every report equal -j 1's, byte for byte."""
+    from recspec.cli import TABLE_CHUNK
+
+    root = Path(__file__).resolve().parents[1] / "corpus"
+    mixed = tmp_path / "mixed"
+    for copy in ("a", "b"):
+        shutil.copytree(root, mixed / copy)
+    (mixed / "a" / "notes.txt").write_text("not a recording\n")
+    (mixed / "b" / "zeroed.log").write_bytes(bytes(64))  # claimed by its extension, recognised by nothing
+    files = sum(1 for p in mixed.rglob("*") if p.is_file())
+    assert files > TABLE_CHUNK
+    runs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        out.mkdir()
+        reports = [f"{kind}:{out / ('r.' + kind)}" for kind in ("json", "sarif", "junit", "markdown", "html")]
+        args = ["check", "-j", jobs, "--verbose", str(mixed)]
+        for r in reports:
+            args += ["--report", r]
+        code, stdout, stderr = run(*args)
+        runs[jobs] = (code, stdout, stderr, {p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert runs["1"][0] == 1 and "unclaimed" in runs["1"][1] and len(runs["1"][3]) == 5
+    assert runs["2"] == runs["1"]
+
+
+_PRELOAD_PROBE = """
+import json, sys
+from recspec.pipeline import check_paths
+report, _ = check_paths([sys.argv[1]], jobs=2)
+print(json.dumps({"files": len(report.files),
+                  "loaded": sorted(m for m in sys.modules if m.startswith("recspec.conformance.carla._"))}))
+"""
+
+
+def test_the_parent_imports_the_checker_its_workers_need_before_forking(folder):
+    """The workers share the parent's import of the first batches' checker (and cross-check) instead
+    of each importing its own; the parent itself checks nothing."""
+    import subprocess
+    import sys
+
+    probe = subprocess.run([sys.executable, "-c", _PRELOAD_PROBE, str(folder)], capture_output=True, text=True,
+                           check=True)
+    got = json.loads(probe.stdout)
+    assert got["files"] == len(EXPECTED)
+    assert {"recspec.conformance.carla._check", "recspec.conformance.carla._xcheck"} <= set(got["loaded"])
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_a_fifo_named_with_two_jobs_is_read_by_its_worker_alone(tmp_path):
+    """The parent's look at the first files before forking must not open a FIFO: the bytes it read
+    would be missing from the stream the worker checks."""
+    import threading
+
+    fifo = tmp_path / "rec.log"
+    os.mkfifo(fifo)
+    shutil.copy(CORPUS / "valid" / "0.9.16.log", tmp_path / "other.log")
+
+    def write() -> None:
+        with open(fifo, "wb") as f:  # blocks until a reader opens it
+            f.write((CORPUS / "valid" / "0.9.15.log").read_bytes())
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    code, out, err = run("check", "--json", "-j", "2", str(fifo), str(tmp_path / "other.log"))
+    writer.join(timeout=10)
+    assert code == 0, err
+    assert verdicts(out) == {"rec.log": "valid", "other.log": "valid"}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
 import pickle
+from array import array
 from pathlib import Path
 
 import pytest
@@ -53,3 +55,26 @@ def test_check_paths_lists_missing_paths_and_keeps_the_folders_order(tmp_path: P
     assert errors == [f"{tmp_path / 'nope.log'}: no such file or folder"]
     names = [Path(fr.path).name for fr in report.files]
     assert names == sorted(names) and names and all(fr.profile == "compat" for fr in report.files)
+
+
+@pytest.mark.parametrize("spelling", [".", "./", "data", "./data/", "data//sub/..", "ABS"])
+def test_the_walk_spells_each_member_as_its_path_object_would(tmp_path: Path, monkeypatch, spelling: str) -> None:
+    """walk_files joins text, not Path objects: each member must read as ``str(Path(folder) / name)``
+    (what the reports showed when the walk made Paths), whatever the spelling of the folder argument."""
+    from recspec.pipeline import walk_files
+
+    (tmp_path / "data" / "sub" / "deeper").mkdir(parents=True)
+    for rel in ("data/b.log", "data/a.log", "data/sub/c.log", "data/sub/deeper/d.log", "data/.hidden.log"):
+        (tmp_path / rel).write_bytes(b"x" * len(rel))  # sizes 10 to 21
+    monkeypatch.chdir(tmp_path / "data" if spelling in (".", "./") else tmp_path)
+    arg = str(tmp_path / "data") if spelling == "ABS" else spelling
+    want = []
+    for folder, dirs, files in os.walk(arg):  # the walk's order, spelled by Path
+        dirs.sort()
+        want += [(str(Path(folder) / f), False) for f in sorted(files) if not f.startswith(".")]
+    sizes = array("q")
+    got = list(walk_files([arg, str(tmp_path / "data" / "a.log")], [], sizes=sizes))
+    assert got == [*want, (str(tmp_path / "data" / "a.log"), True)] and len(got) == 5
+    assert all(text == str(Path(text)) for text, _ in got)
+    # each member's size from the walk's own look at it (-j N plans by it); a named file's is not looked at
+    assert list(sizes) == [os.stat(text).st_size for text, _ in want] + [-1]

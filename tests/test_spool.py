@@ -20,7 +20,7 @@ from recspec.pipeline import check_paths
 from recspec.render import RENDERERS, RenderContext, render
 from recspec.render._json import Lazy, iter_dumps
 from recspec.report import FileReport, Report, Tally, Verdict
-from recspec.spool import PathList, Spool
+from recspec.spool import PathList, Spool, record
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -130,6 +130,33 @@ def test_spool_gives_the_files_order_whatever_order_they_were_stored_in() -> Non
         assert spool.tally.first == (want[0], "spec")
         with pytest.raises(ValueError, match="sealed"):
             spool.put(500, _fr(500))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(list(Verdict)), min_size=1, max_size=40), st.randoms(use_true_random=False))
+def test_records_stored_with_their_batches_tallies_equal_reports_stored_one_by_one(verdicts, rnd) -> None:
+    """-j N: a worker sends a batch's reports as records (spool.record) with the batch's tally; the
+    spool that stores them (put_record, tally.merge), batches in any order, equals one that stored
+    each report with put: the same files in order and the same tally, its first file included."""
+    reports = [FileReport(f"{'x' * rnd.randrange(9)}{i}.sig", rnd.choice(["raskat-signal", "carla"]), None,
+                          rnd.choice(["spec", "compat"]), v, stats={"i": i}) for i, v in enumerate(verdicts)]
+    order = list(range(len(reports)))
+    rnd.shuffle(order)
+    cuts = sorted(rnd.sample(range(1, len(order)), min(3, len(order) - 1))) if len(order) > 1 else []
+    batches = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)])]
+    rnd.shuffle(batches)
+    with Spool() as one_by_one, Spool() as batched:
+        for i in order:
+            one_by_one.put(i, reports[i])
+        for batch in batches:
+            tally = Tally()
+            for i in batch:
+                batched.put_record(i, record(reports[i]))
+                tally.add(reports[i], i)
+            batched.tally.merge(tally)
+        assert batched.tally == one_by_one.tally == Tally.of(reports)
+        want = [{"i": i} for i in range(len(reports))]
+        assert [fr.stats for fr in batched] == [fr.stats for fr in one_by_one] == want
 
 
 def test_spool_refuses_a_file_stored_twice() -> None:

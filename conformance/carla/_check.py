@@ -41,7 +41,7 @@ from ._detect import (  # noqa: F401 - re-exported
     detect_variant,
 )
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
-from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, build_template
+from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, build_template
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 
@@ -77,7 +77,7 @@ _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
 _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 _LABELS = {k: k.label for k in K}
-_FIRST = itemgetter(0)
+_FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
 
 
 # --- the walk ----------------------------------------------------------------------
@@ -108,6 +108,10 @@ class _Walk:
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
+        self.reference: Reference | None = None  # the last frame proved clean field by field
+        self.proved: tuple[FrameTemplate, bytes] | None = None  # that frame, until it becomes the reference
+        self.reference_misses = 0  # calls in a row where the reference proved no frame, its shape held
+        self.reference_wait = 0  # calls to pass before asking the reference again
         self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
         self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
@@ -347,8 +351,24 @@ class _Walk:
         if t is not None:
             buf, i = reader.window(max(t.size, min(MAX_BATCH * t.size, BULK_WINDOW)))
             fit = (len(buf) - i if room is None else min(len(buf) - i, room)) // t.size
+            if fit and self.proved is not None:  # the frame the template proved last is the reference now
+                self._refer(t, self.proved)
+            ref = self.reference
+            if ref is not None and ref.template is t and fit:
+                if self.reference_wait:
+                    self.reference_wait -= 1
+                else:
+                    n, proved = ref.run(buf, i, fit, prev, self.alive)
+                    if proved is not None:
+                        self.reference_misses = 0
+                        return t, n, proved
+                    if n:  # the frames differ from the reference where judged: try it less often
+                        self.reference_misses += 1
+                        self.reference_wait = min(1 << (self.reference_misses - 1), MAX_BATCH) - 1
+                    fit = n  # no frame after the first n would match
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
+                    self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
                     return t, k, last
         t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
         if t is None:
@@ -365,7 +385,21 @@ class _Walk:
         buf, i = reader.window(t.size)
         if (last := t.match(buf, i, 1, prev, self.alive)) is None:
             return None
+        self.proved = (t, buf[i:i + t.size])
         return t, 1, last
+
+    def _refer(self, t: FrameTemplate, proved: tuple[FrameTemplate, bytes]) -> None:
+        """The frame ``proved`` (a template and the bytes of a frame it proved clean field by
+        field, kept until frames follow, so that a file that ends there makes no reference) is
+        the reference the frames after it are compared with (``Reference``), if ``t`` is its template."""
+        self.proved = None
+        if proved[0] is not t:
+            return
+        ref = self.reference
+        if ref is None or ref.template is not t:
+            ref = self.reference = Reference(t, REFERENCE_WINDOW)
+            self.reference_misses = self.reference_wait = 0
+        ref.reset(proved[1], 0, t.actor_ids(proved[1], 0))
 
     # -- records
     def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int],
@@ -512,9 +546,18 @@ class _Walk:
         faults = [("CARLA-ENUM-005", 0, bad_types), ("CARLA-STRING-001", 1, id_bad), ("CARLA-STRING-001", 2, value_bad),
                   ("CARLA-STRING-002", 1, id_nul), ("CARLA-STRING-002", 2, value_nul)]
         faults = [fault for fault in faults if fault[2]]
-        taken = [0] * len(faults)
         alive = self.alive
         last_type = self.v.actor_types - 1  # INVALID, and the types above it: CARLA-ENUM-001
+        if not faults:  # the usual chunk: every record clean, judged in C loops
+            records = scan.records[first:last]
+            database_ids = list(map(_SECOND, records))
+            descriptions = b"".join(map(buf.__getitem__, map(slice, map(_FOURTH, records), map(_FIFTH, records))))
+            if max(map(_THIRD, records)) < last_type and descriptions.isascii() and b"\0" not in descriptions \
+                    and alive.isdisjoint(database_ids) and len(set(database_ids)) == len(database_ids):
+                self.actors_added += len(database_ids)
+                alive.update(database_ids)
+                return
+        taken = [0] * len(faults)
         for i in range(first, last):
             _, database_id, actor_type, desc, desc_end, lo, hi, _ = scan.records[i]
             description = buf[desc:desc_end]
@@ -658,6 +701,10 @@ ATTRIBUTE_CHUNK = 8192
 #: Frames are proved clean in bulk (``_Walk.bulk_frames``) from a window of at most this many
 #: bytes of the file (or one frame, when larger).
 BULK_WINDOW = 1 << 18
+
+#: A reference frame (``_frames.Reference``) is compared with at most this many bytes of frames
+#: at once (or one frame, when larger); it keeps two integers of that size and a few smaller.
+REFERENCE_WINDOW = 1 << 20
 
 #: The frame shapes kept (``_Walk.templates``); more are dropped, all at once.
 MAX_TEMPLATES = 64

@@ -371,8 +371,11 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
         if last is None or last.packets != frame:
             last = _frame_shape(frame)
         frame = None
-        # the frames that follow with the same ids and sizes (each within the file and the limits)
+        # the frames that follow with the same ids and sizes (each within the file and the limits);
+        # a frame whose u16s are the previous one's adds to the same shapes: counted at the end
         count = len(last.packets)
+        group: tuple[int, ...] = ()  # the u16s of the frames being counted
+        same = 0  # how many frames after the first of the group have its u16s
         while (prefix.packets + count < DETECTION_PREFIX_PACKETS and pos + last.size < end_bytes
                and (size is None or pos + last.size <= size)):
             if len(buf) - i < last.size:
@@ -384,12 +387,18 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
             if last.shape(t) != last.expected:
                 break
             prefix.packets += count
-            for (pid, n), u16, rel in zip(last.packets, last.u16s((*t, -1)), last.at):
-                entry = shapes.get((pid, n, u16))
-                if entry is None:
-                    shapes[(pid, n, u16)] = [1, pos + rel, buf[i + rel + 5:i + rel + 5 + n]]
-                else:
-                    entry[0] += 1
+            u16s = last.u16s((*t, -1))
+            if u16s == group:
+                same += 1
+            else:
+                _count_again(shapes, last.packets, group, same)
+                group, same = u16s, 0
+                for (pid, n), u16, rel in zip(last.packets, u16s, last.at):
+                    entry = shapes.get((pid, n, u16))
+                    if entry is None:
+                        shapes[(pid, n, u16)] = [1, pos + rel, buf[i + rel + 5:i + rel + 5 + n]]
+                    else:
+                        entry[0] += 1
             frames[last.ids] += 1
             frames_seen += 1
             for vid, at, n in last.variable:
@@ -402,8 +411,19 @@ def _read_prefix(f: BinaryIO, offset: int, size: int | None, *, bulk: bool = Tru
             i += last.size
             pos += last.size
             if frames_seen >= DETECTION_PREFIX_FRAMES:
-                return prefix
+                break
+        _count_again(shapes, last.packets, group, same)
+        if frames_seen >= DETECTION_PREFIX_FRAMES:
+            return prefix
     return prefix
+
+
+def _count_again(shapes: dict[tuple[int, int, int], list[Any]], packets: list[tuple[int, int]],
+                 u16s: tuple[int, ...], times: int) -> None:
+    """Count ``times`` more of each shape of a frame of ``packets`` (id, size) and ``u16s``."""
+    if times:
+        for (pid, n), u16 in zip(packets, u16s):
+            shapes[(pid, n, u16)][0] += times
 
 
 def _fit(variant: Variant, prefix: _Prefix, misfits: dict[tuple[Any, ...], str | None]) -> _Fit:

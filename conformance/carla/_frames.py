@@ -22,6 +22,13 @@ template; at most ``MAX_FRAME`` bytes, ``MAX_FIELDS`` fields to read and 64 pack
 template's memory grows with its fields). Anything else, and any frame that does not match or is not clean, is
 walked packet by packet (``fast_path=False`` walks every frame that way), so every
 finding keeps its offset and path. Nothing here judges; it only proves.
+
+The frames that follow one a template proved are compared with it (``Reference``):
+read as one integer a run at a time, they must have its bytes where the packets'
+ids, sizes and counts and the actor ids are, and flag and enum bytes in range
+(integer carry arithmetic, a lane per byte); only their FrameStart fields are read
+with ``struct``. Every frame it proves, the template's reading proves too (the tests
+hold the two to each other).
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ import re
 import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain, repeat
 from operator import add, itemgetter
 from typing import Any
@@ -42,7 +49,7 @@ from recspec.reference.carla import Variant
 
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, enum_size
 
-__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "build_template"]
+__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "Reference", "build_template"]
 
 #: How many frames one ``struct`` call reads: the most that fit, of these (fewer sizes, fewer formats made).
 BATCHES = (16, 4, 1)
@@ -108,6 +115,9 @@ class FrameTemplate:
     position_records: int
     _format: str  # the struct format of one frame (without its byte order)
     _roles: list[Any]  # per field of ``_format``: (SHAPE, value), ID, FLAG, an enum's size, or None
+    _equal: tuple[tuple[int, int], ...]  # the bytes (start, end) of the shape and actor id fields, runs merged
+    _shape: tuple[tuple[int, int], ...]  # the same of the shape fields alone
+    _lanes: tuple[tuple[int, int], ...]  # (offset, how many values) of each flag (2) and enum byte
     _batches: dict[int, _Batch] = field(default_factory=dict)
     _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
         field(default=([], (), [], [], []))
@@ -144,6 +154,11 @@ class FrameTemplate:
                       _getter(over(ids)), _getter(over(flags)),
                       tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None))
 
+    def actor_ids(self, buf: bytes, i: int) -> tuple[int, ...]:
+        """The actor ids the frame of this shape at ``buf[i:]`` holds."""
+        b = self.batch(1)
+        return () if b.ids is None else b.ids(b.unpack(buf, i))
+
     def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int]
               ) -> tuple[int, float, float] | None:
         """Whether the ``k`` frames at ``buf[i:]`` have this shape and are clean, following the
@@ -160,25 +175,153 @@ class FrameTemplate:
         for get, size in b.enums:
             if max(get(t)) >= size:
                 return None
-        p_id, p_duration, p_elapsed, _ = prev
-        if k == 1:  # the same judgement as below, for one frame
-            frame_id, duration, elapsed_this = t[2], t[3], t[4]
-            if frame_id != p_id + 1 or p_duration < 0 or p_elapsed + p_duration != elapsed_this \
-                    or not (math.isfinite(duration) and math.isfinite(elapsed_this)):
-                return None
-            return frame_id, duration, elapsed_this
-        n = len(self._roles)
-        ids: tuple[int, ...] = t[2::n]
-        if ids[0] != p_id + 1 or ids[-1] != p_id + k or (k > 2 and ids != tuple(range(p_id + 1, p_id + k + 1))):
+        return _follow(prev, t, len(self._roles), k)
+
+
+def _follow(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
+            ) -> tuple[int, float, float] | None:
+    """Whether ``k`` frames whose FrameStart fields (id, durationThis, elapsed) are ``t[2:5]``,
+    ``t[2 + n:5 + n]``, ... follow on from the frame ``prev`` as the walk requires (ids one up,
+    times finite, elapsed adding up, no durationThis below 0 before the last): the last one's
+    id, durationThis and elapsed, else None."""
+    p_id, p_duration, p_elapsed, _ = prev
+    if k == 1:  # the same judgement as below, for one frame
+        frame_id, duration, elapsed_this = t[2], t[3], t[4]
+        if frame_id != p_id + 1 or p_duration < 0 or p_elapsed + p_duration != elapsed_this \
+                or not (math.isfinite(duration) and math.isfinite(elapsed_this)):
             return None
-        durations: tuple[float, ...] = (p_duration, *t[3::n])
-        elapsed: tuple[float, ...] = (p_elapsed, *t[4::n])
-        if not (all(map(math.isfinite, durations[1:])) and all(map(math.isfinite, elapsed[1:]))):
-            return None
-        # FRAME-008 (a durationThis below 0 before the last frame) and FRAME-004 (elapsed adds up)
-        if min(durations[:-1]) < 0 or list(map(add, elapsed[:-1], durations[:-1])) != list(elapsed[1:]):
-            return None
-        return ids[-1], durations[-1], elapsed[-1]
+        return frame_id, duration, elapsed_this
+    ids: tuple[int, ...] = t[2::n]
+    if ids[0] != p_id + 1 or ids[-1] != p_id + k or (k > 2 and ids != tuple(range(p_id + 1, p_id + k + 1))):
+        return None
+    durations: tuple[float, ...] = (p_duration, *t[3::n])
+    elapsed: tuple[float, ...] = (p_elapsed, *t[4::n])
+    if not (all(map(math.isfinite, durations[1:])) and all(map(math.isfinite, elapsed[1:]))):
+        return None
+    # FRAME-008 (a durationThis below 0 before the last frame) and FRAME-004 (elapsed adds up)
+    if min(durations[:-1]) < 0 or list(map(add, elapsed[:-1], durations[:-1])) != list(elapsed[1:]):
+        return None
+    return ids[-1], durations[-1], elapsed[-1]
+
+
+@lru_cache(maxsize=1024)
+def _timing(size: int, k: int) -> Callable[[bytes, int], tuple[Any, ...]]:
+    """Reads the FrameStart header and fields of ``k`` frames of ``size`` bytes in a row, laid
+    out as a template's reading begins (id, size, frame id, durationThis, elapsed)."""
+    return struct.Struct("<" + f"BIQdd{size - 29}x" * (k - 1) + "BIQdd").unpack_from
+
+
+class Reference:
+    """The last frame a template proved clean field by field, as the bytes of its shape
+    fields (the packets' ids, sizes, record and wheel counts) and actor ids. A frame of
+    the template's size whose bytes are those same bytes there, whose flag and enum
+    bytes are in range and whose FrameStart follows on is clean as that one was, as long
+    as its actor ids are still alive (``alive`` only grows between EventDels): it reads
+    as that frame does in every field a rule judges except the flags and enums, which
+    are judged here by their values. ``run`` proves a run of such frames with a few
+    integer operations over the run's bytes read as one integer: ``&`` and ``==`` for the
+    bytes that must be equal; for the flag and enum bytes (each a lane of 8 bits), the
+    lane's value plus ``256 - n`` carries out of the lane exactly when the value is ``n``
+    or more, and the carries out of the lanes are the bits of ``(y + a) ^ y ^ a`` at the
+    lanes' ends (a carry into a neighbouring lane comes only from a lane already out of
+    range). Where it cannot, the frames are judged one by one as far as they hold; if
+    not even the first does, its shape is compared alone, so the field-by-field reading
+    is not asked of a frame it would refuse. It keeps a few integers the size of ``k``
+    frames, for ``k`` in ``BATCHES`` with ``k`` frames within ``limit`` bytes only, so a
+    walk keeps one."""
+
+    __slots__ = ("template", "limit", "_one", "_shape", "_ref", "_ints", "_ids")
+
+    def __init__(self, template: FrameTemplate, limit: int) -> None:
+        self.template = template
+        self.limit = limit  # the most bytes a run is read in (at least one frame)
+        size = template.size
+        #: one frame's patterns: the mask of the bytes that must equal the reference's, the
+        #: flag and enum lanes' mask, what is added to them, their carry bits
+        self._one = (_mask(size, template._equal), *lane_patterns(size, template._lanes))
+        self._shape = int.from_bytes(_mask(size, template._shape), "little")
+        self._ref = 0  # the reference frame's bytes under the equal mask
+        self._ints: dict[int, tuple[int, int, int, int, int]] = {}  # k -> the patterns of k frames
+        self._ids: tuple[int, ...] = ()
+
+    def reset(self, buf: bytes, at: int, ids: tuple[int, ...]) -> None:
+        """The frame at ``buf[at:]`` (of the template's shape, proved clean) is the new reference;
+        ``ids``: its actor ids."""
+        size = self.template.size
+        self._ref = int.from_bytes(buf[at:at + size], "little") & int.from_bytes(self._one[0], "little")
+        self._ints = {}
+        self._ids = ids
+
+    def _patterns(self, k: int) -> tuple[int, int, int, int, int]:
+        """For ``k`` frames: the equal mask, the reference's bytes under it, the lanes' mask, what
+        is added to them, their carry bits (made once per reference)."""
+        ints = self._ints.get(k)
+        if ints is None:
+            equal, lanes, add, carries = self._one
+            ref = self._ref.to_bytes(self.template.size, "little")
+            ints = self._ints[k] = (int.from_bytes(equal * k, "little"), int.from_bytes(ref * k, "little"),
+                                    int.from_bytes(lanes * k, "little"), int.from_bytes(add * k, "little"),
+                                    int.from_bytes(carries * k, "little"))
+        return ints
+
+    def _holds(self, x: int, k: int) -> bool:
+        """Whether the ``k`` frames read as ``x`` have the reference's bytes and their lanes in range."""
+        equal, expected, lanes, add, carries = self._patterns(k)
+        return x & equal == expected and lanes_in_range(x, lanes, add, carries)
+
+    def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int]
+            ) -> tuple[int, tuple[int, float, float] | None]:
+        """Of the (at most ``fit``, at least one) frames at ``buf[i:]``, the most of ``BATCHES``
+        that fit are read: ``(n, last)`` when the first ``n`` of them hold (class docstring)
+        and follow on from ``prev`` (``last``: the last one's id, durationThis and elapsed);
+        else ``(n, None)``: no frame after the first ``n`` is worth reading field by field with
+        them (0: the first has not the template's shape)."""
+        size = self.template.size
+        k = next((b for b in BATCHES if b <= fit and (b * size <= self.limit or b == 1)), 1)
+        if self._holds(int.from_bytes(buf[i:i + k * size], "little"), k):
+            n = k
+        else:  # the frames before the first that does not hold, one by one
+            n = 0
+            while n < k and self._holds(int.from_bytes(buf[i + n * size:i + n * size + size], "little"), 1):
+                n += 1
+            if not n:  # has the first the template's shape (the reference's, under the shape mask)?
+                shape = self._shape
+                return (k if int.from_bytes(buf[i:i + size], "little") & shape == self._ref & shape else 0), None
+        if alive.issuperset(self._ids):
+            last = _follow(prev, _timing(size, n)(buf, i), 5, n)
+            if last is not None:
+                return n, last
+        return n, None
+
+
+def lane_patterns(size: int, lanes: tuple[tuple[int, int], ...]) -> tuple[bytes, bytes, bytes]:
+    """For byte lanes ``(offset, n)`` of a frame of ``size`` bytes (none its last byte, which
+    is FrameEnd's): the lanes' mask, ``256 - n`` in each lane (0 for ``n`` of 256 or more),
+    and a 1 in the byte after each lane, where its carry lands. The same patterns repeated
+    serve ``k`` frames in a row."""
+    mask = bytearray(size)
+    add = bytearray(size)
+    carries = bytearray(size)
+    for at, n in lanes:
+        mask[at] = 0xFF
+        add[at] = 256 - n if n < 256 else 0
+        carries[at + 1] = 1
+    return bytes(mask), bytes(add), bytes(carries)
+
+
+def lanes_in_range(x: int, mask: int, add: int, carries: int) -> bool:
+    """Whether every lane of ``x`` (bytes read as one little-endian integer) holds a value
+    below its ``n`` (``mask``, ``add``, ``carries``: ``lane_patterns`` read the same way)."""
+    y = x & mask
+    return not ((y + add) ^ y ^ add) & carries
+
+
+def _mask(size: int, spans: tuple[tuple[int, int], ...]) -> bytes:
+    """``size`` bytes, 0xFF in ``spans`` (start, end) and 0 elsewhere."""
+    mask = bytearray(size)
+    for start, end in spans:
+        mask[start:end] = b"\xff" * (end - start)
+    return bytes(mask)
 
 
 def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, variant: Variant,
@@ -275,18 +418,42 @@ def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], lis
             [(size, [j for j, role in enumerate(roles) if role == size]) for size in sizes])
 
 
-def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any]]:
-    """The struct format reading ``fields`` (offset, code, role) of one frame, and their roles in
-    the order it reads them."""
+def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], tuple[tuple[int, int], ...],
+                                                           tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """The struct format reading ``fields`` (offset, code, role) of one frame, their roles in
+    the order it reads them, the bytes (start, end) that the shape and actor id fields cover
+    and that the shape fields cover (adjacent ones merged), and each flag or enum byte's
+    offset and number of values."""
     fields.sort(key=itemgetter(0))
     parts = []
+    equal: list[list[int]] = []
+    shape: list[list[int]] = []
+    lanes: list[tuple[int, int]] = []
     at = 0
-    for offset, code, _ in fields:
+    for offset, code, role in fields:
         if offset > at:
             parts.append(f"{offset - at}x")
         parts.append(code)
-        at = offset + struct.calcsize("<" + code)
-    return "".join(parts), [role for _, _, role in fields]
+        at = offset + _width(code)
+        if role is None:
+            continue
+        if role == _FLAG:
+            lanes.append((offset, 2))
+        elif isinstance(role, int):
+            lanes.append((offset, role))
+        else:
+            for keep in (equal, shape) if isinstance(role, tuple) else (equal,):
+                if keep and keep[-1][1] == offset:
+                    keep[-1][1] = at
+                else:
+                    keep.append([offset, at])
+    return ("".join(parts), [role for _, _, role in fields], tuple((a, b) for a, b in equal),
+            tuple((a, b) for a, b in shape), tuple(lanes))
+
+
+@cache
+def _width(code: str) -> int:
+    return struct.calcsize("<" + code)
 
 
 def _wheels(buf: bytes, at: int, size: int, p: int) -> list[tuple[int, str, Any]] | None:

@@ -22,6 +22,7 @@ import json
 import math
 import struct
 from collections.abc import Callable, Iterator
+from operator import add
 from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
@@ -292,6 +293,43 @@ def _packet_spans(data: bytes, offset: int) -> Iterator[tuple[int, int]]:
 _SPAN_CHUNK = 4096
 
 
+def _chosen_packets(data: bytes, offset: int, stride: int) -> Iterator[tuple[int, int, int]]:
+    """``_sample.choose`` of ``_packet_spans``: the packets the sample takes, as (index, start,
+    end). The packets are framed ``_SPAN_BYTES`` of the file at a time by ``frame_packets`` (a
+    loop that only steps from packet to packet) and chosen by C loops over their indices, so a
+    packet costs no Python work of its own beyond its framing step (the tests compare the two)."""
+    n = len(data)
+    most = dec.MAX_PACKET_SIZE
+    pos = offset
+    i = 0  # the index of the packet at pos
+    last: tuple[int, int, int] | None = None  # the last packet framed, if it was not taken
+    while True:
+        starts, _, sizes = dec.frame_packets(data, pos, min(n, pos + _SPAN_BYTES), most)
+        if not starts:  # the packet at pos does not lie whole in the window: larger, refused, cut, or none
+            size = _PACKET_HEAD.unpack_from(data, pos)[1] if pos + 5 <= n else -1
+            if 0 <= size <= most and pos + 5 + size <= n:
+                starts, sizes = [pos], [size]
+            else:
+                if pos < n:
+                    yield i, pos, n + 1  # truncated, or a size the framing refuses: the tail, the last
+                elif last is not None:
+                    yield last
+                return
+        ends = list(map(add, starts, map((5).__add__, sizes)))
+        m = len(starts)
+        taken = _sample.chosen_indices(i, i + m, stride)
+        for j in taken:
+            yield j, starts[j - i], ends[j - i]
+        last = None if taken and taken[-1] == i + m - 1 else (i + m - 1, starts[-1], ends[-1])
+        i += m
+        pos = ends[-1]
+
+
+#: ``_chosen_packets`` frames this many bytes of the file at a time (its lists hold at most
+#: about 1 MiB for the tiniest packets).
+_SPAN_BYTES = 1 << 16
+
+
 def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: int,
                        progress: Callable[[int, int], None] | None = None, *, full: bool = False) -> None:
     """Add a ``CARLA-XCHECK-001`` finding per divergence to ``report``: every packet with
@@ -308,8 +346,9 @@ def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: 
     except DecodeError:
         header_end = None  # the header is the finding; compare the readings of it in full
     if header_end is not None:
-        sample = _sample.cut(data, header_end, _packet_spans(data, header_end), 1 if full else SAMPLE_STRIDE,
-                             leave_out=lambda start, end: end - start - 5 > XCHECK_MAX_PACKET)
+        sample = _sample.cut_chosen(data, header_end,
+                                    _chosen_packets(data, header_end, 1 if full else SAMPLE_STRIDE),
+                                    leave_out=lambda start, end: end - start - 5 > XCHECK_MAX_PACKET)
         if full and not sample.left_out:
             sample = None  # every packet: the sample is the file
     divergences = differential(data if sample is None else sample.data, variant, progress=progress)

@@ -9,17 +9,14 @@ line), so reports can be diffed and kept as golden files.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 
 from ..report import Report
 from ._atomic import write_atomic
 from ._context import RenderContext, finding_location
 from ._hexdump import hex_window
-from ._html import iter_html
 from ._json import iter_json
-from ._junit import iter_junit
-from ._markdown import iter_markdown
-from ._sarif import iter_sarif
 from ._write import write_report
 
 __all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "write_atomic",
@@ -29,12 +26,27 @@ __all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "rend
 #: names `--report FORMAT:PATH` accepts. Each makes its pieces a file at a time from the run's files
 #: (a list, or a run kept on disk by recspec/spool.py), so a run over many files never holds its
 #: whole report, nor every file's results, in memory.
-RENDERERS: dict[str, Callable[[Report, RenderContext], Iterable[str]]] = {
+Renderer = Callable[[Report, RenderContext], Iterable[str]]
+
+
+def _on_first_use(module: str, name: str) -> Renderer:
+    """The renderer ``name`` of ``module``, imported when a run first asks for its report: every
+    `recspec check` imports this package (the table), few write HTML (its pictures are the biggest
+    import of the command line), JUnit, SARIF or Markdown."""
+    def renderer(report: Report, ctx: RenderContext) -> Iterable[str]:
+        actual: Renderer = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        return actual(report, ctx)
+
+    renderer.__name__ = renderer.__qualname__ = name
+    return renderer
+
+
+RENDERERS: dict[str, Renderer] = {
     "json": iter_json,
-    "junit": iter_junit,
-    "sarif": iter_sarif,
-    "html": iter_html,
-    "markdown": iter_markdown,
+    "junit": _on_first_use("_junit", "iter_junit"),
+    "sarif": _on_first_use("_sarif", "iter_sarif"),
+    "html": _on_first_use("_html", "iter_html"),
+    "markdown": _on_first_use("_markdown", "iter_markdown"),
 }
 
 

@@ -474,12 +474,14 @@ def scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
 
     One tight pass over the length fields, with no object per attribute: the fast
     path of the checker and of variant detection, which reads the same payloads. The
-    last two answers are kept, so the walk does not scan again a payload detection scanned."""
+    last two answers about payloads with records are kept, so the walk does not scan again a
+    payload detection scanned (an empty EventAdd, in every frame, costs nothing to scan)."""
     for cached, f64, answer in tuple(_SCAN_CACHE):
         if f64 is vec_f64 and (cached is payload or cached == payload):
             return answer
     answer = _scan_event_add(payload, vec_f64)
-    _SCAN_CACHE[:] = [*_SCAN_CACHE[-1:], (payload, vec_f64, answer)]  # detection asks for both widths
+    if len(payload) > 2:
+        _SCAN_CACHE[:] = [*_SCAN_CACHE[-1:], (payload, vec_f64, answer)]  # detection asks for both widths
     return answer
 
 
