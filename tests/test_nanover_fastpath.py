@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recspec.conformance.nanover import _check, check_stream
+from recspec.conformance.nanover._template import FrameTemplate
 from recspec.errors import DecodeError
 from recspec.fuzz.nanover import mutate
 from recspec.reference.nanover import (
@@ -48,6 +49,7 @@ from recspec.reference.nanover import (
     parse_frame,
     parse_state_update,
     read_header,
+    read_varint,
     same_value,
     scan,
     state_update_from_message,
@@ -570,3 +572,299 @@ def test_detection_walks_only_what_the_proof_cannot_prove(monkeypatch: pytest.Mo
     walked.clear()
     assert detection(data, fast=False) == (kind, evidence)
     assert walked == ["traj", "state"] * 5
+
+
+# --- frames proved clean by the previous clean frame's template (_Walk.fast_records) ---------------------------
+
+_SHAPE_NUMBERS = ("system.simulation.time", "energy.kinetic", "energy.total", "server.timestamp", "x.other")
+_ODD_VALUES: tuple[object, ...] = ("text", True, None, UNSET, [1.0], {"a": UNSET}, {"b": 2.0})
+
+
+def entry_bytes(key: str, value: object = None, array: Array | None = None) -> bytes:
+    """One FrameData map entry (its tag, length and contents), as encode_frame writes it."""
+    frame = Frame(0, {} if array is not None else {key: value}, {key: array} if array is not None else {})
+    payload = encode_frame(frame)
+    assert payload[0] == 0x12
+    _, at = read_varint(payload, 1, len(payload))
+    return payload[at:]
+
+
+@st.composite
+def _shape(draw: st.DrawFn) -> tuple[dict[str, object], dict[str, tuple[ArrayKind | None, object]]]:
+    """A frame's shape: per value key its kind (or a fixed count), per array key its kind and length
+    (index and string arrays: their contents, which the template keeps). Mostly consistent topologies
+    of N particles, so that frames are often clean; now and then a key that breaks a rule."""
+    n = draw(st.integers(0, 3))
+    values: dict[str, object] = {}
+    for key in draw(st.lists(st.sampled_from(_SHAPE_NUMBERS), unique=True, max_size=4)):
+        values[key] = "number"
+    if draw(st.booleans()):
+        values["particle.count"] = float(n)
+    if draw(st.integers(0, 5)) == 0:
+        values[draw(st.sampled_from(("residue.count", "x.odd", "energy.potential")))] = draw(
+            st.sampled_from(_ODD_VALUES + (1.0, -1.0, 2.5)))
+    arrays: dict[str, tuple[ArrayKind | None, object]] = {}
+    for key in draw(st.lists(st.sampled_from(("particle.positions", "particle.velocities", "system.box.vectors",
+                                              "forces.user.sparse", "x.floats", "bond.orders")),
+                             unique=True, max_size=4)):
+        length = {"system.box.vectors": 9, "forces.user.sparse": 0}.get(key, 3 * n)
+        if key in ("x.floats", "bond.orders") or draw(st.integers(0, 7)) == 0:
+            length = draw(st.integers(0, 40))
+        arrays[key] = (ArrayKind.FLOAT, length)
+    for key in draw(st.lists(st.sampled_from(("bond.pairs", "forces.user.index", "particle.names",
+                                              "particle.elements", "x.ints", "residue.ids")),
+                             unique=True, max_size=2)):
+        if key in ("particle.names", "residue.ids") and draw(st.booleans()):
+            arrays[key] = (ArrayKind.STRING, tuple(draw(st.sampled_from(("C", "N", "é"))) for _ in range(n)))
+        elif key == "residue.ids":
+            arrays[key] = (ArrayKind.FLOAT, n)  # the Rust server's deviation: a finding on every record
+        else:
+            arrays[key] = (ArrayKind.INDEX, tuple(draw(st.lists(st.integers(0, max(n, 1)), max_size=2 * n))))
+    if draw(st.integers(0, 7)) == 0:
+        arrays["x.none"] = (None, ())
+    return values, arrays
+
+
+def _frame_entries(draw: st.DrawFn, shape: tuple[dict[str, object], dict[str, tuple[ArrayKind | None, object]]],
+                   ) -> list[bytes]:
+    """One frame of ``shape`` with new numbers and floats (now and then a new count or index array)."""
+    values, arrays = shape
+    entries = []
+    for key, kind in values.items():
+        if kind == "number":
+            value: object = draw(st.floats(width=64))
+        elif isinstance(kind, float) and draw(st.integers(0, 5)) == 0:
+            value = kind + draw(st.sampled_from([1.0, -1.0, 0.5]))
+        else:
+            value = kind
+        entries.append(entry_bytes(key, value))
+    for key, (akind, spec) in arrays.items():
+        if akind is ArrayKind.FLOAT:
+            assert isinstance(spec, int)
+            floats = tuple(draw(st.lists(st.floats(width=32), min_size=spec, max_size=spec)))
+            entries.append(entry_bytes(key, array=Array(akind, floats)))
+        elif akind is ArrayKind.INDEX and draw(st.integers(0, 5)) == 0:
+            entries.append(entry_bytes(key, array=Array(akind, tuple(draw(st.lists(st.integers(0, 4), max_size=4))))))
+        else:
+            assert isinstance(spec, tuple)
+            entries.append(entry_bytes(key, array=Array(akind, spec)))
+    return entries
+
+
+_TWISTS = (None,) * 40 + ("overlong-index", "index-after", "unknown-root", "unknown-frame", "entry-twice",
+                          "split-frame", "index-2^32", "index-twice", "no-index", "unpacked")
+
+
+def _frame_payload(draw: st.DrawFn, index: int, entries: list[bytes]) -> bytes:
+    """A GetFrameResponse of ``entries`` (in the given order) as a writer puts it, or with one of the wire
+    twists a template must not take for its own shape."""
+    twist = draw(st.sampled_from(_TWISTS))
+    if twist == "entry-twice" and entries:
+        entries = [*entries, entries[0]]
+    if twist == "unpacked":
+        number = b"\x0d" + bytes(4)  # FloatArray.values written unpacked
+        array = b"\x0a" + encode_varint(len(number)) + number
+        entry = b"\x0a\x01u\x12" + encode_varint(len(array)) + array
+        entries = [*entries, b"\x12" + encode_varint(len(entry)) + entry]
+    body = b"".join(entries)
+    if twist == "unknown-frame":
+        body += b"\x18\x01"
+    frame = b"\x12" + encode_varint(len(body)) + body
+    if twist == "split-frame" and len(entries) > 1:
+        first, rest = b"".join(entries[:1]), b"".join(entries[1:])
+        frame = b"\x12" + encode_varint(len(first)) + first + b"\x12" + encode_varint(len(rest)) + rest
+    if twist == "index-2^32":
+        index += 1 << 32
+    head = b"\x08" + (overlong(index, 1) if twist == "overlong-index" else encode_varint(index)) if index else b""
+    if twist == "index-twice":
+        head = b"\x08\x05" + head
+    if twist == "no-index":
+        head = b""
+    payload = frame + head if twist == "index-after" else head + frame
+    return payload + b"\x18\x01" if twist == "unknown-root" else payload
+
+
+@st.composite
+def shaped_files(draw: st.DrawFn) -> bytes:
+    """A .traj file of up to 14 frames, mostly runs that repeat a shape (1 to 3 shapes) with new numbers
+    and floats, in a new entry order (a hash-map writer) or the same order; frame indices that step, repeat
+    or reset; timestamps that step plainly or break a rule; now and then a wire twist."""
+    shapes = draw(st.lists(_shape(), min_size=1, max_size=3))
+    out = [encode_header()]
+    ts, index, current = 10**6, draw(st.integers(0, 3)), 0
+    shuffle = draw(st.booleans())
+    for _ in range(draw(st.integers(1, 14))):
+        if draw(st.integers(0, 4)) == 0:
+            current = draw(st.integers(0, len(shapes) - 1))
+        entries = _frame_entries(draw, shapes[current])
+        if shuffle:
+            entries = draw(st.permutations(entries))
+        out.append(encode_record(ts, _frame_payload(draw, index, entries)))
+        ts += draw(st.sampled_from([10**6, 10**6, 10**6, 0, -5, 120_000_000]))
+        index = draw(st.sampled_from([index + 1, index + 1, index + 1, index, 0, 1 << 20]))
+    return b"".join(out)
+
+
+def records_report_json(data: bytes, *, fast: bool) -> str:
+    return checked_json(data, "x.traj", "fast_records", fast=fast)
+
+
+@given(shaped_files())
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_templates_give_the_same_reports(data: bytes) -> None:
+    assert records_report_json(data, fast=True) == records_report_json(data, fast=False)
+
+
+@given(shaped_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_templates_give_the_same_reports_on_mutated_files(data: bytes, seed: int) -> None:
+    mutated = mutate(data, 1 << 16, seed)
+    assert records_report_json(mutated, fast=True) == records_report_json(mutated, fast=False)
+
+
+@given(shaped_files(), st.integers(16, 2**20), st.integers(0, 255))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_templates_give_the_same_reports_with_a_byte_flipped(data: bytes, at: int, mask: int) -> None:
+    flipped = data[:16] + flip(data[16:], at, mask)
+    assert records_report_json(flipped, fast=True) == records_report_json(flipped, fast=False)
+
+
+@given(palette_files())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_templates_give_the_same_reports_on_palette_files(data: bytes) -> None:
+    assert records_report_json(data, fast=True) == records_report_json(data, fast=False)
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=150, deadline=None)
+def test_every_shortcut_off_gives_the_same_reports(f: tuple[bytes, str], seed: int) -> None:
+    """All of the walk's switches on against all off, on generated files as they are and mutated."""
+    data, kind = f
+    for candidate in (data, mutate(data, 1 << 16, seed)):
+        reports = []
+        for on in (True, False):
+            with walk_switch("fast_wire", on), walk_switch("fast_rules", on), walk_switch("fast_records", on):
+                report = check_stream(io.BytesIO(candidate), path=f"x.{kind}", size=len(candidate))
+            reports.append(json.dumps(Report([report]).to_json(), sort_keys=True))
+        assert reports[0] == reports[1]
+
+
+def frame_shape(frame: Frame) -> tuple[dict[str, object], dict[str, object]]:
+    """What the frame rules read of a frame: every value but the numbers no rule reads (those under a
+    key other than a count), every array's kind and length, and the contents of the non-float arrays."""
+    values = {k: "a number" if isinstance(v, float) and k not in _check.COUNT_KEYS else v
+              for k, v in frame.values.items()}
+    arrays = {k: (a.kind, len(a.values), None if a.kind is ArrayKind.FLOAT else a.values)
+              for k, a in frame.arrays.items()}
+    return values, arrays
+
+
+@given(st.data())
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_template_matches_only_what_it_proves(data: st.DataObject) -> None:
+    """FrameTemplate's lemma: a payload it matches is one the wire walk accepts without a note and the
+    runtime parses into the template frame's shape, with the frame index it returns. Payloads: frames
+    of the template's shape with new numbers, in a new order, with wire twists, and with a byte flipped."""
+    shape = data.draw(_shape())
+    first = b"\x08\x01\x12" + encode_varint(len(body := b"".join(_frame_entries(data.draw, shape)))) + body
+    template = FrameTemplate.of(first, _check._LITERAL_KEYS)
+    if template is None:
+        return
+    entries = _frame_entries(data.draw, shape)
+    if data.draw(st.booleans()):
+        entries = data.draw(st.permutations(entries))
+    payload = _frame_payload(data.draw, data.draw(st.integers(0, 2**32 + 1)), entries)
+    if data.draw(st.booleans()):
+        payload = flip(payload, data.draw(st.integers(0, 4096)), data.draw(st.integers(0, 255)))
+    index = template.match(payload)
+    if index is None:
+        return
+    assert walk_says_nothing(payload, "traj"), payload.hex()
+    msg = parse_frame(payload)
+    assert msg.frame_index == index
+    assert same_value(frame_shape(frame_from_message(msg)), frame_shape(frame_from_message(parse_frame(first))))
+
+
+def test_a_template_takes_its_shape_in_any_order_and_nothing_else() -> None:
+    """The lemma's test can fail: a frame of the shape in another order, with other numbers and floats,
+    matches; a changed count, array length, index array or key, or any of the wire twists, does not."""
+    def frame(count: float, time: float, floats: tuple[float, ...], pairs: tuple[int, ...], key: str = "x.other"
+              ) -> list[bytes]:
+        return [entry_bytes("particle.count", count), entry_bytes("system.simulation.time", time),
+                entry_bytes(key, 1.5), entry_bytes("particle.positions", array=Array(ArrayKind.FLOAT, floats)),
+                entry_bytes("bond.pairs", array=Array(ArrayKind.INDEX, pairs))]
+
+    def payload(entries: list[bytes], index: int = 7) -> bytes:
+        body = b"".join(entries)
+        return b"\x08" + encode_varint(index) + b"\x12" + encode_varint(len(body)) + body
+
+    template = FrameTemplate.of(payload(frame(2.0, 0.5, (0.0,) * 6, (0, 1))), _check._LITERAL_KEYS)
+    assert template is not None
+    # in the template frame's order (no parse), then in another (a skeleton parse, from then on)
+    assert template.match(payload(frame(2.0, 9.0, (1.0,) * 6, (0, 1)), 300)) == 300
+    assert template._ordered is not None
+    assert template.match(payload(frame(2.0, 9.0, (1.0,) * 6, (0, 1))[::-1], 300)) == 300
+    assert template._ordered is None
+    assert template.match(payload(frame(2.0, 9.0, (1.0,) * 6, (0, 1)), 2**32 - 1)) == 2**32 - 1
+    for other in (frame(3.0, 9.0, (1.0,) * 6, (0, 1)), frame(2.0, 9.0, (1.0,) * 9, (0, 1)),
+                  frame(2.0, 9.0, (1.0,) * 6, (1, 0)), frame(2.0, 9.0, (1.0,) * 6, (0, 1), "x.otheR")):
+        assert template.match(payload(other)) is None
+    entries = frame(2.0, 9.0, (1.0,) * 6, (0, 1))
+    body = b"".join(entries)
+    assert template.match(payload(entries, 0)) is None  # a reset
+    assert template.match(payload(entries[:-1], 5)) is None and template.match(payload(entries[1:], 5)) is None
+    assert template.match(b"\x08") is None and template.match(b"\x08\x80\x80") is None
+    for twisted in (b"\x08\x87\x00\x12" + encode_varint(len(body)) + body,   # an overlong frame index
+                    payload(entries) + b"\x18\x01",                           # an unknown field
+                    payload(entries[1:]) + b"\x12" + encode_varint(len(entries[0])) + entries[0],  # two frames
+                    payload([*entries, entries[0]])):                          # an entry twice
+        assert template.match(twisted) is None
+
+
+def test_templates_take_most_records_of_a_run() -> None:
+    """The reports' property can fail: a run of frames of one shape goes through the template after
+    its first two records, and a record off the shape (or a finding) starts over."""
+    matched: list[int | None] = []
+    original = FrameTemplate.match
+
+    def counting(self: FrameTemplate, payload: bytes) -> int | None:
+        matched.append(result := original(self, payload))
+        return result
+
+    entries = [entry_bytes("particle.count", 2.0), entry_bytes("particle.positions",
+                                                               array=Array(ArrayKind.FLOAT, (0.5,) * 6))]
+    records = [encode_record(10**6 * (i + 1), b"\x08" + encode_varint(i + 1) + b"\x12"
+                             + encode_varint(len(body := b"".join(entries[::1 - 2 * (i % 2)]))) + body)
+               for i in range(6)]
+    data = encode_header() + b"".join(records)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(FrameTemplate, "match", counting)
+        report = check_stream(io.BytesIO(data), path="x.traj", size=len(data))
+    assert matched == [2, 3, 4, 5, 6] and report.findings == [] and report.stats["last_frame_index"] == 6
+
+
+@pytest.mark.parametrize("name,matched", [("sim-switching-test-recording.traj", 446), ("hello_vel.traj", 112)])
+def test_templates_on_the_real_trajectories(name: str, matched: int) -> None:
+    """On the real files (NanoVer's Python writer keeps its entry order, the Rust server does not) the
+    templates take every frame but those the walk must judge, with the general path's report. By a walk of
+    the entries outside recspec: sim-switching's 454 records are runs of one shape that start at records
+    0, 1, 104, 105, 212, 213, 339 and 340 (the three resets and the frame after each), a template is made
+    from a run's first record, so 8 are judged and 446 matched; hello_vel's 114 are the topology frame,
+    then one shape from record 1 on: 2 judged, 112 matched."""
+    from helpers import real_file
+
+    data = real_file(name).read_bytes()
+    hits: list[int] = []
+    original = FrameTemplate.match
+
+    def counting(self: FrameTemplate, payload: bytes) -> int | None:
+        result = original(self, payload)
+        if result is not None:
+            hits.append(result)
+        return result
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(FrameTemplate, "match", counting)
+        fast = checked_json(data, name, "fast_records", fast=True)
+    assert len(hits) == matched
+    assert fast == checked_json(data, name, "fast_records", fast=False)

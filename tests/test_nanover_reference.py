@@ -7,6 +7,8 @@ import io
 import struct
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.nanover import (
@@ -21,6 +23,7 @@ from recspec.reference.nanover import (
     RecordReader,
     StateAggregate,
     StateUpdate,
+    _framing,
     decode_payload,
     encode_frame,
     encode_state_update,
@@ -98,6 +101,73 @@ def test_trailing_junk_is_a_truncation_naming_the_last_record() -> None:
     with pytest.raises(Truncated) as e:
         list(reader)
     assert e.value.offset == 42 and "record[0] at offset 16" in e.value.message and "3 bytes remain" in e.value.message
+
+
+class _Chunky(io.RawIOBase):
+    """A raw stream that returns at most ``step`` bytes per read and cannot seek."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self._data, self._pos, self._step = data, 0, step
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        out = self._data[self._pos:self._pos + min(n, self._step)]
+        self._pos += len(out)
+        return out
+
+
+def _framed(data: bytes) -> tuple[list[tuple[int, int, bytes]], str | None]:
+    """The records of ``data`` (after its header) walked by hand, and the truncation's message, if any."""
+    f = io.BytesIO(data)
+    read_header(f)
+    reader = RecordReader(f, 16, len(data))
+    got = []
+    try:
+        for raw in reader:
+            got.append((raw.offset, raw.timestamp_us, raw.payload))
+    except Truncated as e:
+        return got, e.message
+    return got, None
+
+
+@given(st.lists(st.tuples(st.integers(0, 2**70), st.sampled_from([0, 1, 7, 23, 24, 40, 41, 63, 64, 65, 150, 300])),
+                max_size=12),
+       st.integers(0, 30), st.sampled_from([1, 5, 64, 1 << 20]), st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_the_reader_frames_every_size_whatever_the_reads(records: list[tuple[int, int]], cut: int, step: int,
+                                                         seekable: bool) -> None:
+    """Blocks of 64 bytes and payloads over 40 read alone (both scaled down), from a file that seeks or
+    a stream that returns a few bytes per read: the records (and a cut file's message) are the ones a
+    walk over the bytes finds."""
+    data = MAGIC + struct.pack("<Q", 2) + b"".join(
+        struct.pack("<QQQ", t & (2**64 - 1), t >> 64, n) + bytes([i % 251]) * n for i, (t, n) in enumerate(records))
+    if cut:
+        data = data[:max(16, len(data) - cut)]
+    expected, pos = [], 16
+    while pos + 24 <= len(data):
+        low, high, n = struct.unpack_from("<QQQ", data, pos)
+        if pos + 24 + n > len(data):
+            break
+        expected.append((pos, low | high << 64, data[pos + 24:pos + 24 + n]))
+        pos += 24 + n
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_framing, "READ_BLOCK", 64)
+        mp.setattr(_framing, "LARGE_PAYLOAD", 40)
+        whole = _framed(data)
+        f: io.RawIOBase | io.BytesIO = io.BytesIO(data) if seekable else _Chunky(data, step)
+        read_header(f)  # type: ignore[arg-type]
+        reader = RecordReader(f, 16, len(data))  # type: ignore[arg-type]
+        got: list[tuple[int, int, bytes]] = []
+        message = None
+        try:
+            for r in reader:
+                got.append((r.offset, r.timestamp_us, r.payload))
+        except Truncated as e:
+            message = e.message
+    assert whole[0] == expected and (whole[1] is None) == (pos == len(data))
+    assert (got, message) == whole
 
 
 @pytest.mark.parametrize("payload,offset,exc", [

@@ -43,6 +43,7 @@ from .._sink import FindingSink
 from ._bounds import INDEX_ARRAYS, MAX_STATE_KEYS, ArrayShape, shape
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
+from ._template import FrameTemplate
 
 #: Payloads at least this long take the wire walk first (see record()).
 FAST_PATH_MAX_PAYLOAD = CLEAN_MAX_PAYLOAD
@@ -76,6 +77,11 @@ _TOPOLOGY = frozenset((*STANDARD_ARRAYS, *COUNT_KEYS)) - {"system.box.vectors"}
 _PER_PARTICLE_3 = ("particle.positions", "particle.velocities", "particle.forces", "particle.forces.system")
 _PER_PARTICLE_1 = ("particle.elements", "particle.names", "particle.residues")
 _ABSENT = object()
+# The values whose number a rule reads: a FrameTemplate keeps their bytes.
+_LITERAL_KEYS = frozenset(k.encode() for k in COUNT_KEYS)
+# A payload this much longer or shorter than the previous clean frame's cannot match its template
+# (only frame_index's varint, of 1 to 5 bytes, may change its length).
+_TEMPLATE_SLACK = 4
 
 
 def _scans_as(payload: bytes, kind: str, fast: bool = True) -> bool:
@@ -100,9 +106,9 @@ def detect_kind(f: BinaryIO, size: int | None) -> tuple[Kind, dict[str, Any]]:
     votes = {"traj": 0, "state": 0}
     n = 0
     try:
-        for raw in RecordReader(f, HEADER_SIZE, size):
+        for _, _, payload in RecordReader(f, HEADER_SIZE, size).records():
             for k in votes:
-                votes[k] += _scans_as(raw.payload, k, _Walk.fast_wire)
+                votes[k] += _scans_as(payload, k, _Walk.fast_wire)
             n += 1
             if n >= DETECTION_RECORDS:
                 break
@@ -125,6 +131,10 @@ class _Walk:
     #: code on every entry and the checks after every record that touches a standard key; the tests
     #: compare the two).
     fast_rules = True
+    #: Whether a frame that repeats the shape of the clean frame before it is proved clean in bulk
+    #: (``_template.py``) instead of judged entry by entry (False: every record takes the walk's
+    #: general path; the tests compare the two).
+    fast_records = True
 
     def __init__(self, sink: FindingSink, kind: Kind) -> None:
         self.sink = sink
@@ -149,10 +159,43 @@ class _Walk:
         # consistency checks wait for the next reset instead of cascading.
         self.aggregate_unknown = False
         self.trace: NanoverTrace | None = None
+        # The previous record's payload when it was a frame judged with nothing found, and the
+        # template made from it once a record of a similar length follows (see record()).
+        self._clean_payload: bytes | None = None
+        self._template: FrameTemplate | None = None
 
     # --- per record -------------------------------------------------------------------
 
-    def record(self, index: int, offset: int, ts: int, payload: bytes) -> None:
+    def run(self, reader: RecordReader, progress: Callable[[int, int], None] | None, size: int | None) -> None:
+        """Every record of ``reader`` through record(), with the trace and ``progress``; the
+        reader's framing errors propagate. A frame the current template matches, under a
+        timestamp plainly after the previous one (about which the timestamp rules have nothing to
+        say, whatever ``fast_rules``), is taken here: what record() would do with it."""
+        record = self.record
+        trace = self.trace
+        prev = -MAX_GAP_US  # no timestamp is plainly after it: the first record takes record()
+        for index, (offset, ts, payload) in enumerate(reader.records()):
+            template = self._template
+            fi = template.match(payload) if template is not None and prev < ts < prev + MAX_GAP_US else None
+            if fi is not None and not ts >> 64:
+                self.records += 1
+                self.prev_ts = ts
+                self.last_index = fi
+                if trace is not None:
+                    trace.record(ts, self.numbers.get("particle.count"), False)
+            else:
+                if template is not None and fi is None and prev < ts < prev + MAX_GAP_US:
+                    self._template = None  # tried, and not of its shape: record() judges the frame
+                resets = self.resets
+                record(index, offset, ts, payload, fi)
+                if trace is not None:
+                    trace.record(ts, self.numbers.get("particle.count"), self.resets != resets)
+            if progress is not None and size and index % _PROGRESS_EVERY == 0:
+                progress(offset, size)
+            prev = ts
+
+    def record(self, index: int, offset: int, ts: int, payload: bytes, matched: int | None = None) -> None:
+        """One record; ``matched``: the frame index the current template has already found for it."""
         self.records += 1
         prev = self.prev_ts
         # a timestamp plainly after the previous one breaks no timestamp rule
@@ -160,6 +203,33 @@ class _Walk:
             self.timestamps(index, offset, ts, prev)
         self.prev_ts = ts
         pos = offset + 24
+        kind = self._kind
+        if kind == "traj" and self.fast_records:
+            # A frame whose shape repeats the previous clean frame's changes nothing and adds no
+            # finding (_template.py); it is proved so with the template made from that frame.
+            template = self._template
+            clean, self._clean_payload = self._clean_payload, None
+            if template is None and clean is not None and abs(len(payload) - len(clean)) <= _TEMPLATE_SLACK:
+                template = self._template = FrameTemplate.of(clean, _LITERAL_KEYS)
+            if template is not None:
+                fi = matched if matched is not None else template.match(payload)
+                if fi is not None:
+                    self.last_index = fi
+                    return
+                self._template = None
+            before = self._found_so_far()
+            self.judge(index, pos, payload)
+            if self._found_so_far() == before:
+                self._clean_payload = payload
+            return
+        self.judge(index, pos, payload)
+
+    def _found_so_far(self) -> int:
+        """How many findings the sink has counted under every profile (to tell whether a record added one)."""
+        return sum(map(sum, map(dict.values, self.sink.counts.values())))
+
+    def judge(self, index: int, pos: int, payload: bytes) -> None:
+        """The payload of record ``index`` (at ``pos``) through the wire proof or walk and the rules."""
         kind = self._kind
         # The fast path: upb parses the payload and proves that the wire walk has nothing
         # to say about it (reference/nanover/_wire_fast.py); when it cannot, the walk runs
@@ -242,7 +312,10 @@ class _Walk:
         # The common entries (a number under a standard key, a standard array of its documented kind)
         # are judged inline; every other entry takes the general code (_value, _array), which is also
         # what every entry takes when fast_rules is off. The inline code makes the same findings.
-        for key, v in fr.values.items():
+        # keys, then a lookup each: a upb map's items() goes through a generator in Python
+        values = fr.values
+        for key in values:
+            v = values[key]
             k = v.WhichOneof("kind")
             if fast and k == "number_value" and key in STANDARD_NUMBERS:
                 touched = True
@@ -257,7 +330,9 @@ class _Walk:
                 numbers[key] = x
             elif self._value(index, pos, n, key, v, k):
                 touched = True
-        for key, a in fr.arrays.items():
+        entries = fr.arrays
+        for key in entries:
+            a = entries[key]
             member = a.WhichOneof("values")
             if fast and member is not None and member == STANDARD_ARRAYS.get(key):
                 touched = True
@@ -483,16 +558,9 @@ def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile:
     report.variant = kind.value
     report.evidence["variant"] = evidence
     walk = _Walk(sink, kind)
-    walk.trace = trace = report.trace = NanoverTrace(kind.value) if trace_enabled() else None
-    reader = RecordReader(f, offset, size)
+    walk.trace = report.trace = NanoverTrace(kind.value) if trace_enabled() else None
     try:
-        for raw in reader:
-            resets = walk.resets
-            walk.record(raw.index, raw.offset, raw.timestamp_us, raw.payload)
-            if trace is not None:
-                trace.record(raw.timestamp_us, walk.numbers.get("particle.count"), walk.resets != resets)
-            if progress is not None and size and raw.index % _PROGRESS_EVERY == 0:
-                progress(raw.offset, size)
+        walk.run(RecordReader(f, offset, size), progress, size)
     except (Truncated, LimitExceeded, Malformed) as e:
         sink.add(e.rule, e.message, e.offset, None, e.path)
     report.stats = walk.stats()

@@ -10,7 +10,7 @@ from typing import Any, BinaryIO
 from recspec._paths import path_suffix
 
 from ._framing import RecordReader, encode_header, encode_record, read_header
-from ._model import Frame, Header, Kind, Record, Recording, StateUpdate
+from ._model import RECORD_HEADER_SIZE, Frame, Header, Kind, Record, Recording, StateUpdate
 from ._payload import (
     encode_frame,
     encode_state_update,
@@ -56,8 +56,9 @@ def iter_records(f: BinaryIO, kind: Kind, size: int | None = None) -> Iterator[R
 
 
 def _records(f: BinaryIO, offset: int, kind: Kind, size: int | None) -> Iterator[Record]:
-    for raw in RecordReader(f, offset, size):
-        yield Record(raw.timestamp_us, decode_payload(kind, raw.payload, raw.payload_offset, f"record[{raw.index}]"))
+    reader = RecordReader(f, offset, size)
+    for at, ts, payload in reader.records():
+        yield Record(ts, decode_payload(kind, payload, at + RECORD_HEADER_SIZE, f"record[{reader.count - 1}]"))
 
 
 def decode(data: bytes, kind: Kind) -> Recording:

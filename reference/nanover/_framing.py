@@ -41,7 +41,7 @@ MAX_PAYLOAD_SIZE = 64 * 1024 * 1024
 
 _HEADER = struct.Struct("<QQ")
 _RECORD = struct.Struct("<QQQ")  # timestamp low, timestamp high, length
-_UNPACK_RECORD = _RECORD.unpack
+_UNPACK_RECORD_FROM = _RECORD.unpack_from
 _MAGIC_BYTES = MAGIC.to_bytes(8, "little")
 
 
@@ -117,14 +117,29 @@ def _read_exactly(read: Callable[[int], bytes], n: int) -> bytes:
     return data
 
 
+#: RecordReader reads the file this many bytes at a time ...
+READ_BLOCK = 1 << 20
+#: ... and a payload larger than this with a read of its own (LARGE_PAYLOAD < READ_BLOCK).
+LARGE_PAYLOAD = 1 << 16
+
+
 class RecordReader:
     """Records one at a time from a binary file object positioned at ``offset``.
 
     ``size`` (the file size, when known) lets a truncated payload be reported
-    without allocating its declared length. Raises :class:`Truncated` (rule
+    without allocating its declared length; the reader stops at ``size`` without
+    a read to find the end there. Raises :class:`Truncated` (rule
     NANOVER-STREAM-001) when the file ends inside a record, and
     :class:`LimitExceeded` (NANOVER-LIMIT-001) for a payload above
-    ``max_payload_size``. The last complete record is ``last``.
+    ``max_payload_size``. ``last`` is the index, offset and timestamp of the last
+    complete record (``None`` before the first).
+
+    The file is read :data:`READ_BLOCK` bytes at a time, so a record costs no read
+    call of its own, and a payload above :data:`LARGE_PAYLOAD` with a call of its own
+    (its bytes copied once, as a plain ``read`` does); memory holds one block and one
+    record. Where the file can seek, a refill reads the record it starts inside again
+    rather than copying it from the old block. :meth:`records` gives each record as ``(offset, timestamp_us, payload)``
+    and iterating gives :class:`RawRecord` objects; both are the same framing.
     """
 
     def __init__(self, f: BinaryIO, offset: int = HEADER_SIZE, size: int | None = None,
@@ -133,16 +148,66 @@ class RecordReader:
         self._pos = offset
         self._size = size
         self._max = max_payload_size
-        self.last: RawRecord | None = None
+        self._buf = b""  # the file's bytes from offset ``_base`` on, read and not yet framed past
+        self._base = offset
+        self._eof = False
+        self._block = READ_BLOCK  # how much the next refill reads at least
+        self._f = f
+        self._seekable: bool | None = None  # asked on first need (a file's answer may cost a system call)
+        self._last: tuple[int, int] | None = None  # (offset, timestamp_us) of the last complete record
         self.count = 0
 
     def tell(self) -> int:
         return self._pos
 
+    @property
+    def last(self) -> tuple[int, int, int] | None:
+        """``(index, offset, timestamp_us)`` of the last complete record, or ``None``."""
+        return None if self._last is None else (self.count - 1, *self._last)
+
+    def _can_seek(self) -> bool:
+        if self._seekable is None:
+            seekable = getattr(self._f, "seekable", None)
+            self._seekable = bool(seekable is not None and seekable())
+        return self._seekable
+
+    def _window(self, n: int) -> tuple[bytes, int]:
+        """``(buffer, index)``: the buffered bytes and the index in them of ``tell()``, with at
+        least ``n`` bytes from there on unless the file ends first."""
+        buf = self._buf
+        i = self._pos - self._base
+        have = len(buf) - i
+        if have >= n or self._eof:
+            return buf, i
+        want = max(n, self._block)
+        if self._size is not None:
+            want = max(n, min(want, self._size - self._pos))  # no allocation past the file's end
+        self._block = READ_BLOCK
+        if have and self._can_seek():
+            self._f.seek(-have, 1)  # the partial record again from the file: cheaper than copying the block
+            have = 0
+        more = _read_exactly(self._read, want - have)
+        self._eof = len(more) < want - have  # only an empty read ends a short one
+        self._buf, self._base = buf[i:] + more if have else more, self._pos
+        return self._buf, 0
+
+    def _read_alone(self, buf: bytes, start: int, n: int) -> bytes:
+        """The ``n``-byte payload that starts at ``buf[start]``, read with a call of its own (the part
+        already in the buffer again when the file can seek); the buffer is emptied past it, and the
+        next refill reads only a record header (the next record may be as large)."""
+        have = len(buf) - start
+        if have and self._can_seek():
+            self._f.seek(-have, 1)
+            have = 0
+        payload = buf[start:] + _read_exactly(self._read, n - have) if have else _read_exactly(self._read, n)
+        self._buf, self._base = b"", self._pos + RECORD_HEADER_SIZE + n
+        self._block = RECORD_HEADER_SIZE
+        return payload
+
     def _truncated(self, what: str, needed: int, available: int) -> Truncated:
         last = self.last
-        where = (f"last complete record: record[{last.index}] at offset {last.offset} "
-                 f"(timestamp {last.timestamp_us} us)" if last else "no complete record")
+        where = (f"last complete record: record[{last[0]}] at offset {last[1]} "
+                 f"(timestamp {last[2]} us)" if last else "no complete record")
         left = self._size - self._pos if self._size is not None else available + (
             RECORD_HEADER_SIZE if what.startswith("the payload") else 0)
         return Truncated(f"truncated: file ends inside {what} ({available} of {needed} bytes); {where}; "
@@ -150,35 +215,59 @@ class RecordReader:
                          self._pos, f"record[{self.count}]", rule="NANOVER-STREAM-001",
                          needed=needed, available=available)
 
-    def __iter__(self) -> Iterator[RawRecord]:
-        read = self._read
-        unpack = _UNPACK_RECORD
-        total = self._size
+    def records(self) -> Iterator[tuple[int, int, bytes]]:
+        """``(offset, timestamp_us, payload)`` of each record in turn; the index of the one just
+        given is ``count - 1``."""
+        unpack = _UNPACK_RECORD_FROM
         limit = self._max
+        total = self._size if self._size is not None else 1 << 64  # no record ends past it
         while True:
-            head = read(RECORD_HEADER_SIZE)
-            if not head:
-                return
-            if len(head) < RECORD_HEADER_SIZE:
-                head = head + _read_exactly(read, RECORD_HEADER_SIZE - len(head))
-                if len(head) < RECORD_HEADER_SIZE:
-                    raise self._truncated("a record header", RECORD_HEADER_SIZE, len(head))
-            low, high, n = unpack(head)
             pos = self._pos
-            if n > limit:  # before the truncation test: a length this large is corruption, not a cut
-                raise LimitExceeded(f"record[{self.count}] declares {n} payload bytes, above the limit of {limit}",
-                                    pos + 16, f"record[{self.count}]", rule="NANOVER-LIMIT-001",
-                                    limit="MAX_PAYLOAD_SIZE", value=n, maximum=limit)
-            if total is not None and pos + RECORD_HEADER_SIZE + n > total:
-                raise self._truncated(f"the payload of record[{self.count}]", n, total - pos - RECORD_HEADER_SIZE)
-            payload = read(n) if n else b""
-            if len(payload) < n:
-                payload += _read_exactly(read, n - len(payload))
-                if len(payload) < n:
-                    raise self._truncated(f"the payload of record[{self.count}]", n, len(payload))
-            rec = RawRecord(self.count, pos, low | high << 64 if high else low, payload)
+            buf = self._buf
+            i = pos - self._base
+            if len(buf) - i < RECORD_HEADER_SIZE:
+                if pos == total and len(buf) == i:
+                    return  # the end of the file, as its size says: no read to learn it
+                buf, i = self._window(RECORD_HEADER_SIZE)
+                if len(buf) - i < RECORD_HEADER_SIZE:
+                    if len(buf) == i:
+                        return
+                    raise self._truncated("a record header", RECORD_HEADER_SIZE, len(buf) - i)
+            low, high, n = unpack(buf, i)
+            # the common case in one comparison: the record is whole in the buffer, ends within the
+            # file's size and is within the limit
+            start = i + RECORD_HEADER_SIZE
+            end = start + n
+            if end > len(buf) or n > limit or pos + RECORD_HEADER_SIZE + n > total:
+                if n > limit:  # before the truncation test: a length this large is corruption, not a cut
+                    raise LimitExceeded(f"record[{self.count}] declares {n} payload bytes, above the limit of "
+                                        f"{limit}", pos + 16, f"record[{self.count}]", rule="NANOVER-LIMIT-001",
+                                        limit="MAX_PAYLOAD_SIZE", value=n, maximum=limit)
+                if pos + RECORD_HEADER_SIZE + n > total:
+                    raise self._truncated(f"the payload of record[{self.count}]", n, total - pos - RECORD_HEADER_SIZE)
+                if n > LARGE_PAYLOAD:
+                    # a large payload is read on its own, so that its bytes are read (and copied) once
+                    payload = self._read_alone(buf, start, n)
+                    if len(payload) < n:
+                        self._eof = True
+                        raise self._truncated(f"the payload of record[{self.count}]", n, len(payload))
+                    ts = low | high << 64 if high else low
+                    self._pos = pos + RECORD_HEADER_SIZE + n
+                    self._last = (pos, ts)
+                    self.count += 1
+                    yield pos, ts, payload
+                    continue
+                buf, i = self._window(RECORD_HEADER_SIZE + n)
+                start = i + RECORD_HEADER_SIZE
+                end = start + n
+                if end > len(buf):
+                    raise self._truncated(f"the payload of record[{self.count}]", n, len(buf) - start)
+            ts = low | high << 64 if high else low
             self._pos = pos + RECORD_HEADER_SIZE + n
-            self.last = rec
+            self._last = (pos, ts)
             self.count += 1
-            yield rec
+            yield pos, ts, buf[start:end]
 
+    def __iter__(self) -> Iterator[RawRecord]:
+        for pos, ts, payload in self.records():
+            yield RawRecord(self.count - 1, pos, ts, payload)
