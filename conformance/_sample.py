@@ -1,13 +1,15 @@
 """The sampled second reading: the default cross-check of framed formats (CARLA, NanoVer).
 
 The Kaitai parser and the adapters that compare its reading with the reference's
-cost 15-30 times the whole reference check on real files, so the default
-cross-check does not read every unit (packet, record): it reads the header, the
-first and the last unit, whatever the framing cannot frame (a truncated or
-oversized tail), and about one unit in ``stride`` chosen by a hash of the unit's
-index, so that the sample is spread over the file and over every kind of unit
-whatever the file's rhythm (every 16th packet would always be the same kind in a
-log of 16 packets per frame). ``stride`` is each format's measured cost ratio,
+cost 15-300 times the whole reference check on real files, so the default
+cross-check does not read every unit (packet, record): it reads the header,
+whatever the framing cannot frame (a truncated or oversized tail), about one unit
+in ``stride`` chosen by a hash of the unit's index, and the first and the last
+unit (CARLA) or, where one unit's reading can cost more than the whole check
+(a NanoVer trajectory's first frame, its topology), the last unit only when the
+hash chose none (``choose(ends=False)``). The hash spreads the sample over the
+file and over every kind of unit whatever the file's rhythm (every 16th packet
+would always be the same kind in a log of 16 packets per frame). ``stride`` is each format's measured cost ratio,
 so the sampled reading costs about as much as the check itself: a default check
 with its cross-check takes at most about twice the check alone. The selection
 depends only on the bytes, so two runs give the same report. ``--cross-check
@@ -93,7 +95,7 @@ class Sample:
 
 
 def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: int,
-        leave_out: Callable[[int, int], bool] | None = None) -> Sample:
+        leave_out: Callable[[int, int], bool] | None = None, *, ends: bool = True) -> Sample:
     """The sample of ``data``: ``data[:header_end]``, then each chosen unit.
 
     ``units`` yields ``(start, end)`` of each framed unit in order; a unit whose end
@@ -104,23 +106,39 @@ def cut(data: bytes, header_end: int, units: Iterator[tuple[int, int]], stride: 
 
     Streams ``units`` (one unit of look-ahead), so memory grows with the sample,
     not with the number of units in the file."""
-    return cut_chosen(data, header_end, choose(units, stride, len(data)), leave_out)
+    return cut_chosen(data, header_end, choose(units, stride, len(data), ends=ends), leave_out)
 
 
-def choose(units: Iterator[tuple[int, int]], stride: int, size: int) -> Iterator[tuple[int, int, int]]:
+def choose(units: Iterator[tuple[int, int]], stride: int, size: int, *,
+           ends: bool = True) -> Iterator[tuple[int, int, int]]:
     """``(index, start, end)`` of the units of ``units`` (``(start, end)`` each) that the sample
-    takes: the first, the last, about one in ``stride`` (``is_chosen``), and a unit that ends past
-    ``size`` (a tail: the last one looked at)."""
+    takes: about one in ``stride`` (``is_chosen``), a unit that ends past ``size`` (a tail: the
+    last one looked at), and with ``ends`` the first and the last unit.
+
+    Without ``ends`` (a format whose first or last unit can cost the second reading more than
+    the whole check), the hash counts from 1 (``is_chosen(0)`` holds for every stride), and the
+    last unit is taken only when nothing else was; otherwise it is yielded as ``(index, -1, end)``:
+    counted, not copied (``cut_chosen`` learns from it how many units there are and where the
+    last ends)."""
     i = -1
+    taken = 0
     it = iter(units)
     nxt = next(it, None)
     while nxt is not None:
         (start, end), nxt = nxt, next(it, None)
         i += 1
-        if i == 0 or nxt is None or end > size or is_chosen(i, stride):
+        last = nxt is None
+        if ends:
+            take = i == 0 or last or end > size or is_chosen(i, stride)
+        else:
+            take = end > size or is_chosen(i + 1, stride) or (last and not taken)
+        if take:
+            taken += 1
             yield i, start, end
             if end > size:
                 return
+        elif last:
+            yield i, -1, end
 
 
 def cut_chosen(data: bytes, header_end: int, chosen: Iterator[tuple[int, int, int]],
@@ -137,6 +155,8 @@ def cut_chosen(data: bytes, header_end: int, chosen: Iterator[tuple[int, int, in
     for unit in chosen:
         i, start, end = unit
         last_end = end
+        if start < 0:  # the file's last unit, counted and not taken (``choose`` without ends)
+            continue
         tail = end > len(data)
         if not tail and leave_out is not None and leave_out(start, end):
             left += 1
@@ -159,14 +179,16 @@ def cut_chosen(data: bytes, header_end: int, chosen: Iterator[tuple[int, int, in
     return Sample(b"".join(parts), i + 1, taken, runs, left)
 
 
-def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str) -> str:
+def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str, *, ends: bool = True) -> str:
     """The report's ``evidence.cross_check`` for a sampled reading."""
     if sample.left_out:  # over the cross-check's budget per unit: said first, it is what was not compared
         outcome += (f"; {sample.left_out:,} {unit}(s) left out, each above the cross-check's budget "
                     f"(the check reports them)")
     if sample.full:
         return f"kaitai: {outcome} (every {unit} of this file is in the sample)"
+    which = (f"the header, the first and last {unit} and about 1 in {stride}" if ends
+             else f"the header and about 1 {unit} in {stride} (the last when the hash chose none)")
     return (f"kaitai: {outcome} on a sample of {sample.chosen:,} of {sample.units:,} {unit}s "
-            f"({len(sample.data):,} of {size:,} bytes: the header, the first and last {unit} and about 1 in "
-            f"{stride}, so the second reading costs about as much as the check; --cross-check full reads every byte)")
+            f"({len(sample.data):,} of {size:,} bytes: {which}, so the second reading costs about as much "
+            f"as the check; --cross-check full reads every byte)")
 

@@ -354,10 +354,12 @@ def _cross_check_section() -> str:
              "  Kaitai spec, up to a size per format (--cross-check-limit to change it,",
              "  --cross-check off to skip it; the report's evidence says what ran). On CARLA",
              "  and NanoVer files, and Matrix-SMT files above 64 KiB, the default reads a",
-             "  sample: the header, the first and last packet, record or frame, and about 1 in",
-             "  1,024 (CARLA), 128 (NanoVer) or 1,024 (Matrix-SMT), chosen by a hash of the",
-             "  unit's index, so that a check with its cross-check takes at most about twice",
-             "  the check alone; --cross-check full reads every byte.",
+             "  sample: the header, about 1 unit in 1,024 (CARLA), 256 (NanoVer) or 1,024",
+             "  (Matrix-SMT), chosen by a hash of the unit's index, and the first and last",
+             "  packet or frame (CARLA, Matrix-SMT) or the last record when the hash chose",
+             "  none (NanoVer: its first record, the topology, costs more than the whole",
+             "  check), so that a check with its cross-check takes about twice the check",
+             "  alone or less; --cross-check full reads every byte.",
              "  Limits per format:"]
     for info in FORMATS.values():
         lines.append(f"  {info.id:<14} {_size_text(info.cross_check_limit):>4}  {info.cross_check_note}")

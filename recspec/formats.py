@@ -278,7 +278,7 @@ FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
         default_profile="spec",
         cross_check_limit=32 * _MiB,
         stats_keys=("kind", "records", "first_timestamp_us", "last_timestamp_us"),
-        cross_check_note=("a sample of about 1 record in 128 by default (--cross-check full: every record); "
+        cross_check_note=("a sample of about 1 record in 256 by default (--cross-check full: every record); "
                           "records of more than 8,192 map entries and list elements are left out"),
     ),
     "raskat-signal": FormatInfo(

@@ -1,6 +1,7 @@
 """The default cross-check of CARLA and NanoVer files reads a sample (``conformance/_sample.py``):
-deterministic, spread over the file, always the header, the first and last unit and any
-tail the framing refuses; its offsets are the original file's; ``full`` reads everything."""
+deterministic, spread over the file, always the header and any tail the framing refuses, the
+first and last unit (CARLA) or the last only when the hash chose none (NanoVer); its offsets are
+the original file's; ``full`` reads everything."""
 
 from __future__ import annotations
 
@@ -57,6 +58,61 @@ def test_a_tail_the_framing_refuses_is_always_in_the_sample() -> None:
     s = _sample.cut(data, 10, iter(spans), 1000)
     assert s.data.endswith(b"\x01\x02\x03")
     assert s.original_offset(len(s.data) - 3) == len(data) - 3
+
+
+@given(n=st.integers(1, 600), stride=st.sampled_from((1, 2, 7, 256, 1024)), cut_tail=st.booleans(),
+       trailing=st.binary(max_size=3))
+def test_without_ends_the_sample_is_the_hash_s_choice_or_else_the_last_unit(
+        n: int, stride: int, cut_tail: bool, trailing: bytes) -> None:
+    """``ends=False`` (NanoVer): the units the hash takes counting from 1, a tail the framing refuses
+    always, and the last unit when neither gave one; the count of units and every offset stay right."""
+    data, spans = _units(n, 3)
+    if cut_tail:
+        data += b"\xfe\xfd"
+        spans.append((len(data) - 2, len(data) + 1))
+    elif trailing:
+        data += trailing  # bytes after the last unit the framing saw (no tail unit)
+    s = _sample.cut(data, 10, iter(spans), stride, ends=False)
+    whole = spans[:-1] if cut_tail else spans
+    expect = [i for i in range(len(whole)) if _sample.is_chosen(i + 1, stride)]
+    if cut_tail:
+        expect.append(len(whole))  # the tail is the file's last unit: the sample is never empty
+    elif not expect:
+        expect = [len(whole) - 1]
+    pieces = [data[a:b] if b <= len(data) else data[a:] for a, b in (spans[i] for i in expect)]
+    rest = b"" if cut_tail else data[spans[-1][1]:]
+    assert s.data == data[:10] + b"".join(pieces) + rest
+    assert (s.units, s.chosen) == (len(spans), len(expect))
+    assert all(s.data[i] == data[s.original_offset(i)] for i in range(len(s.data)))
+
+
+def test_the_nanover_sample_leaves_the_first_record_to_the_hash() -> None:
+    """A trajectory's first record (its topology) costs the Kaitai reading more than the whole check:
+    above SAMPLE_ABOVE the default sample takes it only as the hash would take any record, and the
+    evidence says so; up to SAMPLE_ABOVE every record is read."""
+    from recspec.reference.nanover import Frame, encode_frame, encode_header, encode_record
+
+    def traj(n: int, note: str) -> bytes:
+        return encode_header() + b"".join(encode_record(1000 * (i + 1), encode_frame(
+            Frame(i + 1, {"energy.kinetic": float(i), "note": note}, {}))) for i in range(n))
+
+    data = traj(300, "x" * 300)
+    assert len(data) > nanover_x.SAMPLE_ABOVE
+    chosen = [i for i in range(300) if _sample.is_chosen(i + 1, nanover_x.SAMPLE_STRIDE)]
+    assert 0 not in chosen and chosen  # 300 records at 1 in 256: the hash takes some, not the first
+    evidence = recspec.check(data, format="nanover", variant="traj").evidence["cross_check"]
+    assert f"on a sample of {len(chosen)} of 300 records" in evidence, evidence
+    assert "the header and about 1 record in 256 (the last when the hash chose none)" in evidence
+    few = traj(3, "x" * 30_000)
+    assert len(few) > nanover_x.SAMPLE_ABOVE
+    assert not any(_sample.is_chosen(i + 1, nanover_x.SAMPLE_STRIDE) for i in range(3))
+    # the last record: a file always has one record read twice
+    assert "on a sample of 1 of 3 records" in recspec.check(few, format="nanover", variant="traj").evidence[
+        "cross_check"]
+    small = traj(300, "")
+    assert len(small) <= nanover_x.SAMPLE_ABOVE
+    assert recspec.check(small, format="nanover", variant="traj").evidence["cross_check"] == (
+        "kaitai: agrees (every record of this file is in the sample)")
 
 
 @pytest.mark.parametrize("fmt", ["carla", "nanover"])

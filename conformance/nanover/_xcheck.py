@@ -257,12 +257,18 @@ def differential(data: bytes, kind: Kind, limit: int = 20) -> list[Divergence]:
     return out
 
 
-#: The default cross-check reads about one record in this many (and the header, the
-#: first and last record, any tail the framing refuses): a full second reading costs
-#: 47-86 times the check on real trajectories (the Kaitai reading of a 4.5 kB frame of
-#: packed floats about 0.6 ms, of the topology frame about 2 ms), so the sample costs about
-#: as much as the check itself, plus the first and last record (``conformance/_sample.py``).
-SAMPLE_STRIDE = 128
+#: The default cross-check reads about one record in this many, chosen by a hash of its
+#: index (and the header, any tail the framing refuses, and the last record when the hash
+#: chose none): the check proves a repeated frame against a template in about 2 us, and the
+#: Kaitai reading of a record costs 150-300 times that (a 1.2 kB frame about 0.33 ms, a 4.5 kB
+#: frame of packed floats about 0.7 ms, the first frame, the topology, 1.5-2.1 ms: more than
+#: the whole check of a 0.8 MB trajectory, so the first record is not always read, unlike a
+#: CARLA log's first packet). The sample then costs about as much as the check
+#: (``conformance/_sample.py``; benchmarks/bench_ratios.py, "cross-check").
+SAMPLE_STRIDE = 256
+#: Files up to this size get every record read twice by default (a small file's whole reading
+#: costs little in all), as Matrix-SMT's do.
+SAMPLE_ABOVE = 64 * 1024
 _RECORD_HEAD = struct.Struct("<QQQ")  # timestamp low, high, payload length
 #: The Kaitai reading holds several KB per map entry or list element (about 4.9 GB for a payload
 #: of 1,000,000 entries), so a record holding more than this many is left out of the second
@@ -310,8 +316,9 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
     data = f.read()
     sample = None
     if data[:8] == MAGIC.to_bytes(8, "little") and len(data) >= HEADER_SIZE:
-        sample = _sample.cut(data, HEADER_SIZE, _record_spans(data), 1 if full else SAMPLE_STRIDE,
-                             leave_out=lambda start, end: _over_budget(data, start, end, kind))
+        stride = 1 if full or len(data) <= SAMPLE_ABOVE else SAMPLE_STRIDE
+        sample = _sample.cut(data, HEADER_SIZE, _record_spans(data), stride,
+                             leave_out=lambda start, end: _over_budget(data, start, end, kind), ends=False)
         if full and not sample.left_out:
             sample = None  # every record: the sample is the file
     diffs = differential(data if sample is None else sample.data, kind)
@@ -332,7 +339,7 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
     else:
         report.evidence["cross_check"] = (
             f"kaitai: {outcome}" if sample is None
-            else _sample.evidence(sample, len(data), "record", SAMPLE_STRIDE, outcome))
+            else _sample.evidence(sample, len(data), "record", SAMPLE_STRIDE, outcome, ends=False))
     if progress is not None:
         progress(size, size)
 
