@@ -22,7 +22,10 @@ recspec is timed in the same process (``recspec.pipeline.check_file``, what
 ``recspec check -j 1`` runs per file), interleaved with the bare reader (A B A
 B ...), best of ``--repeat``; the ratio is recspec's best over the bare
 reader's best. Rows that are whole processes (start-up, ``-j``, memory) run
-``python -m recspec`` as a child process. The load average is printed at the
+``python -m recspec`` as a child process, with a bytecode cache under
+``--workdir`` as an installed package has (``--no-bytecode-cache``: the
+environment as it is; where PYTHONDONTWRITEBYTECODE is set, each process then
+compiles recspec's modules first). The load average is printed at the
 start and the end: on a shared machine a ratio moves with it, a whole-process
 time more so.
 
@@ -187,9 +190,21 @@ def over(paths: Sequence[Path], reader: Callable[[Path], object]) -> Callable[[]
     return run
 
 
+#: The environment of the whole-process rows' commands (``main`` sets it): by default with a bytecode
+#: cache, as an installed package has (pip compiles it on install), even where the machine sets
+#: PYTHONDONTWRITEBYTECODE (then every process would compile recspec's modules from source first).
+CHILD_ENV: dict[str, str] | None = None
+
+
+def bytecode_env(cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
 def child_time(cmd: Sequence[str]) -> float:
     t = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=CHILD_ENV)
     elapsed = time.perf_counter() - t
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} exited with {proc.returncode}: {proc.stderr[-500:]}")
@@ -210,7 +225,8 @@ def child_peak_rss_mib(cmd: Sequence[str]) -> float:
     """Peak RSS of ``cmd``, measured by a fresh wrapper process that waits for it alone."""
     probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", probe, *cmd], capture_output=True, text=True, check=True,
+                         env=CHILD_ENV)
     return int(out.stdout.split()[-1]) / 1024
 
 
@@ -483,6 +499,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--big-log-size", type=parse_size, default=parse_size("16MB"),
                     help="size of each of the --big-logs CARLA logs of the -j row (default 16MB)")
     ap.add_argument("--memory-sizes", default=None, help="two sizes, e.g. 50MB,500MB")
+    ap.add_argument("--no-bytecode-cache", action="store_true",
+                    help="run the whole-process rows in this environment as it is (by default they get a "
+                         "bytecode cache under --workdir, as an installed package has, even where "
+                         "PYTHONDONTWRITEBYTECODE is set)")
     args = ap.parse_args(argv)
     default_size = parse_size("500MB" if args.full else "10MB" if args.quick else "50MB")
     args.carla_size = args.carla_size or default_size
@@ -500,6 +520,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
     if not REAL.is_dir():
         print(f"note: {REAL} not found (set RECSPEC_REAL_DIR); the real-file rows are skipped")
+    global CHILD_ENV
+    if args.no_bytecode_cache:
+        CHILD_ENV = None
+        how = "as this environment has it" + (" (PYTHONDONTWRITEBYTECODE: each compiles recspec first)"
+                                              if os.environ.get("PYTHONDONTWRITEBYTECODE") else "")
+    else:
+        CHILD_ENV = bytecode_env(args.workdir / "pycache")
+        how = f"with a bytecode cache in {args.workdir / 'pycache'}"
+    print(f"whole-process rows: child processes run {how}")
     load0 = os.getloadavg()
     print(f"load average at start: {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f} ({os.cpu_count()} CPUs); "
           f"best of {args.repeat}, interleaved", flush=True)
