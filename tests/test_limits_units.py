@@ -227,3 +227,16 @@ def test_matrix_cross_check_is_skipped_with_a_reason_past_its_unit_budget() -> N
         over.evidence["cross_check"]
     under = recspec.check(frames(100), format="matrix-smt")
     assert under.evidence["cross_check"].startswith("kaitai:")
+
+
+def test_nanover_small_file_evidence_names_the_records_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to SAMPLE_ABOVE the default reads every record: with one over the budget, the evidence says
+    "every record but 1", not a sample's stride it did not use."""
+    from recspec.conformance.nanover import _xcheck
+
+    monkeypatch.setattr(_xcheck, "XCHECK_MAX_VALUES", 4)
+    data = (_NANOVER_HEADER + _state_record(1, [b"a"]) + _state_record(2, [b"k%d" % i for i in range(5)])
+            + _state_record(3, [b"b"]))
+    assert len(data) <= _xcheck.SAMPLE_ABOVE
+    r = recspec.check(data, format="nanover", variant="state")
+    assert r.evidence["cross_check"].startswith("kaitai: agrees on every record but 1, each above 4 "), r.evidence

@@ -332,7 +332,9 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
         outcome = f"{len(diffs)} divergence(s)"
     else:
         outcome = "agrees"
-    if sample is not None and full:
+    if sample is not None and sample.left_out and sample.units == sample.chosen + sample.left_out:
+        # every record but those over the budget (--cross-check full, a file up to SAMPLE_ABOVE, or a sample
+        # that took them all)
         report.evidence["cross_check"] = (f"kaitai: {outcome} on every record but {sample.left_out:,}, each "
                                           f"above {XCHECK_MAX_VALUES:,} map entries and list elements "
                                           f"(XCHECK_MAX_VALUES; the check reads them)")
