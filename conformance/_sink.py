@@ -76,12 +76,11 @@ class FindingSink:
             if plan[1] is not Severity.OFF and self.counts[self.profile][rule_id] <= self.max_per_rule:
                 self.findings.append(Finding(rule_id, plan[1], message, offset, length, path, expected, actual))
             return
-        rule = self.rules[rule_id]
-        for p in self.profiles:
-            if (only is None or only == p) and rule.level(p) is not Severity.OFF:
-                counts = self.counts[p]
-                counts[rule_id] = counts.get(rule_id, 0) + 1
-        if only is not None and only != self.profile:
+        rule = self.rules[rule_id]  # here ``only`` names one profile (None returned above)
+        if only in self.profiles and rule.level(only) is not Severity.OFF:
+            counts = self.counts[only]
+            counts[rule_id] = counts.get(rule_id, 0) + 1
+        if only != self.profile:
             return
         severity = rule.level(self.profile)
         if severity is Severity.OFF:

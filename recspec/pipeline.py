@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.util
 import os
 import stat
 import traceback
@@ -364,8 +363,8 @@ def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]]
         try:
             module = info.load()
             module.check  # noqa: B018 - loads the checker (see conformance/_plugin.py lazy_members)
-            if options["cross_check"] and importlib.util.find_spec(f"{info.module}._xcheck") is not None:
-                importlib.import_module(f"{info.module}._xcheck")
+            if options["cross_check"]:
+                importlib.import_module(f"{info.module}._xcheck")  # every format has one
         except Exception:  # noqa: BLE001 - a checker that fails to load fails in the workers, with its report
             pass
 

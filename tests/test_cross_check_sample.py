@@ -99,10 +99,11 @@ def test_the_nanover_sample_leaves_the_first_record_to_the_hash() -> None:
     data = traj(300, "x" * 300)
     assert len(data) > nanover_x.SAMPLE_ABOVE
     chosen = [i for i in range(300) if _sample.is_chosen(i + 1, nanover_x.SAMPLE_STRIDE)]
-    assert 0 not in chosen and chosen  # 300 records at 1 in 256: the hash takes some, not the first
+    assert 0 not in chosen and chosen  # 300 records at 1 in SAMPLE_STRIDE: the hash takes some, not the first
     evidence = recspec.check(data, format="nanover", variant="traj").evidence["cross_check"]
     assert f"on a sample of {len(chosen)} of 300 records" in evidence, evidence
-    assert "the header and about 1 record in 256 (the last when the hash chose none)" in evidence
+    assert (f"the header and about 1 record in {nanover_x.SAMPLE_STRIDE} (the last when the hash chose none)"
+            in evidence)
     few = traj(3, "x" * 30_000)
     assert len(few) > nanover_x.SAMPLE_ABOVE
     assert not any(_sample.is_chosen(i + 1, nanover_x.SAMPLE_STRIDE) for i in range(3))

@@ -242,8 +242,9 @@ def test_a_worker_stuck_before_its_first_file_still_ends_the_run(tmp_path, monke
 
 def test_two_jobs_give_the_serial_run_byte_for_byte_on_a_mixed_folder(tmp_path):
     """Every format's corpus twice (valid, invalid, malformed, real recordings, regressions), files no
-    format claims, a recording no format recognises, and over TABLE_CHUNK files, so the workers send
-    many batches: the table, the messages, the exit code and every report equal -j 1's, byte for byte."""
+    format claims, a recording no format recognises, and over TABLE_CHUNK files (the table is written in
+    chunks; the workers send many batches of up to BATCH_FILES): the table, the messages, the exit code and
+    every report equal -j 1's, byte for byte."""
     from recspec.cli import TABLE_CHUNK
 
     root = Path(__file__).resolve().parents[1] / "corpus"

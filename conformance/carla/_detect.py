@@ -103,16 +103,8 @@ class _Fit:
     first_problem: str = ""
     notes: list[str] = field(default_factory=list)
 
-    @property
-    def explains(self) -> bool:
-        return not (self.misfits or self.unknown or self.inner)
-
     def outer(self) -> int:
         return self.misfits + self.unknown
-
-    def score(self) -> tuple[int, int, int, int, int]:
-        return (self.outer(), self.inner, self.missing_always, self.enum_misfits,
-                PREFERENCE.index(self.variant.name))
 
 
 @dataclass
@@ -216,7 +208,6 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
 SMALL_PREFIX_BYTES = 16 * 1024
 _GET_ID = itemgetter(0)
 _LITTLE = partial(int.from_bytes, byteorder="little")
-_GET_SIZE = itemgetter(1)
 #: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
 _COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
 _IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
@@ -712,7 +703,8 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     else:
         misfits: dict[tuple[Any, ...], str | None] = {}
         fits = [_fit(v, prefix, misfits) for v in VARIANTS.values()]
-    # the ranking and the evidence from columns of the fits, in C loops (``_Fit.score``, ``_Fit.explains``)
+    # the ranking and the evidence from columns of the fits, in C loops: a fit ranks by (outer misfits, inner
+    # misfits, always-written packets missing, enum misfits, PREFERENCE), and it fits when it has no misfit
     outers = list(map(add, map(_MISFITS, fits), map(_UNKNOWN, fits)))
     fewest = min(outers)
     tied = list(compress(fits, map(eq, outers, repeat(fewest))))  # the inner sizes and the enums only break ties

@@ -625,7 +625,6 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         runs = fast_path and walk.trace is None
         bulk = _runs.FrameRuns(walk) if runs else None
         total = w.size
-        shared = top
         try:
             for entry in w.entries(frames_s, raw=True):
                 if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):
@@ -633,7 +632,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
                 elif fast is None or not fast.frame(entry):
                     value = entry.value
                     if entry.raw is not None:
-                        value = shared.get(entry.offset, _MISSING)
+                        value = top.get(entry.offset, _MISSING)
                         if value is _MISSING:
                             value = decode_raw(entry, f"frames[{entry.index}]")
                     walk.frame(entry.index, entry.key, entry.offset, value)

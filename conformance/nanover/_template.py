@@ -80,10 +80,6 @@ def skeleton_class() -> type[Message]:
     return message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{_PACKAGE}.Response"))
 
 
-def _varint_size(n: int) -> int:
-    return max(1, (n.bit_length() + 6) // 7)
-
-
 def _key(contents: bytes) -> bytes | None:
     """The key of a map entry whose contents start with it (``0a``, a one-byte length, the key)."""
     if len(contents) < 2 or contents[0] != 0x0A or contents[1] > 0x7F or len(contents) < 2 + contents[1]:
@@ -145,9 +141,10 @@ class FrameTemplate:
             # a map's contents in sorted order (any order on the wire: match's skeleton parse); the keys
             # differ, so the contents do, and no two tuples tie
             ranked += sorted(parts)
+        frame_head = b"\x12" + encode_varint(frame)  # the frame field's tag and length
         # the canonical payload's length but for frame_index's varint: its tag, the frame field's tag,
         # length and contents
-        self._size = 1 + 1 + _varint_size(frame) + frame
+        self._size = 1 + len(frame_head) + frame
         self._new = skeleton_class()
         self._values = len(values)
         self._arrays = len(arrays)
@@ -155,7 +152,6 @@ class FrameTemplate:
         self._heads = tuple(head for _, head, _ in ranked)
         # the canonical bytes after frame_index in this frame's order, values first (a writer that keeps
         # its order: match's first try, without a parse)
-        frame_head = b"\x12" + encode_varint(frame)
         self._ordered: struct.Struct | None = struct.Struct(f"<{len(frame_head)}s" + "".join(wire_layout))
         self._ordered_heads = (frame_head, *wire_heads)
         self._ordered_size = self._size - 1

@@ -14,12 +14,13 @@ raises :class:`Truncated` naming the last complete record and the bytes left.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
+from .._io import read_more
 from ._model import HEADER_SIZE, MAGIC, RECORD_HEADER_SIZE, Header
 
 __all__ = [
@@ -101,20 +102,10 @@ def decode_header(data: bytes, offset: int = 0) -> tuple[Header, int]:
 
 def read_header(f: BinaryIO) -> tuple[Header, int]:
     """The header of a file object; leaves it at the first record (offset 16)."""
-    head = _read_exactly(f.read, HEADER_SIZE)
+    head = read_more(f.read, b"", HEADER_SIZE)
     if len(head) == HEADER_SIZE and head[:8] != _MAGIC_BYTES:
-        head += _read_exactly(f.read, 48)  # enough to recognise a version-1 file; the header is bad anyway
+        head += read_more(f.read, b"", 48)  # enough to recognise a version-1 file; the header is bad anyway
     return decode_header(head)
-
-
-def _read_exactly(read: Callable[[int], bytes], n: int) -> bytes:
-    data = read(n)
-    while len(data) < n:
-        more = read(n - len(data))
-        if not more:
-            break
-        data += more
-    return data
 
 
 #: RecordReader reads the file this many bytes at a time ...
@@ -186,10 +177,10 @@ class RecordReader:
         if have and self._can_seek():
             self._f.seek(-have, 1)  # the partial record again from the file: cheaper than copying the block
             have = 0
-        more = _read_exactly(self._read, want - have)
-        self._eof = len(more) < want - have  # only an empty read ends a short one
-        self._buf, self._base = buf[i:] + more if have else more, self._pos
-        return self._buf, 0
+        buf = read_more(self._read, buf[i:] if have else b"", want)
+        self._eof = len(buf) < want  # only an empty read ends a short one
+        self._buf, self._base = buf, self._pos
+        return buf, 0
 
     def _read_alone(self, buf: bytes, start: int, n: int) -> bytes:
         """The ``n``-byte payload that starts at ``buf[start]``, read with a call of its own (the part
@@ -199,7 +190,7 @@ class RecordReader:
         if have and self._can_seek():
             self._f.seek(-have, 1)
             have = 0
-        payload = buf[start:] + _read_exactly(self._read, n - have) if have else _read_exactly(self._read, n)
+        payload = read_more(self._read, buf[start:] if have else b"", n)
         self._buf, self._base = b"", self._pos + RECORD_HEADER_SIZE + n
         self._block = RECORD_HEADER_SIZE
         return payload
