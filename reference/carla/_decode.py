@@ -30,7 +30,6 @@ from typing import Any, BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
-from .._io import read_more
 from . import _model as m
 from ._model import PacketKind as K
 from ._variants import Variant
@@ -698,6 +697,20 @@ class RawPacket:
         return self.offset + 5 + len(self.payload)
 
 
+def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
+    """Complete a short read: a raw stream or a pipe may return fewer bytes than
+    asked for before its end. Only an empty read means end of file."""
+    parts = [got] if got else []
+    have = len(got)
+    while have < n:
+        more = read(n - have)
+        if not more:
+            break
+        parts.append(more)
+        have += len(more)
+    return parts[0] if len(parts) == 1 else b"".join(parts)  # one part: no copy
+
+
 class PacketReader:
     """Reads packets one at a time from a binary file object, in constant memory.
 
@@ -747,7 +760,7 @@ class PacketReader:
         if have >= n or self._eof:
             return buf, i
         want = max(n, have + READ_BLOCK)  # a refill serves the next READ_BLOCK bytes too
-        buf = read_more(self._read, buf[i:], want)
+        buf = _read_more(self._read, buf[i:], want)
         self._eof = len(buf) < want  # only an empty read ends a short one
         self._buf, self._base = buf, self._pos
         return buf, 0

@@ -14,13 +14,12 @@ raises :class:`Truncated` naming the last complete record and the bytes left.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
-from .._io import read_more
 from ._model import HEADER_SIZE, MAGIC, RECORD_HEADER_SIZE, Header
 
 __all__ = [
@@ -102,10 +101,33 @@ def decode_header(data: bytes, offset: int = 0) -> tuple[Header, int]:
 
 def read_header(f: BinaryIO) -> tuple[Header, int]:
     """The header of a file object; leaves it at the first record (offset 16)."""
-    head = read_more(f.read, b"", HEADER_SIZE)
+    head = _read_more(f.read, b"", HEADER_SIZE)
     if len(head) == HEADER_SIZE and head[:8] != _MAGIC_BYTES:
-        head += read_more(f.read, b"", 48)  # enough to recognise a version-1 file; the header is bad anyway
+        head += _read_more(f.read, b"", 48)  # enough to recognise a version-1 file; the header is bad anyway
     return decode_header(head)
+
+
+def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
+    """``got`` completed to ``n`` bytes by ``read``, or shorter where the file ends: a raw stream or
+    a pipe may return fewer bytes than asked for before its end, and only an empty read means the
+    end. The parts are joined once, so a block filled by many short reads is not copied again at each
+    of them. (CARLA's reader has the same helper; one module shared by both cost the NanoVer fuzz
+    target about 9% of its instrumented executions per second, measured A/B, so each keeps its own.)"""
+    want = n - len(got)
+    if want <= 0:
+        return got
+    more = read(want)
+    if len(more) == want or not more:  # the common case, one read (a fuzz input's every read)
+        return got + more if got else more
+    parts = [got, more] if got else [more]
+    have = len(got) + len(more)
+    while have < n:
+        more = read(n - have)
+        if not more:
+            break
+        parts.append(more)
+        have += len(more)
+    return b"".join(parts)
 
 
 #: RecordReader reads the file this many bytes at a time ...
@@ -177,7 +199,7 @@ class RecordReader:
         if have and self._can_seek():
             self._f.seek(-have, 1)  # the partial record again from the file: cheaper than copying the block
             have = 0
-        buf = read_more(self._read, buf[i:] if have else b"", want)
+        buf = _read_more(self._read, buf[i:] if have else b"", want)
         self._eof = len(buf) < want  # only an empty read ends a short one
         self._buf, self._base = buf, self._pos
         return buf, 0
@@ -190,7 +212,7 @@ class RecordReader:
         if have and self._can_seek():
             self._f.seek(-have, 1)
             have = 0
-        payload = read_more(self._read, buf[start:] if have else b"", n)
+        payload = _read_more(self._read, buf[start:] if have else b"", n)
         self._buf, self._base = b"", self._pos + RECORD_HEADER_SIZE + n
         self._block = RECORD_HEADER_SIZE
         return payload
