@@ -25,7 +25,6 @@ run's order.
 from __future__ import annotations
 
 import argparse
-import hashlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -78,6 +77,8 @@ def shard_key(path: Path | str, root: str | None) -> str:
 
 def shard_of(key: str, count: int) -> int:
     """The 1-based shard a key belongs to among ``count``."""
+    import hashlib  # here: a run without --shard does not load it (OpenSSL, about 2.5 ms of start-up)
+
     digest = hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=8).digest()
     return int.from_bytes(digest, "big") % count + 1
 
@@ -105,6 +106,8 @@ class ShardSelection:
     """The files of one shard, and what the shard's report says about the whole walk."""
 
     def __init__(self, shard: Shard, walked: Iterable[WalkedFile]) -> None:
+        import hashlib  # see shard_of
+
         self.shard = shard
         digest = hashlib.sha256()
         # kept on disk and in an array, not as a list of Paths: a shard may hold a million files

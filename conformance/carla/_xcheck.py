@@ -27,7 +27,6 @@ from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
-from recspec._ksy.carla_recorder import CarlaRecorder as KS_DEBUG  # dump --ksy: field positions
 from recspec._ksy_fast.carla_recorder import CarlaRecorder as KS  # the cross-check: no debug mode
 from recspec._plain import to_plain
 from recspec.errors import DecodeError, Malformed, Truncated
@@ -369,7 +368,16 @@ def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: 
 # --- dump --ksy --------------------------------------------------------------------
 
 
+def _debug_parser() -> Any:
+    """The parser's debug build, which keeps every field's position: ``dump --ksy`` only (a check
+    does not import it)."""
+    from recspec._ksy.carla_recorder import CarlaRecorder
+
+    return CarlaRecorder
+
+
 def _tree(obj: Any, base: int) -> Any:
+    KS_DEBUG = _debug_parser()
     if isinstance(obj, KS_DEBUG.String):
         return obj.value
     if isinstance(obj, list):
@@ -397,6 +405,7 @@ def _tree(obj: Any, base: int) -> Any:
 
 def dump_kaitai(f: BinaryIO, out: Any, variant: Variant) -> None:
     """The Kaitai parse tree with absolute byte offsets, one packet per line."""
+    KS_DEBUG = _debug_parser()
     ks_io = KaitaiStream(f)
     out.write('{"parser": "recspec._ksy.carla_recorder", "variant": %s,\n' % json.dumps(variant.name))
     try:

@@ -24,7 +24,6 @@ from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream
 
-from recspec._ksy.nanover_recording import NanoverRecording as KS_DEBUG  # dump --ksy: field positions
 from recspec._ksy_fast.nanover_recording import NanoverRecording as KS  # the cross-check: no debug mode
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec._plain import to_plain
@@ -55,7 +54,6 @@ from .._sink import add_late_findings
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "dump_kaitai", "kaitai_records"]
 
 _KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
-_DEBUG_KIND_CODE = {Kind.TRAJ: KS_DEBUG.RecordKind.traj, Kind.STATE: KS_DEBUG.RecordKind.state}
 _MASK64 = (1 << 64) - 1
 
 
@@ -387,6 +385,10 @@ def _child_base(value: Any, parent_io: Any, base: int, dbg: dict[str, Any]) -> i
 
 def dump_kaitai(f: BinaryIO, out: Any, kind: Kind) -> None:
     """The Kaitai parse tree, one record per line, every position in bytes from the start of the file."""
+    # the parser's debug build, which keeps every field's position: dump --ksy only (a check does not import it)
+    from recspec._ksy.nanover_recording import NanoverRecording as KS_DEBUG
+
+    kind_code = {Kind.TRAJ: KS_DEBUG.RecordKind.traj, Kind.STATE: KS_DEBUG.RecordKind.state}[kind]
     io_ = KaitaiStream(f)
     header = KS_DEBUG.Header(io_, None, None)
     try:
@@ -397,7 +399,7 @@ def dump_kaitai(f: BinaryIO, out: Any, kind: Kind) -> None:
     out.write(json.dumps({"header": {"magic": header.magic, "version": header.version}}) + "\n")
     while not io_.is_eof():
         pos = io_.pos()
-        rec = KS_DEBUG.Record(_DEBUG_KIND_CODE[kind], io_, None, None)
+        rec = KS_DEBUG.Record(kind_code, io_, None, None)
         try:
             rec._read()
         except KAITAI_INPUT_ERRORS as e:

@@ -93,7 +93,7 @@ def add_drive_parser(sub: Any, formatter: type, report_arg: Callable[[str], tupl
 def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_arg: Callable[[str], float]) -> None:
     from recspec.render import RENDERERS
 
-    from ._testee import DEFAULT_TIMEOUT
+    from ._limits import DEFAULT_TIMEOUT
 
     p.add_argument("--variant", help="only this variant (default: every variant; raSkat's legacy v1 only if named)")
     p.add_argument("--profile", help="rule profile the files are judged under: spec (default) or compat")

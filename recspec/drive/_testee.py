@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ._limits import DEFAULT_TIMEOUT
+
 __all__ = ["DEFAULT_TIMEOUT", "MAX_OUTPUT", "Outcome", "run_command", "shell_line"]
 
-#: Seconds one run of a testee may take (``--timeout``); past it the testee is killed: verdict ``timeout``.
-DEFAULT_TIMEOUT = 10.0
 #: Bytes of a testee's standard output kept (a reader's case JSON); more is a ``bad-output`` finding.
 MAX_OUTPUT = 64 * 1024 * 1024
 #: Bytes of a testee's standard error kept for the report.
