@@ -28,9 +28,11 @@ from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, 
 from .expectations import Expectations, apply_expectations, load_expectations, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import check_files, walk_files
-from .render import RENDERERS, RenderContext, finding_location, render_pieces, write_report
-from .render._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
-from .report import FileReport, Report, Severity
+from .render import RENDERERS, RenderContext, render_pieces, write_report
+from .render._table import TABLE_FINDINGS_PER_RULE, EntryMaker
+from .render._table import print_table as _print_table
+from .render._verdicts import PROFILES
+from .report import Report
 from .shard import ShardSelection, shard_arg, shard_key, shard_of, shard_section
 from .shard import select as select_files
 from .spool import Spool
@@ -419,6 +421,11 @@ def _size_arg(text: str) -> int:
 # --- check ---------------------------------------------------------------------
 
 
+def _table_per_rule(args: argparse.Namespace) -> int | None:
+    """How many findings of a rule the table lists per file (None: every stored one)."""
+    return None if args.all_findings else TABLE_FINDINGS_PER_RULE
+
+
 def _report_on_stdout(args: argparse.Namespace) -> list[str]:
     """The reports asked for on standard output (``--json``, ``--report FORMAT:-``)."""
     return [kind for kind, path in args.report if path == "-"] + (["--json"] if args.json else [])
@@ -495,11 +502,15 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
     # the file reports go to disk as they come (recspec/spool.py): the run's memory does not grow with its files
     with files, collecting(pictures), Spool() as spool:
+        # -j N workers make each file's table entry beside its report when the table will show them
+        # unchanged (--expectations rewrites the reports first; a report on stdout replaces the table)
+        entry = (EntryMaker(_table_per_rule(args)) if expectations is None and not _report_on_stdout(args)
+                 else None)
         report, io_errors = check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=args.variant,
                                         profile=args.profile, cross_check=args.cross_check,
                                         cross_check_limit=args.cross_check_limit, jobs=args.jobs,
                                         timeout=args.timeout, progress=progress, stream_limit=args.stream_limit,
-                                        into=spool, sizes=sizes)
+                                        into=spool, sizes=sizes, entry=entry)
         progress.done()
         try:
             return _check_done(args, report, io_errors, expectations, selection, walked, out, err)
@@ -519,8 +530,7 @@ def _check_done(args: argparse.Namespace, report: Report, io_errors: list[str], 
     elif not _report_on_stdout(args) and (report.files or report.unclaimed or report.not_regular or not io_errors):
         # the table, unless a report goes to stdout (which then holds that report alone), or nothing was
         # checked because the paths could not be read (the errors below say so; no empty table first)
-        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE,
-                     verbose=args.verbose)
+        _print_table(report, out, per_rule=_table_per_rule(args), verbose=args.verbose)
     if args.report:
         _write_reports(args.report, report, RenderContext(report, pictures=args.pictures), out, io_errors)
     for msg in io_errors:
@@ -552,8 +562,7 @@ def _merge_done(args: argparse.Namespace, report: Report, expectations: Expectat
     if args.json:
         out.writelines(render_pieces("json", report))
     elif not _report_on_stdout(args):
-        _print_table(report, out, per_rule=None if args.all_findings else TABLE_FINDINGS_PER_RULE,
-                     verbose=args.verbose)
+        _print_table(report, out, per_rule=_table_per_rule(args), verbose=args.verbose)
     io_errors: list[str] = []
     # no pictures: the JSON reports do not carry the traces they are drawn from
     _write_reports(args.report, report, RenderContext(report, pictures=False), out, io_errors)
@@ -640,75 +649,6 @@ class _Progress:
         if self.enabled and self.n:
             self.err.write("\r\x1b[2K")
             self.err.flush()
-
-
-_SEV = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "INFO "}
-
-
-def _row(fr: FileReport) -> tuple[str, ...]:
-    """A file's row of the table."""
-    verdicts = fr.profile_verdicts()
-    return (fr.path, fr.format or "-", fr.variant or "-",
-            *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES), fr.counts_text())
-
-
-#: The table lists this many findings of one rule per file before a count of the rest:
-#: a file that breaks one rule in every frame would otherwise bury the other files.
-TABLE_FINDINGS_PER_RULE = 5
-#: The table is written this many files at a time.
-TABLE_CHUNK = 256
-
-
-def _print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
-                 verbose: bool = False) -> None:
-    # both profiles' verdicts; the driving profile's (--profile) sets the exit code, E/W/I and the findings.
-    # One pass over the files (a run's files may be on disk, recspec/spool.py): the widths are in the tally
-    head = ("FILE", "FORMAT", "VARIANT", *(p.upper() for p in PROFILES), "E/W/I")
-    tally = report.tally()
-    path_w, format_w, variant_w, counts_w = tally.widths
-    verdict_w = [max((len(v.value) for v in tally.under.get(p, {})), default=1) for p in PROFILES]
-    widths = [max(len(c), w) for c, w in zip(head, (path_w, format_w, variant_w, *verdict_w, counts_w))]
-    out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
-    ctx = RenderContext(report)
-    lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
-    for i, fr in enumerate(report.files, 1):
-        if i % TABLE_CHUNK == 0:
-            out.write("".join(lines))
-            lines.clear()
-        lines.append("  ".join(c.ljust(w) for c, w in zip(_row(fr), widths)).rstrip() + "\n")
-        shown: dict[str, int] = {}
-        for f in fr.findings:
-            shown[f.rule] = shown.get(f.rule, 0) + 1
-            if per_rule is not None and shown[f.rule] > per_rule:
-                continue
-            where = finding_location(f.offset, f.path)
-            known = " (known deviation)" if f.rule in fr.known_deviations else ""
-            at = " " + where if where else ""
-            lines.append(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
-        for rule, n in shown.items():
-            total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
-            listed = n if per_rule is None else min(n, per_rule)
-            if total > listed:
-                hint = ("--all-findings lists the stored ones, at most "
-                        f"{fr.findings_cap} per rule" if per_rule is not None and n > per_rule and fr.capped
-                        else "--all-findings lists them" if per_rule is not None and n > per_rule
-                        else f"at most {fr.findings_cap} per rule are stored")
-                lines.append(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
-        note = profile_note(fr, ctx)
-        if note:
-            lines.append(f"    =     {note}\n")
-    out.write("".join(lines))
-    for st in report.stale:
-        out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
-    if verbose:
-        for path in report.unclaimed:
-            out.write(f"unclaimed {path}: no format claims it (by content or extension)\n")
-        for path in report.not_regular:
-            out.write(f"not regular {path}: a FIFO, socket or device in a folder; not opened\n")
-    s = report.summary()
-    others = other_profiles_summary(report) if report.files else ""
-    tail = f" (profile {driving_profile(report)} sets the exit code; {others})" if others else ""
-    out.write("\n" + summary_text(s) + tail + "\n")
 
 
 # --- other commands --------------------------------------------------------------------

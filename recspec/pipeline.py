@@ -197,7 +197,8 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
                 profile: str | None = None, cross_check: bool = True, cross_check_limit: int | None = None,
                 jobs: int = 1, timeout: float | None = None,
                 progress: RunProgress | None = None, stream_limit: int = MAX_STREAM_SIZE,
-                into: Spool | None = None) -> tuple[Report, list[str]]:
+                into: Spool | None = None,
+                entry: Callable[[FileReport], bytes] | None = None) -> tuple[Report, list[str]]:
     """Check files and folders: the report (in the files' order) and the input errors (one line each).
 
     ``jobs=1`` without ``timeout`` checks in this process; otherwise ``jobs`` worker processes
@@ -209,7 +210,7 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
     files = list(iter_files(paths, io_errors, not_regular))
     return check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=variant, profile=profile,
                        cross_check=cross_check, cross_check_limit=cross_check_limit, jobs=jobs, timeout=timeout,
-                       progress=progress, stream_limit=stream_limit, into=into)
+                       progress=progress, stream_limit=stream_limit, into=into, entry=entry)
 
 
 def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not_regular: Sequence[Path] = (),
@@ -217,7 +218,8 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
                 cross_check: bool = True, cross_check_limit: int | None = None, jobs: int = 1,
                 timeout: float | None = None, progress: RunProgress | None = None,
                 stream_limit: int = MAX_STREAM_SIZE, into: Spool | None = None,
-                sizes: Sequence[int] | None = None) -> tuple[Report, list[str]]:
+                sizes: Sequence[int] | None = None,
+                entry: Callable[[FileReport], bytes] | None = None) -> tuple[Report, list[str]]:
     """:func:`check_paths` for files already walked (``(path, named)`` pairs, e.g. one shard of a
     walk; ``not_regular``: the walk's members that were not regular files, and were not opened);
     input errors are appended to ``io_errors``, which is returned. ``Report.unclaimed`` and
@@ -227,7 +229,9 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
     ``into``: the file reports go to this :class:`~recspec.spool.Spool` (on disk, as they come) and it
     is the report's ``files``, so the run's memory does not grow with its files; otherwise they are
     kept in a list. ``sizes``: each file's size as :func:`walk_files` gave it (-1: not known), so that
-    ``-j N`` does not look at every file again to plan its batches."""
+    ``-j N`` does not look at every file again to plan its batches. ``entry``: with ``-j N`` and
+    ``into``, each worker stores with each report what ``entry`` makes of it (the table's entry of the
+    file, recspec/render/_table.py), so that the caller need not load the report back to print it."""
     report = Report()
     report.not_regular = sorted(str(p) for p in not_regular)
     if progress is not None:
@@ -239,7 +243,8 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
         _check_serial(files, options, results.put, report.unclaimed, io_errors, progress)
     else:
         _check_in_workers(files, options, results, report.unclaimed, io_errors, progress, jobs=jobs,
-                          timeout=timeout or DEFAULT_FILE_TIMEOUT, sizes=sizes)
+                          timeout=timeout or DEFAULT_FILE_TIMEOUT, sizes=sizes,
+                          entry=entry if into is not None else None)  # a list of reports keeps no entries
     report.files = results.files()
     report.unclaimed.sort()
     return report, io_errors
@@ -258,10 +263,11 @@ class _Results:
         else:
             self._kept[index] = fr
 
-    def put_record(self, index: int, data: bytes) -> None:
-        """A report as :func:`~recspec.spool.record` made it (in a worker), counted by :meth:`count`."""
+    def put_record(self, index: int, data: bytes, entry: bytes | None = None) -> None:
+        """A report as :func:`~recspec.spool.record` made it (in a worker), counted by :meth:`count`,
+        with its table entry if the worker made one."""
         if self._into is not None:
-            self._into.put_record(index, data)
+            self._into.put_record(index, data, entry)
         else:
             self._kept[index] = load_record(data)
 
@@ -294,7 +300,8 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], p
 
 def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], results: _Results,
                       unclaimed: list[str], io_errors: list[str], progress: RunProgress | None, *, jobs: int,
-                      timeout: float, sizes: Sequence[int] | None) -> None:
+                      timeout: float, sizes: Sequence[int] | None,
+                      entry: Callable[[FileReport], bytes] | None) -> None:
     """-j N: worker processes; each result is put at its file's index, as it comes. The workers send
     the reports as the spool stores them, with each batch's tally (:func:`_pack`): this process
     neither reads nor pickles them again."""
@@ -308,7 +315,7 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
             progress.step(path)
         if kind == "ok":
             if value is not None:
-                results.put_record(index, value)
+                results.put_record(index, *value)
             else:
                 unclaimed.append(path)
         elif kind == "raised":
@@ -337,7 +344,8 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
     batches = plan_batches(array("q", (size(i, path) for i, (path, _) in enumerate(texts))), jobs)
     _preload(texts, batches[:jobs], options)
     run_in_workers(texts, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
-                   on_result=on_result, batches=batches, pack=_pack, on_summary=results.count)
+                   on_result=on_result, batches=batches, pack=functools.partial(_pack, entry=entry),
+                   on_summary=results.count)
     io_errors.extend(errors[i] for i in sorted(errors))
 
 
@@ -369,9 +377,10 @@ def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]]
             pass
 
 
-def _pack(results: list[Result]) -> tuple[list[Result], Tally]:
-    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`), and
-    their tally; a report that cannot be pickled becomes an error saying so."""
+def _pack(results: list[Result], entry: Callable[[FileReport], bytes] | None = None) -> tuple[list[Result], Tally]:
+    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`), each
+    with what ``entry`` makes of it (or None), and their tally; a report that cannot be pickled
+    becomes an error saying so."""
     tally = Tally()
     out: list[Result] = []
     for index, kind, value in results:
@@ -381,8 +390,14 @@ def _pack(results: list[Result]) -> tuple[list[Result], Tally]:
             except PICKLE_ERRORS as e:
                 out.append((index, "raised", cannot_send(e)))
                 continue
+            made = None
+            if entry is not None:
+                try:
+                    made = entry(value)
+                except Exception:  # noqa: BLE001 - the parent renders the file from its report (and meets it there)
+                    made = None
             tally.add(value, index)
-            value = data
+            value = (data, made)
         out.append((index, kind, value))
     return out, tally
 

@@ -109,6 +109,10 @@ class Spool(Sequence[FileReport]):
     def __init__(self) -> None:
         self._records = _Records()
         self._at = array("q")  # file index -> record offset (_ABSENT: no record); after seal(): dense
+        # the table entries -j N workers made beside their reports (recspec/render/_table.py), in a store
+        # of their own made on the first one, at the same indices as _at
+        self._entries: _Records | None = None
+        self._entry_at = array("q")
         self._sealed = False
         self._count = 0
         #: counts over every stored report, kept as they are stored
@@ -119,9 +123,10 @@ class Spool(Sequence[FileReport]):
         self.put_record(index, record(fr))
         self.tally.add(fr, index)
 
-    def put_record(self, index: int, data: bytes) -> None:
+    def put_record(self, index: int, data: bytes, entry: bytes | None = None) -> None:
         """Store file ``index``'s report as :func:`record` made it, without reading it back: the
-        caller counts it in :attr:`tally` (a ``-j N`` worker sends a batch's tally beside its records)."""
+        caller counts it in :attr:`tally` (a ``-j N`` worker sends a batch's tally beside its records).
+        ``entry``: the file's table entry as the worker made it (:meth:`entry` gives it back)."""
         if self._sealed:
             raise ValueError("the spool is sealed")
         if index >= len(self._at):
@@ -130,6 +135,21 @@ class Spool(Sequence[FileReport]):
             raise ValueError(f"file {index} is stored twice")
         self._at[index] = self._records.add(data)
         self._count += 1
+        if entry is not None:
+            if self._entries is None:
+                self._entries = _Records()
+            if index >= len(self._entry_at):
+                self._entry_at.extend(array("q", [_ABSENT]) * (index + 1 - len(self._entry_at)))
+            self._entry_at[index] = self._entries.add(entry)
+
+    def entry(self, index: int) -> bytes | None:
+        """The table entry stored with the ``index``-th report (in order, as iterating gives them), or
+        None when it came without one."""
+        self.seal()
+        if self._entries is None or index >= len(self._entry_at):
+            return None
+        at = self._entry_at[index]
+        return None if at == _ABSENT else self._entries.get(at)
 
     def append(self, fr: FileReport) -> None:
         """Store the next file's report (after every index stored so far)."""
@@ -158,7 +178,11 @@ class Spool(Sequence[FileReport]):
     def seal(self) -> Spool:
         """Done storing: the indices without a report are dropped, the rest keep their order."""
         if not self._sealed:
+            if self._entries is not None and len(self._entry_at) < len(self._at):
+                self._entry_at.extend(array("q", [_ABSENT]) * (len(self._at) - len(self._entry_at)))
             if self._count != len(self._at):
+                if self._entries is not None:
+                    self._entry_at = array("q", (e for at, e in zip(self._at, self._entry_at) if at != _ABSENT))
                 self._at = array("q", (at for at in self._at if at != _ABSENT))
             self._sealed = True
         return self
@@ -201,6 +225,8 @@ class Spool(Sequence[FileReport]):
 
     def close(self) -> None:
         self._records.close()
+        if self._entries is not None:
+            self._entries.close()
 
     def __enter__(self) -> Spool:
         return self

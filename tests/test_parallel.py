@@ -245,7 +245,7 @@ def test_two_jobs_give_the_serial_run_byte_for_byte_on_a_mixed_folder(tmp_path):
     format claims, a recording no format recognises, and over TABLE_CHUNK files (the table is written in
     chunks; the workers send many batches of up to BATCH_FILES): the table, the messages, the exit code and
     every report equal -j 1's, byte for byte."""
-    from recspec.cli import TABLE_CHUNK
+    from recspec.render._table import TABLE_CHUNK
 
     root = Path(__file__).resolve().parents[1] / "corpus"
     mixed = tmp_path / "mixed"
@@ -311,3 +311,35 @@ def test_a_fifo_named_with_two_jobs_is_read_by_its_worker_alone(tmp_path):
     writer.join(timeout=10)
     assert code == 0, err
     assert verdicts(out) == {"rec.log": "valid", "other.log": "valid"}
+
+
+@pytest.mark.parametrize("per_rule", [5, None])
+def test_workers_store_each_files_table_entry_as_the_parent_would_render_it(tmp_path, per_rule):
+    """With ``entry`` (what `recspec check -j N` passes when it prints the table), every report a worker
+    stores has its table entry beside it, equal to the one rendered from the report in the parent with
+    the whole run's context; a spool rewritten (``--expectations``) has none, so the table renders its
+    marked reports."""
+    import pickle
+
+    from recspec.pipeline import check_paths
+    from recspec.render import RenderContext
+    from recspec.render._table import EntryMaker, table_entry
+    from recspec.spool import Spool
+
+    root = Path(__file__).resolve().parents[1] / "corpus"
+    mixed = tmp_path / "mixed"
+    shutil.copytree(root, mixed)
+    with Spool() as spool:
+        report, errors = check_paths([str(mixed)], jobs=2, into=spool, entry=EntryMaker(per_rule))
+        assert not errors and len(report.files) > 100
+        ctx = RenderContext(report)
+        formats = set()
+        for i, fr in enumerate(report.files):
+            stored = spool.entry(i)
+            assert stored is not None, fr.path
+            assert pickle.loads(stored) == table_entry(fr, ctx, per_rule), fr.path
+            formats.add(fr.format)
+        assert {"carla", "nanover", "raskat-signal", "matrix-smt"} <= formats
+        rewritten = spool.rewrite()
+        assert [rewritten.entry(i) for i in range(len(rewritten))] == [None] * len(rewritten)
+        rewritten.close()

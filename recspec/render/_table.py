@@ -1,0 +1,117 @@
+"""The table ``recspec check`` and ``recspec merge`` print: a row per file, its findings under it.
+
+A file's *entry* (its row's cells and the lines under it) depends on its report
+alone, the column widths on the whole run (the spool's tally has them). So a
+``-j N`` worker can make each entry as it checks the file (:class:`EntryMaker`)
+and send it beside the report: the parent then prints a run of 10,000 small files
+without loading 10,000 reports back from the spool (about two thirds of the
+table's time), and the entries are made on every core. A file without a stored
+entry (a run in this process, a report rewritten by ``--expectations``, a merge,
+a file whose worker was lost) is rendered here from its report, the same way.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import TextIO
+
+from ..report import FileReport, Report, Severity
+from ._context import RenderContext, finding_location
+from ._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
+
+__all__ = ["TABLE_CHUNK", "TABLE_FINDINGS_PER_RULE", "EntryMaker", "print_table", "table_entry"]
+
+#: The table lists this many findings of one rule per file before a count of the rest:
+#: a file that breaks one rule in every frame would otherwise bury the other files.
+TABLE_FINDINGS_PER_RULE = 5
+#: The table is written this many files at a time.
+TABLE_CHUNK = 256
+
+_SEV = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "INFO "}
+
+#: A file's entry: its row's cells (as wide as they are) and the lines under the row.
+Entry = tuple[tuple[str, ...], str]
+
+
+def table_entry(fr: FileReport, ctx: RenderContext, per_rule: int | None) -> Entry:
+    """One file's entry: the cells of its row and its findings' lines (``per_rule`` of each rule, then a
+    count; None: every stored one), with the profile note. ``ctx`` needs the rules of the file's format."""
+    verdicts = fr.profile_verdicts()
+    cells = (fr.path, fr.format or "-", fr.variant or "-",
+             *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES), fr.counts_text())
+    lines: list[str] = []
+    shown: dict[str, int] = {}
+    for f in fr.findings:
+        shown[f.rule] = shown.get(f.rule, 0) + 1
+        if per_rule is not None and shown[f.rule] > per_rule:
+            continue
+        where = finding_location(f.offset, f.path)
+        known = " (known deviation)" if f.rule in fr.known_deviations else ""
+        at = " " + where if where else ""
+        lines.append(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
+    for rule, n in shown.items():
+        total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
+        listed = n if per_rule is None else min(n, per_rule)
+        if total > listed:
+            hint = ("--all-findings lists the stored ones, at most "
+                    f"{fr.findings_cap} per rule" if per_rule is not None and n > per_rule and fr.capped
+                    else "--all-findings lists them" if per_rule is not None and n > per_rule
+                    else f"at most {fr.findings_cap} per rule are stored")
+            lines.append(f"    ...   {rule}: {total - listed} more not shown ({total} in all; {hint})\n")
+    note = profile_note(fr, ctx)
+    if note:
+        lines.append(f"    =     {note}\n")
+    return cells, "".join(lines)
+
+
+class EntryMaker:
+    """Makes file entries where there is no run's report to hand (a ``-j N`` worker), as the bytes a
+    spool stores beside the report (``Spool.put_record``): a rendering context per format, whose
+    rules are the file's own format's (all that :func:`table_entry` looks up)."""
+
+    def __init__(self, per_rule: int | None) -> None:
+        self.per_rule = per_rule
+        self._contexts: dict[str | None, RenderContext] = {}
+
+    def __call__(self, fr: FileReport) -> bytes:
+        ctx = self._contexts.get(fr.format)
+        if ctx is None:
+            ctx = self._contexts[fr.format] = RenderContext(Report(files=[fr]))
+        return pickle.dumps(table_entry(fr, ctx, self.per_rule), pickle.HIGHEST_PROTOCOL)
+
+
+def print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FINDINGS_PER_RULE,
+                verbose: bool = False) -> None:
+    """The table of a run: both profiles' verdicts per file; the driving profile's (``--profile``) sets
+    the exit code, E/W/I and the findings listed. One pass over the files (a run's files may be on disk,
+    recspec/spool.py): the widths are in the tally."""
+    head = ("FILE", "FORMAT", "VARIANT", *(p.upper() for p in PROFILES), "E/W/I")
+    tally = report.tally()
+    path_w, format_w, variant_w, counts_w = tally.widths
+    verdict_w = [max((len(v.value) for v in tally.under.get(p, {})), default=1) for p in PROFILES]
+    widths = [max(len(c), w) for c, w in zip(head, (path_w, format_w, variant_w, *verdict_w, counts_w))]
+    out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
+    ctx = RenderContext(report)
+    files = report.files
+    stored = getattr(files, "entry", None)  # a spool: the entries -j N workers made (None where there is none)
+    lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
+    for i in range(len(files)):
+        if i and i % TABLE_CHUNK == 0:
+            out.write("".join(lines))
+            lines.clear()
+        data = stored(i) if stored is not None else None
+        cells, below = pickle.loads(data) if data is not None else table_entry(files[i], ctx, per_rule)
+        lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() + "\n")
+        lines.append(below)
+    out.write("".join(lines))
+    for st in report.stale:
+        out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
+    if verbose:
+        for path in report.unclaimed:
+            out.write(f"unclaimed {path}: no format claims it (by content or extension)\n")
+        for path in report.not_regular:
+            out.write(f"not regular {path}: a FIFO, socket or device in a folder; not opened\n")
+    s = report.summary()
+    others = other_profiles_summary(report) if report.files else ""
+    tail = f" (profile {driving_profile(report)} sets the exit code; {others})" if others else ""
+    out.write("\n" + summary_text(s) + tail + "\n")
