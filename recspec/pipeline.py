@@ -229,22 +229,21 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
     ``into``: the file reports go to this :class:`~recspec.spool.Spool` (on disk, as they come) and it
     is the report's ``files``, so the run's memory does not grow with its files; otherwise they are
     kept in a list. ``sizes``: each file's size as :func:`walk_files` gave it (-1: not known), so that
-    ``-j N`` does not look at every file again to plan its batches. ``entry``: with ``-j N`` and
-    ``into``, each worker stores with each report what ``entry`` makes of it (the table's entry of the
-    file, recspec/render/_table.py), so that the caller need not load the report back to print it."""
+    ``-j N`` does not look at every file again to plan its batches. ``entry``: with ``into``, what
+    ``entry`` makes of each report (the file's table entry, recspec/render/_table.py; with ``-j N``
+    made by the worker) is stored beside it, so that the caller need not load the report back to print it."""
     report = Report()
     report.not_regular = sorted(str(p) for p in not_regular)
     if progress is not None:
         progress.start(len(files))
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
                    cross_check_limit=cross_check_limit, stream_limit=stream_limit)
-    results = _Results(into)
+    results = _Results(into, entry)
     if jobs == 1 and timeout is None:
         _check_serial(files, options, results.put, report.unclaimed, io_errors, progress)
     else:
         _check_in_workers(files, options, results, report.unclaimed, io_errors, progress, jobs=jobs,
-                          timeout=timeout or DEFAULT_FILE_TIMEOUT, sizes=sizes,
-                          entry=entry if into is not None else None)  # a list of reports keeps no entries
+                          timeout=timeout or DEFAULT_FILE_TIMEOUT, sizes=sizes, entry=results.entry)
     report.files = results.files()
     report.unclaimed.sort()
     return report, io_errors
@@ -253,13 +252,16 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
 class _Results:
     """Where :func:`check_files` puts the file reports: a spool (``into``), or a list."""
 
-    def __init__(self, into: Spool | None) -> None:
+    def __init__(self, into: Spool | None, entry: Callable[[FileReport], bytes] | None = None) -> None:
         self._into = into
         self._kept: dict[int, FileReport] = {}
+        #: what makes each file's table entry, stored beside its report (a list of reports keeps none)
+        self.entry = entry if into is not None else None
 
     def put(self, index: int, fr: FileReport) -> None:
         if self._into is not None:
-            self._into.put(index, fr)
+            # the entry made now saves the table loading the report back from the spool
+            self._into.put(index, fr, self.entry(fr) if self.entry is not None else None)
         else:
             self._kept[index] = fr
 

@@ -118,9 +118,10 @@ class Spool(Sequence[FileReport]):
         #: counts over every stored report, kept as they are stored
         self.tally = Tally()
 
-    def put(self, index: int, fr: FileReport) -> None:
-        """Store file ``index``'s report; indices may come in any order, each at most once."""
-        self.put_record(index, record(fr))
+    def put(self, index: int, fr: FileReport, entry: bytes | None = None) -> None:
+        """Store file ``index``'s report (and its table entry, :meth:`entry`); indices may come in any
+        order, each at most once."""
+        self.put_record(index, record(fr), entry)
         self.tally.add(fr, index)
 
     def put_record(self, index: int, data: bytes, entry: bytes | None = None) -> None:

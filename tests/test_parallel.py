@@ -313,12 +313,12 @@ def test_a_fifo_named_with_two_jobs_is_read_by_its_worker_alone(tmp_path):
     assert verdicts(out) == {"rec.log": "valid", "other.log": "valid"}
 
 
-@pytest.mark.parametrize("per_rule", [5, None])
-def test_workers_store_each_files_table_entry_as_the_parent_would_render_it(tmp_path, per_rule):
-    """With ``entry`` (what `recspec check -j N` passes when it prints the table), every report a worker
-    stores has its table entry beside it, equal to the one rendered from the report in the parent with
-    the whole run's context; a spool rewritten (``--expectations``) has none, so the table renders its
-    marked reports."""
+@pytest.mark.parametrize(("jobs", "per_rule"), [(2, 5), (2, None), (1, 5)])
+def test_each_stored_report_has_its_table_entry_as_the_table_would_render_it(tmp_path, jobs, per_rule):
+    """With ``entry`` (what `recspec check` passes when it prints the table), every report stored (by a
+    worker, or the serial loop) has its table entry beside it, equal to the one rendered from the report
+    with the whole run's context; a spool rewritten (``--expectations``) has none, so the table renders
+    its marked reports."""
     import pickle
 
     from recspec.pipeline import check_paths
@@ -330,7 +330,7 @@ def test_workers_store_each_files_table_entry_as_the_parent_would_render_it(tmp_
     mixed = tmp_path / "mixed"
     shutil.copytree(root, mixed)
     with Spool() as spool:
-        report, errors = check_paths([str(mixed)], jobs=2, into=spool, entry=EntryMaker(per_rule))
+        report, errors = check_paths([str(mixed)], jobs=jobs, into=spool, entry=EntryMaker(per_rule))
         assert not errors and len(report.files) > 100
         ctx = RenderContext(report)
         formats = set()

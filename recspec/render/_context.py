@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cached_property
 
 from ..catalog import rule_family, rules_for
@@ -14,14 +15,16 @@ __all__ = ["RenderContext", "finding_location"]
 class RenderContext:
     """Built once per run (not per file); the catalogs of the formats present are loaded on first use."""
 
-    def __init__(self, report: Report, *, pictures: bool = True) -> None:
+    def __init__(self, report: Report, *, pictures: bool = True, formats: Iterable[str | None] | None = None) -> None:
         self.report = report
         #: whether the HTML report draws each file (``recspec check --no-pictures`` turns it off)
         self.pictures = pictures
+        #: the formats whose rules :attr:`rules` holds; None: those of the report's files
+        self._formats = None if formats is None else tuple(formats)
 
     @cached_property
     def rules(self) -> dict[str, tuple[FormatInfo, Rule]]:
-        return rules_for(self.report.tally().formats)
+        return rules_for(self.report.tally().formats if self._formats is None else self._formats)
 
     def rule(self, rule_id: str) -> Rule | None:
         entry = self.rules.get(rule_id)

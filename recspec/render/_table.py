@@ -1,13 +1,13 @@
 """The table ``recspec check`` and ``recspec merge`` print: a row per file, its findings under it.
 
 A file's *entry* (its row's cells and the lines under it) depends on its report
-alone, the column widths on the whole run (the spool's tally has them). So a
-``-j N`` worker can make each entry as it checks the file (:class:`EntryMaker`)
-and send it beside the report: the parent then prints a run of 10,000 small files
-without loading 10,000 reports back from the spool (about two thirds of the
-table's time), and the entries are made on every core. A file without a stored
-entry (a run in this process, a report rewritten by ``--expectations``, a merge,
-a file whose worker was lost) is rendered here from its report, the same way.
+alone, the column widths on the whole run (the spool's tally has them). So the
+entry is made when the file's report is stored (:class:`EntryMaker`; with ``-j N``
+by the worker that checked the file, on every core) and kept beside it: the table
+of a run of 10,000 small files is then printed without loading 10,000 reports back
+from the spool (about two thirds of the table's time). A file without a stored
+entry (a report rewritten by ``--expectations``, a merge, a file whose worker was
+lost) is rendered here from its report, the same way.
 """
 
 from __future__ import annotations
@@ -65,9 +65,10 @@ def table_entry(fr: FileReport, ctx: RenderContext, per_rule: int | None) -> Ent
 
 
 class EntryMaker:
-    """Makes file entries where there is no run's report to hand (a ``-j N`` worker), as the bytes a
-    spool stores beside the report (``Spool.put_record``): a rendering context per format, whose
-    rules are the file's own format's (all that :func:`table_entry` looks up)."""
+    """Makes file entries as their reports are stored, before the run's report exists (in a ``-j N``
+    worker, or the serial loop), as the bytes a spool keeps beside the report (``Spool.put``,
+    ``put_record``): a rendering context per format, whose rules are the file's own format's (all that
+    :func:`table_entry` looks up)."""
 
     def __init__(self, per_rule: int | None) -> None:
         self.per_rule = per_rule
@@ -75,8 +76,8 @@ class EntryMaker:
 
     def __call__(self, fr: FileReport) -> bytes:
         ctx = self._contexts.get(fr.format)
-        if ctx is None:
-            ctx = self._contexts[fr.format] = RenderContext(Report(files=[fr]))
+        if ctx is None:  # no file in it: a run's memory holds no report (tests/test_spool.py)
+            ctx = self._contexts[fr.format] = RenderContext(Report(), formats=(fr.format,))
         return pickle.dumps(table_entry(fr, ctx, self.per_rule), pickle.HIGHEST_PROTOCOL)
 
 
