@@ -31,6 +31,7 @@ import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import (
@@ -193,12 +194,13 @@ class FormatInfo:
     #: One line for ``--help``: why the cross-check limit is what it is.
     cross_check_note: str = ""
 
-    @property
+    # cached: sniffing asks each format for its module for every file of a folder
+    @cached_property
     def package(self) -> str:
         """The Python name of the format's folders and modules."""
         return self.id.replace("-", "_")
 
-    @property
+    @cached_property
     def module(self) -> str:
         return f"recspec.conformance.{self.package}"
 

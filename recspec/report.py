@@ -52,6 +52,10 @@ class Severity(enum.Enum):
     INFO = "info"
     OFF = "off"  # the rule does not apply under this profile
 
+    # members are singletons compared by identity: hashed by identity too, in C (Enum's own hash is a
+    # Python call, and every finding's counts are kept in dicts keyed by severity)
+    __hash__ = object.__hash__
+
     @property
     def rank(self) -> int:
         return {"error": 3, "warning": 2, "info": 1, "off": 0}[self.value]
@@ -71,6 +75,8 @@ class Verdict(enum.Enum):
     VALID = "valid"
     CRASH = "crash"
     TIMEOUT = "timeout"
+
+    __hash__ = object.__hash__  # as Severity's: identity, in C (a run's tallies count by verdict)
 
     @property
     def failed(self) -> bool:

@@ -46,6 +46,9 @@ __all__ = ["proven_fields"]
 
 #: The scalar types the C unpacker and the hand-written reader return alike.
 _SCALARS = frozenset((type(None), bool, int, float, str, bytes))
+#: ``msgpack.packb`` makes a Packer for every value; one, with packb's options, packs the same bytes at
+#: half the cost (a signal's 12 or 13 fields each time a file is checked)
+_PACK = msgpack.Packer().pack
 
 
 class _Unproven(Exception):
@@ -79,6 +82,6 @@ def proven_fields(buf: bytes, count: int) -> tuple[tuple[Any, ...], tuple[int, .
     # buffer (ValueError), a map or ext (_Unproven): the walk says which, and where
     except (msgpack.UnpackException, ValueError, _Unproven):
         return None
-    if pos != len(buf) or b"".join(map(msgpack.packb, fields)) != buf[2:]:
+    if pos != len(buf) or b"".join(map(_PACK, fields)) != buf[2:]:
         return None
     return tuple(fields), tuple(offsets)
