@@ -109,8 +109,8 @@ class Spool(Sequence[FileReport]):
     def __init__(self) -> None:
         self._records = _Records()
         self._at = array("q")  # file index -> record offset (_ABSENT: no record); after seal(): dense
-        # the table entries -j N workers made beside their reports (recspec/render/_table.py), in a store
-        # of their own made on the first one, at the same indices as _at
+        # the files' table entries, made as their reports were stored (recspec/render/_table.py), in a
+        # store of their own made on the first one, at the same indices as _at
         self._entries: _Records | None = None
         self._entry_at = array("q")
         self._sealed = False

@@ -6,8 +6,8 @@ entry is made when the file's report is stored (:class:`EntryMaker`; with ``-j N
 by the worker that checked the file, on every core) and kept beside it: the table
 of a run of 10,000 small files is then printed without loading 10,000 reports back
 from the spool (about two thirds of the table's time). A file without a stored
-entry (a report rewritten by ``--expectations``, a merge, a file whose worker was
-lost) is rendered here from its report, the same way.
+entry (the reports of a run rewritten by ``--expectations``, of ``recspec merge``,
+or kept in a list) is rendered here from its report, the same way.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FIN
     out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
     files = report.files
-    stored = getattr(files, "entry", None)  # a spool: the entries -j N workers made (None where there is none)
+    stored = getattr(files, "entry", None)  # a spool: the entries made as it was filled (None where none was)
     lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
     for i in range(len(files)):
         if i and i % TABLE_CHUNK == 0:
