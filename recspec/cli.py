@@ -502,8 +502,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
     # the file reports go to disk as they come (recspec/spool.py): the run's memory does not grow with its files
     with files, collecting(pictures), Spool() as spool:
-        # -j N workers make each file's table entry beside its report when the table will show them
-        # unchanged (--expectations rewrites the reports first; a report on stdout replaces the table)
+        # each file's table entry is made as its report is stored (by the worker with -j N) when the table
+        # will show the reports unchanged (--expectations rewrites them first; a report on stdout replaces it)
         entry = (EntryMaker(_table_per_rule(args)) if expectations is None and not _report_on_stdout(args)
                  else None)
         report, io_errors = check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=args.variant,
