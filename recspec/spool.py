@@ -93,6 +93,12 @@ class _Records:
         self._closer()
 
 
+def _reach(offsets: array[int], index: int) -> None:
+    """Grow an index -> offset array with ``_ABSENT`` up to ``index`` (indices come in any order)."""
+    if index >= len(offsets):
+        offsets.extend(array("q", [_ABSENT]) * (index + 1 - len(offsets)))
+
+
 def record(fr: FileReport) -> bytes:
     """A report as a spool stores it (pickled, traces included); :func:`load_record` reads it back."""
     return pickle.dumps(fr, pickle.HIGHEST_PROTOCOL)
@@ -127,11 +133,10 @@ class Spool(Sequence[FileReport]):
     def put_record(self, index: int, data: bytes, entry: bytes | None = None) -> None:
         """Store file ``index``'s report as :func:`record` made it, without reading it back: the
         caller counts it in :attr:`tally` (a ``-j N`` worker sends a batch's tally beside its records).
-        ``entry``: the file's table entry as the worker made it (:meth:`entry` gives it back)."""
+        ``entry``: the file's table entry (:meth:`entry` gives it back)."""
         if self._sealed:
             raise ValueError("the spool is sealed")
-        if index >= len(self._at):
-            self._at.extend(array("q", [_ABSENT]) * (index + 1 - len(self._at)))
+        _reach(self._at, index)
         if self._at[index] != _ABSENT:
             raise ValueError(f"file {index} is stored twice")
         self._at[index] = self._records.add(data)
@@ -139,15 +144,14 @@ class Spool(Sequence[FileReport]):
         if entry is not None:
             if self._entries is None:
                 self._entries = _Records()
-            if index >= len(self._entry_at):
-                self._entry_at.extend(array("q", [_ABSENT]) * (index + 1 - len(self._entry_at)))
+            _reach(self._entry_at, index)
             self._entry_at[index] = self._entries.add(entry)
 
     def entry(self, index: int) -> bytes | None:
         """The table entry stored with the ``index``-th report (in order, as iterating gives them), or
         None when it came without one."""
         self.seal()
-        if self._entries is None or index >= len(self._entry_at):
+        if self._entries is None:
             return None
         at = self._entry_at[index]
         return None if at == _ABSENT else self._entries.get(at)
@@ -179,8 +183,8 @@ class Spool(Sequence[FileReport]):
     def seal(self) -> Spool:
         """Done storing: the indices without a report are dropped, the rest keep their order."""
         if not self._sealed:
-            if self._entries is not None and len(self._entry_at) < len(self._at):
-                self._entry_at.extend(array("q", [_ABSENT]) * (len(self._at) - len(self._entry_at)))
+            if self._entries is not None:
+                _reach(self._entry_at, len(self._at) - 1)  # the same indices as _at
             if self._count != len(self._at):
                 if self._entries is not None:
                     self._entry_at = array("q", (e for at, e in zip(self._at, self._entry_at) if at != _ABSENT))

@@ -319,11 +319,12 @@ def test_each_stored_report_has_its_table_entry_as_the_table_would_render_it(tmp
     worker, or the serial loop) has its table entry beside it, equal to the one rendered from the report
     with the whole run's context; a spool rewritten (``--expectations``) has none, so the table renders
     its marked reports."""
+    import dataclasses
     import pickle
 
     from recspec.pipeline import check_paths
     from recspec.render import RenderContext
-    from recspec.render._table import EntryMaker, table_entry
+    from recspec.render._table import EntryMaker, print_table, table_entry
     from recspec.spool import Spool
 
     root = Path(__file__).resolve().parents[1] / "corpus"
@@ -340,6 +341,12 @@ def test_each_stored_report_has_its_table_entry_as_the_table_would_render_it(tmp
             assert pickle.loads(stored) == table_entry(fr, ctx, per_rule), fr.path
             formats.add(fr.format)
         assert {"carla", "nanover", "raskat-signal", "matrix-smt"} <= formats
+        # the whole table printed from the entries equals the one printed from the reports themselves
+        # (a list keeps no entry)
+        from_entries, from_reports = io.StringIO(), io.StringIO()
+        print_table(report, from_entries, per_rule=per_rule)
+        print_table(dataclasses.replace(report, files=list(report.files)), from_reports, per_rule=per_rule)
+        assert from_entries.getvalue() == from_reports.getvalue()
         rewritten = spool.rewrite()
         assert [rewritten.entry(i) for i in range(len(rewritten))] == [None] * len(rewritten)
         rewritten.close()

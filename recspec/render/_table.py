@@ -16,6 +16,7 @@ import pickle
 from typing import TextIO
 
 from ..report import FileReport, Report, Severity
+from ..spool import Spool
 from ._context import RenderContext, finding_location
 from ._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
 
@@ -94,7 +95,7 @@ def print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FIN
     out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
     files = report.files
-    stored = getattr(files, "entry", None)  # a spool: the entries made as it was filled (None where none was)
+    stored = files.entry if isinstance(files, Spool) else None  # the entries made as the spool was filled
     lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
     for i in range(len(files)):
         if i and i % TABLE_CHUNK == 0:
