@@ -30,7 +30,7 @@ from typing import IO, BinaryIO, TextIO, Union, cast
 from ._limits import MAX_STREAM_SIZE, open_input, spool_file_object
 from .errors import InputError, UsageError, public_boundary
 from .formats import SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
-from .pipeline import check_file, check_stream
+from .pipeline import CROSS_CHECK_MODES, check_file, check_stream
 from .report import FileReport
 from .trace import collecting
 
@@ -44,6 +44,69 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray, memoryview, BinaryIO]
 # not grow with it; a longer one is refused with InputError (save it to a file).
 
 
+def _source(source: object) -> Source:
+    """``source`` when ``check``/``dump`` can read it; a UsageError that says what to pass otherwise."""
+    if isinstance(source, (str, os.PathLike)):
+        text = os.fspath(source)
+        if isinstance(text, bytes) or "\x00" in text:
+            raise UsageError(f"source={source!r} is not a path recspec can open",
+                             "pass the path as text without NUL characters, or the file's bytes")
+        return source
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return source
+    if isinstance(source, io.TextIOBase):
+        raise UsageError(f"source: {name_of(source) or 'the file object'} is open in text mode",
+                         "open it in binary mode: open(path, 'rb')")
+    read = getattr(source, "read", None)
+    if callable(read):
+        try:
+            probe = read(0)
+        except Exception as e:  # noqa: BLE001 - a file object that cannot read is the caller's to fix
+            raise UsageError(f"source: the file object cannot be read ({type(e).__name__}: {e})",
+                             "pass a binary file object open for reading, a path or bytes") from None
+        if isinstance(probe, str):
+            raise UsageError(f"source: {name_of(source) or 'the file object'} is open in text mode",
+                             "open it in binary mode: open(path, 'rb')")
+        if not isinstance(probe, (bytes, bytearray)):
+            raise UsageError(f"source: the file object's read() returns {type(probe).__name__}, not bytes",
+                             "pass a binary file object, a path or bytes")
+        return source  # type: ignore[return-value]
+    raise UsageError(f"cannot check a {type(source).__name__} (source=)", "pass a path, bytes or a binary file object")
+
+
+def _cross_check_mode(value: object) -> bool | str:
+    """``cross_check=``: a mode name (``CROSS_CHECK_MODES``), or ``True``/``False`` for ``"default"``/``"off"``."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value in CROSS_CHECK_MODES:
+        return CROSS_CHECK_MODES[value]
+    raise UsageError(f"cross_check={value!r} is not a cross-check mode",
+                     "choose 'default', 'full' or 'off' (True and False stand for 'default' and 'off')")
+
+
+def _non_negative_int(argument: str, value: object) -> None:
+    """A size or count argument: ``None`` (the default) or an int >= 0; ``True`` is not a number here."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(f"{argument}={value!r} is not a number of bytes",
+                         f"pass an int >= 0, e.g. {argument}=1_048_576 for 1 MiB")
+    if value < 0:
+        raise UsageError(f"{argument}={value} is negative", "pass an int >= 0")
+
+
+def _optional_text(argument: str, value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise UsageError(f"{argument}={value!r} is not text", f"pass {argument} as a str, or leave it out")
+
+
+def _flag(argument: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    raise UsageError(f"{argument}={value!r} is not True or False", f"pass {argument}=True or {argument}=False")
+
+
 def variant_name(variant: object) -> str | None:
     """A variant as its registry name: the name itself, or the reference's own object for it
     (a CARLA ``Variant``, a NanoVer ``Kind``), as the strategies draw them."""
@@ -54,7 +117,7 @@ def variant_name(variant: object) -> str | None:
     name = getattr(variant, "name", None)
     if isinstance(name, str):
         return name
-    raise UsageError(f"not a variant: {variant!r}", "pass the variant's name, e.g. '0.9.15', 'traj' or 'v3'")
+    raise UsageError(f"variant={variant!r} is not a variant", "pass the variant's name, e.g. '0.9.15', 'traj' or 'v3'")
 
 
 def _format(format: str | None, variant: str | None, profile: str | None) -> FormatInfo | None:
@@ -84,26 +147,34 @@ def _seekable_from_start(f: IO[bytes]) -> tuple[BinaryIO, int]:
 
 @public_boundary
 def check(source: Source, *, format: str | None = None, variant: object = None, profile: str | None = None,
-          cross_check: bool = True, cross_check_limit: int | None = None, name: str | None = None,
+          cross_check: str | bool = "default", cross_check_limit: int | None = None, name: str | None = None,
           trace: bool = False) -> FileReport:
     """Check one recording and return its report (verdict, findings with rule ids, offsets and paths, stats).
 
     ``source``: a path, the file's bytes, or a binary file object (read from its
     current position). ``format``/``variant`` force what is otherwise detected;
-    ``profile`` is ``spec`` (default) or ``compat``; ``cross_check`` runs the
-    Kaitai second reading on files up to ``cross_check_limit`` bytes (default per
-    format). ``name`` is the path shown in the report for bytes and file objects.
+    ``profile`` is ``spec`` (default) or ``compat``; ``cross_check`` is the mode of
+    the Kaitai second reading, as ``--cross-check`` takes it: ``"default"`` (files up
+    to ``cross_check_limit`` bytes, a non-negative int; default per format),
+    ``"full"`` or ``"off"`` (``True`` and ``False`` stand for ``"default"`` and
+    ``"off"``). ``name`` is the path shown in the report for bytes and file objects.
     ``trace`` collects what the HTML report's pictures draw (``FileReport.trace``).
 
     Bad content is never an exception: it is the report's verdict. Raises
     :class:`UsageError` for bad arguments and :class:`InputError` when a path
     cannot be read."""
-    with collecting(trace):
+    source = _source(source)
+    mode = _cross_check_mode(cross_check)
+    _optional_text("format", format)
+    _optional_text("profile", profile)
+    _non_negative_int("cross_check_limit", cross_check_limit)
+    shown = _optional_text("name", name)
+    with collecting(_flag("trace", trace)):
         return _check(source, format=format, variant=variant_name(variant), profile=profile,
-                      cross_check=cross_check, cross_check_limit=cross_check_limit, name=name)
+                      cross_check=mode, cross_check_limit=cross_check_limit, name=shown)
 
 
-def _check(source: Source, *, format: str | None, variant: str | None, profile: str | None, cross_check: bool,
+def _check(source: Source, *, format: str | None, variant: str | None, profile: str | None, cross_check: bool | str,
            cross_check_limit: int | None, name: str | None) -> FileReport:
     fmt = _format(format, variant, profile)
     options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
@@ -149,7 +220,12 @@ def dump(source: Source, out: TextIO | None = None, *, format: str | None = None
 
     Raises :class:`recspec.errors.DecodeError` (located) where the bytes stop being
     the format; the JSON written up to there is kept."""
+    source = _source(source)
+    _optional_text("format", format)
     variant = variant_name(variant)
+    ksy = _flag("ksy", ksy)
+    if out is not None and not callable(getattr(out, "write", None)):
+        raise UsageError(f"out={out!r} cannot be written to", "pass a text file object (open(path, 'w')) or None")
     buffer: TextIO = io.StringIO() if out is None else out
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)

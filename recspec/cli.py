@@ -27,7 +27,7 @@ from .catalog import all_rules, explain_text
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import Expectations, apply_expectations, load_expectations, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import check_files, walk_files
+from .pipeline import CROSS_CHECK_MODES, check_files, walk_files
 from .render import RENDERERS, RenderContext, render_pieces, write_report
 from .render._table import TABLE_FINDINGS_PER_RULE, EntryMaker
 from .render._table import print_table as _print_table
@@ -343,10 +343,9 @@ def _size_text(n: int) -> str:
 
 def _cross_check_mode(text: str) -> bool | str:
     """--cross-check MODE: True (the default, sampled where a format samples), "full" or False."""
-    modes: dict[str, bool | str] = {"default": True, "full": "full", "off": False}
-    if text not in modes:
+    if text not in CROSS_CHECK_MODES:
         raise argparse.ArgumentTypeError(f"{text!r} is not a cross-check mode; choose default, full or off")
-    return modes[text]
+    return CROSS_CHECK_MODES[text]
 
 
 def _cross_check_section() -> str:

@@ -114,6 +114,12 @@ def _regular_size(path: str) -> int | None:
     return st.st_size if file_kind(st.st_mode) == "regular file" else None
 
 
+#: The cross-check modes by name, as ``--cross-check MODE`` and ``recspec.check(cross_check=...)`` take them,
+#: and what the checkers are given: ``True`` reads up to the format's limit (sampled where a format samples),
+#: ``"full"`` reads every byte, ``False`` skips the second reading.
+CROSS_CHECK_MODES: dict[str, bool | str] = {"default": True, "full": "full", "off": False}
+
+
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
                cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
                progress: Progress | None = None, stream_limit: int = MAX_STREAM_SIZE) -> FileReport | None:
