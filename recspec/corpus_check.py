@@ -36,7 +36,8 @@ def _check_entry(info: FormatInfo, folder: Path, entry: Mapping[str, Any]) -> It
             yield Outcome(entry["path"], profile, False, "file listed in the manifest is missing")
             continue
         variant = None if entry.get("detect") else entry.get("variant")
-        report = check_file(path, fmt=info, variant=variant, profile=profile)
+        by_extension = entry.get("format_from") == "extension"  # checked as `recspec check` without --format
+        report = check_file(path, fmt=None if by_extension else info, variant=variant, profile=profile)
         assert report is not None
         got_rules = sorted({f.rule for f in report.findings if f.severity.rank >= Severity.WARNING.rank})
         problems = []
@@ -44,6 +45,8 @@ def _check_entry(info: FormatInfo, folder: Path, entry: Mapping[str, Any]) -> It
             problems.append(f"verdict {report.verdict.value}, expected {want['verdict']}")
         if got_rules != sorted(want["rules"]):
             problems.append(f"rules {got_rules}, expected {sorted(want['rules'])}")
+        if report.format != info.id:
+            problems.append(f"reported as {report.format or 'unrecognized'}, expected {info.id}")
         if entry.get("detect") and report.variant != entry.get("variant"):
             problems.append(f"detected variant {report.variant}, expected {entry.get('variant')}")
         yield Outcome(entry["path"], profile, not problems, "; ".join(problems) or report.verdict.value)
@@ -68,7 +71,7 @@ def verify_corpus(infos: Iterable[FormatInfo], *, corpus_dir: Path | None = None
                 n_ok += o.ok
                 if verbose or not o.ok:
                     out.write(f"  {'ok  ' if o.ok else 'FAIL'} {info.id}/{o.path} [{o.profile}] {o.detail}\n")
-        for sub in ("valid", "invalid", "regressions"):
+        for sub in ("valid", "invalid", "damaged", "regressions"):
             d = folder / sub
             for p in sorted(d.iterdir()) if d.is_dir() else []:
                 if p.suffix != ".json" and not p.name.startswith(".") and f"{sub}/{p.name}" not in listed:

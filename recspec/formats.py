@@ -20,8 +20,9 @@ member of the contract. ARCHITECTURE.md, "Adding a format", is the checklist.
 
 Entries hold only static facts, so the registry imports nothing heavy: a plugin
 module is imported on first use (``FormatInfo.load``). Content decides the
-format: ``sniff`` looks at the first bytes; the file extension only breaks ties
-and names the format of a file no sniffer claims.
+format where a sniffer recognises the first bytes; the file extension is weaker
+evidence (``EXTENSION_EVIDENCE``), which outweighs a guess from a byte or two and names
+the format of a file whose damaged header no sniffer claims.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from .report import FileReport, Finding, Rule
 
 __all__ = [
+    "EXTENSION_EVIDENCE",
     "FORMATS",
     "SNIFF_BYTES",
     "Divergence",
@@ -58,9 +60,11 @@ __all__ = [
     "KaitaiComparison",
     "ReferenceCodec",
     "Seed",
+    "Sniffed",
     "by_extension",
     "resolve_format",
     "sniff",
+    "sniff_evidence",
 ]
 
 #: How many leading bytes sniffers see.
@@ -323,21 +327,48 @@ def resolve_format(name: str) -> FormatInfo:
     raise UsageError(f"unknown format {name!r}", hint)
 
 
-def sniff(head: bytes, path: str | Path | None = None) -> tuple[FormatInfo | None, float]:
-    """The best-matching format for a file's first bytes, with its confidence.
+#: How much a file's extension weighs as evidence of its format, on the sniffers' 0..1 scale: more than a
+#: content guess from a byte or two (a raSkat version word 0.05, a BSON-looking first key 0.2, a headerless
+#: NanoVer version-1 record 0.3), less than a header a sniffer recognises (0.5 and up). So a damaged
+#: ``run.state`` is checked as NanoVer and reported malformed with the header rule that failed, rather than
+#: as unrecognised or as whichever format a damaged byte happens to resemble.
+EXTENSION_EVIDENCE = 0.4
 
-    Content decides; the extension counts only as a tie-break (0.01).
-    """
+
+@dataclass(frozen=True)
+class Sniffed:
+    """What ``sniff_evidence`` found: the format chosen (``None``: neither content nor extension names one),
+    its score, and whether the extension decided it (the content's own claim was weaker)."""
+
+    info: FormatInfo | None
+    score: float
+    by_extension: bool = False
+    #: The extension that named the format (``".state"``), when it decided.
+    extension: str = ""
+
+
+def sniff_evidence(head: bytes, path: str | Path | None = None) -> Sniffed:
+    """The best-supported format for a file's first bytes and its name.
+
+    A header a sniffer recognises decides; the extension counts as evidence of
+    :data:`EXTENSION_EVIDENCE`, so it outweighs a weak content guess and names the format of a
+    file whose header no sniffer claims; among equal scores the extension breaks the tie."""
     suffix = path_suffix(path).lower() if path is not None else ""
-    best: FormatInfo | None = None
-    best_score = 0.0
+    best = Sniffed(None, 0.0)
     for info in FORMATS.values():
-        score = info.load().sniff(head)
-        if score > 0 and suffix in info.extensions:
-            score += 0.01
-        if score > best_score:
-            best, best_score = info, score
-    return best, best_score
+        content = info.load().sniff(head)
+        named = suffix in info.extensions
+        score = max(content, EXTENSION_EVIDENCE) + 0.01 if named else content
+        if score > best.score:
+            decided = named and content < EXTENSION_EVIDENCE
+            best = Sniffed(info, score, decided, suffix if decided else "")
+    return best
+
+
+def sniff(head: bytes, path: str | Path | None = None) -> tuple[FormatInfo | None, float]:
+    """The best-matching format for a file's first bytes and its name, with its score (``sniff_evidence``)."""
+    found = sniff_evidence(head, path)
+    return found.info, found.score
 
 
 def by_extension(path: str | Path) -> FormatInfo | None:

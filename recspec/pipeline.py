@@ -37,7 +37,7 @@ from ._parallel import (
     run_in_workers,
 )
 from .errors import InputError, RecspecError, UsageError
-from .formats import SNIFF_BYTES, FormatInfo, Progress, by_extension, sniff
+from .formats import SNIFF_BYTES, FormatInfo, Progress, sniff, sniff_evidence
 from .report import FileReport, Finding, Report, Severity, Tally, Verdict
 from .spool import PathList, Spool, load_record, record
 
@@ -161,18 +161,16 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         f.seek(0)
         head = f.read(SNIFF_BYTES)
         info = fmt
+        sniffed = None
         if info is None:
-            info, _score = sniff(head, shown)
+            sniffed = sniff_evidence(head, shown)
+            info = sniffed.info
             if info is None:
-                guess = by_extension(shown)
-                if not named and guess is None:
+                if not named:
                     return None  # clearly not a recording: listed and counted (Report.unclaimed)
-                # a folder member that a format's extension claims is reported like a named file: a
-                # recording broken past recognition (an empty run2.log, a zeroed header) never passes silently
-                hint = f" (its extension suggests {guess.id}; force it with --format {guess.id})" if guess else ""
                 return FileReport(shown, None, None, profile or "spec", Verdict.UNRECOGNIZED, [Finding(
                     "RECSPEC-UNRECOGNIZED", Severity.ERROR,
-                    f"no known format recognises this content{hint}", 0, min(size, 16), "")])
+                    "no known format recognises this content (force one with --format)", 0, min(size, 16), "")])
         prof = info.check_profile(profile)
         info.check_variant(variant)
         f.seek(0)
@@ -182,8 +180,14 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
             kwargs["cross_check_limit"] = cross_check_limit
         if progress is not None:
             kwargs["progress"] = progress
-        return module.check(f, path=shown, variant=variant, profile=prof, size=size,
-                            cross_check=cross_check, **kwargs)
+        report = module.check(f, path=shown, variant=variant, profile=prof, size=size,
+                              cross_check=cross_check, **kwargs)
+        if sniffed is not None and sniffed.by_extension:
+            # a folder member that a format's extension names is checked as that format: a recording broken
+            # past recognition (an empty run2.log, a zeroed header) is reported with the header rule it fails
+            report.evidence["format"] = {"method": "extension", "extension": sniffed.extension,
+                                         "content": "the first bytes are no format's recognised header"}
+        return report
     except UsageError:
         raise
     except OSError as e:

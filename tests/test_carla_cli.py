@@ -38,12 +38,24 @@ def test_folder_is_recursive_and_skips_unrecognised_members(tmp_path):
 
 
 def test_named_unrecognised_file_is_reported(tmp_path):
+    p = tmp_path / "x.txt"
+    p.write_bytes(b"hello, not a CARLA log at all")
+    code, out, _ = run("check", "--json", str(p))
+    assert code == 1
+    f = json.loads(out)["files"][0]
+    assert f["verdict"] == "unrecognized" and "--format" in f["findings"][0]["message"]
+
+
+def test_a_file_no_header_claims_is_checked_as_the_format_its_extension_names(tmp_path):
     p = tmp_path / "x.log"
     p.write_bytes(b"hello, not a CARLA log at all")
     code, out, _ = run("check", "--json", str(p))
     assert code == 1
     f = json.loads(out)["files"][0]
-    assert f["verdict"] == "unrecognized" and "--format carla" in f["findings"][0]["message"]
+    assert (f["format"], f["verdict"]) == ("carla", "malformed")
+    assert f["evidence"]["format"]["method"] == "extension"
+    magic = next(x for x in f["findings"] if x["rule"] == "CARLA-HEADER-001")
+    assert magic["offset"] == 2 and "llo, not a CARL" in magic["message"]  # the bytes found where the magic is
 
 
 def test_forced_format_on_garbage_gives_malformed_not_traceback(tmp_path):

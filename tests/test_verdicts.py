@@ -55,12 +55,14 @@ def test_a_folder_run_reports_every_broken_recording_and_fails(tmp_path):
     assert set(by_name) == {"run1.log", "run2.log", "run4.log", "session.traj"}
     assert by_name["run1.log"]["verdict"] == "valid"
     for name in ("run2.log", "run4.log", "session.traj"):
-        assert by_name[name]["verdict"] in ("malformed", "unrecognized"), name
+        assert by_name[name]["verdict"] == "malformed", name
         assert by_name[name]["failed"] is True
         assert by_name[name]["findings"], name
-    # no sniffer claims them, the extension does: reported as a named file is, with the format to force
-    assert "--format carla" in by_name["run4.log"]["findings"][0]["message"]
-    assert "--format nanover" in by_name["session.traj"]["findings"][0]["message"]
+    # no sniffer claims them, the extension does: checked as that format, with its header rule
+    assert by_name["run4.log"]["format"] == "carla"
+    assert "CARLA-HEADER-001" in {f["rule"] for f in by_name["run4.log"]["findings"]}
+    assert by_name["session.traj"]["format"] == "nanover"
+    assert by_name["session.traj"]["findings"][0]["rule"] == "NANOVER-HEADER-001"
     assert rep["summary"]["files"] == 4
 
 

@@ -50,7 +50,7 @@ def main() -> int:
             if not mpath.is_file() or mpath.read_text(encoding="utf-8") != text:
                 problems.append(f"{mpath}: differs from the built manifest")
             names = {s.name for s in built}
-            for sub in ("valid", "invalid"):
+            for sub in ("valid", "invalid", "damaged"):
                 for p in sorted((folder / sub).glob("*")) if (folder / sub).is_dir() else []:
                     if f"{sub}/{p.name}" not in names:
                         problems.append(f"{p}: not built by the generator (stale file)")

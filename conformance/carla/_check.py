@@ -43,7 +43,7 @@ from ._detect import (  # noqa: F401 - re-exported
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
 from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, build_template
 from ._rules import RULES_BY_ID
-from ._sniff import sniff
+from ._sniff import MAGIC_FIELD, sniff
 
 __all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "DETECTION_PREFIX_PACKETS", "check_stream",
            "detect_variant", "sniff"]
@@ -770,6 +770,11 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     try:
         header, offset = dec.read_header(f)
     except DecodeError as e:
+        f.seek(0)
+        magic = f.read(2 + len(MAGIC_FIELD))[2:]
+        if magic != MAGIC_FIELD:  # what broke the header is often the magic: say so, with the bytes found
+            sink.add("CARLA-HEADER-001", f"magic field (u16 length, then the text) is {magic!r}, not {MAGIC_FIELD!r}",
+                     2, len(magic), "header.magic", MAGIC_FIELD, magic)
         sink.add("CARLA-STREAM-001", f"file ends inside the info header ({e.message})", e.offset, None, e.path)
         sink.structural_error = True  # no header: the file cannot be walked, under any profile
         sink.fill(report)
