@@ -14,7 +14,7 @@ from typing import TextIO
 
 from recspec.formats import FormatInfo
 from recspec.pipeline import check_file
-from recspec.render import hex_window
+from recspec.render import finding_location, hex_window, severity_label
 from recspec.report import Finding
 
 __all__ = ["reproduce"]
@@ -30,7 +30,8 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     assert report is not None
     out.write(f"reference: verdict {report.verdict.value}, variant {report.variant}, {len(report.findings)} findings\n")
     for f in report.findings:
-        out.write(f"  {f.severity.value.upper():7} {f.rule} @{f.offset} {f.path}: {f.message}\n")
+        where = finding_location(f.offset, f.path)
+        out.write(f"  {severity_label(f.severity):7} {f.rule}{' ' + where if where else ''}: {f.message}\n")
     status = 0 if report.verdict.value not in ("crash", "timeout") else 1
     kaitai_variant = report.variant
     if info.variants and kaitai_variant is None:

@@ -128,7 +128,7 @@ def test_truncated_copy_gets_located_finding(tmp_path):
     assert f["verdict"] == "malformed"
     [finding] = [x for x in f["findings"] if x["rule"] == "CARLA-STREAM-001"]
     assert finding["offset"] == starts[100]
-    assert "last complete frame: id 100" in finding["message"]
+    assert "last complete frame: frame[99] (id 100)" in finding["message"]  # place from 0, id from 1
     assert f"{cut - starts[100]} bytes remain" in finding["message"]
 
 

@@ -104,6 +104,8 @@ class _Walk:
         self.prev_start: tuple[int, float, float, int] | None = None  # id, duration, elapsed, offset
         self.last_frame_end = 0
         self.last_complete_frame_id: int | None = None
+        #: the place of that frame in the file (frame[i]); ids are the writer's and need not follow the places
+        self.last_complete_frame_index: int | None = None
         self.trace: CarlaTrace | None = None
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
@@ -289,6 +291,7 @@ class _Walk:
         self.last_frame_end = raw.end
         if self.prev_start is not None:
             self.last_complete_frame_id = self.prev_start[0]
+            self.last_complete_frame_index = self.frames - 1
 
     def finish(self, end_offset: int) -> None:
         sink = self.sink
@@ -339,6 +342,7 @@ class _Walk:
             prev = self.prev_start = (*last, start + 5)
             self.last_frame_end = start + t.size
             self.last_complete_frame_id = last[0]
+            self.last_complete_frame_index = self.frames - 1
             self.frame_path = f"frame[{self.frames - 1}]"
 
     def _bulk_step(self, reader: dec.PacketReader, prev: tuple[int, float, float, int]
@@ -836,11 +840,14 @@ def _report_tail(walk: _Walk, sink: FindingSink, e: Truncated, size: int, first:
     """The file ends inside a packet: truncation, or trailing bytes after the last frame."""
     remaining = size - e.offset
     last = walk.last_complete_frame_id
-    where = f"last complete frame: id {last}" if last is not None else "no complete frame"
+    # frame[i] is the i-th frame of the file, from 0; the id is what its FrameStart stores (CARLA counts from 1)
+    where = (f"last complete frame: frame[{walk.last_complete_frame_index}] (id {last})" if last is not None
+             else "no complete frame")
+    inside = f" in {walk.frame_path} (id {walk.prev_start[0]})" if walk.in_frame and walk.prev_start else ""
     if not walk.in_frame and walk.frames > 0 and first and first[0] != walk.v.id_of[K.FRAME_START]:
         sink.add("CARLA-STREAM-002", f"{remaining} trailing bytes after the last frame ({where})",
                  e.offset, remaining, "", 0, remaining)
     else:
-        sink.add("CARLA-STREAM-001", f"truncated: {e.message}; {where}; {remaining} bytes remain after "
+        sink.add("CARLA-STREAM-001", f"truncated: {e.message}{inside}; {where}; {remaining} bytes remain after "
                  f"offset {e.offset}", e.offset, remaining, walk.frame_path if walk.in_frame else "", e.needed,
                  e.available)

@@ -51,10 +51,14 @@ RULES: tuple[Rule, ...] = (
        "Records (16-byte timestamp, 8-byte length, payload) follow each other to the end of the file. A file "
        "that ends inside a record header or payload was cut off (NanoVer's Rust writer never flushes at "
        "shutdown). recspec reports the last complete record and the bytes left; NanoVer's readers drop the "
-       "last record, raise DecodeError or stop silently.", E, structural=True),
+       "last record, raise DecodeError or stop silently. A length field above MAX_PAYLOAD_SIZE that also runs "
+       "past the end of the file is reported here as a damaged length, with its offset and the bytes left.",
+       E, structural=True),
     _r("NANOVER-LIMIT-001", "A payload is at most MAX_PAYLOAD_SIZE bytes",
        f"{DOC}#nanover-limit-001 (recspec's own limit, MAX_PAYLOAD_SIZE = 64 MiB)",
-       "recspec does not read a record whose declared payload length is above 64 MiB (MAX_PAYLOAD_SIZE); a "
+       "recspec does not read a record whose declared payload length is above 64 MiB (MAX_PAYLOAD_SIZE) in a "
+       "file that holds that many bytes after it (beyond the file's end it is a damaged length, "
+       "NANOVER-STREAM-001); a "
        "length that large is corruption in every known file (the largest real payloads are kilobytes). The "
        "rest of the file is not read.", E, structural=True),
     _r("NANOVER-LIMIT-002", "Struct and ListValue nesting is at most MAX_NESTING deep",

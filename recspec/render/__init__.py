@@ -14,13 +14,13 @@ from collections.abc import Callable, Iterable
 
 from ..report import Report
 from ._atomic import write_atomic
-from ._context import RenderContext, finding_location
+from ._context import RenderContext, finding_location, severity_label
 from ._hexdump import hex_window
 from ._json import iter_json
 from ._write import write_report
 
-__all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "write_atomic",
-           "write_report"]
+__all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "severity_label",
+           "write_atomic", "write_report"]
 
 #: report format name -> renderer (the report's text in pieces, to write one after the other); the
 #: names `--report FORMAT:PATH` accepts. Each makes its pieces a file at a time from the run's files

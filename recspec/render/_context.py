@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from functools import cached_property
 
 from ..catalog import rule_family, rules_for
 from ..formats import FormatInfo
-from ..report import FileReport, Report, Rule
+from ..report import FileReport, Report, Rule, Severity
 
-__all__ = ["RenderContext", "finding_location"]
+__all__ = ["DISPLAY_DIGITS", "RenderContext", "display_value", "finding_location", "severity_label"]
 
 
 class RenderContext:
@@ -38,6 +39,26 @@ class RenderContext:
         if fr.format and fr.verdict.value not in ("unrecognized", "crash", "timeout"):
             fams.update(rule_family(rid) for rid, (info, _) in self.rules.items() if info.id == fr.format)
         return sorted(fams)
+
+
+def severity_label(severity: Severity) -> str:
+    """A severity as every text output spells it (the check table, ``reproduce``, JUnit, HTML):
+    ERROR, WARNING, INFO, OFF, the JSON report's value in capitals."""
+    return severity.value.upper()
+
+
+#: Significant digits of a float in a report a person reads (HTML): the stats' floats come from float32
+#: fields (8.33333396911621 is the float32 8.333334 widened) or sums of them, so digits past the sixth are
+#: the storage's noise, not the recording's. The JSON report keeps every value exact.
+DISPLAY_DIGITS = 6
+
+
+def display_value(value: object) -> str:
+    """A stats value as a report shows it to a person: a float to :data:`DISPLAY_DIGITS` significant digits
+    (8.33333396911621 -> 8.33333, 48000.0 -> 48000), anything else as it is."""
+    if type(value) is float and math.isfinite(value):
+        return f"{value:.{DISPLAY_DIGITS}g}"
+    return str(value)
 
 
 def finding_location(offset: int | None, path: str) -> str:

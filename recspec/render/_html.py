@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from .._version import __version__
 from ..report import FileReport, Finding, Report, Severity
-from ._context import RenderContext, finding_location
+from ._context import RenderContext, display_value, finding_location, severity_label
 from ._hexdump import hex_window
 from ._pictures import CSS as _PICTURE_CSS
 from ._pictures import picture
@@ -130,7 +130,7 @@ def _matrix(report: Report, rule_ids: list[str]) -> Iterable[str]:
 def _occurrence(fr: FileReport, f: Finding, anchor: str) -> Iterable[str]:
     where = finding_location(f.offset, f.path)
     yield f'<div class="finding {f.severity.value}" id="{anchor}">'
-    yield (f'<h4>{_e(f.severity.value.upper())}{" <code>" + _e(where) + "</code>" if where else ""}</h4>'
+    yield (f'<h4>{_e(severity_label(f.severity))}{" <code>" + _e(where) + "</code>" if where else ""}</h4>'
            f"<p>{_e(f.message)}</p>")
     yield _hex(fr.path, f)
     yield "</div>"
@@ -143,7 +143,7 @@ def _group(i: int, fr: FileReport, rule_id: str, items: list[Finding], ctx: Rend
     rule = ctx.rule(rule_id)
     n = fr.rule_count(rule_id) or len(items)  # the true count: the stored findings are capped per rule
     yield f'<section class="group {worst.value}" id="{gid}">'
-    yield (f'<h3>{_e(worst.value.upper())} <a href="#{_anchor("rule-", rule_id)}"><code>{_e(rule_id)}</code></a> '
+    yield (f'<h3>{_e(severity_label(worst))} <a href="#{_anchor("rule-", rule_id)}"><code>{_e(rule_id)}</code></a> '
            f'<span class="count">&times; {n}</span>{" &middot; known deviation" if known else ""}'
            f'{" &middot; " + _e(rule.title) if rule is not None else ""}</h3>')
     if known and fr.known_deviations[rule_id]:
@@ -181,7 +181,7 @@ def _file_section(i: int, fr: FileReport, ctx: RenderContext) -> Iterable[str]:
     if fr.stats:
         # as the JSON report has them (NaN and infinities as words, tuples as lists), so a report
         # read back by `recspec merge` renders the same page
-        stats = ", ".join(f"{_e(k)} {_e(v)}" for k, v in fr.plain_stats().items())
+        stats = ", ".join(f"{_e(k)} {_e(display_value(v))}" for k, v in fr.plain_stats().items())
         yield f"<p>stats: {stats}</p>"
     groups = _groups(fr)
     if ctx.pictures and i < PICTURED_FILES:

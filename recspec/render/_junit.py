@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from ..catalog import rule_family
 from ..report import FileReport, Finding, Report, Severity, Verdict
-from ._context import RenderContext, finding_location
+from ._context import RenderContext, finding_location, severity_label
 
 __all__ = ["iter_junit", "render_junit"]
 
@@ -33,7 +33,7 @@ def _clean(text: str) -> str:
 
 def _line(f: Finding) -> str:
     where = finding_location(f.offset, f.path)
-    return f"{f.severity.value.upper()} {f.rule}{' ' + where if where else ''}: {f.message}"
+    return f"{severity_label(f.severity)} {f.rule}{' ' + where if where else ''}: {f.message}"
 
 
 def _file_suite(fr: FileReport, ctx: RenderContext) -> ET.Element:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import pickle
 from typing import TextIO
 
-from ..report import FileReport, Report, Severity
+from ..report import FileReport, Report
 from ..spool import Spool
-from ._context import RenderContext, finding_location
+from ._context import RenderContext, finding_location, severity_label
 from ._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
 
 __all__ = ["TABLE_CHUNK", "TABLE_FINDINGS_PER_RULE", "EntryMaker", "print_table", "table_entry"]
@@ -28,7 +28,6 @@ TABLE_FINDINGS_PER_RULE = 5
 #: The table is written this many files at a time.
 TABLE_CHUNK = 256
 
-_SEV = {Severity.ERROR: "ERROR", Severity.WARNING: "WARN ", Severity.INFO: "INFO "}
 
 #: A file's entry: its row's cells (as wide as they are) and the lines under the row.
 Entry = tuple[tuple[str, ...], str]
@@ -49,7 +48,7 @@ def table_entry(fr: FileReport, ctx: RenderContext, per_rule: int | None) -> Ent
         where = finding_location(f.offset, f.path)
         known = " (known deviation)" if f.rule in fr.known_deviations else ""
         at = " " + where if where else ""
-        lines.append(f"    {_SEV.get(f.severity, '     ')} {f.rule}{known}{at}: {f.message}\n")
+        lines.append(f"    {severity_label(f.severity):7} {f.rule}{known}{at}: {f.message}\n")
     for rule, n in shown.items():
         total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
         listed = n if per_rule is None else min(n, per_rule)

@@ -228,6 +228,15 @@ class RecordReader:
                          self._pos, f"record[{self.count}]", rule="NANOVER-STREAM-001",
                          needed=needed, available=available)
 
+    def _damaged_length(self, declared: int, left: int) -> Truncated:
+        last = self.last
+        where = (f"last complete record: record[{last[0]}] at offset {last[1]}" if last else "no complete record")
+        at = self._pos + RECORD_HEADER_SIZE - 8  # the u64 length after the 16-byte timestamp
+        return Truncated(f"damaged length: record[{self.count}]'s length field at offset {at} declares {declared} "
+                         f"payload bytes, but {max(left, 0)} bytes are left in the file after its header; {where}",
+                         at, f"record[{self.count}]", rule="NANOVER-STREAM-001", needed=declared,
+                         available=max(left, 0))
+
     def records(self) -> Iterator[tuple[int, int, bytes]]:
         """``(offset, timestamp_us, payload)`` of each record in turn; the index of the one just
         given is ``count - 1``."""
@@ -252,6 +261,9 @@ class RecordReader:
             start = i + RECORD_HEADER_SIZE
             end = start + n
             if end > len(buf) or n > limit or pos + RECORD_HEADER_SIZE + n > total:
+                if pos + RECORD_HEADER_SIZE + n > total and n > limit:
+                    # larger than the limit and than the file: a damaged length field, not a cut file or a limit
+                    raise self._damaged_length(n, total - pos - RECORD_HEADER_SIZE)
                 if n > limit:  # before the truncation test: a length this large is corruption, not a cut
                     raise LimitExceeded(f"record[{self.count}] declares {n} payload bytes, above the limit of "
                                         f"{limit}", pos + 16, f"record[{self.count}]", rule="NANOVER-LIMIT-001",

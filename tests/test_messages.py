@@ -1,0 +1,86 @@
+"""Messages that say what happened after corruption: a damaged length is called one, with its offset and
+the bytes left; frames are named by place and by id, distinctly; one severity vocabulary in every text
+output; floats a person reads are rounded to their meaningful digits."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import recspec
+from recspec.report import Verdict
+
+from helpers import SHIPPED_REAL, carla_packets, run_cli
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CARLA_REAL = SHIPPED_REAL / "carla_0910_DistanceToLaneCenter.log"
+NANOVER_HEADER = 16  # u64 magic, u64 version
+NANOVER_RECORD_HEADER = 24  # u128 timestamp, u64 payload length
+
+
+def test_an_absurd_nanover_record_length_is_a_damaged_length_not_a_limit() -> None:
+    data = bytearray((SHIPPED_REAL / "hello_vel.traj").read_bytes())
+    at = NANOVER_HEADER + 16  # record[0]'s length field, after its timestamp
+    data[at:at + 8] = struct.pack("<Q", 4898682855347960924)
+    report = recspec.check(bytes(data), name="damaged.traj")
+    [finding] = report.findings
+    assert finding.rule == "NANOVER-STREAM-001" and finding.offset == at
+    left = len(data) - NANOVER_HEADER - NANOVER_RECORD_HEADER
+    assert finding.message.startswith("damaged length:")
+    assert f"offset {at}" in finding.message and f"{left} bytes are left" in finding.message
+    assert "limit" not in finding.message
+
+
+def test_a_length_above_the_limit_that_the_file_holds_is_the_limit(tmp_path: Path) -> None:
+    limit = 64 * 1024 * 1024  # MAX_PAYLOAD_SIZE, NANOVER-LIMIT-001's documented value
+    head = (SHIPPED_REAL / "hello_vel.traj").read_bytes()[:NANOVER_HEADER]
+    path = tmp_path / "huge.traj"
+    with open(path, "wb") as f:
+        f.write(head + struct.pack("<QQQ", 1, 0, limit + 1))
+        f.truncate(NANOVER_HEADER + NANOVER_RECORD_HEADER + limit + 1)  # sparse: no disk written for the payload
+    [finding] = recspec.check(path).findings
+    assert finding.rule == "NANOVER-LIMIT-001" and finding.offset == NANOVER_HEADER + 16
+
+
+def test_carla_truncation_names_the_frame_by_place_and_by_id() -> None:
+    data = CARLA_REAL.read_bytes()
+    cut = len(data) // 2
+    starts = [off for off, pid, _ in carla_packets(data) if pid == 0 and off + 5 < cut]  # FrameStart is id 0
+    frame_ids = [struct.unpack_from("<I", data, off + 5)[0] for off in starts]
+    place = len(starts) - 1  # the frame the cut falls in
+    assert frame_ids[place] != place  # CARLA counts ids from 1: the two must not be confused
+    report = recspec.check(data[:cut], name="cut.log")
+    [finding] = [f for f in report.findings if f.rule == "CARLA-STREAM-001"]
+    assert finding.path == f"frame[{place}]"
+    assert f"in frame[{place}] (id {frame_ids[place]})" in finding.message
+    assert f"last complete frame: frame[{place - 1}] (id {frame_ids[place - 1]})" in finding.message
+
+
+def test_check_reproduce_and_reports_spell_severities_alike(tmp_path: Path) -> None:
+    warned = CORPUS / "carla/invalid/CARLA-HEADER-004.log"  # a warning under both profiles
+    code, table, _ = run_cli("check", str(warned), "--report", f"junit:{tmp_path / 'r.xml'}",
+                             "--report", f"html:{tmp_path / 'r.html'}")
+    assert code == 0
+    assert "    WARNING CARLA-HEADER-004 @26 header.map_name: map name is empty" in table.splitlines()
+    _, reproduced, _ = run_cli("reproduce", str(warned))
+    assert "  WARNING CARLA-HEADER-004 @26 header.map_name: map name is empty" in reproduced.splitlines()
+    assert "WARNING CARLA-HEADER-004" in (tmp_path / "r.xml").read_text()
+    assert "<h4>WARNING <code>@26 header.map_name</code></h4>" in (tmp_path / "r.html").read_text()
+    for text in (table, reproduced):
+        assert "WARN " not in text
+
+
+def test_reproduce_leaves_out_an_empty_path() -> None:
+    _, out, _ = run_cli("reproduce", str(CORPUS / "carla/invalid/CARLA-FRAME-009.log"))
+    assert "  WARNING CARLA-FRAME-009 @40: the log holds no frame" in out.splitlines()
+    assert " :" not in out.split("\n\n")[1]
+
+
+def test_html_stats_show_floats_to_their_meaningful_digits(tmp_path: Path) -> None:
+    report = recspec.check(CARLA_REAL, cross_check="off")
+    assert report.verdict is not Verdict.CRASH
+    exact = report.to_json()["stats"]["duration_s"]
+    assert len(repr(exact)) > 10  # the JSON contract keeps the exact value
+    run_cli("check", str(CARLA_REAL), "--cross-check", "off", "--report", f"html:{tmp_path / 'r.html'}")
+    html = (tmp_path / "r.html").read_text()
+    assert f"duration_s {exact:.6g}," in html and repr(exact) not in html
