@@ -30,8 +30,8 @@ def reproduce(path: Path, info: FormatInfo, *, variant: str | None, out: TextIO)
     assert report is not None
     out.write(f"reference: verdict {report.verdict.value}, variant {report.variant}, {len(report.findings)} findings\n")
     for f in report.findings:
-        where = finding_location(f.offset, f.path)
-        out.write(f"  {severity_label(f.severity):7} {f.rule}{' ' + where if where else ''}: {f.message}\n")
+        located = finding_location(f.offset, f.path)
+        out.write(f"  {severity_label(f.severity):7} {f.rule}{' ' + located if located else ''}: {f.message}\n")
     status = 0 if report.verdict.value not in ("crash", "timeout") else 1
     kaitai_variant = report.variant
     if info.variants and kaitai_variant is None:

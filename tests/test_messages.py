@@ -8,9 +8,8 @@ import struct
 from pathlib import Path
 
 import recspec
-from recspec.report import Verdict
-
 from helpers import SHIPPED_REAL, carla_packets, run_cli
+from recspec.report import Verdict
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 CARLA_REAL = SHIPPED_REAL / "carla_0910_DistanceToLaneCenter.log"
