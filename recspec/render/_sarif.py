@@ -3,8 +3,15 @@
 Code-scanning pages read SARIF: each result names its rule (``ruleId`` and
 ``ruleIndex`` into the driver's rules, which carry the title, the explanation,
 the full `recspec explain` text as help and the spec clause), the file as a
-relative URI (as named on the command line) and a ``byteOffset``/``byteLength``
-region; the structural path is a logical location. Known deviations are
+relative URI (as named on the command line) and a region; the structural path is
+a logical location.
+
+GitHub code scanning places a result by line (its validator rule GH1003 requires
+``region.startLine``) and shows a result without one at no place at all. A
+recording has no lines, so every result's region is line 1, the file's start,
+beside the ``byteOffset``/``byteLength`` of the bytes the finding is about (a
+reader of SARIF that knows binary regions uses those); the message names the
+offset and the structural path too, since that is what GitHub shows of them. Known deviations are
 results with an external suppression carrying the reason; stale expectations
 are results of ``RECSPEC-STALE-EXPECTATION`` located in the expectations file.
 """
@@ -119,16 +126,17 @@ def _results(report: Report, index: dict[str, int]) -> Iterator[dict[str, Any]]:
         for f in fr.findings:
             if f.severity is Severity.OFF:
                 continue
-            phys: dict[str, Any] = {"artifactLocation": {"uri": uri, "index": art_index}}
+            region: dict[str, Any] = {"startLine": 1}  # GitHub's place for a file without lines: its start
             if f.offset is not None:
-                region: dict[str, Any] = {"byteOffset": f.offset}
+                region["byteOffset"] = f.offset
                 if f.length is not None:
                     region["byteLength"] = f.length
-                phys["region"] = region
+            phys: dict[str, Any] = {"artifactLocation": {"uri": uri, "index": art_index}, "region": region}
             location: dict[str, Any] = {"physicalLocation": phys}
             if f.path:
                 location["logicalLocations"] = [{"fullyQualifiedName": f.path}]
-            text = f.message + (f" (at {f.path})" if f.path else "")
+            where = ", ".join(([f"byte {f.offset}"] if f.offset is not None else []) + ([f.path] if f.path else []))
+            text = f.message + (f" (at {where})" if where else "")
             result: dict[str, Any] = {
                 "ruleId": f.rule,
                 "level": _LEVEL[f.severity],
@@ -150,7 +158,8 @@ def _results(report: Report, index: dict[str, int]) -> Iterator[dict[str, Any]]:
         msg = f"known deviation {s.rule} is listed for {s.path} but {s.why}" + (f" ({s.reason})" if s.reason else "")
         result = {"ruleId": "RECSPEC-STALE-EXPECTATION", "level": "error", "message": {"text": msg},
                   "locations": [{"physicalLocation": {
-                                     "artifactLocation": {"uri": artifact_uri(report.expectations or "")}},
+                                     "artifactLocation": {"uri": artifact_uri(report.expectations or "")},
+                                     "region": {"startLine": 1}},
                                  "logicalLocations": [{"fullyQualifiedName": f"{s.path}/{s.rule}"}]}]}
         if "RECSPEC-STALE-EXPECTATION" in index:
             result["ruleIndex"] = index["RECSPEC-STALE-EXPECTATION"]
