@@ -12,10 +12,11 @@ import re
 import textwrap
 from collections.abc import Iterable
 
+from ._paths import docs_dir
 from .formats import FORMATS, FormatInfo, resolve_format
 from .report import CORE_RULES, Rule
 
-__all__ = ["RECSPEC", "all_rules", "explain_text", "rule_family", "rules_for"]
+__all__ = ["RECSPEC", "all_rules", "explain_text", "installed_document", "rule_family", "rules_for"]
 
 #: The pseudo-format that owns recspec's own rules (RECSPEC-*), which apply to any file.
 RECSPEC = FormatInfo("recspec", "recspec itself, any format", (), (), (), ("spec", "compat"), "spec",
@@ -49,12 +50,15 @@ def rules_for(format_ids: Iterable[str | None]) -> dict[str, tuple[FormatInfo, R
     return out
 
 
-def explain_text(info: FormatInfo, rule: Rule, *, width: int = 88) -> str:
-    """One rule in full, as `recspec explain RULE` prints it."""
+def explain_text(info: FormatInfo, rule: Rule, *, width: int = 88, document: str | None = None) -> str:
+    """One rule in full, as `recspec explain RULE` prints it; ``document`` (the clause's file where this
+    recspec is installed, :func:`installed_document`) adds a line after the clause."""
     lines = [f"{rule.id}: {rule.title}", "",
              f"format:     {info.id} ({info.title})",
-             f"clause:     {rule.clause}",
-             "levels:     " + ", ".join(f"{k} {v.value}" for k, v in rule.levels.items())]
+             f"clause:     {rule.clause}"]
+    if document:
+        lines.append(f"document:   {document}")
+    lines.append("levels:     " + ", ".join(f"{k} {v.value}" for k, v in rule.levels.items()))
     if rule.structural:
         lines += ["structural: yes (an error here means the file cannot be walked: verdict malformed;",
                   "            the Kaitai parser rejects such files too)"]
@@ -65,3 +69,15 @@ def explain_text(info: FormatInfo, rule: Rule, *, width: int = 88) -> str:
     if rule.deviation:
         lines += ["", "Where the document is wrong:", fill(rule.deviation)]
     return "\n".join(lines) + "\n"
+
+
+def installed_document(rule: Rule) -> str | None:
+    """The file a rule's clause cites (``docs/formats/<id>.md#anchor``, a path in the repository) as it is
+    where this recspec runs: the repository's file in a checkout, the copy inside the installed package
+    (``.../site-packages/recspec/docs/formats/<id>.md``) otherwise; ``None`` for a clause citing no file."""
+    cited = rule.clause.split(" ", 1)[0]
+    if not cited.startswith("docs/"):
+        return None
+    file, _, anchor = cited[len("docs/"):].partition("#")
+    path = docs_dir() / file
+    return f"{path}#{anchor}" if anchor else str(path)

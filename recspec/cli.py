@@ -23,9 +23,9 @@ from ._limits import MAX_STREAM_SIZE
 from ._parallel import DEFAULT_FILE_TIMEOUT
 from ._run import end_run, start_run
 from ._version import __version__
-from .catalog import all_rules, explain_text
+from .catalog import all_rules, explain_text, installed_document
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
-from .expectations import Expectations, apply_expectations, load_expectations, update_expectations
+from .expectations import Expectations, apply_expectations, load_expectations, unexplained, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import CROSS_CHECK_MODES, check_files, walk_files
 from .render import RENDERERS, RenderContext, render_pieces, write_report
@@ -82,7 +82,8 @@ known deviations:
   --expectations FILE lists the rules a writer's files are known to break.
   Those findings are reported but do not fail the run; a listed deviation
   that no longer occurs does fail it, so the list cannot go stale silently.
-  --update-expectations rewrites FILE from this run (reasons are kept).
+  --update-expectations rewrites FILE from this run (reasons are kept; a new
+  entry's reason is a TODO, and the run fails until each one is written).
 
 {cross_check}
 parallel runs:
@@ -201,7 +202,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--expectations", metavar="FILE",
                    help="known deviations: the listed rules do not fail the run, a stale entry does")
     c.add_argument("--update-expectations", action="store_true",
-                   help="rewrite the --expectations FILE from this run (keeps the reasons already written)")
+                   help="rewrite the --expectations FILE from this run (keeps the reasons already written; a new "
+                        "entry gets a TODO reason, which fails the run until it is replaced)")
     c.add_argument("-j", "--jobs", type=_jobs_arg, default=1, metavar="N",
                    help="check N files at a time in worker processes (0: one per CPU; default 1, in-process)")
     c.add_argument("--timeout", type=_seconds_arg, default=None, metavar="SECONDS",
@@ -270,7 +272,10 @@ def _parser() -> argparse.ArgumentParser:
 
     e = sub.add_parser("explain", help="print one rule in full", formatter_class=_Formatter,
                        description=_d("Print a rule: its title, the spec clause it enforces, its level per profile, "
-                                   "what it means and where the document is wrong."),
+                                   "what it means and where the document is wrong. The clause names the "
+                                   "document by its path in recspec's repository (docs/formats/...); the "
+                                   "'document:' line gives the same file where this recspec is installed "
+                                   "(inside the installed package), to open it without a checkout."),
                        epilog="example:\n  recspec explain CARLA-FRAME-004")
     e.add_argument("rule", metavar="RULE")
     e.set_defaults(func=_cmd_explain)
@@ -461,8 +466,11 @@ def _judge_expectations(args: argparse.Namespace, report: Report, expectations: 
     if args.update_expectations:
         expectations = update_expectations(report, expectations)
         write_report(expectations.path, expectations.to_text())
+        todo = sum(unexplained(why) for listed in expectations.files.values() for why in listed.values())
         err.write(f"recspec: wrote {args.expectations} ({sum(len(v) for v in expectations.files.values())} "
-                  f"known deviations in {len(expectations.files)} files)\n")
+                  f"known deviations in {len(expectations.files)} files"
+                  + (f"; {todo} without a reason: write each one in place of the TODO, the run fails until then"
+                     if todo else "") + ")\n")
     apply_expectations(report, expectations, name=args.expectations)
 
 
@@ -704,7 +712,7 @@ def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     pairs = all_rules(None)
     for info, r in pairs:
         if r.id == want:
-            out.write(explain_text(info, r))
+            out.write(explain_text(info, r, document=installed_document(r)))
             return EXIT_OK
     import difflib
 

@@ -18,7 +18,10 @@ known deviation (reported, but it does not fail the run); a listed rule that
 does not fire, or a listed file that no longer exists, is stale and fails the
 run. Listed files that exist but were not part of this run are left alone.
 `--update-expectations` rewrites the file from the run: each failing file's
-error rules, keeping the reasons already written.
+error rules, keeping the reasons already written and giving each new entry the
+reason :data:`PLACEHOLDER_REASON`. An entry whose reason is that placeholder or
+empty fails the run (a stale expectation, "its reason is not written yet") until
+someone writes why the deviation is expected.
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ from .errors import InputError, UsageError
 from .report import FileReport, Report, Severity, StaleExpectation, Verdict
 from .spool import Spool
 
-__all__ = ["EXPECTATIONS_SCHEMA", "Expectations", "apply_expectations", "load_expectations", "update_expectations"]
+__all__ = ["EXPECTATIONS_SCHEMA", "PLACEHOLDER_REASON", "Expectations", "apply_expectations", "load_expectations",
+           "unexplained", "update_expectations"]
 
 EXPECTATIONS_SCHEMA = 1
 #: The largest expectations file read (a list of rule ids per file; 64 MiB is millions of entries).
@@ -42,6 +46,16 @@ MAX_EXPECTATIONS_SIZE = 64 * 1024 * 1024
 _TOP_LEVEL_KEYS = ("recspec_expectations", "files")
 
 _HARNESS = (Verdict.CRASH, Verdict.TIMEOUT)
+
+#: The reason ``--update-expectations`` gives a new entry: the run fails until it is replaced.
+PLACEHOLDER_REASON = "TODO: write why this deviation is expected (the run fails until this is replaced)"
+#: Why an entry without a reason fails the run (a stale expectation's ``why``).
+NO_REASON = "its reason is not written yet"
+
+
+def unexplained(reason: str) -> bool:
+    """Whether an entry's reason still has to be written: empty, or the placeholder left as it was."""
+    return not reason.strip() or reason == PLACEHOLDER_REASON
 
 
 @dataclass
@@ -121,6 +135,8 @@ def apply_expectations(report: Report, exp: Expectations, *, name: str) -> None:
                     fr.known_deviations = {r: why for r, why in listed.items() if r in occurred}
                     stale.extend(StaleExpectation(key, r, why, "it did not occur")
                                  for r, why in listed.items() if r not in occurred)
+                    stale.extend(StaleExpectation(key, r, why, NO_REASON)
+                                 for r, why in fr.known_deviations.items() if unexplained(why))
             yield fr
 
     if isinstance(report.files, Spool):
@@ -144,7 +160,7 @@ def update_expectations(report: Report, exp: Expectations) -> Expectations:
         old = exp.files.get(key, {})
         rules = sorted({f.rule for f in fr.findings if f.severity is Severity.ERROR})
         if rules:
-            files[key] = {r: old.get(r, "") for r in rules}
+            files[key] = {r: old.get(r) or PLACEHOLDER_REASON for r in rules}
         else:
             files.pop(key, None)
     return Expectations(exp.path, files)

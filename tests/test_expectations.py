@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import run_cli as run
+from recspec.expectations import PLACEHOLDER_REASON
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
 
@@ -49,7 +50,7 @@ def test_listed_deviations_do_not_fail_the_run(writer):
 
 def test_an_unlisted_rule_still_fails(writer):
     exp = writer / "expectations.json"
-    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": ""}})
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"}})
     code, out, _ = run("check", str(writer / "out"), "--expectations", str(exp))
     assert code == 1  # cut.log's truncation is not listed
     assert "CARLA-FRAME-004 (known deviation) @1990" in out
@@ -58,7 +59,7 @@ def test_an_unlisted_rule_still_fails(writer):
 def test_a_stale_expectation_fails_the_run(writer):
     exp = writer / "expectations.json"
     write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"},
-                             "out/cut.log": {"CARLA-STREAM-001": ""},
+                             "out/cut.log": {"CARLA-STREAM-001": "killed writer"},
                              "out/good.log": {"CARLA-HEADER-003": "old writer wrote 1900-based dates"}})
     code, out, _ = run("check", str(writer / "out"), "--expectations", str(exp))
     assert code == 1
@@ -71,9 +72,9 @@ def test_a_stale_expectation_fails_the_run(writer):
 
 def test_a_listed_file_that_is_gone_is_stale_but_one_not_checked_is_left_alone(writer):
     exp = writer / "expectations.json"
-    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": ""},
-                             "out/cut.log": {"CARLA-STREAM-001": ""},
-                             "out/deleted.log": {"CARLA-FRAME-004": ""}})
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"},
+                             "out/cut.log": {"CARLA-STREAM-001": "killed writer"},
+                             "out/deleted.log": {"CARLA-FRAME-004": "rounds elapsed"}})
     code, out, _ = run("check", "--json", str(writer / "out" / "elapsed.log"), "--expectations", str(exp))
     assert code == 1
     stale = json.loads(out)["expectations"]["stale"]
@@ -85,12 +86,30 @@ def test_update_expectations_writes_the_list_and_keeps_reasons(writer):
     write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"},
                              "out/good.log": {"CARLA-HEADER-003": "stale"}})
     code, _, err = run("check", str(writer / "out"), "--expectations", str(exp), "--update-expectations")
-    assert code == 0 and f"wrote {exp}" in err
+    assert f"wrote {exp}" in err and "1 without a reason" in err
     assert json.loads(exp.read_text()) == {"recspec_expectations": 1, "files": {
-        "out/cut.log": {"CARLA-STREAM-001": ""},
+        "out/cut.log": {"CARLA-STREAM-001": PLACEHOLDER_REASON},
         "out/elapsed.log": {"CARLA-FRAME-004": "rounds elapsed"}}}
+    assert code == 1  # the new entry's reason is still the placeholder
+    code, out, _ = run("check", "--json", str(writer / "out"), "--expectations", str(exp))
+    assert code == 1
+    assert [(s["path"], s["why"]) for s in json.loads(out)["expectations"]["stale"]] == [
+        ("out/cut.log", "its reason is not written yet")]
+    written = json.loads(exp.read_text())
+    written["files"]["out/cut.log"]["CARLA-STREAM-001"] = "the writer is killed at the end of the run"
+    exp.write_text(json.dumps(written))
     code, _, _ = run("check", str(writer / "out"), "--expectations", str(exp))
     assert code == 0
+
+
+def test_an_empty_reason_fails_the_run_like_the_placeholder(writer):
+    exp = writer / "expectations.json"
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": " "},
+                             "out/cut.log": {"CARLA-STREAM-001": "killed writer"}})
+    code, out, _ = run("check", str(writer / "out"), "--expectations", str(exp))
+    assert code == 1
+    assert "CARLA-FRAME-004 (known deviation) @1990" in out  # still marked: the reason alone is missing
+    assert "its reason is not written yet" in out
 
 
 def test_update_creates_a_missing_file_and_paths_are_relative_to_it(writer, monkeypatch):
@@ -98,13 +117,13 @@ def test_update_creates_a_missing_file_and_paths_are_relative_to_it(writer, monk
     exp = writer / "ci" / "expectations.json"
     monkeypatch.chdir(writer / "out")
     code, _, _ = run("check", "elapsed.log", "--expectations", str(exp), "--update-expectations")
-    assert code == 0
-    assert json.loads(exp.read_text())["files"] == {"../out/elapsed.log": {"CARLA-FRAME-004": ""}}
+    assert code == 1  # until the reason is written
+    assert json.loads(exp.read_text())["files"] == {"../out/elapsed.log": {"CARLA-FRAME-004": PLACEHOLDER_REASON}}
 
 
 def test_a_crash_is_never_a_known_deviation(writer, monkeypatch):
     exp = writer / "expectations.json"
-    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "", "RECSPEC-INTERNAL": ""}})
+    write_expectations(exp, {"out/elapsed.log": {"CARLA-FRAME-004": "rounds", "RECSPEC-INTERNAL": "never"}})
     monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=elapsed.log")
     code, out, _ = run("check", "--json", "-j", "2", str(writer / "out" / "elapsed.log"), "--expectations", str(exp))
     assert code == 1
