@@ -83,3 +83,16 @@ def test_html_stats_show_floats_to_their_meaningful_digits(tmp_path: Path) -> No
     run_cli("check", str(CARLA_REAL), "--cross-check", "off", "--report", f"html:{tmp_path / 'r.html'}")
     html = (tmp_path / "r.html").read_text()
     assert f"duration_s {exact:.6g}," in html and repr(exact) not in html
+
+
+def test_an_absurd_carla_packet_size_is_a_damaged_length() -> None:
+    data = bytearray(CARLA_REAL.read_bytes())
+    at, _, _ = carla_packets(bytes(data))[40]
+    data[at + 1:at + 5] = struct.pack("<I", 0xF0000000)  # the u32 size after the u8 packet id
+    report = recspec.check(bytes(data), name="damaged.log", cross_check="off")
+    [finding] = [f for f in report.findings if f.rule == "CARLA-STREAM-001"]
+    assert finding.offset == at
+    assert finding.message.startswith(f"damaged length: the packet's size field at offset {at + 1} declares "
+                                      f"{0xF0000000} payload bytes")
+    assert f"the {len(data) - at - 5} bytes left in the file" in finding.message
+    assert "truncated" not in finding.message

@@ -848,6 +848,10 @@ def _report_tail(walk: _Walk, sink: FindingSink, e: Truncated, size: int, first:
         sink.add("CARLA-STREAM-002", f"{remaining} trailing bytes after the last frame ({where})",
                  e.offset, remaining, "", 0, remaining)
     else:
-        sink.add("CARLA-STREAM-001", f"truncated: {e.message}{inside}; {where}; {remaining} bytes remain after "
+        if e.message.startswith("damaged"):  # a size field past the limit and the file's end (the reader says)
+            what = e.message + (f"; the packet is in{inside}" if inside else "")
+        else:
+            what = f"truncated: {e.message}{inside}"
+        sink.add("CARLA-STREAM-001", f"{what}; {where}; {remaining} bytes remain after "
                  f"offset {e.offset}", e.offset, remaining, walk.frame_path if walk.in_frame else "", e.needed,
                  e.available)

@@ -824,9 +824,13 @@ class PacketReader:
                     )
             packet_id, size = unpack_header(buf, i)
             if total is not None and pos + 5 + size > total:
+                left = total - pos - 5
                 raise Truncated(
-                    f"file ends inside a packet payload ({total - pos - 5} of {size} bytes)", pos, "",
-                    rule="CARLA-STREAM-001", needed=size, available=total - pos - 5,
+                    # above the limit and the file's end: a damaged size field rather than a file cut short
+                    f"damaged length: the packet's size field at offset {pos + 1} declares {size} payload bytes, "
+                    f"above the limit of {size_limit} and the {left} bytes left in the file" if size > size_limit
+                    else f"file ends inside a packet payload ({left} of {size} bytes)", pos, "",
+                    rule="CARLA-STREAM-001", needed=size, available=left,
                 )
             if size > size_limit:
                 raise LimitExceeded(
