@@ -145,3 +145,26 @@ def test_dump_refuses_what_it_cannot_write_to_or_read() -> None:
             recspec.dump(f)
     with pytest.raises(InputError):
         recspec.dump(STATE.with_name("missing.state"))
+
+
+_ANY = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True),
+                 st.text(max_size=12), st.binary(max_size=12), st.lists(st.integers(), max_size=2),
+                 st.just(Path("x.state")),
+                 st.sampled_from(["default", "full", "off", "nanover", "spec", "compat", "state", "traj"]))
+
+
+@settings(deadline=None)
+@given(kwargs=st.fixed_dictionaries({}, optional={arg: _ANY for arg in [*GOOD, "variant"]}),
+       source=st.one_of(st.sampled_from(GOOD_SOURCES + BAD_SOURCES), _ANY))
+def test_any_argument_values_give_a_report_or_a_recspec_usage_error(kwargs: dict[str, Any], source: Any) -> None:
+    """Arbitrary values, no oracle of which are good: the call returns a report that is no crash, or raises a
+    UsageError or InputError (a path that does not exist), never anything else."""
+    source = _source(source) if isinstance(source, str) and source in GOOD_SOURCES + BAD_SOURCES else source
+    try:
+        report = recspec.check(source, **kwargs)
+    except (UsageError, InputError):
+        return
+    finally:
+        if hasattr(source, "close"):
+            source.close()
+    assert report.verdict is not Verdict.CRASH, report.findings
