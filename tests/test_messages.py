@@ -96,3 +96,11 @@ def test_an_absurd_carla_packet_size_is_a_damaged_length() -> None:
                                       f"{0xF0000000} payload bytes")
     assert f"the {len(data) - at - 5} bytes left in the file" in finding.message
     assert "truncated" not in finding.message
+
+
+def test_a_damaged_bson_element_name_shows_the_bytes_found() -> None:
+    data = bytearray((CORPUS / "matrix-smt/valid/spec.bson").read_bytes())
+    data[6] = 0xC2  # the second byte of the first key, "objects": now the start of a 2-byte UTF-8 sequence
+    [finding] = recspec.check(bytes(data), name="scene.bson").findings
+    assert finding.rule == "MATRIX-BSON-005" and finding.offset == 6
+    assert "element name b'o\\xc2jects'" in finding.message

@@ -425,8 +425,8 @@ class _Reader:
             try:
                 name = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                raise self.fail(R_UTF8, f"element name is not valid UTF-8 ({e.reason} at byte {e.start})",
-                                pos + e.start, path) from None
+                raise self.fail(R_UTF8, f"element name {bytes(raw)!r} is not valid UTF-8 "
+                                        f"({e.reason} at byte {e.start})", pos + e.start, path) from None
             if len(_KEY_CACHE) < _KEY_CACHE_MAX:
                 _KEY_CACHE[raw] = name
         return name, k + 1

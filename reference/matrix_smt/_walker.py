@@ -167,8 +167,8 @@ class RecordingWalker:
         try:
             key = chunk[1:k].decode("utf-8")
         except UnicodeDecodeError as e:
-            raise self._fail(R_UTF8, f"element name is not valid UTF-8 ({e.reason} at byte {e.start})",
-                             pos + 1 + e.start, path) from None
+            raise self._fail(R_UTF8, f"element name {bytes(chunk[1:k])!r} is not valid UTF-8 "
+                                     f"({e.reason} at byte {e.start})", pos + 1 + e.start, path) from None
         return t, key, pos + k + 1
 
     def _value_end(self, t: int, start: int, v: int, last: int, path: str) -> int:
