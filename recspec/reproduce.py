@@ -57,7 +57,7 @@ def _agreement(data: bytes, findings: Sequence[Finding], status: int, out: TextI
         out.write("\nthe readings agree\n")
         for f in findings[:5]:
             if f.offset is not None:
-                out.write(f"\n{f.rule} @{f.offset} {f.path}\n{hex_window(data, f.offset, f.length)}\n")
+                out.write(f"\n{f.rule} {finding_location(f.offset, f.path)}\n{hex_window(data, f.offset, f.length)}\n")
         return status
     out.write(f"\nthe readings diverge at {len(divergences)} place(s):\n")
     for line, offset in divergences:

@@ -73,6 +73,7 @@ def test_reproduce_leaves_out_an_empty_path() -> None:
     _, out, _ = run_cli("reproduce", str(CORPUS / "carla/invalid/CARLA-FRAME-009.log"))
     assert "  WARNING CARLA-FRAME-009 @40: the log holds no frame" in out.splitlines()
     assert " :" not in out.split("\n\n")[1]
+    assert "CARLA-FRAME-009 @40" in out.splitlines()  # the hex window's heading, without a trailing space
 
 
 def test_html_stats_show_floats_to_their_meaningful_digits(tmp_path: Path) -> None:
