@@ -60,7 +60,6 @@ __all__ = [
     "KaitaiComparison",
     "ReferenceCodec",
     "Seed",
-    "Sniffed",
     "by_extension",
     "resolve_format",
     "sniff",
@@ -335,40 +334,33 @@ def resolve_format(name: str) -> FormatInfo:
 EXTENSION_EVIDENCE = 0.4
 
 
-@dataclass(frozen=True)
-class Sniffed:
-    """What ``sniff_evidence`` found: the format chosen (``None``: neither content nor extension names one),
-    its score, and whether the extension decided it (the content's own claim was weaker)."""
-
-    info: FormatInfo | None
-    score: float
-    by_extension: bool = False
-    #: The extension that named the format (``".state"``), when it decided.
-    extension: str = ""
-
-
-def sniff_evidence(head: bytes, path: str | Path | None = None) -> Sniffed:
-    """The best-supported format for a file's first bytes and its name.
+def sniff_evidence(head: bytes, path: str | Path | None = None) -> tuple[FormatInfo | None, float, str]:
+    """The best-supported format for a file's first bytes and its name: ``(format, score, extension)``,
+    the format ``None`` when neither content nor extension names one, and ``extension`` the suffix that
+    decided (``".state"``) when the content's own claim was weaker than it, else ``""``.
 
     A header a sniffer recognises decides; the extension counts as evidence of
     :data:`EXTENSION_EVIDENCE`, so it outweighs a weak content guess and names the format of a
     file whose header no sniffer claims; among equal scores the extension breaks the tie."""
     suffix = path_suffix(path).lower() if path is not None else ""
-    best = Sniffed(None, 0.0)
-    for info in FORMATS.values():
+    best: FormatInfo | None = None
+    best_score = 0.0
+    decided = ""
+    for info in FORMATS.values():  # plain locals and a tuple: this runs for every file of a run
         content = info.load().sniff(head)
-        named = suffix in info.extensions
-        score = max(content, EXTENSION_EVIDENCE) + 0.01 if named else content
-        if score > best.score:
-            decided = named and content < EXTENSION_EVIDENCE
-            best = Sniffed(info, score, decided, suffix if decided else "")
-    return best
+        if suffix in info.extensions:
+            score = (content if content > EXTENSION_EVIDENCE else EXTENSION_EVIDENCE) + 0.01
+            if score > best_score:
+                best, best_score, decided = info, score, suffix if content < EXTENSION_EVIDENCE else ""
+        elif content > best_score:
+            best, best_score, decided = info, content, ""
+    return best, best_score, decided
 
 
 def sniff(head: bytes, path: str | Path | None = None) -> tuple[FormatInfo | None, float]:
     """The best-matching format for a file's first bytes and its name, with its score (``sniff_evidence``)."""
-    found = sniff_evidence(head, path)
-    return found.info, found.score
+    found, score, _ = sniff_evidence(head, path)
+    return found, score
 
 
 def by_extension(path: str | Path) -> FormatInfo | None:

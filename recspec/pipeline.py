@@ -161,10 +161,9 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         f.seek(0)
         head = f.read(SNIFF_BYTES)
         info = fmt
-        sniffed = None
+        by_extension = ""  # the extension that named the format, when the content did not
         if info is None:
-            sniffed = sniff_evidence(head, shown)
-            info = sniffed.info
+            info, _score, by_extension = sniff_evidence(head, shown)
             if info is None:
                 if not named:
                     return None  # clearly not a recording: listed and counted (Report.unclaimed)
@@ -182,10 +181,10 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
             kwargs["progress"] = progress
         report = module.check(f, path=shown, variant=variant, profile=prof, size=size,
                               cross_check=cross_check, **kwargs)
-        if sniffed is not None and sniffed.by_extension:
+        if by_extension:
             # a folder member that a format's extension names is checked as that format: a recording broken
             # past recognition (an empty run2.log, a zeroed header) is reported with the header rule it fails
-            report.evidence["format"] = {"method": "extension", "extension": sniffed.extension,
+            report.evidence["format"] = {"method": "extension", "extension": by_extension,
                                          "content": "the first bytes are no format's recognised header"}
         return report
     except UsageError:
