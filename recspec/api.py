@@ -71,7 +71,7 @@ def _source(source: object) -> Source:
             raise UsageError(f"source: the file object's read() returns {type(probe).__name__}, not bytes",
                              "pass a binary file object, a path or bytes")
         return source  # type: ignore[return-value]
-    raise UsageError(f"cannot check a {type(source).__name__} (source=)", "pass a path, bytes or a binary file object")
+    raise UsageError(f"source: cannot check a {type(source).__name__}", "pass a path, bytes or a binary file object")
 
 
 def _cross_check_mode(value: object) -> bool | str:
