@@ -105,3 +105,15 @@ def test_a_damaged_bson_element_name_shows_the_bytes_found() -> None:
     [finding] = recspec.check(bytes(data), name="scene.bson").findings
     assert finding.rule == "MATRIX-BSON-005" and finding.offset == 6
     assert "element name b'o\\xc2jects'" in finding.message
+
+
+def test_a_string_a_damaged_length_stretches_is_quoted_by_its_start(tmp_path: Path) -> None:
+    """A text file named .log is checked as CARLA (its extension): its "magic" runs for as many bytes as
+    the text's third and fourth characters say, and the message shows the start and the length."""
+    text = b"2026-11-27 12:00:00 INFO worker started\n" * 2000
+    path = tmp_path / "app.log"
+    path.write_bytes(text)
+    report = recspec.check(path, cross_check="off")
+    [magic] = [f for f in report.findings if f.rule == "CARLA-HEADER-001"]
+    declared = struct.unpack_from("<H", text, 2)[0]  # the magic's u16 length: "26" read little-endian
+    assert magic.message == f"magic is {text[4:36].decode()!r}... ({declared} bytes), not 'CARLA_RECORDER'"

@@ -129,16 +129,17 @@ class _Walk:
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            self.sink.add("CARLA-STRING-001", f"string is not valid UTF-8: {text!r}", offset, None, path)
+            self.sink.add("CARLA-STRING-001", f"string is not valid UTF-8: {_shown(text)}", offset, None, path)
             return
         if "\x00" in text:
-            self.sink.add("CARLA-STRING-002", f"string holds a NUL byte: {text!r}", offset, None, path)
+            self.sink.add("CARLA-STRING-002", f"string holds a NUL byte: {_shown(text)}", offset, None, path)
 
     def header(self, h: Any, end: int) -> None:
         add = self.sink.add
         if h.magic != "CARLA_RECORDER":
-            add("CARLA-HEADER-001", f"magic is {h.magic!r}, not 'CARLA_RECORDER'", 2,
-                2 + len(h.magic.encode('utf-8', 'surrogateescape')), "header.magic", "CARLA_RECORDER", h.magic)
+            size = len(h.magic.encode("utf-8", "surrogateescape"))
+            add("CARLA-HEADER-001", f"magic is {_shown(h.magic)}, not 'CARLA_RECORDER'", 2, 2 + size, "header.magic",
+                "CARLA_RECORDER", h.magic)
         if h.version != 1:
             add("CARLA-HEADER-002", f"header version is {h.version}; every CARLA release writes 1", 0, 2,
                 "header.version", 1, h.version)
@@ -716,6 +717,18 @@ MAX_TEMPLATES = 64
 #: A run of byte-identical packets is recognised for packets of at most this many
 #: payload bytes (a flood of big packets costs little per byte).
 RUN_UNIT_MAX = 1024
+
+
+#: A string a message quotes is cut after this many characters: a damaged u16 length can make a string
+#: kilobytes of whatever bytes follow it.
+SHOWN_CHARS = 32
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message: whole when short, else its start and its length in bytes."""
+    if len(text) <= SHOWN_CHARS:
+        return repr(text)
+    return f"{text[:SHOWN_CHARS]!r}... ({len(text.encode('utf-8', 'surrogateescape'))} bytes)"
 
 
 def _state(walk: _Walk) -> tuple[Any, ...]:
