@@ -242,3 +242,13 @@ def test_the_pre_commit_hook_runs_as_configured(pinned: dict[str, Any], tmp_path
                           env=pinned["env"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "4 files" in done.stdout
+
+
+def test_the_clusterfuzzlite_example_builds_the_checkout_it_runs_in() -> None:
+    """The one example that installs no pinned recspec: it runs in recspec's own repository and builds the
+    fuzzers from that checkout (.clusterfuzzlite/build.sh), so there is no revision to pin."""
+    text = (CI / "clusterfuzzlite.yml").read_text()
+    assert "pip install" not in text and "RECSPEC_REF" not in text
+    steps = [s for _, _, s in _steps(yaml.safe_load(text))]
+    assert all(s.get("uses", "").startswith("google/clusterfuzzlite/actions/") for s in steps if "uses" in s)
+    assert "fuzz/oss-fuzz/build.sh" in (REPO / ".clusterfuzzlite" / "build.sh").read_text()
