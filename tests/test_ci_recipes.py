@@ -5,8 +5,9 @@ The examples (docs/ci/github-actions.yml, docs/ci/github-actions-shards.yml, doc
 pin one commit of recspec's main branch. Here recspec is installed the way the workflows' install step says,
 with that step's own command line, from a local clone of this repository, and then every `run:` step of each
 workflow (and the pre-commit hook's command) runs in a writer's repository made of corpus files. Only the
-package downloads are spared: the install takes recspec's dependencies from this test's environment
-(PIP_NO_DEPS, PIP_NO_BUILD_ISOLATION), so it takes seconds and no network.
+package downloads are spared: the venv sees this test's environment after its own packages (a .pth file), so
+pip, the build backend and recspec's dependencies come from there (PIP_NO_DEPS, build isolation off), and the
+install takes seconds and no network.
 """
 
 from __future__ import annotations
@@ -115,16 +116,17 @@ def pinned(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     done = _git("clone", "--quiet", str(REPO), str(clone))
     assert done.returncode == 0, done.stderr
     venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
     bin_dir = venv / "bin"
     target = subprocess.run([str(bin_dir / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"
                              ], capture_output=True, text=True, check=True).stdout.strip()
-    # recspec's dependencies from this environment, after the venv's own packages (recspec included)
+    # pip, setuptools and recspec's dependencies from this environment, after the venv's own packages
     Path(target, "test-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     [(command, env)] = {c: e for c, e in _install_commands().values()}.items()
     env = {k: _expand(str(v), {"vars.RECSPEC_GIT": f"file://localhost{clone}"}) for k, v in env.items()}
+    # PIP_NO_BUILD_ISOLATION=0 turns isolation off (pip reads the variable as the value of --build-isolation)
     shell_env = {**os.environ, **env, "PATH": f"{bin_dir}:{os.environ['PATH']}", "PIP_NO_DEPS": "1",
-                 "PIP_NO_BUILD_ISOLATION": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+                 "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     shell_env.pop("PYTHONPATH", None)
     installed = subprocess.run(["bash", "-eo", "pipefail", "-c", command], env=shell_env, capture_output=True,
                                text=True, timeout=600)
