@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from recspec.cli import _parser
-
 from helpers import REPO
+from recspec.cli import _parser
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 USES = "Three ways to use it"
