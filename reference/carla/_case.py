@@ -1,8 +1,8 @@
-"""The CARLA case: a recorder log in a writer's terms (``recspec_case`` 1).
+"""The CARLA case: a recorder log in a writer's terms (``recspec_case`` 2).
 
 ::
 
-    {"recspec_case": 1, "format": "carla", "variant": "0.9.15",
+    {"recspec_case": 2, "format": "carla", "variant": "0.9.15",
      "header": {"version": 1, "magic": "CARLA_RECORDER", "date": 1700000000, "map_name": "Town10HD_Opt"},
      "frames": [
        {"frame_id": 1, "duration_this": 0.05, "elapsed": 0.0,
@@ -25,7 +25,11 @@ disk), colours ``[r, g, b, a]``. A packet the variant has no layout for is
 UE5 build (layout unknown) has its ``payload`` in hex. Numbers are stored as
 the variant stores them (f32 in UE4 builds), so a case drawn by recspec holds
 only values the format can hold; non-finite ones are "NaN", "Infinity",
-"-Infinity".
+"-Infinity", and a NaN with a sign or payload is ``{"nan": "0xffc00000"}``
+(its float32 bits; 16 digits for a double), as CARLA 0.9.13 logs hold -NaN.
+The canonical case (``canonical=True``) writes every NaN as "NaN". Everything
+else a log's bytes say is a field already (every packet in file order, unknown
+ones as ``Raw``), so the lossless case has no other detail.
 """
 
 from __future__ import annotations
@@ -73,7 +77,7 @@ def _variant(v: str | Variant | None) -> Variant:
     return VARIANTS[v]
 
 
-def _packet_out(p: m.Packet, path: str) -> dict[str, Any]:
+def _packet_out(p: m.Packet, path: str, canonical: bool) -> dict[str, Any]:
     if p.kind is K.RAW:
         return {"kind": "Raw", "packet_id": p.packet_id, "payload": bytes(p.body).hex()}  # type: ignore[arg-type]
     if p.kind in (K.FRAME_START, K.FRAME_END):
@@ -82,13 +86,14 @@ def _packet_out(p: m.Packet, path: str) -> dict[str, Any]:
     if isinstance(p.body, bytes):
         return {"kind": p.kind.label, "payload": p.body.hex()}
     if isinstance(p.body, tuple):
-        return {"kind": p.kind.label, "records": dataclass_out(p.body, _SMALL)}
-    return {"kind": p.kind.label, **dataclass_out(p.body, _SMALL)}
+        return {"kind": p.kind.label, "records": dataclass_out(p.body, _SMALL, canonical)}
+    return {"kind": p.kind.label, **dataclass_out(p.body, _SMALL, canonical)}
 
 
-def to_case(model: m.Recording, *, variant: str | Variant | None = None) -> dict[str, Any]:
+def to_case(model: m.Recording, *, variant: str | Variant | None = None, canonical: bool = False) -> dict[str, Any]:
     """The case of a decoded log; :class:`CaseError` when its packets are not bracketed into frames
-    (a log recspec finds malformed or broken at the frame level has no case)."""
+    (a log recspec finds malformed or broken at the frame level has no case). ``canonical``: every
+    NaN as "NaN" (the content alone), else the lossless case that encodes back to the log's bytes."""
     v = _variant(variant.name if isinstance(variant, Variant) else variant)
     frames: list[dict[str, Any]] = []
     current: list[dict[str, Any]] | None = None
@@ -97,7 +102,7 @@ def to_case(model: m.Recording, *, variant: str | Variant | None = None) -> dict
             if current is not None:
                 raise CaseError("a FrameStart before the previous frame's FrameEnd", f"packet[{i}]")
             current = []
-            frames.append({**dataclass_out(p.body, _SMALL), "packets": current})
+            frames.append({**dataclass_out(p.body, _SMALL, canonical), "packets": current})
         elif p.kind is K.FRAME_END:
             if current is None:
                 raise CaseError("a FrameEnd outside a frame", f"packet[{i}]")
@@ -105,10 +110,10 @@ def to_case(model: m.Recording, *, variant: str | Variant | None = None) -> dict
         elif current is None:
             raise CaseError(f"a {p.kind.label} packet outside a frame", f"packet[{i}]")
         else:
-            current.append(_packet_out(p, f"packet[{i}]"))
+            current.append(_packet_out(p, f"packet[{i}]", canonical))
     if current is not None:
         raise CaseError("the last frame has no FrameEnd", f"packet[{len(model.packets)}]")
-    return {**envelope("carla", v.name), "header": dataclass_out(model.header), "frames": frames}
+    return {**envelope("carla", v.name), "header": dataclass_out(model.header, (), canonical), "frames": frames}
 
 
 def _packet_in(obj: Any, path: str) -> m.Packet:
@@ -160,7 +165,7 @@ def from_case(case: Mapping[str, Any]) -> m.Recording:
 
 
 def case_schema() -> dict[str, Any]:
-    """The JSON Schema of a CARLA case (the ``carla`` clause of ``recspec/schemas/case-1.schema.json``)."""
+    """The JSON Schema of a CARLA case (the ``carla`` clause of ``recspec/schemas/case-2.schema.json``)."""
     packet_kinds: list[dict[str, Any]] = []
     for kind, cls in m.FIXED_VALUE_CLASSES.items():
         if kind in (K.FRAME_START, K.FRAME_END):

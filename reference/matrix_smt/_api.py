@@ -9,6 +9,7 @@ frame time are written is the encoder's ``profile`` (``spec``: the document;
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import BinaryIO
 
 from recspec.errors import UsageError, public_boundary
@@ -33,14 +34,20 @@ def decode(data: bytes, *, variant: str | None = None) -> Recording:
     """The typed recording in ``data`` (strict BSON; lenient recording);
     :class:`recspec.errors.DecodeError` (located) when it is not one."""
     _no_variant(variant)
-    return _codec.decode(data)
+    rec = _codec.decode(data)
+    # The producer's form sorts keys, so its first top-level key is "frames" (the document's is "objects");
+    # only then can the file be compat's bytes, and only when it is exactly is the form recorded.
+    if data[5:12] == b"frames\0" and _codec.encode(rec, "compat") == data:
+        rec = replace(rec, form="compat")
+    return rec
 
 
 @public_boundary
-def encode(model: Recording, *, variant: str | None = None, profile: str = "spec") -> bytes:
-    """The canonical bytes of ``model`` under ``profile`` (``spec`` or ``compat``)."""
+def encode(model: Recording, *, variant: str | None = None, profile: str | None = None) -> bytes:
+    """The canonical bytes of ``model`` under ``profile`` (``spec`` or ``compat``; by default the
+    model's ``form``, which ``decode`` and a lossless case set, else ``spec``)."""
     _no_variant(variant)
-    return _codec.encode(model, profile)
+    return _codec.encode(model, profile or model.form or "spec")
 
 
 @public_boundary

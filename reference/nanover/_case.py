@@ -1,8 +1,8 @@
-"""The NanoVer case: a recording in a writer's terms (``recspec_case`` 1).
+"""The NanoVer case: a recording in a writer's terms (``recspec_case`` 2).
 
 ::
 
-    {"recspec_case": 1, "format": "nanover", "variant": "traj",
+    {"recspec_case": 2, "format": "nanover", "variant": "traj",
      "records": [
        {"timestamp_us": 1000,
         "frame": {"frame_index": 0,
@@ -13,7 +13,7 @@
        {"timestamp_us": 2000,
         "frame": {"frame_index": 1, "values": {}, "arrays": {"particle.positions": {"float": [...]}}}}]}
 
-    {"recspec_case": 1, "format": "nanover", "variant": "state",
+    {"recspec_case": 2, "format": "nanover", "variant": "state",
      "records": [{"timestamp_us": 1000, "update": {"scene": {"scale": 1.0}, "avatar.1": null}}]}
 
 The variant is the kind: a ``traj`` record holds a ``frame`` (a
@@ -25,6 +25,15 @@ string, boolean, object, array); a non-finite number is ``{"$number": "NaN"}``
 ``$number`` or ``$struct`` is wrapped as ``{"$struct": {...}}``. An array
 names its ValueArray member: ``{"float": [...]}`` (f32 values), ``{"index":
 [...]}`` (uint32) or ``{"string": [...]}``; an empty array keeps its member.
+
+The lossless case adds a record's ``order`` when its map entries are not in
+the encoder's order (each map's keys in upb's deterministic order: by UTF-8
+bytes, a key after the longer keys that begin with it, ``canonical_keys``; a
+frame's values before its arrays), as NanoVer's Rust server writes them: a frame's entries as
+``"values/KEY"`` and ``"arrays/KEY"``, a state update's keys, in wire order,
+each entry once. A NaN with a sign or payload is ``{"nan": "0x..."}`` (in a
+Value: ``{"$number": {"nan": "0x..."}}``). The canonical case
+(``canonical=True``) has neither.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ from recspec._case_json import (
     float_in,
     float_out,
     float_schema,
+    nan_schema,
 )
 
 from ._model import UNSET, Array, ArrayKind, Frame, Kind, Record, Recording, StateUpdate
@@ -61,16 +71,16 @@ _NON_FINITE = {"NaN", "Infinity", "-Infinity"}
 _TAGS = {"$number", "$struct"}
 
 
-def _value_out(v: Any, path: str) -> Any:
+def _value_out(v: Any, path: str, canonical: bool) -> Any:
     if v is UNSET:
         raise CaseError("a Value with no kind set (NANOVER-PROTO-005) has no case", path)
     if isinstance(v, float):
-        return v if math.isfinite(v) else {"$number": float_out(v)}
+        return v if math.isfinite(v) else {"$number": float_out(v, canonical)}
     if isinstance(v, dict):
-        inner = {k: _value_out(x, f"{path}.{k}") for k, x in v.items()}
+        inner = {k: _value_out(x, f"{path}.{k}", canonical) for k, x in v.items()}
         return {"$struct": inner} if len(inner) == 1 and next(iter(inner)) in _TAGS else inner
     if isinstance(v, (list, tuple)):
-        return [_value_out(x, f"{path}[{i}]") for i, x in enumerate(v)]
+        return [_value_out(x, f"{path}[{i}]", canonical) for i, x in enumerate(v)]
     return v
 
 
@@ -83,8 +93,10 @@ def _value_in(v: Any, path: str) -> Any:
         return [_value_in(x, f"{path}[{i}]") for i, x in enumerate(v)]
     if isinstance(v, Mapping):
         if len(v) == 1 and "$number" in v:
-            if v["$number"] not in _NON_FINITE:
-                raise CaseError("$number holds \"NaN\", \"Infinity\" or \"-Infinity\"", f"{path}.$number")
+            n = v["$number"]
+            if not (isinstance(n, str) and n in _NON_FINITE) and not (isinstance(n, Mapping) and list(n) == ["nan"]):
+                raise CaseError("$number holds \"NaN\", \"Infinity\", \"-Infinity\" or {\"nan\": \"0x...\"}",
+                                f"{path}.$number")
             return float_in(v["$number"], f"{path}.$number")
         if len(v) == 1 and "$struct" in v:
             return {k: _value_in(x, f"{path}.{k}") for k, x in expect_object(v["$struct"], f"{path}.$struct").items()}
@@ -92,11 +104,11 @@ def _value_in(v: Any, path: str) -> Any:
     raise CaseError(f"not a Value: {v!r}", path)
 
 
-def _array_out(a: Array, path: str) -> dict[str, Any]:
+def _array_out(a: Array, path: str, canonical: bool) -> dict[str, Any]:
     if a.kind is None:
         raise CaseError("a ValueArray with no member set (NANOVER-PROTO-005) has no case", path)
     if a.kind is ArrayKind.FLOAT:
-        return {"float": [float_out(x) for x in a.values]}
+        return {"float": [float_out(x, canonical) for x in a.values]}
     return {a.kind.value: list(a.values)}
 
 
@@ -114,21 +126,38 @@ def _array_in(v: Any, path: str) -> Array:
     return Array(ArrayKind.STRING, tuple(expect_str(x, f"{path}.string[{i}]") for i, x in enumerate(items)))
 
 
-def to_case(model: Recording, *, variant: str | Kind | None = None) -> dict[str, Any]:
-    """The case of a decoded recording (its kind is the model's)."""
+def to_case(model: Recording, *, variant: str | Kind | None = None, canonical: bool = False) -> dict[str, Any]:
+    """The case of a decoded recording (its kind is the model's): lossless (with each record's wire
+    ``order`` where it is not the encoder's, and NaN bits), or with ``canonical`` the content alone."""
+    c = canonical
     records: list[dict[str, Any]] = []
     for i, r in enumerate(model.records):
         path = f"records[{i}]"
         if isinstance(r.message, Frame):
             f = r.message
-            records.append({"timestamp_us": r.timestamp_us, "frame": {
+            out: dict[str, Any] = {"timestamp_us": r.timestamp_us, "frame": {
                 "frame_index": f.frame_index,
-                "values": {k: _value_out(v, f"{path}.frame.values.{k}") for k, v in f.values.items()},
-                "arrays": {k: _array_out(a, f"{path}.frame.arrays.{k}") for k, a in f.arrays.items()}}})
+                "values": {k: _value_out(v, f"{path}.frame.values.{k}", c) for k, v in f.values.items()},
+                "arrays": {k: _array_out(a, f"{path}.frame.arrays.{k}", c) for k, a in f.arrays.items()}}}
         else:
-            records.append({"timestamp_us": r.timestamp_us,
-                            "update": {k: _value_out(v, f"{path}.update.{k}") for k, v in r.message.changes.items()}})
+            out = {"timestamp_us": r.timestamp_us,
+                   "update": {k: _value_out(v, f"{path}.update.{k}", c) for k, v in r.message.changes.items()}}
+        if r.message.order is not None and not canonical:
+            out["order"] = list(r.message.order)
+        records.append(out)
     return {**envelope("nanover", model.kind.value), "records": records}
+
+
+def _order_in(v: Any, path: str, names: list[str]) -> tuple[str, ...]:
+    order = tuple(expect_str(x, f"{path}[{i}]") for i, x in enumerate(expect_list(v, path)))
+    if sorted(order) != sorted(names):
+        missing = sorted(set(names) - set(order))
+        unknown = sorted(set(order) - set(names))
+        raise CaseError("the order names each entry once"
+                        + (f"; missing {', '.join(map(repr, missing))}" if missing else "")
+                        + (f"; not an entry: {', '.join(map(repr, unknown))}" if unknown else "")
+                        + ("; an entry named twice" if not missing and not unknown else ""), path)
+    return order
 
 
 def from_case(case: Mapping[str, Any]) -> Recording:
@@ -139,27 +168,31 @@ def from_case(case: Mapping[str, Any]) -> Recording:
     records: list[Record] = []
     for i, r in enumerate(expect_list(case["records"], "records")):
         path = f"records[{i}]"
-        obj = expect_object(r, path, ("timestamp_us", want))
+        obj = expect_object(r, path, ("timestamp_us", want), ("order",))
         ts = expect_int(obj["timestamp_us"], f"{path}.timestamp_us", 0, 2**128 - 1)
         if kind is Kind.TRAJ:
             f = expect_object(obj["frame"], f"{path}.frame", ("frame_index", "values", "arrays"))
             values = expect_object(f["values"], f"{path}.frame.values")
             arrays = expect_object(f["arrays"], f"{path}.frame.arrays")
+            order = (_order_in(obj["order"], f"{path}.order", [*(f"values/{k}" for k in values),
+                                                              *(f"arrays/{k}" for k in arrays)])
+                     if "order" in obj else None)
             message: Frame | StateUpdate = Frame(
                 expect_int(f["frame_index"], f"{path}.frame.frame_index", 0, 2**32 - 1),
                 {k: _value_in(v, f"{path}.frame.values.{k}") for k, v in values.items()},
-                {k: _array_in(a, f"{path}.frame.arrays.{k}") for k, a in arrays.items()})
+                {k: _array_in(a, f"{path}.frame.arrays.{k}") for k, a in arrays.items()}, order)
         else:
             update = expect_object(obj["update"], f"{path}.update")
-            message = StateUpdate({k: _value_in(v, f"{path}.update.{k}") for k, v in update.items()})
+            order = _order_in(obj["order"], f"{path}.order", list(update)) if "order" in obj else None
+            message = StateUpdate({k: _value_in(v, f"{path}.update.{k}") for k, v in update.items()}, order)
         records.append(Record(ts, message))
     return Recording(kind, tuple(records))
 
 
 def case_schema() -> dict[str, Any]:
-    """The JSON Schema of a NanoVer case (its clause of ``recspec/schemas/case-1.schema.json``)."""
+    """The JSON Schema of a NanoVer case (its clause of ``recspec/schemas/case-2.schema.json``)."""
     number = {"type": "object", "additionalProperties": False, "required": ["$number"],
-              "properties": {"$number": {"enum": sorted(_NON_FINITE)}}}
+              "properties": {"$number": {"oneOf": [{"enum": sorted(_NON_FINITE)}, nan_schema()]}}}
     value = {"description": "a google.protobuf.Value: null (in an update: remove the key), number, string, boolean, "
                             "object, array; {\"$number\": ...} for a non-finite number",
              "oneOf": [{"type": ["null", "number", "string", "boolean", "array"]},
@@ -178,5 +211,8 @@ def case_schema() -> dict[str, Any]:
             "properties": {"variant": {"enum": ["traj", "state"]}, "records": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["timestamp_us"],
                 "properties": {"timestamp_us": timestamp, "frame": frame,
-                               "update": {"type": "object", "additionalProperties": value}},
+                               "update": {"type": "object", "additionalProperties": value},
+                               "order": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+                                         "description": "the map entries in wire order, when not the encoder's "
+                                                        "(a frame's values/KEY and arrays/KEY, an update's keys)"}},
                 "oneOf": [{"required": ["frame"]}, {"required": ["update"]}]}}}}

@@ -9,7 +9,11 @@ empty (``ValueArray`` ``0a 00``), ``false`` is written explicitly (``20 00``),
 a null as ``08 00``, and the frame field is always present (a reset frame is
 ``12 00``: index 0 is left out, as proto3 does). Map entries are written in
 key order (``deterministic=True``), which makes the encoder's own output
-canonical; other writers' map order is not, so round trips compare messages.
+canonical. Other writers' order is not: ``wire_order`` reads the order of a
+payload's map entries, which the decoder keeps in ``Frame.order`` /
+``StateUpdate.order`` when it is not the canonical one, and the encoder writes
+a message with an ``order`` entry by entry in that order (each entry as upb
+writes it), so those payloads round-trip byte for byte too.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from recspec.errors import EncodeError, Malformed
 from ._model import UNSET, Array, ArrayKind, Frame, StateUpdate
 
 __all__ = [
+    "canonical_frame_order",
+    "canonical_keys",
     "encode_frame",
     "encode_state_update",
     "frame_from_message",
@@ -35,6 +41,7 @@ __all__ = [
     "state_update_from_message",
     "state_update_message",
     "value_from_message",
+    "wire_order",
 ]
 
 _ARRAY_FIELD = {ArrayKind.FLOAT: "float_values", ArrayKind.INDEX: "index_values", ArrayKind.STRING: "string_values"}
@@ -150,9 +157,130 @@ def state_update_message(update: StateUpdate) -> pb.StateUpdate:
 
 
 def encode_frame(frame: Frame) -> bytes:
+    if frame.order is not None:
+        return _encode_frame_in_order(frame, frame.order)
     return frame_message(frame).SerializeToString(deterministic=True)
 
 
 def encode_state_update(update: StateUpdate) -> bytes:
+    if update.order is not None:
+        return _encode_update_in_order(update, update.order)
     return state_update_message(update).SerializeToString(deterministic=True)
 
+
+
+# --- the order of map entries on the wire -------------------------------------------------------
+
+
+def _varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
+    result = shift = 0
+    while pos < end and shift < 70:
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos
+        shift += 7
+    raise ValueError("a varint runs past its message")
+
+
+def _fields(buf: bytes | memoryview, start: int, end: int) -> list[tuple[int, int, int]]:
+    """(field number, start, end) of each length-delimited field in ``buf[start:end]``; other wire types
+    are stepped over."""
+    out = []
+    pos = start
+    while pos < end:
+        tag, pos = _varint(buf, pos, end)
+        wire = tag & 7
+        if wire == 0:
+            _, pos = _varint(buf, pos, end)
+        elif wire == 1:
+            pos += 8
+        elif wire == 5:
+            pos += 4
+        elif wire == 2:
+            n, pos = _varint(buf, pos, end)
+            out.append((tag >> 3, pos, pos + n))
+            pos += n
+        else:
+            raise ValueError("a group or an unknown wire type")
+    if pos != end:
+        raise ValueError("a field runs past its message")
+    return out
+
+
+def _entry_key(buf: bytes | memoryview, start: int, end: int) -> str:
+    key = ""  # a map entry without its key field has the empty key
+    for number, a, b in _fields(buf, start, end):
+        if number == 1:
+            key = bytes(buf[a:b]).decode("utf-8", "surrogateescape")
+    return key
+
+
+def wire_order(payload: bytes | memoryview, kind: str) -> tuple[str, ...] | None:
+    """The map entries of a ``kind`` (``traj``/``state``) payload in wire order: ``values/KEY`` and
+    ``arrays/KEY`` for a frame, the changed keys for a state update; None when the wire is not one
+    the order can say (an entry repeated, the map message split in pieces, a field that does not parse)."""
+    try:
+        outer = [f for f in _fields(payload, 0, len(payload)) if f[0] in ((2,) if kind == "traj" else (1,))]
+        if len(outer) != 1:
+            return () if not outer else None
+        _, a, b = outer[0]
+        maps = {1: "values/", 2: "arrays/"} if kind == "traj" else {1: ""}
+        order = [maps[n] + _entry_key(payload, x, y) for n, x, y in _fields(payload, a, b) if n in maps]
+    except (ValueError, IndexError):
+        return None
+    return tuple(order) if len(set(order)) == len(order) else None
+
+
+def _upb_key(key: str) -> list[int]:
+    # upb's deterministic order compares the UTF-8 bytes over the shorter length, and where those are equal
+    # puts the longer key first ("ab" before "a", the empty key last): a byte list ending in 256 sorts so
+    return [*key.encode("utf-8", "surrogateescape"), 256]
+
+
+def canonical_keys(keys: Any) -> list[str]:
+    """Map keys in the order the encoder (upb, deterministic) writes them."""
+    return sorted(keys, key=_upb_key)
+
+
+def canonical_frame_order(frame: Frame) -> tuple[str, ...]:
+    """The order the encoder writes a frame's entries in when it has no ``order``."""
+    return (*(f"values/{k}" for k in canonical_keys(frame.values)),
+            *(f"arrays/{k}" for k in canonical_keys(frame.arrays)))
+
+
+def _length_delimited(number: int, body: bytes) -> bytes:
+    n = len(body)
+    size = bytearray()
+    while True:
+        if n < 0x80:
+            size.append(n)
+            break
+        size.append((n & 0x7F) | 0x80)
+        n >>= 7
+    return _tag(number, 2) + bytes(size) + body
+
+
+def _tag(number: int, wire: int) -> bytes:
+    return bytes((number << 3 | wire,))  # field numbers 1 and 2 only
+
+
+def _encode_frame_in_order(frame: Frame, order: tuple[str, ...]) -> bytes:
+    if sorted(order) != sorted(canonical_frame_order(frame)):
+        raise EncodeError("a frame's order must name each of its values/KEY and arrays/KEY entries once")
+    body = []
+    for name in order:
+        where, _, key = name.partition("/")
+        one = Frame(0, {key: frame.values[key]}) if where == "values" else Frame(0, {}, {key: frame.arrays[key]})
+        body.append(frame_message(one).frame.SerializeToString(deterministic=True))
+    head = pb.GetFrameResponse(frame_index=frame.frame_index).SerializeToString(deterministic=True)
+    return head + _length_delimited(2, b"".join(body))
+
+
+def _encode_update_in_order(update: StateUpdate, order: tuple[str, ...]) -> bytes:
+    if sorted(order) != sorted(update.changes):
+        raise EncodeError("a state update's order must name each of its keys once")
+    body = b"".join(state_update_message(StateUpdate({k: update.changes[k]})).changed_keys.SerializeToString(
+        deterministic=True) for k in order)
+    return _length_delimited(1, body)
