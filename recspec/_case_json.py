@@ -34,6 +34,7 @@ back as the nearest float32).
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 from collections.abc import Callable, Collection, Mapping
@@ -46,6 +47,7 @@ __all__ = [
     "CASE_VERSIONS_READ",
     "CaseError",
     "Difference",
+    "case_text",
     "check_envelope",
     "dataclass_in",
     "dataclass_out",
@@ -85,6 +87,18 @@ class CaseError(UsageError):
                          "`recspec case FILE` prints a well-formed case; "
                          f"the schema is recspec/schemas/case-{CASE_VERSION}.schema.json")
         self.path = path
+
+
+def case_text(case: Any, indent: int | None = 1) -> str:
+    """A case (or any JSON holding cases) as JSON text. A string the decoder kept with undecodable bytes
+    (``surrogateescape``: a NanoVer key, a CARLA name that is not UTF-8) has no UTF-8 form; then the whole
+    text is ASCII, with each such byte a ``\\udcXX`` escape, which every JSON reader reads back."""
+    text = json.dumps(case, indent=indent, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(case, indent=indent, ensure_ascii=True)
+    return text
 
 
 def envelope(format_id: str, variant: str | None) -> dict[str, Any]:

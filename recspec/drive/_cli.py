@@ -151,6 +151,8 @@ def add_case_parser(sub: Any, formatter: type) -> None:
 def cmd_case(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from recspec.api import check
 
+    from recspec._case_json import case_text
+
     from ._cases import decode_case
 
     path = Path(args.file)
@@ -162,7 +164,7 @@ def cmd_case(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     info = FORMATS[report.format]
     variant = args.variant or report.variant
     case = decode_case(info, path.read_bytes(), variant, canonical=args.canonical)
-    out.write(json.dumps(case, indent=1, ensure_ascii=False) + "\n")
+    out.write(case_text(case) + "\n")
     return EXIT_OK
 
 

@@ -123,7 +123,7 @@ def _fixed_out(fixed: Fixed, canonical: bool) -> Any:
 
 
 def _fixed_in(v: Any, path: str) -> Fixed:
-    if isinstance(v, Mapping):
+    if isinstance(v, Mapping) and list(v) != ["nan"]:  # {"nan": ...} is a float, which no v2 coordinate holds
         parts = expect_object(v, path, ("int_part", "frac"))
         return Fixed(expect_int(parts["int_part"], f"{path}.int_part", 0, 0xFFFF),
                      expect_int(parts["frac"], f"{path}.frac", 0, 2**32 - 1))
