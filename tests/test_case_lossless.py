@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import struct
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from recspec._case_json import CaseError
 from recspec.cli import main
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS
+from recspec.reference.nanover import ArrayKind
 from recspec.strategies import carla_logs, matrix_files, nanover_recordings, raskat_files
 
 _SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -117,7 +119,11 @@ def test_nanover_drawn_files_in_any_map_order_come_back_byte_for_byte(kind: str)
             names = ([f"values/{k}" for k in m.values] + [f"arrays/{k}" for k in m.arrays]
                      if kind == "traj" else list(m.changes))
             rnd.shuffle(names)
-            records.append(replace(r, message=replace(m, order=tuple(names))))
+            m = replace(m, order=tuple(names))
+            if kind == "traj":  # numbers a field each: what a protobuf reader must accept as well as packed
+                m = replace(m, unpacked=tuple(k for k, a in m.arrays.items()
+                                              if a.kind in (ArrayKind.FLOAT, ArrayKind.INDEX) and rnd.random() < 0.5))
+            records.append(replace(r, message=m))
         data = codec.encode(replace(rec, records=tuple(records)))
         assert _through_the_case("nanover", data, kind) == data
 
@@ -183,6 +189,23 @@ def test_scene1_is_the_producers_compat_form() -> None:
     canonical = codec.to_case(rec, canonical=True)
     assert "form" not in canonical
     assert path.stat().st_size - len(codec.encode(codec.from_case(canonical))) == 1248
+
+
+def test_unpacked_floats_and_a_foreign_header_are_said_by_the_case() -> None:
+    """corpus/nanover/valid/unpacked-floats.traj writes particle.positions as three fields 0x0d + float32;
+    NANOVER-HEADER-002.traj has version 3 in bytes 8..16. Both come back byte for byte through the case."""
+    codec = FORMATS["nanover"].load_reference()
+    root = Path(__file__).resolve().parents[1] / "corpus" / "nanover"
+    unpacked = (root / "valid" / "unpacked-floats.traj").read_bytes()
+    assert unpacked.count(b"\x0d") >= 3 and struct.pack("<f", 2.0) in unpacked
+    case = codec.to_case(codec.decode(unpacked, variant="traj"))
+    assert case["records"][0]["unpacked"] == ["particle.positions"]
+    assert _through_the_case("nanover", unpacked, "traj") == unpacked
+    header = (root / "invalid" / "NANOVER-HEADER-002.traj").read_bytes()
+    case = codec.to_case(codec.decode(header, variant="traj"))
+    assert case["header"]["version"] == struct.unpack_from("<Q", header, 8)[0] == 3
+    assert "header" not in codec.to_case(codec.decode(header, variant="traj"), canonical=True)
+    assert _through_the_case("nanover", header, "traj") == header
 
 
 def test_rust_written_trajectory_keeps_each_frames_own_order() -> None:

@@ -32,8 +32,10 @@ bytes, a key after the longer keys that begin with it, ``canonical_keys``; a
 frame's values before its arrays), as NanoVer's Rust server writes them: a frame's entries as
 ``"values/KEY"`` and ``"arrays/KEY"``, a state update's keys, in wire order,
 each entry once. A NaN with a sign or payload is ``{"nan": "0x..."}`` (in a
-Value: ``{"$number": {"nan": "0x..."}}``). The canonical case
-(``canonical=True``) has neither.
+Value: ``{"$number": {"nan": "0x..."}}``), a record's ``unpacked``: the float and
+index arrays written a number per field, and ``header`` (``magic``,
+``version``) where the file's is not the version 2 header. The canonical case
+(``canonical=True``) has none of them.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from recspec._case_json import (
     nan_schema,
 )
 
-from ._model import UNSET, Array, ArrayKind, Frame, Kind, Record, Recording, StateUpdate
+from ._model import UNSET, Array, ArrayKind, Frame, Header, Kind, Record, Recording, StateUpdate
 
 __all__ = ["CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case"]
 
@@ -144,8 +146,21 @@ def to_case(model: Recording, *, variant: str | Kind | None = None, canonical: b
                    "update": {k: _value_out(v, f"{path}.update.{k}", c) for k, v in r.message.changes.items()}}
         if r.message.order is not None and not canonical:
             out["order"] = list(r.message.order)
+        if isinstance(r.message, Frame) and r.message.unpacked and not canonical:
+            out["unpacked"] = list(r.message.unpacked)
         records.append(out)
-    return {**envelope("nanover", model.kind.value), "records": records}
+    header = {} if canonical or model.header == Header() else {
+        "header": {"magic": model.header.magic, "version": model.header.version}}
+    return {**envelope("nanover", model.kind.value), **header, "records": records}
+
+
+def _unpacked_in(v: Any, path: str, arrays: Mapping[str, Any]) -> tuple[str, ...]:
+    keys = tuple(expect_str(x, f"{path}[{i}]") for i, x in enumerate(expect_list(v, path)))
+    for i, k in enumerate(keys):
+        a = arrays.get(k)
+        if not isinstance(a, Mapping) or next(iter(a), None) not in ("float", "index"):
+            raise CaseError(f"{k!r} is not one of the frame's float or index arrays", f"{path}[{i}]")
+    return keys
 
 
 def _order_in(v: Any, path: str, names: list[str]) -> tuple[str, ...]:
@@ -163,12 +178,17 @@ def _order_in(v: Any, path: str, names: list[str]) -> tuple[str, ...]:
 def from_case(case: Mapping[str, Any]) -> Recording:
     """The recording a case describes."""
     kind = Kind(check_envelope(case, "nanover", ("traj", "state")))
-    expect_object(case, "", ("recspec_case", "format", "variant", "records"))
+    expect_object(case, "", ("recspec_case", "format", "variant", "records"), ("header",))
+    header = Header()
+    if "header" in case:
+        h = expect_object(case["header"], "header", ("magic", "version"))
+        header = Header(expect_int(h["magic"], "header.magic", 0, 2**64 - 1),
+                        expect_int(h["version"], "header.version", 0, 2**64 - 1))
     want = "frame" if kind is Kind.TRAJ else "update"
     records: list[Record] = []
     for i, r in enumerate(expect_list(case["records"], "records")):
         path = f"records[{i}]"
-        obj = expect_object(r, path, ("timestamp_us", want), ("order",))
+        obj = expect_object(r, path, ("timestamp_us", want), ("order", "unpacked") if kind is Kind.TRAJ else ("order",))
         ts = expect_int(obj["timestamp_us"], f"{path}.timestamp_us", 0, 2**128 - 1)
         if kind is Kind.TRAJ:
             f = expect_object(obj["frame"], f"{path}.frame", ("frame_index", "values", "arrays"))
@@ -180,13 +200,14 @@ def from_case(case: Mapping[str, Any]) -> Recording:
             message: Frame | StateUpdate = Frame(
                 expect_int(f["frame_index"], f"{path}.frame.frame_index", 0, 2**32 - 1),
                 {k: _value_in(v, f"{path}.frame.values.{k}") for k, v in values.items()},
-                {k: _array_in(a, f"{path}.frame.arrays.{k}") for k, a in arrays.items()}, order)
+                {k: _array_in(a, f"{path}.frame.arrays.{k}") for k, a in arrays.items()}, order,
+                _unpacked_in(obj["unpacked"], f"{path}.unpacked", arrays) if "unpacked" in obj else None)
         else:
             update = expect_object(obj["update"], f"{path}.update")
             order = _order_in(obj["order"], f"{path}.order", list(update)) if "order" in obj else None
             message = StateUpdate({k: _value_in(v, f"{path}.update.{k}") for k, v in update.items()}, order)
         records.append(Record(ts, message))
-    return Recording(kind, tuple(records))
+    return Recording(kind, tuple(records), header)
 
 
 def case_schema() -> dict[str, Any]:
@@ -207,11 +228,17 @@ def case_schema() -> dict[str, Any]:
                             "values": {"type": "object", "additionalProperties": value},
                             "arrays": {"type": "object", "additionalProperties": array}}}
     timestamp = {"type": "integer", "minimum": 0}
+    header = {"type": "object", "additionalProperties": False, "required": ["magic", "version"],
+              "description": "the file header, where it is not the version 2 header (magic e3 b7 89 99 c4 e3 71 5c)",
+              "properties": {"magic": {"type": "integer", "minimum": 0}, "version": {"type": "integer", "minimum": 0}}}
     return {"type": "object", "required": ["records"],
-            "properties": {"variant": {"enum": ["traj", "state"]}, "records": {"type": "array", "items": {
+            "properties": {"variant": {"enum": ["traj", "state"]}, "header": header, "records": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["timestamp_us"],
                 "properties": {"timestamp_us": timestamp, "frame": frame,
                                "update": {"type": "object", "additionalProperties": value},
+                               "unpacked": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
+                                            "description": "the float and index arrays whose numbers are written "
+                                                           "a field each (unpacked), not packed"},
                                "order": {"type": "array", "items": {"type": "string"}, "uniqueItems": True,
                                          "description": "the map entries in wire order, when not the encoder's "
                                                         "(a frame's values/KEY and arrays/KEY, an update's keys)"}},

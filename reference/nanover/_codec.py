@@ -21,7 +21,7 @@ from ._payload import (
     parse_frame,
     parse_state_update,
     state_update_from_message,
-    wire_order,
+    wire_details,
 )
 from ._wire import scan
 from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
@@ -51,10 +51,12 @@ def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") 
     else:
         message = state_update_from_message(msg if msg is not None else parse_state_update(payload, offset, path))
         canonical = tuple(canonical_keys(message.changes))
-    # the order of map entries is how a writer wrote them, not content: kept only when not the canonical one
-    order = wire_order(payload, kind.value)
+    # how a writer wrote the message, not content: kept only where it is not the encoder's way
+    order, unpacked = wire_details(payload, kind.value)
     if order is not None and order != canonical and sorted(order) == sorted(canonical):
         message = replace(message, order=order)
+    if unpacked and isinstance(message, Frame):
+        message = replace(message, unpacked=unpacked)
     return message
 
 

@@ -11,13 +11,15 @@ a null as ``08 00``, and the frame field is always present (a reset frame is
 key order (``deterministic=True``), which makes the encoder's own output
 canonical. Other writers' order is not: ``wire_order`` reads the order of a
 payload's map entries, which the decoder keeps in ``Frame.order`` /
-``StateUpdate.order`` when it is not the canonical one, and the encoder writes
-a message with an ``order`` entry by entry in that order (each entry as upb
-writes it), so those payloads round-trip byte for byte too.
+``StateUpdate.order`` when it is not the canonical one (and ``Frame.unpacked``,
+the arrays whose numbers are a field each), and the encoder writes a message
+with either entry by entry in that order (each entry as upb writes it, an
+unpacked array by hand), so those payloads round-trip byte for byte too.
 """
 
 from __future__ import annotations
 
+import struct
 from typing import Any, TypeVar
 
 from google.protobuf import struct_pb2
@@ -41,6 +43,7 @@ __all__ = [
     "state_update_from_message",
     "state_update_message",
     "value_from_message",
+    "wire_details",
     "wire_order",
 ]
 
@@ -157,8 +160,8 @@ def state_update_message(update: StateUpdate) -> pb.StateUpdate:
 
 
 def encode_frame(frame: Frame) -> bytes:
-    if frame.order is not None:
-        return _encode_frame_in_order(frame, frame.order)
+    if frame.order is not None or frame.unpacked:
+        return _encode_frame_in_order(frame, frame.order or canonical_frame_order(frame), frame.unpacked or ())
     return frame_message(frame).SerializeToString(deterministic=True)
 
 
@@ -184,14 +187,14 @@ def _varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
     raise ValueError("a varint runs past its message")
 
 
-def _fields(buf: bytes | memoryview, start: int, end: int) -> list[tuple[int, int, int]]:
-    """(field number, start, end) of each length-delimited field in ``buf[start:end]``; other wire types
-    are stepped over."""
+def _fields(buf: bytes | memoryview, start: int, end: int) -> list[tuple[int, int, int, int]]:
+    """(field number, wire type, start, end) of each field in ``buf[start:end]``; for a length-delimited
+    field start .. end is its contents."""
     out = []
     pos = start
     while pos < end:
         tag, pos = _varint(buf, pos, end)
-        wire = tag & 7
+        wire, at = tag & 7, pos
         if wire == 0:
             _, pos = _varint(buf, pos, end)
         elif wire == 1:
@@ -199,11 +202,11 @@ def _fields(buf: bytes | memoryview, start: int, end: int) -> list[tuple[int, in
         elif wire == 5:
             pos += 4
         elif wire == 2:
-            n, pos = _varint(buf, pos, end)
-            out.append((tag >> 3, pos, pos + n))
-            pos += n
+            n, at = _varint(buf, pos, end)
+            pos = at + n
         else:
             raise ValueError("a group or an unknown wire type")
+        out.append((tag >> 3, wire, at, pos))
     if pos != end:
         raise ValueError("a field runs past its message")
     return out
@@ -211,26 +214,43 @@ def _fields(buf: bytes | memoryview, start: int, end: int) -> list[tuple[int, in
 
 def _entry_key(buf: bytes | memoryview, start: int, end: int) -> str:
     key = ""  # a map entry without its key field has the empty key
-    for number, a, b in _fields(buf, start, end):
-        if number == 1:
+    for number, wire, a, b in _fields(buf, start, end):
+        if number == 1 and wire == 2:
             key = bytes(buf[a:b]).decode("utf-8", "surrogateescape")
     return key
 
 
-def wire_order(payload: bytes | memoryview, kind: str) -> tuple[str, ...] | None:
-    """The map entries of a ``kind`` (``traj``/``state``) payload in wire order: ``values/KEY`` and
-    ``arrays/KEY`` for a frame, the changed keys for a state update; None when the wire is not one
-    the order can say (an entry repeated, the map message split in pieces, a field that does not parse)."""
+def _is_unpacked(buf: bytes | memoryview, start: int, end: int) -> bool:
+    """Whether an arrays entry's float or index member holds its numbers a field each (all of them)."""
+    wires = [w for n, w, a, b in _fields(buf, start, end) if n == 2 and w == 2
+             for m, _, x, y in _fields(buf, a, b) if m in (1, 2)
+             for k, w, _, _ in _fields(buf, x, y) if k == 1]
+    return bool(wires) and all(w != 2 for w in wires)
+
+
+def wire_details(payload: bytes | memoryview, kind: str) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """How a ``kind`` (``traj``/``state``) payload was written, where the encoder may write it otherwise:
+    its map entries in wire order (``values/KEY`` and ``arrays/KEY`` for a frame, the changed keys for a
+    state update), None when the order cannot be said (an entry repeated, the map message in pieces, a
+    field that does not parse); and the keys of a frame's arrays written unpacked."""
     try:
-        outer = [f for f in _fields(payload, 0, len(payload)) if f[0] in ((2,) if kind == "traj" else (1,))]
+        outer = [f for f in _fields(payload, 0, len(payload)) if f[0] == (2 if kind == "traj" else 1) and f[1] == 2]
         if len(outer) != 1:
-            return () if not outer else None
-        _, a, b = outer[0]
+            return ((), ()) if not outer else (None, ())
+        _, _, a, b = outer[0]
         maps = {1: "values/", 2: "arrays/"} if kind == "traj" else {1: ""}
-        order = [maps[n] + _entry_key(payload, x, y) for n, x, y in _fields(payload, a, b) if n in maps]
+        entries = [(maps[n], x, y) for n, w, x, y in _fields(payload, a, b) if n in maps and w == 2]
+        order = [where + _entry_key(payload, x, y) for where, x, y in entries]
+        unpacked = tuple(_entry_key(payload, x, y) for where, x, y in entries
+                         if where == "arrays/" and _is_unpacked(payload, x, y))
     except (ValueError, IndexError):
-        return None
-    return tuple(order) if len(set(order)) == len(order) else None
+        return None, ()
+    return (tuple(order) if len(set(order)) == len(order) else None), unpacked
+
+
+def wire_order(payload: bytes | memoryview, kind: str) -> tuple[str, ...] | None:
+    """The map entries of a payload in wire order (see :func:`wire_details`)."""
+    return wire_details(payload, kind)[0]
 
 
 def _upb_key(key: str) -> list[int]:
@@ -251,27 +271,47 @@ def canonical_frame_order(frame: Frame) -> tuple[str, ...]:
 
 
 def _length_delimited(number: int, body: bytes) -> bytes:
-    n = len(body)
-    size = bytearray()
-    while True:
-        if n < 0x80:
-            size.append(n)
-            break
-        size.append((n & 0x7F) | 0x80)
-        n >>= 7
-    return _tag(number, 2) + bytes(size) + body
+    return _tag(number, 2) + _varint_bytes(len(body)) + body
 
 
 def _tag(number: int, wire: int) -> bytes:
     return bytes((number << 3 | wire,))  # field numbers 1 and 2 only
 
 
-def _encode_frame_in_order(frame: Frame, order: tuple[str, ...]) -> bytes:
+def _varint_bytes(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _unpacked_entry(key: str, a: Array) -> bytes:
+    """An arrays map entry whose numbers are a field each (tag 0x0d and 4 bytes a float, 0x08 and a varint
+    an index), key and value written as upb writes a map entry."""
+    if a.kind is ArrayKind.FLOAT:
+        member, numbers = 1, b"".join(b"\x0d" + struct.pack("<f", x) for x in a.values)
+    elif a.kind is ArrayKind.INDEX:
+        member, numbers = 2, b"".join(b"\x08" + _varint_bytes(x) for x in a.values)
+    else:
+        raise EncodeError(f"array {key!r}: only float and index arrays have numbers to write unpacked")
+    entry = _length_delimited(1, key.encode("utf-8", "surrogateescape")) + _length_delimited(
+        2, _length_delimited(member, numbers))
+    return _length_delimited(2, entry)
+
+
+def _encode_frame_in_order(frame: Frame, order: tuple[str, ...], unpacked: tuple[str, ...]) -> bytes:
     if sorted(order) != sorted(canonical_frame_order(frame)):
         raise EncodeError("a frame's order must name each of its values/KEY and arrays/KEY entries once")
+    if not set(unpacked) <= set(frame.arrays):
+        raise EncodeError("a frame's unpacked arrays must be among its arrays")
     body = []
     for name in order:
         where, _, key = name.partition("/")
+        if where == "arrays" and key in unpacked:
+            body.append(_unpacked_entry(key, frame.arrays[key]))
+            continue
         one = Frame(0, {key: frame.values[key]}) if where == "values" else Frame(0, {}, {key: frame.arrays[key]})
         body.append(frame_message(one).frame.SerializeToString(deterministic=True))
     head = pb.GetFrameResponse(frame_index=frame.frame_index).SerializeToString(deterministic=True)
