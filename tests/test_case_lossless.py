@@ -24,7 +24,8 @@ from recspec.cli import main
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS
 from recspec.reference.nanover import ArrayKind
-from recspec.strategies import carla_logs, matrix_files, nanover_recordings, raskat_files
+from recspec.reference.raskat_signal import FIELD_NAMES
+from recspec.strategies import carla_logs, matrix_files, nanover_recordings, raskat_files, raskat_signals
 
 _SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -156,6 +157,32 @@ def test_raskat_drawn_files_come_back_byte_for_byte(version: int, valid: bool) -
             data = codec.encode(codec.decode(data), mtime=mtime)
         again = _through_the_case("raskat-signal", data, None)
         assert again is None or again == data
+
+    roundtrip()
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_raskat_msgpack_objects_stored_wider_come_back_byte_for_byte(version: int) -> None:
+    """MessagePack lets a writer store 5 as uint 32 (ce 00 00 00 05) or a short string as str 8: the
+    lossless case names each such lead byte under ``msgpack``."""
+    from recspec.reference.raskat_signal import SignalFile, SignalMsgpack
+
+    codec = FORMATS["raskat-signal"].load_reference()
+    unsigned = {0xCC: 0xFF, 0xCD: 0xFFFF, 0xCE: 0xFFFFFFFF, 0xCF: 2**64 - 1}
+
+    @_SETTINGS
+    @given(raskat_signals(version, max_samples=6), st.data())
+    def roundtrip(sig: Any, data: Any) -> None:
+        leads = []
+        for i, value in enumerate(sig.fields):
+            if type(value) is int and value >= 0:
+                fits = [lead for lead, top in unsigned.items() if value <= top]
+                leads.append((FIELD_NAMES[i], data.draw(st.sampled_from(fits))))
+        wide = SignalMsgpack(sig.version, sig.fields, tuple(leads))
+        file = codec.encode(SignalFile("raw", wide))
+        for name, lead in leads:  # each named field starts with its lead byte
+            assert bytes([lead]) in file
+        assert _through_the_case("raskat-signal", file, None) == file
 
     roundtrip()
 

@@ -26,7 +26,9 @@ each field keeps its JSON type (``1.0`` a float, ``1`` an integer), so a field o
 the wrong type is a case too. ``container`` is ``raw`` or ``tar.xz`` (with the
 tar ``member`` name, and in the lossless case the member's ``mtime`` when not 0;
 a v1/v2 coordinate stored with millionths of a million or more, which no value
-says, is ``{"int_part": N, "frac": M}`` there;
+says, is ``{"int_part": N, "frac": M}`` there; a v3/v4 object a writer stored
+wider than the smallest MessagePack form has its lead byte in ``msgpack``
+(``{"sample_rate": "0xce", "samples[3]": "0xd1"}``);
 the rest of the container is recspec's: ustar, mode 0644, uid/gid 0, one xz
 stream with a CRC64 check at the default preset). The lossless case writes a NaN with a sign or payload as
 ``{"nan": "0x..."}``; the canonical one (``canonical=True``) as "NaN".
@@ -106,7 +108,23 @@ def to_case(model: SignalFile, *, variant: str | None = None, canonical: bool = 
         return out
     for name, value in zip(FIELD_NAMES, sig.fields):
         out[name] = _json_value(value, name, canonical)
+    if sig.leads and not canonical:
+        out["msgpack"] = {path: f"0x{lead:02x}" for path, lead in sig.leads}
     return out
+
+
+def _leads_in(v: Any) -> tuple[tuple[str, int], ...] | None:
+    leads = []
+    for path, text in expect_object(v, "msgpack").items():
+        lead = expect_str(text, f"msgpack.{path}")
+        try:
+            byte = int(lead, 16) if lead[:2].lower() == "0x" and len(lead) == 4 else -1
+        except ValueError:
+            byte = -1
+        if byte < 0:
+            raise CaseError(f"a lead byte is 0x and 2 hex digits, not {lead!r}", f"msgpack.{path}")
+        leads.append((path, byte))
+    return tuple(leads) or None
 
 
 def _fixed_out(fixed: Fixed, canonical: bool) -> Any:
@@ -185,12 +203,12 @@ def from_case(case: Mapping[str, Any]) -> SignalFile:
                   for i, s in enumerate(expect_list(obj["samples"], "samples"))))
     else:
         names = FIELD_NAMES[:12] if version == 3 else FIELD_NAMES
-        obj = expect_object(case, "", names, (*head, "member", "mtime"))
+        obj = expect_object(case, "", names, (*head, "member", "mtime", "msgpack"))
         fields = []
         for n in names:
             v = obj[n]
             fields.append(float_in(v, n) if n in _DOUBLES and isinstance(v, (float, str, Mapping)) else _typed_in(v, n))
-        sig = SignalMsgpack(version, tuple(fields))
+        sig = SignalMsgpack(version, tuple(fields), _leads_in(obj["msgpack"]) if "msgpack" in obj else None)
     return SignalFile(container, sig, member, mtime)
 
 
@@ -216,7 +234,12 @@ def case_schema() -> dict[str, Any]:
     return {"type": "object",
             "properties": {"container": {"enum": ["raw", "tar.xz"]}, "member": {"type": "string"},
                            "mtime": {"type": "integer", "minimum": 0, "maximum": 8**11 - 1,
-                                     "description": "the tar member's modification time; left out: 0"}},
+                                     "description": "the tar member's modification time; left out: 0"},
+                           "msgpack": {"type": "object",
+                                       "additionalProperties": {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{2}$"},
+                                       "description": "v3/v4: the lead byte of each object stored wider than the "
+                                                      "smallest form (a uint 32 for a small number, a float 32, an "
+                                                      "array 16 of 3), by path: field name, then [index] inside"}},
             "oneOf": [v2, v3]}
 
 

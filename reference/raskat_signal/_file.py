@@ -8,13 +8,13 @@ optional, and when given it must agree with what the file holds.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from recspec.errors import DecodeError, EncodeError, UsageError, public_boundary
 
 from ._container import MAX_UNPACKED, _octal, signal_member, unwrap, wrap
-from ._signal import VERSIONS, Signal, decode_body, encode_body
+from ._signal import VERSIONS, Signal, SignalMsgpack, decode_body, encode_body, wide_leads
 
 __all__ = ["UNIT", "SignalFile", "decode", "encode", "iter_signals", "iter_units", "member_name"]
 
@@ -54,6 +54,11 @@ def decode(data: bytes, *, variant: str | None = None, max_unpacked: int = MAX_U
         assert u.tar is not None
         mtime = _octal(u.tar[m.header_offset + 136:m.header_offset + 148], m.header_offset + 136, "mtime")
         sf = SignalFile("tar.xz", decode_body(u.tar[m.data_offset:m.data_offset + m.size]), m.name, mtime)
+    if isinstance(sf.signal, SignalMsgpack):
+        body = data if sf.container == "raw" else u.tar[m.data_offset:m.data_offset + m.size]  # type: ignore[index]
+        leads = wide_leads(body, sf.signal)
+        if leads:
+            sf = replace(sf, signal=replace(sf.signal, leads=leads))
     if want is not None and sf.signal.version != want:
         raise DecodeError(f"the file holds version {sf.signal.version}, not {variant}", 0, "version",
                           "RSIG-VERSION-001")
