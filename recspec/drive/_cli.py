@@ -130,8 +130,9 @@ def add_case_parser(sub: Any, formatter: type) -> None:
                        formatter_class=formatter,
                        description=_d("Decode FILE with the reference decoder and print its case. By default the "
                                       "lossless case: besides the content it says how the file was written where "
-                                      "that changes bytes (a NaN's sign and payload, the order of NanoVer map "
-                                      "entries, Matrix-SMT's compat form, a tar member's mtime), so `recspec encode` "
+                                      "that changes bytes (a NaN's sign and payload, the order and packing of NanoVer "
+                                      "map entries, Matrix-SMT's compat form, raSkat MessagePack widths, a tar "
+                                      "member's mtime), so `recspec encode` "
                                       "gives FILE back byte for byte. With --canonical, the content alone: the JSON "
                                       "a writer is given by `recspec drive writer` and a reader must print for "
                                       "`recspec drive reader`. The schema is recspec/schemas/case-2.schema.json."),
