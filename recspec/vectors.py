@@ -67,7 +67,8 @@ def sidecar(info: FormatInfo, entry: Mapping[str, Any], data: bytes) -> dict[str
         "variant": variant,
         "detect_variant": bool(entry.get("detect")),
         "description": entry.get("description", ""),
-        "expect": {p: {"verdict": e["verdict"], "rules": sorted(e["rules"])} for p, e in sorted(entry["expect"].items())},
+        "expect": {p: {"verdict": e["verdict"], "rules": sorted(e["rules"])}
+                   for p, e in sorted(entry["expect"].items())},
         "case": case,
         "case_is_exact": exact,
         "canonical_case": canonical,

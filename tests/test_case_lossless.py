@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import real_file
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import real_file
 from recspec._case_json import CaseError
 from recspec.cli import main
 from recspec.errors import DecodeError
@@ -99,8 +99,9 @@ def test_carla_013_minus_nan_is_0000c0ff_on_disk() -> None:
     """The 0.9.13 logs' -NaN: float32 bits 0xffc00000, stored little-endian as 00 00 c0 ff (the canonical
     quiet NaN is 00 00 c0 7f)."""
     codec = FORMATS["carla"].load_reference()
-    minus = codec.encode(codec.from_case(_one_position_case("0.9.12-0.9.13", {"nan": "0xffc00000"})), variant="0.9.12-0.9.13")
-    plain = codec.encode(codec.from_case(_one_position_case("0.9.12-0.9.13", "NaN")), variant="0.9.12-0.9.13")
+    variant = "0.9.12-0.9.13"
+    minus = codec.encode(codec.from_case(_one_position_case(variant, {"nan": "0xffc00000"})), variant=variant)
+    plain = codec.encode(codec.from_case(_one_position_case(variant, "NaN")), variant=variant)
     assert bytes.fromhex("0000c0ff") in minus and bytes.fromhex("0000c0ff") not in plain
     assert bytes.fromhex("0000c07f") in plain
 
@@ -180,7 +181,7 @@ def test_raskat_msgpack_objects_stored_wider_come_back_byte_for_byte(version: in
                 leads.append((FIELD_NAMES[i], data.draw(st.sampled_from(fits))))
         wide = SignalMsgpack(sig.version, sig.fields, tuple(leads))
         file = codec.encode(SignalFile("raw", wide))
-        for name, lead in leads:  # each named field starts with its lead byte
+        for _, lead in leads:  # each named field starts with its lead byte
             assert bytes([lead]) in file
         assert _through_the_case("raskat-signal", file, None) == file
 

@@ -77,7 +77,8 @@ def main() -> int:
                   "file": str(args.vectors / vector["file"])}
         ran += 1
         try:
-            done = subprocess.run([part.format(**fields) for part in command], capture_output=True, timeout=args.timeout)
+            done = subprocess.run([part.format(**fields) for part in command], capture_output=True,
+                                  timeout=args.timeout)
         except subprocess.TimeoutExpired:
             failed += 1
             print(f"FAIL {vector['file']}: no answer in {args.timeout} s")

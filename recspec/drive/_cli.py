@@ -7,7 +7,6 @@ This module imports nothing heavy at load time: the parser is built for every
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import textwrap
 from collections.abc import Callable
@@ -150,9 +149,8 @@ def add_case_parser(sub: Any, formatter: type) -> None:
 
 
 def cmd_case(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from recspec.api import check
-
     from recspec._case_json import case_text
+    from recspec.api import check
 
     from ._cases import decode_case
 

@@ -232,7 +232,8 @@ def case_schema() -> dict[str, Any]:
               "description": "the file header, where it is not the version 2 header (magic e3 b7 89 99 c4 e3 71 5c)",
               "properties": {"magic": {"type": "integer", "minimum": 0}, "version": {"type": "integer", "minimum": 0}}}
     return {"type": "object", "required": ["records"],
-            "properties": {"variant": {"enum": ["traj", "state"]}, "header": header, "records": {"type": "array", "items": {
+            "properties": {"variant": {"enum": ["traj", "state"]}, "header": header,
+                           "records": {"type": "array", "items": {
                 "type": "object", "additionalProperties": False, "required": ["timestamp_us"],
                 "properties": {"timestamp_us": timestamp, "frame": frame,
                                "update": {"type": "object", "additionalProperties": value},

@@ -51,7 +51,6 @@ from recspec._case_json import (
     float_out,
     float_schema,
 )
-
 from recspec.errors import EncodeError
 
 from ._file import SignalFile

@@ -420,7 +420,8 @@ def _pack_leads(v: Any, path: str, leads: dict[str, int], out: bytearray) -> Non
             raise EncodeError(f"{path}: {v!r} is not a float 32 value (lead byte 0xca)")
         return
     kind, st = _WIDE_LENGTHS.get(lead, (None, None))
-    if st is not None and isinstance(v, kind):
+    if st is not None and kind in (str, bytes) and isinstance(v, (str, bytes, bytearray)) and (kind is str) == (
+            isinstance(v, str)):
         raw = v.encode("utf-8", "surrogateescape") if isinstance(v, str) else bytes(v)
         if len(raw) >= 1 << (8 * st.size):
             raise EncodeError(f"{path}: {len(raw)} bytes do not fit lead byte 0x{lead:02x}")
