@@ -27,9 +27,10 @@ from google.protobuf.message import DecodeError as PbDecodeError
 from google.protobuf.message import Message
 
 from recspec._pb import recspec_nanover_pb2 as pb
-from recspec.errors import EncodeError, Malformed
+from recspec.errors import DecodeError, EncodeError, Malformed
 
 from ._model import UNSET, Array, ArrayKind, Frame, StateUpdate
+from ._wire import encode_varint, read_varint
 
 __all__ = [
     "canonical_frame_order",
@@ -175,34 +176,22 @@ def encode_state_update(update: StateUpdate) -> bytes:
 # --- the order of map entries on the wire -------------------------------------------------------
 
 
-def _varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
-    result = shift = 0
-    while pos < end and shift < 70:
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos
-        shift += 7
-    raise ValueError("a varint runs past its message")
-
-
 def _fields(buf: bytes | memoryview, start: int, end: int) -> list[tuple[int, int, int, int]]:
     """(field number, wire type, start, end) of each field in ``buf[start:end]``; for a length-delimited
     field start .. end is its contents."""
     out = []
     pos = start
     while pos < end:
-        tag, pos = _varint(buf, pos, end)
+        tag, pos = read_varint(buf, pos, end)
         wire, at = tag & 7, pos
         if wire == 0:
-            _, pos = _varint(buf, pos, end)
+            _, pos = read_varint(buf, pos, end)
         elif wire == 1:
             pos += 8
         elif wire == 5:
             pos += 4
         elif wire == 2:
-            n, at = _varint(buf, pos, end)
+            n, at = read_varint(buf, pos, end)
             pos = at + n
         else:
             raise ValueError("a group or an unknown wire type")
@@ -243,7 +232,7 @@ def wire_details(payload: bytes | memoryview, kind: str) -> tuple[tuple[str, ...
         order = [where + _entry_key(payload, x, y) for where, x, y in entries]
         unpacked = tuple(_entry_key(payload, x, y) for where, x, y in entries
                          if where == "arrays/" and _is_unpacked(payload, x, y))
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, DecodeError):
         return None, ()
     return (tuple(order) if len(set(order)) == len(order) else None), unpacked
 
@@ -271,20 +260,11 @@ def canonical_frame_order(frame: Frame) -> tuple[str, ...]:
 
 
 def _length_delimited(number: int, body: bytes) -> bytes:
-    return _tag(number, 2) + _varint_bytes(len(body)) + body
+    return _tag(number, 2) + encode_varint(len(body)) + body
 
 
 def _tag(number: int, wire: int) -> bytes:
     return bytes((number << 3 | wire,))  # field numbers 1 and 2 only
-
-
-def _varint_bytes(n: int) -> bytes:
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 def _unpacked_entry(key: str, a: Array) -> bytes:
@@ -293,7 +273,7 @@ def _unpacked_entry(key: str, a: Array) -> bytes:
     if a.kind is ArrayKind.FLOAT:
         member, numbers = 1, b"".join(b"\x0d" + struct.pack("<f", x) for x in a.values)
     elif a.kind is ArrayKind.INDEX:
-        member, numbers = 2, b"".join(b"\x08" + _varint_bytes(x) for x in a.values)
+        member, numbers = 2, b"".join(b"\x08" + encode_varint(x) for x in a.values)
     else:
         raise EncodeError(f"array {key!r}: only float and index arrays have numbers to write unpacked")
     entry = _length_delimited(1, key.encode("utf-8", "surrogateescape")) + _length_delimited(
