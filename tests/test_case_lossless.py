@@ -25,7 +25,14 @@ from recspec.errors import DecodeError
 from recspec.formats import FORMATS
 from recspec.reference.nanover import ArrayKind
 from recspec.reference.raskat_signal import FIELD_NAMES
-from recspec.strategies import carla_logs, matrix_files, nanover_recordings, raskat_files, raskat_signals
+from recspec.strategies import (
+    carla_logs,
+    matrix_files,
+    matrix_recordings,
+    nanover_recordings,
+    raskat_files,
+    raskat_signals,
+)
 
 _SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -141,6 +148,28 @@ def test_matrix_drawn_files_of_either_form_come_back_byte_for_byte(profile: str,
         data, _ = drawn
         again = _through_the_case("matrix-smt", data, None)
         assert again is None or again == data
+
+    roundtrip()
+
+
+def test_matrix_whole_numbers_stored_as_integers_in_a_spec_file_come_back_byte_for_byte() -> None:
+    """BSON stores a number as double (type 0x01), int32 (0x10) or int64 (0x12); a spec writer may store a
+    whole frame time as int32: the lossless case names each such number under ``numbers``."""
+    codec = FORMATS["matrix-smt"].load_reference()
+
+    @_SETTINGS
+    @given(matrix_recordings(min_frames=1, max_frames=3), st.data())
+    def roundtrip(rec: Any, data: Any) -> None:
+        times = [float(data.draw(st.integers(0, 1000))) for _ in rec.frames]
+        frames = tuple(replace(f, time=t) for f, t in zip(rec.frames, times))
+        kinds = [data.draw(st.sampled_from(["double", "int32", "int64"])) for _ in frames]
+        numbers = tuple((f"frames[{i}].t", k) for i, k in enumerate(kinds) if k != "double")
+        file = codec.encode(replace(rec, frames=frames, numbers=numbers or None))
+        for (_, kind), t in zip(numbers, (t for t, k in zip(times, kinds) if k != "double")):
+            element = (b"\x10t\x00" + struct.pack("<i", int(t)) if kind == "int32"
+                       else b"\x12t\x00" + struct.pack("<q", int(t)))
+            assert element in file
+        assert _through_the_case("matrix-smt", file, None) == file
 
     roundtrip()
 

@@ -15,7 +15,7 @@ from typing import BinaryIO
 from recspec.errors import UsageError, public_boundary
 
 from . import _codec
-from ._bson import T_ARRAY
+from ._bson import T_ARRAY, decode_document, encode_document
 from ._model import Frame, Recording
 from ._walker import RecordingWalker
 
@@ -34,11 +34,18 @@ def decode(data: bytes, *, variant: str | None = None) -> Recording:
     """The typed recording in ``data`` (strict BSON; lenient recording);
     :class:`recspec.errors.DecodeError` (located) when it is not one."""
     _no_variant(variant)
-    rec = _codec.decode(data)
-    # The producer's form sorts keys, so its first top-level key is "frames" (the document's is "objects");
-    # only then can the file be compat's bytes, and only when it is exactly is the form recorded.
-    if data[5:12] == b"frames\0" and _codec.encode(rec, "compat") == data:
-        rec = replace(rec, form="compat")
+    doc = decode_document(data)
+    rec = _codec.from_document(doc)
+    # The producer's form sorts keys, so its first top-level key is "frames" (the document's is "objects").
+    form = "compat" if data[5:12] == b"frames\0" else "spec"
+    canonical = _codec.to_document(rec, form)
+    if encode_document(canonical) == data:
+        return replace(rec, form="compat") if form == "compat" else rec
+    # A writer may store some numbers as another type than the form (a whole number as int32 in a spec
+    # file): recorded when that is all that differs, so the encoder writes the same bytes.
+    numbers = _codec.number_types(doc, canonical)
+    if numbers:
+        rec = replace(rec, form=None if form == "spec" else form, numbers=tuple(numbers))
     return rec
 
 

@@ -27,9 +27,11 @@ the case's, so ``-0.0`` is a value of its own. There is no variant.
 The lossless case adds ``"form": "compat"`` when the file is exactly the
 producer's form (sorted keys, ``time``, ``destroyed``, whole numbers as int32:
 the encoder's ``compat`` profile), as Scene1.bson is; left out, the form is the
-document's (``spec``), or the one the encoder is asked for. A NaN with a sign
-or payload is ``{"nan": "0x..."}``. The canonical case (``canonical=True``)
-has neither.
+document's (``spec``), or the one the encoder is asked for. ``numbers`` names
+each number stored as another BSON type than the form's, by its BSON path:
+``{"frames[3].t": "int32"}`` for a whole number a spec writer stored as an
+int32 (``double``, ``int32``, ``int64``). A NaN with a sign or payload is
+``{"nan": "0x..."}``. The canonical case (``canonical=True``) has none of them.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from recspec._case_json import (
     float_schema,
 )
 
-from ._codec import PROFILES
+from ._codec import NUMBER_TYPES, PROFILES
 from ._model import CommandKind, DebugCommand, Frame, Geometry, Presence, Recording, SceneObject, State
 
 __all__ = ["CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case"]
@@ -95,8 +97,12 @@ def to_case(model: Recording, *, variant: str | None = None, canonical: bool = F
                "commands": [{"kind": CommandKind(cmd.kind).value, "origin": _num_out(cmd.origin, c),
                              **_optional(cmd, _COMMAND_OPTIONAL, c)} for cmd in f.commands]}
               for f in model.frames]
-    form = {} if canonical or model.form in (None, "spec") else {"form": model.form}
-    return {**envelope("matrix-smt", None), **form, "objects": objects, "frames": frames}
+    details: dict[str, Any] = {}
+    if not canonical and model.form not in (None, "spec"):
+        details["form"] = model.form
+    if not canonical and model.numbers:
+        details["numbers"] = dict(model.numbers)
+    return {**envelope("matrix-smt", None), **details, "objects": objects, "frames": frames}
 
 
 def _object_in(v: Any, path: str) -> SceneObject:
@@ -144,7 +150,14 @@ def _command_in(v: Any, path: str) -> DebugCommand:
 def from_case(case: Mapping[str, Any]) -> Recording:
     """The recording a case describes (encode it with ``encode(model, profile=...)``)."""
     check_envelope(case, "matrix-smt", ())
-    expect_object(case, "", ("recspec_case", "format", "variant", "objects", "frames"), ("form",))
+    expect_object(case, "", ("recspec_case", "format", "variant", "objects", "frames"), ("form", "numbers"))
+    numbers = None
+    if "numbers" in case:
+        numbers = tuple((path, expect_str(t, f"numbers.{path}"))
+                        for path, t in expect_object(case["numbers"], "numbers").items())
+        for path, t in numbers:
+            if t not in NUMBER_TYPES:
+                raise CaseError(f"a number's type is one of {', '.join(NUMBER_TYPES)}, not {t!r}", f"numbers.{path}")
     form = case.get("form", "spec")
     if form not in PROFILES:
         raise CaseError(f"form is one of {', '.join(PROFILES)}, not {form!r}", "form")
@@ -158,7 +171,7 @@ def from_case(case: Mapping[str, Any]) -> Recording:
                                   for j, s in enumerate(expect_list(fr["states"], f"{path}.states"))),
                             tuple(_command_in(c, f"{path}.commands[{j}]")
                                   for j, c in enumerate(expect_list(fr["commands"], f"{path}.commands")))))
-    return Recording(objects, tuple(frames), None if form == "spec" else form)
+    return Recording(objects, tuple(frames), None if form == "spec" else form, numbers or None)
 
 
 def case_schema() -> dict[str, Any]:
@@ -186,6 +199,10 @@ def case_schema() -> dict[str, Any]:
                             "commands": {"type": "array", "items": command}}}
     form = {"enum": list(PROFILES), "description": "how the file is written: compat, the producer's form (sorted "
                                                  "keys, time, destroyed, whole numbers as int32); left out: spec"}
+    numbers = {"type": "object", "additionalProperties": {"enum": list(NUMBER_TYPES)},
+               "description": "numbers stored as another BSON type than the form's, by BSON path (frames[3].t, "
+                              "objects[0].color[1]): double, int32 or int64"}
     return {"type": "object", "required": ["objects", "frames"],
-            "properties": {"variant": {"type": "null"}, "form": form, "objects": {"type": "array", "items": obj},
+            "properties": {"variant": {"type": "null"}, "form": form, "numbers": numbers,
+                           "objects": {"type": "array", "items": obj},
                            "frames": {"type": "array", "items": frame}}}

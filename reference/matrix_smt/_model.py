@@ -103,3 +103,6 @@ class Recording:
     #: producer's form: sorted keys, ``time``, ``destroyed``, whole numbers as int32). None: unknown or spec.
     #: How the content was written, not content, so it takes no part in equality.
     form: str | None = field(default=None, compare=False)
+    #: Numbers stored as another BSON type than the form's (``("frames[3].t", "int32")``: BSON paths, type
+    #: ``double``, ``int32`` or ``int64``); None: each as the form stores it. Not content either.
+    numbers: tuple[tuple[str, str], ...] | None = field(default=None, compare=False)
