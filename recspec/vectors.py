@@ -13,8 +13,9 @@ variant is detected from content) and what the reference decoder reads from the
 file: ``case``, the lossless case (``case_is_exact``: ``recspec encode`` of it
 gives these bytes; false where the file says more than a case can, e.g. a
 protobuf field the schema does not know), and ``canonical_case``, the content alone (what a reader is compared with by
-``recspec drive reader``), both null with ``no_case`` saying why for a file that
-does not decode or has no case. Everything is deterministic: the same corpus
+``recspec drive reader``), null with ``no_case`` saying why for a file that
+does not decode (``case`` is null too) or whose content is no case (a CARLA log
+not bracketed into frames, which has a lossless case of its packets). Everything is deterministic: the same corpus
 exports to the same bytes.
 """
 
@@ -52,8 +53,8 @@ def sidecar(info: FormatInfo, entry: Mapping[str, Any], data: bytes) -> dict[str
     try:
         model = codec.decode(data, variant=variant)
         case = codec.to_case(model, variant=variant)
-        canonical = codec.to_case(model, variant=variant, canonical=True)
         exact = codec.encode(codec.from_case(json.loads(case_text(case))), variant=variant) == data
+        canonical = codec.to_case(model, variant=variant, canonical=True)
     except DecodeError as e:
         no_case = {"error": str(e), "rule": e.rule, "offset": e.offset}
     except (CaseError, EncodeError) as e:

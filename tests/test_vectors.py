@@ -46,7 +46,8 @@ def test_every_corpus_file_is_exported_with_a_sidecar_that_matches_the_schema(ex
         assert v["sha256"] == hashlib.sha256(data).hexdigest()
         side = json.loads((exported / v["sidecar"]).read_text())
         VALIDATOR.validate(side)
-        assert (side["case"] is None) == (side["no_case"] is not None) == (not v["has_case"])
+        assert (side["canonical_case"] is None) == (side["no_case"] is not None)
+        assert (side["case"] is not None) == v["has_case"] and (side["case"] or not side["canonical_case"])
 
 
 def test_a_truncated_log_has_no_case_and_says_where(exported: Path) -> None:

@@ -29,7 +29,11 @@ only values the format can hold; non-finite ones are "NaN", "Infinity",
 (its float32 bits; 16 digits for a double), as CARLA 0.9.13 logs hold -NaN.
 The canonical case (``canonical=True``) writes every NaN as "NaN". Everything
 else a log's bytes say is a field already (every packet in file order, unknown
-ones as ``Raw``), so the lossless case has no other detail.
+ones as ``Raw``), so the lossless case has no other detail, except for a log
+whose packets are not bracketed into frames (CARLA-FRAME-001, -002, -007): it
+has no canonical case, and its lossless case lists ``packets`` in file order
+(``{"kind": "FrameStart", "frame_id": ...}``, ``{"kind": "FrameEnd"}`` among
+them) in place of ``frames``.
 """
 
 from __future__ import annotations
@@ -77,10 +81,10 @@ def _variant(v: str | Variant | None) -> Variant:
     return VARIANTS[v]
 
 
-def _packet_out(p: m.Packet, path: str, canonical: bool) -> dict[str, Any]:
+def _packet_out(p: m.Packet, path: str, canonical: bool, loose: bool = False) -> dict[str, Any]:
     if p.kind is K.RAW:
         return {"kind": "Raw", "packet_id": p.packet_id, "payload": bytes(p.body).hex()}  # type: ignore[arg-type]
-    if p.kind in (K.FRAME_START, K.FRAME_END):
+    if p.kind in (K.FRAME_START, K.FRAME_END) and not loose:
         raise CaseError(f"a {p.kind.label} inside a frame: the log's frames are not bracketed "
                         "FrameStart .. FrameEnd (CARLA-FRAME-001), so it has no case", path)
     if isinstance(p.body, bytes):
@@ -93,7 +97,20 @@ def _packet_out(p: m.Packet, path: str, canonical: bool) -> dict[str, Any]:
 def to_case(model: m.Recording, *, variant: str | Variant | None = None, canonical: bool = False) -> dict[str, Any]:
     """The case of a decoded log; :class:`CaseError` when its packets are not bracketed into frames
     (a log recspec finds malformed or broken at the frame level has no case). ``canonical``: every
-    NaN as "NaN" (the content alone), else the lossless case that encodes back to the log's bytes."""
+    NaN as "NaN" (the content alone), else the lossless case that encodes back to the log's bytes: for a
+    log whose packets are not bracketed into frames, its ``packets`` in file order, FrameStart and
+    FrameEnd among them, in place of ``frames``."""
+    try:
+        return _frames_case(model, variant, canonical)
+    except CaseError:
+        if canonical:
+            raise
+    v = _variant(variant.name if isinstance(variant, Variant) else variant)
+    return {**envelope("carla", v.name), "header": dataclass_out(model.header, (), canonical),
+            "packets": [_packet_out(p, f"packet[{i}]", canonical, loose=True) for i, p in enumerate(model.packets)]}
+
+
+def _frames_case(model: m.Recording, variant: str | Variant | None, canonical: bool) -> dict[str, Any]:
     v = _variant(variant.name if isinstance(variant, Variant) else variant)
     frames: list[dict[str, Any]] = []
     current: list[dict[str, Any]] | None = None
@@ -116,11 +133,11 @@ def to_case(model: m.Recording, *, variant: str | Variant | None = None, canonic
     return {**envelope("carla", v.name), "header": dataclass_out(model.header, (), canonical), "frames": frames}
 
 
-def _packet_in(obj: Any, path: str) -> m.Packet:
+def _packet_in(obj: Any, path: str, loose: bool = False) -> m.Packet:
     p = expect_object(obj, path)
     label = expect_str(p.get("kind"), f"{path}.kind")
     kind = _BY_LABEL.get(label)
-    if kind is None or kind in (K.FRAME_START, K.FRAME_END):
+    if kind is None or (kind in (K.FRAME_START, K.FRAME_END) and not loose):
         known = ", ".join(k.label for k in K if k not in (K.FRAME_START, K.FRAME_END, K.RAW))
         raise CaseError(f"unknown packet kind {label!r} (one of: {known}, Raw)", f"{path}.kind")
     if kind is K.RAW:
@@ -150,6 +167,10 @@ def _hex(v: Any, path: str) -> bytes:
 def from_case(case: Mapping[str, Any]) -> m.Recording:
     """The log a case describes (encode it with ``encode(model, variant=case['variant'])``)."""
     check_envelope(case, "carla", tuple(VARIANTS))
+    if "packets" in case and "frames" not in case:  # a log whose packets are not bracketed into frames
+        expect_object(case, "", ("recspec_case", "format", "variant", "header", "packets"))
+        return m.Recording(dataclass_in(m.Header, case["header"], "header"), tuple(
+            _packet_in(p, f"packets[{i}]", loose=True) for i, p in enumerate(expect_list(case["packets"], "packets"))))
     expect_object(case, "", ("recspec_case", "format", "variant", "header", "frames"))
     header = dataclass_in(m.Header, case["header"], "header")
     packets: list[m.Packet] = []
@@ -190,6 +211,15 @@ def case_schema() -> dict[str, Any]:
              "required": ["frame_id", "duration_this", "elapsed", "packets"],
              "properties": {"frame_id": {"type": "integer"}, "duration_this": float_schema(),
                             "elapsed": float_schema(), "packets": {"type": "array", "items": {"oneOf": packet_kinds}}}}
-    return {"type": "object", "required": ["header", "frames"],
+    loose = [*packet_kinds, {"type": "object", "additionalProperties": False, "required": ["kind"],
+                             "properties": {"kind": {"const": "FrameEnd"}}}]
+    start = dataclass_schema(m.FrameStart)
+    loose.append({**start, "properties": {"kind": {"const": "FrameStart"}, **start["properties"]},
+                  "required": ["kind", *start["required"]]})
+    return {"type": "object", "required": ["header"],
+            "oneOf": [{"required": ["frames"]}, {"required": ["packets"]}],
             "properties": {"variant": {"enum": list(VARIANTS)}, "header": dataclass_schema(m.Header),
-                           "frames": {"type": "array", "items": frame}}}
+                           "frames": {"type": "array", "items": frame},
+                           "packets": {"type": "array", "items": {"oneOf": loose},
+                                       "description": "a log whose packets are not bracketed FrameStart .. "
+                                                      "FrameEnd (lossless cases only): every packet in file order"}}}

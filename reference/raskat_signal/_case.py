@@ -171,6 +171,8 @@ def _typed_in(v: Any, path: str) -> Any:
 
 
 _DOUBLES = {"coordinate_1", "coordinate_2", "altitude", "vref"}
+#: In a double's place these strings are the non-finite doubles; any other string is a string of the wrong type.
+_NON_FINITE_NAMES = ("NaN", "Infinity", "-Infinity")
 
 
 def from_case(case: Mapping[str, Any]) -> SignalFile:
@@ -206,7 +208,8 @@ def from_case(case: Mapping[str, Any]) -> SignalFile:
         fields = []
         for n in names:
             v = obj[n]
-            fields.append(float_in(v, n) if n in _DOUBLES and isinstance(v, (float, str, Mapping)) else _typed_in(v, n))
+            double = isinstance(v, (float, Mapping)) or (isinstance(v, str) and v in _NON_FINITE_NAMES)
+            fields.append(float_in(v, n) if n in _DOUBLES and double else _typed_in(v, n))
         sig = SignalMsgpack(version, tuple(fields), _leads_in(obj["msgpack"]) if "msgpack" in obj else None)
     return SignalFile(container, sig, member, mtime)
 
