@@ -149,12 +149,9 @@ def nan_out(x: float) -> str | dict[str, str]:
 def _nan_in(v: Any, path: str) -> float:
     text = expect_str(v, path)
     digits = text[2:] if text[:2].lower() == "0x" else ""
-    try:
-        bits = int(digits, 16) if len(digits) in (8, 16) else -1
-    except ValueError:
-        bits = -1
-    if bits < 0:
+    if len(digits) not in (8, 16) or not all(c in "0123456789abcdefABCDEF" for c in digits):
         raise CaseError(f"expected 0x and 8 hex digits (float32 bits) or 16 (float64 bits), got {v!r}", path)
+    bits = int(digits, 16)
     x = struct.unpack("<f" if len(digits) == 8 else "<d",
                       bits.to_bytes(len(digits) // 2, "little"))[0]
     if not math.isnan(x):

@@ -304,7 +304,8 @@ def test_a_version_1_case_is_still_read_and_version_3_is_refused() -> None:
 
 @pytest.mark.parametrize(("x", "why"), [({"nan": "0x3f800000"}, "not the bits of a NaN"),
                                         ({"nan": "0xffc0"}, "8 hex digits"),
-                                        ({"nan": "ffc00000"}, "8 hex digits")])
+                                        ({"nan": "ffc00000"}, "8 hex digits"),
+                                        ({"nan": "0xffc0_000"}, "8 hex digits")])
 def test_a_nan_object_that_is_not_a_nan_is_a_located_case_error(x: Any, why: str) -> None:
     with pytest.raises(CaseError, match=why) as e:
         FORMATS["carla"].load_reference().from_case(_one_position_case("0.9.15", x))
