@@ -23,7 +23,7 @@ from recspec._case_json import CaseError
 from recspec.cli import main
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS
-from recspec.reference.nanover import ArrayKind
+from recspec.reference.nanover import Array, ArrayKind, Kind
 from recspec.reference.raskat_signal import FIELD_NAMES
 from recspec.strategies import (
     carla_logs,
@@ -262,6 +262,23 @@ def test_unpacked_floats_and_a_foreign_header_are_said_by_the_case() -> None:
     assert case["header"]["version"] == struct.unpack_from("<Q", header, 8)[0] == 3
     assert "header" not in codec.to_case(codec.decode(header, variant="traj"), canonical=True)
     assert _through_the_case("nanover", header, "traj") == header
+
+
+def test_a_value_or_array_with_nothing_set_has_a_lossless_case_and_no_canonical_one() -> None:
+    """NANOVER-PROTO-005: a google.protobuf.Value with no kind (0a 01 6b 12 00: key "k", an empty Value) and
+    a ValueArray with no member are on the wire; the lossless case says {"$unset": true} and {}."""
+    from recspec.reference.nanover import UNSET, Frame, Record, Recording, StateUpdate
+
+    codec = FORMATS["nanover"].load_reference()
+    for kind, message in (("state", StateUpdate({"k": UNSET})), ("traj", Frame(1, {}, {"k": Array(None)}))):
+        data = codec.encode(Recording(Kind(kind), (Record(5, message),)))
+        assert bytes.fromhex("0a016b1200") in data  # the entry of key "k" holding an empty message
+        case = codec.to_case(codec.decode(data, variant=kind))
+        held = case["records"][0]["update"]["k"] if kind == "state" else case["records"][0]["frame"]["arrays"]["k"]
+        assert held == ({"$unset": True} if kind == "state" else {})
+        assert _through_the_case("nanover", data, kind) == data
+        with pytest.raises(CaseError, match="NANOVER-PROTO-005"):
+            codec.to_case(codec.decode(data, variant=kind), canonical=True)
 
 
 def test_rust_written_trajectory_keeps_each_frames_own_order() -> None:

@@ -33,7 +33,9 @@ frame's values before its arrays), as NanoVer's Rust server writes them: a frame
 ``"values/KEY"`` and ``"arrays/KEY"``, a state update's keys, in wire order,
 each entry once. A NaN with a sign or payload is ``{"nan": "0x..."}`` (in a
 Value: ``{"$number": {"nan": "0x..."}}``), a record's ``unpacked``: the float and
-index arrays written a number per field, and ``header`` (``magic``,
+index arrays written a number per field, a Value with no kind set as
+``{"$unset": true}`` and a ValueArray with no member as ``{}`` (both
+NANOVER-PROTO-005), and ``header`` (``magic``,
 ``version``) where the file's is not the version 2 header. The canonical case
 (``canonical=True``) has none of them.
 """
@@ -70,12 +72,14 @@ CASE_TOLERANCES = {
 CASE_TOLERANCE_CHECKS: dict[str, Any] = {}
 
 _NON_FINITE = {"NaN", "Infinity", "-Infinity"}
-_TAGS = {"$number", "$struct"}
+_TAGS = {"$number", "$struct", "$unset"}
 
 
 def _value_out(v: Any, path: str, canonical: bool) -> Any:
     if v is UNSET:
-        raise CaseError("a Value with no kind set (NANOVER-PROTO-005) has no case", path)
+        if canonical:
+            raise CaseError("a Value with no kind set (NANOVER-PROTO-005) has no case", path)
+        return {"$unset": True}
     if isinstance(v, float):
         return v if math.isfinite(v) else {"$number": float_out(v, canonical)}
     if isinstance(v, dict):
@@ -100,6 +104,8 @@ def _value_in(v: Any, path: str) -> Any:
                 raise CaseError("$number holds \"NaN\", \"Infinity\", \"-Infinity\" or {\"nan\": \"0x...\"}",
                                 f"{path}.$number")
             return float_in(v["$number"], f"{path}.$number")
+        if len(v) == 1 and v.get("$unset") is True:
+            return UNSET
         if len(v) == 1 and "$struct" in v:
             return {k: _value_in(x, f"{path}.{k}") for k, x in expect_object(v["$struct"], f"{path}.$struct").items()}
         return {k: _value_in(x, f"{path}.{k}") for k, x in v.items()}
@@ -108,7 +114,9 @@ def _value_in(v: Any, path: str) -> Any:
 
 def _array_out(a: Array, path: str, canonical: bool) -> dict[str, Any]:
     if a.kind is None:
-        raise CaseError("a ValueArray with no member set (NANOVER-PROTO-005) has no case", path)
+        if canonical:
+            raise CaseError("a ValueArray with no member set (NANOVER-PROTO-005) has no case", path)
+        return {}
     if a.kind is ArrayKind.FLOAT:
         return {"float": [float_out(x, canonical) for x in a.values]}
     return {a.kind.value: list(a.values)}
@@ -116,6 +124,8 @@ def _array_out(a: Array, path: str, canonical: bool) -> dict[str, Any]:
 
 def _array_in(v: Any, path: str) -> Array:
     obj = expect_object(v, path)
+    if not obj:
+        return Array(None, ())  # no member set (NANOVER-PROTO-005): only a lossless case says it
     if len(obj) != 1 or next(iter(obj)) not in ("float", "index", "string"):
         raise CaseError("an array is {\"float\": [...]}, {\"index\": [...]} or {\"string\": [...]}", path)
     (name, values), = obj.items()
@@ -216,9 +226,11 @@ def case_schema() -> dict[str, Any]:
               "properties": {"$number": {"oneOf": [{"enum": sorted(_NON_FINITE)}, nan_schema()]}}}
     value = {"description": "a google.protobuf.Value: null (in an update: remove the key), number, string, boolean, "
                             "object, array; {\"$number\": ...} for a non-finite number",
-             "oneOf": [{"type": ["null", "number", "string", "boolean", "array"]},
+             "oneOf": [{"type": ["null", "number", "string", "boolean", "array"]},  # {"$unset": true}: no kind set
                        {"type": "object", "not": {"required": ["$number"], "maxProperties": 1}}, number]}
-    array = {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+    array = {"type": "object", "maxProperties": 1, "additionalProperties": False,
+             "description": "{\"float\": [...]}, {\"index\": [...]} or {\"string\": [...]}; {} (lossless cases only) a "
+                            "ValueArray with no member set",
              "properties": {"float": {"type": "array", "items": float_schema()},
                             "index": {"type": "array", "items": {"type": "integer", "minimum": 0,
                                                                  "maximum": 4294967295}},
