@@ -132,6 +132,19 @@ def test_a_v2_coordinate_is_a_whole_number_of_millionths() -> None:
         fixed_from_degrees(0.1234567)
 
 
+def test_a_v2_coordinate_splits_as_the_document_floors_it_where_the_floor_is_exact() -> None:
+    """The document's writer stores ``floor(x)`` and ``floor((x - floor(x)) * 1'000'000)`` in a u16 and a u32;
+    for values exact in binary its floor and the case codec's split agree, and the u16 ends at 65535."""
+    from recspec.reference.raskat_signal import Fixed, fixed_from_degrees
+
+    assert fixed_from_degrees(12.5) == Fixed(12, 500_000)
+    assert fixed_from_degrees(100.125) == Fixed(100, 125_000)
+    assert fixed_from_degrees(0.0) == Fixed(0, 0)
+    assert fixed_from_degrees(65535.999999) == Fixed(65535, 999_999)
+    with pytest.raises(EncodeError, match=r"0 \.\. 65535\.999999"):
+        fixed_from_degrees(65536.0)
+
+
 def test_case_equality_keeps_the_sign_of_zero_and_the_type_of_numbers() -> None:
     assert first_difference({"x": 0.0}, {"x": -0.0}) is not None
     assert first_difference({"x": math.nan}, {"x": math.nan}) is None

@@ -321,7 +321,8 @@ def test_the_python_callable_example_passes() -> None:
     sys.path.insert(0, str(ROOT / "docs" / "testees"))
     import test_nanover_writer as example
 
-    check_writer(example.write, format="nanover", max_examples=10, seed=3)
+    run = check_writer(example.write, format="nanover", max_examples=10, seed=3)
+    assert run is not None and run.ok and run.results[0].examples == 10
 
 
 def test_the_cpp_driver_example_passes_and_refuses_negative_coordinates(capsys: pytest.CaptureFixture[str],

@@ -71,14 +71,6 @@ class Fixed:
     def value(self) -> float:
         return self.int_part + self.frac / 1_000_000
 
-    @classmethod
-    def from_degrees(cls, x: float) -> Fixed:
-        """Split a non-negative value the way the raSkat writer does: floor both parts."""
-        if not x >= 0:
-            raise EncodeError(f"v2 coordinates cannot be negative ({x}); the layout has unsigned parts")
-        whole = int(x)
-        return cls(whole, int((x - whole) * 1_000_000))
-
 
 @dataclass(frozen=True, slots=True)
 class SignalV2:
