@@ -120,11 +120,6 @@ _RE_STAT = re.compile(r"^stat::(\w+):\s+(\d+)")
 # --- the child --------------------------------------------------------------------------
 
 
-def harness_module(fmt: str) -> str:
-    """The module holding a format's harnesses: the registry's ``FormatInfo.fuzz_module``."""
-    return resolve_format(fmt).fuzz_module
-
-
 def load_harness(info: FormatInfo) -> FuzzHarness:
     """A format's harness module (``ModuleNotFoundError`` when it has none)."""
     return cast("FuzzHarness", info.load_fuzz())

@@ -7,11 +7,24 @@ codec (``reference/<package>/_case.py``: ``to_case``, ``from_case``,
 ``case_schema``); this module is the part they share, so a case reads the same
 way in every format:
 
-* the envelope ``{"recspec_case": 1, "format": ..., "variant": ..., ...}``;
+* the envelope ``{"recspec_case": 2, "format": ..., "variant": ..., ...}``
+  (version 1 cases are still read: version 2 only added fields, each of which
+  means the canonical form when left out);
 * numbers: JSON numbers, except the non-finite ones, written as the strings
   ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (JSON has no literal for them);
-  a field typed float keeps ``1.0`` a float and ``-0.0`` negative;
+  a field typed float keeps ``1.0`` a float and ``-0.0`` negative; a NaN whose
+  bits are not the canonical quiet NaN (a sign, a payload) is ``{"nan": "0x..."}``
+  with its bits (:func:`nan_out`);
 * a malformed case raises :class:`CaseError` naming the JSON path of the fault.
+
+A case comes in two forms. The *lossless* one (``to_case(model)``) says
+everything the decoder saw that changes the file's bytes, so that
+``encode(from_case(to_case(decode(f)))) == f``; the *canonical* one
+(``to_case(model, canonical=True)``, ``recspec case --canonical``) leaves out
+every such detail: it is the content alone, what a writer is asked to write and
+a reader to print. Every detail field is optional and, left out, means the
+format's canonical encoding, so a canonical case is also a lossless case of the
+canonical file.
 
 :func:`first_difference` is the case equality every comparison uses: floats by
 value with NaN equal to NaN and ``-0.0`` apart from ``0.0``, ints apart from
@@ -21,6 +34,7 @@ back as the nearest float32).
 
 from __future__ import annotations
 
+import json
 import math
 import struct
 from collections.abc import Callable, Collection, Mapping
@@ -30,8 +44,10 @@ from .errors import UsageError
 
 __all__ = [
     "CASE_VERSION",
+    "CASE_VERSIONS_READ",
     "CaseError",
     "Difference",
+    "case_text",
     "check_envelope",
     "dataclass_in",
     "dataclass_out",
@@ -47,11 +63,18 @@ __all__ = [
     "float_out",
     "float_schema",
     "int_schema",
+    "nan_out",
+    "nan_schema",
     "to_float32",
 ]
 
-#: The case description's version: ``recspec_case`` in every case; bumped when a field changes meaning.
-CASE_VERSION = 1
+#: The case description's version: ``recspec_case`` in every case written; bumped when a field changes meaning.
+#: 2 added the lossless detail fields (NaN bits, entry order, encoding forms), each optional.
+CASE_VERSION = 2
+#: The versions ``from_case`` reads: a version 1 case is a version 2 case without detail fields.
+CASE_VERSIONS_READ = (1, 2)
+#: The bits of the canonical NaN, the one ``float("nan")`` and every encoder here write.
+CANONICAL_NAN_BITS = 0x7FF8000000000000
 
 _NON_FINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -62,8 +85,20 @@ class CaseError(UsageError):
     def __init__(self, message: str, path: str = "") -> None:
         super().__init__(f"{path}: {message}" if path else message,
                          "`recspec case FILE` prints a well-formed case; "
-                         "the schema is recspec/schemas/case-1.schema.json")
+                         f"the schema is recspec/schemas/case-{CASE_VERSION}.schema.json")
         self.path = path
+
+
+def case_text(case: Any, indent: int | None = 1) -> str:
+    """A case (or any JSON holding cases) as JSON text. A string the decoder kept with undecodable bytes
+    (``surrogateescape``: a NanoVer key, a CARLA name that is not UTF-8) has no UTF-8 form; then the whole
+    text is ASCII, with each such byte a ``\\udcXX`` escape, which every JSON reader reads back."""
+    text = json.dumps(case, indent=indent, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(case, indent=indent, ensure_ascii=True)
+    return text
 
 
 def envelope(format_id: str, variant: str | None) -> dict[str, Any]:
@@ -73,8 +108,10 @@ def envelope(format_id: str, variant: str | None) -> dict[str, Any]:
 def check_envelope(case: Any, format_id: str, variants: Collection[str]) -> str | None:
     """The case's variant, after checking its envelope."""
     obj = expect_object(case, "")
-    if obj.get("recspec_case") != CASE_VERSION:
-        raise CaseError(f"recspec_case must be {CASE_VERSION}, not {obj.get('recspec_case')!r}", "recspec_case")
+    version = obj.get("recspec_case")
+    if isinstance(version, bool) or version not in CASE_VERSIONS_READ:
+        raise CaseError(f"recspec_case must be one of {', '.join(map(str, CASE_VERSIONS_READ))}, not {version!r}",
+                        "recspec_case")
     if obj.get("format") != format_id:
         raise CaseError(f"this is a {format_id} codec; the case is for {obj.get('format')!r}", "format")
     variant = obj.get("variant")
@@ -85,22 +122,56 @@ def check_envelope(case: Any, format_id: str, variants: Collection[str]) -> str 
     return variant
 
 
-def float_out(x: float) -> float | str:
-    """A float as a case holds it (non-finite as a string)."""
+def float_out(x: float, canonical: bool = False) -> Any:
+    """A float as a case holds it: non-finite as a string, a NaN that is not the canonical one as
+    :func:`nan_out` (in the canonical form, every NaN is ``"NaN"``)."""
     if math.isfinite(x):
         return x
-    return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
+    if math.isnan(x):
+        return "NaN" if canonical else nan_out(x)
+    return "Infinity" if x > 0 else "-Infinity"
+
+
+def nan_out(x: float) -> str | dict[str, str]:
+    """A NaN in a lossless case: ``"NaN"`` for the canonical quiet NaN, else ``{"nan": "0x..."}``.
+
+    The hex digits are the NaN's bits: 8 digits (the float32 pattern, as a file storing a float32
+    holds it) when the double is a float32 NaN widened (its low 29 mantissa bits are zero), else 16
+    (the double's). ``0xffc00000`` is the float32 -NaN that CARLA 0.9.13 logs hold."""
+    (bits,) = struct.unpack("<Q", struct.pack("<d", x))
+    if bits == CANONICAL_NAN_BITS:
+        return "NaN"
+    if bits & 0x1FFFFFFF == 0:
+        return {"nan": f"0x{struct.unpack('<I', struct.pack('<f', x))[0]:08x}"}
+    return {"nan": f"0x{bits:016x}"}
+
+
+def _nan_in(v: Any, path: str) -> float:
+    text = expect_str(v, path)
+    digits = text[2:] if text[:2].lower() == "0x" else ""
+    if len(digits) not in (8, 16) or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        raise CaseError(f"expected 0x and 8 hex digits (float32 bits) or 16 (float64 bits), got {v!r}", path)
+    bits = int(digits, 16)
+    x = struct.unpack("<f" if len(digits) == 8 else "<d",
+                      bits.to_bytes(len(digits) // 2, "little"))[0]
+    if not math.isnan(x):
+        raise CaseError(f"{text} is not the bits of a NaN (exponent all ones, a mantissa not zero)", path)
+    return float(x)
 
 
 def float_in(v: Any, path: str) -> float:
-    """A case's float: a JSON number (an integer literal is taken as its float) or a non-finite string."""
+    """A case's float: a JSON number (an integer literal is taken as its float), a non-finite string,
+    or ``{"nan": "0x..."}``."""
     if isinstance(v, bool):
         raise CaseError(f"expected a number, got {v!r}", path)
     if isinstance(v, (int, float)):
         return float(v)
     if isinstance(v, str) and v in _NON_FINITE:
         return _NON_FINITE[v]
-    raise CaseError(f"expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), got {v!r}", path)
+    if isinstance(v, Mapping) and list(v) == ["nan"]:
+        return _nan_in(v["nan"], f"{path}.nan")
+    raise CaseError(f"expected a number (or \"NaN\", \"Infinity\", \"-Infinity\", {{\"nan\": \"0x...\"}}), "
+                    f"got {v!r}", path)
 
 
 def expect_int(v: Any, path: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -147,8 +218,15 @@ def expect_object(v: Any, path: str, required: Collection[str] = (),
     return v
 
 
+def nan_schema() -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": ["nan"],
+            "description": "a NaN that is not the canonical quiet NaN: its float32 (8 hex digits) or float64 "
+                           "(16) bits",
+            "properties": {"nan": {"type": "string", "pattern": "^0[xX]([0-9a-fA-F]{8}|[0-9a-fA-F]{16})$"}}}
+
+
 def float_schema() -> dict[str, Any]:
-    return {"oneOf": [{"type": "number"}, {"enum": list(_NON_FINITE)}]}
+    return {"oneOf": [{"type": "number"}, {"enum": list(_NON_FINITE)}, nan_schema()]}
 
 
 def int_schema(lo: int | None = None, hi: int | None = None) -> dict[str, Any]:
@@ -266,19 +344,19 @@ def _fields(cls: type) -> list[str]:
     return [f.name for f in dataclasses.fields(cls)]
 
 
-def dataclass_out(obj: Any, as_array: Collection[type] = ()) -> Any:
+def dataclass_out(obj: Any, as_array: Collection[type] = (), canonical: bool = False) -> Any:
     """A model value as case JSON."""
     import dataclasses
 
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        values = [dataclass_out(getattr(obj, name), as_array) for name in _fields(type(obj))]
+        values = [dataclass_out(getattr(obj, name), as_array, canonical) for name in _fields(type(obj))]
         if type(obj) in as_array:
             return values
         return dict(zip(_fields(type(obj)), values))
     if isinstance(obj, float):
-        return float_out(obj)
+        return float_out(obj, canonical)
     if isinstance(obj, (tuple, list)):
-        return [dataclass_out(x, as_array) for x in obj]
+        return [dataclass_out(x, as_array, canonical) for x in obj]
     if isinstance(obj, bytes):
         return obj.hex()
     return obj

@@ -14,7 +14,8 @@ _AS_THEY_ARE = frozenset((str, int, bool, type(None)))
 
 
 def to_plain(value: Any) -> Any:
-    """Dataclasses become dicts (field order kept), tuples lists, bytes hex,
+    """Dataclasses become dicts (field order kept; a field outside equality only where it is not its
+    default), tuples lists, bytes hex,
     enums their names; NaN and infinities become strings so the JSON stays
     standard (``"NaN"``, ``"Infinity"``, ``"-Infinity"``)."""
     kind = type(value)
@@ -25,7 +26,10 @@ def to_plain(value: Any) -> Any:
     if kind is list:
         return [to_plain(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        # a field of how the value was written (outside equality: NanoVer's order) shows only where it says
+        # something, so a canonical file's dump is the content alone
+        return {f.name: to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.compare or getattr(value, f.name) != f.default}
     if isinstance(value, enum.Enum):
         return value.name
     if isinstance(value, float):

@@ -323,14 +323,44 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--variant", help="force the variant")
     rp.set_defaults(func=_cmd_reproduce)
 
-    co = sub.add_parser("corpus", help="check the bundled corpus against its manifest", formatter_class=_Formatter,
+    co = sub.add_parser("corpus", help="check the bundled corpus against its manifest, or export it as test vectors",
+                        formatter_class=_Formatter,
                         description=_d("Check every file of the bundled seed corpus and compare each verdict and rule "
-                                    "id with the manifest's expectations. This is recspec's main self-test."),
-                        epilog="example:\n  recspec corpus\n  recspec corpus --format carla --verbose")
+                                    "id with the manifest's expectations. This is recspec's main self-test.\n\n"
+                                    "`recspec corpus export DIR` instead writes the corpus as test vectors that a "
+                                    "reader or writer in any language can run without Python: each file, a JSON "
+                                    "sidecar FILE.json beside it (its expected case where it decodes, its verdict "
+                                    "and rule ids per profile) and DIR/manifest.json listing them "
+                                    "(recspec/schemas/vectors-1.schema.json; docs/testees/vectors.md)."),
+                        epilog="example:\n  recspec corpus\n  recspec corpus --format carla --verbose\n"
+                               "  recspec corpus export vectors/ --format nanover")
+    co.add_argument("action", nargs="?", choices=["export"], help="export: write the test vectors to DIR")
+    co.add_argument("out", nargs="?", metavar="DIR", type=Path, help="with export: the folder to write (created)")
     co.add_argument("--format", help="only this format")
     co.add_argument("--dir", type=Path, help="corpus folder (default: the bundled one)")
     co.add_argument("--verbose", "-v", action="store_true", help="one line per file")
     co.set_defaults(func=_cmd_corpus)
+
+    en = sub.add_parser("encode", help="write the file a case describes, by the reference encoder",
+                        formatter_class=_Formatter,
+                        description=_d("Read CASE.json (a case: what `recspec case FILE` prints; the schema is "
+                                       "recspec/schemas/case-2.schema.json) and write the file it describes with the "
+                                       "reference encoder: the golden file for content you choose. A lossless case "
+                                       "gives back the bytes it was read from; a detail left out (NaN bits, NanoVer "
+                                       "map order, Matrix-SMT form, tar mtime) means the canonical encoding. A case "
+                                       "the format cannot hold is refused with its JSON path and why (exit 2), as "
+                                       "`recspec drive` refuses it."),
+                        epilog="examples:\n  recspec case corpus/real/hello_vel.traj > case.json\n"
+                               "  recspec encode case.json -o again.traj      # the same bytes\n"
+                               "  recspec encode --format raskat-signal --variant v3 mine.json -o golden.sig\n"
+                               "  recspec encode --profile compat scene.json -o scene.bson")
+    en.add_argument("case", metavar="CASE.json", help="the case ('-': standard input)")
+    en.add_argument("-o", "--output", metavar="FILE", type=Path,
+                    help="where to write (default: standard output, unless it is a terminal)")
+    en.add_argument("--format", help="the format, where the case does not name it (else it must agree)")
+    en.add_argument("--variant", help="the variant, where the case does not name it (else it must agree)")
+    en.add_argument("--profile", help="Matrix-SMT: spec or compat (default: the case's form, else spec)")
+    en.set_defaults(func=_cmd_encode)
 
     from .drive._cli import add_case_parser, add_drive_parser
 
@@ -742,10 +772,46 @@ def _cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_corpus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    infos = [resolve_format(args.format)] if args.format else list(FORMATS.values())
+    if args.action == "export":
+        if args.out is None:
+            raise UsageError("recspec corpus export needs the folder to write", "recspec corpus export DIR")
+        from .vectors import export_vectors
+
+        manifest = export_vectors(infos, args.out, corpus_dir=args.dir)
+        out.write(f"wrote {len(manifest['vectors'])} test vectors to {args.out} "
+                  f"({sum(1 for v in manifest['vectors'] if v['has_case'])} with a case)\n")
+        return EXIT_OK
+    if args.out is not None:
+        raise UsageError(f"unexpected argument {str(args.out)!r}", "recspec corpus export DIR")
     from .corpus_check import verify_corpus
 
-    infos = [resolve_format(args.format)] if args.format else list(FORMATS.values())
     return verify_corpus(infos, corpus_dir=args.dir, verbose=args.verbose, out=out, err=err)
+
+
+def _cmd_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .case_encode import encode_case, read_case
+
+    if args.case == "-":
+        try:
+            case = json.load(sys.stdin)
+        except json.JSONDecodeError as e:
+            raise UsageError(f"standard input is not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    else:
+        case = read_case(Path(args.case))
+    data = encode_case(case, format=args.format, variant=args.variant, profile=args.profile)
+    if args.output is None:
+        if out.isatty():
+            raise UsageError("the file is binary: not written to a terminal", "write it with -o FILE, or redirect")
+        out.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return EXIT_OK
+    try:
+        args.output.write_bytes(data)
+    except OSError as e:
+        raise UsageError(f"cannot write {args.output}: {e.strerror}") from None
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

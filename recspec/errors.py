@@ -28,7 +28,6 @@ __all__ = [
     "EXIT_OK",
     "DecodeError",
     "EncodeError",
-    "ExtraData",
     "InputError",
     "InternalError",
     "LimitExceeded",
@@ -160,19 +159,6 @@ class LimitExceeded(DecodeError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.message, self.offset, self.path, self.rule, self.limit, self.value, self.maximum))
-
-
-class ExtraData(DecodeError):
-    """A complete value was decoded but bytes follow it. Carries both."""
-
-    def __init__(self, message: str, offset: int, value: Any, extra: bytes, path: str = "",
-                 rule: str | None = None) -> None:
-        super().__init__(message, offset, path, rule)
-        self.value = value
-        self.extra = extra
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.message, self.offset, self.value, self.extra, self.path, self.rule))
 
 
 class InternalError(RecspecError, RuntimeError):

@@ -158,15 +158,18 @@ class ReferenceCodec(Protocol):
     def iter_units(self, f: BinaryIO, *, variant: str | None = None) -> Iterator[Any]: ...
 
     # The case codec (``reference/<package>/_case.py``): a recording's content in a writer's terms, as JSON
-    # (``recspec case FILE``, ``recspec drive``), with the JSON Schema ``recspec/schemas/case-1.schema.json``.
+    # (``recspec case FILE``, ``recspec drive``), with the JSON Schema ``recspec/schemas/case-2.schema.json``.
 
     #: Tolerance name -> what it allows, for ``recspec drive writer --tolerance`` (``float32`` at least).
     CASE_TOLERANCES: Mapping[str, str]
     #: The tolerances that are not about float widths: name -> (expected, actual, JSON path) -> equal under it.
     CASE_TOLERANCE_CHECKS: Mapping[str, Callable[[Any, Any, str], bool]]
 
-    def to_case(self, model: Any, *, variant: str | None = None) -> dict[str, Any]:
-        """The case of a decoded model; ``recspec._case_json.CaseError`` when the model has no case."""
+    def to_case(self, model: Any, *, variant: str | None = None, canonical: bool = False) -> dict[str, Any]:
+        """The case of a decoded model; ``recspec._case_json.CaseError`` when the model has no case.
+        Lossless (``encode(from_case(case))`` gives the decoded bytes back), or with ``canonical`` the
+        content alone: every detail of how the file was written (NaN bits, entry order, encoding form)
+        left out, which is what a writer is asked for and a reader compared with."""
         ...
 
     def from_case(self, case: Mapping[str, Any]) -> Any:

@@ -85,10 +85,6 @@ class _Records:
             raise OSError(f"the temporary store is cut short at byte {at}")
         return data
 
-    @property
-    def size(self) -> int:
-        return self._end
-
     def close(self) -> None:
         self._closer()
 
@@ -222,11 +218,6 @@ class Spool(Sequence[FileReport]):
 
     def _load(self, at: int) -> FileReport:
         return load_record(self._records.get(at))
-
-    @property
-    def disk_bytes(self) -> int:
-        """The size of the temporary file."""
-        return self._records.size
 
     def close(self) -> None:
         self._records.close()

@@ -114,4 +114,11 @@ def test_json_report_is_standard_json_for_any_packets(packets, profile):
 
     data = _HEADER + b"".join(struct.pack("<BI", pid, len(p)) + p for pid, p in packets)
     report = check_stream(io.BytesIO(data), path="x", variant=None, profile=profile)
-    json.dumps(Report([report]).to_json(), allow_nan=False)
+    text = json.dumps(Report([report]).to_json(), allow_nan=False)
+    # standard JSON has no NaN or Infinity token (RFC 8259, section 6): a strict parser reads it back
+    back = json.loads(text, parse_constant=_refuse_constant)
+    assert [(f["path"], f["format"], f["profile"]) for f in back["files"]] == [("x", "carla", profile)]
+
+
+def _refuse_constant(token: str) -> None:
+    raise AssertionError(f"{token} is not standard JSON")

@@ -21,7 +21,7 @@ from recspec.formats import FORMATS, FormatInfo
 from recspec.strategies import carla_cases, matrix_cases, nanover_cases, raskat_cases, raskat_signals
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = json.loads((ROOT / "recspec" / "schemas" / "case-1.schema.json").read_text())
+SCHEMA = json.loads((ROOT / "recspec" / "schemas" / "case-2.schema.json").read_text())
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 
 #: (format, variant, encode options) for every format and variant, and both Matrix-SMT profiles
@@ -53,7 +53,7 @@ def test_decode_of_encode_is_the_case(fmt: str, variant: str | None, options: di
         case = json.loads(json.dumps(case))
         VALIDATOR.validate(case)
         data = codec.encode(codec.from_case(case), variant=case["variant"], **options)
-        back = codec.to_case(codec.decode(data, variant=variant), variant=variant)
+        back = codec.to_case(codec.decode(data, variant=variant), variant=variant, canonical=True)
         assert first_difference(case, back) is None, first_difference(case, back)
 
     roundtrip()
@@ -72,7 +72,7 @@ def test_recspec_case_prints_a_corpus_files_case(info: FormatInfo, capsys: pytes
     assert main(["case", str(ROOT / "corpus" / info.id / entry["path"])]) == 0
     case = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(case)
-    assert case["format"] == info.id and case["recspec_case"] == 1
+    assert case["format"] == info.id and case["recspec_case"] == 2
     if info.variants and entry.get("variant"):
         assert case["variant"] == entry["variant"]
     # and the case is the file: the reference encoder writes it back to an equal case
@@ -130,6 +130,19 @@ def test_a_v2_coordinate_is_a_whole_number_of_millionths() -> None:
     assert (fixed_from_degrees(128.012345).int_part, fixed_from_degrees(128.012345).frac) == (128, 12345)
     with pytest.raises(EncodeError, match="whole number of millionths"):
         fixed_from_degrees(0.1234567)
+
+
+def test_a_v2_coordinate_splits_as_the_document_floors_it_where_the_floor_is_exact() -> None:
+    """The document's writer stores ``floor(x)`` and ``floor((x - floor(x)) * 1'000'000)`` in a u16 and a u32;
+    for values exact in binary its floor and the case codec's split agree, and the u16 ends at 65535."""
+    from recspec.reference.raskat_signal import Fixed, fixed_from_degrees
+
+    assert fixed_from_degrees(12.5) == Fixed(12, 500_000)
+    assert fixed_from_degrees(100.125) == Fixed(100, 125_000)
+    assert fixed_from_degrees(0.0) == Fixed(0, 0)
+    assert fixed_from_degrees(65535.999999) == Fixed(65535, 999_999)
+    with pytest.raises(EncodeError, match=r"0 \.\. 65535\.999999"):
+        fixed_from_degrees(65536.0)
 
 
 def test_case_equality_keeps_the_sign_of_zero_and_the_type_of_numbers() -> None:

@@ -69,7 +69,7 @@ def exact(value: Any) -> str:
 
 #: The int64 writer's minimal case: no object, one frame at 0.0 with one vector command whose last vector
 #: number is -0.0 (the first command kind, the zero origin, no colour or opacity).
-MATRIX_INT64_MINIMAL = {"recspec_case": 1, "format": "matrix-smt", "variant": None, "objects": [],
+MATRIX_INT64_MINIMAL = {"recspec_case": 2, "format": "matrix-smt", "variant": None, "objects": [],
                         "frames": [{"time": 0.0, "states": [], "commands": [
                             {"kind": "v", "origin": [0.0, 0.0, 0.0], "vector": [0.0, 0.0, -0.0]}]}]}
 
@@ -82,7 +82,7 @@ def assert_minimal_matrix(case: dict[str, Any]) -> None:
 
 
 #: The truncation reader's minimal input: the smallest valid 0.9.15 log (no frame) ...
-CARLA_EMPTY_LOG = {"recspec_case": 1, "format": "carla", "variant": "0.9.15", "frames": [],
+CARLA_EMPTY_LOG = {"recspec_case": 2, "format": "carla", "variant": "0.9.15", "frames": [],
                    "header": {"version": 1, "magic": "CARLA_RECORDER", "date": 1483228800, "map_name": "Town01"}}
 
 
@@ -321,7 +321,8 @@ def test_the_python_callable_example_passes() -> None:
     sys.path.insert(0, str(ROOT / "docs" / "testees"))
     import test_nanover_writer as example
 
-    check_writer(example.write, format="nanover", max_examples=10, seed=3)
+    run = check_writer(example.write, format="nanover", max_examples=10, seed=3)
+    assert run is not None and run.ok and run.results[0].examples == 10
 
 
 def test_the_cpp_driver_example_passes_and_refuses_negative_coordinates(capsys: pytest.CaptureFixture[str],

@@ -47,7 +47,7 @@ def _minimal(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def _envelope(fmt: str, variant: str | None) -> dict[str, Any]:
-    return {"recspec_case": 1, "format": fmt, "variant": variant}
+    return {"recspec_case": 2, "format": fmt, "variant": variant}
 
 
 # --- the minimal cases ---------------------------------------------------------------------------------

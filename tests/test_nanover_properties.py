@@ -48,13 +48,18 @@ def test_valid_files_check_valid(f) -> None:  # type: ignore[no-untyped-def]
 
 @given(st.binary(max_size=300) | nanover_files().map(lambda f: f[0][: len(f[0]) // 2]))
 def test_any_bytes_give_findings_never_another_exception(data: bytes) -> None:
+    """What the decoder refuses (only with a DecodeError) the checker reports as an error finding."""
     for kind in Kind:
         try:
             decode(data, variant=kind)
-        except DecodeError:
-            pass
+            refused = None
+        except DecodeError as e:
+            refused = e
         report = check_stream(io.BytesIO(data), path="x", variant=kind.value, size=len(data))
         json.dumps(Report([report]).to_json(), allow_nan=False)
+        if refused is not None:
+            assert report.verdict.value != "valid", refused
+            assert any(f.severity.value == "error" for f in report.findings), refused
 
 
 def _same_value_elementwise(a, b) -> bool:  # type: ignore[no-untyped-def]

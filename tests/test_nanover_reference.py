@@ -242,10 +242,30 @@ def test_merged_interleaves_and_pairs_equal_timestamps() -> None:
         (1, True, False), (5, True, True), (9, True, False), (12, False, True)]
 
 
-def test_only_decode_errors_leave_decode_payload() -> None:
-    for junk in (b"\xff", b"\x0a\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", b"\x12\x03\x0a\x01\xff", b"\x1a\x01\xc0"):
-        for kind in Kind:
-            try:
-                decode_payload(kind, junk)
-            except DecodeError:
-                pass
+#: (payload, kind, the error it raises at which offset, or None where it decodes to the empty message).
+#: Protobuf wire facts: a varint byte with its high bit set needs another byte; 0x0a is field 1 as
+#: length-delimited, and ten varint bytes ending 0x01 make the length 2**64 - 1; 0x12 is field 2 (the
+#: frame of a GetFrameResponse, unknown to a StateUpdate) and 0x1a field 3 (unknown to both), and a
+#: reader accepts unknown fields (the research notes' advice, item 6).
+_JUNK_PAYLOADS = [
+    (b"\xff", Kind.TRAJ, Truncated, 0),
+    (b"\xff", Kind.STATE, Truncated, 0),
+    (b"\x0a\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", Kind.TRAJ, Malformed, 0),
+    (b"\x0a\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", Kind.STATE, Malformed, 0),
+    (b"\x12\x03\x0a\x01\xff", Kind.TRAJ, Truncated, 4),  # the frame's values entry is a cut varint
+    (b"\x12\x03\x0a\x01\xff", Kind.STATE, None, None),
+    (b"\x1a\x01\xc0", Kind.TRAJ, None, None),
+    (b"\x1a\x01\xc0", Kind.STATE, None, None),
+]
+
+
+@pytest.mark.parametrize(("junk", "kind", "error", "offset"), _JUNK_PAYLOADS,
+                         ids=[f"{j.hex()}-{k.value}" for j, k, _, _ in _JUNK_PAYLOADS])
+def test_only_decode_errors_leave_decode_payload(junk: bytes, kind: Kind, error: type[DecodeError] | None,
+                                                  offset: int | None) -> None:
+    if error is None:
+        assert decode_payload(kind, junk) == (Frame(0) if kind is Kind.TRAJ else StateUpdate())
+        return
+    with pytest.raises(error) as raised:
+        decode_payload(kind, junk)
+    assert raised.value.offset == offset and raised.value.rule == "NANOVER-PROTO-001"

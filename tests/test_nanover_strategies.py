@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import find, given
-from hypothesis.errors import InvalidArgument
+from hypothesis.errors import InvalidArgument, NoSuchExample
 
 from recspec.reference.nanover import ArrayKind, Frame, Kind
 from recspec.strategies import (
@@ -37,14 +37,25 @@ def test_bad_argument_of_values_fails_at_once() -> None:
         nanover_values(max_depth=-1)
 
 
+def _reaches(strategy, condition, what: str) -> None:  # type: ignore[no-untyped-def]
+    try:
+        find(strategy, condition)
+    except NoSuchExample:
+        pytest.fail(f"{strategy!r} never draws {what}")
+
+
 def test_reach() -> None:
-    find(nanover_values(), lambda v: isinstance(v, dict) and any(isinstance(x, list) for x in v.values()))
-    find(nanover_frames(min_particles=2),
-         lambda f: f.frame_index != 0 and len(f.arrays["particle.positions"].values) == 6)
-    find(nanover_frames(reset=True), lambda f: any(a.kind is ArrayKind.STRING for k, a in f.arrays.items()
-                                                   if k not in ("particle.names", "residue.names", "residue.ids",
-                                                                "chain.names")))
-    find(nanover_recordings(), lambda r: r.kind is Kind.STATE and len(r.records) >= 2)
+    _reaches(nanover_values(), lambda v: isinstance(v, dict) and any(isinstance(x, list) for x in v.values()),
+             "a struct holding a list")
+    _reaches(nanover_frames(min_particles=2),
+             lambda f: f.frame_index != 0 and len(f.arrays["particle.positions"].values) == 6,
+             "a non-reset frame of two particles (six position floats)")
+    _reaches(nanover_frames(reset=True), lambda f: any(a.kind is ArrayKind.STRING for k, a in f.arrays.items()
+                                                       if k not in ("particle.names", "residue.names",
+                                                                    "residue.ids", "chain.names")),
+             "a string array under a key of its own")
+    _reaches(nanover_recordings(), lambda r: r.kind is Kind.STATE and len(r.records) >= 2,
+             "a state recording of two records or more")
 
 
 @given(nanover_recordings("traj", min_records=1, max_records=3))

@@ -195,8 +195,9 @@ def test_reports_count_every_finding(many_findings, tmp_path):
 
 
 def test_json_stdout_report_is_not_mixed_with_the_table(tmp_path):
-    _code, out, _err = run("check", str(CARLA_VALID), "--report", "json:-")
-    json.loads(out)  # stdout holds the JSON and nothing else
+    code, out, _err = run("check", str(CARLA_VALID), "--report", "json:-")
+    rep = json.loads(out)  # stdout holds the JSON and nothing else (a table line would not parse)
+    assert code == 0 and [f["verdict"] for f in rep["files"]] == ["valid"]
 
 
 def test_scene1_counts_are_true():

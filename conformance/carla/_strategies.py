@@ -655,4 +655,4 @@ def _carla_cases(draw: Any, variant: Any = None, *, min_frames: Any = 0, max_fra
     _check_bounds("min_frames", min_frames, "max_frames", max_frames)
     if v is None:
         v = draw(carla_variants())
-    return to_case(_draw_recording(draw, v, min_frames, max_frames, True), variant=v.name)
+    return to_case(_draw_recording(draw, v, min_frames, max_frames, True), variant=v.name, canonical=True)

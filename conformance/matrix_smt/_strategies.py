@@ -241,4 +241,4 @@ def matrix_files(draw: st.DrawFn, profile: str | None = None, *, min_frames: int
 
 def matrix_cases(*, min_frames: int = 0, max_frames: int = 6) -> st.SearchStrategy[dict[str, Any]]:
     """The case of a valid recording from ``matrix_recordings`` (what a writer is asked to write)."""
-    return matrix_recordings(min_frames=min_frames, max_frames=max_frames).map(to_case)
+    return matrix_recordings(min_frames=min_frames, max_frames=max_frames).map(lambda rec: to_case(rec, canonical=True))

@@ -191,7 +191,7 @@ def nanover_cases(draw: st.DrawFn, kind: str | None = None, *, min_records: int 
     rec = draw(nanover_recordings(kind, min_records=min_records, max_records=max_records,
                                   min_particles=min_particles, max_particles=max_particles, deltas=deltas,
                                   removals=removals))
-    return to_case(rec)
+    return to_case(rec, canonical=True)
 
 
 @st.composite

@@ -166,7 +166,7 @@ def raskat_cases(draw: Any, version: int | None = None, *, container: str | None
         raise InvalidArgument(f"negative_coordinates={negative_coordinates!r} must be a bool")
     sig = draw(raskat_signals(version, max_samples=max_samples))
     c = draw(st.sampled_from(_CONTAINERS)) if container is None else container
-    case = to_case(SignalFile(c, sig, None if c == "raw" else _member(sig)))
+    case = to_case(SignalFile(c, sig, None if c == "raw" else _member(sig)), canonical=True)
     if negative_coordinates and isinstance(sig, SignalV2):
         which = draw(st.sampled_from((None, None, None) + _COORDINATES))
         if which is not None:

@@ -5,7 +5,7 @@
 //
 // The writer part (write_v2) is what a detector's firmware would have; the driver part (main) reads the
 // case JSON recspec hands it, calls the writer, and exits non-zero to refuse a case the layout cannot
-// hold. A v2 case is one flat JSON object (recspec/schemas/case-1.schema.json), so the driver reads it
+// hold. A v2 case is one flat JSON object (recspec/schemas/case-2.schema.json), so the driver reads it
 // with a few lines of scanning instead of a JSON library.
 #include <cmath>
 #include <cstdint>

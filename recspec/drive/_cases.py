@@ -101,10 +101,11 @@ def reference_file(info: FormatInfo, case: Mapping[str, Any], profile: str) -> R
         return Reference(None, str(e))
 
 
-def decode_case(info: FormatInfo, data: bytes, variant: str | None) -> dict[str, Any]:
-    """The case of a file by the reference decoder; DecodeError or CaseError when it has none."""
+def decode_case(info: FormatInfo, data: bytes, variant: str | None, *, canonical: bool = True) -> dict[str, Any]:
+    """The case of a file by the reference decoder; DecodeError or CaseError when it has none. Canonical
+    (the content, what drive compares) unless ``canonical`` is False (the lossless case of ``recspec case``)."""
     codec = info.load_reference()
-    return codec.to_case(codec.decode(data, variant=variant), variant=variant)
+    return codec.to_case(codec.decode(data, variant=variant), variant=variant, canonical=canonical)
 
 
 def tolerances_for(info: FormatInfo, names: Sequence[str]) -> tuple[str, ...]:

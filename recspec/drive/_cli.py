@@ -7,7 +7,6 @@ This module imports nothing heavy at load time: the parser is built for every
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import textwrap
 from collections.abc import Callable
@@ -128,18 +127,29 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
 def add_case_parser(sub: Any, formatter: type) -> None:
     p = sub.add_parser("case", help="print a recording's case: its content in a writer's terms, as JSON",
                        formatter_class=formatter,
-                       description=_d("Decode FILE with the reference decoder and print its case: the JSON a writer "
-                                      "is given by `recspec drive writer` and a reader must print for `recspec drive "
-                                      "reader`. The schema is recspec/schemas/case-1.schema.json."),
+                       description=_d("Decode FILE with the reference decoder and print its case. By default the "
+                                      "lossless case: besides the content it says how the file was written where "
+                                      "that changes bytes (a NaN's sign and payload, the order and packing of NanoVer "
+                                      "map entries, Matrix-SMT's compat form, raSkat MessagePack widths, a tar "
+                                      "member's mtime), so `recspec encode` "
+                                      "gives FILE back byte for byte. With --canonical, the content alone: the JSON "
+                                      "a writer is given by `recspec drive writer` and a reader must print for "
+                                      "`recspec drive reader`. The schema is recspec/schemas/case-2.schema.json."),
                        epilog="examples:\n  recspec case corpus/carla/valid/0.9.15.log > case.json\n"
+                              "  recspec encode case.json -o again.log      # the same bytes\n"
+                              "  recspec case --canonical hello_vel.traj    # what a reader must print\n"
                               "  recspec case --format nanover --variant state session.bin")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--format", help="force the format")
     p.add_argument("--variant", help="force the variant (otherwise detected as `recspec check` does)")
+    p.add_argument("--canonical", action="store_true",
+                   help="the content alone: leave out every detail of how the file was written (each means the "
+                        "canonical encoding when left out)")
     p.set_defaults(func=cmd_case)
 
 
 def cmd_case(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from recspec._case_json import case_text
     from recspec.api import check
 
     from ._cases import decode_case
@@ -152,8 +162,8 @@ def cmd_case(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UsageError(f"{args.file}: no known format recognises this file", "force one with --format")
     info = FORMATS[report.format]
     variant = args.variant or report.variant
-    case = decode_case(info, path.read_bytes(), variant)
-    out.write(json.dumps(case, indent=1, ensure_ascii=False) + "\n")
+    case = decode_case(info, path.read_bytes(), variant, canonical=args.canonical)
+    out.write(case_text(case) + "\n")
     return EXIT_OK
 
 

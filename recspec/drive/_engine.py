@@ -320,7 +320,7 @@ def _parse_output(opts: DriveOptions, outcome: Outcome) -> tuple[Any, str | None
         try:
             # well-formed for its format: the codec reads it (and gives back its canonical form)
             codec = opts.info.load_reference()
-            value = codec.to_case(codec.from_case(value), variant=value.get("variant"))
+            value = codec.to_case(codec.from_case(value), variant=value.get("variant"), canonical=True)
         except CaseError as e:
             return None, f"printed JSON that is not a {opts.info.id} case: {e}"
         except Exception as e:  # noqa: BLE001 - EncodeError: a case the format cannot hold; not a reading of a file

@@ -56,7 +56,7 @@ DRIVE_RULES: tuple[Rule, ...] = (
          "'rejects-valid'.", E),
     rule("DRIVE-READER-004", "The reader prints a case (or the stats object)", _R,
          "The reader exited with status 0 but its standard output is not a case of the format (JSON, the schema "
-         "recspec/schemas/case-1.schema.json) or, with --compare stats, not a JSON object. Verdict 'bad-output'.", E),
+         "recspec/schemas/case-2.schema.json) or, with --compare stats, not a JSON object. Verdict 'bad-output'.", E),
     rule("DRIVE-READER-005", "The reader reads what the reference reads", _R,
          "On a valid file the reader printed a case (or stats) that differs from the reference decoder's: the "
          "finding names the first difference. Verdict 'disagrees'.", E),

@@ -24,7 +24,7 @@ from recspec.formats import FormatInfo
 from recspec.render import RenderContext, write_atomic
 from recspec.report import FileReport, Finding, Report, Rule, Severity, StaleExpectation, Verdict
 
-from ._engine import DriveOptions, Example, TargetResult, drive_target, example_json, failing, replay_target
+from ._engine import DriveOptions, Example, TargetResult, drive_target, example_json, replay_target
 from ._rules import DRIVE, DRIVE_RULES
 from ._testee import shell_line
 
@@ -189,8 +189,3 @@ def _save(direction: str, r: TargetResult, folder: Path, testee: Any, replay_pre
         write_atomic(folder / "replay.sh", "#!/bin/sh\n" + replay + "\n")
     r.replay = replay
     return folder
-
-
-def failing_items(run: DriveRun) -> list[tuple[str, Any]]:
-    return [(target_name(run.direction, r.opts.info, r.opts.variant), i)
-            for r in run.results for ex in r.failures for i in failing(ex.items, r.opts.expected)]

@@ -1,8 +1,8 @@
-"""The CARLA case: a recorder log in a writer's terms (``recspec_case`` 1).
+"""The CARLA case: a recorder log in a writer's terms (``recspec_case`` 2).
 
 ::
 
-    {"recspec_case": 1, "format": "carla", "variant": "0.9.15",
+    {"recspec_case": 2, "format": "carla", "variant": "0.9.15",
      "header": {"version": 1, "magic": "CARLA_RECORDER", "date": 1700000000, "map_name": "Town10HD_Opt"},
      "frames": [
        {"frame_id": 1, "duration_this": 0.05, "elapsed": 0.0,
@@ -25,7 +25,15 @@ disk), colours ``[r, g, b, a]``. A packet the variant has no layout for is
 UE5 build (layout unknown) has its ``payload`` in hex. Numbers are stored as
 the variant stores them (f32 in UE4 builds), so a case drawn by recspec holds
 only values the format can hold; non-finite ones are "NaN", "Infinity",
-"-Infinity".
+"-Infinity", and a NaN with a sign or payload is ``{"nan": "0xffc00000"}``
+(its float32 bits; 16 digits for a double), as CARLA 0.9.13 logs hold -NaN.
+The canonical case (``canonical=True``) writes every NaN as "NaN". Everything
+else a log's bytes say is a field already (every packet in file order, unknown
+ones as ``Raw``), so the lossless case has no other detail, except for a log
+whose packets are not bracketed into frames (CARLA-FRAME-001, -002, -007): it
+has no canonical case, and its lossless case lists ``packets`` in file order
+(``{"kind": "FrameStart", "frame_id": ...}``, ``{"kind": "FrameEnd"}`` among
+them) in place of ``frames``.
 """
 
 from __future__ import annotations
@@ -73,22 +81,36 @@ def _variant(v: str | Variant | None) -> Variant:
     return VARIANTS[v]
 
 
-def _packet_out(p: m.Packet, path: str) -> dict[str, Any]:
+def _packet_out(p: m.Packet, path: str, canonical: bool, loose: bool = False) -> dict[str, Any]:
     if p.kind is K.RAW:
         return {"kind": "Raw", "packet_id": p.packet_id, "payload": bytes(p.body).hex()}  # type: ignore[arg-type]
-    if p.kind in (K.FRAME_START, K.FRAME_END):
+    if p.kind in (K.FRAME_START, K.FRAME_END) and not loose:
         raise CaseError(f"a {p.kind.label} inside a frame: the log's frames are not bracketed "
                         "FrameStart .. FrameEnd (CARLA-FRAME-001), so it has no case", path)
     if isinstance(p.body, bytes):
         return {"kind": p.kind.label, "payload": p.body.hex()}
     if isinstance(p.body, tuple):
-        return {"kind": p.kind.label, "records": dataclass_out(p.body, _SMALL)}
-    return {"kind": p.kind.label, **dataclass_out(p.body, _SMALL)}
+        return {"kind": p.kind.label, "records": dataclass_out(p.body, _SMALL, canonical)}
+    return {"kind": p.kind.label, **dataclass_out(p.body, _SMALL, canonical)}
 
 
-def to_case(model: m.Recording, *, variant: str | Variant | None = None) -> dict[str, Any]:
+def to_case(model: m.Recording, *, variant: str | Variant | None = None, canonical: bool = False) -> dict[str, Any]:
     """The case of a decoded log; :class:`CaseError` when its packets are not bracketed into frames
-    (a log recspec finds malformed or broken at the frame level has no case)."""
+    (a log recspec finds malformed or broken at the frame level has no case). ``canonical``: every
+    NaN as "NaN" (the content alone), else the lossless case that encodes back to the log's bytes: for a
+    log whose packets are not bracketed into frames, its ``packets`` in file order, FrameStart and
+    FrameEnd among them, in place of ``frames``."""
+    try:
+        return _frames_case(model, variant, canonical)
+    except CaseError:
+        if canonical:
+            raise
+    v = _variant(variant.name if isinstance(variant, Variant) else variant)
+    return {**envelope("carla", v.name), "header": dataclass_out(model.header, (), canonical),
+            "packets": [_packet_out(p, f"packet[{i}]", canonical, loose=True) for i, p in enumerate(model.packets)]}
+
+
+def _frames_case(model: m.Recording, variant: str | Variant | None, canonical: bool) -> dict[str, Any]:
     v = _variant(variant.name if isinstance(variant, Variant) else variant)
     frames: list[dict[str, Any]] = []
     current: list[dict[str, Any]] | None = None
@@ -97,7 +119,7 @@ def to_case(model: m.Recording, *, variant: str | Variant | None = None) -> dict
             if current is not None:
                 raise CaseError("a FrameStart before the previous frame's FrameEnd", f"packet[{i}]")
             current = []
-            frames.append({**dataclass_out(p.body, _SMALL), "packets": current})
+            frames.append({**dataclass_out(p.body, _SMALL, canonical), "packets": current})
         elif p.kind is K.FRAME_END:
             if current is None:
                 raise CaseError("a FrameEnd outside a frame", f"packet[{i}]")
@@ -105,17 +127,17 @@ def to_case(model: m.Recording, *, variant: str | Variant | None = None) -> dict
         elif current is None:
             raise CaseError(f"a {p.kind.label} packet outside a frame", f"packet[{i}]")
         else:
-            current.append(_packet_out(p, f"packet[{i}]"))
+            current.append(_packet_out(p, f"packet[{i}]", canonical))
     if current is not None:
         raise CaseError("the last frame has no FrameEnd", f"packet[{len(model.packets)}]")
-    return {**envelope("carla", v.name), "header": dataclass_out(model.header), "frames": frames}
+    return {**envelope("carla", v.name), "header": dataclass_out(model.header, (), canonical), "frames": frames}
 
 
-def _packet_in(obj: Any, path: str) -> m.Packet:
+def _packet_in(obj: Any, path: str, loose: bool = False) -> m.Packet:
     p = expect_object(obj, path)
     label = expect_str(p.get("kind"), f"{path}.kind")
     kind = _BY_LABEL.get(label)
-    if kind is None or kind in (K.FRAME_START, K.FRAME_END):
+    if kind is None or (kind in (K.FRAME_START, K.FRAME_END) and not loose):
         known = ", ".join(k.label for k in K if k not in (K.FRAME_START, K.FRAME_END, K.RAW))
         raise CaseError(f"unknown packet kind {label!r} (one of: {known}, Raw)", f"{path}.kind")
     if kind is K.RAW:
@@ -145,6 +167,10 @@ def _hex(v: Any, path: str) -> bytes:
 def from_case(case: Mapping[str, Any]) -> m.Recording:
     """The log a case describes (encode it with ``encode(model, variant=case['variant'])``)."""
     check_envelope(case, "carla", tuple(VARIANTS))
+    if "packets" in case and "frames" not in case:  # a log whose packets are not bracketed into frames
+        expect_object(case, "", ("recspec_case", "format", "variant", "header", "packets"))
+        return m.Recording(dataclass_in(m.Header, case["header"], "header"), tuple(
+            _packet_in(p, f"packets[{i}]", loose=True) for i, p in enumerate(expect_list(case["packets"], "packets"))))
     expect_object(case, "", ("recspec_case", "format", "variant", "header", "frames"))
     header = dataclass_in(m.Header, case["header"], "header")
     packets: list[m.Packet] = []
@@ -160,7 +186,7 @@ def from_case(case: Mapping[str, Any]) -> m.Recording:
 
 
 def case_schema() -> dict[str, Any]:
-    """The JSON Schema of a CARLA case (the ``carla`` clause of ``recspec/schemas/case-1.schema.json``)."""
+    """The JSON Schema of a CARLA case (the ``carla`` clause of ``recspec/schemas/case-2.schema.json``)."""
     packet_kinds: list[dict[str, Any]] = []
     for kind, cls in m.FIXED_VALUE_CLASSES.items():
         if kind in (K.FRAME_START, K.FRAME_END):
@@ -185,6 +211,15 @@ def case_schema() -> dict[str, Any]:
              "required": ["frame_id", "duration_this", "elapsed", "packets"],
              "properties": {"frame_id": {"type": "integer"}, "duration_this": float_schema(),
                             "elapsed": float_schema(), "packets": {"type": "array", "items": {"oneOf": packet_kinds}}}}
-    return {"type": "object", "required": ["header", "frames"],
+    loose = [*packet_kinds, {"type": "object", "additionalProperties": False, "required": ["kind"],
+                             "properties": {"kind": {"const": "FrameEnd"}}}]
+    start = dataclass_schema(m.FrameStart)
+    loose.append({**start, "properties": {"kind": {"const": "FrameStart"}, **start["properties"]},
+                  "required": ["kind", *start["required"]]})
+    return {"type": "object", "required": ["header"],
+            "oneOf": [{"required": ["frames"]}, {"required": ["packets"]}],
             "properties": {"variant": {"enum": list(VARIANTS)}, "header": dataclass_schema(m.Header),
-                           "frames": {"type": "array", "items": frame}}}
+                           "frames": {"type": "array", "items": frame},
+                           "packets": {"type": "array", "items": {"oneOf": loose},
+                                       "description": "a log whose packets are not bracketed FrameStart .. "
+                                                      "FrameEnd (lossless cases only): every packet in file order"}}}

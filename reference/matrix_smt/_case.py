@@ -1,8 +1,8 @@
-"""The Matrix-SMT case: a recording in a writer's terms (``recspec_case`` 1).
+"""The Matrix-SMT case: a recording in a writer's terms (``recspec_case`` 2).
 
 ::
 
-    {"recspec_case": 1, "format": "matrix-smt", "variant": null,
+    {"recspec_case": 2, "format": "matrix-smt", "variant": null,
      "objects": [{"id": 0, "name": "floor", "type": "box", "color": [0.5, 0.5, 0.5], "static": true,
                   "half_dimentions": [10.0, 0.1, 10.0]},
                  {"id": 12, "name": "ball", "type": "sphere", "color": [1.0, 0.0, 0.0], "static": false,
@@ -23,6 +23,15 @@ and ``rotation``), ``color`` and ``opacity`` optional. Quaternions are ``[x, y,
 z, w]``. Every number is a float (ids are integers); how it is stored (double,
 or int32 for whole numbers under ``compat``) is the profile's business, not
 the case's, so ``-0.0`` is a value of its own. There is no variant.
+
+The lossless case adds ``"form": "compat"`` when the file is exactly the
+producer's form (sorted keys, ``time``, ``destroyed``, whole numbers as int32:
+the encoder's ``compat`` profile), as Scene1.bson is; left out, the form is the
+document's (``spec``), or the one the encoder is asked for. ``numbers`` names
+each number stored as another BSON type than the form's, by its BSON path:
+``{"frames[3].t": "int32"}`` for a whole number a spec writer stored as an
+int32 (``double``, ``int32``, ``int64``). A NaN with a sign or payload is
+``{"nan": "0x..."}``. The canonical case (``canonical=True``) has none of them.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ from recspec._case_json import (
     float_schema,
 )
 
+from ._codec import NUMBER_TYPES, PROFILES
 from ._model import CommandKind, DebugCommand, Frame, Geometry, Presence, Recording, SceneObject, State
 
 __all__ = ["CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "case_schema", "from_case", "to_case"]
@@ -58,33 +68,41 @@ _OBJECT_OPTIONAL = ("half_dimentions", "radius", "half_height", "vertices")
 _COMMAND_OPTIONAL = ("vector", "end", "radius", "half_size", "rotation", "color", "opacity")
 
 
-def _num_out(x: Any) -> Any:
+def _num_out(x: Any, canonical: bool) -> Any:
     if x is None:
         return None
     if isinstance(x, (tuple, list)):
-        return [_num_out(v) for v in x]
-    return float_out(float(x))
+        return [_num_out(v, canonical) for v in x]
+    return float_out(float(x), canonical)
 
 
 def _vec_in(v: Any, path: str, n: int) -> tuple[float, ...]:
     return tuple(float_in(x, f"{path}[{i}]") for i, x in enumerate(expect_list(v, path, n)))
 
 
-def _optional(obj: Any, names: tuple[str, ...]) -> dict[str, Any]:
-    return {n: _num_out(getattr(obj, n)) for n in names if getattr(obj, n) is not None}
+def _optional(obj: Any, names: tuple[str, ...], canonical: bool) -> dict[str, Any]:
+    return {n: _num_out(getattr(obj, n), canonical) for n in names if getattr(obj, n) is not None}
 
 
-def to_case(model: Recording, *, variant: str | None = None) -> dict[str, Any]:
-    """The case of a decoded recording."""
-    objects = [{"id": o.id, "name": o.name, "type": Geometry(o.geometry).value, "color": _num_out(o.color),
-                "static": bool(o.static), **_optional(o, _OBJECT_OPTIONAL)} for o in model.objects]
-    frames = [{"time": float_out(float(f.time)),
+def to_case(model: Recording, *, variant: str | None = None, canonical: bool = False) -> dict[str, Any]:
+    """The case of a decoded recording: lossless (with its ``form`` and NaN bits), or with ``canonical``
+    the content alone."""
+    c = canonical
+    objects = [{"id": o.id, "name": o.name, "type": Geometry(o.geometry).value, "color": _num_out(o.color, c),
+                "static": bool(o.static), **_optional(o, _OBJECT_OPTIONAL, c)} for o in model.objects]
+    frames = [{"time": float_out(float(f.time), c),
                "states": [{"id": s.id, "presence": s.presence.value, "metadata": s.metadata,
-                           "position": _num_out(s.position), "rotation": _num_out(s.rotation)} for s in f.states],
-               "commands": [{"kind": CommandKind(c.kind).value, "origin": _num_out(c.origin),
-                             **_optional(c, _COMMAND_OPTIONAL)} for c in f.commands]}
+                           "position": _num_out(s.position, c), "rotation": _num_out(s.rotation, c)}
+                          for s in f.states],
+               "commands": [{"kind": CommandKind(cmd.kind).value, "origin": _num_out(cmd.origin, c),
+                             **_optional(cmd, _COMMAND_OPTIONAL, c)} for cmd in f.commands]}
               for f in model.frames]
-    return {**envelope("matrix-smt", None), "objects": objects, "frames": frames}
+    details: dict[str, Any] = {}
+    if not canonical and model.form not in (None, "spec"):
+        details["form"] = model.form
+    if not canonical and model.numbers:
+        details["numbers"] = dict(model.numbers)
+    return {**envelope("matrix-smt", None), **details, "objects": objects, "frames": frames}
 
 
 def _object_in(v: Any, path: str) -> SceneObject:
@@ -132,7 +150,17 @@ def _command_in(v: Any, path: str) -> DebugCommand:
 def from_case(case: Mapping[str, Any]) -> Recording:
     """The recording a case describes (encode it with ``encode(model, profile=...)``)."""
     check_envelope(case, "matrix-smt", ())
-    expect_object(case, "", ("recspec_case", "format", "variant", "objects", "frames"))
+    expect_object(case, "", ("recspec_case", "format", "variant", "objects", "frames"), ("form", "numbers"))
+    numbers = None
+    if "numbers" in case:
+        numbers = tuple((path, expect_str(t, f"numbers.{path}"))
+                        for path, t in expect_object(case["numbers"], "numbers").items())
+        for path, t in numbers:
+            if t not in NUMBER_TYPES:
+                raise CaseError(f"a number's type is one of {', '.join(NUMBER_TYPES)}, not {t!r}", f"numbers.{path}")
+    form = case.get("form", "spec")
+    if form not in PROFILES:
+        raise CaseError(f"form is one of {', '.join(PROFILES)}, not {form!r}", "form")
     objects = tuple(_object_in(o, f"objects[{i}]") for i, o in enumerate(expect_list(case["objects"], "objects")))
     frames = []
     for i, f in enumerate(expect_list(case["frames"], "frames")):
@@ -143,11 +171,11 @@ def from_case(case: Mapping[str, Any]) -> Recording:
                                   for j, s in enumerate(expect_list(fr["states"], f"{path}.states"))),
                             tuple(_command_in(c, f"{path}.commands[{j}]")
                                   for j, c in enumerate(expect_list(fr["commands"], f"{path}.commands")))))
-    return Recording(objects, tuple(frames))
+    return Recording(objects, tuple(frames), None if form == "spec" else form, numbers or None)
 
 
 def case_schema() -> dict[str, Any]:
-    """The JSON Schema of a Matrix-SMT case (its clause of ``recspec/schemas/case-1.schema.json``)."""
+    """The JSON Schema of a Matrix-SMT case (its clause of ``recspec/schemas/case-2.schema.json``)."""
     num = float_schema()
 
     def vec(n: int) -> dict[str, Any]:
@@ -169,6 +197,12 @@ def case_schema() -> dict[str, Any]:
     frame = {"type": "object", "additionalProperties": False, "required": ["time", "states", "commands"],
              "properties": {"time": num, "states": {"type": "array", "items": state},
                             "commands": {"type": "array", "items": command}}}
+    form = {"enum": list(PROFILES), "description": "how the file is written: compat, the producer's form (sorted "
+                                                 "keys, time, destroyed, whole numbers as int32); left out: spec"}
+    numbers = {"type": "object", "additionalProperties": {"enum": list(NUMBER_TYPES)},
+               "description": "numbers stored as another BSON type than the form's, by BSON path (frames[3].t, "
+                              "objects[0].color[1]): double, int32 or int64"}
     return {"type": "object", "required": ["objects", "frames"],
-            "properties": {"variant": {"type": "null"}, "objects": {"type": "array", "items": obj},
+            "properties": {"variant": {"type": "null"}, "form": form, "numbers": numbers,
+                           "objects": {"type": "array", "items": obj},
                            "frames": {"type": "array", "items": frame}}}

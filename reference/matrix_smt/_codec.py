@@ -150,8 +150,67 @@ def to_document(rec: Recording, profile: str = "spec") -> Document:
 
 
 def encode(rec: Recording, profile: str = "spec") -> bytes:
-    """The canonical bytes of ``rec`` under ``profile`` (``spec`` or ``compat``)."""
-    return encode_document(to_document(rec, profile))
+    """The canonical bytes of ``rec`` under ``profile`` (``spec`` or ``compat``), each number in
+    ``rec.numbers`` stored as that BSON type instead of the profile's."""
+    doc = to_document(rec, profile)
+    if rec.numbers:
+        doc = _retyped(doc, "", dict(rec.numbers))
+    return encode_document(doc)
+
+
+# --- numbers stored as another BSON type than a profile's ----------------------------------------
+
+#: The BSON number types a number of the model is read from, by the name a case gives them.
+NUMBER_TYPES = {"double": float, "int32": int, "int64": Int64}
+_TYPE_NAMES = {float: "double", int: "int32", Int64: "int64"}
+
+
+def _sub(path: str, key: str, in_array: bool) -> str:
+    return f"{path}[{key}]" if in_array else (f"{path}.{key}" if path else key)
+
+
+def number_types(stored: Any, canonical: Any, path: str = "") -> list[tuple[str, str]] | None:
+    """The BSON paths (``frames[3].t``, ``objects[0].color[1]``) where a decoded document ``stored`` holds a
+    number of another type than ``canonical`` (a profile's document of the same recording), with the
+    stored type; None when the two differ in anything else (a key, an order, a value)."""
+    out: list[tuple[str, str]] = []
+    return out if _same_but_numbers(stored, canonical, path, out) else None
+
+
+def _same_but_numbers(a: Any, b: Any, path: str, out: list[tuple[str, str]]) -> bool:
+    ta, tb = type(a), type(b)
+    if ta in _TYPE_NAMES and tb in _TYPE_NAMES:
+        same = float(a) == float(b) or (float(a) != float(a) and float(b) != float(b))
+        if not same or (ta is not float and int(float(a)) != a):
+            return False
+        if ta is not tb:
+            out.append((path, _TYPE_NAMES[ta]))
+        return True
+    if isinstance(a, Document) and isinstance(b, Document):
+        if ta is not tb or a.keys != b.keys:
+            return False
+        return all(_same_but_numbers(x, y, _sub(path, k, ta is Array), out)
+                   for k, x, y in zip(a.keys, a.values, b.values))
+    return ta is tb and bool(a == b)
+
+
+def _retyped(v: Any, path: str, types: dict[str, str]) -> Any:
+    if isinstance(v, Document):
+        return type(v)(v.keys, [_retyped(x, _sub(path, k, type(v) is Array), types) for k, x in zip(v.keys, v.values)])
+    name = types.get(path)
+    if name is None:
+        return v
+    if type(v) not in _TYPE_NAMES:
+        raise EncodeError(f"{path} holds {v!r}, not a number to store as {name}")
+    if name == "double":
+        return float(v)
+    whole = float(v)
+    bits = 32 if name == "int32" else 64
+    if not whole.is_integer() or not -(1 << (bits - 1)) <= whole < 1 << (bits - 1) or (
+            whole == 0 and math.copysign(1.0, whole) < 0):
+        raise EncodeError(f"{path} is {v!r}: an {name} holds whole numbers from -2^{bits - 1} to 2^{bits - 1} - 1 "
+                          "(and no -0.0)")
+    return int(whole) if name == "int32" else Int64(int(whole))
 
 
 # --- reading -----------------------------------------------------------------------------

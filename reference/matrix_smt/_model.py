@@ -9,7 +9,7 @@ files, double otherwise) is the encoder's business, chosen by the profile.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = [
     "CommandKind",
@@ -99,3 +99,10 @@ class Frame:
 class Recording:
     objects: tuple[SceneObject, ...] = ()
     frames: tuple[Frame, ...] = ()
+    #: The encoder profile whose bytes the decoded file is, when that is not ``spec``'s: ``"compat"`` (the
+    #: producer's form: sorted keys, ``time``, ``destroyed``, whole numbers as int32). None: unknown or spec.
+    #: How the content was written, not content, so it takes no part in equality.
+    form: str | None = field(default=None, compare=False)
+    #: Numbers stored as another BSON type than the form's (``("frames[3].t", "int32")``: BSON paths, type
+    #: ``double``, ``int32`` or ``int64``); None: each as the form stores it. Not content either.
+    numbers: tuple[tuple[str, str], ...] | None = field(default=None, compare=False)

@@ -11,7 +11,6 @@ read window of :data:`WINDOW` bytes.
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -396,8 +395,3 @@ def decode_raw(entry: Entry, path: str) -> Document:
     assert entry.raw is not None
     r = _Reader(entry.raw, entry.value_offset, short=False, path=path)
     return r.document(0, len(entry.raw), 2, path)[0]
-
-
-def walk_bytes(data: bytes) -> RecordingWalker:
-    """A walker over bytes in memory."""
-    return RecordingWalker(io.BytesIO(data), len(data))

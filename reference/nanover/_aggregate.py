@@ -40,9 +40,6 @@ class FrameAggregate:
         self.arrays.update(frame.arrays)
         self.frame_index = frame.frame_index
 
-    def snapshot(self) -> Frame:
-        return Frame(self.frame_index or 0, dict(self.values), dict(self.arrays))
-
 
 class StateAggregate:
     """The shared state: ``apply`` each update in order; it returns the keys it

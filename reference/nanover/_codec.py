@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -12,12 +13,15 @@ from recspec._paths import path_suffix
 from ._framing import RecordReader, encode_header, encode_record, read_header
 from ._model import RECORD_HEADER_SIZE, Frame, Header, Kind, Record, Recording, StateUpdate
 from ._payload import (
+    canonical_frame_order,
+    canonical_keys,
     encode_frame,
     encode_state_update,
     frame_from_message,
     parse_frame,
     parse_state_update,
     state_update_from_message,
+    wire_details,
 )
 from ._wire import scan
 from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
@@ -40,9 +44,20 @@ def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") 
     msg: Any = parse_clean(payload, kind.value) if len(payload) < CLEAN_MAX_PAYLOAD else None
     if msg is None:
         scan(payload, 0, len(payload), kind.value, offset, path)
+    message: Frame | StateUpdate
     if kind is Kind.TRAJ:
-        return frame_from_message(msg if msg is not None else parse_frame(payload, offset, path))
-    return state_update_from_message(msg if msg is not None else parse_state_update(payload, offset, path))
+        message = frame_from_message(msg if msg is not None else parse_frame(payload, offset, path))
+        canonical = canonical_frame_order(message)
+    else:
+        message = state_update_from_message(msg if msg is not None else parse_state_update(payload, offset, path))
+        canonical = tuple(canonical_keys(message.changes))
+    # how a writer wrote the message, not content: kept only where it is not the encoder's way
+    order, unpacked = wire_details(payload, kind.value)
+    if order is not None and order != canonical and sorted(order) == sorted(canonical):
+        message = replace(message, order=order)
+    if unpacked and isinstance(message, Frame):
+        message = replace(message, unpacked=unpacked)
+    return message
 
 
 def encode_payload(message: Frame | StateUpdate) -> bytes:

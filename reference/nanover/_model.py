@@ -100,6 +100,13 @@ class Frame:
     frame_index: int = 0
     values: Mapping[str, Any] = field(default_factory=dict)
     arrays: Mapping[str, Array] = field(default_factory=dict)
+    #: The map entries in wire order, ``values/KEY`` and ``arrays/KEY`` (NanoVer's Rust server writes each
+    #: frame's entries in a new order), when not the encoder's (each map's keys in upb's order, values first);
+    #: None: the encoder's order. How the frame was written, not content: it takes no part in equality.
+    order: tuple[str, ...] | None = field(default=None, compare=False)
+    #: The float and index arrays whose numbers are written unpacked (a field each, as protobuf readers must
+    #: accept), not packed as the encoder writes them; None: all packed. Not content either.
+    unpacked: tuple[str, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +114,8 @@ class StateUpdate:
     """One ``StateUpdate``: changed keys; a ``None`` value deletes its key."""
 
     changes: Mapping[str, Any] = field(default_factory=dict)
+    #: The changed keys in wire order, when not the encoder's (upb's); None: the encoder's order. Not content.
+    order: tuple[str, ...] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +139,8 @@ class Recording:
     header: Header = field(default_factory=Header)
 
 
+#: Fields that say how a message was written, not what it holds: equality ignores them.
+_HOW_WRITTEN = frozenset(("order", "unpacked"))
 _SCALARS = frozenset((float, int, bool, str, bytes, type(None)))
 
 
@@ -152,6 +163,6 @@ def same_value(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
     if isinstance(a, (Array, Frame, StateUpdate, Record, Recording, Header)):
-        return all(same_value(getattr(a, f), getattr(b, f)) for f in a.__slots__)
+        return all(same_value(getattr(a, f), getattr(b, f)) for f in a.__slots__ if f not in _HOW_WRITTEN)
     equal: bool = a == b  # model values compare to a bool
     return equal

@@ -8,13 +8,13 @@ optional, and when given it must agree with what the file holds.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO
 
 from recspec.errors import DecodeError, EncodeError, UsageError, public_boundary
 
-from ._container import MAX_UNPACKED, signal_member, unwrap, wrap
-from ._signal import VERSIONS, Signal, decode_body, encode_body
+from ._container import MAX_UNPACKED, _octal, signal_member, unwrap, wrap
+from ._signal import VERSIONS, Signal, SignalMsgpack, decode_body, encode_body, wide_leads
 
 __all__ = ["UNIT", "SignalFile", "decode", "encode", "iter_signals", "iter_units", "member_name"]
 
@@ -27,6 +27,9 @@ class SignalFile:
     container: str  # "raw" or "tar.xz"
     signal: Signal
     member: str | None = None  # the tar member's name, in a tar.xz
+    #: The tar member's modification time (seconds since the epoch), in a tar.xz: how the file was
+    #: written, not content, so it takes no part in equality.
+    mtime: int = field(default=0, compare=False)
 
 
 def _version(variant: str | None) -> int | None:
@@ -49,7 +52,13 @@ def decode(data: bytes, *, variant: str | None = None, max_unpacked: int = MAX_U
     else:
         m = signal_member(u)
         assert u.tar is not None
-        sf = SignalFile("tar.xz", decode_body(u.tar[m.data_offset:m.data_offset + m.size]), m.name)
+        mtime = _octal(u.tar[m.header_offset + 136:m.header_offset + 148], m.header_offset + 136, "mtime")
+        sf = SignalFile("tar.xz", decode_body(u.tar[m.data_offset:m.data_offset + m.size]), m.name, mtime)
+    if isinstance(sf.signal, SignalMsgpack):
+        body = data if sf.container == "raw" else u.tar[m.data_offset:m.data_offset + m.size]  # type: ignore[index]
+        leads = wide_leads(body, sf.signal)
+        if leads:
+            sf = replace(sf, signal=replace(sf.signal, leads=leads))
     if want is not None and sf.signal.version != want:
         raise DecodeError(f"the file holds version {sf.signal.version}, not {variant}", 0, "version",
                           "RSIG-VERSION-001")
@@ -66,12 +75,14 @@ def member_name(sig: Signal) -> str:
 
 @public_boundary
 def encode(model: Signal | SignalFile, *, variant: str | None = None, container: str | None = None,
-           member: str | None = None, mtime: int = 0) -> bytes:
+           member: str | None = None, mtime: int | None = None) -> bytes:
     """A file: the raw body (what raSkat writes) or the tar.xz container the document
-    describes (``container``; for a :class:`SignalFile` its own by default)."""
+    describes (``container``; for a :class:`SignalFile` its own by default, and its member's
+    ``mtime``; else 0)."""
     if isinstance(model, SignalFile):
         container = container or model.container
         member = member or model.member
+        mtime = model.mtime if mtime is None else mtime
         sig = model.signal
     else:
         sig = model
@@ -83,7 +94,7 @@ def encode(model: Signal | SignalFile, *, variant: str | None = None, container:
     if container == "raw":
         return body
     if container == "tar.xz":
-        return wrap(body, member or member_name(sig), mtime=mtime)
+        return wrap(body, member or member_name(sig), mtime=mtime or 0)
     raise EncodeError(f"container is 'raw' or 'tar.xz', not {container!r}")
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
-__all__ = ["MAX_DEPTH", "Ext", "MsgMap", "kind_of", "minimal_lead", "pack", "unpack"]
+__all__ = ["MAX_DEPTH", "Ext", "MsgMap", "kind_of", "minimal_lead", "pack", "pack_with_leads", "unpack", "wide_leads"]
 
 #: Deepest nesting of arrays and maps accepted (a signal body needs 1).
 MAX_DEPTH = 32
@@ -333,3 +333,102 @@ def _pack(v: Any, out: bytearray) -> None:
             _pack(x, out)
     else:
         raise EncodeError(f"msgpack: cannot encode {type(v).__name__}")
+
+
+# --- leads a writer chose wider than the canonical ones ---------------------------------------
+
+_HEADER_SIZE = {0xDC: 3, 0xDD: 5, 0xDE: 3, 0xDF: 5}
+
+
+def _canonical_lead(v: Any) -> int:
+    if isinstance(v, tuple):
+        return _container_lead(len(v), False)
+    if isinstance(v, MsgMap):
+        return _container_lead(len(v.pairs), True)
+    if isinstance(v, str):
+        n = len(v.encode("utf-8", "surrogateescape"))
+        return 0xA0 | n if n <= 31 else 0xD9 if n <= 0xFF else 0xDA if n <= 0xFFFF else 0xDB
+    if isinstance(v, (bytes, bytearray)):
+        return 0xC4 if len(v) <= 0xFF else 0xC5 if len(v) <= 0xFFFF else 0xC6
+    return minimal_lead(v)
+
+
+def wide_leads(buf: bytes, pos: int, path: str, out: list[tuple[str, int]]) -> int:
+    """Walk the object at ``pos`` (already read without error): append ``(path, lead)`` for it and each
+    object inside whose lead byte is not the one :func:`pack` writes (a wider integer, a float 32, a
+    str 8 for a short string, an array 16 for a short array); its end offset."""
+    v, end = unpack(buf, pos)
+    lead = buf[pos]
+    if lead != _canonical_lead(v):
+        out.append((path, lead))
+    if isinstance(v, (tuple, MsgMap)):
+        p = pos + _HEADER_SIZE.get(lead, 1)
+        n = len(v) if isinstance(v, tuple) else 2 * len(v.pairs)
+        for i in range(n):
+            p = wide_leads(buf, p, f"{path}[{i}]", out)
+    return end
+
+
+_WIDE_NUMBERS = {0xCC: _U8, 0xCD: _U16, 0xCE: _U32, 0xCF: _U64, 0xD0: _S8, 0xD1: _S16, 0xD2: _S32, 0xD3: _S64}
+_WIDE_LENGTHS = {0xD9: (str, _U8), 0xDA: (str, _U16), 0xDB: (str, _U32), 0xC4: (bytes, _U8), 0xC5: (bytes, _U16),
+                 0xC6: (bytes, _U32), 0xDC: (tuple, _U16), 0xDD: (tuple, _U32), 0xDE: (MsgMap, _U16),
+                 0xDF: (MsgMap, _U32)}
+
+
+def pack_with_leads(value: Any, path: str, leads: dict[str, int]) -> bytes:
+    """:func:`pack`, except that the object at each path of ``leads`` (``name``, ``name[3]``) is written
+    with that lead byte; :class:`EncodeError` when the lead cannot hold its object."""
+    out = bytearray()
+    _pack_leads(value, path, leads, out)
+    return bytes(out)
+
+
+def _pack_leads(v: Any, path: str, leads: dict[str, int], out: bytearray) -> None:
+    lead = leads.get(path)
+    inside = any(k.startswith(path + "[") for k in leads)
+    if lead is None and not inside:
+        _pack(v, out)
+        return
+    if lead is None:
+        lead = _canonical_lead(v)
+    if isinstance(v, (tuple, MsgMap)):
+        items = list(v) if isinstance(v, tuple) else [x for pair in v.pairs for x in pair]
+        n = len(v) if isinstance(v, tuple) else len(v.pairs)
+        kind, st = _WIDE_LENGTHS.get(lead, (None, None))
+        if st is not None and kind is type(v) and n < 1 << (8 * st.size):
+            out.append(lead)
+            out += st.pack(n)
+        elif lead == _container_lead(n, isinstance(v, MsgMap)):
+            out.append(lead)
+        else:
+            raise EncodeError(f"{path}: lead byte 0x{lead:02x} cannot start an array or map of {n}")
+        for i, x in enumerate(items):
+            _pack_leads(x, f"{path}[{i}]", leads, out)
+        return
+    st = _WIDE_NUMBERS.get(lead)
+    if st is not None and type(v) is int:
+        try:
+            out.append(lead)
+            out += st.pack(v)
+        except struct.error:
+            raise EncodeError(f"{path}: {v} does not fit lead byte 0x{lead:02x} ({_lead_name(lead)})") from None
+        return
+    if lead == 0xCA and type(v) is float:
+        out.append(0xCA)
+        out += struct.pack(">f", v)
+        if struct.unpack(">f", out[-4:])[0] != v and v == v:
+            raise EncodeError(f"{path}: {v!r} is not a float 32 value (lead byte 0xca)")
+        return
+    kind, st = _WIDE_LENGTHS.get(lead, (None, None))
+    if st is not None and kind in (str, bytes) and isinstance(v, (str, bytes, bytearray)) and (kind is str) == (
+            isinstance(v, str)):
+        raw = v.encode("utf-8", "surrogateescape") if isinstance(v, str) else bytes(v)
+        if len(raw) >= 1 << (8 * st.size):
+            raise EncodeError(f"{path}: {len(raw)} bytes do not fit lead byte 0x{lead:02x}")
+        out.append(lead)
+        out += st.pack(len(raw)) + raw
+        return
+    if lead == _canonical_lead(v):
+        _pack(v, out)
+        return
+    raise EncodeError(f"{path}: lead byte 0x{lead:02x} ({_lead_name(lead)}) cannot hold {v!r}")

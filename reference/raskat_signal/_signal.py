@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from recspec.errors import EncodeError, Malformed, Truncated
@@ -43,6 +43,7 @@ __all__ = [
     "decode_body",
     "decode_fields",
     "encode_body",
+    "wide_leads",
 ]
 
 VERSIONS = (1, 2, 3, 4)
@@ -70,14 +71,6 @@ class Fixed:
     def value(self) -> float:
         return self.int_part + self.frac / 1_000_000
 
-    @classmethod
-    def from_degrees(cls, x: float) -> Fixed:
-        """Split a non-negative value the way the raSkat writer does: floor both parts."""
-        if not x >= 0:
-            raise EncodeError(f"v2 coordinates cannot be negative ({x}); the layout has unsigned parts")
-        whole = int(x)
-        return cls(whole, int((x - whole) * 1_000_000))
-
 
 @dataclass(frozen=True, slots=True)
 class SignalV2:
@@ -96,6 +89,10 @@ class SignalV2:
 class SignalMsgpack:
     version: int  # 3 or 4
     fields: tuple[Any, ...]  # decoded MessagePack values in stored order
+    #: (path, lead byte) of each object a writer stored wider than the encoder would (``sample_rate``,
+    #: ``samples[3]``: a uint 32 for a small number, a float 32, an array 16 of 3), so the encoder writes it
+    #: the same way; None: every object as the encoder writes it. How it was written, not content.
+    leads: tuple[tuple[str, int], ...] | None = field(default=None, compare=False)
 
     def _get(self, i: int) -> Any:
         return self.fields[i] if i < len(self.fields) else None
@@ -232,7 +229,28 @@ def encode_body(sig: Signal) -> bytes:
         raise EncodeError(f"SignalV2 holds version 1 or 2, not {sig.version}")
     if sig.version not in NUM_FIELDS:
         raise EncodeError(f"SignalMsgpack holds version 3 or 4, not {sig.version}")
+    if sig.leads:
+        leads = dict(sig.leads)
+        return struct.pack("<H", sig.version) + b"".join(
+            _msgpack.pack_with_leads(v, _field_name(i), leads) for i, v in enumerate(sig.fields))
     return struct.pack("<H", sig.version) + b"".join(_msgpack.pack(v) for v in sig.fields)
+
+
+def _field_name(i: int) -> str:
+    return FIELD_NAMES[i] if i < len(FIELD_NAMES) else f"field[{i}]"
+
+
+def wide_leads(buf: bytes, sig: SignalMsgpack) -> tuple[tuple[str, int], ...] | None:
+    """The objects of a v3/v4 body ``buf`` (version word first, already decoded to ``sig``) stored with a
+    wider lead byte than the encoder's; None when there are none (the C unpacker proves most bodies
+    canonical without a walk)."""
+    if proven_fields(buf, len(sig.fields)) is not None:
+        return None
+    out: list[tuple[str, int]] = []
+    pos = 2
+    for i in range(len(sig.fields)):
+        pos = _msgpack.wide_leads(buf, pos, _field_name(i), out)
+    return tuple(out) or None
 
 
 Progress = Callable[[int, int], None]

@@ -43,7 +43,7 @@ def read(path: str, variant: str) -> dict:
         # the planted bug: the file ended early; keep the frames that were complete
         while packets and packets[-1].kind is not K.FRAME_END:
             packets.pop()
-    return to_case(Recording(header, tuple(packets)), variant=variant)
+    return to_case(Recording(header, tuple(packets)), variant=variant, canonical=True)
 
 
 if __name__ == "__main__":

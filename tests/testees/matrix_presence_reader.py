@@ -31,7 +31,7 @@ def read(path: str) -> dict:
             # the planted bug: the stored string tested for truth, as if it were a boolean
             states.append(replace(s, presence=Presence.INSTANTIATED if flag else Presence.DESTROYED))
         frames.append(replace(frame, states=tuple(states)))
-    return to_case(replace(rec, frames=tuple(frames)))
+    return to_case(replace(rec, frames=tuple(frames)), canonical=True)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def read(path: str, variant: str) -> dict:
         if isinstance(r.message, StateUpdate):  # the planted bug: a null value is a removal, not nothing
             r = replace(r, message=StateUpdate({k: v for k, v in r.message.changes.items() if v is not None}))
         records.append(r)
-    return to_case(replace(rec, records=tuple(records)))
+    return to_case(replace(rec, records=tuple(records)), canonical=True)
 
 
 if __name__ == "__main__":

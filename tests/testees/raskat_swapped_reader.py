@@ -27,7 +27,7 @@ def read(path: str) -> dict:
     if isinstance(sig, SignalMsgpack) and sig.version == 3:
         longitude, latitude = sig.fields[2], sig.fields[3]  # the planted bug: the document's order
         sig = SignalMsgpack(3, sig.fields[:2] + (latitude, longitude) + sig.fields[4:])
-    return to_case(replace(file, signal=sig))
+    return to_case(replace(file, signal=sig), canonical=True)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ def main() -> int:
     codec = FORMATS[fmt].load_reference()
     with open(path, "rb") as f:
         data = f.read()
-    print(json.dumps(codec.to_case(codec.decode(data, variant=variant), variant=variant)))
+    print(json.dumps(codec.to_case(codec.decode(data, variant=variant), variant=variant, canonical=True)))
     return 0
 
 
