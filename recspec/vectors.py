@@ -4,8 +4,8 @@ The layout (recspec/schemas/vectors-1.schema.json; docs/testees/vectors.md shows
 reader and a writer in C++ running them)::
 
     DIR/manifest.json                      {"recspec_vectors": 1, "case_schema": 2, "vectors": [...]}
-    DIR/<format>/<valid|invalid|regressions>/<name>            the file, byte for byte
-    DIR/<format>/<valid|invalid|regressions>/<name>.json       its sidecar
+    DIR/<format>/<valid|invalid|damaged|regressions>/<name>    the file, byte for byte
+    DIR/<format>/<valid|invalid|damaged|regressions>/<name>.json  its sidecar
 
 A sidecar holds what the manifest of ``corpus/<format>/`` states by hand (the
 verdict and the rule ids at warning level or above, per profile; whether the
@@ -57,7 +57,8 @@ def sidecar(info: FormatInfo, entry: Mapping[str, Any], data: bytes) -> dict[str
         canonical = codec.to_case(model, variant=variant, canonical=True)
     except DecodeError as e:
         no_case = {"error": str(e), "rule": e.rule, "offset": e.offset}
-    except (CaseError, EncodeError) as e:
+    except (CaseError, EncodeError, UsageError) as e:
+        # UsageError: a damaged/ file whose header no longer names its variant (a NanoVer kind) cannot be decoded
         no_case = {"error": str(e).split("\n  hint:")[0], "rule": None, "offset": None}
     return {
         "recspec_vector": VECTORS_VERSION,
