@@ -211,7 +211,7 @@ def test_sarif_result_per_finding_with_byte_region_and_rule_metadata(frame004):
     # explain's text, less its "document:" line, the path of this installation's copy (no host path in a report)
     assert rule["help"]["text"] == "".join(ln for ln in explained.splitlines(keepends=True)
                                            if not ln.startswith("document:"))
-    assert "document:" in explained and "document:" not in rule["help"]["text"]
+    assert "\ndocument:   " in explained and "\ndocument:" not in rule["help"]["text"]
     assert {r["id"] for r in rules} >= {"RECSPEC-INTERNAL", "RECSPEC-TIMEOUT", "CARLA-HEADER-003"}
 
 
