@@ -12,7 +12,7 @@ from recspec._run import run_files
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.raskat_signal import MAX_UNPACKED, Signal, SignalFile
-from recspec.report import FileReport, Finding, Verdict
+from recspec.report import SAMPLED_OUT, FileReport, Finding, Verdict
 
 from .._plugin import cross_check_within, decode_error_json
 from ._check import check_bytes
@@ -67,7 +67,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     report, signal = check_bytes(data, path=path, variant=variant, profile=profile)
     if cross_check is True and _sampled_out(report, data):  # "full": every file
         report.evidence["cross_check"] = (
-            f"sampled: not run on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
+            f"{SAMPLED_OUT} on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
             f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
         return report
 
