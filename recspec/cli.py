@@ -631,7 +631,11 @@ class _Progress:
         return f"{self._bar(self.n, self.total)} {count} {text}"
 
     def step(self, path: Path | str) -> None:
-        self.n += 1
+        self.steps(1, path)
+
+    def steps(self, n: int, path: Path | str) -> None:
+        """``n`` more files, ``path`` the last (a worker's batch)."""
+        self.n += n
         self.path = path
         now = time.monotonic()
         if self.enabled and (now - self._drawn >= self.INTERVAL_S or self.n == self.total):
