@@ -191,8 +191,15 @@ def test_spool_keeps_what_json_does_not_and_rewrite_changes_it() -> None:
         assert again.tally.known_files == sum(1 for fr in report.files if fr.findings)
 
 
-def test_path_list_gives_back_the_walk() -> None:
+def test_path_list_gives_back_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recspec import spool as spool_module
+
+    monkeypatch.setattr(spool_module, "_EXTEND_CHUNK", 7)  # extend writes the walk 7 paths at a time
     items = [(Path(f"a/b{i}/c.sig"), i % 2 == 0) for i in range(50)] + [(Path("odd\udcffname"), True)]
+    with PathList(items[:3]) as more:  # appended one at a time after a chunked extend, then extended again
+        more.append(items[3])
+        more.extend(items[4:])
+        assert list(more) == items
     with PathList(items) as paths:
         assert list(paths) == items and len(paths) == 51 and paths[7] == items[7] and paths[-1] == items[-1]
         texts = paths.texts()
