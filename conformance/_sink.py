@@ -111,6 +111,11 @@ class FindingSink:
         driving = self.counts[self.profile]
         return all(driving.get(r, 0) >= self.max_per_rule for r in rules)
 
+    def only_counted_one(self, rule_id: str) -> bool:
+        """:meth:`only_counted` of one rule: the next finding of ``rule_id`` would be counted, not
+        stored, so a walk may :meth:`count` it without making its message (the report is the same)."""
+        return self.counts[self.profile].get(rule_id, 0) >= self.max_per_rule
+
     def room(self, rule_id: str) -> int:
         """How many more findings of ``rule_id`` would be stored (under the driving profile)
         before :meth:`only_counted` holds for it."""
@@ -119,11 +124,11 @@ class FindingSink:
     def count(self, rule_id: str, times: int = 1) -> None:
         """``times`` more findings of ``rule_id``, counted under every profile where it is not off
         and not stored: for a walk that knows :meth:`only_counted` holds and spares the messages."""
-        rule = self.rules[rule_id]
-        for p in self.profiles:
-            if rule.level(p) is not Severity.OFF:
-                counts = self.counts[p]
-                counts[rule_id] = counts.get(rule_id, 0) + times
+        plan = self._plans.get(rule_id)  # the profiles where it is not off, as add() counts them
+        if plan is None:
+            plan = self._plan(rule_id)
+        for counts in plan[0]:
+            counts[rule_id] = counts.get(rule_id, 0) + times
 
     def count_again(self, added: Mapping[str, Mapping[str, int]], times: int) -> None:
         """Count ``times`` more the findings ``added`` (a :meth:`counted_since`), as if a unit
