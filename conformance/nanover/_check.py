@@ -217,7 +217,9 @@ class _Walk:
                     self.last_index = fi
                     return
                 self._template = None
-            if not payload:  # an empty frame (frame index 0): a template made of it could match no frame
+            # an empty record: no template is made of it (one would prove only frames holding nothing, and a
+            # flood of empty records made and dropped a template per record); the walk judges the next frame
+            if not payload:
                 self.judge(index, pos, payload)
                 return
             before = self._found_so_far()
