@@ -87,19 +87,22 @@ class _Records:
 
     def get_raw(self, at: int, size: int) -> bytes:
         """``size`` bytes of the store from ``at`` (records with their framing)."""
-        if self._dirty:
-            try:
-                self._f.flush()
-            except OSError as e:
-                raise _store_error(e) from None
-            self._dirty = False
-        self._f.seek(at)
+        self._seek(at)
         data = self._f.read(size)
         if len(data) != size:
             raise OSError(f"the temporary store is cut short at byte {at}")
         return data
 
     def get(self, at: int) -> bytes:
+        self._seek(at)
+        (n,) = _LEN.unpack(self._f.read(_LEN.size))
+        data = self._f.read(n)
+        if len(data) != n:
+            raise OSError(f"the temporary store is cut short at byte {at}")
+        return data
+
+    def _seek(self, at: int) -> None:
+        """Ready to read from ``at``: what was written first goes to the file."""
         if self._dirty:
             try:
                 self._f.flush()
@@ -107,11 +110,6 @@ class _Records:
                 raise _store_error(e) from None
             self._dirty = False
         self._f.seek(at)
-        (n,) = _LEN.unpack(self._f.read(_LEN.size))
-        data = self._f.read(n)
-        if len(data) != n:
-            raise OSError(f"the temporary store is cut short at byte {at}")
-        return data
 
     @property
     def size(self) -> int:
