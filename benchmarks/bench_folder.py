@@ -191,8 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     load_after = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
 
     print(f"\nCPUs {cores}; load before each round: {' | '.join(loads)}; after: {load_after}")
-    header = (f"{'code':6} {'folder':7} {'mode':15} {'-j':>3} {'files':>7} {'best s':>7} {'median s':>8} {'files/s':>8} "
-              f"{'vs -j1':>6} {'parent us/file':>14} {'worker us/file':>14} {'Amdahl bound':>12}")
+    header = (f"{'code':6} {'folder':7} {'mode':15} {'-j':>3} {'files':>7} {'best s':>7} {'median s':>8} "
+              f"{'files/s':>8} {'vs -j1':>6} {'parent us/file':>14} {'worker us/file':>14} {'Amdahl bound':>12}")
     print(header)
     results: list[dict[str, Any]] = []
     for label, name, mode, j in configs:
@@ -211,8 +211,8 @@ def main(argv: list[str] | None = None) -> int:
                "worker_cpu_us_per_file": round(worker * 1e6, 1), "amdahl_bound": round(bound, 1),
                "exits": [r["exit"] for r in got]}
         results.append(row)
-        print(f"{label:6} {name:7} {mode:15} {j:>3} {n:>7,} {best['wall_s']:>7.2f} {median:>8.2f} {n / best['wall_s']:>8,.0f} "
-              f"{speedup:>6.2f} {parent * 1e6:>14.1f} {worker * 1e6:>14.1f} {bound:>12.1f}")
+        print(f"{label:6} {name:7} {mode:15} {j:>3} {n:>7,} {best['wall_s']:>7.2f} {median:>8.2f} "
+              f"{n / best['wall_s']:>8,.0f} {speedup:>6.2f} {parent * 1e6:>14.1f} {worker * 1e6:>14.1f} {bound:>12.1f}")
     same = all(len(h) == 1 for h in tables.values())
     print("tables identical at every -j: " + ("yes" if same else
           "NO: " + ", ".join(f"{c} {n} {m}" for (c, n, m), h in tables.items() if len(h) > 1)))

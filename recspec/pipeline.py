@@ -22,8 +22,8 @@ import os
 import stat
 import traceback
 from array import array
-from itertools import repeat
 from collections.abc import Callable, Iterator, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 

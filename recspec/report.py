@@ -454,7 +454,8 @@ class Report:
 
     def summary(self) -> dict[str, int]:
         """Counts per verdict, in the contract's order; ``crash``, ``timeout``, ``unclaimed``,
-        ``not_regular`` and ``not_cross_checked`` only when non-zero; the expectation counts only with an expectations file."""
+        ``not_regular`` and ``not_cross_checked`` only when non-zero; the expectation counts only with an
+        expectations file."""
         tally = self.tally()
         out = {"files": tally.files}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,

@@ -19,8 +19,10 @@ from recspec.report import SAMPLED_OUT
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 #: a few seeds of each format the generic rule covers (raSkat keeps its own: test_raskat_signal_cli.py)
-SEEDS = [*sorted((CORPUS / "carla" / "valid").glob("*.log"))[:3], *sorted((CORPUS / "carla" / "invalid").glob("*.log"))[:4],
-         *sorted((CORPUS / "nanover" / "valid").glob("*.traj"))[:3], *sorted((CORPUS / "nanover" / "invalid").glob("*"))[:4],
+SEEDS = [*sorted((CORPUS / "carla" / "valid").glob("*.log"))[:3],
+         *sorted((CORPUS / "carla" / "invalid").glob("*.log"))[:4],
+         *sorted((CORPUS / "nanover" / "valid").glob("*.traj"))[:3],
+         *sorted((CORPUS / "nanover" / "invalid").glob("*"))[:4],
          *sorted((CORPUS / "matrix-smt" / "valid").glob("*.bson"))[:3],
          *sorted((CORPUS / "matrix-smt" / "invalid").glob("*.bson"))[:4]]
 
