@@ -120,7 +120,9 @@ def run_once(python: str, folder: Path, jobs: int, cross_check: bool, table: Pat
         cmd.insert(-1, "--no-cross-check")
     start = time.perf_counter()
     with table.open("wb") as out:
-        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True)
+        # run from the table's folder: ``python -c`` puts its working folder first on the import path, so a
+        # checkout as the working folder would lend its ``recspec/`` to every interpreter timed
+        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True, cwd=table.parent)
     wall = time.perf_counter() - start
     try:
         got = json.loads(stats.read_text())
