@@ -66,8 +66,10 @@ def run_case(path: Path, case: hostile.Case, *, cross_check: bool, timeout: floa
     cmd = [sys.executable, "-m", "recspec", "check", "--json", "--format", case.format, *case.extra_args]
     if not cross_check:
         cmd.append("--no-cross-check")
-    out = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout), *cmd, str(path)],
-                         capture_output=True, text=True, check=True)
+    # from the case's folder: ``python -m`` puts the working folder first on the import path, and a checkout
+    # there would lend its ``recspec/`` to the interpreter that runs this script
+    out = subprocess.run([sys.executable, "-c", _WRAPPER, str(timeout), *cmd, str(path.resolve())],
+                         capture_output=True, text=True, check=True, cwd=path.resolve().parent)
     return json.loads(out.stdout)
 
 

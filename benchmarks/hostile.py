@@ -64,6 +64,21 @@ def carla_empty_packets(f: BinaryIO, count: int) -> None:
     f.write(_FRAME_END)
 
 
+def carla_distinct_dels(f: BinaryIO, count: int) -> None:
+    """One frame of ``count`` EventDel packets of one record each (11 bytes), each deleting a new id: no
+    two packets alike, so no run of repeated units applies; each deletes an actor never added."""
+    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
+    dels = struct.Struct("<BIHI")
+    out = []
+    for i in range(count):
+        out.append(dels.pack(3, 6, 1, i + 1))
+        if len(out) >= 4096:
+            f.write(b"".join(out))
+            out.clear()
+    f.write(b"".join(out))
+    f.write(_FRAME_END)
+
+
 def carla_empty_frames(f: BinaryIO, count: int) -> None:
     """``count`` frames holding only FrameStart and FrameEnd (34 bytes each), timed as CARLA writes them."""
     f.write(_carla_header())
@@ -347,6 +362,8 @@ CASES: tuple[Case, ...] = (
          what="a valid header then 200 MB of zeros"),
     Case("carla-empty-packets", "carla", carla_empty_packets, 2_000_000, "packets",
          what="one frame of 2,000,000 empty packets"),
+    Case("carla-distinct-dels", "carla", carla_distinct_dels, 2_000_000, "packets",
+         what="one frame of 2,000,000 EventDel packets, each deleting a new id"),
     Case("carla-empty-frames", "carla", carla_empty_frames, 900_000, "frames",
          what="900,000 frames of FrameStart and FrameEnd only"),
     Case("carla-unknown-packets", "carla", carla_unknown_packets, 2_000_000, "packets",

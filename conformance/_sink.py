@@ -89,10 +89,11 @@ class FindingSink:
             self.findings.append(Finding(rule_id, severity, message, offset, length, path, expected, actual))
 
     def _plan(self, rule_id: str) -> tuple[tuple[dict[str, int], ...], Severity]:
-        """What :meth:`add` does with a finding of ``rule_id`` (without ``only``), made once."""
-        rule = self.rules[rule_id]
-        plan = self._plans[rule_id] = (tuple(self.counts[p] for p in self.profiles
-                                             if rule.level(p) is not Severity.OFF), rule.level(self.profile))
+        """What :meth:`add` does with a finding of ``rule_id`` (without ``only``), made once per sink
+        from the rule's levels (:func:`_levels`, made once per run)."""
+        levels = _levels(self.rules[rule_id], self.profiles)
+        plan = self._plans[rule_id] = (tuple(self.counts[p] for p, level in zip(self.profiles, levels)
+                                             if level is not Severity.OFF), levels[self.profiles.index(self.profile)])
         return plan
 
     def counts_now(self) -> dict[str, dict[str, int]]:
@@ -110,6 +111,11 @@ class FindingSink:
         driving = self.counts[self.profile]
         return all(driving.get(r, 0) >= self.max_per_rule for r in rules)
 
+    def only_counted_one(self, rule_id: str) -> bool:
+        """:meth:`only_counted` of one rule: the next finding of ``rule_id`` would be counted, not
+        stored, so a walk may :meth:`count` it without making its message (the report is the same)."""
+        return self.counts[self.profile].get(rule_id, 0) >= self.max_per_rule
+
     def room(self, rule_id: str) -> int:
         """How many more findings of ``rule_id`` would be stored (under the driving profile)
         before :meth:`only_counted` holds for it."""
@@ -118,11 +124,11 @@ class FindingSink:
     def count(self, rule_id: str, times: int = 1) -> None:
         """``times`` more findings of ``rule_id``, counted under every profile where it is not off
         and not stored: for a walk that knows :meth:`only_counted` holds and spares the messages."""
-        rule = self.rules[rule_id]
-        for p in self.profiles:
-            if rule.level(p) is not Severity.OFF:
-                counts = self.counts[p]
-                counts[rule_id] = counts.get(rule_id, 0) + times
+        plan = self._plans.get(rule_id)  # the profiles where it is not off, as add() counts them
+        if plan is None:
+            plan = self._plan(rule_id)
+        for counts in plan[0]:
+            counts[rule_id] = counts.get(rule_id, 0) + times
 
     def count_again(self, added: Mapping[str, Mapping[str, int]], times: int) -> None:
         """Count ``times`` more the findings ``added`` (a :meth:`counted_since`), as if a unit
@@ -150,14 +156,30 @@ class FindingSink:
         return Verdict.VALID
 
     def profile_verdicts(self) -> dict[str, ProfileVerdict]:
+        """Every profile's verdict and counts, in one pass over each profile's counted rules (the
+        verdict as :meth:`verdict_under` gives it)."""
         out = {}
-        for p in self.profiles:
+        rules = self.rules
+        profiles = self.profiles
+        forced = self._forced_structural
+        for i, p in enumerate(profiles):
             counts = self.counts[p]
-            by_level = {Severity.ERROR: 0, Severity.WARNING: 0, Severity.INFO: 0}
+            errors = warnings = infos = 0
+            structural = forced
+            erred = False  # a rule counted that is an error here (whatever its count)
             for r, n in counts.items():
-                by_level[self.rules[r].level(p)] += n
-            out[p] = ProfileVerdict(self.verdict_under(p), dict(counts), by_level[Severity.ERROR],
-                                    by_level[Severity.WARNING], by_level[Severity.INFO])
+                rule = rules[r]
+                level = _levels(rule, profiles)[i]
+                if level is Severity.ERROR:
+                    errors += n
+                    erred = True
+                    structural = structural or rule.structural
+                elif level is Severity.WARNING:
+                    warnings += n
+                elif level is Severity.INFO:
+                    infos += n
+            verdict = Verdict.MALFORMED if structural else Verdict.INVALID if erred else Verdict.VALID
+            out[p] = ProfileVerdict(verdict, dict(counts), errors, warnings, infos)
         return out
 
     def fill(self, report: FileReport) -> FileReport:
@@ -168,6 +190,22 @@ class FindingSink:
         report.capped = {r: n for r, n in self.counts[self.profile].items() if n > self.max_per_rule}
         report.findings_cap = self.max_per_rule if report.capped else None
         return report
+
+
+#: (rule id, profiles) -> (the rule, its level under each profile): a rule's levels looked up once per
+#: run, not once per file; a rule object other than the one kept (a test's own catalog) is looked up again.
+_LEVELS: dict[tuple[str, tuple[str, ...]], tuple[Rule, tuple[Severity, ...]]] = {}
+
+
+def _levels(rule: Rule, profiles: tuple[str, ...]) -> tuple[Severity, ...]:
+    """``rule``'s level under each of ``profiles``."""
+    key = (rule.id, profiles)
+    kept = _LEVELS.get(key)
+    if kept is None or kept[0] is not rule:
+        if len(_LEVELS) > 4096:  # catalogs made on the fly (tests) do not pile up
+            _LEVELS.clear()
+        kept = _LEVELS[key] = (rule, tuple(rule.level(p) for p in profiles))
+    return kept[1]
 
 
 def add_late_findings(report: FileReport, rule: Rule, findings: Sequence[Finding]) -> None:

@@ -267,7 +267,7 @@ class _Slot:
     def answer(self, results: list[Result], timeout: float) -> list[Result]:
         """The results of the oldest batch in flight, which it is taken off."""
         n = self.in_flight.popleft()
-        assert [index for index, _, _ in results] == [task[0] for task in self.queue[:n]]
+        assert len(results) <= n  # with ``pack``, the files its summary holds are not among them
         del self.queue[:n]
         self.answered += n
         self.waiting_since = time.monotonic()
@@ -336,7 +336,10 @@ class _Pending:
 
     def peek(self) -> list[Task]:
         if not self._again:
-            self._again.append([(i, *self._files[i]) for i in self._batches[self._next]])
+            batch = self._batches[self._next]
+            many = getattr(self._files, "many", None)  # a stored walk reads a batch's paths in one go
+            files = many(batch) if many is not None else [self._files[i] for i in batch]
+            self._again.append([(i, *file) for i, file in zip(batch, files)])
             self._next += 1
         return self._again[-1]
 
@@ -364,7 +367,9 @@ def run_in_workers(files: Sequence[tuple[Path | str, bool]], check: Callable[[Pa
     ``pack``, if given, runs in the worker on each batch's results (see :data:`Pack`): what it returns
     is sent in their place, so the work of making results ready for the parent (pickling them in the
     form the parent stores, counting them) is shared by the workers; its summary of the batch goes to
-    ``on_summary`` before the batch's ``on_result`` calls. A batch lost with its worker sends no summary.
+    ``on_summary`` before the batch's ``on_result`` calls. The files ``pack`` took into its summary
+    get no ``on_result`` call (``on_summary`` has them), so the parent's work per file can be as
+    little as the summary needs. A batch lost with its worker sends no summary.
     """
     import multiprocessing  # here, not at the top: a serial run (-j 1) never pays for it
     from multiprocessing.connection import wait

@@ -23,6 +23,7 @@ import stat
 import traceback
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from itertools import repeat
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
@@ -39,7 +40,7 @@ from ._parallel import (
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, sniff, sniff_evidence
 from .report import FileReport, Finding, Report, Severity, Tally, Verdict
-from .spool import PathList, Spool, load_record, record
+from .spool import PathList, Spool, frame_records, framed_record, load_record, record
 
 __all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files", "walk_files"]
 
@@ -51,7 +52,8 @@ class RunProgress(Protocol):
         """The number of files to check, before the first one."""
 
     def step(self, path: Path | str) -> None:
-        """One more file: about to be checked (in this process) or done (in a worker)."""
+        """One more file: about to be checked (in this process) or done (in a worker). A progress
+        that also has ``steps(n, path)`` is told of a worker's batch at once (``path``: its last)."""
 
     def within_file(self) -> Progress | None:
         """A callback for the bytes read inside a big file (serial runs only), or ``None``."""
@@ -274,18 +276,16 @@ class _Results:
         else:
             self._kept[index] = fr
 
-    def put_record(self, index: int, data: bytes, entry: bytes | None = None) -> None:
-        """A report as :func:`~recspec.spool.record` made it (in a worker), counted by :meth:`count`,
-        with its table entry if the worker made one."""
+    def put_batch(self, batch: _Batch) -> None:
+        """A worker's batch of reports as :func:`_pack` framed them, with their tally and table entries."""
+        tally, indices, records, entries = batch
         if self._into is not None:
-            self._into.put_record(index, data, entry)
-        else:
-            self._kept[index] = load_record(data)
-
-    def count(self, tally: Tally) -> None:
-        """The tally of reports given to :meth:`put_record` (a list counts its reports itself)."""
-        if self._into is not None:
+            self._into.put_batch(indices, records, entries)
             self._into.tally.merge(tally)
+        else:
+            framed, starts = records
+            for index, start in zip(indices, starts):
+                self._kept[index] = load_record(framed_record(framed, start))
 
     def files(self) -> Sequence[FileReport]:
         return self._into.seal() if self._into is not None else [self._kept[i] for i in sorted(self._kept)]
@@ -319,16 +319,27 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
     errors: dict[int, str] = {}
     put = results.put
     texts = files.texts() if isinstance(files, PathList) else [(str(path), named) for path, named in files]
+    steps = getattr(progress, "steps", None)  # many files at once (the CLI's bar); else one step each
+
+    def on_batch(batch: _Batch) -> None:
+        # the batch's reports, stored in one write: nothing here is done per file but storing its offset
+        results.put_batch(batch)
+        indices = batch[1]
+        if progress is not None and indices:
+            if steps is not None:
+                steps(len(indices), texts[indices[-1]][0])
+            else:
+                for index in indices:
+                    progress.step(texts[index][0])
 
     def on_result(index: int, kind: str, value: Any) -> None:
+        # a file the worker did not store in its batch: unclaimed, unreadable, or lost with its worker
         path, _ = texts[index]
         if progress is not None:
             progress.step(path)
         if kind == "ok":
-            if value is not None:
-                results.put_record(index, *value)
-            else:
-                unclaimed.append(path)
+            assert value is None  # a report is stored with its batch (on_batch)
+            unclaimed.append(path)
         elif kind == "raised":
             if isinstance(value, InputError):
                 errors[index] = str(value)
@@ -342,21 +353,21 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
     if sizes is not None and len(sizes) != len(texts):
         sizes = None  # not this walk's
 
-    def size(i: int, path: str) -> int:
-        known = sizes[i] if sizes is not None else -1
+    def size(i: int, known: int) -> int:
         if known >= 0:
             return known
         try:
-            return os.stat(path).st_size
+            return os.stat(texts[i][0]).st_size  # named on the command line, or no sizes given: looked at here
         except OSError:
             return 0
 
     # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
-    batches = plan_batches(array("q", (size(i, path) for i, (path, _) in enumerate(texts))), jobs)
+    batches = plan_batches(array("q", (size(i, known) for i, known in
+                                       enumerate(sizes if sizes is not None else repeat(-1, len(texts))))), jobs)
     _preload(texts, batches[:jobs], options)
     run_in_workers(texts, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
                    on_result=on_result, batches=batches, pack=functools.partial(_pack, entry=entry),
-                   on_summary=results.count)
+                   on_summary=on_batch)
     io_errors.extend(errors[i] for i in sorted(errors))
 
 
@@ -388,12 +399,23 @@ def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]]
             pass
 
 
-def _pack(results: list[Result], entry: Callable[[FileReport], bytes] | None = None) -> tuple[list[Result], Tally]:
-    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`), each
-    with what ``entry`` makes of it (or None), and their tally; a report that cannot be pickled
-    becomes an error saying so."""
+#: A worker's batch of reports ready to store (:func:`_pack`): their tally, the files' indices, the
+#: reports framed as the spool stores them and where each starts (:func:`~recspec.spool.frame_records`),
+#: and the table entries the same way (None when none are made).
+_Batch = tuple[Tally, "array[int]", tuple[bytes, "array[int]"], "tuple[bytes, array[int]] | None"]
+
+
+def _pack(results: list[Result], entry: Callable[[FileReport], bytes] | None = None) -> tuple[list[Result], _Batch]:
+    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`, framed
+    back to back), each with what ``entry`` makes of it (or None), their indices and their tally, so
+    that the recspec process stores the batch in one write and reads no report; the results left to
+    send one by one are the rest (a file no format claims, an error), and a report that cannot be
+    pickled becomes an error saying so."""
     tally = Tally()
     out: list[Result] = []
+    indices = array("q")
+    records: list[bytes] = []
+    entries: list[bytes | None] = []
     for index, kind, value in results:
         if kind == "ok" and value is not None:
             try:
@@ -408,9 +430,12 @@ def _pack(results: list[Result], entry: Callable[[FileReport], bytes] | None = N
                 except Exception:  # noqa: BLE001 - the parent renders the file from its report (and meets it there)
                     made = None
             tally.add(value, index)
-            value = (data, made)
-        out.append((index, kind, value))
-    return out, tally
+            indices.append(index)
+            records.append(data)
+            entries.append(made)
+        else:
+            out.append((index, kind, value))
+    return out, (tally, indices, frame_records(records), frame_records(entries) if entry is not None else None)
 
 
 def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:

@@ -25,6 +25,7 @@ __all__ = [
     "CORE_RULES",
     "PROFILES",
     "REPORT_SCHEMA",
+    "SAMPLED_OUT",
     "FileReport",
     "Finding",
     "ProfileVerdict",
@@ -327,6 +328,11 @@ class StaleExpectation:
         return {"path": self.path, "rule": self.rule, "reason": self.reason, "why": self.why}
 
 
+#: How ``evidence.cross_check`` begins for a file that a long run's sampled cross-check left out
+#: (conformance/_plugin.py ``run_sampled_out``; raSkat's own rule too): the summary counts them.
+SAMPLED_OUT = "sampled: not run"
+
+
 @dataclass(slots=True)
 class Tally:
     """What a run's tables and summaries need from every file, counted one file at a time, so a run
@@ -351,6 +357,8 @@ class Tally:
     #: the longest path, format, variant and E/W/I count text (``3/0/1``) of a file: the widths of the
     #: table's columns, so it is printed in one pass over the files
     widths: tuple[int, int, int, int] = (0, 0, 0, 0)
+    #: files whose cross-check a long run's sample left out (their evidence begins with SAMPLED_OUT)
+    not_cross_checked: int = 0
 
     def add(self, fr: FileReport, index: int | None = None) -> None:
         """Count one more file (``index``: its place in the files' order; default: after the others)."""
@@ -377,6 +385,9 @@ class Tally:
             self.first = (at, fr.profile)
         row = (len(fr.path), len(fr.format or "-"), len(fr.variant or "-"), len(fr.counts_text()))
         self.widths = tuple(max(a, b) for a, b in zip(self.widths, row))  # type: ignore[assignment]
+        xcheck = fr.evidence.get("cross_check")
+        if isinstance(xcheck, str) and xcheck.startswith(SAMPLED_OUT):
+            self.not_cross_checked += 1
 
     def merge(self, other: Tally) -> None:
         """Count ``other``'s files too: the tally of other files of the same run (their indices in
@@ -397,6 +408,7 @@ class Tally:
         if other.first is not None and (self.first is None or other.first[0] < self.first[0]):
             self.first = other.first
         self.widths = tuple(max(a, b) for a, b in zip(self.widths, other.widths))  # type: ignore[assignment]
+        self.not_cross_checked += other.not_cross_checked
 
     @classmethod
     def combined(cls, tallies: Iterable[Tally], first: str | None) -> Tally:
@@ -441,8 +453,9 @@ class Report:
     not_regular: list[str] = field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
-        """Counts per verdict, in the contract's order; ``crash``, ``timeout``, ``unclaimed`` and
-        ``not_regular`` only when non-zero; the expectation counts only with an expectations file."""
+        """Counts per verdict, in the contract's order; ``crash``, ``timeout``, ``unclaimed``,
+        ``not_regular`` and ``not_cross_checked`` only when non-zero; the expectation counts only with an
+        expectations file."""
         tally = self.tally()
         out = {"files": tally.files}
         for verdict in (Verdict.VALID, Verdict.INVALID, Verdict.MALFORMED, Verdict.UNRECOGNIZED,
@@ -454,6 +467,8 @@ class Report:
             out["unclaimed"] = len(self.unclaimed)
         if self.not_regular:
             out["not_regular"] = len(self.not_regular)
+        if tally.not_cross_checked:  # a long run's sampled cross-check (README, "Batch runs")
+            out["not_cross_checked"] = tally.not_cross_checked
         if self.expectations is not None:
             out["known_deviations"] = tally.known_findings
             out["stale_expectations"] = len(self.stale)

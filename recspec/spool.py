@@ -33,7 +33,7 @@ from typing import BinaryIO, overload
 
 from .report import FileReport, Tally
 
-__all__ = ["PathList", "Spool", "load_record", "record"]
+__all__ = ["PathList", "Spool", "frame_records", "framed_record", "load_record", "record"]
 
 _LEN = struct.Struct("<I")
 _ABSENT = -1
@@ -71,7 +71,38 @@ class _Records:
         self._dirty = True
         return at
 
+    def add_framed(self, framed: bytes) -> int:
+        """Records already framed as :meth:`add` frames them, back to back (:func:`frame_records`), in
+        one write; returns where the first starts (the others at the same offsets after it)."""
+        at = self._end
+        if self._f.tell() != at:
+            self._f.seek(at)
+        try:
+            self._f.write(framed)
+        except OSError as e:
+            raise _store_error(e) from None
+        self._end = at + len(framed)
+        self._dirty = True
+        return at
+
+    def get_raw(self, at: int, size: int) -> bytes:
+        """``size`` bytes of the store from ``at`` (records with their framing)."""
+        self._seek(at)
+        data = self._f.read(size)
+        if len(data) != size:
+            raise OSError(f"the temporary store is cut short at byte {at}")
+        return data
+
     def get(self, at: int) -> bytes:
+        self._seek(at)
+        (n,) = _LEN.unpack(self._f.read(_LEN.size))
+        data = self._f.read(n)
+        if len(data) != n:
+            raise OSError(f"the temporary store is cut short at byte {at}")
+        return data
+
+    def _seek(self, at: int) -> None:
+        """Ready to read from ``at``: what was written first goes to the file."""
         if self._dirty:
             try:
                 self._f.flush()
@@ -79,11 +110,6 @@ class _Records:
                 raise _store_error(e) from None
             self._dirty = False
         self._f.seek(at)
-        (n,) = _LEN.unpack(self._f.read(_LEN.size))
-        data = self._f.read(n)
-        if len(data) != n:
-            raise OSError(f"the temporary store is cut short at byte {at}")
-        return data
 
     def close(self) -> None:
         self._closer()
@@ -93,6 +119,30 @@ def _reach(offsets: array[int], index: int) -> None:
     """Grow an index -> offset array with ``_ABSENT`` up to ``index`` (indices come in any order)."""
     if index >= len(offsets):
         offsets.extend(array("q", [_ABSENT]) * (index + 1 - len(offsets)))
+
+
+def frame_records(items: Iterable[bytes | None]) -> tuple[bytes, array[int]]:
+    """Records framed as a spool's store frames them, back to back, and where each starts in the
+    result (``-1`` for a None: no record), for :meth:`Spool.put_batch`: a ``-j N`` worker frames a
+    batch's reports and table entries, so that the recspec process stores them in one write each."""
+    parts: list[bytes] = []
+    starts = array("q")
+    at = 0
+    for data in items:
+        if data is None:
+            starts.append(_ABSENT)
+            continue
+        starts.append(at)
+        parts.append(_LEN.pack(len(data)))
+        parts.append(data)
+        at += _LEN.size + len(data)
+    return b"".join(parts), starts
+
+
+def framed_record(framed: bytes, start: int) -> bytes:
+    """The record that starts at ``start`` in what :func:`frame_records` made."""
+    (n,) = _LEN.unpack_from(framed, start)
+    return framed[start + _LEN.size:start + _LEN.size + n]
 
 
 def record(fr: FileReport) -> bytes:
@@ -142,6 +192,46 @@ class Spool(Sequence[FileReport]):
                 self._entries = _Records()
             _reach(self._entry_at, index)
             self._entry_at[index] = self._entries.add(entry)
+
+    def put_batch(self, indices: Sequence[int], records: tuple[bytes, array[int]],
+                  entries: tuple[bytes, array[int]] | None = None) -> None:
+        """Store the reports of files ``indices`` (and their table entries) as :func:`frame_records`
+        framed them, one write each, without reading them back: the caller counts them in :attr:`tally`.
+        The work per file is one offset stored (the rest is per batch)."""
+        if self._sealed:
+            raise ValueError("the spool is sealed")
+        if not indices:
+            return
+        framed, starts = records
+        base = self._records.add_framed(framed)
+        at = self._at
+        _reach(at, max(indices))
+        for index, start in zip(indices, starts):
+            if at[index] != _ABSENT:
+                raise ValueError(f"file {index} is stored twice")
+            at[index] = base + start
+        self._count += len(indices)
+        if entries is not None and entries[0]:
+            if self._entries is None:
+                self._entries = _Records()
+            framed, starts = entries
+            base = self._entries.add_framed(framed)
+            entry_at = self._entry_at
+            _reach(entry_at, max(indices))
+            for index, start in zip(indices, starts):
+                if start != _ABSENT:
+                    entry_at[index] = base + start
+
+    def entries(self) -> Iterator[bytes | None]:
+        """Every stored report's table entry (None: stored without one), in order: :meth:`entry` of
+        each index, read with less done per file (the table of a run reads them all)."""
+        self.seal()
+        if self._entries is None:
+            yield from (None for _ in range(len(self._at)))
+            return
+        get = self._entries.get
+        for at in self._entry_at:
+            yield None if at == _ABSENT else get(at)
 
     def entry(self, index: int) -> bytes | None:
         """The table entry stored with the ``index``-th report (in order, as iterating gives them), or
@@ -231,6 +321,10 @@ class Spool(Sequence[FileReport]):
         self.close()
 
 
+#: Paths framed and written at a time by :meth:`PathList.extend`.
+_EXTEND_CHUNK = 4096
+
+
 class PathList(Sequence[tuple[Path, bool]]):
     """``(path, named)`` pairs of a walk, stored on disk (see the module docstring)."""
 
@@ -244,8 +338,21 @@ class PathList(Sequence[tuple[Path, bool]]):
         self._at.append(self._records.add((b"\1" if named else b"\0") + os.fsencode(path)))
 
     def extend(self, items: Iterable[tuple[Path | str, bool]]) -> None:
-        for item in items:
-            self.append(item)
+        """Append every item, framed ``_EXTEND_CHUNK`` at a time and written in one write each (a walk
+        of a million files would otherwise pay two writes a path)."""
+        encoded: list[bytes] = []
+        for path, named in items:
+            encoded.append((b"\1" if named else b"\0") + os.fsencode(path))
+            if len(encoded) >= _EXTEND_CHUNK:
+                self._add_all(encoded)
+                encoded.clear()
+        self._add_all(encoded)
+
+    def _add_all(self, encoded: list[bytes]) -> None:
+        if encoded:
+            framed, starts = frame_records(encoded)
+            base = self._records.add_framed(framed)
+            self._at.extend(array("q", map(base.__add__, starts)))
 
     def __len__(self) -> int:
         return len(self._at)
@@ -313,3 +420,23 @@ class _Texts(Sequence[tuple[str, bool]]):
         load = self._paths._load_text
         for at in self._paths._at:
             yield load(at)
+
+    def many(self, indices: Sequence[int]) -> list[tuple[str, bool]]:
+        """The items at ``indices``: those of a run of consecutive indices (a ``-j N`` batch of small
+        files) read from the store in one read, not one each."""
+        at = self._paths._at
+        if len(indices) < 2 or indices[-1] - indices[0] != len(indices) - 1 or list(indices) != list(
+                range(indices[0], indices[-1] + 1)):
+            return [self[i] for i in indices]
+        records = self._paths._records
+        first = at[indices[0]]
+        last = at[indices[-1]]
+        (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
+        data = records.get_raw(first, last + _LEN.size + n - first)
+        out = []
+        for i in indices:
+            start = at[i] - first
+            (n,) = _LEN.unpack_from(data, start)
+            item = data[start + _LEN.size:start + _LEN.size + n]
+            out.append((os.fsdecode(item[1:]), item[:1] == b"\1"))
+        return out

@@ -162,3 +162,27 @@ def test_parallel_benchmark_runs_and_reports(tmp_path: Path) -> None:
     assert "reports of -j 1 and -j 2 byte-identical: yes" in proc.stdout
     assert len(list((tmp_path / "out").glob("parallel-*.json"))) == 1
     assert not (tmp_path / "work").exists()  # cleaned up without --keep
+
+
+def test_folder_benchmark_builds_its_folders_and_measures_the_parent(tmp_path: Path) -> None:
+    """bench_folder.py on tiny folders: the mixed folder holds the corpus's seeds copied to the size asked
+    (not corpus/real), every configuration runs, the tables are identical at every -j, and the parent's and
+    the workers' CPU are read."""
+    import json
+
+    work = tmp_path / "work"
+    proc = subprocess.run([sys.executable, str(BENCHMARKS / "bench_folder.py"), "--mixed", "200", "--raskat", "300",
+                           "--jobs", "1,2", "--repeat", "1", "--workdir", str(work), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    mixed = [p for p in (work / "mixed-200").rglob("*") if p.is_file() and not p.name.startswith(".")]
+    assert len(mixed) == 200 and not any("real" in p.relative_to(work).parts for p in mixed)
+    assert len(list((work / "raskat-300").rglob("*.sig"))) == 300
+    got = json.loads((tmp_path / "out" / "folder.json").read_text())
+    assert got["tables_identical"] is True
+    runs = {(r["folder"], r["mode"], r["jobs"]): r for r in got["runs"]}
+    assert set(runs) == {(f, m, j) for f in ("mixed", "raskat") for m in ("default", "no-cross-check") for j in (1, 2)}
+    for (folder, mode, jobs), r in runs.items():
+        assert set(r["exits"]) <= {0, 1}, (folder, mode, jobs)
+        assert r["parent_cpu_us_per_file"] > 0 and r["worker_cpu_us_per_file"] > 0
+    assert "Amdahl bound" in proc.stdout and "load" in proc.stdout

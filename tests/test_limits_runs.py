@@ -72,6 +72,11 @@ CARLA_UNITS = {
     "empty-del": lambda i: EMPTY_DEL,
     "add": lambda i: _add(7),
     "del": lambda i: _del(7),
+    # EventDel packets that all differ (hostile.py carla-distinct-dels), of actors alive or not, ids repeated
+    "del-new": lambda i: _del(100_000 + i),
+    "add-cycle": lambda i: _add(1000 + i % 300),
+    "del-cycle": lambda i: _del(1000 + i % 300),
+    "del-pair": lambda i: _packet(3, struct.pack("<HII", 2, 1000 + i % 300, 7)),
     "unknown": lambda i: _packet(99, b""),
     "user": lambda i: _packet(150, b"xy"),
     "position": lambda i: _packet(6, struct.pack("<HI6f", 1, 7, 0, 0, 0, 0, 0, 0)),
@@ -130,6 +135,19 @@ def test_carla_zeros_after_the_header_are_walked_in_bulk(monkeypatch: pytest.Mon
     assert report.stats["frames"] == report.stats["packets"] == n
     assert report.capped == {"CARLA-PACKET-001": n, "CARLA-FRAME-002": n - 1}
     assert report.verdict.value == "malformed"
+
+
+def test_carla_one_frame_of_distinct_deletions_is_walked_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """EventDel packets that all differ (each deletes a new id: hostile.py carla-distinct-dels) are walked
+    one by one until their rules have their stored findings, then a block of packets at a time."""
+    n = 50_000
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + b"".join(_del(100 + i) for i in range(n)) + FRAME_END
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
+    report = _carla(data, fast_path=True)
+    assert calls.calls < 300
+    assert report.stats["packets"] == n + 2
+    assert report.capped == {"CARLA-ORDER-002": n - 1, "CARLA-ACTOR-003": n}
+    _same(report, _carla(data, fast_path=False))
 
 
 def test_carla_run_stops_at_the_first_different_byte() -> None:

@@ -701,7 +701,9 @@ def shaped_files(draw: st.DrawFn) -> bytes:
         entries = _frame_entries(draw, shapes[current])
         if shuffle:
             entries = draw(st.permutations(entries))
-        out.append(encode_record(ts, _frame_payload(draw, index, entries)))
+        # now and then an empty record (frame index 0): no template is made of it (hostile.py nanover-empty-records)
+        empty = draw(st.integers(0, 6)) == 0
+        out.append(encode_record(ts, b"" if empty else _frame_payload(draw, index, entries)))
         ts += draw(st.sampled_from([10**6, 10**6, 10**6, 0, -5, 120_000_000]))
         index = draw(st.sampled_from([index + 1, index + 1, index + 1, index, 0, 1 << 20]))
     return b"".join(out)
@@ -870,3 +872,16 @@ def test_templates_on_the_real_trajectories(name: str, matched: int) -> None:
         fast = checked_json(data, name, "fast_records", fast=True)
     assert len(hits) == matched
     assert fast == checked_json(data, name, "fast_records", fast=False)
+
+
+def test_empty_records_and_repeated_timestamps_past_the_cap_give_the_same_reports() -> None:
+    """A flood of empty records at one timestamp (hostile.py nanover-header-zeros): NANOVER-TIME-003 past
+    its stored findings is counted without its message, and the report is the one every shortcut off gives."""
+    n = 300
+    data = encode_header() + b"".join(encode_record(5_000_000, b"") for _ in range(n))
+    report = json.loads(records_report_json(data, fast=True))["files"][0]
+    assert report["capped"] == {"limit": 100, "rules": {"NANOVER-TIME-003": n - 1}}
+    stored = [f for f in report["findings"] if f["rule"] == "NANOVER-TIME-003"]
+    assert len(stored) == 100 and stored[-1]["path"] == "record[100].timestamp"
+    assert stored[-1]["message"] == "timestamp 5000000 us after 5000000 us: not strictly increasing"
+    assert records_report_json(data, fast=True) == records_report_json(data, fast=False)

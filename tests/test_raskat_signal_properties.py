@@ -17,6 +17,7 @@ import json
 import lzma
 import math
 import struct
+from pathlib import Path
 
 import msgpack
 from hypothesis import HealthCheck, given, settings
@@ -235,17 +236,38 @@ def test_strategy_arguments_are_checked_when_drawn() -> None:
 
 def _check_reading_is_the_reference(data: bytes) -> None:
     """The cross-check takes the check's own reading as the reference's (``_format.check``): it must be
-    ``decode(data)``'s, and there must be none when ``decode`` rejects the file."""
+    ``decode(data)``'s, and there must be none when ``decode`` rejects the file; the error the check's
+    reading of the container ended with, when there is one, is the one ``decode`` raises."""
+    from recspec.conformance.raskat_signal._check import check_reading
     from recspec.conformance.raskat_signal._format import reference_reading
 
     for profile in ("spec", "compat"):
-        mine = reference_reading(*check_bytes(data, path="x", variant=None, profile=profile))
+        report, signal, refused = check_reading(data, path="x", variant=None, profile=profile)
+        mine = reference_reading(report, signal)
         try:
             ref = decode(data)
-        except DecodeError:
+        except DecodeError as e:
             assert mine is None
+            if refused is not None:
+                assert (refused.rule, refused.message, refused.offset, refused.path) == (
+                    e.rule, e.message, e.offset, e.path)
             continue
-        assert mine is None or same(mine, ref)
+        assert refused is None and (mine is None or same(mine, ref))
+
+
+def test_an_xz_bomb_is_inflated_once_by_the_reference_and_cross_checked_alike() -> None:
+    """The corpus's xz bomb (10 KB inflating past MAX_UNPACKED): the check's reading of the container
+    ends with RSIG-LIMIT-001, which the cross-check takes as the reference's instead of inflating it
+    again; the differential is the one that decodes the file itself."""
+    from recspec.conformance.raskat_signal._check import check_reading
+    from recspec.conformance.raskat_signal._xcheck import differential
+
+    data = (Path(__file__).resolve().parent.parent / "corpus" / "raskat-signal" / "invalid"
+            / "RSIG-LIMIT-001.sig").read_bytes()
+    _check_reading_is_the_reference(data)
+    _report, signal, refused = check_reading(data, path="x", variant=None, profile="spec")
+    assert signal is None and refused is not None and refused.rule == "RSIG-LIMIT-001"
+    assert differential(data, reference_error=refused) == differential(data) == []
 
 
 @given(raskat_files(max_samples=20))

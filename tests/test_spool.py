@@ -8,6 +8,7 @@ import json
 import os
 import random
 import shutil
+from array import array
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from recspec.pipeline import check_paths
 from recspec.render import RENDERERS, RenderContext, render
 from recspec.render._json import Lazy, iter_dumps
 from recspec.report import FileReport, Report, Tally, Verdict
-from recspec.spool import PathList, Spool, record
+from recspec.spool import PathList, Spool, frame_records, record
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -146,18 +147,25 @@ def test_records_stored_with_their_batches_tallies_equal_reports_stored_one_by_o
     cuts = sorted(rnd.sample(range(1, len(order)), min(3, len(order) - 1))) if len(order) > 1 else []
     batches = [order[a:b] for a, b in zip([0, *cuts], [*cuts, len(order)])]
     rnd.shuffle(batches)
-    with Spool() as one_by_one, Spool() as batched:
+    entry = {i: None if rnd.random() < 0.3 else f"entry {i}".encode() for i in range(len(reports))}
+    with Spool() as one_by_one, Spool() as batched, Spool() as framed:
         for i in order:
-            one_by_one.put(i, reports[i])
+            one_by_one.put(i, reports[i], entry[i])
         for batch in batches:
             tally = Tally()
             for i in batch:
-                batched.put_record(i, record(reports[i]))
+                batched.put_record(i, record(reports[i]), entry[i])
                 tally.add(reports[i], i)
             batched.tally.merge(tally)
-        assert batched.tally == one_by_one.tally == Tally.of(reports)
+            # as a -j N worker sends a batch (pipeline._pack): the records and entries framed back to back
+            framed.put_batch(array("q", batch), frame_records(record(reports[i]) for i in batch),
+                             frame_records(entry[i] for i in batch))
+            framed.tally.merge(tally)
+        assert batched.tally == one_by_one.tally == framed.tally == Tally.of(reports)
         want = [{"i": i} for i in range(len(reports))]
-        assert [fr.stats for fr in batched] == [fr.stats for fr in one_by_one] == want
+        assert [fr.stats for fr in batched] == [fr.stats for fr in one_by_one] == [fr.stats for fr in framed] == want
+        assert ([framed.entry(i) for i in range(len(reports))] == [one_by_one.entry(i) for i in range(len(reports))]
+                == [entry[i] for i in range(len(reports))])
 
 
 def test_spool_refuses_a_file_stored_twice() -> None:
@@ -184,10 +192,22 @@ def test_spool_keeps_what_json_does_not_and_rewrite_changes_it() -> None:
         assert again.tally.known_files == sum(1 for fr in report.files if fr.findings)
 
 
-def test_path_list_gives_back_the_walk() -> None:
+def test_path_list_gives_back_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recspec import spool as spool_module
+
+    monkeypatch.setattr(spool_module, "_EXTEND_CHUNK", 7)  # extend writes the walk 7 paths at a time
     items = [(Path(f"a/b{i}/c.sig"), i % 2 == 0) for i in range(50)] + [(Path("odd\udcffname"), True)]
+    with PathList(items[:3]) as more:  # appended one at a time after a chunked extend, then extended again
+        more.append(items[3])
+        more.extend(items[4:])
+        assert list(more) == items
     with PathList(items) as paths:
         assert list(paths) == items and len(paths) == 51 and paths[7] == items[7] and paths[-1] == items[-1]
+        texts = paths.texts()
+        # a -j N batch's paths, read in one go when its indices run on (the last item's odd name too)
+        for indices in ([3, 4, 5, 6], [0], [45, 46, 47, 48, 49, 50], [5, 9, 10], [8, 7, 9], [2, 3, 3], []):
+            assert texts.many(indices) == [(os.fsdecode(bytes(str(items[i][0]), "utf-8", "surrogateescape")),
+                                            items[i][1]) for i in indices] == [texts[i] for i in indices]
 
 
 # --- the writers ------------------------------------------------------------------------------

@@ -226,16 +226,24 @@ class _Walk:
             self.fixed_records(kind, raw, flat)
 
     def _order(self, kind: K, raw: dec.RawPacket) -> None:
+        # a finding past its rule's stored findings is only counted: its message and path are not made
+        sink = self.sink
         if kind in self.frame_kinds:
-            self.sink.add("CARLA-ORDER-002", f"second {kind.label} packet in this frame", raw.offset,
-                          5 + len(raw.payload), self._path(kind))
+            if sink.only_counted_one("CARLA-ORDER-002"):
+                sink.count("CARLA-ORDER-002")
+            else:
+                sink.add("CARLA-ORDER-002", f"second {kind.label} packet in this frame", raw.offset,
+                         5 + len(raw.payload), self._path(kind))
         self.frame_kinds.add(kind)
         pos = self.order.get(kind)
         if pos is None:
             return
         if pos < self.last_order:
-            self.sink.add("CARLA-ORDER-001", f"{kind.label} after a packet that CARLA writes later in the frame",
-                          raw.offset, 5 + len(raw.payload), self._path(kind))
+            if sink.only_counted_one("CARLA-ORDER-001"):
+                sink.count("CARLA-ORDER-001")
+            else:
+                sink.add("CARLA-ORDER-001", f"{kind.label} after a packet that CARLA writes later in the frame",
+                         raw.offset, 5 + len(raw.payload), self._path(kind))
         self.last_order = max(self.last_order, pos)
 
     def frame_start(self, raw: dec.RawPacket) -> None:
@@ -431,13 +439,16 @@ class _Walk:
                 self._missing([ids[i] for i in bad], kind, raw, "database_id", bad, self._stride(kind))
         elif kind is K.EVENT_DEL:
             stride = self._stride(kind)
+            sink = self.sink
             for i, (actor,) in enumerate(flat):
                 if actor in alive:
                     alive.discard(actor)
+                elif sink.only_counted_one("CARLA-ACTOR-003"):  # counted, not stored: no message made
+                    sink.count("CARLA-ACTOR-003")
                 else:
-                    self.sink.add("CARLA-ACTOR-003", f"EventDel of actor {actor}, which is not alive",
-                                  raw.payload_offset + 2 + i * stride, stride,
-                                  self._path(kind, f"/record[{i}].database_id"), None, actor)
+                    sink.add("CARLA-ACTOR-003", f"EventDel of actor {actor}, which is not alive",
+                             raw.payload_offset + 2 + i * stride, stride,
+                             self._path(kind, f"/record[{i}].database_id"), None, actor)
         elif kind is K.EVENT_PARENT:
             for col, what in ((0, "database_id"), (1, "database_id_parent")):
                 ids = list(map(itemgetter(col), flat))
@@ -767,6 +778,76 @@ def _repeat(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> None:
     sink.count_again(added, k)
 
 
+#: Packets of a run of EventDel packets (`_deletions`) read from the reader's window at a time.
+DELETION_BLOCK = 4096
+
+
+def _deletions(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> bytes | None:
+    """After walking ``raw``, an EventDel in a frame: account in bulk for the EventDel packets right after
+    it that have its id, size and record count (their actor ids may all differ: hostile.py's
+    carla-distinct-dels), once every rule such a packet can break has its stored findings, so that the
+    next findings are only counted. Walking each would move the packet counters, count CARLA-ORDER-002
+    (a second EventDel in the frame), CARLA-ORDER-001 when EventDel comes after a packet written later in
+    a frame, and CARLA-ACTOR-003 for each record whose actor is not alive, deleting those that are: in
+    record order, a run of ids deletes the alive ones among them once and finds the rest not alive. No
+    other rule reads an EventDel of a size that fits its count (the first was walked whole). Returns the
+    payload of the run's last packet, or None when there was no run."""
+    sink = walk.sink
+    if not (sink.only_counted_one("CARLA-ORDER-002") and sink.only_counted_one("CARLA-ACTOR-003")):
+        return None
+    position = walk.order.get(K.EVENT_DEL)
+    late = position is not None and position < walk.last_order  # CARLA-ORDER-001 for every packet
+    if late and not sink.only_counted_one("CARLA-ORDER-001"):
+        return None
+    payload = raw.payload
+    records = (len(payload) - 2) // 4
+    if len(payload) < 2 or records != int.from_bytes(payload[:2], "little") or len(payload) != 2 + 4 * records:
+        return None  # a size that does not fit its count: walked (and reported) packet by packet
+    head = _PACKET_HEAD(raw.packet_id, len(payload)) + payload[:2]
+    width = len(head) + 4 * records
+    ids_of = struct.Struct(f"<{len(head)}x{records}I").iter_unpack
+    last: bytes | None = None
+    while True:
+        most = DELETION_BLOCK if reader.size is None else min(DELETION_BLOCK, (reader.size - reader.tell()) // width)
+        if most <= 0:
+            break
+        buf, i = reader.window(most * width)
+        have = min(most, (len(buf) - i) // width)
+        k = _same_heads(buf, i, head, width, have)
+        if not k:
+            break
+        run = buf[i:i + k * width]
+        ids = [actor for actors in ids_of(run) for actor in actors]
+        distinct = set(ids)
+        alive = walk.alive
+        not_alive = len(ids) - len(distinct & alive)  # each alive id is deleted once, its other records found
+        alive.difference_update(distinct)
+        sink.count("CARLA-ORDER-002", k)
+        if late:
+            sink.count("CARLA-ORDER-001", k)
+        if not_alive:
+            sink.count("CARLA-ACTOR-003", not_alive)
+        walk.packets += k
+        walk.packet_index += k
+        reader.advance(k * width)
+        last = run[-width + 5:]
+        if k < have:
+            break
+    return last
+
+
+def _same_heads(buf: bytes, i: int, head: bytes, width: int, have: int) -> int:
+    """How many of the ``have`` units of ``width`` bytes from ``buf[i]`` on, one after the other, begin
+    with ``head``: each byte of the heads compared as one strided slice (C speed) when they all do."""
+    end = i + have * width
+    if all(buf[i + j:end:width] == head[j:j + 1] * have for j in range(len(head))):
+        return have
+    k = 0
+    while k < have and buf[i + k * width:i + k * width + len(head)] == head:
+        k += 1
+    return k
+
+
 def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: str,
                  size: int | None = None, progress: Callable[[int, int], None] | None = None,
                  fast_path: bool = True) -> FileReport:
@@ -822,6 +903,10 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
             else:
                 walk.packet(raw)
                 prev_id, prev_payload = raw.packet_id, raw.payload
+                if raw.kind is K.EVENT_DEL and runs and walk.in_frame:  # EventDel packets that differ, in bulk
+                    last = _deletions(walk, raw, reader)
+                    if last is not None:
+                        prev_payload = last
             if not walk.in_frame and runs and walk.bulk_frames(reader):  # in a frame, the common case: one test
                 prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
             if progress is not None and walk.packets >= next_progress:

@@ -56,6 +56,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
             f"about 40 us per unit, so more would break recspec's memory and time bounds)")
         return report
     cross_check_within(report, enabled=bool(cross_check), size=size, limit=cross_check_limit, run=run,
+                       sampled=cross_check is True,
                        reason="Kaitai and pymongo read the whole file; raise it with --cross-check-limit")
     return report
 

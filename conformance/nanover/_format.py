@@ -45,7 +45,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         cross_check_report(f, report, Kind(report.variant), size, progress=xprogress, full=cross_check == "full")
 
     cross_check_within(report, enabled=bool(cross_check) and report.variant is not None, size=size,
-                       limit=cross_check_limit, run=run)
+                       limit=cross_check_limit, run=run, sampled=cross_check is True)
     return report
 
 

@@ -251,6 +251,17 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str, ma
     """The report of one file and its signal. ``fast_path=False`` walks every v3/v4 body with the
     hand-written MessagePack reader instead of letting the C unpacker prove it clean first (the
     report is the same either way)."""
+    report, signal, _refused = check_reading(data, path=path, variant=variant, profile=profile,
+                                             max_unpacked=max_unpacked, fast_path=fast_path)
+    return report, signal
+
+
+def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, max_unpacked: int = MAX_UNPACKED,
+                  fast_path: bool = True) -> tuple[FileReport, Signal | None, DecodeError | None]:
+    """:func:`check_bytes`, and the error that the container's reading (``unwrap``, the first step of the
+    reference's ``decode``) raised, or None: ``decode(data)`` raises that same error, so the cross-check
+    need not read the container again (an xz bomb inflates to the limit in each reading)."""
+    refused: DecodeError | None = None
     sink = FindingSink(RULES_BY_ID, profile)
     stats: dict[str, Any] = {"version": None, "container": "raw", "samples": None, "sample_rate_hz": None}
     evidence: dict[str, Any] = {}
@@ -261,7 +272,11 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str, ma
     body = data
     stats["container"] = "tar.xz" if data[:6] == XZ_MAGIC else "raw"
     try:
-        u = unwrap(data, max_unpacked)
+        try:
+            u = unwrap(data, max_unpacked)
+        except DecodeError as e:
+            refused = e
+            raise
         stats["container"] = u.container
         if u.container == "raw":
             sink.add("RSIG-CONTAINER-001", "the signal is stored raw, not in the tar.xz container the document "
@@ -323,4 +338,4 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str, ma
         report.evidence["variant"] = {"method": "version word", "version": stored_version}
     else:
         report.evidence["variant"] = {"method": "--variant"}
-    return report, signal
+    return report, signal, refused

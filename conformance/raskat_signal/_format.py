@@ -12,10 +12,10 @@ from recspec._run import run_files
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.raskat_signal import MAX_UNPACKED, Signal, SignalFile
-from recspec.report import FileReport, Finding, Verdict
+from recspec.report import SAMPLED_OUT, FileReport, Finding, Verdict
 
 from .._plugin import cross_check_within, decode_error_json
-from ._check import check_bytes
+from ._check import check_reading
 from ._rules import RULES_BY_ID
 
 __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "MAX_FILE_SIZE", "check", "dump"]
@@ -64,17 +64,20 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         data += f.read(MAX_FILE_SIZE + 1 - len(data))
     if len(data) > MAX_FILE_SIZE:
         return _too_big(path, profile, len(data))
-    report, signal = check_bytes(data, path=path, variant=variant, profile=profile)
+    report, signal, refused = check_reading(data, path=path, variant=variant, profile=profile)
     if cross_check is True and _sampled_out(report, data):  # "full": every file
         report.evidence["cross_check"] = (
-            f"sampled: not run on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
+            f"{SAMPLED_OUT} on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
             f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
         return report
 
     def run() -> None:
         from ._xcheck import cross_check_report
 
-        cross_check_report(data, report, reference=reference_reading(report, signal) if variant is None else None)
+        # without --variant the check read the file as ``decode`` does: the cross-check takes its reading,
+        # or the error its reading of the container ended with, as the reference's
+        cross_check_report(data, report, reference=reference_reading(report, signal) if variant is None else None,
+                           reference_error=refused if variant is None else None)
 
     cross_check_within(report, enabled=cross_check, size=len(data), limit=cross_check_limit, run=run)
     return report

@@ -142,13 +142,14 @@ def same(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-def differential(data: bytes, *, max_unpacked: int = MAX_UNPACKED,
-                 reference: SignalFile | None = None) -> list[Divergence]:
+def differential(data: bytes, *, max_unpacked: int = MAX_UNPACKED, reference: SignalFile | None = None,
+                 reference_error: DecodeError | None = None) -> list[Divergence]:
     """Where the two readings disagree (empty when they agree). ``reference``: the reference's
-    reading of ``data`` when the caller has it (``decode(data, max_unpacked=max_unpacked)``)."""
+    reading of ``data`` when the caller has it (``decode(data, max_unpacked=max_unpacked)``);
+    ``reference_error``: the error that ``decode`` raises on it, when the caller has that instead."""
     ref: SignalFile | None = reference
-    ref_err: DecodeError | None = None
-    if ref is None:
+    ref_err: DecodeError | None = reference_error
+    if ref is None and ref_err is None:
         try:
             ref = decode(data, max_unpacked=max_unpacked)
         except DecodeError as e:
@@ -169,9 +170,11 @@ def differential(data: bytes, *, max_unpacked: int = MAX_UNPACKED,
 
 
 def cross_check_report(data: bytes, report: FileReport, *, max_unpacked: int = MAX_UNPACKED,
-                       reference: SignalFile | None = None) -> None:
-    """Run the differential and put its outcome into the report (``reference``: see :func:`differential`)."""
-    divergences = differential(data, max_unpacked=max_unpacked, reference=reference)
+                       reference: SignalFile | None = None, reference_error: DecodeError | None = None) -> None:
+    """Run the differential and put its outcome into the report (``reference``, ``reference_error``: see
+    :func:`differential`)."""
+    divergences = differential(data, max_unpacked=max_unpacked, reference=reference,
+                               reference_error=reference_error)
     if not divergences:
         report.evidence["cross_check"] = "kaitai: agrees"
         return

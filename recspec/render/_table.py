@@ -13,6 +13,7 @@ or kept in a list) is rendered here from its report, the same way.
 from __future__ import annotations
 
 import pickle
+from itertools import repeat
 from typing import TextIO
 
 from ..report import FileReport, Report
@@ -94,13 +95,13 @@ def print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FIN
     out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
     files = report.files
-    stored = files.entry if isinstance(files, Spool) else None  # the entries made as the spool was filled
+    # the entries made as the spool was filled, in order
+    stored = files.entries() if isinstance(files, Spool) else repeat(None, len(files))
     lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
-    for i in range(len(files)):
+    for i, data in enumerate(stored):
         if i and i % TABLE_CHUNK == 0:
             out.write("".join(lines))
             lines.clear()
-        data = stored(i) if stored is not None else None
         cells, below = pickle.loads(data) if data is not None else table_entry(files[i], ctx, per_rule)
         lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() + "\n")
         lines.append(below)

@@ -75,11 +75,15 @@ def other_profiles_summary(report: Report) -> str:
     return "; ".join(parts)
 
 
+#: Summary keys whose words are not the key's (``not_cross_checked``: README, "Batch runs").
+_SUMMARY_LABELS = {"not_cross_checked": "not cross-checked (a long run's sample; --cross-check full reads all)"}
+
+
 def summary_text(summary: dict[str, int]) -> str:
     """``1 file, 1 valid, 0 invalid, ...`` (the summary's counts, singular where one)."""
     parts = []
     for key, n in summary.items():
-        label = key.replace("_", " ")
+        label = _SUMMARY_LABELS.get(key) or key.replace("_", " ")
         if n == 1 and label.endswith("s") and key in ("files", "known_deviations", "stale_expectations"):
             label = label[:-1]
         parts.append(f"{n} {label}")
