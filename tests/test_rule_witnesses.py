@@ -9,12 +9,16 @@ lists exact against the catalog.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import io
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import witness_matrix_smt
 import witness_raskat
 from recspec.catalog import all_rules
 from recspec.formats import FORMATS
@@ -22,7 +26,7 @@ from recspec.pipeline import check_stream
 from recspec.report import CORE_RULES, Severity
 from witness_common import Witness
 
-MODULES = {"raskat-signal": witness_raskat}
+MODULES = {"raskat-signal": witness_raskat, "matrix-smt": witness_matrix_smt}
 
 #: recspec's own rules, which no file's content breaks
 CORE_UNWITNESSABLE = {
@@ -48,8 +52,11 @@ def test_every_rule_has_a_witness() -> None:
 def check_witness(fid: str, w: Witness) -> None:
     info = FORMATS[fid]
     rules = info.load().RULES_BY_ID
-    report = check_stream(io.BytesIO(w.data), name=w.name, size=len(w.data), fmt=info, variant=w.variant,
-                          profile=w.profile, cross_check=False)
+    with contextlib.ExitStack() as limits:
+        for module, name, value in w.limits:
+            limits.enter_context(mock.patch.object(importlib.import_module(module), name, value))
+        report = check_stream(io.BytesIO(w.data), name=w.name, size=len(w.data), fmt=info, variant=w.variant,
+                              profile=w.profile, cross_check=False)
     level = rules[w.rule].levels[w.profile]
     assert level is not Severity.OFF, f"{w.rule} is off under {w.profile}: the witness picked the wrong profile"
     hits = [(f.offset, f.path) for f in report.findings if f.rule == w.rule]
