@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import witness_matrix_smt
+import witness_nanover
 import witness_raskat
 from recspec.catalog import all_rules
 from recspec.formats import FORMATS
@@ -26,7 +27,8 @@ from recspec.pipeline import check_stream
 from recspec.report import CORE_RULES, Severity
 from witness_common import Witness
 
-MODULES = {"raskat-signal": witness_raskat, "matrix-smt": witness_matrix_smt}
+MODULES = {"raskat-signal": witness_raskat, "matrix-smt": witness_matrix_smt,
+           "nanover": witness_nanover}
 
 #: recspec's own rules, which no file's content breaks
 CORE_UNWITNESSABLE = {
