@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import witness_carla
 import witness_matrix_smt
 import witness_nanover
 import witness_raskat
@@ -27,7 +28,7 @@ from recspec.pipeline import check_stream
 from recspec.report import CORE_RULES, Severity
 from witness_common import Witness
 
-MODULES = {"raskat-signal": witness_raskat, "matrix-smt": witness_matrix_smt,
+MODULES = {"carla": witness_carla, "raskat-signal": witness_raskat, "matrix-smt": witness_matrix_smt,
            "nanover": witness_nanover}
 
 #: recspec's own rules, which no file's content breaks
@@ -75,3 +76,15 @@ def test_witness_fires_where_the_break_is(rule: str, data: st.DataObject) -> Non
     w = data.draw(make(), label="witness")
     assert w.rule == rule
     check_witness(fid, w)
+
+
+@pytest.mark.parametrize("fid", sorted(MODULES))
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_unbroken_files_break_no_rule(fid: str, data: st.DataObject) -> None:
+    # the witnesses' starting points: a witness that breaks its rule in an already broken file proves nothing
+    w = data.draw(MODULES[fid].valid_files(), label="file")
+    info = FORMATS[fid]
+    report = check_stream(io.BytesIO(w.data), name=w.name, size=len(w.data), fmt=info, variant=w.variant,
+                          profile=w.profile, cross_check=False)
+    assert [(f.rule, f.offset, f.path) for f in report.findings if f.severity in LOUD] == []

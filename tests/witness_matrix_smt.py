@@ -709,3 +709,9 @@ UNWITNESSABLE = {
     "MATRIX-XCHECK-001": "fires when recspec's readers (its walker, Kaitai, pymongo) disagree: a bug in recspec or "
                          "a difference between the readers, not a property of a file",
 }
+
+
+def valid_files() -> st.SearchStrategy[Witness]:
+    """The unbroken recordings the witnesses start from (rule ""; nothing may fire)."""
+    return st.tuples(recordings(), st.sampled_from(("spec", "compat"))).map(
+        lambda r: Witness("", encode(r[0]).data, r[1], None, ""))

@@ -480,3 +480,9 @@ UNWITNESSABLE = {
     "NANOVER-XCHECK-001": "fires when the reference and the Kaitai parser disagree: a bug in recspec or a gap in "
                           "the spec, not a property of a file",
 }
+
+
+def valid_files() -> st.SearchStrategy[Witness]:
+    """The unbroken files the witnesses start from (rule ""; nothing may fire)."""
+    return st.tuples(some_file(), st.sampled_from(("spec", "compat"))).map(
+        lambda r: Witness("", r[0].bytes(), r[1], None, "", name=f"witness.{r[0].kind}"))
