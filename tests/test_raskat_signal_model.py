@@ -127,3 +127,24 @@ def test_the_draft_needs_nine_fields_with_the_samples_last() -> None:
     with pytest.raises(Truncated) as e:
         decode_body(encode_body(eight), fast_path=False)
     assert e.value.rule == "RSIG-STREAM-001" and e.value.path == "field[8]:vref"
+
+
+def test_every_version_decodes() -> None:
+    v4 = _v4()
+    v3 = SignalMsgpack(3, v4.fields[:12])
+    v1 = SignalV2(1, b"20250624100658", 5, Fixed(1, 2), Fixed(3, 4), Fixed(5, 6), 7, None, (1, -2))
+    for sig in (v1, _v2(), v3, v4):
+        for fast_path in (True, False):
+            assert decode_body(encode_body(sig), fast_path=fast_path) == sig
+
+
+@pytest.mark.parametrize("fields", [1, 5, 11])
+def test_a_body_cut_between_fields_names_the_next(fields: int) -> None:
+    import msgpack
+
+    v3 = SignalMsgpack(3, _v4().fields[:12])
+    body = b"\x03\x00" + b"".join(msgpack.packb(x) for x in v3.fields[:fields])
+    with pytest.raises(Truncated) as e:
+        decode_body(body, fast_path=False)
+    assert (e.value.offset, e.value.needed, e.value.available) == (len(body), 1, 0)
+    assert e.value.path == f"field[{fields}]:{ORDER[fields]}"

@@ -400,8 +400,13 @@ def _positions(draw: st.DrawFn, values: dict[str, Any], arrays: dict[str, Any], 
 
 def _bonds(draw: st.DrawFn, values: dict[str, Any], arrays: dict[str, Any], n: int) -> str:
     pairs = list(arrays["bond.pairs"][1])
-    if draw(st.booleans()):
-        pairs.append(draw(st.integers(0, n - 1)))  # an odd count
+    how = draw(st.sampled_from(("odd", "index", "orders")))
+    if how == "orders":  # bond.orders, one float per bond, of another length
+        count = draw(st.integers(0, 8).filter(lambda c: c != len(pairs) // 2))
+        arrays["bond.orders"] = ("float", [1.0] * count)
+        return "arrays['bond.orders']"
+    if how == "odd":
+        pairs.append(draw(st.integers(0, n - 1)))
     else:
         pairs += [draw(st.integers(0, n - 1)), draw(st.integers(n, 2**32 - 1))]  # an index past the particles
     arrays["bond.pairs"] = ("index", pairs)
