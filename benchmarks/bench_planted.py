@@ -78,7 +78,8 @@ PLANTED = (
 
 _SITECUSTOMIZE = r'''
 import importlib.abc, importlib.util, os, sys
-_name, _origin, _path = os.environ["RECSPEC_PLANT_MODULE"], os.environ["RECSPEC_PLANT_ORIGIN"], os.environ["RECSPEC_PLANT_SOURCE"]
+_name = os.environ["RECSPEC_PLANT_MODULE"]
+_origin, _path = os.environ["RECSPEC_PLANT_ORIGIN"], os.environ["RECSPEC_PLANT_SOURCE"]
 _source = open(_path, encoding="utf-8").read()
 
 class _Planted(importlib.abc.MetaPathFinder, importlib.abc.Loader):

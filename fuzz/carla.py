@@ -40,7 +40,8 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from recspec.conformance.carla import RULES as _RULES, check_stream, detect_variant
+from recspec.conformance.carla import RULES as _RULES
+from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
 from recspec.errors import DecodeError, UsageError
 from recspec.reference import carla as m

@@ -44,7 +44,8 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from recspec.conformance.matrix_smt import RULES as _RULES, check_stream
+from recspec.conformance.matrix_smt import RULES as _RULES
+from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.conformance.matrix_smt._xcheck import (
     differential,
@@ -155,7 +156,8 @@ def fuzz_ref(data: bytes) -> None:
         if (_findings(report) != _findings(slow) or report.verdict != slow.verdict or report.stats != slow.stats):
             raise ContractViolation(f"the fast path changes the report: {_findings(report)[:3]} vs "
                                     f"{_findings(slow)[:3]}")
-    # The oracles (fuzz/_oracles.py): findings inside the file, in a frame the walk counted; spec never kinder than compat; malformed exactly when decode_document() refuses;
+    # The oracles (fuzz/_oracles.py): findings inside the file, in a frame the walk counted; spec
+    # never kinder than compat; malformed exactly when decode_document() refuses;
     # a valid file's document re-encodes to its own bytes (BSON keeps every stored type).
     stats = report.stats or {}
     # (objects are read as one unit, so a fault inside the array leaves the objects count at 0)

@@ -33,7 +33,8 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from recspec.conformance.nanover import RULES as _RULES, check_stream, detect_kind
+from recspec.conformance.nanover import RULES as _RULES
+from recspec.conformance.nanover import check_stream, detect_kind
 from recspec.conformance.nanover._xcheck import (
     Divergence,
     KaitaiRejected,

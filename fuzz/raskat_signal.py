@@ -39,7 +39,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from recspec.conformance.raskat_signal import RULES as _RULES, check_bytes
+from recspec.conformance.raskat_signal import RULES as _RULES
+from recspec.conformance.raskat_signal import check_bytes
 from recspec.conformance.raskat_signal._xcheck import (
     Divergence,
     differential,

@@ -62,7 +62,8 @@ def test_module_names_follow_the_package_dir_mapping() -> None:
     assert mutate.module_name(ROOT / "reference" / "carla" / "_decode.py") == "recspec.reference.carla._decode"
     assert mutate.module_name(ROOT / "conformance" / "nanover" / "_check.py") == "recspec.conformance.nanover._check"
     assert mutate.module_name(ROOT / "recspec" / "report.py") == "recspec.report"
-    assert "tests/test_raskat_signal_reference.py" in mutate.default_tests(ROOT / "reference" / "raskat_signal" / "_signal.py")
+    signal = ROOT / "reference" / "raskat_signal" / "_signal.py"
+    assert "tests/test_raskat_signal_reference.py" in mutate.default_tests(signal)
 
 
 def test_a_mutant_runs_in_place_of_the_module(tmp_path: Path) -> None:
@@ -73,7 +74,8 @@ def test_a_mutant_runs_in_place_of_the_module(tmp_path: Path) -> None:
     test.write_text("from recspec.reference.raskat_signal import Fixed\n\n"
                     "def test_value():\n    assert Fixed(1, 500_000).value == 1.5\n", encoding="utf-8")
     name = "recspec.reference.raskat_signal._signal"
-    broken = source.replace("return self.int_part + self.frac / 1_000_000", "return self.int_part + self.frac / 1_000_001")
+    value = "return self.int_part + self.frac / 1_000_000"
+    broken = source.replace(value, value + "1")
     assert broken != source
     assert mutate.run_mutant(name, path, broken, [str(test)], 120)[0] == "killed"
     assert mutate.run_mutant(name, path, source, [str(test)], 120)[0] == "survived"

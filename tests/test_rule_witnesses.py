@@ -15,18 +15,18 @@ import io
 from unittest import mock
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 import witness_carla
 import witness_matrix_smt
 import witness_nanover
 import witness_raskat
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from witness_common import Witness
+
 from recspec.catalog import all_rules
 from recspec.formats import FORMATS
 from recspec.pipeline import check_stream
 from recspec.report import CORE_RULES, Severity
-from witness_common import Witness
 
 MODULES = {"carla": witness_carla, "raskat-signal": witness_raskat, "matrix-smt": witness_matrix_smt,
            "nanover": witness_nanover}

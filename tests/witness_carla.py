@@ -17,13 +17,13 @@ from dataclasses import replace
 from typing import Any
 
 from hypothesis import strategies as st
+from witness_common import Witness, Witnesses
 
 from helpers import carla_packets
 from recspec.reference.carla import VARIANTS, encode
 from recspec.reference.carla import _model as m
 from recspec.reference.carla._model import PacketKind as K
 from recspec.strategies import carla_recordings
-from witness_common import Witness, Witnesses
 
 FRAME_START_SIZE = 24  # u64 frame id, f64 durationThis, f64 elapsed
 MAP_NAME_AT = 2 + 2 + len("CARLA_RECORDER") + 8  # u16 version, the magic string, i64 date
@@ -310,7 +310,7 @@ def _swapped(draw: st.DrawFn) -> Witness:
     frame = log.frames[i]
     pairs = [j for j in range(1, len(frame) - 2) if frame[j].kind != frame[j + 1].kind
              and frame[j].kind not in _EVENTS and frame[j + 1].kind not in _EVENTS
-             and K.RAW not in (frame[j].kind, frame[j + 1].kind) and K.FRAME_COUNTER not in (frame[j].kind, frame[j + 1].kind)]
+             and not {K.RAW, K.FRAME_COUNTER} & {frame[j].kind, frame[j + 1].kind}]
     j = draw(st.sampled_from(pairs))
     frame[j], frame[j + 1] = frame[j + 1], frame[j]
     return witness("CARLA-ORDER-001", log, lambda d: log.at(d, i, j + 1), path(log, i, j + 1))
@@ -362,7 +362,8 @@ def _deleted_stranger(draw: st.DrawFn) -> Witness:
     i = draw(st.integers(0, len(log.frames) - 1))
     j, records = log.records(i, K.EVENT_DEL)
     log.set_records(i, j, (m.EventDel(fresh_id(log, draw)),) + records)
-    return witness("CARLA-ACTOR-003", log, lambda d: record_at(log, d, i, j, 0, 4), path(log, i, j, "/record[0].database_id"))
+    return witness("CARLA-ACTOR-003", log, lambda d: record_at(log, d, i, j, 0, 4),
+                   path(log, i, j, "/record[0].database_id"))
 
 
 # --- enums -------------------------------------------------------------------------------
@@ -406,7 +407,8 @@ def _door(draw: st.DrawFn) -> Witness:
 def _light_group(draw: st.DrawFn) -> Witness:
     log = draw(logs(kinds=(K.SCENE_LIGHT,)))
     i = draw(st.integers(0, len(log.frames) - 1))
-    light = m.SceneLight(draw(st.integers(0, 2**31 - 1)), 1.0, m.Color(1.0, 1.0, 1.0, 1.0), 1, draw(st.integers(5, 255)))
+    group = draw(st.integers(5, 255))
+    light = m.SceneLight(draw(st.integers(0, 2**31 - 1)), 1.0, m.Color(1.0, 1.0, 1.0, 1.0), 1, group)
     j = log.index(i, K.SCENE_LIGHT)
     if j is None:  # the writer puts SceneLight right after VehicleLight
         vl = log.index(i, K.VEHICLE_LIGHT)
@@ -444,10 +446,11 @@ def _flag(draw: st.DrawFn) -> Witness:
     j, collisions = log.records(i, K.COLLISION)
     first = draw(st.booleans())
     bad = draw(st.integers(2, 255))
-    log.set_records(i, j, (m.Collision(draw(st.integers(0, 2**31 - 1)), a, b, bad if first else 0, 0 if first else bad),)
-                    + collisions)
+    flags = (bad, 0) if first else (0, bad)
+    log.set_records(i, j, (m.Collision(draw(st.integers(0, 2**31 - 1)), a, b, *flags),) + collisions)
     which = "is_actor1_hero" if first else "is_actor2_hero"
-    return witness("CARLA-VALUE-001", log, lambda d: record_at(log, d, i, j, 0, 14), path(log, i, j, f"/record[0].{which}"))
+    return witness("CARLA-VALUE-001", log, lambda d: record_at(log, d, i, j, 0, 14),
+                   path(log, i, j, f"/record[0].{which}"))
 
 
 WITNESSES: Witnesses = {

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
-
 from witness_common import Witness, Witnesses
 
 
@@ -263,7 +262,8 @@ def _string_end(draw: st.DrawFn) -> Witness:
     o = draw(st.integers(0, len(objects_of(rec)) - 1))
     name = objects_of(rec)[o].get("name").encode()
     # the declared length still counts the NUL, whose byte is now something else
-    objects_of(rec)[o].put("name", Raw(0x02, struct.pack("<i", len(name) + 1) + name + bytes([draw(st.integers(1, 255))])))
+    last = bytes([draw(st.integers(1, 255))])
+    objects_of(rec)[o].put("name", Raw(0x02, struct.pack("<i", len(name) + 1) + name + last))
     enc = encode(rec)
     at = enc.at[f"objects[{o}].name"][0]
     return Witness("MATRIX-BSON-004", enc.data, "spec", at + len(b"\x02name\x00") + 4 + len(name), f"objects[{o}].name")

@@ -16,9 +16,9 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 from hypothesis import strategies as st
+from witness_common import Witness, Witnesses
 
 from recspec._pb import recspec_nanover_pb2 as pb
-from witness_common import Witness, Witnesses
 
 MAGIC = 6661355757386708963
 HEADER = 16

@@ -18,10 +18,10 @@ from dataclasses import replace
 
 import msgpack
 from hypothesis import strategies as st
+from witness_common import Witness, Witnesses
 
 from recspec.reference.raskat_signal import FIELD_NAMES, SignalMsgpack, SignalV2, encode_body
 from recspec.strategies import raskat_signals
-from witness_common import Witness, Witnesses
 
 MEMBER = "signal.sig"
 MTIME = 1750759618
@@ -249,7 +249,7 @@ def _wide(d: st.DrawFn) -> Witness:
     i = d(st.sampled_from((1, 5, 6, 7, 9, 10)))  # the unsigned int fields
     x = sig.fields[i]
     minimal = len(msgpack.packb(x))
-    lead, fmt, top = d(st.sampled_from([w for w in _WIDER if w[2] >= x and 1 + struct.calcsize(w[1]) > minimal]))
+    lead, fmt, _ = d(st.sampled_from([w for w in _WIDER if w[2] >= x and 1 + struct.calcsize(w[1]) > minimal]))
     starts = field_starts(sig.fields)
     body = msgpack_body(sig.version, sig.fields)
     body = body[:starts[i]] + bytes([lead]) + struct.pack(fmt, x) + body[starts[i + 1]:]
@@ -369,7 +369,8 @@ def _sample_offsets(fields: tuple[object, ...]) -> list[int]:
     return out
 
 
-def _sample_break(rule: str, bad: st.SearchStrategy[int], *, bits: st.SearchStrategy[int]) -> st.SearchStrategy[Witness]:
+def _sample_break(rule: str, bad: st.SearchStrategy[int], *,
+                  bits: st.SearchStrategy[int]) -> st.SearchStrategy[Witness]:
     @st.composite
     def draw(d: st.DrawFn) -> Witness:
         sig = d(v3s())
@@ -378,7 +379,8 @@ def _sample_break(rule: str, bad: st.SearchStrategy[int], *, bits: st.SearchStra
         # the other samples and the threshold within the drawn resolution
         samples = tuple(min(x, top) for x in sig.samples)
         j = d(st.integers(0, len(samples)))
-        samples = samples[:j] + (d(bad.filter(lambda x: rule == "RSIG-SAMPLES-004" or not 0 <= x <= top)),) + samples[j:]
+        x = d(bad.filter(lambda x: rule == "RSIG-SAMPLES-004" or not 0 <= x <= top))
+        samples = samples[:j] + (x,) + samples[j:]
         fields = with_field(sig, 7, b)
         fields = with_field(SignalMsgpack(sig.version, fields), 11, samples)
         if sig.version == 4:

@@ -243,19 +243,23 @@ def main(argv: list[str] | None = None) -> int:
                                 epilog="The mutant kinds, the statuses and the equivalents file are described at "
                                        "the top of tools/mutate.py and in ARCHITECTURE.md, 'Mutation testing'.")
     p.add_argument("module", type=Path, help="the module's source file, e.g. reference/carla/_decode.py")
-    p.add_argument("--tests", nargs="+", help="the test files to run on each mutant (default: tests/test_<package>_*.py)")
-    p.add_argument("-k", dest="select", help="pytest's -k expression over those tests (e.g. RSIG for one format's witnesses)")
+    p.add_argument("--tests", nargs="+",
+                   help="the test files to run on each mutant (default: tests/test_<package>_*.py)")
+    p.add_argument("-k", dest="select",
+                   help="pytest's -k expression over those tests (e.g. RSIG for one format's witnesses)")
     p.add_argument("--sample", type=int, default=0, help="run only N mutants, drawn with --seed (default: all)")
     p.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
     p.add_argument("--kinds", nargs="+", choices=("compare", "constant", "boolop", "raise", "finding", "endian"),
                    help="only these kinds of mutant")
+    p.add_argument("--match", help="only mutants whose key matches this regular expression (re-running survivors)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant before it counts as timed out")
     p.add_argument("--list", action="store_true", help="list the mutants and exit")
     p.add_argument("--report", type=Path, help="write the Markdown report here (default: standard output)")
     args = p.parse_args(argv)
     path = args.module
     source = path.read_text(encoding="utf-8")
-    found = [m for m in mutants(source) if not args.kinds or m.kind in args.kinds]
+    found = [m for m in mutants(source) if (not args.kinds or m.kind in args.kinds)
+             and (not args.match or re.search(args.match, m.key))]
     if args.list:
         for m in found:
             print(m.key)
