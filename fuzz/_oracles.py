@@ -11,7 +11,10 @@ exception-free run hides (a missing, wrong or mislocated finding).
   bytes, except for structural rules the decoder keeps on purpose (listed per format,
   with the reason);
 * **round trip**: a file the checker calls valid decodes, and re-encodes to itself or to
-  its canonical form, which checks valid too.
+  its canonical form, which checks valid too;
+* **paths agree**: the checker's fast paths give the report of the locating walk (checked on a
+  fixed eighth of the inputs, chosen by a hash of their bytes so that a crash reproduces: the
+  walk costs as much as the check again).
 
 A broken invariant raises :class:`InvariantBroken`, signed by the invariant and the rule
 involved, so the runner saves one input per distinct bug and ``recspec fuzz --triage``
@@ -21,6 +24,7 @@ groups them like any other crash.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
@@ -28,7 +32,8 @@ from recspec.report import FileReport, Verdict
 
 from ._contract import ContractViolation
 
-__all__ = ["InvariantBroken", "check_located", "check_profiles", "check_refusal", "check_round_trip"]
+__all__ = ["InvariantBroken", "check_located", "check_paths_agree", "check_profiles", "check_refusal",
+           "check_round_trip", "sampled"]
 
 #: How bad a verdict is, for comparing the profiles' verdicts.
 _RANK = {Verdict.VALID: 0, Verdict.INVALID: 1, Verdict.MALFORMED: 2}
@@ -117,3 +122,23 @@ def check_round_trip(data: bytes, model: Any, encode: Callable[[Any], bytes],
         rules = sorted({f.rule for f in report.findings})
         raise InvariantBroken("round-trip", f"the canonical form of a valid file is {report.verdict.value} "
                               f"({rules[:3]})", variant, rules[0] if rules else "")
+
+
+def sampled(data: bytes, one_in: int = 8) -> bool:
+    """Whether ``data`` is among the inputs a costly oracle checks (the same answer every time)."""
+    return zlib.crc32(data) % one_in == 0
+
+
+def _shape(report: FileReport) -> tuple[Any, ...]:
+    return ([(f.rule, f.severity, f.offset, f.length, f.path) for f in report.findings],
+            {p: (v.verdict, dict(v.rules)) for p, v in report.verdicts.items()}, report.verdict, report.stats)
+
+
+def check_paths_agree(fast: FileReport, walk: FileReport) -> None:
+    """The report with the fast paths equals the locating walk's (``fast_path=False``)."""
+    a, b = _shape(fast), _shape(walk)
+    if a != b:
+        only = sorted(set(map(str, a[0])) ^ set(map(str, b[0])))
+        rules = sorted({f.rule for f in fast.findings} ^ {f.rule for f in walk.findings})
+        raise InvariantBroken("paths-agree", f"the fast path's report differs from the walk's: {only[:3]}",
+                              fast.variant, rules[0] if rules else "")

@@ -68,7 +68,14 @@ from . import _mutate
 from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
-from ._oracles import check_located, check_profiles, check_refusal, check_round_trip
+from ._oracles import (
+    check_located,
+    check_paths_agree,
+    check_profiles,
+    check_refusal,
+    check_round_trip,
+    sampled,
+)
 
 __all__ = [
     "BYTE_MUTATION_RATE", "EXTENSION", "FUZZ_MAX_UNPACKED", "TARGETS", "ContractViolation", "Divergent",
@@ -122,6 +129,8 @@ def fuzz_ref(data: bytes) -> None:
     check_located(report, len(data) if data[:6] != XZ_MAGIC else None, _UNITS)
     check_profiles(report, _REREAD)
     check_refusal(report, refused, _STRUCTURAL, _LENIENT)
+    if sampled(data):  # the C unpacker's proof against the hand-written reader's walk
+        check_paths_agree(report, _check(data, profile, fast_path=False))
     if decoded is not None and report.verdict.value == "valid":
         # the body, not the container: re-wrapping in tar.xz costs an lzma compressor per valid input
         # (half the execution); only a body that is not canonical is re-wrapped to be checked again
@@ -138,9 +147,10 @@ def fuzz_ref(data: bytes) -> None:
                          report.variant)
 
 
-def _check(data: bytes, profile: str) -> Any:
+def _check(data: bytes, profile: str, *, fast_path: bool = True) -> Any:
     try:
-        report, _ = check_bytes(data, path="<fuzz>", variant=None, profile=profile, max_unpacked=FUZZ_MAX_UNPACKED)
+        report, _ = check_bytes(data, path="<fuzz>", variant=None, profile=profile, max_unpacked=FUZZ_MAX_UNPACKED,
+                                fast_path=fast_path)
     except DecodeError as e:
         raise ContractViolation(f"check_bytes raised {type(e).__name__}: {e}") from e
     return report

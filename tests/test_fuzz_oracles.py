@@ -20,9 +20,11 @@ from recspec.formats import FORMATS
 from recspec.fuzz._oracles import (
     InvariantBroken,
     check_located,
+    check_paths_agree,
     check_profiles,
     check_refusal,
     check_round_trip,
+    sampled,
 )
 from recspec.report import FileReport, Finding, ProfileVerdict, Severity, Verdict
 
@@ -120,3 +122,20 @@ def test_a_nanover_header_cut_short_is_located_inside_the_file(n: int) -> None:
     report = nanover_check(io.BytesIO(data[:n]), path="x.traj", profile="spec", size=n)
     (f,) = report.findings
     assert f.rule == "NANOVER-STREAM-001" and f.offset == 0 and f.length == n
+
+
+def test_a_fast_path_that_loses_a_finding_breaks_paths_agree() -> None:
+    walk = _report(Verdict.INVALID, [_finding()])
+    check_paths_agree(_report(Verdict.INVALID, [_finding()]), walk)
+    with pytest.raises(InvariantBroken) as e:
+        check_paths_agree(_report(Verdict.VALID), walk)
+    assert e.value.signature() == "Invariant:paths-agree:CARLA-FRAME-003"
+    with pytest.raises(InvariantBroken):  # the same rule, one byte off
+        check_paths_agree(_report(Verdict.INVALID, [_finding(offset=11)]), walk)
+
+
+def test_the_sample_is_a_fixed_eighth() -> None:
+    inputs = [i.to_bytes(2, "little") for i in range(4096)]
+    chosen = [d for d in inputs if sampled(d)]
+    assert chosen == [d for d in inputs if sampled(d)]  # the same inputs every time
+    assert 4096 / 8 * 0.8 < len(chosen) < 4096 / 8 * 1.2
