@@ -35,6 +35,7 @@ from typing import Any
 
 from recspec.conformance.nanover import RULES as _RULES
 from recspec.conformance.nanover import check_stream, detect_kind
+from recspec.conformance.nanover._check import _Walk  # private on purpose: the walk's fast-path switches
 from recspec.conformance.nanover._xcheck import (
     Divergence,
     KaitaiRejected,
@@ -57,7 +58,14 @@ from . import _mutate
 from ._contract import ContractViolation, Divergent
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
-from ._oracles import check_located, check_profiles, check_refusal, check_round_trip
+from ._oracles import (
+    check_located,
+    check_paths_agree,
+    check_profiles,
+    check_refusal,
+    check_round_trip,
+    sampled,
+)
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -130,7 +138,8 @@ def fuzz_ref(data: bytes) -> None:
     # subclass, nothing else. The profile alternates with the input's length.
     # The oracles (fuzz/_oracles.py): findings inside the file, in a record the walk counted;
     # spec never kinder than compat; malformed exactly when decode() refuses; a valid
-    # recording's decoded records re-encode to the same bytes or to a file that checks valid.
+    # recording's decoded records re-encode to the same bytes or to a file that checks valid; on an
+    # eighth of the inputs, the walk's fast paths give the report of the walk without them.
     profile = "compat" if len(data) & 1 else "spec"
     report = _check(data, _fixed and _fixed.value, profile)
     json.dumps(Report([report]).to_json(), allow_nan=False)
@@ -143,8 +152,26 @@ def fuzz_ref(data: bytes) -> None:
     check_located(report, len(data), {r"^record\[(\d+)\]": (stats.get("records") or 0) + 1})
     check_profiles(report)
     check_refusal(report, refused, _STRUCTURAL)
+    if sampled(data):
+        check_paths_agree(report, _walked(data, _fixed and _fixed.value, profile))
     if decoded is not None and report.verdict.value == "valid":
         check_round_trip(data, decoded, encode, lambda again: _check(again, kind.value, profile), kind.value)
+
+
+#: The walk's fast paths (frame templates, the upb proof of a clean payload, the timestamp shortcut).
+_SWITCHES = ("fast_records", "fast_wire", "fast_rules")
+
+
+def _walked(data: bytes, variant: str | None, profile: str) -> Any:
+    """The report with every fast path of the walk switched off (class attributes, restored after)."""
+    saved = {name: getattr(_Walk, name) for name in _SWITCHES}
+    try:
+        for name in _SWITCHES:
+            setattr(_Walk, name, False)
+        return _check(data, variant, profile)
+    finally:
+        for name, value in saved.items():
+            setattr(_Walk, name, value)
 
 
 def _check(data: bytes, variant: str | None, profile: str) -> Any:
