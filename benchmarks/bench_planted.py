@@ -20,6 +20,7 @@ records a run). The campaigns run one after another: a run takes about (T + 10 s
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -120,7 +121,7 @@ def planted_source(bug: Planted) -> str:
 
 
 def campaign(bug: Planted, seconds: int, seed: int) -> tuple[bool, float | None, str]:
-    """(found, seconds to the first saved crash, its file name)."""
+    """(found, seconds to the first saved crash, its signature)."""
     with tempfile.TemporaryDirectory() as tmp:
         site, out = Path(tmp) / "site", Path(tmp) / "out"
         site.mkdir()
@@ -145,7 +146,9 @@ def campaign(bug: Planted, seconds: int, seed: int) -> tuple[bool, float | None,
             crashes = sorted(p.name for p in out.iterdir() if p.suffix != ".json" and p.name.startswith("crash-"))
             if crashes:
                 first, name = time.monotonic() - started, crashes[0]
-        return first is not None, first, name
+        signatures = sorted(json.loads(p.read_text(encoding="utf-8")).get("signature", "?")
+                            for p in out.glob("crash-*.json")) if out.is_dir() else []
+        return first is not None, first, ", ".join(signatures) or name
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,14 +167,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"load before: {Path('/proc/loadavg').read_text().split()[0] if Path('/proc/loadavg').exists() else '?'}; "
           f"{args.time} s campaigns, seed {args.seed}\n")
-    print("| bug | format | what | found | first crash after |")
-    print("|---|---|---|---|---|")
+    print("| bug | format | what | found | first crash after | signature |")
+    print("|---|---|---|---|---|---|")
     found: dict[str, list[bool]] = {}
     for bug in bugs:
-        hit, seconds, _ = campaign(bug, args.time, args.seed)
+        hit, seconds, signature = campaign(bug, args.time, args.seed)
         found.setdefault(bug.format, []).append(hit)
         print(f"| `{bug.name}` | {bug.format} | {bug.what} | {'yes' if hit else 'no'} | "
-              f"{f'{seconds:.0f} s' if seconds is not None else '-'} |", flush=True)
+              f"{f'{seconds:.0f} s' if seconds is not None else '-'} | {signature} |", flush=True)
     print()
     for fmt, hits in found.items():
         print(f"{fmt}: {sum(hits)}/{len(hits)} found")

@@ -139,3 +139,13 @@ def test_the_sample_is_a_fixed_eighth() -> None:
     chosen = [d for d in inputs if sampled(d)]
     assert chosen == [d for d in inputs if sampled(d)]  # the same inputs every time
     assert 4096 / 8 * 0.8 < len(chosen) < 4096 / 8 * 1.2
+
+
+def test_a_nan_statistic_is_the_same_on_both_paths() -> None:
+    # found by a campaign: a log whose last elapsed is NaN has the duration NaN on either path
+    fast, walk = _report(), _report()
+    fast.stats, walk.stats = {"duration_s": float("nan")}, {"duration_s": float("nan")}
+    check_paths_agree(fast, walk)
+    walk.stats = {"duration_s": 1.0}
+    with pytest.raises(InvariantBroken):
+        check_paths_agree(fast, walk)

@@ -358,12 +358,10 @@ def _upper_half(draw: st.DrawFn) -> Witness:
 def _decrease(draw: st.DrawFn) -> Witness:
     f = draw(some_file().filter(lambda f: len(f.times) >= 2))
     k = draw(st.integers(1, len(f.times) - 1))
-    back = draw(st.integers(1, f.times[k - 1] + 1)) if f.times[k - 1] else None
-    if back is None:
-        f.times = [t + 1 for t in f.times]
-        back = 1
-    drop = f.times[k] - f.times[k - 1] + back
-    f.times = f.times[:k] + [t - drop for t in f.times[k:]]
+    back = draw(st.integers(1, 10**6))  # record k goes this far before record k-1; the later ones keep their gaps
+    times = [t + back for t in f.times]  # room below the earliest, so that no timestamp goes negative
+    drop = times[k] - (times[k - 1] - back)
+    f.times = times[:k] + [t - drop for t in times[k:]]
     # compat: NANOVER-TIME-003 (which a decrease breaks too) is only noted there
     return witness("NANOVER-TIME-002", f, f.record_at(k), f"record[{k}].timestamp", profile="compat")
 
