@@ -338,6 +338,17 @@ def _no_member(draw: st.DrawFn) -> Witness:
 
 
 @st.composite
+def _no_kind_in_state(draw: st.DrawFn) -> Witness:
+    f = draw(states())
+    k = draw(st.integers(0, len(f.payloads) - 1))
+    msg = pb.StateUpdate.FromString(f.payloads[k])
+    key = draw(st.sampled_from(("avatar.x", "scene.y")))
+    msg.changed_keys.fields[key].Clear()  # a Value with no kind
+    f.payloads[k] = msg.SerializeToString(deterministic=True)
+    return witness("NANOVER-PROTO-005", f, f.payload_at(k), f"record[{k}]/changed_keys['{key}']")
+
+
+@st.composite
 def _wrong_kind(draw: st.DrawFn) -> Witness:
     traj, _ = draw(trajectories())
     k = draw(st.integers(0, len(traj.payloads)))
@@ -391,9 +402,21 @@ def _frame_break(rule: str, change: Any, profile: str = "spec") -> st.SearchStra
 
 
 def _positions(draw: st.DrawFn, values: dict[str, Any], arrays: dict[str, Any], n: int) -> str:
-    size = draw(st.integers(0, 20).filter(lambda s: s != 3 * n))
-    arrays["particle.positions"] = ("float", [0.0] * size)
-    return "arrays['particle.positions']"
+    how = draw(st.sampled_from(("positions", "sparse", "user index")))
+    if how == "positions":
+        size = draw(st.integers(0, 20).filter(lambda s: s != 3 * n))
+        arrays["particle.positions"] = ("float", [0.0] * size)
+        return "arrays['particle.positions']"
+    # user forces: particle indexes and 3 floats for each
+    index = draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=3))
+    if how == "sparse":
+        arrays["forces.user.index"] = ("index", index)
+        arrays["forces.user.sparse"] = ("float", [0.0] * draw(st.integers(0, 12).filter(lambda s: s != 3 * len(index))))
+        return "arrays['forces.user.sparse']"
+    index[draw(st.integers(0, len(index) - 1))] = draw(st.integers(n, 2**32 - 1))
+    arrays["forces.user.index"] = ("index", index)
+    arrays["forces.user.sparse"] = ("float", [0.0] * (3 * len(index)))
+    return "arrays['forces.user.index']"
 
 
 def _bonds(draw: st.DrawFn, values: dict[str, Any], arrays: dict[str, Any], n: int) -> str:
@@ -412,6 +435,16 @@ def _bonds(draw: st.DrawFn, values: dict[str, Any], arrays: dict[str, Any], n: i
 
 
 def _residues(draw: st.DrawFn, values: dict[str, Any], arrays: dict[str, Any], n: int) -> str:
+    how = draw(st.sampled_from(("index", "no count", "names")))
+    if how == "no count":  # residue indexes without residue.count (nor the arrays it sizes)
+        del values["residue.count"]
+        for key in ("residue.names", "residue.chains"):
+            del arrays[key]
+        return "arrays['particle.residues']"
+    if how == "names":  # residue.names of another length than residue.count
+        count = values["residue.count"]
+        arrays["residue.names"] = ("string", ["ALA"] * draw(st.integers(0, 6).filter(lambda k: k != count)))
+        return "arrays['residue.names']"
     residues = list(arrays["particle.residues"][1])
     residues[draw(st.integers(0, n - 1))] = draw(st.integers(values["residue.count"], 2**32 - 1))
     arrays["particle.residues"] = ("index", residues)
@@ -465,7 +498,7 @@ WITNESSES: Witnesses = {
     "NANOVER-PROTO-001": _group,
     "NANOVER-PROTO-003": _unknown,
     "NANOVER-PROTO-004": _unpacked,
-    "NANOVER-PROTO-005": _no_member,
+    "NANOVER-PROTO-005": lambda: st.one_of(_no_member(), _no_kind_in_state()),
     "NANOVER-PAYLOAD-001": _wrong_kind,
     "NANOVER-TIME-001": _upper_half,
     "NANOVER-TIME-002": _decrease,
