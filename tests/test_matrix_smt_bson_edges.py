@@ -1,0 +1,34 @@
+"""Edges of the BSON decoder that mutants of reference/matrix_smt/_bson.py showed untested:
+a string whose length field crosses the end of its document, located at the length."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from recspec.errors import DecodeError
+from recspec.reference.matrix_smt import _bson
+
+
+def _document(body: bytes) -> bytes:
+    return struct.pack("<i", len(body) + 5) + body + b"\x00"
+
+
+@pytest.mark.parametrize("present", [0, 1, 2, 3])
+def test_a_string_length_cut_by_its_document(present: int) -> None:
+    # {"a": <string>} whose 4-byte length has only `present` bytes before the document's closing NUL
+    doc = _document(b"\x02a\x00" + b"\x05\x00\x00"[:present])
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(doc)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 7)  # 4 (length) + 3 (type, "a", NUL)
+    assert "string length" in e.value.message
+
+
+def test_a_string_length_cut_by_the_file() -> None:
+    # the file ends inside the length: the document's own declared length, which the file does not hold,
+    # is what is reported, at the document's start
+    doc = _document(b"\x02a\x00\x05\x00\x00\x00ab")[:9]
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(doc)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-007", 0)
