@@ -32,3 +32,12 @@ def test_a_string_length_cut_by_the_file() -> None:
     with pytest.raises(DecodeError) as e:
         _bson.decode_document(doc)
     assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-007", 0)
+
+
+def test_a_regex_pattern_without_its_nul_before_the_document_ends() -> None:
+    # {"re": /abc.../}: the pattern's cstring has no NUL before the document's closing NUL
+    doc = _document(b"\x0bre\x00abc")
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(doc)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 8)  # 4 (length) + 4 (type, "re", NUL)
+    assert "regex pattern cstring" in e.value.message
