@@ -41,3 +41,12 @@ def test_a_regex_pattern_without_its_nul_before_the_document_ends() -> None:
         _bson.decode_document(doc)
     assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 8)  # 4 (length) + 4 (type, "re", NUL)
     assert "regex pattern cstring" in e.value.message
+
+
+def test_an_element_name_without_its_nul_before_the_document_ends() -> None:
+    # an element whose name runs into the document's closing NUL: located at the name
+    doc = _document(b"\x01abc")
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(doc)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 5)  # 4 (length) + 1 (the type byte)
+    assert "element name" in e.value.message
