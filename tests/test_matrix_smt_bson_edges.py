@@ -50,3 +50,25 @@ def test_an_element_name_without_its_nul_before_the_document_ends() -> None:
         _bson.decode_document(doc)
     assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 5)  # 4 (length) + 1 (the type byte)
     assert "element name" in e.value.message
+
+
+def test_a_binary_subtype_2_too_short_for_its_inner_length() -> None:
+    # binary subtype 2 repeats its length in its first 4 data bytes: 2 data bytes cannot hold it
+    doc = _document(b"\x05b\x00" + struct.pack("<i", 2) + b"\x02xy")
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(doc)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 12)  # the data, after length and subtype
+    assert "inner length of binary subtype 2" in e.value.message
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_a_file_shorter_than_a_document_length(n: int) -> None:
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(b"\x10\x00\x00"[:n])
+    assert (e.value.rule, e.value.offset, e.value.needed, e.value.available) == ("MATRIX-BSON-007", 0, 4, n)
+
+
+@pytest.mark.parametrize("value", [_bson.ObjectId(bytes(11)), _bson.ObjectId(bytes(13)), _bson.Decimal128(bytes(15))])
+def test_fixed_size_values_of_another_size_do_not_encode(value: object) -> None:
+    with pytest.raises((ValueError, TypeError)):
+        _bson.encode_document({"v": value})
