@@ -72,3 +72,14 @@ def test_a_file_shorter_than_a_document_length(n: int) -> None:
 def test_fixed_size_values_of_another_size_do_not_encode(value: object) -> None:
     with pytest.raises((ValueError, TypeError)):
         _bson.encode_document({"v": value})
+
+
+@pytest.mark.parametrize("name", [b"t", b"states"])
+def test_an_unterminated_name_is_refused_whether_or_not_it_was_seen_before(name: bytes) -> None:
+    # the decoder caches the names it has read; a name cut by the document's end is refused the same way
+    _bson.decode_document(_document(b"\x01" + name + b"\x00" + struct.pack("<d", 1.0)))  # now a known name
+    doc = _document(b"\x01" + name)
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(doc)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 5)
+    assert "element name" in e.value.message
