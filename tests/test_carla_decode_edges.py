@@ -8,9 +8,11 @@ from __future__ import annotations
 import struct
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from recspec.errors import DecodeError, Malformed, Truncated
-from recspec.reference.carla import VARIANTS, decode_body, decode_header, unpack_flat
+from recspec.reference.carla import VARIANTS, anim_wheel_ids, decode_body, decode_header, unpack_flat
 from recspec.reference.carla import PacketKind as K
 
 HEADER = (struct.pack("<HH", 1, 14) + b"CARLA_RECORDER" + struct.pack("<q", 1_700_000_000)
@@ -67,3 +69,56 @@ def test_an_event_add_cut_inside_a_record() -> None:
     with pytest.raises(DecodeError) as e:
         decode_body(K.EVENT_ADD, b"\x01\x00\x05\x00\x00\x00\x01", V, 1000, "p")
     assert (e.value.rule, e.value.offset, e.value.path) == ("CARLA-PACKET-001", 1007, "p/record[0].location")
+
+
+def _event_add(description: bytes, declared: int | None = None) -> bytes:
+    """One EventAdd record (0.9.15: u32 id, u8 type, location, rotation, u32 uid, string, u16 attributes)."""
+    n = len(description) if declared is None else declared
+    return (struct.pack("<IB", 7, 1) + bytes(24) + struct.pack("<I", 3) + struct.pack("<H", n) + description
+            + struct.pack("<H", 0))
+
+
+def test_an_event_add_string_past_the_payload() -> None:
+    record = _event_add(b"vehicle.x", declared=200)
+    payload = struct.pack("<H", 1) + record
+    with pytest.raises(DecodeError) as e:
+        decode_body(K.EVENT_ADD, payload, V, 1000, "p")
+    # the string's length field: after the count (2), id and type (5), two vectors (24) and the uid (4)
+    assert (e.value.rule, e.value.offset, e.value.path) == ("CARLA-PACKET-001", 1000 + 2 + 5 + 24 + 4,
+                                                            "p/record[0].description_id")
+
+
+def test_bytes_after_the_last_record() -> None:
+    payload = struct.pack("<H", 1) + _event_add(b"vehicle.x")
+    assert len(decode_body(K.EVENT_ADD, payload, V)) == 1  # type: ignore[arg-type]
+    with pytest.raises(Malformed) as e:
+        decode_body(K.EVENT_ADD, payload + b"\x00", V, 1000, "p")
+    assert (e.value.rule, e.value.offset) == ("CARLA-PACKET-001", 1000)
+    assert (e.value.expected, e.value.actual) == (len(payload), len(payload) + 1)  # type: ignore[attr-defined]
+
+
+def _wheels_payload(records: list[tuple[int, int, int]]) -> bytes:
+    """(vehicle id, declared wheels, wheels present) per record; 9 bytes a wheel."""
+    out = struct.pack("<H", len(records))
+    for vehicle, declared, present in records:
+        out += struct.pack("<II", vehicle, declared) + bytes(9 * present)
+    return out
+
+
+_RECORDS = st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 6), st.integers(0, 6)), max_size=4)
+
+
+@given(payload=st.one_of(_RECORDS.map(_wheels_payload), st.binary(max_size=64)),
+       cut=st.integers(0, 3), extra=st.binary(max_size=2))
+def test_anim_wheel_ids_refuses_where_decode_body_does(payload: bytes, cut: int, extra: bytes) -> None:
+    # the checker's shortcut for AnimVehicleWheels: the same error, at the same place, or the same vehicles
+    payload = (payload[:-cut] if cut else payload) + extra
+    try:
+        records = decode_body(K.ANIM_VEHICLE_WHEELS, payload, V, 100, "p")
+    except DecodeError as e:
+        with pytest.raises(DecodeError) as fast:
+            anim_wheel_ids(payload, 100, "p")
+        assert (fast.value.rule, fast.value.offset, fast.value.path) == (e.rule, e.offset, e.path)
+        return
+    assert isinstance(records, tuple)
+    assert [vehicle for _, vehicle in anim_wheel_ids(payload, 100, "p")] == [r.database_id for r in records]
