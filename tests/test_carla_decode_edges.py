@@ -5,6 +5,7 @@ reference/carla/_decode.py that survived the other tests."""
 
 from __future__ import annotations
 
+import io
 import struct
 
 import pytest
@@ -122,3 +123,36 @@ def test_anim_wheel_ids_refuses_where_decode_body_does(payload: bytes, cut: int,
         return
     assert isinstance(records, tuple)
     assert [vehicle for _, vehicle in anim_wheel_ids(payload, 100, "p")] == [r.database_id for r in records]
+
+
+@pytest.mark.parametrize("size", [0, 23, 25])
+def test_a_frame_start_of_another_size(size: int) -> None:
+    # FrameStart has no record count: exactly u64 frame id, f64 durationThis, f64 elapsed
+    with pytest.raises(Malformed) as e:
+        decode_body(K.FRAME_START, bytes(size), V, 40, "frame[0]/packet[0]:FrameStart")
+    assert (e.value.rule, e.value.offset) == ("CARLA-PACKET-001", 40)
+    assert (e.value.expected, e.value.actual) == (24, size)  # type: ignore[attr-defined]
+
+
+def _packets(data: bytes, size: int | None) -> list[tuple[int, int]]:
+    from recspec.reference.carla import PacketReader
+
+    return [(p.offset, len(p.payload)) for p in PacketReader(io.BytesIO(data), V, 0, size)]
+
+
+@pytest.mark.parametrize("known", [True, False])
+def test_a_file_cut_inside_a_payload(known: bool) -> None:
+    # two packets (id 0: 3 bytes, id 1: 0 bytes), then one declaring 10 bytes with 4 there
+    data = b"\x05" + struct.pack("<I", 3) + b"abc" + b"\x06" + struct.pack("<I", 0) + b"\x07" + struct.pack("<I", 10)
+    data += b"wxyz"
+    with pytest.raises(Truncated) as e:
+        _packets(data, len(data) if known else None)
+    assert (e.value.rule, e.value.offset, e.value.needed, e.value.available) == ("CARLA-STREAM-001", 13, 10, 4)
+
+
+def test_a_huge_packet_cut_short_is_a_truncation_not_a_limit() -> None:
+    # declared past MAX_PACKET_SIZE (4 MiB), but the file ends first: the file is cut, whatever it declares
+    data = b"\x07" + struct.pack("<I", 5 * 1024 * 1024) + b"wxyz"
+    with pytest.raises(Truncated) as e:
+        _packets(data, len(data))
+    assert (e.value.rule, e.value.offset, e.value.available) == ("CARLA-STREAM-001", 0, 4)
