@@ -40,6 +40,7 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from recspec.conformance.carla import RULES as _RULES
 from recspec.conformance.carla import check_stream, detect_variant
 from recspec.conformance.carla._xcheck import Divergence, differential, kaitai_parse
 from recspec.errors import DecodeError, UsageError
@@ -68,6 +69,14 @@ from . import _mutate
 from ._contract import ContractViolation, Divergent
 from ._dictionary import render, unique
 from ._mutate import BYTE_MUTATION_RATE
+from ._oracles import (
+    check_located,
+    check_paths_agree,
+    check_profiles,
+    check_refusal,
+    check_round_trip,
+    sampled,
+)
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -163,6 +172,10 @@ def variant_of(data: bytes) -> Variant | None:
     return variant
 
 
+#: The rules whose errors make a file malformed (the structural/semantic split, ARCHITECTURE.md).
+_STRUCTURAL = frozenset(r.id for r in _RULES if r.structural)
+
+
 def fuzz_ref(data: bytes) -> None:
     # Invariant: for any bytes, check_stream() returns a FileReport and never
     # raises (a bad file is a verdict, not an exception: not even a DecodeError
@@ -170,17 +183,41 @@ def fuzz_ref(data: bytes) -> None:
     # Recording or raises a recspec.errors.DecodeError subclass, nothing else.
     # The report it returns renders as standard JSON (no NaN/Infinity tokens).
     # The profile alternates with the input's length so both are fuzzed.
+    # The oracles (fuzz/_oracles.py): findings inside the file, in a frame or packet the walk
+    # counted; spec never kinder than compat; malformed exactly when decode() refuses (but
+    # for invalid UTF-8, which the decoder keeps); a valid log's decoded recording re-encodes
+    # to the same bytes or to a log that checks valid; on an eighth of the inputs, the bulk frame
+    # proofs give the packet-by-packet walk's report.
     profile = "compat" if len(data) & 1 else "spec"
-    try:
-        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=_fixed, profile=profile)
-    except DecodeError as e:
-        raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
+    report = _check(data, _fixed, profile)
     json.dumps(Report([report]).to_json(), allow_nan=False)
     variant = VARIANTS[report.variant] if report.variant is not None else DEFAULT_VARIANT
     try:
-        decode(data, variant=variant)
-    except DecodeError:
-        pass
+        decoded, refused = decode(data, variant=variant), None
+    except DecodeError as e:
+        decoded, refused = None, e
+    stats = report.stats or {}
+    check_located(report, len(data), {r"^frame\[(\d+)\]": stats.get("frames", 0) + 1,
+                                      r"^packet@(\d+)": stats.get("packets", 0) + 1})
+    check_profiles(report)
+    check_refusal(report, refused, _STRUCTURAL, _LENIENT)
+    if sampled(data):
+        check_paths_agree(report, _check(data, _fixed, profile, fast_path=False))
+    if decoded is not None and report.verdict.value == "valid":
+        check_round_trip(data, decoded, functools.partial(encode, variant=variant),
+                         lambda again: _check(again, variant, profile), variant.name)
+
+
+def _check(data: bytes, variant: Any, profile: str, *, fast_path: bool = True) -> Any:
+    try:
+        return check_stream(io.BytesIO(data), path="<fuzz>", variant=variant, profile=profile, fast_path=fast_path)
+    except DecodeError as e:
+        raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
+
+
+#: Structural rules decode() accepts on purpose: the header keeps the magic string as read, and strings keep
+#: invalid UTF-8 (surrogateescape), for the rules to judge.
+_LENIENT = frozenset({"CARLA-HEADER-001", "CARLA-STRING-001"})
 
 
 def fuzz_ksy(data: bytes) -> None:

@@ -44,6 +44,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from recspec.conformance.matrix_smt import RULES as _RULES
 from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.conformance.matrix_smt._xcheck import (
@@ -60,6 +61,7 @@ from . import _mutate
 from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render, unique
 from ._mutate import BYTE_MUTATION_RATE
+from ._oracles import check_located, check_profiles, check_refusal, check_round_trip
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -120,6 +122,10 @@ def fast_path_took_part(report: Any, data: bytes) -> bool:
     return bool(report.evidence.get("fast_path_frames")) or _EMPTY_FRAME.search(data) is not None
 
 
+#: The rules whose errors make a file malformed (the structural/semantic split, ARCHITECTURE.md).
+_STRUCTURAL = frozenset(r.id for r in _RULES if r.structural)
+
+
 def fuzz_ref(data: bytes) -> None:
     # Invariant: for any bytes, check_stream() returns a FileReport and never
     # raises, under the profile chosen by the input's length; the report renders
@@ -134,9 +140,9 @@ def fuzz_ref(data: bytes) -> None:
     profile = "compat" if len(data) & 1 else "spec"
     units: dict[int, b.Document] = {}
     try:
-        doc = b.decode_document(data, units=units)
-    except DecodeError:
-        doc = None
+        doc, refused = b.decode_document(data, units=units), None
+    except DecodeError as e:
+        doc, refused = None, e
     try:
         report = check_stream(io.BytesIO(data), path="<fuzz>", profile=profile, decoded=units)
     except DecodeError as e:
@@ -150,8 +156,19 @@ def fuzz_ref(data: bytes) -> None:
         if (_findings(report) != _findings(slow) or report.verdict != slow.verdict or report.stats != slow.stats):
             raise ContractViolation(f"the fast path changes the report: {_findings(report)[:3]} vs "
                                     f"{_findings(slow)[:3]}")
+    # The oracles (fuzz/_oracles.py): findings inside the file, in a frame the walk counted; spec
+    # never kinder than compat; malformed exactly when decode_document() refuses;
+    # a valid file's document re-encodes to its own bytes (BSON keeps every stored type).
+    stats = report.stats or {}
+    # (objects are read as one unit, so a fault inside the array leaves the objects count at 0)
+    check_located(report, len(data), {r"^frames\[(\d+)\]": (stats.get("frames") or 0) + 1})
+    check_profiles(report)
+    check_refusal(report, refused, _STRUCTURAL)
     if doc is None:
         return
+    if report.verdict.value == "valid":
+        check_round_trip(data, doc, b.encode_document,
+                         lambda again: check_stream(io.BytesIO(again), path="<fuzz>", profile=profile))
     try:
         from_document(doc)
     except DecodeError:

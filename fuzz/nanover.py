@@ -33,7 +33,9 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
+from recspec.conformance.nanover import RULES as _RULES
 from recspec.conformance.nanover import check_stream, detect_kind
+from recspec.conformance.nanover._check import _Walk  # private on purpose: the walk's fast-path switches
 from recspec.conformance.nanover._xcheck import (
     Divergence,
     KaitaiRejected,
@@ -47,6 +49,7 @@ from recspec.reference.nanover import (
     MAGIC,
     Kind,
     decode,
+    encode,
     encode_record,
 )
 from recspec.report import Report
@@ -55,6 +58,14 @@ from . import _mutate
 from ._contract import ContractViolation, Divergent
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
+from ._oracles import (
+    check_located,
+    check_paths_agree,
+    check_profiles,
+    check_refusal,
+    check_round_trip,
+    sampled,
+)
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -116,22 +127,58 @@ def kind_of(data: bytes) -> Kind:
     return kind
 
 
+#: The rules whose errors make a file malformed (the structural/semantic split, ARCHITECTURE.md).
+_STRUCTURAL = frozenset(r.id for r in _RULES if r.structural)
+
+
 def fuzz_ref(data: bytes) -> None:
     # Invariant: for any bytes, check_stream() returns a FileReport and never
     # raises, and the report renders as standard JSON; decode() under the
     # checker's kind returns a Recording or raises a recspec.errors.DecodeError
     # subclass, nothing else. The profile alternates with the input's length.
+    # The oracles (fuzz/_oracles.py): findings inside the file, in a record the walk counted;
+    # spec never kinder than compat; malformed exactly when decode() refuses; a valid
+    # recording's decoded records re-encode to the same bytes or to a file that checks valid; on an
+    # eighth of the inputs, the walk's fast paths give the report of the walk without them.
     profile = "compat" if len(data) & 1 else "spec"
+    report = _check(data, _fixed and _fixed.value, profile)
+    json.dumps(Report([report]).to_json(), allow_nan=False)
+    kind = Kind(report.variant) if report.variant else Kind.TRAJ
     try:
-        report = check_stream(io.BytesIO(data), path="<fuzz>", variant=_fixed and _fixed.value, profile=profile,
-                              size=len(data))
+        decoded, refused = decode(data, variant=kind), None
+    except DecodeError as e:
+        decoded, refused = None, e
+    stats = report.stats or {}
+    check_located(report, len(data), {r"^record\[(\d+)\]": (stats.get("records") or 0) + 1})
+    check_profiles(report)
+    check_refusal(report, refused, _STRUCTURAL)
+    if sampled(data):
+        check_paths_agree(report, _walked(data, _fixed and _fixed.value, profile))
+    if decoded is not None and report.verdict.value == "valid":
+        check_round_trip(data, decoded, encode, lambda again: _check(again, kind.value, profile), kind.value)
+
+
+#: The walk's fast paths (frame templates, the upb proof of a clean payload, the timestamp shortcut).
+_SWITCHES = ("fast_records", "fast_wire", "fast_rules")
+
+
+def _walked(data: bytes, variant: str | None, profile: str) -> Any:
+    """The report with every fast path of the walk switched off (class attributes, restored after)."""
+    saved = {name: getattr(_Walk, name) for name in _SWITCHES}
+    try:
+        for name in _SWITCHES:
+            setattr(_Walk, name, False)
+        return _check(data, variant, profile)
+    finally:
+        for name, value in saved.items():
+            setattr(_Walk, name, value)
+
+
+def _check(data: bytes, variant: str | None, profile: str) -> Any:
+    try:
+        return check_stream(io.BytesIO(data), path="<fuzz>", variant=variant, profile=profile, size=len(data))
     except DecodeError as e:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
-    json.dumps(Report([report]).to_json(), allow_nan=False)
-    try:
-        decode(data, variant=Kind(report.variant) if report.variant else Kind.TRAJ)
-    except DecodeError:
-        pass
 
 
 def fuzz_ksy(data: bytes) -> None:

@@ -528,7 +528,10 @@ def _spans_volume(points: list[list[float]]) -> bool:
     """Some four of ``points`` span a volume (tolerances relative to the extent).
 
     Linear in the number of points: a second point away from the first, a third
-    off their line, then any point off their plane."""
+    off their line, then any point off their plane. "Off" is a distance above 1e-9 of
+    the extent: |a x v| / |a| from the line, |n . v| / |n| from the plane (comparing
+    the unnormalised products with a power of the extent instead called a small
+    tetrahedron beside a far vertex flat)."""
     p0 = points[0]
     d = [[c - p0[k] for k, c in enumerate(p)] for p in points[1:]]
     scale = max((abs(c) for v in d for c in v), default=0.0)
@@ -537,15 +540,18 @@ def _spans_volume(points: list[list[float]]) -> bool:
     a = next((v for v in d if max(abs(c) for c in v) > 1e-12 * scale), None)
     if a is None:
         return False
+    tolerance = 1e-9 * scale
+    a_len = math.sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2])
     normal = None
     for v in d:
         cx, cy, cz = a[1] * v[2] - a[2] * v[1], a[2] * v[0] - a[0] * v[2], a[0] * v[1] - a[1] * v[0]
-        if max(abs(cx), abs(cy), abs(cz)) > 1e-9 * scale * scale:
+        n_len = math.sqrt(cx * cx + cy * cy + cz * cz)
+        if n_len > tolerance * a_len:
             normal = (cx, cy, cz)
             break
     if normal is None:
         return False  # all on one line
-    eps = 1e-9 * scale * scale * scale
+    eps = tolerance * n_len
     return any(abs(normal[0] * v[0] + normal[1] * v[1] + normal[2] * v[2]) > eps for v in d)
 
 

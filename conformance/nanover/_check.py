@@ -548,7 +548,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile:
     try:
         header, offset = read_header(f)
     except DecodeError as e:
-        sink.add(e.rule, e.message, e.offset, HEADER_SIZE, e.path)
+        # a header cut short spans the bytes there are, not past the end of the file
+        sink.add(e.rule, e.message, e.offset, e.available if isinstance(e, Truncated) else HEADER_SIZE, e.path)
         sink.structural_error = True  # no header: the file cannot be walked, under any profile
         sink.fill(report)
         report.evidence["variant"] = {"method": "none: the header does not decode"}

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""How many planted semantic bugs does a `ref` fuzz campaign find, and how fast?
+
+    python benchmarks/bench_planted.py                   # every bug, 60 s campaigns
+    python benchmarks/bench_planted.py --time 20 --only nanover-header-span carla-times-swapped
+
+Each planted bug is one small edit of a decoder or a rule (``PLANTED`` below: the module, the
+text replaced, what it breaks). The bug is planted in a campaign's processes only: a
+``sitecustomize`` on ``PYTHONPATH`` (which the runner's atheris child inherits) imports the
+edited source in place of the module, so the checkout is never written. The campaign is
+``recspec fuzz FORMAT --target ref --time T --seed S --out TMP`` from the seeds, as a user
+runs it; a bug is *found* when the campaign saves a crash, and the time is when the first
+crash file appeared. Before the campaigns, each bug is checked to change its module (the
+replaced text is there exactly once).
+
+Prints one Markdown row per bug and a summary per format (fuzz/README.md, "Planted bugs",
+records a run). The campaigns run one after another: a run takes about (T + 10 s) per bug.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Planted:
+    name: str
+    format: str
+    path: str  # the module's file in the checkout
+    old: str
+    new: str
+    what: str
+
+
+PLANTED = (
+    Planted("nanover-header-span", "nanover", "conformance/nanover/_check.py",
+            "e.available if isinstance(e, Truncated) else HEADER_SIZE", "HEADER_SIZE",
+            "a header cut short is reported as 16 bytes, past the end of a shorter file"),
+    Planted("nanover-time-bit", "nanover", "conformance/nanover/_check.py",
+            "        if ts >> 64:\n            add(\"NANOVER-TIME-001\"",
+            "        if ts >> 65:\n            add(\"NANOVER-TIME-001\"",
+            "the timestamp width check off by one bit (upper half 1 is missed)"),
+    Planted("nanover-bond-orders", "nanover", "conformance/nanover/_check.py",
+            "            if orders is not None and orders != bonds // 2:\n                add(",
+            "            if False:\n                add(",
+            "the per-bond array's length finding deleted"),
+    Planted("nanover-template-time", "nanover", "conformance/nanover/_check.py",
+            "fi = template.match(payload) if template is not None and prev < ts < prev + MAX_GAP_US else None",
+            "fi = template.match(payload) if template is not None and prev <= ts < prev + MAX_GAP_US else None",
+            "a frame the template proves is taken under a timestamp equal to the last (NANOVER-TIME-003 missed)"),
+    Planted("carla-times-swapped", "carla", "reference/carla/_decode.py",
+            "K.FRAME_START: (struct.Struct(\"<Qdd\"), lambda t: m.FrameStart(*t))",
+            "K.FRAME_START: (struct.Struct(\"<Qdd\"), lambda t: m.FrameStart(t[0], t[2], t[1]))",
+            "the decoder reads FrameStart's elapsed as durationThis and back"),
+    Planted("carla-del-deleted", "carla", "conformance/carla/_check.py",
+            "                else:\n                    self.sink.add(\"CARLA-ACTOR-003\"",
+            "                elif False:\n                    self.sink.add(\"CARLA-ACTOR-003\"",
+            "the finding for deleting an actor that does not exist deleted"),
+    Planted("matrix-bool", "matrix-smt", "reference/matrix_smt/_bson.py",
+            "                if b > 1:\n                    raise self.fail(R_BOOL",
+            "                if b > 2:\n                    raise self.fail(R_BOOL",
+            "the boolean check off by one (the byte 2 reads as false)"),
+    Planted("matrix-trailing-offset", "matrix-smt", "conformance/matrix_smt/_check.py",
+            "size {w.size})\", w.declared, w.trailing,", "size {w.size})\", w.declared + 1, w.trailing,",
+            "trailing bytes located one byte late"),
+    Planted("raskat-coordinates", "raskat-signal", "reference/raskat_signal/_signal.py",
+            "coordinate_1 = property(lambda self: self._get(2),", "coordinate_1 = property(lambda self: self._get(3),",
+            "a public property of the model returns the wrong field"),
+    Planted("carla-bulk-flags", "carla", "conformance/carla/_frames.py",
+            "if b.flags is not None and max(b.flags(t)) > 1:", "if b.flags is not None and max(b.flags(t)) > 2:",
+            "the bulk frame proof accepts a flag of 2 (the walk reports CARLA-VALUE-001)"),
+    Planted("raskat-proof", "raskat-signal", "reference/raskat_signal/_msgpack_fast.py",
+            "if pos != len(buf) or b\"\".join(map(_PACK, fields)) != buf[2:]:", "if pos != len(buf):",
+            "the C unpacker's proof accepts a body that is not canonical (the walk notes RSIG-MSGPACK-002)"),
+    Planted("raskat-rate", "raskat-signal", "conformance/raskat_signal/_check.py",
+            "        if rate <= 0:", "        if rate < 0:",
+            "a zero sample rate is accepted"),
+)
+
+_SITECUSTOMIZE = r'''
+import importlib.abc, importlib.util, os, sys
+_name = os.environ["RECSPEC_PLANT_MODULE"]
+_origin, _path = os.environ["RECSPEC_PLANT_ORIGIN"], os.environ["RECSPEC_PLANT_SOURCE"]
+_source = open(_path, encoding="utf-8").read()
+
+class _Planted(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != _name:
+            return None
+        return importlib.util.spec_from_loader(fullname, self, origin=_origin)
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        module.__file__ = _origin
+        exec(compile(_source, _origin, "exec"), module.__dict__)
+
+sys.meta_path.insert(0, _Planted())
+'''
+
+
+def module_name(path: str) -> str:
+    parts = list(Path(path).with_suffix("").parts)
+    return ".".join(["recspec", *parts] if parts[0] in ("reference", "conformance", "fuzz") else parts)
+
+
+def planted_source(bug: Planted) -> str:
+    source = (ROOT / bug.path).read_text(encoding="utf-8")
+    if source.count(bug.old) != 1:
+        raise SystemExit(f"{bug.name}: the text to replace occurs {source.count(bug.old)} times in {bug.path}")
+    return source.replace(bug.old, bug.new)
+
+
+def campaign(bug: Planted, seconds: int, seed: int) -> tuple[bool, float | None, str]:
+    """(found, seconds to the first saved crash, its signature)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        site, out = Path(tmp) / "site", Path(tmp) / "out"
+        site.mkdir()
+        (site / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
+        (site / "planted.py").write_text(planted_source(bug), encoding="utf-8")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])),
+               "RECSPEC_PLANT_MODULE": module_name(bug.path), "RECSPEC_PLANT_ORIGIN": str(ROOT / bug.path),
+               "RECSPEC_PLANT_SOURCE": str(site / "planted.py")}
+        started = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "recspec", "fuzz", bug.format, "--target", "ref",
+                                 "--time", str(seconds), "--seed", str(seed), "--out", str(out)],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        first: float | None = None
+        name = ""
+        while proc.poll() is None:
+            if first is None and out.is_dir():
+                crashes = sorted(p.name for p in out.iterdir() if p.suffix != ".json" and p.name.startswith("crash-"))
+                if crashes:
+                    first, name = time.monotonic() - started, crashes[0]
+            time.sleep(0.25)
+        if first is None and out.is_dir():
+            crashes = sorted(p.name for p in out.iterdir() if p.suffix != ".json" and p.name.startswith("crash-"))
+            if crashes:
+                first, name = time.monotonic() - started, crashes[0]
+        signatures = sorted(json.loads(p.read_text(encoding="utf-8")).get("signature", "?")
+                            for p in out.glob("crash-*.json")) if out.is_dir() else []
+        return first is not None, first, ", ".join(signatures) or name
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--time", type=int, default=60, help="seconds per campaign (default 60)")
+    p.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1)")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="only these planted bugs")
+    p.add_argument("--list", action="store_true", help="list the planted bugs and exit")
+    args = p.parse_args(argv)
+    bugs = [b for b in PLANTED if not args.only or b.name in args.only]
+    for bug in bugs:
+        planted_source(bug)  # each edit applies before any campaign runs
+    if args.list:
+        for bug in bugs:
+            print(f"{bug.name:24} {bug.format:14} {bug.path}: {bug.what}")
+        return 0
+    print(f"load before: {Path('/proc/loadavg').read_text().split()[0] if Path('/proc/loadavg').exists() else '?'}; "
+          f"{args.time} s campaigns, seed {args.seed}\n")
+    print("| bug | format | what | found | first crash after | signature |")
+    print("|---|---|---|---|---|---|")
+    found: dict[str, list[bool]] = {}
+    for bug in bugs:
+        hit, seconds, signature = campaign(bug, args.time, args.seed)
+        found.setdefault(bug.format, []).append(hit)
+        print(f"| `{bug.name}` | {bug.format} | {bug.what} | {'yes' if hit else 'no'} | "
+              f"{f'{seconds:.0f} s' if seconds is not None else '-'} | {signature} |", flush=True)
+    print()
+    for fmt, hits in found.items():
+        print(f"{fmt}: {sum(hits)}/{len(hits)} found")
+    total = [h for hits in found.values() for h in hits]
+    print(f"all: {sum(total)}/{len(total)} found")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""tools/mutate.py: the mutants it makes from a known source, spliced in place, and a
+mutant run through the import hook (killed when a test fails, survived when none does)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("mutate_tool", ROOT / "tools" / "mutate.py")
+assert _spec is not None and _spec.loader is not None
+mutate = importlib.util.module_from_spec(_spec)
+sys.modules["mutate_tool"] = mutate
+_spec.loader.exec_module(mutate)
+
+SOURCE = textwrap.dedent('''\
+    """Doc: 5 is not a constant to mutate."""
+    import struct
+
+
+    def f(sink, x, y, b):
+        if x < 3 and y:
+            raise ValueError("x")
+        sink.add("CARLA-FRAME-001", "m", 0)
+        sink.add("not a rule", 1)
+        return struct.unpack("<I", b), int.from_bytes(b, "little"), True
+''')
+
+
+def test_the_mutants_of_a_known_source() -> None:
+    # line:column (of the node, in the source above) : kind : what it was -> what it becomes
+    assert [m.key for m in mutate.mutants(SOURCE)] == [
+        "6:7:boolop:x < 3 and y -> x < 3 or y",
+        "6:7:compare:x < 3 -> x <= 3",
+        "6:11:constant:3 -> 2",
+        "6:11:constant:3 -> 4",
+        '7:8:raise:raise ValueError("x") -> pass',
+        '8:4:finding:sink.add("CARLA-FRAME-001", "m", 0) -> pass',  # the call naming a rule id; not line 9's
+        "8:37:constant:0 -> -1",
+        "8:37:constant:0 -> 1",
+        "9:27:constant:1 -> 0",
+        "9:27:constant:1 -> 2",
+        """10:25:endian:"<I" -> '>I'""",
+        """10:53:endian:"little" -> 'big'""",
+    ]  # the docstring's 5 and the True are left alone
+
+
+def test_a_mutant_is_spliced_into_the_source() -> None:
+    by_key = {m.key: m for m in mutate.mutants(SOURCE)}
+    raised = by_key['7:8:raise:raise ValueError("x") -> pass'].apply(SOURCE)
+    assert raised.splitlines()[6] == "        pass"
+    assert raised.splitlines()[:6] == SOURCE.splitlines()[:6] and raised.splitlines()[7:] == SOURCE.splitlines()[7:]
+    swapped = by_key["""10:25:endian:"<I" -> '>I'"""].apply(SOURCE)
+    assert swapped.splitlines()[9] == """    return struct.unpack('>I', b), int.from_bytes(b, "little"), True"""
+    for m in by_key.values():
+        compile(m.apply(SOURCE), "x", "exec")
+
+
+def test_module_names_follow_the_package_dir_mapping() -> None:
+    assert mutate.module_name(ROOT / "reference" / "carla" / "_decode.py") == "recspec.reference.carla._decode"
+    assert mutate.module_name(ROOT / "conformance" / "nanover" / "_check.py") == "recspec.conformance.nanover._check"
+    assert mutate.module_name(ROOT / "recspec" / "report.py") == "recspec.report"
+    signal = ROOT / "reference" / "raskat_signal" / "_signal.py"
+    assert "tests/test_raskat_signal_reference.py" in mutate.default_tests(signal)
+
+
+def test_a_mutant_runs_in_place_of_the_module(tmp_path: Path) -> None:
+    # the module's own source, with Fixed.value off by one: the test below kills it; unchanged, it survives
+    path = ROOT / "reference" / "raskat_signal" / "_signal.py"
+    source = path.read_text(encoding="utf-8")
+    test = tmp_path / "test_probe.py"
+    test.write_text("from recspec.reference.raskat_signal import Fixed\n\n"
+                    "def test_value():\n    assert Fixed(1, 500_000).value == 1.5\n", encoding="utf-8")
+    name = "recspec.reference.raskat_signal._signal"
+    value = "return self.int_part + self.frac / 1_000_000"
+    broken = source.replace(value, value + "1")
+    assert broken != source
+    assert mutate.run_mutant(name, path, broken, [str(test)], 120)[0] == "killed"
+    assert mutate.run_mutant(name, path, source, [str(test)], 120)[0] == "survived"
