@@ -117,5 +117,15 @@ def tolerances_for(info: FormatInfo, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def compare(info: FormatInfo, expected: Any, actual: Any, tolerances: Sequence[str]) -> Difference | None:
-    return first_difference(expected, actual, tolerances, info.load_reference().CASE_TOLERANCE_CHECKS)
+def compare(info: FormatInfo, expected: Any, actual: Any, tolerances: Sequence[str], profile: str = "spec"
+            ) -> Difference | None:
+    """The first difference between two cases, within the named tolerances and the profile's value
+    equivalences (``_equivalences.py``: none under spec)."""
+    from ._equivalences import equivalences_for
+
+    special = dict(info.load_reference().CASE_TOLERANCE_CHECKS)
+    names = list(tolerances)
+    for eq in equivalences_for(info.id, profile):
+        special[f"{profile}:{eq.name}"] = eq.same
+        names.append(f"{profile}:{eq.name}")
+    return first_difference(expected, actual, names, special)

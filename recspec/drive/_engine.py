@@ -279,7 +279,7 @@ def judge_writer(opts: DriveOptions, testee: WriterTestee, case: dict[str, Any])
     except (DecodeError, CaseError) as e:
         ex.items.append(_item(w, "mismatch", f"the file does not read back as a case: {e}"))
     else:
-        diff = compare(info, canonical, actual, opts.tolerances)
+        diff = compare(info, canonical, actual, opts.tolerances, opts.profile)
         if diff is not None:
             ex.items.append(_item(w, "mismatch", f"the file holds another case: {diff}", path=diff.path,
                                   expected=_plain(diff.expected), actual=_plain(diff.actual)))
@@ -366,7 +366,7 @@ def judge_reader(opts: DriveOptions, testee: ReaderTestee, data: bytes, *, case:
                 want = decode_case(opts.info, data, opts.variant)
             except (DecodeError, CaseError):
                 return ex  # a valid file without a case: accepting it is all that can be asked
-        diff = compare(opts.info, want, value, opts.tolerances)
+        diff = compare(opts.info, want, value, opts.tolerances, opts.profile)
         if diff is not None:
             ex.items.append(_item(r, "disagrees", f"the reader reads another {opts.compare}: {diff}", path=diff.path,
                                   expected=_plain(diff.expected), actual=_plain(diff.actual)))
