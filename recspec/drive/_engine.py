@@ -328,6 +328,12 @@ def _parse_output(opts: DriveOptions, outcome: Outcome) -> tuple[Any, str | None
     return value, None
 
 
+def _is_policy(opts: DriveOptions, rule_id: str) -> bool:
+    """Whether a rule is recspec's own policy (a limit, a refusal), not the format's."""
+    rule = opts.info.load().RULES_BY_ID.get(rule_id)
+    return rule is not None and rule.policy
+
+
 def _stats(report: FileReport, opts: DriveOptions) -> dict[str, Any]:
     from recspec._plain import to_plain
 
@@ -376,6 +382,11 @@ def judge_reader(opts: DriveOptions, testee: ReaderTestee, data: bytes, *, case:
     rules = sorted(_errors(report))
     first = next((f for f in report.findings if f.severity is Severity.ERROR), None)
     where = f" ({first.rule} @{first.offset}: {first.message})" if first is not None else ""
+    if rules and all(_is_policy(opts, r) for r in rules):
+        ex.items.append(_item(r, "accepts-policy", f"the reader accepted a file that breaks only recspec's policy "
+                              f"({', '.join(rules)}), not the format's{where}", excused_by=frozenset(rules),
+                              severity=Severity.INFO))
+        return ex
     if verdict is Verdict.MALFORMED:
         ex.items.append(_item(r, "accepts-malformed", f"the reader accepted a malformed file{where} and printed "
                               f"{len(outcome.stdout)} bytes: a silent disagreement", excused_by=frozenset(rules)))
@@ -403,6 +414,8 @@ class TargetResult:
     #: rule id -> how many examples it was excused on (a known deviation that occurred)
     excused: Counter[str] = field(default_factory=Counter)
     lenient: Counter[str] = field(default_factory=Counter)
+    #: policy rule -> how many files breaking only policy rules the reader accepted (a note)
+    policy: Counter[str] = field(default_factory=Counter)
     corpus_failures: list[Example] = field(default_factory=list)
     #: the last reference file judged, for the report's stats
     last_reference: bytes | None = None
@@ -424,6 +437,8 @@ def _note(result: TargetResult, ex: Example) -> None:
     for item in ex.items:
         if item.severity is Severity.WARNING:
             result.lenient.update(item.excused_by - {item.rule})
+        elif item.severity is Severity.INFO:
+            result.policy.update(item.excused_by - {item.rule})
         for rule in item.excused_by & set(result.opts.expected):
             result.excused[rule] += 1
 

@@ -90,6 +90,10 @@ def _file_report(direction: str, r: TargetResult) -> FileReport:
     for rule, n in sorted(r.lenient.items()):
         findings.append(Finding("DRIVE-READER-007", Severity.WARNING,
                                 f"the reader accepted {n} file(s) breaking {rule} (lenient)", path=rule))
+    for rule, n in sorted(r.policy.items()):
+        findings.append(Finding("DRIVE-READER-008", Severity.INFO,
+                                f"the reader accepted {n} file(s) breaking only recspec's policy rule {rule} "
+                                "(a note: the format allows it)", path=rule))
     for rule in sorted(r.excused):
         known[rule] = o.expected.get(rule, "")
         if not any(f.rule == rule for f in findings):
