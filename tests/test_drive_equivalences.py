@@ -109,10 +109,11 @@ def test_nanover_empty_arrays_and_float_residue_ids_under_compat() -> None:
     def frame(arrays: dict[str, Any]) -> dict[str, Any]:
         return {"records": [{"frame": {"arrays": arrays}}]}
 
-    assert _same("nanover", "compat", frame({"particle.names": {"string": []}}), frame({"particle.names": {"index": []}}))
+    empty_names, empty_index = frame({"particle.names": {"string": []}}), frame({"particle.names": {"index": []}})
+    assert _same("nanover", "compat", empty_names, empty_index)
     assert not _same("nanover", "compat", frame({"particle.names": {"string": ["C"]}}),
                      frame({"particle.names": {"index": [0]}}))
-    assert not _same("nanover", "spec", frame({"particle.names": {"string": []}}), frame({"particle.names": {"index": []}}))
+    assert not _same("nanover", "spec", empty_names, empty_index)
     ids = frame({"residue.ids": {"string": ["1", "12"]}})
     assert _same("nanover", "compat", ids, frame({"residue.ids": {"float": [1.0, 12.0]}}))
     assert not _same("nanover", "compat", ids, frame({"residue.ids": {"float": [1.0, 12.5]}}))

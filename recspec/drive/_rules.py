@@ -12,7 +12,7 @@ from recspec.report import Rule, Severity, rule
 
 __all__ = ["DRIVE", "DRIVE_RULES", "DRIVE_RULES_BY_ID", "VERDICT_RULES"]
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 _W = "recspec drive writer"
 _R = "recspec drive reader"
 
@@ -71,7 +71,7 @@ DRIVE_RULES: tuple[Rule, ...] = (
          "The reader accepted a file whose every error comes from a policy rule: recspec's own limit or refusal "
          "(a nesting or size limit, a protobuf group), not the format's (`recspec rules` marks them [recspec "
          "policy]). That is the reader's right, so it is a note naming the rules, never DRIVE-READER-006 or -007. "
-         "Verdict 'accepts-policy'.", I),
+         "Verdict 'accepts-policy'.", INFO),
 )
 
 DRIVE_RULES_BY_ID = {r.id: r for r in DRIVE_RULES}

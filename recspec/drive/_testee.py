@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 from collections.abc import Sequence
@@ -17,7 +18,8 @@ from pathlib import Path
 
 from ._limits import DEFAULT_TIMEOUT
 
-__all__ = ["DEFAULT_TIMEOUT", "MAX_OUTPUT", "Outcome", "run_command", "shell_line"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_OUTPUT", "Outcome", "absolute_command", "recorded_environment", "replay_script",
+           "run_command", "shell_line"]
 
 #: Bytes of a testee's standard output kept (a reader's case JSON); more is a ``bad-output`` finding.
 MAX_OUTPUT = 64 * 1024 * 1024
@@ -63,6 +65,48 @@ def substitute(command: Sequence[str], **paths: Path) -> list[str]:
 
 def shell_line(words: Sequence[str]) -> str:
     return " ".join(shlex.quote(w) for w in words)
+
+
+def absolute_command(command: Sequence[str]) -> list[str]:
+    """``command`` as it runs from any folder: the program by its absolute path (found on PATH when named
+    bare), and each argument that names an existing file or folder relative to here made absolute;
+    placeholders and everything else as given."""
+    out = []
+    for i, word in enumerate(command):
+        if i == 0 and os.sep not in word:
+            found = shutil.which(word)
+            out.append(os.path.abspath(found) if found else word)
+        elif "{" not in word and not os.path.isabs(word) and not word.startswith("-") and os.path.exists(word):
+            out.append(os.path.abspath(word))
+        else:
+            out.append(word)
+    return out
+
+
+#: Environment variables that change which program runs or how it loads and reads its input; replay.sh sets
+#: those whose value differs from the default (unset; ``os.defpath`` for PATH), so it runs the testee as drive
+#: did. Every ``PYTHON*`` and ``RECSPEC_*`` variable is recorded too.
+RECORDED_ENVIRONMENT = ("PATH", "VIRTUAL_ENV", "CONDA_PREFIX", "LD_LIBRARY_PATH", "LD_PRELOAD", "DYLD_LIBRARY_PATH",
+                        "NODE_PATH", "CLASSPATH", "LANG", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "TZ")
+
+
+def recorded_environment(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The variables of :data:`RECORDED_ENVIRONMENT` (and ``PYTHON*``, ``RECSPEC_*``) set to a value other than
+    their default."""
+    env = dict(os.environ if environ is None else environ)
+    defaults = {"PATH": os.defpath}
+    return {k: v for k, v in sorted(env.items())
+            if (k in RECORDED_ENVIRONMENT or k.startswith(("PYTHON", "RECSPEC_"))) and v != defaults.get(k)}
+
+
+def replay_script(command_line: str, *, cwd: str | None = None, environ: dict[str, str] | None = None) -> str:
+    """``replay.sh``: from any folder, go to the folder drive ran in, set the environment it ran with, and run
+    the replay command (recspec by the interpreter that ran it, the testee by absolute paths)."""
+    lines = ["#!/bin/sh", "# Replays one failure of `recspec drive`: the folder, environment and commands it ran with.",
+             f"cd {shlex.quote(cwd or os.getcwd())} || exit 2"]
+    lines += [f"export {k}={shlex.quote(v)}" for k, v in recorded_environment(environ).items()]
+    lines.append(f"exec {command_line}")
+    return "\n".join(lines) + "\n"
 
 
 def run_command(argv: Sequence[str], *, stdin: bytes | None, timeout: float, cwd: Path | None = None) -> Outcome:
