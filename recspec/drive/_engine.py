@@ -718,7 +718,9 @@ def _corpus_files(opts: DriveOptions) -> list[tuple[str, bytes]]:
 
 
 def example_json(ex: Example) -> dict[str, Any]:
-    out: dict[str, Any] = {"verdicts": [i.verdict for i in ex.items]}
+    out: dict[str, Any] = {"verdicts": [i.verdict for i in ex.items], "shrunk": ex.shrunk}
+    if ex.flaky:
+        out["flaky"] = ex.flaky
     if ex.case is not None:
         out["case"] = ex.case
     if ex.mutation is not None:
