@@ -63,11 +63,56 @@ def _arrays() -> st.SearchStrategy[Array]:
     )
 
 
+#: The standard scalar values (docs/formats/nanover.md, "Standard keys") other than the counts: any of them may
+#: ride in a frame, as NanoVer's servers write them (the Rust server writes every energy and counter each frame).
+_STANDARD_SCALARS = ("system.simulation.time", "system.simulation.counter", "system.reset.counter",
+                     "system.temperature", "energy.kinetic", "energy.potential", "energy.total",
+                     "energy.potential_corrected", "energy.user.total", "forces.user.work_done", "server.timestamp")
+#: The per-particle float arrays of 3N values besides the positions.
+_PER_PARTICLE_3 = ("particle.velocities", "particle.forces", "particle.forces.system")
+_WHOLE_IDS = st.integers(-9999, 99999)
+
+
+def _floats3(draw: Any, n: int) -> Array:
+    return Array(ArrayKind.FLOAT, tuple(draw(st.lists(_F32, min_size=3 * n, max_size=3 * n))))
+
+
+def _scalars(draw: Any) -> dict[str, Any]:
+    """Some of the standard scalars: counters as whole numbers, the others any finite double."""
+    keys = draw(st.lists(st.sampled_from(_STANDARD_SCALARS), unique=True, max_size=len(_STANDARD_SCALARS)))
+    out: dict[str, Any] = {}
+    for key in keys:
+        if key.endswith("counter"):
+            out[key] = float(draw(st.integers(0, 2**31)))
+        elif key == "system.simulation.time":
+            out[key] = draw(st.floats(0, 1e6))
+        else:
+            out[key] = draw(st.floats(allow_nan=False, allow_infinity=False))
+    return out
+
+
+def _per_frame_arrays(draw: Any, n: int) -> dict[str, Array]:
+    """The arrays a server may send in any frame of ``n`` particles: velocities and forces (3N floats each), the
+    box (9 floats), and the user forces (an index array of particles and 3 floats for each)."""
+    arrays: dict[str, Array] = {}
+    for key in draw(st.lists(st.sampled_from(_PER_PARTICLE_3), unique=True, max_size=3)):
+        arrays[key] = _floats3(draw, n)
+    if draw(st.booleans()):
+        arrays["system.box.vectors"] = Array(ArrayKind.FLOAT, tuple(draw(st.lists(_F32, min_size=9, max_size=9))))
+    if draw(st.booleans()):
+        users = draw(st.lists(st.integers(0, n - 1), unique=True, max_size=min(n, 3))) if n else []
+        arrays["forces.user.index"] = Array(ArrayKind.INDEX, tuple(users))
+        arrays["forces.user.sparse"] = _floats3(draw, len(users))
+    return arrays
+
+
 @st.composite
 def nanover_frames(draw: st.DrawFn, *, min_particles: int = 0, max_particles: int = 4,
                    reset: bool | None = None) -> Frame:
-    """A frame whose standard arrays fit its own particle.count; ``reset`` (frame_index 0)
-    frames carry the whole topology. Extra keys of any type ride along."""
+    """A frame whose standard arrays fit its own particle.count; ``reset`` (frame_index 0) frames carry the whole
+    topology: elements, names, residues (names, ids as strings or, as NanoVer's Rust server writes them, whole
+    floats, chains), chains, bond pairs and perhaps their orders. Any frame may hold velocities, forces, the box,
+    user forces and any of the standard scalars; extra keys of any type ride along."""
     if not (isinstance(min_particles, int) and isinstance(max_particles, int) and 0 <= min_particles <= max_particles):
         raise InvalidArgument(f"need 0 <= min_particles <= max_particles, got {min_particles}, {max_particles}")
     is_reset = draw(st.booleans()) if reset is None else reset
@@ -75,24 +120,35 @@ def nanover_frames(draw: st.DrawFn, *, min_particles: int = 0, max_particles: in
     n = draw(st.integers(min_particles, max_particles))
     values: dict[str, Any] = {"particle.count": float(n),
                               "system.simulation.time": draw(st.floats(0, 1e6))}
-    arrays: dict[str, Array] = {
-        "particle.positions": Array(ArrayKind.FLOAT, tuple(draw(st.lists(_F32, min_size=3 * n, max_size=3 * n)))),
-    }
+    arrays: dict[str, Array] = {"particle.positions": _floats3(draw, n)}
     if is_reset:
         n_res = draw(st.integers(1 if n else 0, max(n, 0)))
+        n_chains = draw(st.integers(1, 2)) if n_res else draw(st.integers(0, 1))
         values["residue.count"] = float(n_res)
-        values["chain.count"] = 1.0
+        values["chain.count"] = float(n_chains)
         arrays["particle.elements"] = Array(ArrayKind.INDEX, tuple(draw(st.lists(st.integers(0, 118), min_size=n,
                                                                                   max_size=n))))
         arrays["particle.names"] = Array(ArrayKind.STRING, tuple(draw(st.lists(_TEXT, min_size=n, max_size=n))))
         arrays["particle.residues"] = Array(ArrayKind.INDEX, tuple(
             draw(st.lists(st.integers(0, n_res - 1), min_size=n, max_size=n)) if n_res else ()))
-        arrays["residue.names"] = Array(ArrayKind.STRING, ("RES",) * n_res)
-        arrays["residue.ids"] = Array(ArrayKind.STRING, tuple(str(i) for i in range(n_res)))
-        arrays["residue.chains"] = Array(ArrayKind.INDEX, (0,) * n_res)
-        arrays["chain.names"] = Array(ArrayKind.STRING, ("A",))
+        arrays["residue.names"] = Array(ArrayKind.STRING, tuple(draw(st.lists(_TEXT, min_size=n_res,
+                                                                               max_size=n_res))))
+        ids = draw(st.lists(_WHOLE_IDS, min_size=n_res, max_size=n_res))
+        if draw(st.booleans()):
+            arrays["residue.ids"] = Array(ArrayKind.STRING, tuple(str(i) for i in ids))
+        else:  # the Rust server's float ids (NANOVER-FRAME-005: a warning under spec, a note under compat)
+            arrays["residue.ids"] = Array(ArrayKind.FLOAT, tuple(float(i) for i in ids))
+        arrays["residue.chains"] = Array(ArrayKind.INDEX, tuple(
+            draw(st.lists(st.integers(0, n_chains - 1), min_size=n_res, max_size=n_res)) if n_chains else (0,) * n_res))
+        arrays["chain.names"] = Array(ArrayKind.STRING, tuple(draw(st.lists(_TEXT, min_size=n_chains,
+                                                                             max_size=n_chains))))
         pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=4)) if n else []
         arrays["bond.pairs"] = Array(ArrayKind.INDEX, tuple(x for p in pairs for x in p))
+        if draw(st.booleans()):
+            arrays["bond.orders"] = Array(ArrayKind.FLOAT, tuple(draw(st.lists(
+                st.sampled_from((1.0, 1.5, 2.0, 3.0)) | _F32, min_size=len(pairs), max_size=len(pairs)))))
+    values.update(_scalars(draw))
+    arrays.update(_per_frame_arrays(draw, n))
     extra_values = draw(st.dictionaries(_KEYS, nanover_values(max_depth=1), max_size=1))
     extra_arrays = draw(st.dictionaries(_KEYS, _arrays(), max_size=1))
     values.update(extra_values)
@@ -110,15 +166,15 @@ def nanover_state_updates(draw: st.DrawFn, *, max_keys: int = 4) -> StateUpdate:
 
 
 def _delta(draw: Any, index: int, n: int) -> Frame:
-    """A delta frame (frame_index > 0) for an aggregate of ``n`` particles: new positions, and perhaps a new
-    simulation time or one extra key; every other key keeps its aggregate value."""
+    """A delta frame (frame_index > 0) for an aggregate of ``n`` particles: perhaps new positions, velocities,
+    forces, box, user forces and standard scalars, and one extra key; every other key keeps its aggregate
+    value."""
     values: dict[str, Any] = {}
     arrays: dict[str, Array] = {}
     if draw(st.booleans()):
-        arrays["particle.positions"] = Array(ArrayKind.FLOAT, tuple(draw(st.lists(_F32, min_size=3 * n,
-                                                                                  max_size=3 * n))))
-    if draw(st.booleans()):
-        values["system.simulation.time"] = draw(st.floats(0, 1e6))
+        arrays["particle.positions"] = _floats3(draw, n)
+    values.update(_scalars(draw))
+    arrays.update(_per_frame_arrays(draw, n))
     values.update(draw(st.dictionaries(_KEYS, nanover_values(max_depth=1), max_size=1)))
     arrays.update(draw(st.dictionaries(_KEYS, _arrays(), max_size=1)))
     return Frame(index, values, arrays)
