@@ -105,6 +105,10 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
                         "report)")
     p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"time limit of one run of the testee (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--persistent", action="store_true",
+                   help="start the testee once and send it every case (or file) as length-prefixed JSON on its "
+                        "standard input, answers on its standard output (docs/testees/README.md, 'Persistent "
+                        "testees'); a crash or hang is reported against its case and the testee restarted")
     p.add_argument("--tolerance", action="append", default=[], metavar="NAME",
                    help="a tolerance the format declares, for comparing cases (repeatable): float32 (every "
                         "format), millionth-floor (raskat-signal); an unknown name lists what the format declares")
@@ -213,8 +217,8 @@ def cmd_drive(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
     expectations = load_expectations(args.expectations) if args.expectations else None
-    testee: Any = (CommandWriter(command, args.timeout) if args.direction == "writer"
-                   else CommandReader(command, args.timeout))
+    testee: Any = (CommandWriter(command, args.timeout, args.persistent) if args.direction == "writer"
+                   else CommandReader(command, args.timeout, args.persistent))
     opts = DriveOptions(info, None, profile, max_examples=args.max_examples, seed=args.seed,
                         tolerances=tolerances_for(info, args.tolerance), byte_exact=args.byte_exact,
                         compare=args.compare, max_size=args.max_size, corpus=args.corpus,

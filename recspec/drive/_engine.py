@@ -32,7 +32,7 @@ from recspec.report import FileReport, Finding, Severity, Verdict
 
 from ._cases import case_strategy, compare, decode_case, field_path, reference_file
 from ._rules import VERDICT_RULES
-from ._testee import DEFAULT_TIMEOUT, MAX_OUTPUT, Outcome, run_command, shell_line, substitute
+from ._testee import DEFAULT_TIMEOUT, MAX_OUTPUT, Outcome, PersistentProcess, run_command, shell_line, substitute
 
 __all__ = ["CallableReader", "CallableWriter", "CommandReader", "CommandWriter", "DriveOptions", "Example", "Item",
            "TargetResult", "drive_target", "judge_reader", "judge_writer", "replay_target"]
@@ -68,13 +68,29 @@ class CommandWriter:
 
     command: Sequence[str]
     timeout: float = DEFAULT_TIMEOUT
+    #: one process for every case (the length-prefixed JSON protocol of docs/testees), not one per case
+    persistent: bool = False
+    _process: PersistentProcess | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         return shell_line(self.command)
 
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
+
     def write(self, case: Mapping[str, Any], workdir: Path, suffix: str) -> tuple[Outcome, bytes | None]:
         case_path, out_path = workdir / "case.json", workdir / f"out{suffix}"
+        if self.persistent:
+            if self._process is None:
+                self._process = PersistentProcess(self.command, self.timeout)
+            outcome, answer = self._process.request({"case": case, "out": str(out_path)})
+            if answer is None:
+                return outcome, None
+            if not answer["ok"]:
+                return Outcome(1, stderr=str(answer.get("error", ""))), None
+            return outcome, out_path.read_bytes() if out_path.is_file() else None
         case_path.write_text(_case_text(case), encoding="utf-8")
         argv = substitute(self.command, case=case_path, out=out_path)
         uses_case = any("{case}" in w for w in self.command)
@@ -120,12 +136,31 @@ class CommandReader:
 
     command: Sequence[str]
     timeout: float = DEFAULT_TIMEOUT
+    #: one process for every file (the length-prefixed JSON protocol of docs/testees), not one per file
+    persistent: bool = False
+    _process: PersistentProcess | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         return shell_line(self.command)
 
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
+
     def read(self, path: Path) -> Outcome:
+        if self.persistent:
+            if self._process is None:
+                self._process = PersistentProcess(self.command, self.timeout)
+            outcome, answer = self._process.request({"file": str(path)})
+            if answer is None:
+                return outcome
+            if not answer["ok"]:
+                return Outcome(1, stderr=str(answer.get("error", "")))
+            try:
+                return Outcome(0, stdout=json.dumps(answer.get("case"), ensure_ascii=False).encode("utf-8"))
+            except (TypeError, ValueError) as e:  # pragma: no cover - it came from JSON
+                return Outcome(0, stderr=f"not JSON: {e}")
         uses_file = any("{file}" in w for w in self.command)
         return run_command(substitute(self.command, file=path), stdin=None if uses_file else path.read_bytes(),
                            timeout=self.timeout)

@@ -166,24 +166,29 @@ def run_drive(direction: str, base: DriveOptions, variants: Sequence[str | None]
     saved: dict[str, Path] = {}
     own: list[dict[str, str]] = []  # per target: the deviations listed for that variant alone
     everywhere = dict(base.expected)
-    for variant in variants:
-        name = target_name(direction, base.info, variant)
-        expected = dict(base.expected)
-        mine: dict[str, str] = {}
-        if expectations is not None:
-            for_format, mine = _expected_for(expectations, name)
-            everywhere.update(for_format)
-            expected.update(for_format)
-            expected.update(mine)
-        own.append({k: v for k, v in mine.items() if k not in everywhere})
-        opts = dataclasses.replace(base, variant=variant, expected=expected,
-                                   progress=None if progress is None else partial(progress, name))
-        r = (replay_target(direction, opts, testee, replay) if replay is not None
-             else drive_target(direction, opts, testee))
-        if out_dir is not None and r.failures:
-            _save(direction, r, out_dir / name.replace("/", "-").removeprefix("drive-"), testee, replay_prefix)
-            saved[name] = r.saved_each[0]
-        results.append(r)
+    try:
+        for variant in variants:
+            name = target_name(direction, base.info, variant)
+            expected = dict(base.expected)
+            mine: dict[str, str] = {}
+            if expectations is not None:
+                for_format, mine = _expected_for(expectations, name)
+                everywhere.update(for_format)
+                expected.update(for_format)
+                expected.update(mine)
+            own.append({k: v for k, v in mine.items() if k not in everywhere})
+            opts = dataclasses.replace(base, variant=variant, expected=expected,
+                                       progress=None if progress is None else partial(progress, name))
+            r = (replay_target(direction, opts, testee, replay) if replay is not None
+                 else drive_target(direction, opts, testee))
+            if out_dir is not None and r.failures:
+                _save(direction, r, out_dir / name.replace("/", "-").removeprefix("drive-"), testee, replay_prefix)
+                saved[name] = r.saved_each[0]
+            results.append(r)
+    finally:
+        close = getattr(testee, "close", None)
+        if close is not None:
+            close()  # a persistent testee's process ends with the run
     report = Report([_file_report(direction, r) for r in results])
     stale: list[StaleExpectation] = []
     for r, fr, mine in zip(results, report.files, own):
