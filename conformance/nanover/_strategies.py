@@ -178,10 +178,10 @@ def nanover_frames(draw: st.DrawFn, *, min_particles: int = 0, max_particles: in
         arrays["particle.residues"] = Array(ArrayKind.INDEX, tuple(draw(_indices(n_res, n)) if n_res else ()))
         arrays["residue.names"] = Array(ArrayKind.STRING, tuple(draw(_exactly("text", n_res))))
         ids = draw(_exactly("id", n_res))
-        if draw(st.booleans()):
-            arrays["residue.ids"] = Array(ArrayKind.STRING, tuple(str(i) for i in ids))
-        else:  # the Rust server's float ids (NANOVER-FRAME-005: a warning under spec, a note under compat)
+        if draw(st.booleans()):  # the Rust server's float ids (NANOVER-FRAME-005: a warning under spec)
             arrays["residue.ids"] = Array(ArrayKind.FLOAT, tuple(float(i) for i in ids))
+        else:
+            arrays["residue.ids"] = Array(ArrayKind.STRING, tuple(str(i) for i in ids))
         arrays["residue.chains"] = Array(ArrayKind.INDEX, tuple(
             draw(_indices(n_chains, n_res)) if n_chains else (0,) * n_res))
         arrays["chain.names"] = Array(ArrayKind.STRING, tuple(draw(_exactly("text", n_chains))))
