@@ -102,7 +102,7 @@ _RASKAT_DOUBLES = ("coordinate_1", "coordinate_2", "altitude", "vref")
 
 def _raskat(case: dict[str, Any]) -> Iterator[str]:
     yield f"container:{case['container']}"
-    for key, v in case.items():
+    for key in case:
         if key not in ("recspec_case", "format", "variant", "container"):
             yield f"field:{key}"
     if case["samples"]:

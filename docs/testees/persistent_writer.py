@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_nanover_writer import write  # noqa: E402  # your adapter: write(case, out_path)
+from test_nanover_writer import write  # your adapter: write(case, out_path)
 
 
 def serve(handle) -> None:

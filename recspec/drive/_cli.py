@@ -36,24 +36,33 @@ the testee:
 what is judged:
   writer: each case drawn for the format and variant is written; the file
     must keep every rule the reference encoder's file of the case keeps (under
-    --profile), read back as the same case (within --tolerance), and with
-    --byte-exact equal the reference encoder's bytes. A crash (signal), a
-    hang (--timeout), a refusal or a missing file is a verdict of its own.
+    --profile), read back as the same case (within --tolerance and the
+    profile's value equivalences: under compat, e.g. a raSkat whole-number
+    double stored as an integer, a Matrix-SMT zero's sign; under spec none),
+    and with --byte-exact equal the reference encoder's bytes. A crash
+    (signal), a hang (--timeout), a refusal or a missing file is a verdict of
+    its own.
   reader: valid generated files must be accepted and read as the reference
     reads them; the corpus's malformed files and mutations of valid ones
     (truncated, a byte changed, bytes appended) must be rejected: accepting a
     malformed file is a failure (silent disagreement), accepting an invalid
-    one is reported as lenient (a warning, by rule).
-  The first failure is shrunk by Hypothesis, re-running the testee, to the
-  smallest input that still fails; --out DIR saves it (case.json, the file,
-  report.json and replay.sh, the one command that replays it).
+    one is reported as lenient (a warning, by rule), accepting one that
+    breaks only recspec's own policy rules (`recspec rules` marks them) a note.
+  drive goes on after a failure until --max-examples; each distinct failure
+  (verdict, rule, field) is shrunk by Hypothesis, re-running the testee, to
+  the smallest input that still fails (up to --max-failures), and printed
+  with its whole input; --out DIR saves each (case.json, the file,
+  report.json and replay.sh, which replays it from any folder).
+  --persistent starts the testee once and sends every case as length-prefixed
+  JSON (docs/testees/README.md, "Persistent testees").
 
 reports and known deviations:
   --report FORMAT:PATH writes the same reports as `recspec check` (json,
   junit, sarif, html, markdown), one entry per target
   (drive/writer/nanover/traj). --expectations FILE lists known deviations
   by target: {"files": {"drive/writer/nanover": {"NANOVER-FRAME-005": "why"}}};
-  a listed rule that no longer occurs fails the run.
+  a key is a rule id or RULE:field.path (DRIVE-WRITER-007:bond.orders); one
+  that no longer occurs fails the run (listed for the format: in no variant).
 
 exit codes:
   0  the testee did right on every example (or only by known deviations)
@@ -66,6 +75,7 @@ examples:
   recspec drive reader carla --variant 0.9.15 -- ./carla_reader {file}
   recspec drive reader matrix-smt --compare stats --report junit:drive.xml -- node read.js {file}
   recspec drive writer nanover --replay failures/writer-nanover-traj/case.json -- python my_writer.py {case} {out}
+  recspec drive writer nanover --persistent --max-examples 500 -- python my_persistent_writer.py
 """
 
 

@@ -43,7 +43,9 @@ DRIVE_RULES: tuple[Rule, ...] = (
     rule("DRIVE-WRITER-007", "The written file holds the case it was given", _W,
          "The reference decoder reads the written file back into a case that differs from the one the writer was "
          "given (the first difference's JSON path, the expected and the actual value are in the finding), within "
-         "the declared tolerances named by --tolerance. Verdict 'mismatch'.", E),
+         "the declared tolerances named by --tolerance and the profile's value equivalences (none under spec; "
+         "under compat what recspec check accepts as the same value stored another way, "
+         "recspec/drive/_equivalences.py). Verdict 'mismatch'.", E),
     rule("DRIVE-WRITER-008", "The written file is byte for byte the reference encoder's", _W,
          "With --byte-exact: the written bytes differ from the reference encoder's canonical file of the case "
          "(the finding gives the first differing offset). Verdict 'not-byte-exact'.", E),

@@ -22,8 +22,8 @@ from typing import Any
 
 from ._limits import DEFAULT_TIMEOUT
 
-__all__ = ["DEFAULT_TIMEOUT", "MAX_OUTPUT", "MAX_MESSAGE", "Outcome", "PersistentProcess", "absolute_command", "recorded_environment", "replay_script",
-           "run_command", "shell_line"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_MESSAGE", "MAX_OUTPUT", "Outcome", "PersistentProcess", "absolute_command",
+           "recorded_environment", "replay_script", "run_command", "shell_line"]
 
 #: Bytes of a testee's standard output kept (a reader's case JSON); more is a ``bad-output`` finding.
 MAX_OUTPUT = 64 * 1024 * 1024
@@ -178,7 +178,8 @@ class PersistentProcess:
     def _start(self) -> Outcome | None:
         import tempfile
 
-        self.err = tempfile.TemporaryFile(prefix="recspec-drive-stderr-")
+        # kept open for the process's life and closed by _end: no with-block spans it
+        self.err = tempfile.TemporaryFile(prefix="recspec-drive-stderr-")  # noqa: SIM115
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
                                          start_new_session=True, bufsize=0)

@@ -6,10 +6,10 @@
 One process answers every request (a 4-byte little-endian length, then UTF-8 JSON, each way): a writer request
 ``{"case": ..., "out": PATH}`` is written by the reference encoder (``{"ok": false}`` to refuse a case the format
 cannot hold); a reader request ``{"file": PATH}`` is read by the reference decoder (``{"ok": true, "case": ...}``;
-``{"ok": false}`` to reject a file recspec does not find valid). The planted faults, for raSkat v2 cases: the process kills itself with SIGSEGV on
-a case whose sample_rate is above N (the smallest: N + 1), and stops answering (sleeps) on one whose flags are N
-or more (the smallest: N). ``recspec drive`` must report
-each against its case, restart the process, and go on."""
+``{"ok": false}`` to reject a file recspec does not find valid). The planted faults, for raSkat v2 cases: the
+process kills itself with SIGSEGV on a case whose sample_rate is above N (the smallest: N + 1), and stops
+answering (sleeps) on one whose flags are N or more (the smallest: N). ``recspec drive`` must report each
+against its case, restart the process, and go on."""
 
 import json
 import os
