@@ -120,3 +120,14 @@ def test_nanover_empty_arrays_and_float_residue_ids_under_compat() -> None:
     assert not _same("nanover", "compat", ids, frame({"residue.ids": {"index": [1, 12]}}))  # another kind: FRAME-004
     assert not _same("nanover", "spec", ids, frame({"residue.ids": {"float": [1.0, 12.0]}}))
     assert [e.name for e in equivalences_for("carla", "compat")] == []
+
+
+@pytest.mark.parametrize(("fmt", "variant"), [("nanover", "traj"), ("raskat-signal", "v4"), ("matrix-smt", None),
+                                              ("carla", "0.9.15")])
+def test_the_reference_codec_passes_compat_with_nothing_excused(fmt: str, variant: str | None,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    pick = ["--variant", variant] if variant else []
+    code, report = _drive(capsys, "writer", fmt, *pick, "--profile", "compat", "--max-examples", "10", "--seed", "3",
+                          "--", PY, str(TESTEES / "reference_writer.py"), "{case}", "{out}", "compat")
+    assert code == 0, report
+    assert not report["files"][0].get("known_deviations")

@@ -269,6 +269,8 @@ class Example:
     flaky: str | None = None
     #: False for a failure found after --max-failures distinct ones were shrunk: reported as first seen
     shrunk: bool = True
+    #: writer: the reference encoder's file of the case (None where the format cannot hold it)
+    reference: bytes | None = None
 
 
 def _errors(report: FileReport) -> set[str]:
@@ -303,7 +305,7 @@ def judge_writer(opts: DriveOptions, testee: WriterTestee, case: dict[str, Any])
     ref = reference_file(info, case, opts.profile)
     with tempfile.TemporaryDirectory(prefix="recspec-drive-") as tmp:
         outcome, data = testee.write(case, Path(tmp), opts.suffix)
-    ex = Example(case, data, [], stdout=b"", stderr=outcome.stderr)
+    ex = Example(case, data, [], stdout=b"", stderr=outcome.stderr, reference=ref.data)
     w = "writer"
     if _died(ex, w, outcome):
         return ex
@@ -646,7 +648,7 @@ def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | Read
     def judge(example: Any) -> Example:
         if direction == "writer":
             ex = judge_writer(opts, testee, example)  # type: ignore[arg-type]
-            ref = reference_file(opts.info, example, opts.profile).data
+            ref = ex.reference
         else:
             case, mutation, data, ref = example
             ex = judge_reader(opts, testee, data, case=case, mutation=mutation)  # type: ignore[arg-type]
