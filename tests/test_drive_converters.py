@@ -19,9 +19,10 @@ TESTEE = str(ROOT / "tests" / "testees" / "nanover_converter_writer.py")
 PY = sys.executable
 
 
-def _drive(capsys: pytest.CaptureFixture[str], profile: str, *bugs: str) -> tuple[int, dict[str, Any]]:
+def _drive(capsys: pytest.CaptureFixture[str], profile: str, *bugs: str, examples: int = 50
+           ) -> tuple[int, dict[str, Any]]:
     code = main(["drive", "writer", "nanover", "--variant", "traj", "--profile", profile, "--json",
-                 "--max-examples", "50", "--seed", "1", "--", PY, TESTEE,
+                 "--max-examples", str(examples), "--seed", "1", "--", PY, TESTEE,
                  *(w for b in bugs for w in ("--bug", b)), "{case}", "{out}"])
     return code, json.loads(capsys.readouterr().out)["files"][0]
 
@@ -60,7 +61,7 @@ def test_under_compat_the_bugs_are_found_on_non_empty_arrays(capsys: pytest.Capt
 
 
 def test_two_bugs_in_one_writer_are_both_reported(capsys: pytest.CaptureFixture[str]) -> None:
-    code, fr = _drive(capsys, "spec", "orders-uint8", "ids-index")
+    code, fr = _drive(capsys, "spec", "orders-uint8", "ids-index", examples=100)
     assert code == 1
     assert _mismatched_keys(fr) == {"bond.orders", "residue.ids"}
     assert all(f["shrunk"] for f in fr["evidence"]["drive"]["failures"])

@@ -111,7 +111,7 @@ _SIZE = st.floats(1e-3, 1e3, allow_nan=False, allow_infinity=False)
 _UNIT = st.floats(0.0, 1.0, allow_nan=False)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _vec3(elements: st.SearchStrategy[float] = _COORD) -> st.SearchStrategy[tuple[float, float, float]]:
     """Three of ``elements``; made once per element strategy (a strategy made for every draw is validated for
     every draw, which cost more than the drawing)."""
