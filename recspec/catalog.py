@@ -62,6 +62,9 @@ def explain_text(info: FormatInfo, rule: Rule, *, width: int = 88, document: str
     if rule.structural:
         lines += ["structural: yes (an error here means the file cannot be walked: verdict malformed;",
                   "            the Kaitai parser rejects such files too)"]
+    if rule.policy:
+        lines += ["source:     recspec's own policy, not the format's (a reader may accept such a file:",
+                  "            `recspec drive reader` notes it instead of failing the reader)"]
     # Lines break at spaces only, so that a cited path (docs/formats/raskat-signal.md#decision-2)
     # stays whole and can be copied.
     fill = textwrap.TextWrapper(width=width, break_on_hyphens=False).fill

@@ -734,14 +734,15 @@ def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json:
         json.dump([{"format": info.id, "id": r.id, "title": r.title, "clause": r.clause,
                     "levels": {k: v.value for k, v in r.levels.items()}, "structural": r.structural,
-                    "explanation": r.explanation, "deviation": r.deviation} for info, r in pairs], out, indent=2)
+                    "source": r.source, "explanation": r.explanation, "deviation": r.deviation}
+                   for info, r in pairs], out, indent=2)
         out.write("\n")
         return EXIT_OK
     width = max(len(r.id) for _, r in pairs)
     out.write(f"{'RULE'.ljust(width)}  {'SPEC':7}  {'COMPAT':7}  TITLE\n")
     for _info, r in pairs:
         out.write(f"{r.id.ljust(width)}  {r.level('spec').value:7}  {r.level('compat').value:7}  {r.title}"
-                  f"{'  [structural]' if r.structural else ''}\n")
+                  f"{'  [structural]' if r.structural else ''}{'  [recspec policy]' if r.policy else ''}\n")
     out.write(f"\n{len(pairs)} rules. `recspec explain RULE` prints one in full.\n")
     return EXIT_OK
 

@@ -92,6 +92,11 @@ class Rule:
     that profile. ``structural`` rules are those the Kaitai spec enforces too:
     a file with an error from a structural rule cannot be walked as the format,
     so its verdict is ``malformed`` and the Kaitai parser must reject it as well.
+    ``policy`` rules are recspec's own choices, not the format's (its document or
+    its real readers): a size or nesting limit that bounds recspec's memory, a
+    wire form recspec refuses though protobuf runtimes read it, recspec's own
+    cross-check. ``recspec drive`` does not fail a reader for accepting a file
+    that breaks only policy rules (a note instead).
     """
 
     id: str
@@ -101,19 +106,26 @@ class Rule:
     levels: Mapping[str, Severity]
     structural: bool = False
     deviation: str | None = None  # where the spec document is wrong, what the rule does instead
+    policy: bool = False  # recspec's own policy (a limit, a refusal), not the format's
+
+    @property
+    def source(self) -> str:
+        """Whose rule it is: ``format`` (the document or the format's real readers) or ``recspec`` (policy)."""
+        return "recspec" if self.policy else "format"
 
     def level(self, profile: str) -> Severity:
         return self.levels.get(profile, Severity.OFF)
 
 
 def rule(id: str, title: str, clause: str, explanation: str, spec: Severity, compat: Severity | None = None,
-         *, structural: bool = False, deviation: str | None = None) -> Rule:
+         *, structural: bool = False, deviation: str | None = None, policy: bool = False) -> Rule:
     """A rule as the format catalogs write it: its level under ``spec``, and under
     ``compat`` when that differs (otherwise the same)."""
     from types import MappingProxyType
 
     return Rule(id, title, clause, explanation,
-                MappingProxyType({"spec": spec, "compat": spec if compat is None else compat}), structural, deviation)
+                MappingProxyType({"spec": spec, "compat": spec if compat is None else compat}), structural, deviation,
+                policy)
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,8 +89,8 @@ def _raise_for(run: DriveRun, direction: str) -> DriveRun:
                 how = f", {ex.mutation}" if ex.mutation and ex.mutation != "none" else ""
                 lines.append(f"{fr.path}: {item.verdict} ({item.rule}): {item.message}\n"
                              f"    minimal input: {where}{how}")
-                if r.flaky and ex is r.failure:
-                    lines.append(f"    the testee is flaky: {r.flaky}")
+                if ex.flaky:
+                    lines.append(f"    the testee is flaky: {ex.flaky}")
                 first = first or ex
     for st in run.report.stale:
         lines.append(f"{st.path}: the known deviation {st.rule} did not occur (stale)")
@@ -104,7 +104,8 @@ def _raise_for(run: DriveRun, direction: str) -> DriveRun:
 def check_writer(fn: Callable[[Mapping[str, Any], Path], Any], *, format: str, variant: str | None = None,
                  profile: str | None = None, expected: Mapping[str, str] | Iterable[str] | None = None,
                  tolerances: Iterable[str] = (), byte_exact: bool = False, max_examples: int = 100,
-                 seed: int | None = None, case: Mapping[str, Any] | None = None, max_size: int = 4) -> DriveRun | None:
+                 seed: int | None = None, case: Mapping[str, Any] | None = None, max_size: int = 4,
+                 max_failures: int = 10) -> DriveRun | None:
     """Judge a writer: ``fn(case, out_path)`` writes the case's file at ``out_path`` (or returns its bytes) and
     raises to refuse a case the format cannot hold.
 
@@ -112,7 +113,7 @@ def check_writer(fn: Callable[[Mapping[str, Any], Path], Any], *, format: str, v
     :class:`DriveFailure` (returns the run when all is well). With ``case`` (inside your ``@given`` test):
     judges that case only and raises :class:`DriveFailure` when the writer did wrong."""
     opts = _options(format, variant, profile, expected, tolerances, max_examples, seed, byte_exact=byte_exact,
-                    max_size=max_size)
+                    max_size=max_size, max_failures=max_failures)
     testee = CallableWriter(fn)
     if case is not None:
         opts.variant = case.get("variant") if variant is None else variant
@@ -131,7 +132,7 @@ def check_writer(fn: Callable[[Mapping[str, Any], Path], Any], *, format: str, v
 def check_reader(fn: Callable[[Path], Any], *, format: str, variant: str | None = None, profile: str | None = None,
                  expected: Mapping[str, str] | Iterable[str] | None = None, tolerances: Iterable[str] = (),
                  compare: str = "case", max_examples: int = 100, seed: int | None = None, corpus: bool = True,
-                 data: bytes | None = None, max_size: int = 4) -> DriveRun | None:
+                 data: bytes | None = None, max_size: int = 4, max_failures: int = 10) -> DriveRun | None:
     """Judge a reader: ``fn(path)`` returns the file's case as a dict (with ``compare="stats"``: the stats
     object of recspec's report) and raises to reject the file.
 
@@ -141,7 +142,7 @@ def check_reader(fn: Callable[[Path], Any], *, format: str, variant: str | None 
     if compare not in ("case", "stats"):
         raise UsageError(f"compare={compare!r}", "compare is 'case' or 'stats'")
     opts = _options(format, variant, profile, expected, tolerances, max_examples, seed, compare=compare,
-                    corpus=corpus, max_size=max_size)
+                    corpus=corpus, max_size=max_size, max_failures=max_failures)
     testee = CallableReader(fn)
     if data is not None:
         ex = judge_reader(opts, testee, bytes(data))

@@ -109,14 +109,21 @@ def test_cli_finds_and_shrinks_the_raskat_negative_coordinate_writer(capsys: pyt
     saved = tmp_path / "writer-raskat-signal-v2"
     assert json.loads((saved / "case.json").read_text()) == failure["case"]
     assert (saved / "written.sig").stat().st_size == 47 and (saved / "report.json").is_file()
-    # the one command that replays it fails the same way
-    replay = (saved / "replay.sh").read_text().splitlines()[1].split()
-    assert replay[:2] == ["recspec", "drive"] and "--replay" in replay
+    # the one command that replays it, run from another folder, fails the same way
     import shlex
+    import subprocess
 
-    words = shlex.split((saved / "replay.sh").read_text().splitlines()[1])
-    assert main(["drive", *words[2:4], "--json", *words[4:]]) == 1
-    assert _failure(json.loads(capsys.readouterr().out))["verdicts"] == ["wrote-unrepresentable"]
+    script = (saved / "replay.sh").read_text()
+    words = shlex.split(script.splitlines()[-1])
+    assert words[:4] == ["exec", sys.executable, "-m", "recspec"] and "--replay" in words
+    assert words[words.index("--") + 1:][:2] == [PY, str(TESTEES / "raskat_negative_writer.py")]
+    assert f"cd {shlex.quote(str(Path.cwd()))} || exit 2" in script.splitlines()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = subprocess.run(["sh", str(saved / "replay.sh")], cwd=elsewhere, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin"}, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert "DRIVE-WRITER-005" in done.stdout and '"longitude": -1e-06' in done.stdout
 
 
 def test_cli_finds_and_shrinks_the_nanover_empty_array_writer(capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,8 +147,10 @@ def test_cli_finds_and_shrinks_the_matrix_int64_writer(capsys: pytest.CaptureFix
     failure = _failure(report)
     assert failure["verdicts"] == ["mismatch"]
     assert_minimal_matrix(failure["case"])
-    (finding,) = [f for f in report["files"][0]["findings"] if f["rule"] == "DRIVE-WRITER-007"]
+    # the first failure's finding (the -0.0 at another field is a failure of its own, also reported)
+    finding = next(f for f in report["files"][0]["findings"] if f["rule"] == "DRIVE-WRITER-007")
     assert finding["expected"] == -0.0 and math.copysign(1.0, finding["expected"]) < 0 and finding["actual"] == 0.0
+    assert finding["path"] == "frames[0].commands[0].vector[2]"
 
 
 def test_cli_finds_and_shrinks_the_carla_truncation_reader(capsys: pytest.CaptureFixture[str]) -> None:
@@ -379,9 +388,11 @@ def test_the_millionth_floor_tolerance_accepts_a_coordinate_one_millionth_low() 
         check_writer(_floor_write, format="raskat-signal", variant="v2", profile="compat", max_examples=30, seed=1)
     run = failure.value.run
     assert run is not None
-    (finding,) = [f for f in run.report.files[0].findings if f.rule == "DRIVE-WRITER-007"]
-    assert finding.path in ("longitude", "latitude", "altitude")
-    assert round(finding.expected * 1_000_000) - round(finding.actual * 1_000_000) == 1  # one millionth low
+    mismatches = [f for f in run.report.files[0].findings if f.rule == "DRIVE-WRITER-007"]
+    assert mismatches and len({f.path for f in mismatches}) == len(mismatches)  # one per coordinate at most
+    for finding in mismatches:
+        assert finding.path in ("longitude", "latitude", "altitude")
+        assert round(finding.expected * 1_000_000) - round(finding.actual * 1_000_000) == 1  # one millionth low
     # the same cases pass when that one-millionth loss is declared
     run = check_writer(_floor_write, format="raskat-signal", variant="v2", profile="compat", max_examples=30, seed=1,
                        tolerances=["millionth-floor"])

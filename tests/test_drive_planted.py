@@ -40,10 +40,10 @@ def _drive(*argv: str) -> tuple[int, dict[str, Any]]:
 
 
 def _minimal(report: dict[str, Any]) -> dict[str, Any]:
-    """The one failing target's shrunk failure (the report's drive evidence)."""
+    """The one failing target's first shrunk failure (the report's drive evidence; other distinct failures follow
+    it)."""
     (target,) = [f for f in report["files"] if f["failed"]]
-    (failure,) = target["evidence"]["drive"]["failures"]
-    return failure  # type: ignore[no-any-return]
+    return target["evidence"]["drive"]["failures"][0]  # type: ignore[no-any-return]
 
 
 def _envelope(fmt: str, variant: str | None) -> dict[str, Any]:
@@ -124,9 +124,15 @@ def test_cli_shrinks_the_carla_writer_that_writes_elapsed_as_duration() -> None:
     assert code == 1
     failure = _minimal(report)
     assert (failure["verdicts"], failure["case"]) == (["invalid-file", "mismatch"], CARLA_MINIMAL)
-    rules = {f["rule"]: f for f in report["files"][0]["findings"]}
+    rules: dict[str, Any] = {}
+    for f in report["files"][0]["findings"]:  # the first failure's findings come first
+        rules.setdefault(f["rule"], f)
     # the written file's own finding, with its rule id, and the difference
     assert "last frame 1 has durationThis 0.0, expected -1.0" in rules["CARLA-FRAME-006"]["message"]
+    # the same bug breaks another rule in a two-frame log (elapsed is not the sum of the durations): a failure of
+    # its own, shrunk and reported after the first
+    second = report["files"][0]["evidence"]["drive"]["failures"][1]
+    assert len(second["case"]["frames"]) == 2
     mismatch = rules["DRIVE-WRITER-007"]
     assert (mismatch["path"], mismatch["expected"], mismatch["actual"]) == ("frames[0].duration_this", -1.0, 0.0)
 

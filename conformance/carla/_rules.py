@@ -95,7 +95,7 @@ RULES: tuple[Rule, ...] = (
        "recspec does not read a packet whose declared payload exceeds max_packet_size (4 MiB): the largest "
        "real packet, frame 1's EventAdd, is about 300 bytes an actor, and a packet is decoded in memory (up to "
        "about 25 bytes per payload byte). The rest of the file is not checked.",
-       E, structural=True),
+       E, structural=True, policy=True),
     # --- frames -----------------------------------------------------------------
     _r("CARLA-FRAME-001", "Every packet is inside a frame",
        f"{DOC}#carla-frame-001 (user's document: {EN} § Packet 0: Frame Start)",
@@ -188,7 +188,7 @@ RULES = RULES + (
        "recspec reads every file twice: with its hand-written reference decoder and with the parser generated "
        "from ksy/carla_recorder.ksy. Both must accept and reject the same bytes and read the same values. A "
        "divergence is a bug in recspec or a gap in the specification, not necessarily a fault of the file; "
-       "please report it with the file (`recspec reproduce FILE` shows where the readings part).", E, E),
+       "please report it with the file (`recspec reproduce FILE` shows where the readings part).", E, E, policy=True),
 )
 
 RULES_BY_ID = MappingProxyType({r.id: r for r in RULES})

@@ -76,16 +76,16 @@ RULES: tuple[Rule, ...] = (
        f"{DOC}#matrix-limit-001 (recspec's own limit, MAX_DEPTH = 100)",
        "recspec reads documents nested at most 100 levels below the top-level document (a recording needs 5). "
        "Deeper input is not read, so no reader runs out of stack; ksy/bson.ksy enforces the same bound.",
-       E, structural=True),
+       E, structural=True, policy=True),
     _r("MATRIX-LIMIT-002", "Buffered units are within recspec's size limit",
        f"{DOC}#matrix-limit-002 (recspec's own limit, MAX_BUFFERED_SIZE = 64 MiB)",
        "recspec streams the frames array and buffers one frame (or one other top-level value, such as objects) at "
        "a time. A single value larger than 64 MiB is not read; the rest of the file is not checked.",
-       E, structural=True),
+       E, structural=True, policy=True),
     _r("MATRIX-LIMIT-003", "Buffered units hold at most recspec's element count",
        f"{DOC}#matrix-limit-003 (recspec's own limit, MAX_ELEMENTS = 1,000,000)",
        "Each decoded element costs a Python object; a frame or an objects array with more than a million "
-       "elements is not read, so memory stays bounded.", E, structural=True),
+       "elements is not read, so memory stays bounded.", E, structural=True, policy=True),
     # --- the document -------------------------------------------------------------------
     _r("MATRIX-DOC-001", "The top-level document has an objects array and a frames array",
        f"{DOC}#matrix-doc-001 (user's document: {RU} § Стуктура файла записи)",
@@ -210,7 +210,7 @@ RULES: tuple[Rule, ...] = (
        "recspec reads a file with its hand-written BSON walker, with the parser generated from "
        "ksy/matrix_smt_record.ksy and with pymongo's bson module. All three must accept and reject the same bytes "
        "and read the same values. A divergence is a bug in recspec (or a difference between the readers), not "
-       "necessarily a fault of the file; `recspec reproduce FILE` shows where the readings part.", E),
+       "necessarily a fault of the file; `recspec reproduce FILE` shows where the readings part.", E, policy=True),
 )
 
 RULES_BY_ID = MappingProxyType({r.id: r for r in RULES})

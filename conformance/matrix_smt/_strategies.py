@@ -17,6 +17,7 @@ Public through ``recspec.strategies``:
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -110,21 +111,36 @@ _SIZE = st.floats(1e-3, 1e3, allow_nan=False, allow_infinity=False)
 _UNIT = st.floats(0.0, 1.0, allow_nan=False)
 
 
+@functools.cache
 def _vec3(elements: st.SearchStrategy[float] = _COORD) -> st.SearchStrategy[tuple[float, float, float]]:
+    """Three of ``elements``; made once per element strategy (a strategy made for every draw is validated for
+    every draw, which cost more than the drawing)."""
     return st.tuples(elements, elements, elements)
+
+
+_QUARTER = st.floats(-1.0, 1.0, allow_nan=False)
+_NOT_TINY = st.tuples(_QUARTER, _QUARTER, _QUARTER, _QUARTER).filter(lambda q: math.hypot(*q) > 0.1)
+_CONVEX_OFFSET = st.floats(-100, 100)
+_CONVEX_EXTRA = st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1)), max_size=3)
+_GEOMETRIES = st.sampled_from(list(Geometry))
+_COMMAND_KINDS = st.sampled_from(list(CommandKind))
+_MAYBE_COLOR = st.none() | st.tuples(_UNIT, _UNIT, _UNIT)
+_MAYBE_OPACITY = st.none() | _UNIT
+_DESTROYED = st.integers(0, 9)
+_STEP = st.sampled_from([0.0, 1 / 60, 0.05, 1.0])
+_START = st.floats(0.0, 100.0)
 
 
 @st.composite
 def _quaternions(draw: st.DrawFn) -> tuple[float, float, float, float]:
-    c = st.floats(-1.0, 1.0, allow_nan=False)
-    q = draw(st.tuples(c, c, c, c).filter(lambda q: math.hypot(*q) > 0.1))
+    q = draw(_NOT_TINY)
     n = math.hypot(*q)
     return (q[0] / n, q[1] / n, q[2] / n, q[3] / n)
 
 
 @st.composite
 def _objects(draw: st.DrawFn, oid: int) -> SceneObject:
-    g = draw(st.sampled_from(list(Geometry)))
+    g = draw(_GEOMETRIES)
     name = draw(_TEXT)
     color = draw(_vec3(_UNIT))
     static = draw(st.booleans())
@@ -136,19 +152,19 @@ def _objects(draw: st.DrawFn, oid: int) -> SceneObject:
         return SceneObject(oid, name, g, color, static, radius=draw(_SIZE), half_height=draw(_SIZE))
     # a tetrahedron, scaled and moved, plus extra points: never coplanar
     s = draw(_SIZE)
-    o = draw(_vec3(st.floats(-100, 100)))
+    o = draw(_vec3(_CONVEX_OFFSET))
     tetra = ((0.0, 0.0, 0.0), (s, 0.0, 0.0), (0.0, s, 0.0), (0.0, 0.0, s))
-    extra = draw(st.lists(_vec3(st.floats(0, 1)), max_size=3))
+    extra = draw(_CONVEX_EXTRA)
     vs = tuple((o[0] + x, o[1] + y, o[2] + z) for x, y, z in (*tetra, *((e[0] * s, e[1] * s, e[2] * s) for e in extra)))
     return SceneObject(oid, name, g, color, static, vertices=vs)
 
 
 @st.composite
 def _commands(draw: st.DrawFn) -> DebugCommand:
-    kind = draw(st.sampled_from(list(CommandKind)))
+    kind = draw(_COMMAND_KINDS)
     origin = draw(_vec3())
-    color = draw(st.none() | _vec3(_UNIT))
-    opacity = draw(st.none() | _UNIT)
+    color = draw(_MAYBE_COLOR)
+    opacity = draw(_MAYBE_OPACITY)
     if kind is CommandKind.VECTOR:
         return DebugCommand(kind, origin, vector=draw(_vec3()), color=color, opacity=opacity)
     if kind is CommandKind.RAY:
@@ -156,33 +172,41 @@ def _commands(draw: st.DrawFn) -> DebugCommand:
         return DebugCommand(kind, origin, end=end, color=color, opacity=opacity)
     if kind is CommandKind.SPHERE:
         return DebugCommand(kind, origin, radius=draw(_SIZE), color=color, opacity=opacity)
-    return DebugCommand(kind, origin, half_size=draw(_vec3(_SIZE)), rotation=draw(_quaternions()), color=color,
+    return DebugCommand(kind, origin, half_size=draw(_vec3(_SIZE)), rotation=draw(_QUATERNIONS), color=color,
                         opacity=opacity)
 
 
 _OBJECT_IDS = st.integers(0, 2**31 - 1)
+_QUATERNIONS = _quaternions()
+_COMMAND_LISTS = st.lists(_commands(), max_size=2)
+_OBJECT_LISTS = st.lists(_OBJECT_IDS.flatmap(_objects), max_size=5, unique_by=lambda o: o.id)
+
+
+@functools.lru_cache(maxsize=64)
+def _frame_counts(lo: int, hi: int) -> st.SearchStrategy[int]:
+    return st.integers(lo, hi)
 
 
 @st.composite
 def _valid_recordings(draw: st.DrawFn, min_frames: int, max_frames: int) -> Recording:
     # each object is drawn with its id, as one list element: the shrinker deletes an object whole
-    objects = tuple(draw(st.lists(_OBJECT_IDS.flatmap(_objects), max_size=5, unique_by=lambda o: o.id)))
+    objects = tuple(draw(_OBJECT_LISTS))
     ids = [o.id for o in objects]
-    n = draw(st.integers(min_frames, max_frames))
+    n = draw(_frame_counts(min_frames, max_frames))
     alive = list(ids)
-    t = draw(st.floats(0.0, 100.0))
+    t = draw(_START)
     frames = []
     for _ in range(n):
-        t += draw(st.sampled_from([0.0, 1 / 60, 0.05, 1.0]))
+        t += draw(_STEP)
         # the commands before the states: the states' draws depend on which objects exist, so an object
         # the shrinker deletes changes them; drawn last, they cannot shift the commands' draws
-        commands = tuple(draw(st.lists(_commands(), max_size=2)))
+        commands = tuple(draw(_COMMAND_LISTS))
         listed = draw(st.lists(st.sampled_from(alive), unique=True)) if alive else []
         states = []
         for oid in listed:
-            destroyed = draw(st.integers(0, 9)) == 0
+            destroyed = draw(_DESTROYED) == 0
             states.append(State(oid, Presence.DESTROYED if destroyed else Presence.INSTANTIATED, draw(_TEXT),
-                                draw(_vec3()), draw(_quaternions())))
+                                draw(_vec3()), draw(_QUATERNIONS)))
             if destroyed:
                 alive.remove(oid)
         frames.append(Frame(t, tuple(states), commands))

@@ -60,31 +60,37 @@ RULES: tuple[Rule, ...] = (
        "file that holds that many bytes after it (beyond the file's end it is a damaged length, "
        "NANOVER-STREAM-001); a "
        "length that large is corruption in every known file (the largest real payloads are kilobytes). The "
-       "rest of the file is not read.", E, structural=True),
+       "rest of the file is not read.", E, structural=True, policy=True),
     _r("NANOVER-LIMIT-002", "Struct and ListValue nesting is at most MAX_NESTING deep",
        f"{DOC}#nanover-limit-002 (recspec's own limit, MAX_NESTING = 32)",
        "google.protobuf.Value nests through Struct and ListValue. recspec (and its Kaitai spec) stop at 32 "
        "levels (MAX_NESTING) so that no payload can exhaust the stack; the standard keys nest two levels.",
-       E, structural=True),
+       E, structural=True, policy=True),
     _r("NANOVER-LIMIT-003", "A payload holds at most MAX_VALUES map entries and list elements",
        f"{DOC}#nanover-limit-003 (recspec's own limit, MAX_VALUES = 262,144)",
        "Each map entry (a frame's values and arrays, a Struct's fields) and each ListValue element becomes an "
        "object of its own when read, hundreds of bytes whatever its size on the wire, so recspec stops at "
        "262,144 of them in one payload (MAX_VALUES) to keep its memory bounded; real frames hold a few dozen. "
-       "The record is skipped.", E, structural=True),
+       "The record is skipped.", E, structural=True, policy=True),
     _r("NANOVER-LIMIT-004", "The shared state holds at most MAX_STATE_KEYS keys at once",
        f"{DOC}#nanover-limit-004 (recspec's own limit, MAX_STATE_KEYS = 65,536)",
        "recspec keeps the .state recording's keys to check deletions (NANOVER-STATE-001). Past 65,536 live "
        "keys (MAX_STATE_KEYS; real sessions hold tens) it stops keeping them, so memory does not grow with the "
-       "file, and deletions are no longer checked; the other rules go on.", W),
+       "file, and deletions are no longer checked; the other rules go on.", W, policy=True),
     # --- payloads -----------------------------------------------------------------
     _r("NANOVER-PROTO-001", "Each payload is well-formed protobuf for its message",
        f"{DOC}#nanover-proto-001 (user's document: {EN} § Recording file format)",
        "A payload is a serialized GetFrameResponse (.traj) or StateUpdate (.state): tags with field number > 0 "
        "and wire type 0, 1, 2 or 5, varints of at most 10 bytes, lengths within the message, whole f32 "
-       "elements in packed floats, UTF-8 strings. Groups (wire types 3, 4) are rejected: proto3 has none and "
-       "no NanoVer writer produces them. The record is skipped; the walk goes on with the next one.",
+       "elements in packed floats, UTF-8 strings (groups: NANOVER-PROTO-006). The record is skipped; the walk "
+       "goes on with the next one.",
        E, structural=True),
+    _r("NANOVER-PROTO-006", "Payloads hold no groups",
+       f"{DOC}#nanover-proto-006 (recspec's own refusal; the user's document is silent)",
+       "Groups (wire types 3 and 4) are refused: proto3 has none and no NanoVer writer produces them, so a group "
+       "in a payload is corruption as far as recspec can tell. The protobuf runtimes NanoVer's readers use skip "
+       "a group as an unknown field, so this is recspec's policy, not the format's. The record is skipped; the "
+       "walk goes on with the next one.", E, structural=True, policy=True),
     _r("NANOVER-PROTO-003", "Payloads hold no unknown fields",
        f"{DOC}#nanover-proto-003 (the user's document is silent)",
        "Every field of the NanoVer messages is listed in the schema. The protobuf runtime keeps unknown fields "
@@ -158,7 +164,7 @@ RULES: tuple[Rule, ...] = (
        f"{DOC}#nanover-xcheck-001 (recspec's own cross-check)",
        "Each record is read twice: by the reference (wire walk + protobuf runtime) and by the parser generated "
        "from ksy/nanover_recording.ksy. A difference is a bug in recspec or a gap in the spec, never the "
-       "file's fault, and is reported so that it is not silently ignored.", E),
+       "file's fault, and is reported so that it is not silently ignored.", E, policy=True),
 )
 
 RULES_BY_ID = MappingProxyType({r.id: r for r in RULES})

@@ -152,8 +152,10 @@ def _invalid_cases(good: list[tuple[int, bytes]]
     yield ("NANOVER-LIMIT-002", _file([(1, encode_state_update(StateUpdate({"deep": nested})))]), "state",
            _both("malformed", "NANOVER-LIMIT-002"), "a state value nested 40 lists deep")
     group = encode_frame(Frame(1, {"energy.kinetic": 1.0}))
-    yield ("NANOVER-PROTO-001", _file(good + [(200_000, group + b"\x1b\x1c")]), "traj",
-           _both("malformed", "NANOVER-PROTO-001"), "a group (wire types 3, 4) after the last frame's fields")
+    yield ("NANOVER-PROTO-001", _file(good + [(200_000, group + b"\x1e")]), "traj",
+           _both("malformed", "NANOVER-PROTO-001"), "wire type 6 (undefined) after the last frame's fields")
+    yield ("NANOVER-PROTO-006", _file(good + [(200_000, group + b"\x1b\x1c")]), "traj",
+           _both("malformed", "NANOVER-PROTO-006"), "a group (wire types 3, 4) after the last frame's fields")
     yield ("NANOVER-PROTO-003", _file(good + [(200_000, group + b"\x78\x01")]), "traj",
            {"spec": ("valid", ("NANOVER-PROTO-003",)), "compat": ("valid", ())},
            "an unknown field 15 (varint) in a GetFrameResponse")

@@ -46,11 +46,11 @@ RULES: tuple[Rule, ...] = (
        "A second concatenated stream, stream padding or any trailing bytes after the first stream are "
        "rejected: xz tools would silently read them, hiding a second signal or garbage.", E, structural=True),
     _r("RSIG-LIMIT-001", "The xz stream inflates to at most MAX_UNPACKED bytes",
-       f"{DOC}#rsig-limit-001 (user's document: {RU} § Описание)",
+       f"{DOC}#rsig-limit-001 (recspec's own limit, MAX_UNPACKED = MAX_FILE_SIZE = 8 MiB)",
        "A small file that inflates past the limit (an xz bomb) is stopped after MAX_UNPACKED bytes of output "
        "(8 MiB; decompression is streamed with a bounded output per step), so memory and time stay bounded. "
        "A raw file larger than MAX_FILE_SIZE (8 MiB) is not read either.",
-       E, structural=True),
+       E, structural=True, policy=True),
     _r("RSIG-TAR-001", "The tar archive is well formed", f"{DOC}#rsig-tar-001 (user's document: {RU} § Описание)",
        "Headers of 512 bytes (ustar or GNU), numeric fields in ASCII octal, a header checksum that matches, "
        "member data in whole blocks, a zero end-of-archive block and only zero blocks after it.",
@@ -193,7 +193,7 @@ RULES: tuple[Rule, ...] = (
        "0 .. 2^bits-1.", E),
     _r("RSIG-XCHECK-001", "recspec's two readers agree", f"{DOC}#rsig-xcheck-001 (recspec's own cross-check)",
        "The Kaitai parser generated from ksy/ and the reference decoder read the file differently. This is a "
-       "bug in recspec or a gap in the spec, not a fault of the file.", E),
+       "bug in recspec or a gap in the spec, not a fault of the file.", E, policy=True),
 )
 
 RULES_BY_ID = MappingProxyType({r.id: r for r in RULES})

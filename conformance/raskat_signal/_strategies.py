@@ -83,7 +83,9 @@ def _v3(draw: st.DrawFn, version: int, max_samples: int) -> SignalMsgpack:
         time=draw(_times()), microseconds=draw(st.integers(0, 999_999)), coordinate_1=draw(coord),
         coordinate_2=draw(coord), altitude=draw(st.floats(-500.0, 10_000.0, allow_nan=False)),
         sample_rate=draw(st.integers(1, 0xFFFFFFFF)), load_ohm=draw(st.integers(1, 0xFFFF)), adc_bits=bits,
-        vref=draw(st.floats(0.0, 50.0, exclude_min=True, allow_nan=False, allow_subnormal=False)),
+        # the usual reference voltages (whole ones too: msgpack-cxx packs 5.0 as an integer, RSIG-FIELDS-003)
+        vref=draw(st.sampled_from((1.0, 2.5, 3.3, 5.0))
+                  | st.floats(0.0, 50.0, exclude_min=True, allow_nan=False, allow_subnormal=False)),
         flags=draw(st.integers(0, 3)),
         antenna=draw(st.integers(0, 2)), samples=tuple(draw(st.lists(code, max_size=max_samples))),
         threshold=draw(code) if version == 4 else None)

@@ -11,6 +11,7 @@ hand out), on first use and by name, so the type checker sees its signature.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from recspec._case_json import CaseError, Difference, first_difference
 from recspec.errors import EncodeError, UsageError
 from recspec.formats import FormatInfo
 
-__all__ = ["Reference", "case_strategy", "compare", "decode_case", "drive_variants", "reference_file",
+__all__ = ["Reference", "case_strategy", "compare", "decode_case", "drive_variants", "field_path", "reference_file",
            "tolerances_for"]
 
 #: Variants drive runs when none is named: every variant but the legacy ones a spec writer never targets.
@@ -118,5 +119,46 @@ def tolerances_for(info: FormatInfo, names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def compare(info: FormatInfo, expected: Any, actual: Any, tolerances: Sequence[str]) -> Difference | None:
-    return first_difference(expected, actual, tolerances, info.load_reference().CASE_TOLERANCE_CHECKS)
+def compare(info: FormatInfo, expected: Any, actual: Any, tolerances: Sequence[str], profile: str = "spec"
+            ) -> Difference | None:
+    """The first difference between two cases, within the named tolerances and the profile's value
+    equivalences (``_equivalences.py``: none under spec)."""
+    from ._equivalences import equivalences_for
+
+    special = dict(info.load_reference().CASE_TOLERANCE_CHECKS)
+    names = list(tolerances)
+    for eq in equivalences_for(info.id, profile):
+        special[f"{profile}:{eq.name}"] = eq.same
+        names.append(f"{profile}:{eq.name}")
+    return first_difference(expected, actual, names, special)
+
+
+_INDEX = re.compile(r"\[\d+\]")
+#: NanoVer's open maps: a frame's values and arrays, a state update. Their keys are data, except the standard ones.
+_NANOVER_MAPS = re.compile(r"(records\.frame\.values|records\.frame\.arrays|records\.update)\.(.*)")
+
+
+def _nanover_field_path(path: str) -> str:
+    m = _NANOVER_MAPS.fullmatch(path)
+    if m is None:
+        return path
+    from recspec.conformance.nanover._check import STANDARD_ARRAYS, STANDARD_NUMBERS
+
+    head, rest = m.groups()
+    for key in sorted((*STANDARD_ARRAYS, *STANDARD_NUMBERS), key=len, reverse=True):
+        if rest == key or rest.startswith(key + "."):
+            return f"{head}.{rest}"
+    return f"{head}.*"  # any other key: one field, whatever its name and content
+
+
+#: format id -> a field path (indices dropped) with the names that are data, not fields, made ``*``.
+_FIELD_PATHS: Mapping[str, Callable[[str], str]] = {"nanover": _nanover_field_path}
+
+
+def field_path(info: FormatInfo, path: str) -> str:
+    """The field a case's JSON path is in: list indices dropped (``records.frame.arrays.bond.orders.float``), and
+    the keys that are data rather than field names (a NanoVer frame's own keys) made ``*``. Failures at one field
+    are one failure, whichever record or element they are found in."""
+    plain = _INDEX.sub("", path)
+    fn = _FIELD_PATHS.get(info.id)
+    return fn(plain) if fn is not None else plain

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -34,24 +35,33 @@ the testee:
 what is judged:
   writer: each case drawn for the format and variant is written; the file
     must keep every rule the reference encoder's file of the case keeps (under
-    --profile), read back as the same case (within --tolerance), and with
-    --byte-exact equal the reference encoder's bytes. A crash (signal), a
-    hang (--timeout), a refusal or a missing file is a verdict of its own.
+    --profile), read back as the same case (within --tolerance and the
+    profile's value equivalences: under compat, e.g. a raSkat whole-number
+    double stored as an integer, a Matrix-SMT zero's sign; under spec none),
+    and with --byte-exact equal the reference encoder's bytes. A crash
+    (signal), a hang (--timeout), a refusal or a missing file is a verdict of
+    its own.
   reader: valid generated files must be accepted and read as the reference
     reads them; the corpus's malformed files and mutations of valid ones
     (truncated, a byte changed, bytes appended) must be rejected: accepting a
     malformed file is a failure (silent disagreement), accepting an invalid
-    one is reported as lenient (a warning, by rule).
-  The first failure is shrunk by Hypothesis, re-running the testee, to the
-  smallest input that still fails; --out DIR saves it (case.json, the file,
-  report.json and replay.sh, the one command that replays it).
+    one is reported as lenient (a warning, by rule), accepting one that
+    breaks only recspec's own policy rules (`recspec rules` marks them) a note.
+  drive goes on after a failure until --max-examples; each distinct failure
+  (verdict, rule, field) is shrunk by Hypothesis, re-running the testee, to
+  the smallest input that still fails (up to --max-failures), and printed
+  with its whole input; --out DIR saves each (case.json, the file,
+  report.json and replay.sh, which replays it from any folder).
+  --persistent starts the testee once and sends every case as length-prefixed
+  JSON (docs/testees/README.md, "Persistent testees").
 
 reports and known deviations:
   --report FORMAT:PATH writes the same reports as `recspec check` (json,
   junit, sarif, html, markdown), one entry per target
   (drive/writer/nanover/traj). --expectations FILE lists known deviations
   by target: {"files": {"drive/writer/nanover": {"NANOVER-FRAME-005": "why"}}};
-  a listed rule that no longer occurs fails the run.
+  a key is a rule id or RULE:field.path (DRIVE-WRITER-007:bond.orders); one
+  that no longer occurs fails the run (listed for the format: in no variant).
 
 exit codes:
   0  the testee did right on every example (or only by known deviations)
@@ -64,6 +74,7 @@ examples:
   recspec drive reader carla --variant 0.9.15 -- ./carla_reader {file}
   recspec drive reader matrix-smt --compare stats --report junit:drive.xml -- node read.js {file}
   recspec drive writer nanover --replay failures/writer-nanover-traj/case.json -- python my_writer.py {case} {out}
+  recspec drive writer nanover --persistent --max-examples 500 -- python my_persistent_writer.py
 """
 
 
@@ -103,6 +114,10 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
                         "report)")
     p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"time limit of one run of the testee (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--persistent", action="store_true",
+                   help="start the testee once and send it every case (or file) as length-prefixed JSON on its "
+                        "standard input, answers on its standard output (docs/testees/README.md, 'Persistent "
+                        "testees'); a crash or hang is reported against its case and the testee restarted")
     p.add_argument("--tolerance", action="append", default=[], metavar="NAME",
                    help="a tolerance the format declares, for comparing cases (repeatable): float32 (every "
                         "format), millionth-floor (raskat-signal); an unknown name lists what the format declares")
@@ -112,6 +127,9 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
                    help="reader: what the reader prints (default case)")
     p.add_argument("--no-corpus", dest="corpus", action="store_false",
                    help="reader: do not feed the bundled corpus's files")
+    p.add_argument("--max-failures", type=int, default=10, metavar="N",
+                   help="distinct failures (by verdict, rule and field path) shrunk per variant (default 10); "
+                        "drive goes on to --max-examples and reports the ones found beyond N unshrunk")
     p.add_argument("--max-size", type=int, default=4, metavar="N",
                    help="the most frames or records in a drawn case (default 4)")
     p.add_argument("--out", type=Path, metavar="DIR", help="save each target's minimal failure in DIR")
@@ -212,20 +230,24 @@ def cmd_drive(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise InputError(f"--replay {args.replay}: no such file", str(args.replay))
     if args.max_examples < 1:
         raise UsageError("--max-examples must be at least 1")
+    if args.max_failures < 1:
+        raise UsageError("--max-failures must be at least 1")
     for kind, path in args.report:
         folder = Path(path).parent
         if path != "-" and not folder.is_dir():
             raise UsageError(f"--report {kind}:{path}: folder {folder} does not exist")
     expectations = load_expectations(args.expectations) if args.expectations else None
-    testee: Any = (CommandWriter(command, args.timeout) if args.direction == "writer"
-                   else CommandReader(command, args.timeout))
+    testee: Any = (CommandWriter(command, args.timeout, args.persistent) if args.direction == "writer"
+                   else CommandReader(command, args.timeout, args.persistent))
     opts = DriveOptions(info, None, profile, max_examples=args.max_examples, seed=args.seed,
                         tolerances=tolerances_for(info, args.tolerance), byte_exact=args.byte_exact,
-                        compare=args.compare, max_size=args.max_size, corpus=args.corpus)
+                        compare=args.compare, max_size=args.max_size, corpus=args.corpus,
+                        max_failures=args.max_failures)
     progress = _Progress(err)
     run = run_drive(args.direction, opts, variants, testee,
                     expectations=expectations.files if expectations else None, expectations_name=args.expectations,
-                    out_dir=args.out, replay_prefix=("recspec", "drive"), progress=progress, replay=args.replay)
+                    out_dir=args.out, replay_prefix=(sys.executable, "-m", "recspec", "drive"), progress=progress,
+                    replay=args.replay)
     progress.done()
     ctx = DriveRenderContext(run.report)
     if args.json:
@@ -251,24 +273,66 @@ def cmd_drive(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK if run.ok else EXIT_FAIL
 
 
+#: The longest input the summary prints whole; a longer one is saved (with --out, or to a temporary file) and
+#: its path printed.
+_PRINTED_WHOLE = 64 * 1024
+
+
+def _whole_input(ex: Any, saved: Path | None) -> str:
+    """The failure's input as the summary prints it: the whole case (and the mutation), or where it is saved."""
+    if ex.source is not None:
+        return f"the corpus file {ex.source}"
+    if ex.case is None:
+        return "(no case)"
+    text = json.dumps(ex.case, ensure_ascii=False)
+    how = f", {ex.mutation}" if ex.mutation and ex.mutation != "none" else ""
+    if len(text) <= _PRINTED_WHOLE:
+        return text + how
+    if saved is not None:
+        return f"the case in {saved / 'case.json'} ({len(text)} characters){how}"
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix="recspec-drive-case-", suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(json.dumps(ex.case, indent=1, ensure_ascii=False) + "\n")
+    return f"the case in {name} ({len(text)} characters){how}"
+
+
 def _summary(run: Any, out: TextIO) -> None:
     from recspec.report import Severity
 
+    from ._engine import excusing
+
     for r, fr in zip(run.results, run.report.files):
         state = "FAIL" if fr.failed else "ok"
-        extra = f", {len(r.excused)} known deviation(s)" if r.excused else ""
+        n = len(r.failures)
+        extra = (f", {n} distinct failure(s)" if n else "") + (
+            f", {len(r.excused)} known deviation(s)" if r.excused else "")
         out.write(f"{fr.path}: {state} ({r.examples} examples, seed {r.seed}{extra})\n")
+        for k, ex in enumerate(r.failures):
+            saved = r.saved_each[k] if k < len(r.saved_each) else None
+            out.write(f"  failure {k + 1} of {n}" + ("" if ex.shrunk else " (not shrunk: --max-failures reached)")
+                      + ":\n")
+            for item in ex.items:
+                known = " (known deviation)" if excusing(item, r.opts.expected) else ""
+                out.write(f"    {item.severity.value.upper():7} {item.rule}{known}: {item.message}\n")
+                for f in item.findings:
+                    if f.severity is Severity.ERROR:
+                        at = f" @{f.offset}" if f.offset is not None else ""
+                        out.write(f"    {f.severity.value.upper():7} {f.rule}{at}: {f.message}\n")
+            out.write(f"    {'minimal input' if ex.shrunk else 'input'}: {_whole_input(ex, saved)}\n")
+            if ex.flaky:
+                out.write(f"    note: the testee is flaky on this input ({ex.flaky})\n")
+            if saved is not None:
+                out.write(f"    saved in {saved}\n")
+                if k < len(r.replays) and r.replays[k]:
+                    out.write(f"    replay: {r.replays[k]}\n")
         for f in fr.findings:
-            if f.rule.startswith("DRIVE-") or f.severity is Severity.ERROR:
-                known = " (known deviation)" if f.rule in fr.known_deviations else ""
-                out.write(f"    {f.severity.value.upper():7} {f.rule}{known}: {f.message}\n")
-        if r.saved is not None:
-            out.write(f"    saved in {r.saved}\n")
-            if r.replay:
-                out.write(f"    replay: {r.replay}\n")
-        if r.flaky:
-            out.write(f"    note: the testee is flaky on this input ({r.flaky})\n")
+            if f.rule in ("DRIVE-READER-007", "DRIVE-READER-008") or f.message.startswith("known deviation"):
+                out.write(f"    {f.severity.value.upper():7} {f.rule}: {f.message}\n")
     for st in run.report.stale:
         out.write(f"STALE {st.rule} expected on {st.path}, but {st.why}\n")
     failed = sum(1 for fr in run.report.files if fr.failed)
-    out.write(f"\n{len(run.report.files)} target(s), {failed} failed\n")
+    stale = len(run.report.stale)
+    out.write(f"\n{len(run.report.files)} target(s), {failed} failed"
+              + (f", {stale} stale known deviation(s)" if stale else "") + "\n")

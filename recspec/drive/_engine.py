@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import tempfile
 import traceback
 from collections import Counter
@@ -29,9 +30,9 @@ from recspec.errors import DecodeError
 from recspec.formats import FormatInfo
 from recspec.report import FileReport, Finding, Severity, Verdict
 
-from ._cases import case_strategy, compare, decode_case, reference_file
+from ._cases import case_strategy, compare, decode_case, field_path, reference_file
 from ._rules import VERDICT_RULES
-from ._testee import DEFAULT_TIMEOUT, MAX_OUTPUT, Outcome, run_command, shell_line, substitute
+from ._testee import DEFAULT_TIMEOUT, MAX_OUTPUT, Outcome, PersistentProcess, run_command, shell_line, substitute
 
 __all__ = ["CallableReader", "CallableWriter", "CommandReader", "CommandWriter", "DriveOptions", "Example", "Item",
            "TargetResult", "drive_target", "judge_reader", "judge_writer", "replay_target"]
@@ -67,13 +68,29 @@ class CommandWriter:
 
     command: Sequence[str]
     timeout: float = DEFAULT_TIMEOUT
+    #: one process for every case (the length-prefixed JSON protocol of docs/testees), not one per case
+    persistent: bool = False
+    _process: PersistentProcess | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         return shell_line(self.command)
 
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
+
     def write(self, case: Mapping[str, Any], workdir: Path, suffix: str) -> tuple[Outcome, bytes | None]:
         case_path, out_path = workdir / "case.json", workdir / f"out{suffix}"
+        if self.persistent:
+            if self._process is None:
+                self._process = PersistentProcess(self.command, self.timeout)
+            outcome, answer = self._process.request({"case": case, "out": str(out_path)})
+            if answer is None:
+                return outcome, None
+            if not answer["ok"]:
+                return Outcome(1, stderr=str(answer.get("error", ""))), None
+            return outcome, out_path.read_bytes() if out_path.is_file() else None
         case_path.write_text(_case_text(case), encoding="utf-8")
         argv = substitute(self.command, case=case_path, out=out_path)
         uses_case = any("{case}" in w for w in self.command)
@@ -119,12 +136,31 @@ class CommandReader:
 
     command: Sequence[str]
     timeout: float = DEFAULT_TIMEOUT
+    #: one process for every file (the length-prefixed JSON protocol of docs/testees), not one per file
+    persistent: bool = False
+    _process: PersistentProcess | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         return shell_line(self.command)
 
+    def close(self) -> None:
+        if self._process is not None:
+            self._process.close()
+
     def read(self, path: Path) -> Outcome:
+        if self.persistent:
+            if self._process is None:
+                self._process = PersistentProcess(self.command, self.timeout)
+            outcome, answer = self._process.request({"file": str(path)})
+            if answer is None:
+                return outcome
+            if not answer["ok"]:
+                return Outcome(1, stderr=str(answer.get("error", "")))
+            try:
+                return Outcome(0, stdout=json.dumps(answer.get("case"), ensure_ascii=False).encode("utf-8"))
+            except (TypeError, ValueError) as e:  # pragma: no cover - it came from JSON
+                return Outcome(0, stderr=f"not JSON: {e}")
         uses_file = any("{file}" in w for w in self.command)
         return run_command(substitute(self.command, file=path), stdin=None if uses_file else path.read_bytes(),
                            timeout=self.timeout)
@@ -169,11 +205,29 @@ class Item:
     findings: tuple[Finding, ...] = ()
     severity: Severity = Severity.ERROR
 
+    #: the field the item is about (``_cases.field_path``: indices dropped, data keys as ``*``); set by the judge
+    field: str = ""
+
+    @property
+    def signatures(self) -> frozenset[tuple[str, str, str]]:
+        """What makes two failures the same one: the verdict, the rule and the field. A written file that breaks
+        rules has one per rule it breaks."""
+        if self.findings:
+            return frozenset((self.verdict, f.rule, "") for f in self.findings)
+        return frozenset({(self.verdict, self.rule, self.field)})
+
+
+_INDEX = re.compile(r"\[\d+\]")
+
 
 def _item(direction: str, verdict: str, message: str, **kw: Any) -> Item:
     rule = VERDICT_RULES[(direction, verdict)]
     extra = kw.pop("excused_by", frozenset())
-    return Item(verdict, rule, message, excused_by=frozenset({rule}) | extra, **kw)
+    info = kw.pop("info", None)
+    item = Item(verdict, rule, message, excused_by=frozenset({rule}) | extra, **kw)
+    if item.path and info is not None:
+        item.field = field_path(info, item.path)
+    return item
 
 
 @dataclass
@@ -188,6 +242,8 @@ class DriveOptions:
     compare: str = "case"  # reader: "case" or "stats"
     expected: Mapping[str, str] = field(default_factory=dict)
     max_size: int = 4
+    #: distinct failures (by signature) shrunk per target; the ones found beyond it are reported unshrunk
+    max_failures: int = 10
     corpus: bool = True  # reader: also feed the corpus's files
     progress: Callable[[str], None] | None = None
 
@@ -209,6 +265,12 @@ class Example:
     source: str | None = None  # reader: the corpus file it came from
     stdout: bytes = b""
     stderr: str = ""
+    #: set when the testee failed on this input, then did not when it was run again
+    flaky: str | None = None
+    #: False for a failure found after --max-failures distinct ones were shrunk: reported as first seen
+    shrunk: bool = True
+    #: writer: the reference encoder's file of the case (None where the format cannot hold it)
+    reference: bytes | None = None
 
 
 def _errors(report: FileReport) -> set[str]:
@@ -243,7 +305,7 @@ def judge_writer(opts: DriveOptions, testee: WriterTestee, case: dict[str, Any])
     ref = reference_file(info, case, opts.profile)
     with tempfile.TemporaryDirectory(prefix="recspec-drive-") as tmp:
         outcome, data = testee.write(case, Path(tmp), opts.suffix)
-    ex = Example(case, data, [], stdout=b"", stderr=outcome.stderr)
+    ex = Example(case, data, [], stdout=b"", stderr=outcome.stderr, reference=ref.data)
     w = "writer"
     if _died(ex, w, outcome):
         return ex
@@ -279,9 +341,9 @@ def judge_writer(opts: DriveOptions, testee: WriterTestee, case: dict[str, Any])
     except (DecodeError, CaseError) as e:
         ex.items.append(_item(w, "mismatch", f"the file does not read back as a case: {e}"))
     else:
-        diff = compare(info, canonical, actual, opts.tolerances)
+        diff = compare(info, canonical, actual, opts.tolerances, opts.profile)
         if diff is not None:
-            ex.items.append(_item(w, "mismatch", f"the file holds another case: {diff}", path=diff.path,
+            ex.items.append(_item(w, "mismatch", f"the file holds another case: {diff}", path=diff.path, info=info,
                                   expected=_plain(diff.expected), actual=_plain(diff.actual)))
     if opts.byte_exact and data != ref.data:
         at = _first_byte_difference(data, ref.data)
@@ -328,6 +390,12 @@ def _parse_output(opts: DriveOptions, outcome: Outcome) -> tuple[Any, str | None
     return value, None
 
 
+def _is_policy(opts: DriveOptions, rule_id: str) -> bool:
+    """Whether a rule is recspec's own policy (a limit, a refusal), not the format's."""
+    rule = opts.info.load().RULES_BY_ID.get(rule_id)
+    return rule is not None and rule.policy
+
+
 def _stats(report: FileReport, opts: DriveOptions) -> dict[str, Any]:
     from recspec._plain import to_plain
 
@@ -366,9 +434,10 @@ def judge_reader(opts: DriveOptions, testee: ReaderTestee, data: bytes, *, case:
                 want = decode_case(opts.info, data, opts.variant)
             except (DecodeError, CaseError):
                 return ex  # a valid file without a case: accepting it is all that can be asked
-        diff = compare(opts.info, want, value, opts.tolerances)
+        diff = compare(opts.info, want, value, opts.tolerances, opts.profile)
         if diff is not None:
             ex.items.append(_item(r, "disagrees", f"the reader reads another {opts.compare}: {diff}", path=diff.path,
+                                  info=opts.info,
                                   expected=_plain(diff.expected), actual=_plain(diff.actual)))
         return ex
     if not accepted:
@@ -376,6 +445,11 @@ def judge_reader(opts: DriveOptions, testee: ReaderTestee, data: bytes, *, case:
     rules = sorted(_errors(report))
     first = next((f for f in report.findings if f.severity is Severity.ERROR), None)
     where = f" ({first.rule} @{first.offset}: {first.message})" if first is not None else ""
+    if rules and all(_is_policy(opts, r) for r in rules):
+        ex.items.append(_item(r, "accepts-policy", f"the reader accepted a file that breaks only recspec's policy "
+                              f"({', '.join(rules)}), not the format's{where}", excused_by=frozenset(rules),
+                              severity=Severity.INFO))
+        return ex
     if verdict is Verdict.MALFORMED:
         ex.items.append(_item(r, "accepts-malformed", f"the reader accepted a malformed file{where} and printed "
                               f"{len(outcome.stdout)} bytes: a silent disagreement", excused_by=frozenset(rules)))
@@ -398,34 +472,80 @@ class TargetResult:
     opts: DriveOptions
     testee: str
     seed: int
+    #: examples drawn and judged (shrinking's steps not counted)
     examples: int = 0
-    failure: Example | None = None
-    #: rule id -> how many examples it was excused on (a known deviation that occurred)
+    #: the distinct failures found, each shrunk to its smallest input (up to ``max_failures``), in finding order
+    found: list[Example] = field(default_factory=list)
+    #: known-deviation key (``RULE`` or ``RULE:field.path``) -> how many examples it excused
     excused: Counter[str] = field(default_factory=Counter)
     lenient: Counter[str] = field(default_factory=Counter)
+    #: policy rule -> how many files breaking only policy rules the reader accepted (a note)
+    policy: Counter[str] = field(default_factory=Counter)
     corpus_failures: list[Example] = field(default_factory=list)
     #: the last reference file judged, for the report's stats
     last_reference: bytes | None = None
-    flaky: str | None = None
-    saved: Path | None = None
-    replay: str | None = None
+    #: the folder of each failure saved (``--out``), and the command that replays it (for a command testee)
+    saved_each: list[Path] = field(default_factory=list)
+    replays: list[str | None] = field(default_factory=list)
+
+    @property
+    def saved(self) -> Path | None:
+        return self.saved_each[0] if self.saved_each else None
+
+    @property
+    def replay(self) -> str | None:
+        return self.replays[0] if self.replays else None
+
+    @property
+    def failure(self) -> Example | None:
+        """The first failure found (shrunk)."""
+        return self.found[0] if self.found else None
 
     @property
     def failures(self) -> list[Example]:
-        return ([self.failure] if self.failure is not None else []) + self.corpus_failures
+        return self.found + self.corpus_failures
+
+    @property
+    def flaky(self) -> str | None:
+        return next((ex.flaky for ex in self.found if ex.flaky), None)
+
+
+def _path_matches(field: str, where: str) -> bool:
+    """Whether a known deviation's field path (``bond.orders``, ``frames.duration_this``) names ``field``: a run
+    of its dotted names (``bond.orders`` names ``records.frame.arrays.bond.orders.float``)."""
+    where = _INDEX.sub("", where)
+    return bool(where) and f".{where}." in f".{field}."
+
+
+def excusing(item: Item, expected: Mapping[str, str]) -> list[str]:
+    """The known-deviation keys that excuse ``item``: a rule id that excuses it (the drive rule, or for a written
+    file that breaks rules, one of those rules), or ``RULE:field.path`` with such a rule and its field path."""
+    out = []
+    for key in expected:
+        rule, _, where = key.partition(":")
+        if rule in item.excused_by and (not where or _path_matches(item.field, where)):
+            out.append(key)
+    return out
 
 
 def failing(items: Sequence[Item], expected: Mapping[str, str]) -> list[Item]:
     """The items that fail the run: errors not excused by a listed known deviation."""
-    return [i for i in items if i.severity is Severity.ERROR and not (i.excused_by & set(expected))]
+    return [i for i in items if i.severity is Severity.ERROR and not excusing(i, expected)]
+
+
+def signatures(ex: Example, expected: Mapping[str, str]) -> frozenset[tuple[str, str, str]]:
+    """The signatures of an example's failing items."""
+    return frozenset(sig for i in failing(ex.items, expected) for sig in i.signatures)
 
 
 def _note(result: TargetResult, ex: Example) -> None:
     for item in ex.items:
         if item.severity is Severity.WARNING:
             result.lenient.update(item.excused_by - {item.rule})
-        for rule in item.excused_by & set(result.opts.expected):
-            result.excused[rule] += 1
+        elif item.severity is Severity.INFO:
+            result.policy.update(item.excused_by - {item.rule})
+        for key in excusing(item, result.opts.expected):
+            result.excused[key] += 1
 
 
 def _mutations(data: bytes) -> Any:
@@ -478,7 +598,17 @@ def _same_examples_in_any_process() -> Iterator[None]:
 
 
 def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | ReaderTestee) -> TargetResult:
-    """Drive one target: every example within ``max_examples``, the first failure shrunk."""
+    """Drive one target: ``max_examples`` examples, every distinct failure found and (up to ``max_failures``)
+    shrunk.
+
+    One Hypothesis search per failure: a search stops at the first example with a failure whose signature
+    (:attr:`Item.signatures`) no failure reported so far has, and shrinks it to the smallest input that still has
+    such a failure (the first search: any failure); the next
+    search (the same seed, so the same examples, whose judgements are remembered rather than run again) goes on
+    past it. The search that finds nothing new has judged all ``max_examples``. An example is run again only when
+    it carries a signature not yet reported: the one a search shrinks, and the shrunk input Hypothesis replays at
+    its end (which tells a flaky testee). A flaky failure's judgement is remembered as it was, so its signatures
+    stay reported and the searches end."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as hseed
     from hypothesis import strategies as st
@@ -487,18 +617,17 @@ def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | Read
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**32)
     result = TargetResult(direction, opts, testee.name, seed)
     cases = case_strategy(opts.info, opts.variant, opts.profile, max_size=opts.max_size)
-    shrinking = [False]
-    found: list[Example] = []
-
-    def tick() -> None:
-        if opts.progress is not None:
-            opts.progress(f"{result.examples} example(s)" + (", shrinking a failure" if found else ""))
+    expected = opts.expected
+    reported: set[tuple[str, str, str]] = set()  # signatures covered by a failure in result.found
+    judged: dict[Any, Example] = {}  # input -> its judgement, remembered across the searches
+    beyond: dict[tuple[str, str, str], Example] = {}  # signatures found past max_failures: first example
+    counted: set[Any] = set()  # the inputs drawn, each counted (and its notes taken) once
 
     if direction == "reader" and opts.corpus:
         for name, data in _corpus_files(opts):
             ex = judge_reader(opts, testee, data, source=name)  # type: ignore[arg-type]
             _note(result, ex)
-            if failing(ex.items, opts.expected):
+            if failing(ex.items, expected):
                 result.corpus_failures.append(ex)
 
     if direction == "writer":
@@ -511,44 +640,91 @@ def drive_target(direction: str, opts: DriveOptions, testee: WriterTestee | Read
             return _mutations(ref.data).map(lambda m: (case, m[0], m[1], ref.data))
         strategy = cases.flatmap(with_file)
 
-    @settings(max_examples=opts.max_examples, deadline=None, database=None, report_multiple_bugs=False,
-              print_blob=False, verbosity=Verbosity.quiet, suppress_health_check=list(HealthCheck),
-              phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink))
-    @given(strategy)
-    def search(example: Any) -> None:
-        result.examples += 1
-        tick()
+    def key_of(example: Any) -> Any:
+        if direction == "writer":
+            return json.dumps(example, sort_keys=True)
+        return example[2]  # the bytes fed
+
+    def judge(example: Any) -> Example:
         if direction == "writer":
             ex = judge_writer(opts, testee, example)  # type: ignore[arg-type]
-            ref = reference_file(opts.info, example, opts.profile).data
+            ref = ex.reference
         else:
             case, mutation, data, ref = example
             ex = judge_reader(opts, testee, data, case=case, mutation=mutation)  # type: ignore[arg-type]
         if ref is not None:
             result.last_reference = ref
-        if not shrinking[0]:
-            _note(result, ex)
-        if failing(ex.items, opts.expected):
-            shrinking[0] = True
+        return ex
+
+    def one_search() -> Example | None:
+        """Search for an example with a failure not yet reported and shrink it to the smallest input that still
+        has one; None when the search found none."""
+        found: list[Example] = []
+        drawn = [0]  # examples drawn by this search; the last search draws every one of them
+
+        def tick() -> None:
+            if opts.progress is not None:
+                n = len(result.found)
+                opts.progress(f"{result.examples} example(s)" + (f", {n} failure(s)" if n else "")
+                              + (", shrinking a failure" if found else ""))
+
+        @settings(max_examples=opts.max_examples, deadline=None, database=None, report_multiple_bugs=False,
+                  print_blob=False, verbosity=Verbosity.quiet, suppress_health_check=list(HealthCheck),
+                  phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink))
+        @given(strategy)
+        def search(example: Any) -> None:
+            key = key_of(example)
+            ex = judged.get(key)
+            if ex is None or signatures(ex, expected) - reported:
+                ex = judged[key] = judge(example)
+            if not found:  # an example drawn, not a shrinking step
+                drawn[0] += 1
+                result.examples = max(result.examples, drawn[0])
+                if key not in counted:  # its notes taken once
+                    counted.add(key)
+                    _note(result, ex)
+                tick()
+            new = signatures(ex, expected) - reported
+            if not new:
+                return
+            if len(result.found) >= opts.max_failures:
+                for sig in new:
+                    beyond.setdefault(sig, ex)
+                return
             found.append(ex)
             raise _Failed()
 
-    search = hseed(seed)(search)
-    try:
-        with _same_examples_in_any_process():
-            search()
-    except _Failed:
-        result.failure = found[-1]
-    except Flaky:  # the testee failed, then passed on the same input: report the last failure seen
-        result.failure = found[-1] if found else None
-        result.flaky = _FLAKY
-    except Unsatisfiable:
-        pass  # every drawn case was one the format cannot hold; nothing to feed a reader
-    except BaseExceptionGroup:  # hypothesis's FlakyFailure on some versions
-        if not found:
-            raise
-        result.failure = found[-1]
-        result.flaky = _FLAKY
+        search = hseed(seed)(search)
+        try:
+            with _same_examples_in_any_process():
+                search()
+        except _Failed:
+            return found[-1]
+        except Flaky:  # the testee failed, then passed on the same input: report the last failure seen
+            if not found:
+                return None
+            found[-1].flaky = _FLAKY
+            return found[-1]
+        except Unsatisfiable:
+            return None  # every drawn case was one the format cannot hold; nothing to feed a reader
+        except BaseExceptionGroup:  # hypothesis's FlakyFailure on some versions
+            if not found:
+                raise
+            found[-1].flaky = _FLAKY
+            return found[-1]
+        if found:  # failed, then passed when replayed, without Hypothesis saying so
+            found[-1].flaky = _FLAKY
+            return found[-1]
+        return None
+
+    while (shrunk := one_search()) is not None:
+        result.found.append(shrunk)
+        reported.update(signatures(shrunk, expected))
+    for sig, ex in beyond.items():
+        if sig not in reported:
+            ex.shrunk = False
+            result.found.append(ex)
+            reported.update(signatures(ex, expected))
     return result
 
 
@@ -579,7 +755,9 @@ def _corpus_files(opts: DriveOptions) -> list[tuple[str, bytes]]:
 
 
 def example_json(ex: Example) -> dict[str, Any]:
-    out: dict[str, Any] = {"verdicts": [i.verdict for i in ex.items]}
+    out: dict[str, Any] = {"verdicts": [i.verdict for i in ex.items], "shrunk": ex.shrunk}
+    if ex.flaky:
+        out["flaky"] = ex.flaky
     if ex.case is not None:
         out["case"] = ex.case
     if ex.mutation is not None:
@@ -610,5 +788,5 @@ def replay_target(direction: str, opts: DriveOptions, testee: WriterTestee | Rea
         ex = judge_reader(opts, testee, data, source=str(path))  # type: ignore[arg-type]
     _note(result, ex)
     if failing(ex.items, opts.expected):
-        result.failure = ex
+        result.found.append(ex)
     return result

@@ -12,7 +12,7 @@ from recspec.report import Rule, Severity, rule
 
 __all__ = ["DRIVE", "DRIVE_RULES", "DRIVE_RULES_BY_ID", "VERDICT_RULES"]
 
-E, W = Severity.ERROR, Severity.WARNING
+E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 _W = "recspec drive writer"
 _R = "recspec drive reader"
 
@@ -43,7 +43,9 @@ DRIVE_RULES: tuple[Rule, ...] = (
     rule("DRIVE-WRITER-007", "The written file holds the case it was given", _W,
          "The reference decoder reads the written file back into a case that differs from the one the writer was "
          "given (the first difference's JSON path, the expected and the actual value are in the finding), within "
-         "the declared tolerances named by --tolerance. Verdict 'mismatch'.", E),
+         "the declared tolerances named by --tolerance and the profile's value equivalences (none under spec; "
+         "under compat what recspec check accepts as the same value stored another way, "
+         "recspec/drive/_equivalences.py). Verdict 'mismatch'.", E),
     rule("DRIVE-WRITER-008", "The written file is byte for byte the reference encoder's", _W,
          "With --byte-exact: the written bytes differ from the reference encoder's canonical file of the case "
          "(the finding gives the first differing offset). Verdict 'not-byte-exact'.", E),
@@ -67,6 +69,11 @@ DRIVE_RULES: tuple[Rule, ...] = (
     rule("DRIVE-READER-007", "The reader rejects an invalid file", _R,
          "The reader accepted a file recspec finds invalid (well-formed, breaking a value rule). Readers may be "
          "lenient, so this is a warning naming the rules the file breaks. Verdict 'lenient'.", W),
+    rule("DRIVE-READER-008", "A file that breaks only recspec's policy may be accepted", _R,
+         "The reader accepted a file whose every error comes from a policy rule: recspec's own limit or refusal "
+         "(a nesting or size limit, a protobuf group), not the format's (`recspec rules` marks them [recspec "
+         "policy]). That is the reader's right, so it is a note naming the rules, never DRIVE-READER-006 or -007. "
+         "Verdict 'accepts-policy'.", INFO),
 )
 
 DRIVE_RULES_BY_ID = {r.id: r for r in DRIVE_RULES}
@@ -80,5 +87,5 @@ VERDICT_RULES = {
     ("reader", "crash"): "DRIVE-READER-001", ("reader", "timeout"): "DRIVE-READER-002",
     ("reader", "rejects-valid"): "DRIVE-READER-003", ("reader", "bad-output"): "DRIVE-READER-004",
     ("reader", "disagrees"): "DRIVE-READER-005", ("reader", "accepts-malformed"): "DRIVE-READER-006",
-    ("reader", "lenient"): "DRIVE-READER-007",
+    ("reader", "lenient"): "DRIVE-READER-007", ("reader", "accepts-policy"): "DRIVE-READER-008",
 }

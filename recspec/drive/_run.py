@@ -24,9 +24,18 @@ from recspec.formats import FormatInfo
 from recspec.render import RenderContext, write_atomic
 from recspec.report import FileReport, Finding, Report, Rule, Severity, StaleExpectation, Verdict
 
-from ._engine import DriveOptions, Example, TargetResult, drive_target, example_json, replay_target
+from ._engine import (
+    DriveOptions,
+    Example,
+    TargetResult,
+    drive_target,
+    example_json,
+    excusing,
+    replay_target,
+)
+from ._limits import DEFAULT_TIMEOUT
 from ._rules import DRIVE, DRIVE_RULES
-from ._testee import shell_line
+from ._testee import absolute_command, replay_script, shell_line
 
 __all__ = ["DriveRenderContext", "DriveRun", "run_drive", "target_name"]
 
@@ -68,11 +77,15 @@ def _finding(item: Any) -> Finding:
     return Finding(item.rule, item.severity, item.message, None, None, item.path, item.expected, item.actual)
 
 
+#: The most characters of a case a finding's message quotes; the summary prints the whole case.
+_QUOTED = 400
+
+
 def _describe_case(ex: Example) -> str:
     if ex.source is not None:
         return f"the corpus file {ex.source}"
     text = json.dumps(ex.case, ensure_ascii=False) if ex.case is not None else "(no case)"
-    text = text if len(text) <= 400 else text[:397] + "..."
+    text = text if len(text) <= _QUOTED else text[:_QUOTED - 3] + "..."
     return f"the case {text}" + (f", {ex.mutation}" if ex.mutation and ex.mutation != "none" else "")
 
 
@@ -80,21 +93,31 @@ def _file_report(direction: str, r: TargetResult) -> FileReport:
     o = r.opts
     name = target_name(direction, o.info, o.variant)
     findings: list[Finding] = []
-    known: dict[str, str] = {}
+    failing_rules: set[str] = set()  # rules of error findings no known deviation excuses
     for ex in r.failures:
+        how = "minimal input" if ex.shrunk else "input, not shrunk (--max-failures reached)"
         for item in ex.items:
             f = _finding(item)
-            findings.append(Finding(f.rule, f.severity, f"{f.message} (minimal input: {_describe_case(ex)})",
+            findings.append(Finding(f.rule, f.severity, f"{f.message} ({how}: {_describe_case(ex)})",
                                     None, None, f.path, f.expected, f.actual))
             findings += list(item.findings)
+            if item.severity is Severity.ERROR and not excusing(item, o.expected):
+                failing_rules.add(item.rule)
+                failing_rules.update(f.rule for f in item.findings)
     for rule, n in sorted(r.lenient.items()):
         findings.append(Finding("DRIVE-READER-007", Severity.WARNING,
                                 f"the reader accepted {n} file(s) breaking {rule} (lenient)", path=rule))
-    for rule in sorted(r.excused):
-        known[rule] = o.expected.get(rule, "")
-        if not any(f.rule == rule for f in findings):
-            findings.append(Finding(rule, Severity.ERROR, f"known deviation: occurred on {r.excused[rule]} "
-                                    f"example(s)", path=""))
+    for rule, n in sorted(r.policy.items()):
+        findings.append(Finding("DRIVE-READER-008", Severity.INFO,
+                                f"the reader accepted {n} file(s) breaking only recspec's policy rule {rule} "
+                                "(a note: the format allows it)", path=rule))
+    known: dict[str, str] = {}
+    for key in sorted(r.excused):
+        rule, _, where = key.partition(":")
+        known.setdefault(rule, o.expected.get(key, ""))
+        if not any(f.rule == rule for f in findings) or where:
+            findings.append(Finding(rule, Severity.ERROR, f"known deviation{f' at {where}' if where else ''}: "
+                                    f"occurred on {r.excused[key]} example(s)", path=where))
     verdict = Verdict.INVALID if any(f.severity is Severity.ERROR for f in findings) else Verdict.VALID
     stats: dict[str, Any] = {}
     if r.last_reference is not None:
@@ -114,17 +137,15 @@ def _file_report(direction: str, r: TargetResult) -> FileReport:
         drive["saved"] = str(r.saved)
         drive["replay"] = r.replay
     fr = FileReport(name, o.info.id, o.variant, o.profile, verdict, findings, stats, {"drive": drive})
-    fr.known_deviations = {k: v for k, v in known.items() if any(f.rule == k for f in findings)}
+    # a rule is a known deviation of the target when no error finding of it fails
+    fr.known_deviations = {k: v for k, v in known.items() if k not in failing_rules}
     return fr
 
 
-def _expected_for(expectations: Mapping[str, Mapping[str, str]], name: str) -> dict[str, str]:
-    """The known deviations listed for a target: its own entry and its format's (every variant)."""
-    out: dict[str, str] = {}
+def _expected_for(expectations: Mapping[str, Mapping[str, str]], name: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The known deviations listed for a target: its format's entry (every variant) and its own."""
     parts = name.split("/")
-    for key in ("/".join(parts[:3]), name):
-        out.update(expectations.get(key, {}))
-    return out
+    return dict(expectations.get("/".join(parts[:3]), {})), dict(expectations.get(name, {}))
 
 
 def run_drive(direction: str, base: DriveOptions, variants: Sequence[str | None], testee: Any, *,
@@ -133,59 +154,83 @@ def run_drive(direction: str, base: DriveOptions, variants: Sequence[str | None]
               progress: Callable[[str, str], None] | None = None,
               replay: Path | None = None) -> DriveRun:
     """Drive every variant, then build the report (known deviations applied, stale ones listed) and save
-    each failure in ``out_dir``. ``replay``: judge that one saved input instead of drawing any."""
+    each failure in ``out_dir``. ``replay``: judge that one saved input instead of drawing any.
+
+    A known deviation listed for the format (``base.expected``, or the expectations file's
+    ``drive/writer/FORMAT``) is stale when it occurs in none of the variants driven, and is reported under the
+    format's name; one listed for a variant (``drive/writer/FORMAT/VARIANT``) when it does not occur there."""
     import dataclasses
 
     results: list[TargetResult] = []
     saved: dict[str, Path] = {}
-    for variant in variants:
-        name = target_name(direction, base.info, variant)
-        expected = dict(base.expected)
-        if expectations is not None:
-            expected.update(_expected_for(expectations, name))
-        opts = dataclasses.replace(base, variant=variant, expected=expected,
-                                   progress=None if progress is None else partial(progress, name))
-        r = (replay_target(direction, opts, testee, replay) if replay is not None
-             else drive_target(direction, opts, testee))
-        if out_dir is not None and r.failures:
-            r.saved = _save(direction, r, out_dir / name.replace("/", "-").removeprefix("drive-"), testee,
-                            replay_prefix)
-            saved[name] = r.saved
-        results.append(r)
+    own: list[dict[str, str]] = []  # per target: the deviations listed for that variant alone
+    everywhere = dict(base.expected)
+    try:
+        for variant in variants:
+            name = target_name(direction, base.info, variant)
+            expected = dict(base.expected)
+            mine: dict[str, str] = {}
+            if expectations is not None:
+                for_format, mine = _expected_for(expectations, name)
+                everywhere.update(for_format)
+                expected.update(for_format)
+                expected.update(mine)
+            own.append({k: v for k, v in mine.items() if k not in everywhere})
+            opts = dataclasses.replace(base, variant=variant, expected=expected,
+                                       progress=None if progress is None else partial(progress, name))
+            r = (replay_target(direction, opts, testee, replay) if replay is not None
+                 else drive_target(direction, opts, testee))
+            if out_dir is not None and r.failures:
+                _save(direction, r, out_dir / name.replace("/", "-").removeprefix("drive-"), testee, replay_prefix)
+                saved[name] = r.saved_each[0]
+            results.append(r)
+    finally:
+        close = getattr(testee, "close", None)
+        if close is not None:
+            close()  # a persistent testee's process ends with the run
     report = Report([_file_report(direction, r) for r in results])
     stale: list[StaleExpectation] = []
-    for r, fr in zip(results, report.files):
-        occurred = {f.rule for f in fr.findings}
-        for rule, why in r.opts.expected.items():
-            if rule not in occurred and rule not in r.excused:
-                stale.append(StaleExpectation(fr.path, rule, why, "it did not occur"))
+    for r, fr, mine in zip(results, report.files, own):
+        stale += [StaleExpectation(fr.path, key, why, "it did not occur") for key, why in mine.items()
+                  if key not in r.excused]
+    if results:
+        format_name = "/".join(report.files[0].path.split("/")[:3])
+        stale += [StaleExpectation(format_name, key, why, "it did not occur in any variant driven")
+                  for key, why in everywhere.items() if not any(key in r.excused for r in results)]
     if expectations is not None or base.expected:
         report.expectations = expectations_name or "expected="
         report.stale = sorted(stale, key=lambda s: (s.path, s.rule))
     return DriveRun(direction, results, report, saved)
 
 
-def _save(direction: str, r: TargetResult, folder: Path, testee: Any, replay_prefix: Sequence[str]) -> Path:
-    """Save the minimal failing input: the case, the file, the report, and the command that replays it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    ex = r.failures[0]
-    suffix = r.opts.suffix
-    if ex.case is not None:
-        write_atomic(folder / "case.json", json.dumps(ex.case, indent=1, ensure_ascii=False) + "\n")
-    if ex.data is not None:
-        (folder / ("written" if direction == "writer" else "input")).with_suffix(suffix).write_bytes(ex.data)
+def _save(direction: str, r: TargetResult, folder: Path, testee: Any, replay_prefix: Sequence[str]) -> None:
+    """Save each failure's input: the case, the file, the report, and ``replay.sh``, the command that replays it
+    from any folder. The first failure goes to ``folder``, the k-th to ``folder.k``."""
+    for k, ex in enumerate(r.failures):
+        where = folder if k == 0 else folder.with_name(f"{folder.name}.{k + 1}")
+        where.mkdir(parents=True, exist_ok=True)
+        suffix = r.opts.suffix
+        if ex.case is not None:
+            write_atomic(where / "case.json", json.dumps(ex.case, indent=1, ensure_ascii=False) + "\n")
+        if ex.data is not None:
+            (where / ("written" if direction == "writer" else "input")).with_suffix(suffix).write_bytes(ex.data)
+        command = getattr(testee, "command", None)
+        replay = None
+        if command is not None and ((direction == "writer" and ex.case is not None) or (direction == "reader"
+                                    and ex.data is not None)):
+            target = (where / ("case.json" if direction == "writer" else f"input{suffix}")).resolve()
+            words = [*replay_prefix, direction, r.opts.info.id,
+                     *(["--variant", r.opts.variant] if r.opts.variant else []),
+                     "--profile", r.opts.profile, *[w for t in r.opts.tolerances for w in ("--tolerance", t)],
+                     *(["--byte-exact"] if direction == "writer" and r.opts.byte_exact else []),
+                     *(["--compare", "stats"] if direction == "reader" and r.opts.compare == "stats" else []),
+                     "--timeout", f"{getattr(testee, 'timeout', DEFAULT_TIMEOUT):g}",
+                     *(["--persistent"] if getattr(testee, "persistent", False) else []),
+                     "--replay", str(target), "--", *absolute_command(command)]
+            replay = shell_line(words)
+            write_atomic(where / "replay.sh", replay_script(replay))
+            (where / "replay.sh").chmod(0o755)
+        r.saved_each.append(where)
+        r.replays.append(replay)
     fr = _file_report(direction, r)
     write_atomic(folder / "report.json", json.dumps(fr.to_json(), indent=1, ensure_ascii=False) + "\n")
-    command = getattr(testee, "command", None)
-    replay = None
-    if command is not None:
-        target = folder / ("case.json" if direction == "writer" else f"input{suffix}")
-        words = [*replay_prefix, direction, r.opts.info.id, *(["--variant", r.opts.variant] if r.opts.variant else []),
-                 "--profile", r.opts.profile, *[w for t in r.opts.tolerances for w in ("--tolerance", t)],
-                 *(["--byte-exact"] if direction == "writer" and r.opts.byte_exact else []),
-                 *(["--compare", "stats"] if direction == "reader" and r.opts.compare == "stats" else []),
-                 "--replay", str(target), "--", *command]
-        replay = shell_line(words)
-        write_atomic(folder / "replay.sh", "#!/bin/sh\n" + replay + "\n")
-    r.replay = replay
-    return folder

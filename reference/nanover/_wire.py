@@ -161,7 +161,8 @@ def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, ba
                    "tag above 2^32" if tag > 0xFFFFFFFF else
                    "groups (wire types 3 and 4) are not allowed" if wt in (3, 4) else
                    f"undefined {_WIRE_NAMES[wt]}")
-            raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path, rule="NANOVER-PROTO-001")
+            raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path,
+                            rule="NANOVER-PROTO-006" if wt in (3, 4) and tag >> 3 else "NANOVER-PROTO-001")
         entry = get(tag)
         if entry is None:
             out.unknown.append(UnknownField(name, tag >> 3, wt, base + at))
