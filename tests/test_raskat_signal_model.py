@@ -10,6 +10,7 @@ import pytest
 
 from recspec.errors import EncodeError, Malformed, Truncated
 from recspec.reference.raskat_signal import Fixed, SignalMsgpack, SignalV2, decode_body, encode_body
+from recspec.reference.raskat_signal._case import fixed_from_degrees
 
 #: v3/v4 field order, from the document
 ORDER = ("time", "microseconds", "coordinate_1", "coordinate_2", "altitude", "sample_rate", "load_ohm", "adc_bits",
@@ -40,14 +41,14 @@ def test_a_v3_signal_has_no_threshold() -> None:
 @pytest.mark.parametrize("degrees, parts", [(0.0, (0, 0)), (0.5, (0, 500_000)), (37.25, (37, 250_000)),
                                             (1.0, (1, 0))])
 def test_fixed_from_degrees(degrees: float, parts: tuple[int, int]) -> None:
-    assert Fixed.from_degrees(degrees) == Fixed(*parts)
+    assert fixed_from_degrees(degrees) == Fixed(*parts)
     assert Fixed(*parts).value == degrees
 
 
 @pytest.mark.parametrize("degrees", [-0.5, -1.0, float("nan")])
 def test_negative_degrees_do_not_fit(degrees: float) -> None:
     with pytest.raises(EncodeError):
-        Fixed.from_degrees(degrees)
+        fixed_from_degrees(degrees)
 
 
 def _v2(samples: tuple[int, ...] = (1000, 1003, 993)) -> SignalV2:

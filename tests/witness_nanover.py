@@ -202,11 +202,26 @@ def _cut(draw: st.DrawFn) -> Witness:
 
 @st.composite
 def _too_long(draw: st.DrawFn) -> Witness:
+    """A record whose payload is all in the file but longer than the limit (MAX_PAYLOAD_SIZE, lowered below
+    it and at or above every earlier payload: a real 64 MiB payload is too big for a test). A length above
+    the limit that the file does not hold is a damaged length (NANOVER-STREAM-001), not this rule."""
+    f = draw(some_file().filter(lambda f: any(f.payloads)))
+    longest_before = [max((len(p) for p in f.payloads[:i]), default=0) for i in range(len(f.payloads))]
+    k = draw(st.sampled_from([i for i, p in enumerate(f.payloads) if len(p) > longest_before[i]]))
+    limit = draw(st.integers(longest_before[k], len(f.payloads[k]) - 1))
+    # at the declared length, after the record's timestamp
+    return witness("NANOVER-LIMIT-001", f, f.record_at(k) + 16, f"record[{k}]",
+                   limits=(("recspec.reference.nanover._framing", "MAX_PAYLOAD_SIZE", limit),))
+
+
+@st.composite
+def _damaged_length(draw: st.DrawFn) -> Witness:
+    """A record length above the limit and past the end of the file: a damaged length field."""
     f = draw(some_file())
     k = draw(st.integers(0, len(f.payloads) - 1))
     f.lengths[k] = draw(st.integers(64 * 1024 * 1024 + 1, 2**64 - 1))
-    # at the declared length, after the record's timestamp
-    return witness("NANOVER-LIMIT-001", f, f.record_at(k) + 16, f"record[{k}]")
+    # at the length field, after the record's timestamp
+    return witness("NANOVER-STREAM-001", f, f.record_at(k) + 16, f"record[{k}]")
 
 
 def _nested(depth: int) -> tuple[bytes, list[int]]:
@@ -290,8 +305,18 @@ def _group(draw: st.DrawFn) -> Witness:
     traj, _ = draw(trajectories())
     k = draw(st.integers(0, len(traj.payloads) - 1))
     good = traj.payloads[k]
-    # a start-group tag (wire type 3), which proto3 does not have
+    # a start-group tag (wire type 3), which proto3 does not have: refused by recspec's policy
     traj.payloads[k] = good + _varint(draw(st.integers(1, 1000)) << 3 | 3)
+    return witness("NANOVER-PROTO-006", traj, traj.payload_at(k) + len(good), f"record[{k}]")
+
+
+@st.composite
+def _undefined_wire_type(draw: st.DrawFn) -> Witness:
+    traj, _ = draw(trajectories())
+    k = draw(st.integers(0, len(traj.payloads) - 1))
+    good = traj.payloads[k]
+    # a tag of wire type 6 or 7, which protobuf does not define
+    traj.payloads[k] = good + _varint(draw(st.integers(1, 1000)) << 3 | draw(st.sampled_from((6, 7))))
     return witness("NANOVER-PROTO-001", traj, traj.payload_at(k) + len(good), f"record[{k}]")
 
 
@@ -490,12 +515,13 @@ WITNESSES: Witnesses = {
     "NANOVER-HEADER-001": _magic,
     "NANOVER-HEADER-002": _version,
     "NANOVER-HEADER-003": _headerless,
-    "NANOVER-STREAM-001": _cut,
+    "NANOVER-STREAM-001": lambda: st.one_of(_cut(), _damaged_length()),
     "NANOVER-LIMIT-001": _too_long,
     "NANOVER-LIMIT-002": _deep,
     "NANOVER-LIMIT-003": _values,
     "NANOVER-LIMIT-004": _state_keys,
-    "NANOVER-PROTO-001": _group,
+    "NANOVER-PROTO-001": _undefined_wire_type,
+    "NANOVER-PROTO-006": _group,
     "NANOVER-PROTO-003": _unknown,
     "NANOVER-PROTO-004": _unpacked,
     "NANOVER-PROTO-005": lambda: st.one_of(_no_member(), _no_kind_in_state()),

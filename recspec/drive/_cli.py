@@ -284,7 +284,9 @@ def _whole_input(ex: Any, saved: Path | None) -> str:
         return f"the corpus file {ex.source}"
     if ex.case is None:
         return "(no case)"
-    text = json.dumps(ex.case, ensure_ascii=False)
+    import json
+
+    text: str = json.dumps(ex.case, ensure_ascii=False)
     how = f", {ex.mutation}" if ex.mutation and ex.mutation != "none" else ""
     if len(text) <= _PRINTED_WHOLE:
         return text + how

@@ -156,11 +156,12 @@ class RecordReader:
     """
 
     def __init__(self, f: BinaryIO, offset: int = HEADER_SIZE, size: int | None = None,
-                 max_payload_size: int = MAX_PAYLOAD_SIZE) -> None:
+                 max_payload_size: int | None = None) -> None:
         self._read = f.read
         self._pos = offset
         self._size = size
-        self._max = max_payload_size
+        # the module's limit read at call time, so that a test can lower it (tests/witness_nanover.py)
+        self._max = MAX_PAYLOAD_SIZE if max_payload_size is None else max_payload_size
         self._buf = b""  # the file's bytes from offset ``_base`` on, read and not yet framed past
         self._base = offset
         self._eof = False
