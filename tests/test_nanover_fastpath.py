@@ -55,6 +55,7 @@ from recspec.reference.nanover import (
     state_update_from_message,
     wire_verdict,
 )
+from recspec.reference.nanover import _framing
 from recspec.reference.nanover._wire import (
     FIXED32,
     FIXED64,
@@ -885,3 +886,72 @@ def test_empty_records_and_repeated_timestamps_past_the_cap_give_the_same_report
     assert len(stored) == 100 and stored[-1]["path"] == "record[100].timestamp"
     assert stored[-1]["message"] == "timestamp 5000000 us after 5000000 us: not strictly increasing"
     assert records_report_json(data, fast=True) == records_report_json(data, fast=False)
+
+
+# --- runs of empty records taken in bulk (_Walk.fast_empty, RecordReader.empty_run) ------------------------------
+
+@st.composite
+def empty_run_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """A file of runs of empty records (some past the 100 stored findings of a rule) between frames or state
+    updates, the timestamps stepping on, repeating, going back, jumping past the gap or into the upper half,
+    now and then cut short; and its kind."""
+    kind = draw(st.sampled_from(["traj", "state"]))
+    frame = b"\x08\x03\x12" + encode_varint(len(e := entry_bytes("particle.count", 2.0))) + e
+    entry = b"\x0a" + encode_varint(len(u := b"\x0a\x01k\x12\x02\x20\x01")) + u  # {"k": true}
+    update = b"\x0a" + encode_varint(len(entry)) + entry  # StateUpdate.changed_keys
+    out = [encode_header()]
+    ts = draw(st.integers(0, 10**7))
+    for _ in range(draw(st.integers(1, 5))):
+        if draw(st.booleans()):
+            out.append(encode_record(ts, frame if kind == "traj" else update))
+            ts += 10**6
+        step = draw(st.sampled_from([1, 10**6, 0, 0, -5, 120_000_000]))
+        for _ in range(draw(st.sampled_from([1, 2, 3, 40, 150]))):
+            upper = 1 << 64 if draw(st.integers(0, 30)) == 0 else 0  # a timestamp with an upper half
+            out.append(encode_record(max(ts, 0) | upper, b""))
+            ts += step if draw(st.integers(0, 9)) else draw(st.sampled_from([0, -1, 10**6]))
+    data = b"".join(out)
+    if draw(st.integers(0, 4)) == 0:
+        data = data[:draw(st.integers(16, len(data)))]
+    return data, kind
+
+
+def empty_report_json(data: bytes, kind: str, *, fast: bool) -> str:
+    with walk_switch("fast_empty", fast):
+        report = check_stream(io.BytesIO(data), path=f"x.{kind}", size=len(data))
+    return json.dumps(Report([report]).to_json(), sort_keys=True)
+
+
+@given(empty_run_files(), st.sampled_from([1 << 20, 24, 100, 1000]))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_runs_of_empty_records_give_the_same_reports(f: tuple[bytes, str], block: int) -> None:
+    """The bulk path against record() on every record, with the reader's block shrunk now and then so that
+    runs are cut by refills."""
+    data, kind = f
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_framing, "READ_BLOCK", block)
+        assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)
+
+
+@pytest.mark.parametrize("kind", ["traj", "state"])
+def test_a_run_of_empty_records_is_judged_once(kind: str) -> None:
+    """The property can fail: of 1,000 empty records at one timestamp after a header (hostile.py
+    nanover-header-zeros), record() judges the first and the rest are taken in bulk; each still counts as
+    a record (and in a .traj as a reset), and each repeat of the timestamp as a NANOVER-TIME-003."""
+    n = 1000
+    data = encode_header() + bytes(24 * n)
+    judged: list[int] = []
+    original = _check._Walk.judge
+
+    def counting(self: _check._Walk, index: int, pos: int, payload: bytes) -> None:
+        judged.append(index)
+        original(self, index, pos, payload)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_check._Walk, "judge", counting)
+        report = json.loads(empty_report_json(data, kind, fast=True))["files"][0]
+    assert judged == [0]
+    assert report["stats"]["records"] == n and report["stats"]["last_timestamp_us"] == 0
+    assert report["stats"].get("resets", n) == n
+    assert report["capped"] == {"limit": 100, "rules": {"NANOVER-TIME-003": n - 1}}
+    assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)
