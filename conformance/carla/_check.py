@@ -292,8 +292,12 @@ class _Walk:
     def frame_end(self, raw: dec.RawPacket) -> None:
         self.in_frame = False
         if not self.required <= self.frame_kinds:
-            self.sink.add("CARLA-FRAME-011", missing_message(self.required - self.frame_kinds, self.order, self.v.name),
-                          raw.offset, 5, f"{self.frame_path}/packet[{self.packet_index}]:FrameEnd")
+            sink = self.sink
+            if sink.only_counted_one("CARLA-FRAME-011"):  # counted, not stored: no message made
+                sink.count("CARLA-FRAME-011")
+            else:
+                sink.add("CARLA-FRAME-011", missing_message(self.required - self.frame_kinds, self.order, self.v.name),
+                         raw.offset, 5, f"{self.frame_path}/packet[{self.packet_index}]:FrameEnd")
         self.last_frame_end = raw.end
         if self.prev_start is not None:
             self.last_complete_frame_id = self.prev_start[0]
@@ -338,6 +342,8 @@ class _Walk:
             start = reader.tell() + (k - 1) * t.size  # the last frame's
             reader.advance(k * t.size)
             done += k
+            if t.lacks_required:  # each frame's CARLA-FRAME-011, past its stored findings (build_template)
+                self.sink.count("CARLA-FRAME-011", k)
             self.frames += k
             self.packets += k * t.packets
             self.position_records += k * t.position_records
@@ -378,7 +384,8 @@ class _Walk:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
                     return t, k, last
-        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
+        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
+                           lacking=self.sink.only_counted_one("CARLA-FRAME-011"))
         if t is None:
             return None
         known = self.templates.get(t.key)
