@@ -955,3 +955,91 @@ def test_a_run_of_empty_records_is_judged_once(kind: str) -> None:
     assert report["stats"].get("resets", n) == n
     assert report["capped"] == {"limit": 100, "rules": {"NANOVER-TIME-003": n - 1}}
     assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)
+
+
+# --- state updates read from their messages (_Walk.update with fast_rules) ------------------------------------------
+
+def _state_file(updates: list[bytes]) -> bytes:
+    return encode_header() + b"".join(encode_record(10**6 * (i + 1), u) for i, u in enumerate(updates))
+
+
+@st.composite
+def state_values(draw: st.DrawFn, depth: int = 0) -> bytes:
+    """A google.protobuf.Value's bytes: a number, a null, a string, nothing set, or (nested) a Struct or a list."""
+    kinds = ["number", "null", "string", "unset"] + (["struct", "list"] if depth < 3 else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "number":
+        return b"\x11" + struct.pack("<d", draw(st.floats(allow_nan=False)))
+    if kind == "null":
+        return b"\x08\x00"
+    if kind == "string":
+        return b"\x1a\x01s"
+    if kind == "unset":
+        return b""
+    items = draw(st.lists(state_values(depth + 1), max_size=3))
+    if kind == "list":
+        body = b"".join(b"\x0a" + encode_varint(len(v)) + v for v in items)
+        return b"\x32" + encode_varint(len(body)) + body
+    body = b"".join(b"\x0a" + encode_varint(len(e)) + e for e in
+                    (b"\x0a\x01" + bytes([97 + j]) + (b"\x12" + encode_varint(len(v)) + v if v or draw(st.booleans())
+                                                      else b"") for j, v in enumerate(items)))
+    return b"\x2a" + encode_varint(len(body)) + body
+
+
+@st.composite
+def state_updates(draw: st.DrawFn) -> bytes:
+    """A StateUpdate of a few keys (some repeated across updates, so deletions find them or not)."""
+    entries = []
+    for _ in range(draw(st.integers(0, 4))):
+        key = draw(st.sampled_from([b"avatar.a", b"avatar.b", b"scene", b"k"]))
+        value = draw(state_values())
+        entry = b"\x0a" + encode_varint(len(key)) + key + (b"\x12" + encode_varint(len(value)) + value
+                                                           if value or draw(st.booleans()) else b"")
+        entries.append(b"\x0a" + encode_varint(len(entry)) + entry)
+    body = b"".join(entries)
+    return b"\x0a" + encode_varint(len(body)) + body
+
+
+@given(st.lists(state_updates(), min_size=1, max_size=6))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_state_updates_read_from_their_messages_give_the_same_reports(updates: list[bytes]) -> None:
+    """Nested Structs and lists with Values of no kind at any depth (set empty or left out of a map entry), null
+    values deleting keys held or not: the fast path's report is the general code's."""
+    data = _state_file(updates)
+    assert checked_json(data, "x.state", "fast_rules", fast=True) == \
+        checked_json(data, "x.state", "fast_rules", fast=False)
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=100, deadline=None)
+def test_state_files_give_the_same_reports_with_the_rules_shortcuts(f: tuple[bytes, str], seed: int) -> None:
+    data, _ = f
+    for candidate in (data, mutate(data, 1 << 16, seed)):
+        assert checked_json(candidate, "x.state", "fast_rules", fast=True) == \
+            checked_json(candidate, "x.state", "fast_rules", fast=False)
+
+
+def test_a_value_of_no_kind_deep_in_a_state_update_is_found() -> None:
+    """The property can fail: a Value with no kind set three levels down (a list in a Struct in the key's
+    Struct) is NANOVER-PROTO-005 on the fast path too; a null value deletes a key the state does not hold."""
+    inner = b"\x32\x04\x0a\x00\x0a\x00"  # a list of two Values of no kind
+    struct_b = b"\x2a" + encode_varint(len(e := b"\x0a" + encode_varint(len(x := b"\x0a\x01c\x12" + encode_varint(
+        len(inner)) + inner)) + x)) + e
+    entry = b"\x0a\x01k\x12" + encode_varint(len(struct_b)) + struct_b
+    gone = b"\x0a\x01g\x12\x02\x08\x00"
+    update = b"\x0a" + encode_varint(len(body := b"\x0a" + encode_varint(len(entry)) + entry + b"\x0a"
+                                          + encode_varint(len(gone)) + gone)) + body
+    report = json.loads(checked_json(_state_file([update]), "x.state", "fast_rules", fast=True))["files"][0]
+    assert [(f["rule"], f["path"]) for f in report["findings"]] == [
+        ("NANOVER-PROTO-005", "record[0]/changed_keys['k']"), ("NANOVER-STATE-001", "record[0]/changed_keys['g']")]
+    assert report["stats"]["state_keys"] == 1
+
+
+def test_state_updates_are_not_made_python_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path reads an update's message as it is: no value of it is made a Python one."""
+    entry = b"\x0a\x01k\x12\x06\x32\x04\x0a\x02\x08\x00"  # {"k": [null]}
+    data = _state_file([b"\x0a" + encode_varint(len(entry) + 2) + b"\x0a" + encode_varint(len(entry)) + entry] * 3)
+    calls: list[object] = []
+    monkeypatch.setattr(_check, "state_update_from_message", lambda msg: calls.append(msg))
+    report = json.loads(checked_json(data, "x.state", "fast_rules", fast=True))["files"][0]
+    assert calls == [] and report["findings"] == [] and report["stats"]["state_keys"] == 1

@@ -25,6 +25,7 @@ from recspec.reference.nanover import (
     Kind,
     RecordReader,
     StateAggregate,
+    StateUpdate,
     kind_from_path,
     parse_clean,
     parse_frame,
@@ -548,13 +549,22 @@ class _Walk:
 
     def update(self, index: int, pos: int, n: int, msg: Any) -> None:
         where = f"record[{index}]"
-        update = state_update_from_message(msg)
-        if self.trace is not None:
-            self.trace.state_update(index, update.changes)
-        for key, value in update.changes.items():
-            if value is UNSET or _has_unset(value):
-                self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
-                              f"{where}/changed_keys[{key!r}]")
+        if self.fast_rules and self.trace is None:
+            # the rules read of an update only its keys, which of them are deletions (a null value) and
+            # whether a Value with no kind set is anywhere in it: read from the message as it is, without
+            # making each value a Python one (the state keeps its keys, with no values)
+            fields = msg.changed_keys.fields
+            changes: dict[str, Any] = {}
+            for key in fields:  # keys, then a lookup each: a upb map's items() goes through a generator
+                v = fields[key]
+                k = v.WhichOneof("kind")
+                if k is None or (k == "struct_value" or k == "list_value") and _value_has_unset(v):
+                    self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
+                                  f"{where}/changed_keys[{key!r}]")
+                changes[key] = None if k == "null_value" else _KEPT
+            update = StateUpdate(changes)
+        else:
+            update = self._update_values(index, pos, n, msg, where)
         if self.state_untracked:  # NANOVER-LIMIT-004 was reached: keys are no longer kept
             return
         for key in self.state.apply(update):
@@ -566,6 +576,18 @@ class _Walk:
             self.state_untracked = True
             self.state.state.clear()
 
+    def _update_values(self, index: int, pos: int, n: int, msg: Any, where: str) -> StateUpdate:
+        """The update with its values made Python ones (for the trace), and its NANOVER-PROTO-005 findings:
+        the general path of update() (``fast_rules`` off)."""
+        update = state_update_from_message(msg)
+        if self.trace is not None:
+            self.trace.state_update(index, update.changes)
+        for key, value in update.changes.items():
+            if value is UNSET or _has_unset(value):
+                self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
+                              f"{where}/changed_keys[{key!r}]")
+        return update
+
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "records": self.records,
                                "first_timestamp_us": self.first_ts, "last_timestamp_us": self.prev_ts}
@@ -576,6 +598,22 @@ class _Walk:
         else:
             out["state_keys"] = None if self.state_untracked else len(self.state.state)
         return out
+
+
+#: What the state keeps for a key update() sets on its fast path (the rules read only which keys it holds).
+_KEPT = True
+
+
+def _value_has_unset(v: Any) -> bool:
+    """Whether a ``google.protobuf.Value`` message holds, at any depth, a Value with no kind set (the message
+    as it is: :func:`_has_unset` of its Python value)."""
+    k = v.WhichOneof("kind")
+    if k == "struct_value":
+        fields = v.struct_value.fields
+        return any(_value_has_unset(fields[key]) for key in fields)
+    if k == "list_value":
+        return any(map(_value_has_unset, v.list_value.values))
+    return k is None
 
 
 def _has_unset(value: Any) -> bool:
