@@ -297,6 +297,7 @@ class _Walk:
         # against MAX_VALUES takes at least 2 bytes (a tag and a length), so a shorter payload
         # cannot break NANOVER-LIMIT-003, and upb never builds more than the limit allows.
         msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
+        proved = msg is not None
         if msg is None:
             msg = self.locate(f"record[{index}]", pos, payload)
             if msg is None:
@@ -304,7 +305,7 @@ class _Walk:
         if kind == "traj":
             self.frame(index, pos, len(payload), msg)
         else:
-            self.update(index, pos, len(payload), msg)
+            self.update(index, pos, len(payload), msg, proved)
 
     def timestamps(self, index: int, offset: int, ts: int, prev: int | None) -> None:
         """NANOVER-TIME-001..003 of one record's timestamp ``ts`` after ``prev`` (None: the first record)."""
@@ -547,7 +548,8 @@ class _Walk:
                         add("NANOVER-FRAME-003", f"{k} holds {got} entries, {bound} is {int(c)}", pos, n,
                             f"{where}/arrays[{k!r}]", int(c), got)
 
-    def update(self, index: int, pos: int, n: int, msg: Any) -> None:
+    def update(self, index: int, pos: int, n: int, msg: Any, proved: bool = False) -> None:
+        """One StateUpdate; ``proved``: its payload is one parse_clean proved (no unknown field at any depth)."""
         where = f"record[{index}]"
         if self.fast_rules and self.trace is None:
             # the rules read of an update only its keys, which of them are deletions (a null value) and
@@ -555,10 +557,15 @@ class _Walk:
             # making each value a Python one (the state keeps its keys, with no values)
             fields = msg.changed_keys.fields
             changes: dict[str, Any] = {}
+            # A Value of no kind is empty, so upb writes it as a field of no bytes: a map entry's value
+            # (12 00, written even where the payload left it out) or a list element (0a 00). Where the
+            # message, serialized again, holds neither pair, it has none, and its keys need no walk (a
+            # Value holding only unknown fields would not be empty: only for a proved payload).
+            nested = not proved or b"\x12\x00" in (again := msg.SerializeToString()) or b"\x0a\x00" in again
             for key in fields:  # keys, then a lookup each: a upb map's items() goes through a generator
                 v = fields[key]
                 k = v.WhichOneof("kind")
-                if k is None or (k == "struct_value" or k == "list_value") and _value_has_unset(v):
+                if k is None or nested and (k == "struct_value" or k == "list_value") and _value_has_unset(v):
                     self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
                                   f"{where}/changed_keys[{key!r}]")
                 changes[key] = None if k == "null_value" else _KEPT
