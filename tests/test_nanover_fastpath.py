@@ -826,6 +826,16 @@ def test_a_template_takes_its_shape_in_any_order_and_nothing_else() -> None:
         assert template.match(twisted) is None
 
 
+def test_a_template_of_an_empty_frame_takes_no_other_field_in_its_place() -> None:
+    """Found by the lemma's property: a template of an empty frame (08 01 12 00) took 08 02 1a 00, the frame
+    field replaced by an unknown field 3 of the same length, which the wire walk reports (NANOVER-PROTO-003)."""
+    template = FrameTemplate.of(b"\x08\x01\x12\x00", _check._LITERAL_KEYS)
+    assert template is not None
+    assert template.match(b"\x08\x02\x12\x00") == 2
+    assert template.match(b"\x08\x02\x1a\x00") is None and template.match(b"\x12\x00\x08\x02") == 2
+    assert not walk_says_nothing(b"\x08\x02\x1a\x00", "traj")
+
+
 def test_templates_take_most_records_of_a_run() -> None:
     """The reports' property can fail: a run of frames of one shape goes through the template after
     its first two records, and a record off the shape (or a finding) starts over."""
