@@ -26,7 +26,7 @@ from typing import Any
 from recspec.reference.nanover import StateUpdate, encode_header, encode_record, encode_state_update
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_nanover_traj import parse_size  # noqa: E402  (sits next to this file)
+from make_nanover_traj import parse_size
 
 _COMPONENTS = ("headset", "hand.left", "hand.right")
 

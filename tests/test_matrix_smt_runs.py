@@ -184,7 +184,7 @@ def test_a_recording_of_one_layout_is_checked_in_runs(monkeypatch: pytest.Monkey
                                                       profile: str) -> None:
     taken = _runs_taken(monkeypatch)
     data = _encode(_recording(random.Random(7), 150, 0.0), encoding)
-    assert encoding != "time-first" or data.count(b"\x01t\x00") == 150 and b"\x03149\x00" in data
+    assert encoding != "time-first" or (data.count(b"\x01t\x00") == 150 and b"\x03149\x00" in data)
     report = _assert_same(data, profile)
     assert report.stats["frames"] == 150
     assert sum(taken) >= 140  # all but the frames that start a run (and the keys of 10 and 100)

@@ -39,6 +39,7 @@ from recspec.reference.nanover import (
     Frame,
     Kind,
     RecordReader,
+    _framing,
     decode_payload,
     encode_frame,
     encode_header,
@@ -55,7 +56,6 @@ from recspec.reference.nanover import (
     state_update_from_message,
     wire_verdict,
 )
-from recspec.reference.nanover import _framing
 from recspec.reference.nanover._wire import (
     FIXED32,
     FIXED64,

@@ -2,17 +2,18 @@
 (and, under compat, in the producer's layout: ``_compat_frame``).
 
 A frame written by the spec profile's encoder, ``{states: [...], cmd: [], t}``
-(or with the same keys in the order ``{t, states, cmd}``), with every state ``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is
-matched state by state with one compiled regular expression over its bytes; the
-lengths the pattern cannot check (the state's document length, the two string
-lengths) are compared in Python, and the numbers are unpacked with one struct
-call per vector. The fast path *declines* a frame (returns False, having changed
-nothing) as soon as anything differs from that shape or any rule could have
-something to say (an unknown or destroyed id, a bad flag, a non-finite number,
-a quaternion off unit length, a time going back, a second state for one id);
-the caller then decodes the frame and checks it in full. So the findings are
-the full path's by construction, and ``tests/test_matrix_smt_check.py`` holds the
-two paths to the same findings on generated and mutated files.
+(or with the same keys in the order ``{t, states, cmd}``), with every state
+``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is matched state by state
+with one compiled regular expression over its bytes; the lengths the pattern
+cannot check (the state's document length, the two string lengths) are compared
+in Python, and the numbers are unpacked with one struct call per vector. The
+fast path *declines* a frame (returns False, having changed nothing) as soon as
+anything differs from that shape or any rule could have something to say (an
+unknown or destroyed id, a bad flag, a non-finite number, a quaternion off unit
+length, a time going back, a second state for one id); the caller then decodes
+the frame and checks it in full. So the findings are the full path's by
+construction, and ``tests/test_matrix_smt_check.py`` holds the two paths to the
+same findings on generated and mutated files.
 """
 
 from __future__ import annotations

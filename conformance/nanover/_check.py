@@ -262,11 +262,10 @@ class _Walk:
                 if prev < ts < prev + gap:
                     prev = ts
                     continue
-                if ts == prev:
-                    if counted_only or sink.only_counted_one("NANOVER-TIME-003"):
-                        counted_only = True
-                        repeats += 1
-                        continue
+                if ts == prev and (counted_only or sink.only_counted_one("NANOVER-TIME-003")):
+                    counted_only = True
+                    repeats += 1
+                    continue
             self.timestamps(index + j, offset + 24 * j, ts, prev)
             prev = ts
             fast = self.fast_rules  # prev is below 2^64 from here on
@@ -565,7 +564,7 @@ class _Walk:
             for key in fields:  # keys, then a lookup each: a upb map's items() goes through a generator
                 v = fields[key]
                 k = v.WhichOneof("kind")
-                if k is None or nested and (k == "struct_value" or k == "list_value") and _value_has_unset(v):
+                if k is None or (nested and (k == "struct_value" or k == "list_value") and _value_has_unset(v)):
                     self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
                                   f"{where}/changed_keys[{key!r}]")
                 changes[key] = None if k == "null_value" else _KEPT
