@@ -47,7 +47,6 @@ from functools import cache
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError as PbDecodeError
 from google.protobuf.message import Message
-from google.protobuf.unknown_fields import UnknownFieldSet
 
 from recspec.errors import DecodeError
 from recspec.reference.nanover import encode_varint, read_varint
@@ -216,8 +215,9 @@ class FrameTemplate:
         if not 0 < index < 1 << 32 or len(payload) != self._size + (index.bit_length() + 6) // 7:
             return None
         # the frame field itself, not a field of another number and the same length in its place (a template
-        # of an empty frame, 12 00, would otherwise take 1a 00: an unknown field the wire walk reports)
-        if not msg.HasField("frame") or len(UnknownFieldSet(msg)):  # type: ignore[attr-defined]
+        # of an empty frame, 12 00, would otherwise take 1a 00: an unknown field the wire walk reports); with
+        # the frame there, the lengths above leave no byte for any other field
+        if not msg.HasField("frame"):  # type: ignore[attr-defined]
             return None
         frame = msg.frame  # type: ignore[attr-defined]
         values: list[bytes] = frame.values[:]
