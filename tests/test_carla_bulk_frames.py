@@ -524,3 +524,82 @@ def test_lanes_in_range_is_every_byte_below_its_bound(data: st.DataObject) -> No
     mask, add, carries = (int.from_bytes(p * k, "little") for p in lane_patterns(size, lanes))
     expected = all(frames[j * size + at] < n for j in range(k) for at, n in lanes)
     assert lanes_in_range(int.from_bytes(frames, "little"), mask, add, carries) is expected
+
+
+# --- frames that lack a packet the variant writes in every frame (CARLA-FRAME-011) --------------------------------
+
+def _log_lacking(frames: int, dropped: frozenset[K], since: int = 0, *, shuffle_at: int | None = None,
+                 segments: list[tuple[int, frozenset[K]]] | None = None) -> bytes:
+    """``_log(frames)`` with the packets of ``dropped`` left out of every frame from ``since`` on (each such frame
+    breaks CARLA-FRAME-011), and at ``shuffle_at`` a frame whose VisualTime comes last as well; ``segments``: runs
+    of (frames, kinds left out) instead, one after another."""
+    drops = [k for n, kinds in segments or () for k in [kinds] * n]
+    def p(kind: K, body: Any) -> m.Packet:
+        return m.Packet(kind, body, V.id_of[kind])
+
+    add = tuple(m.EventAdd(a, 1, m.Vec3(0.0, 0.0, 0.0), m.Rotator(0.0, 0.0, 0.0), 1, "vehicle.a", ())
+                for a in ACTORS)
+    packets: list[m.Packet] = []
+    at = 0.0
+    for i in range(frames):
+        body = _body(i)
+        if i == 0:
+            body[1] = p(K.EVENT_ADD, add)
+        if segments is not None:
+            body = [q for q in body if q.kind not in drops[i]]
+        elif i >= since:
+            body = [q for q in body if q.kind not in dropped]
+        if i == shuffle_at:
+            body = body[1:] + body[:1]
+        packets += [p(K.FRAME_START, m.FrameStart(i + 1, DELTA if i < frames - 1 else -1.0, at)), *body,
+                    p(K.FRAME_END, m.FrameEnd())]
+        at += DELTA
+    return encode(m.Recording(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"), tuple(packets)), variant=V)
+
+
+@pytest.mark.parametrize("profile", ["spec", "compat"])
+@pytest.mark.parametrize(("dropped", "since", "shuffle_at"), [
+    (frozenset((K.ANIM_BIKER,)), 0, None),
+    (frozenset((K.VISUAL_TIME, K.POSITION)), 40, None),
+    (frozenset((K.ANIM_WALKER, K.STATE)), 120, 180),
+])
+def test_frames_lacking_a_packet_are_proved_in_bulk_once_the_rule_only_counts(
+        monkeypatch: pytest.MonkeyPatch, profile: str, dropped: frozenset[K], since: int, shuffle_at: int | None
+) -> None:
+    """Past CARLA-FRAME-011's stored findings (100), frames of one shape that lack a packet are proved in bulk,
+    each counting one; the report is the packet-by-packet walk's (hostile.py carla-empty-frames)."""
+    n = 400
+    data = _log_lacking(n, dropped, since, shuffle_at=shuffle_at)
+    walked = []  # the frames walked packet by packet
+    frame_start = carla_check._Walk.frame_start
+    monkeypatch.setattr(carla_check._Walk, "frame_start", lambda walk, raw: walked.append(1) or frame_start(walk, raw))
+    report = _check(data, fast_path=True, variant=V, profile=profile)
+    monkeypatch.undo()
+    assert report.to_json() == _check(data, fast_path=False, variant=V, profile=profile).to_json()
+    assert report.verdicts["spec"].rules.get("CARLA-FRAME-011") == n - since
+    stored = [f for f in report.findings if f.rule == "CARLA-FRAME-011"]
+    assert len(stored) == 100 and stored[-1].path == f"frame[{since + 99}]/packet[{13 - len(dropped)}]:FrameEnd"
+    # frames before ``since`` are clean (the steady path), and most of those from the 101st lacking frame on
+    # are taken in bulk (by a template, or as repeats of the frame before: _repeat_frames): walked are the first
+    # frame, the 100 lacking frames whose finding is stored, and a few (the first of a shape, the shuffled one,
+    # the boundaries the bulk path waits out after failing)
+    assert len(walked) <= 1 + 100 + 40
+
+
+def test_frames_lacking_a_packet_are_walked_while_the_rule_stores_findings(monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 100
+    data = _log_lacking(n, frozenset((K.ANIM_BIKER,)))
+    count = _BulkCount(monkeypatch)
+    report = _same(data, V)
+    assert count.frames == 0 and len([f for f in report.findings if f.rule == "CARLA-FRAME-011"]) == 100
+
+
+@given(segments=st.lists(st.tuples(st.integers(1, 90), st.sampled_from([
+    frozenset(), frozenset((K.ANIM_BIKER,)), frozenset((K.VISUAL_TIME, K.POSITION)), frozenset((K.STATE,))])),
+    min_size=1, max_size=5), profile=st.sampled_from(("spec", "compat")), cut=st.integers(0, 400))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_runs_of_frames_lacking_packets_change_no_report(segments: list[tuple[int, frozenset[K]]], profile: str,
+                                                         cut: int) -> None:
+    n = sum(k for k, _ in segments)
+    data = _log_lacking(n, frozenset(), segments=segments)
+    _same(data[:len(data) - cut] if cut < 50 else data, V, profile)

@@ -232,3 +232,37 @@ def test_a_short_event_add_head_is_located_field_by_field() -> None:
                     assert f"needs {width} bytes, {cut - at} left" in str(e)
                 else:
                     raise AssertionError(f"a payload cut at {cut} decoded")
+
+
+@st.composite
+def uniform_attributes(draw: st.DrawFn) -> list[tuple[int, bytes, bytes]]:
+    """More attributes than the strided reading starts at, all of one id and value length (hostile.py
+    carla-max-packet), now and then one of other lengths among them."""
+    id_len, value_len = draw(st.integers(0, 300)), draw(st.integers(0, 3))
+    n = draw(st.integers(17, 80))
+    attrs = [(draw(st.sampled_from([0, 1, 9])), bytes((33 + i % 90,)) * id_len, b"v" * value_len) for i in range(n)]
+    if draw(st.booleans()):
+        attrs.insert(draw(st.integers(0, n)), (0, draw(TEXT), draw(TEXT)))
+    return attrs
+
+
+@given(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 255), TEXT, uniform_attributes()),
+                min_size=1, max_size=3),
+       st.booleans(), st.integers(-9, 9), st.binary(max_size=9))
+@settings(max_examples=200, deadline=None)
+def test_scan_event_add_of_uniform_attributes_agrees_with_decode_body(records, vec_f64, cut, junk):
+    test_scan_event_add_agrees_with_decode_body.hypothesis.inner_test(records, vec_f64, cut, junk)
+
+
+def test_uniform_attributes_are_read_at_a_stride(monkeypatch) -> None:
+    """The property can fail: 65,535 attributes of one size are read without a step per attribute."""
+    from recspec.reference.carla import _decode
+
+    attrs = [(0, b"%02d" % (i % 100), b"") for i in range(0xFFFF)]
+    payload = event_add_payload([(1, 1, b"", attrs)], False)
+    steps = []
+    original = _decode._UNPACK_U16_FROM
+    monkeypatch.setattr(_decode, "_UNPACK_U16_FROM", lambda *a: steps.append(a) or original(*a))
+    scan = _decode._scan_event_add(payload, False)
+    assert scan is not None and len(scan.starts) == 0xFFFF and len(steps) < 10
+    assert scan.ids(0xFFFE, 0xFFFF) == [b"34"] and scan.starts[1] - scan.starts[0] == 7

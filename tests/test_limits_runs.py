@@ -83,6 +83,17 @@ CARLA_UNITS = {
     "counter": lambda i: _packet(4, struct.pack("<Q", 0)),
     # an EventAdd of runs of attributes (150 of one, 120 of another...), a new run pattern per index
     "attributes": lambda i: _add_attributes([_ATTRIBUTES[(i + j) % 5] for j in range(4) for _ in range(30 * (j + 2))]),
+    # whole frames that repeat but for their timing (hostile.py's carla-steered cases), with a finding each or
+    # none, timed to follow on (exact binary fractions) or not, changing the alive set or not
+    "frame-wheels": lambda i: _frame_start(i + 1, 0.5 * i, 0.5) + _packet(21, struct.pack("<HII", 1, 7, 2**32 - 1))
+    + FRAME_END,
+    "frame-bones": lambda i: _frame_start(i + 1, 0.5 * i, 0.5) + _packet(19, struct.pack("<HIH", 1, 7, 0xFFFF))
+    + FRAME_END,
+    "frame-late": lambda i: _frame_start(i + 1, 0.05 * i) + _packet(21, struct.pack("<HII", 1, 7, 2**32 - 1))
+    + FRAME_END,
+    "frame-add-del": lambda i: _frame_start(i + 1, 0.5 * i, 0.5) + _add(7) + _del(8) + FRAME_END,
+    "frame-del-add": lambda i: _frame_start(i + 1, 0.5 * i, 0.5) + _del(7) + _add(8) + FRAME_END,
+    "frame-lacking": lambda i: _frame_start(i + 1, 0.5 * i, 0.5) + FRAME_END,
 }
 
 
@@ -148,6 +159,23 @@ def test_carla_one_frame_of_distinct_deletions_is_walked_in_bulk(monkeypatch: py
     assert report.stats["packets"] == n + 2
     assert report.capped == {"CARLA-ORDER-002": n - 1, "CARLA-ACTOR-003": n}
     _same(report, _carla(data, fast_path=False))
+
+
+@pytest.mark.parametrize("packet", [struct.pack("<BIHII", 21, 10, 1, 7, 2**32 - 1),
+                                    struct.pack("<BIHIH", 19, 8, 1, 7, 0xFFFF)])
+def test_carla_frames_that_repeat_with_a_finding_are_walked_in_bulk(monkeypatch: pytest.MonkeyPatch,
+                                                                      packet: bytes) -> None:
+    """Frames of the same bytes but for their timing, each with a malformed packet (hostile.py
+    carla-steered-wheels and -bones): walked until their rules have their stored findings, then in bulk."""
+    n = 3_000
+    data = CARLA_HEADER + b"".join(_frame_start(i + 1, 0.5 * i, 0.5 if i + 1 < n else -1.0) + packet + FRAME_END
+                                   for i in range(n))
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
+    report = _carla(data, fast_path=True, variant="0.9.15")
+    assert calls.calls < 3 * 300
+    assert report.stats["frames"] == n and report.stats["packets"] == 3 * n
+    assert report.verdict.value == "malformed" and sum(report.capped.values()) > n
+    _same(report, _carla(data, fast_path=False, variant="0.9.15"))
 
 
 def test_carla_run_stops_at_the_first_different_byte() -> None:

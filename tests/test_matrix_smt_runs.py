@@ -115,6 +115,19 @@ def _recording(rng: random.Random, frames: int, rare: float) -> Recording:
     return Recording(objects, tuple(out))
 
 
+def _encode(rec: Recording, encoding: str) -> bytes:
+    """``rec`` as the spec or compat encoder writes it, or ("time-first") the spec encoding with each frame's
+    keys in the order t, states, cmd (hostile.py matrix-bare-frames)."""
+    if encoding != "time-first":
+        return encode(rec, profile=encoding)
+    doc = to_document(rec)
+    for frame in doc.get("frames"):
+        order = sorted(range(len(frame.keys)), key=lambda i: frame.keys[i] != "t")
+        frame.keys[:] = [frame.keys[i] for i in order]
+        frame.values[:] = [frame.values[i] for i in order]
+    return encode_document(doc)
+
+
 def _edits(data: bytes, rng: random.Random) -> list[bytes]:
     """``data`` and a few edits of it: a flipped byte, a changed digit, a length edit, the fuzzer's mutation."""
     out = [data]
@@ -142,10 +155,10 @@ def _edits(data: bytes, rng: random.Random) -> list[bytes]:
 
 @SLOW
 @given(st.randoms(use_true_random=False), st.integers(2, 60), st.sampled_from([0.0, 0.02, 0.1, 0.3]),
-       st.sampled_from(["spec", "compat"]), st.sampled_from(["spec", "compat"]))
+       st.sampled_from(["spec", "compat", "time-first"]), st.sampled_from(["spec", "compat"]))
 def test_runs_and_the_full_walk_give_the_same_report(rng, frames, rare, encoding, profile) -> None:  # type: ignore[no-untyped-def]
     rec = _recording(rng, frames, rare)
-    data = encode(rec, profile=encoding)
+    data = _encode(rec, encoding)
     if encoding == "compat" and rng.random() < 0.3:  # the producer's long flags here and there
         data = _with_flags(rec, rng.choices(["i", "i", "i", "d", "instantiated", "destroyed"], k=rng.randint(1, 9)))
     for edited in _edits(data, rng):
@@ -165,12 +178,13 @@ def _runs_taken(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return taken
 
 
-@pytest.mark.parametrize("encoding", ["spec", "compat"])
+@pytest.mark.parametrize("encoding", ["spec", "compat", "time-first"])
 @pytest.mark.parametrize("profile", ["spec", "compat"])
 def test_a_recording_of_one_layout_is_checked_in_runs(monkeypatch: pytest.MonkeyPatch, encoding: str,
                                                       profile: str) -> None:
     taken = _runs_taken(monkeypatch)
-    data = encode(_recording(random.Random(7), 150, 0.0), profile=encoding)
+    data = _encode(_recording(random.Random(7), 150, 0.0), encoding)
+    assert encoding != "time-first" or (data.count(b"\x01t\x00") == 150 and b"\x03149\x00" in data)
     report = _assert_same(data, profile)
     assert report.stats["frames"] == 150
     assert sum(taken) >= 140  # all but the frames that start a run (and the keys of 10 and 100)
@@ -190,6 +204,22 @@ def test_a_bad_frame_in_a_run_is_located(monkeypatch: pytest.MonkeyPatch) -> Non
     report = _assert_same(encode(Recording(rec.objects, tuple(frames)), profile="spec"), "spec")
     assert [f.path for f in report.findings] == ["frames[70].states[0].r"]
     assert sum(taken) >= 100
+
+
+@pytest.mark.parametrize("states", [0, 2])
+def test_frames_that_start_with_their_time_are_checked_in_runs(monkeypatch: pytest.MonkeyPatch, states: int) -> None:
+    """{t, states, cmd: []} frames (hostile.py matrix-bare-frames at 0 states) take the fast path and runs,
+    with the full walk's report; a time going back in frame 90 is located."""
+    rng = random.Random(5)
+    rec = _recording(rng, 120, 0.0)
+    frames = [Frame(f.time, f.states[:states], f.commands) for f in rec.frames]
+    frames[90] = Frame(frames[89].time - 1.0, frames[90].states, ())
+    taken = _runs_taken(monkeypatch)
+    for profile in ("spec", "compat"):
+        report = _assert_same(_encode(Recording(rec.objects, tuple(frames)), "time-first"), profile)
+        assert report.evidence["fast_path_frames"] >= 119
+        assert "frames[90].t" in [f.path for f in report.findings]
+    assert sum(taken) >= 2 * 100
 
 
 @pytest.mark.parametrize("profile", ["spec", "compat"])

@@ -39,6 +39,7 @@ from recspec.reference.nanover import (
     Frame,
     Kind,
     RecordReader,
+    _framing,
     decode_payload,
     encode_frame,
     encode_header,
@@ -825,6 +826,16 @@ def test_a_template_takes_its_shape_in_any_order_and_nothing_else() -> None:
         assert template.match(twisted) is None
 
 
+def test_a_template_of_an_empty_frame_takes_no_other_field_in_its_place() -> None:
+    """Found by the lemma's property: a template of an empty frame (08 01 12 00) took 08 02 1a 00, the frame
+    field replaced by an unknown field 3 of the same length, which the wire walk reports (NANOVER-PROTO-003)."""
+    template = FrameTemplate.of(b"\x08\x01\x12\x00", _check._LITERAL_KEYS)
+    assert template is not None
+    assert template.match(b"\x08\x02\x12\x00") == 2
+    assert template.match(b"\x08\x02\x1a\x00") is None and template.match(b"\x12\x00\x08\x02") == 2
+    assert not walk_says_nothing(b"\x08\x02\x1a\x00", "traj")
+
+
 def test_templates_take_most_records_of_a_run() -> None:
     """The reports' property can fail: a run of frames of one shape goes through the template after
     its first two records, and a record off the shape (or a finding) starts over."""
@@ -885,3 +896,160 @@ def test_empty_records_and_repeated_timestamps_past_the_cap_give_the_same_report
     assert len(stored) == 100 and stored[-1]["path"] == "record[100].timestamp"
     assert stored[-1]["message"] == "timestamp 5000000 us after 5000000 us: not strictly increasing"
     assert records_report_json(data, fast=True) == records_report_json(data, fast=False)
+
+
+# --- runs of empty records taken in bulk (_Walk.fast_empty, RecordReader.empty_run) ------------------------------
+
+@st.composite
+def empty_run_files(draw: st.DrawFn) -> tuple[bytes, str]:
+    """A file of runs of empty records (some past the 100 stored findings of a rule) between frames or state
+    updates, the timestamps stepping on, repeating, going back, jumping past the gap or into the upper half,
+    now and then cut short; and its kind."""
+    kind = draw(st.sampled_from(["traj", "state"]))
+    frame = b"\x08\x03\x12" + encode_varint(len(e := entry_bytes("particle.count", 2.0))) + e
+    entry = b"\x0a" + encode_varint(len(u := b"\x0a\x01k\x12\x02\x20\x01")) + u  # {"k": true}
+    update = b"\x0a" + encode_varint(len(entry)) + entry  # StateUpdate.changed_keys
+    out = [encode_header()]
+    ts = draw(st.integers(0, 10**7))
+    for _ in range(draw(st.integers(1, 5))):
+        if draw(st.booleans()):
+            out.append(encode_record(ts, frame if kind == "traj" else update))
+            ts += 10**6
+        step = draw(st.sampled_from([1, 10**6, 0, 0, -5, 120_000_000]))
+        for _ in range(draw(st.sampled_from([1, 2, 3, 40, 150]))):
+            upper = 1 << 64 if draw(st.integers(0, 30)) == 0 else 0  # a timestamp with an upper half
+            out.append(encode_record(max(ts, 0) | upper, b""))
+            ts += step if draw(st.integers(0, 9)) else draw(st.sampled_from([0, -1, 10**6]))
+    data = b"".join(out)
+    if draw(st.integers(0, 4)) == 0:
+        data = data[:draw(st.integers(16, len(data)))]
+    return data, kind
+
+
+def empty_report_json(data: bytes, kind: str, *, fast: bool) -> str:
+    with walk_switch("fast_empty", fast):
+        report = check_stream(io.BytesIO(data), path=f"x.{kind}", size=len(data))
+    return json.dumps(Report([report]).to_json(), sort_keys=True)
+
+
+@given(empty_run_files(), st.sampled_from([1 << 20, 24, 100, 1000]))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_runs_of_empty_records_give_the_same_reports(f: tuple[bytes, str], block: int) -> None:
+    """The bulk path against record() on every record, with the reader's block shrunk now and then so that
+    runs are cut by refills."""
+    data, kind = f
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_framing, "READ_BLOCK", block)
+        assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)
+
+
+@pytest.mark.parametrize("kind", ["traj", "state"])
+def test_a_run_of_empty_records_is_judged_once(kind: str) -> None:
+    """The property can fail: of 1,000 empty records at one timestamp after a header (hostile.py
+    nanover-header-zeros), record() judges the first and the rest are taken in bulk; each still counts as
+    a record (and in a .traj as a reset), and each repeat of the timestamp as a NANOVER-TIME-003."""
+    n = 1000
+    data = encode_header() + bytes(24 * n)
+    judged: list[int] = []
+    original = _check._Walk.judge
+
+    def counting(self: _check._Walk, index: int, pos: int, payload: bytes) -> None:
+        judged.append(index)
+        original(self, index, pos, payload)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_check._Walk, "judge", counting)
+        report = json.loads(empty_report_json(data, kind, fast=True))["files"][0]
+    assert judged == [0]
+    assert report["stats"]["records"] == n and report["stats"]["last_timestamp_us"] == 0
+    assert report["stats"].get("resets", n) == n
+    assert report["capped"] == {"limit": 100, "rules": {"NANOVER-TIME-003": n - 1}}
+    assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)
+
+
+# --- state updates read from their messages (_Walk.update with fast_rules) ------------------------------------------
+
+def _state_file(updates: list[bytes]) -> bytes:
+    return encode_header() + b"".join(encode_record(10**6 * (i + 1), u) for i, u in enumerate(updates))
+
+
+@st.composite
+def state_values(draw: st.DrawFn, depth: int = 0) -> bytes:
+    """A google.protobuf.Value's bytes: a number, a null, a string, nothing set, or (nested) a Struct or a list."""
+    kinds = ["number", "null", "string", "unset"] + (["struct", "list"] if depth < 3 else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "number":
+        return b"\x11" + struct.pack("<d", draw(st.floats(allow_nan=False)))
+    if kind == "null":
+        return b"\x08\x00"
+    if kind == "string":
+        return b"\x1a\x01s"
+    if kind == "unset":
+        return b""
+    items = draw(st.lists(state_values(depth + 1), max_size=3))
+    if kind == "list":
+        body = b"".join(b"\x0a" + encode_varint(len(v)) + v for v in items)
+        return b"\x32" + encode_varint(len(body)) + body
+    body = b"".join(b"\x0a" + encode_varint(len(e)) + e for e in
+                    (b"\x0a\x01" + bytes([97 + j]) + (b"\x12" + encode_varint(len(v)) + v if v or draw(st.booleans())
+                                                      else b"") for j, v in enumerate(items)))
+    return b"\x2a" + encode_varint(len(body)) + body
+
+
+@st.composite
+def state_updates(draw: st.DrawFn) -> bytes:
+    """A StateUpdate of a few keys (some repeated across updates, so deletions find them or not)."""
+    entries = []
+    for _ in range(draw(st.integers(0, 4))):
+        key = draw(st.sampled_from([b"avatar.a", b"avatar.b", b"scene", b"k"]))
+        value = draw(state_values())
+        entry = b"\x0a" + encode_varint(len(key)) + key + (b"\x12" + encode_varint(len(value)) + value
+                                                           if value or draw(st.booleans()) else b"")
+        entries.append(b"\x0a" + encode_varint(len(entry)) + entry)
+    body = b"".join(entries)
+    return b"\x0a" + encode_varint(len(body)) + body
+
+
+@given(st.lists(state_updates(), min_size=1, max_size=6))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_state_updates_read_from_their_messages_give_the_same_reports(updates: list[bytes]) -> None:
+    """Nested Structs and lists with Values of no kind at any depth (set empty or left out of a map entry), null
+    values deleting keys held or not: the fast path's report is the general code's."""
+    data = _state_file(updates)
+    assert checked_json(data, "x.state", "fast_rules", fast=True) == \
+        checked_json(data, "x.state", "fast_rules", fast=False)
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=100, deadline=None)
+def test_state_files_give_the_same_reports_with_the_rules_shortcuts(f: tuple[bytes, str], seed: int) -> None:
+    data, _ = f
+    for candidate in (data, mutate(data, 1 << 16, seed)):
+        assert checked_json(candidate, "x.state", "fast_rules", fast=True) == \
+            checked_json(candidate, "x.state", "fast_rules", fast=False)
+
+
+def test_a_value_of_no_kind_deep_in_a_state_update_is_found() -> None:
+    """The property can fail: a Value with no kind set three levels down (a list in a Struct in the key's
+    Struct) is NANOVER-PROTO-005 on the fast path too; a null value deletes a key the state does not hold."""
+    inner = b"\x32\x04\x0a\x00\x0a\x00"  # a list of two Values of no kind
+    struct_b = b"\x2a" + encode_varint(len(e := b"\x0a" + encode_varint(len(x := b"\x0a\x01c\x12" + encode_varint(
+        len(inner)) + inner)) + x)) + e
+    entry = b"\x0a\x01k\x12" + encode_varint(len(struct_b)) + struct_b
+    gone = b"\x0a\x01g\x12\x02\x08\x00"
+    update = b"\x0a" + encode_varint(len(body := b"\x0a" + encode_varint(len(entry)) + entry + b"\x0a"
+                                          + encode_varint(len(gone)) + gone)) + body
+    report = json.loads(checked_json(_state_file([update]), "x.state", "fast_rules", fast=True))["files"][0]
+    assert [(f["rule"], f["path"]) for f in report["findings"]] == [
+        ("NANOVER-PROTO-005", "record[0]/changed_keys['k']"), ("NANOVER-STATE-001", "record[0]/changed_keys['g']")]
+    assert report["stats"]["state_keys"] == 1
+
+
+def test_state_updates_are_not_made_python_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path reads an update's message as it is: no value of it is made a Python one."""
+    entry = b"\x0a\x01k\x12\x06\x32\x04\x0a\x02\x08\x00"  # {"k": [null]}
+    data = _state_file([b"\x0a" + encode_varint(len(entry) + 2) + b"\x0a" + encode_varint(len(entry)) + entry] * 3)
+    calls: list[object] = []
+    monkeypatch.setattr(_check, "state_update_from_message", lambda msg: calls.append(msg))
+    report = json.loads(checked_json(data, "x.state", "fast_rules", fast=True))["files"][0]
+    assert calls == [] and report["findings"] == [] and report["stats"]["state_keys"] == 1

@@ -295,8 +295,12 @@ class _Walk:
     def frame_end(self, raw: dec.RawPacket) -> None:
         self.in_frame = False
         if not self.required <= self.frame_kinds:
-            self.sink.add("CARLA-FRAME-011", missing_message(self.required - self.frame_kinds, self.order, self.v.name),
-                          raw.offset, 5, f"{self.frame_path}/packet[{self.packet_index}]:FrameEnd")
+            sink = self.sink
+            if sink.only_counted_one("CARLA-FRAME-011"):  # counted, not stored: no message made
+                sink.count("CARLA-FRAME-011")
+            else:
+                sink.add("CARLA-FRAME-011", missing_message(self.required - self.frame_kinds, self.order, self.v.name),
+                         raw.offset, 5, f"{self.frame_path}/packet[{self.packet_index}]:FrameEnd")
         self.last_frame_end = raw.end
         if self.prev_start is not None:
             self.last_complete_frame_id = self.prev_start[0]
@@ -342,6 +346,8 @@ class _Walk:
             start = reader.tell() + (k - 1) * t.size  # the last frame's
             reader.advance(k * t.size)
             done += k
+            if t.lacks_required:  # each frame's CARLA-FRAME-011, past its stored findings (build_template)
+                self.sink.count("CARLA-FRAME-011", k)
             self.frames += k
             self.packets += k * t.packets
             self.position_records += k * t.position_records
@@ -383,7 +389,8 @@ class _Walk:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
                     return t, k, last
-        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size)
+        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
+                           lacking=self.sink.only_counted_one("CARLA-FRAME-011"))
         if t is None:
             return None
         known = self.templates.get(t.key)
@@ -778,6 +785,105 @@ def _repeat(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> None:
     sink.count_again(added, k)
 
 
+#: Frames of a run of repeated frames (`_repeat_frames`) compared from the reader's window at a time, and the
+#: largest frame such a run is made of.
+REPEAT_FRAME_BLOCK = 4096
+REPEAT_FRAME_MAX = 1 << 16
+_FRAME_START_AT = struct.Struct("<Qdd").unpack_from
+
+
+def _frame_state(walk: _Walk) -> tuple[Any, ...]:
+    """What of the walk a frame's findings can depend on, besides the counters that only name places and the
+    previous FrameStart's timing: at a frame boundary."""
+    return (walk.in_frame, frozenset(walk.frame_kinds), walk.last_order, frozenset(walk.alive), walk.actors_added)
+
+
+def _timing_follows(prev: tuple[int, float, float, int] | None, frame_id: int, duration: float,
+                    elapsed: float) -> bool:
+    """Whether a FrameStart of ``frame_id``, ``duration``, ``elapsed`` after the frame ``prev`` breaks none of
+    CARLA-FRAME-003, -004, -008 and -010 (frame_start() would add nothing)."""
+    return (prev is not None and frame_id == prev[0] + 1 and prev[1] >= 0.0 and prev[2] + prev[1] == elapsed
+            and math.isfinite(duration) and math.isfinite(elapsed))
+
+
+def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
+    """At a frame boundary where no template proved the next frame (a frame with findings: hostile.py's
+    carla-steered cases): if the next frame has the bytes of the one just walked but for its FrameStart's
+    timing, walk it, and if that left the walk's state as it was and every rule it broke already has its
+    stored findings, account in bulk for the frames after it that have its bytes too and a timing that
+    follows on (none of the FrameStart rules applies): the counters moved as many times, the same rules
+    counted as many times. Same bytes from the same state give the same findings; only their places differ,
+    and those are not stored any more. Returns whether a frame was walked here."""
+    prev = walk.prev_start
+    start = reader.tell()
+    if prev is None or walk.last_frame_end != start:
+        return False
+    size = start - (prev[3] - 5)  # the frame just walked: from its FrameStart's header to here
+    buf, i = reader.window(size)
+    if not 29 <= size <= min(i, REPEAT_FRAME_MAX) or len(buf) - i < size or (
+            reader.size is not None and start + size > reader.size):
+        return False  # the frame just walked is out of the buffer, or the next one would end past the file
+    view = memoryview(buf)
+    if view[i:i + 5] != view[i - size:i - size + 5] or view[i + 29:i + size] != view[i - size + 29:i]:
+        return False
+    if not _timing_follows(prev, *_FRAME_START_AT(buf, i + 5)):
+        return False
+    unit = bytes(view[i:i + size])
+    sink = walk.sink
+    state, counts = _frame_state(walk), sink.counts_now()
+    frames, packets, records = walk.frames, walk.packets, walk.position_records
+    for raw in reader:  # the frame, packet by packet
+        walk.packet(raw)
+        if not walk.in_frame:
+            break
+    if walk.in_frame or reader.tell() != start + size or _frame_state(walk) != state:
+        return True
+    added = sink.counted_since(counts)
+    if not sink.only_counted(added[sink.profile]):
+        return True  # the next frame's findings would still be stored, with their places
+    k = _skip_repeated_frames(walk, reader, unit)
+    if k:
+        walk.frames += k * (walk.frames - frames)
+        walk.packets += k * (walk.packets - packets)
+        walk.position_records += k * (walk.position_records - records)
+        walk.frame_path = f"frame[{walk.frames - 1}]"
+        sink.count_again(added, k)
+    return True
+
+
+def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) -> int:
+    """Step past the frames right after the last one walked that have the bytes of ``unit`` (that frame) but
+    for their FrameStart's timing, which must follow on (``_timing_follows``); the walk's timing moves to the
+    last one's. Returns how many."""
+    size = len(unit)
+    head, tail = unit[:5], memoryview(unit)[29:]
+    count = 0
+    prev = walk.prev_start
+    while True:
+        most = REPEAT_FRAME_BLOCK if reader.size is None else min(REPEAT_FRAME_BLOCK,
+                                                                  (reader.size - reader.tell()) // size)
+        if most <= 0:
+            break
+        buf, i = reader.window(most * size)
+        view = memoryview(buf)
+        n = 0
+        for q in range(i, i + min(most, (len(buf) - i) // size) * size, size):
+            frame = _FRAME_START_AT(buf, q + 5)
+            if view[q:q + 5] != head or view[q + 29:q + size] != tail or not _timing_follows(prev, *frame):
+                break
+            prev = (*frame, reader.tell() + n * size + 5)
+            n += 1
+        reader.advance(n * size)
+        count += n
+        if n < most:
+            break
+    if count:
+        walk.prev_start = prev
+        walk.last_frame_end = reader.tell()
+        walk.last_complete_frame_id = prev[0]
+    return count
+
+
 #: Packets of a run of EventDel packets (`_deletions`) read from the reader's window at a time.
 DELETION_BLOCK = 4096
 
@@ -907,7 +1013,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
                     last = _deletions(walk, raw, reader)
                     if last is not None:
                         prev_payload = last
-            if not walk.in_frame and runs and walk.bulk_frames(reader):  # in a frame, the common case: one test
+            if not walk.in_frame and runs and (walk.bulk_frames(reader) or (
+                    raw.kind is K.FRAME_END and _repeat_frames(walk, reader))):  # in a frame, the common case
                 prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
             if progress is not None and walk.packets >= next_progress:
                 progress(reader.tell(), size)

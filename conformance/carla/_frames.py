@@ -14,7 +14,8 @@ id is alive (one ``issuperset``), every flag is 0 or 1 and every enum in range
 A template is made only of a frame that the packet-by-packet walk would find
 nothing in as far as its shape goes: FrameStart first, FrameEnd last, the packets
 between in the writer's order, each once, with every packet the variant writes in
-every frame; no event (EventAdd, EventDel, EventParent and Collision empty, as they
+every frame (or, once CARLA-FRAME-011's findings are only counted, without: each frame then counts one);
+no event (EventAdd, EventDel, EventParent and Collision empty, as they
 are whenever no actor comes, goes or collides); fixed-size records and counts that
 add up; no raw, user or FrameCounter packet; variable records (WalkerBones,
 PhysicsControl) only when empty, AnimVehicleWheels with their wheel counts in the
@@ -121,6 +122,10 @@ class FrameTemplate:
     _batches: dict[int, _Batch] = field(default_factory=dict)
     _index: tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]] = \
         field(default=([], (), [], [], []))
+    #: Whether the shape lacks a packet the variant writes in every frame: each frame it proves then adds
+    #: one CARLA-FRAME-011, made only where that rule's findings are counted, no longer stored (the caller
+    #: counts them, ``build_template(lacking=True)``)
+    lacks_required: bool = False
 
     @property
     def fields(self) -> int:
@@ -325,11 +330,13 @@ def _mask(size: int, spans: tuple[tuple[int, int], ...]) -> bytes:
 
 
 def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, variant: Variant,
-                   order: Mapping[K, int], required: frozenset[K], max_packet_size: int) -> FrameTemplate | None:
+                   order: Mapping[K, int], required: frozenset[K], max_packet_size: int, *,
+                   lacking: bool = False) -> FrameTemplate | None:
     """The template of the frame that starts where ``window`` is (``window(n)``: a buffer and
     the frame's index in it, with ``n`` bytes from there unless the file ends first), if it is
     one a template can be made of (module docstring) and lies whole in the file, in its first
-    ``end`` bytes (None: no bound) and in ``MAX_FRAME`` bytes; else None."""
+    ``end`` bytes (None: no bound) and in ``MAX_FRAME`` bytes; else None. ``lacking``: a frame
+    without every packet of ``required`` may be made one too (``FrameTemplate.lacks_required``)."""
     if end is None or end > MAX_FRAME:
         end = MAX_FRAME
     ids = variant.ids
@@ -362,9 +369,12 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
         elif kind is K.FRAME_END:
             if size:
                 return None
-            if not required <= set(kinds) or len(fields) > MAX_FIELDS:
+            lacks = not required <= set(kinds)
+            if (lacks and not lacking) or len(fields) > MAX_FIELDS:
                 return None
-            return FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format(fields))
+            t = FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format(fields))
+            t.lacks_required = lacks
+            return t
         else:
             pos = order.get(kind)
             if pos is None or pos <= last:  # a kind the writer does not order (raw, FrameCounter), twice, or late

@@ -2,17 +2,18 @@
 (and, under compat, in the producer's layout: ``_compat_frame``).
 
 A frame written by the spec profile's encoder, ``{states: [...], cmd: [], t}``
-with every state ``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is
-matched state by state with one compiled regular expression over its bytes; the
-lengths the pattern cannot check (the state's document length, the two string
-lengths) are compared in Python, and the numbers are unpacked with one struct
-call per vector. The fast path *declines* a frame (returns False, having changed
-nothing) as soon as anything differs from that shape or any rule could have
-something to say (an unknown or destroyed id, a bad flag, a non-finite number,
-a quaternion off unit length, a time going back, a second state for one id);
-the caller then decodes the frame and checks it in full. So the findings are
-the full path's by construction, and ``tests/test_matrix_smt_check.py`` holds the
-two paths to the same findings on generated and mutated files.
+(or with the same keys in the order ``{t, states, cmd}``), with every state
+``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is matched state by state
+with one compiled regular expression over its bytes; the lengths the pattern
+cannot check (the state's document length, the two string lengths) are compared
+in Python, and the numbers are unpacked with one struct call per vector. The
+fast path *declines* a frame (returns False, having changed nothing) as soon as
+anything differs from that shape or any rule could have something to say (an
+unknown or destroyed id, a bad flag, a non-finite number, a quaternion off unit
+length, a time going back, a second state for one id); the caller then decodes
+the frame and checks it in full. So the findings are the full path's by
+construction, and ``tests/test_matrix_smt_check.py`` holds the two paths to the
+same findings on generated and mutated files.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ _NUMBER_GROUPS = (8, 10, 12, 15, 17, 19, 21)
 
 _STATES_HEAD = b"\x04states\x00"
 _TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
+_TIME_FIRST = b"\x01t\x00"  # a frame that starts with its time (a double), then states, then an empty cmd
+_EMPTY_CMD = b"\x04cmd\x00\x05\x00\x00\x00\x00"
 #: Bytes of one state element besides its key and metadata text (see _STATE).
 _STATE_FIXED = 125
 #: A state's document length minus its metadata's length field (123 + len(meta) - (len(meta) + 1)).
@@ -122,38 +125,45 @@ class FrameMatcher:
             return False
         walk = self.walk
         n = len(raw)
-        if raw[4:12] != _STATES_HEAD:
+        if raw[4:12] == _STATES_HEAD:  # {states, cmd: [], t}: the spec encoder's order
+            if n < 38 or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
+                return False
+            array, end, t_at = 12, n - 22, n - 9  # the states array's length field and end, the time
+        elif raw[4:7] == _TIME_FIRST and raw[15:23] == _STATES_HEAD:  # {t, states, cmd: []}: the same keys
+            if n < 38 or raw[n - 11:n - 1] != _EMPTY_CMD or raw[n - 1] != 0:
+                return False
+            array, end, t_at = 23, n - 11, 7
+        else:
             # the producer's layout, whatever the driving profile: the walk judges both profiles at once, and
             # _compat_frame adds the findings the producer's keys get (spec: the time key and the empty cmd)
             if raw[4:22] == _COMPAT_HEAD:
                 return self._compat_frame(entry, raw, n)
             return False
-        if n < 38 or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
-            return False
         if entry.key != str(walk.frames):
             return False
-        (states_len,) = _I32_AT(raw, 12)
-        end = n - 22  # where the states array must end (its NUL is the byte before)
-        if 12 + states_len != end or raw[end - 1] != 0:
+        (states_len,) = _I32_AT(raw, array)
+        # where the states array must end (its NUL is the byte before)
+        if array + states_len != end or raw[end - 1] != 0:
             return False
-        (t,) = _F64_AT(raw, n - 9)
+        (t,) = _F64_AT(raw, t_at)
         if t - t != 0.0 or t < 0.0:
             return False
         prev = walk.prev_time
         if prev is not None and t < prev:
             return False
         last = end - 1
-        states = _STATE.findall(raw, 16, last)
+        first = array + 4  # the first state element
+        states = _STATE.findall(raw, first, last)
         k = len(states)
         self.runs = True
         if k == 0:
-            if last != 16:
+            if last != first:
                 return False
         else:
             keys, dls, sids, flags, mlens, metas, pbs, rbs = zip(*states)
             # findall skips what does not match: the matches must tile the array exactly
             meta_sizes = list(map(len, metas))
-            if sum(map(len, keys)) + sum(meta_sizes) + _STATE_FIXED * k != last - 16:
+            if sum(map(len, keys)) + sum(meta_sizes) + _STATE_FIXED * k != last - first:
                 return False
             if keys != _INDEX[:k] if k <= len(_INDEX) else list(keys) != [str(i).encode() for i in range(k)]:
                 return False

@@ -127,6 +127,9 @@ class _Layout:
         _numbers(raw, 0, len(raw) - 1, spots)
         if len(spots) != 8 * states + 1:
             raise ValueError("a frame the fast path accepted has 8 numbers a state and a time")
+        # the time is the frame's last number, or its first in a frame that starts with it ({t, states, cmd})
+        self.time_index = 0 if raw[4:7] == b"\x01t\x00" else 7 * states
+        state_spots = spots[1:] if self.time_index == 0 else spots[:-1]
         self.size = len(raw)
         self.states = states
         self.producer = producer
@@ -135,9 +138,10 @@ class _Layout:
         fmt = []
         pos = 0
         # the states' ids stay in the fixed bytes: a run's frames name the objects this frame names
-        self.ids = frozenset(_I32_AT(raw, at)[0] for at, _ in spots[:-1:8])
-        for i, (at, code) in enumerate(spots):
-            if i % 8 == 0 and i < 8 * states:
+        self.ids = frozenset(_I32_AT(raw, at)[0] for at, _ in state_spots[::8])
+        ids_at = {at for at, _ in state_spots[::8]}
+        for at, code in spots:
+            if at in ids_at:
                 continue
             width = 8 if code == "d" else 4
             mask[at:at + width] = bytes(width)
@@ -153,10 +157,10 @@ class _Layout:
         self.fmt = "".join(fmt)
         self._mask_int = int.from_bytes(self.mask, "little")
         self._expected_int = int.from_bytes(self.expected, "little")
-        # the producer's time element: its offset in the frame and its length
+        # the producer's time element: its offset in the frame and its length (its time is last)
         self.time_at = spots[-1][0] - 6
         self.time_len = 14 if spots[-1][1] == "d" else 10
-        self.int_time = spots[-1][1] == "i"
+        self.int_time = spots[0 if self.time_index == 0 else -1][1] == "i"
         self._elements: dict[int, _Element] = {}
 
     def fits(self, raw: bytes) -> bool:
@@ -278,12 +282,14 @@ class FrameRuns:
         vals = list(chain.from_iterable(el.unpack(data)))
         m = 7 * layout.states + 1
         prev = self.walk.prev_time
+        ti = layout.time_index
+        rotations = 3 + (ti == 0)  # the first rotation's place: after the time when it comes first
         for j in range(n):
             frame = vals[j * m:(j + 1) * m]
-            t = float(frame[-1])
+            t = float(frame[ti])
             total = sum(frame)
             if total - total != 0.0 or t < 0.0 or (prev is not None and t < prev) or any(
-                    not _LO <= hypot(*frame[r:r + 4]) <= _HI for r in range(3, m - 1, 7)):
+                    not _LO <= hypot(*frame[r:r + 4]) <= _HI for r in range(rotations, m - 1, 7)):
                 break
             prev = t if prev is None or t > prev else prev
         else:
@@ -297,11 +303,11 @@ class FrameRuns:
         (``vals``: their numbers, frame after frame, which this takes apart); if so, the walk's time
         is updated."""
         walk = self.walk
-        m = 7 * layout.states + 1  # a state's position and rotation, then the time
-        times = vals[m - 1::m]
+        m = 7 * layout.states + 1  # a state's position and rotation, and the time (last or first)
+        times = vals[layout.time_index::m]
         if layout.int_time:  # a number is a float to the rules (and in the stats)
             times = list(map(float, times))
-        del vals[m - 1::m]  # the states' numbers, 7 a state
+        del vals[layout.time_index::m]  # the states' numbers, 7 a state
         total = sum(vals) + sum(times)
         if total - total != 0.0:  # a NaN or an infinity (or a sum that overflows: the fast path judges)
             return False

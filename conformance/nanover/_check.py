@@ -25,6 +25,7 @@ from recspec.reference.nanover import (
     Kind,
     RecordReader,
     StateAggregate,
+    StateUpdate,
     kind_from_path,
     parse_clean,
     parse_frame,
@@ -135,6 +136,11 @@ class _Walk:
     #: (``_template.py``) instead of judged entry by entry (False: every record takes the walk's
     #: general path; the tests compare the two).
     fast_records = True
+    #: Whether the empty records that follow an empty record are taken in bulk (``empty_run``: their
+    #: timestamps read in one call, the timestamp rules applied in a short loop, what each adds to the
+    #: walk counted at once) instead of each through record() (False: every record takes record(); the
+    #: tests compare the two).
+    fast_empty = True
 
     def __init__(self, sink: FindingSink, kind: Kind) -> None:
         self.sink = sink
@@ -173,8 +179,11 @@ class _Walk:
         say, whatever ``fast_rules``), is taken here: what record() would do with it."""
         record = self.record
         trace = self.trace
+        bulk_empty = self.fast_empty and trace is None
         prev = -MAX_GAP_US  # no timestamp is plainly after it: the first record takes record()
-        for index, (offset, ts, payload) in enumerate(reader.records()):
+        index = -1
+        for offset, ts, payload in reader.records():
+            index += 1
             template = self._template
             fi = template.match(payload) if template is not None and prev < ts < prev + MAX_GAP_US else None
             if fi is not None and not ts >> 64:
@@ -190,6 +199,12 @@ class _Walk:
                 record(index, offset, ts, payload, fi)
                 if trace is not None:
                     trace.record(ts, self.numbers.get("particle.count"), self.resets != resets)
+                # the records after an empty one that are empty too change the walk as it did: taken at once
+                if bulk_empty and not payload and self._template is None and (stamps := reader.empty_run()):
+                    self.empty_records(index + 1, offset + 24, stamps)
+                    index += len(stamps)
+                    offset += 24 * len(stamps)
+                    ts = stamps[-1]
             if progress is not None and size and index % _PROGRESS_EVERY == 0:
                 progress(offset, size)
             prev = ts
@@ -229,6 +244,44 @@ class _Walk:
             return
         self.judge(index, pos, payload)
 
+    def empty_records(self, index: int, offset: int, stamps: tuple[int, ...]) -> None:
+        """Records ``index`` on (the first at ``offset``), with empty payloads and the timestamps
+        ``stamps`` (each below 2^64), right after an empty record that record() judged with no template
+        left: what record() would do with each. An empty payload is a frame of index 0 holding nothing
+        (a reset that touches no key) or a StateUpdate that changes nothing, so each adds only its
+        timestamp's findings; NANOVER-TIME-003 past its stored findings is counted at the end."""
+        prev = self.prev_ts
+        assert prev is not None  # the empty record before these
+        gap = MAX_GAP_US
+        fast = self.fast_rules and not prev >> 64
+        sink = self.sink
+        counted_only = False  # once NANOVER-TIME-003's stored findings are full, for the rest of the run
+        repeats = 0  # NANOVER-TIME-003 findings of repeated timestamps, counted without messages
+        for j, ts in enumerate(stamps):
+            if fast:
+                if prev < ts < prev + gap:
+                    prev = ts
+                    continue
+                if ts == prev and (counted_only or sink.only_counted_one("NANOVER-TIME-003")):
+                    counted_only = True
+                    repeats += 1
+                    continue
+            self.timestamps(index + j, offset + 24 * j, ts, prev)
+            prev = ts
+            fast = self.fast_rules  # prev is below 2^64 from here on
+        if repeats:
+            sink.count("NANOVER-TIME-003", repeats)
+        n = len(stamps)
+        self.records += n
+        self.prev_ts = prev
+        if self._kind == "traj":
+            self.resets += n
+            self.last_index = 0
+            self.aggregate_unknown = False
+            self._changed = True
+            self.numbers.clear()
+            self.arrays.clear()
+
     def _found_so_far(self) -> int:
         """How many findings the sink has counted under every profile (to tell whether a record added one)."""
         return sum(map(sum, map(dict.values, self.sink.counts.values())))
@@ -243,6 +296,7 @@ class _Walk:
         # against MAX_VALUES takes at least 2 bytes (a tag and a length), so a shorter payload
         # cannot break NANOVER-LIMIT-003, and upb never builds more than the limit allows.
         msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
+        proved = msg is not None
         if msg is None:
             msg = self.locate(f"record[{index}]", pos, payload)
             if msg is None:
@@ -250,7 +304,7 @@ class _Walk:
         if kind == "traj":
             self.frame(index, pos, len(payload), msg)
         else:
-            self.update(index, pos, len(payload), msg)
+            self.update(index, pos, len(payload), msg, proved)
 
     def timestamps(self, index: int, offset: int, ts: int, prev: int | None) -> None:
         """NANOVER-TIME-001..003 of one record's timestamp ``ts`` after ``prev`` (None: the first record)."""
@@ -493,15 +547,30 @@ class _Walk:
                         add("NANOVER-FRAME-003", f"{k} holds {got} entries, {bound} is {int(c)}", pos, n,
                             f"{where}/arrays[{k!r}]", int(c), got)
 
-    def update(self, index: int, pos: int, n: int, msg: Any) -> None:
+    def update(self, index: int, pos: int, n: int, msg: Any, proved: bool = False) -> None:
+        """One StateUpdate; ``proved``: its payload is one parse_clean proved (no unknown field at any depth)."""
         where = f"record[{index}]"
-        update = state_update_from_message(msg)
-        if self.trace is not None:
-            self.trace.state_update(index, update.changes)
-        for key, value in update.changes.items():
-            if value is UNSET or _has_unset(value):
-                self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
-                              f"{where}/changed_keys[{key!r}]")
+        if self.fast_rules and self.trace is None:
+            # the rules read of an update only its keys, which of them are deletions (a null value) and
+            # whether a Value with no kind set is anywhere in it: read from the message as it is, without
+            # making each value a Python one (the state keeps its keys, with no values)
+            fields = msg.changed_keys.fields
+            changes: dict[str, Any] = {}
+            # A Value of no kind is empty, so upb writes it as a field of no bytes: a map entry's value
+            # (12 00, written even where the payload left it out) or a list element (0a 00). Where the
+            # message, serialized again, holds neither pair, it has none, and its keys need no walk (a
+            # Value holding only unknown fields would not be empty: only for a proved payload).
+            nested = not proved or b"\x12\x00" in (again := msg.SerializeToString()) or b"\x0a\x00" in again
+            for key in fields:  # keys, then a lookup each: a upb map's items() goes through a generator
+                v = fields[key]
+                k = v.WhichOneof("kind")
+                if k is None or (nested and (k == "struct_value" or k == "list_value") and _value_has_unset(v)):
+                    self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
+                                  f"{where}/changed_keys[{key!r}]")
+                changes[key] = None if k == "null_value" else _KEPT
+            update = StateUpdate(changes)
+        else:
+            update = self._update_values(index, pos, n, msg, where)
         if self.state_untracked:  # NANOVER-LIMIT-004 was reached: keys are no longer kept
             return
         for key in self.state.apply(update):
@@ -513,6 +582,18 @@ class _Walk:
             self.state_untracked = True
             self.state.state.clear()
 
+    def _update_values(self, index: int, pos: int, n: int, msg: Any, where: str) -> StateUpdate:
+        """The update with its values made Python ones (for the trace), and its NANOVER-PROTO-005 findings:
+        the general path of update() (``fast_rules`` off)."""
+        update = state_update_from_message(msg)
+        if self.trace is not None:
+            self.trace.state_update(index, update.changes)
+        for key, value in update.changes.items():
+            if value is UNSET or _has_unset(value):
+                self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
+                              f"{where}/changed_keys[{key!r}]")
+        return update
+
     def stats(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind.value, "records": self.records,
                                "first_timestamp_us": self.first_ts, "last_timestamp_us": self.prev_ts}
@@ -523,6 +604,22 @@ class _Walk:
         else:
             out["state_keys"] = None if self.state_untracked else len(self.state.state)
         return out
+
+
+#: What the state keeps for a key update() sets on its fast path (the rules read only which keys it holds).
+_KEPT = True
+
+
+def _value_has_unset(v: Any) -> bool:
+    """Whether a ``google.protobuf.Value`` message holds, at any depth, a Value with no kind set (the message
+    as it is: :func:`_has_unset` of its Python value)."""
+    k = v.WhichOneof("kind")
+    if k == "struct_value":
+        fields = v.struct_value.fields
+        return any(_value_has_unset(fields[key]) for key in fields)
+    if k == "list_value":
+        return any(map(_value_has_unset, v.list_value.values))
+    return k is None
 
 
 def _has_unset(value: Any) -> bool:

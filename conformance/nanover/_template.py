@@ -214,6 +214,11 @@ class FrameTemplate:
         index: int = msg.frame_index  # type: ignore[attr-defined]
         if not 0 < index < 1 << 32 or len(payload) != self._size + (index.bit_length() + 6) // 7:
             return None
+        # the frame field itself, not a field of another number and the same length in its place (a template
+        # of an empty frame, 12 00, would otherwise take 1a 00: an unknown field the wire walk reports); with
+        # the frame there, the lengths above leave no byte for any other field
+        if not msg.HasField("frame"):  # type: ignore[attr-defined]
+            return None
         frame = msg.frame  # type: ignore[attr-defined]
         values: list[bytes] = frame.values[:]
         arrays: list[bytes] = frame.arrays[:]

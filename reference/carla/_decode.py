@@ -509,6 +509,18 @@ def _scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
             (n,) = u16(payload, pos)
             pos += 2
             lo = len(starts)
+            if n > _STRIDE_MIN:
+                # attributes all of the first one's id and value lengths (the largest packets: 65,535 of
+                # one size) lie at one stride: their length fields are compared as strided slices, their
+                # offsets are ranges, and the loop below takes only what follows a differing one
+                (id_len,) = u16(payload, pos + 1)
+                (value_len,) = u16(payload, pos + 3 + id_len)
+                stride = 5 + id_len + value_len
+                k = _same_stride(payload, pos, stride, id_len, value_len, min(n, (size - pos) // stride))
+                starts.extend(range(pos, pos + k * stride, stride))
+                values.extend(range(pos + 3 + id_len, pos + k * stride, stride))
+                pos += k * stride
+                n -= k
             for _ in range(n):
                 add_start(pos)
                 (length,) = u16(payload, pos + 1)
@@ -524,6 +536,26 @@ def _scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
     if pos != size:
         return None
     return EventAddScan(payload, records, starts, values)
+
+
+#: Records of more attributes than this try the strided reading first (_scan_event_add).
+_STRIDE_MIN = 16
+
+
+def _same_stride(payload: bytes, pos: int, stride: int, id_len: int, value_len: int, most: int) -> int:
+    """How many attributes from ``pos`` on (at most ``most``, all within the payload) have an id of
+    ``id_len`` bytes and a value of ``value_len``: then attribute ``k`` starts at ``pos + k * stride``. Each
+    length field's two bytes are compared, at every attribute, as slices of stride ``stride``."""
+    if most <= 0:
+        return 0
+    fields = ((pos + 1, id_len), (pos + 3 + id_len, value_len))
+    k = most
+    for at, length in fields:
+        for byte, want in ((at, length & 0xFF), (at + 1, length >> 8)):
+            column = payload[byte:byte + k * stride:stride]
+            if column != bytes((want,)) * k:
+                k = len(column) - len(column.lstrip(bytes((want,))))  # the first attribute that differs
+    return k
 
 
 def count_repeats(buf: bytes | memoryview, start: int, unit: bytes, most: int) -> int:
