@@ -134,4 +134,4 @@ def test_a_file_too_short_for_the_magic_is_located_inside_its_bytes(tmp_path, da
     assert code == 1 and "Traceback" not in err
     f = json.loads(out)["files"][0]
     magic = next(x for x in f["findings"] if x["rule"] == "CARLA-HEADER-001")
-    assert 0 <= magic["offset"] and magic["offset"] + (magic["length"] or 0) <= len(data)
+    assert magic["offset"] >= 0 and magic["offset"] + (magic["length"] or 0) <= len(data)
