@@ -122,3 +122,16 @@ def test_json_report_is_standard_json_for_any_packets(packets, profile):
 
 def _refuse_constant(token: str) -> None:
     raise AssertionError(f"{token} is not standard JSON")
+
+
+@pytest.mark.parametrize("data", [b"", b"\x01", b"\x01\x00"])
+def test_a_file_too_short_for_the_magic_is_located_inside_its_bytes(tmp_path, data):
+    # the magic field starts at byte 2 (after the u16 version); a file of 0..2 bytes holds none of it,
+    # so the finding that names it must still point inside the file: at most its end
+    p = tmp_path / "x.log"
+    p.write_bytes(data)
+    code, out, err = run("check", "--json", "--format", "carla", str(p))
+    assert code == 1 and "Traceback" not in err
+    f = json.loads(out)["files"][0]
+    magic = next(x for x in f["findings"] if x["rule"] == "CARLA-HEADER-001")
+    assert magic["offset"] >= 0 and magic["offset"] + (magic["length"] or 0) <= len(data)

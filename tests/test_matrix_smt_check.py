@@ -221,3 +221,23 @@ def test_typed_reader_rejects_an_unhashable_flag_with_a_model_error() -> None:
     state._map = None
     with pytest.raises(ModelError):
         from_document(doc)
+
+
+def _document(body: bytes) -> bytes:
+    """A BSON document: int32 length (itself, the body and the final NUL), the body, NUL."""
+    return struct.pack("<i", len(body) + 5) + body + b"\x00"
+
+
+@pytest.mark.parametrize("element, rule", [
+    (b"\x03" + b"7\x00" + struct.pack("<i", 0), "MATRIX-BSON-001"),  # an embedded document of declared length 0
+    (b"\x00" + b"7\x00", "MATRIX-BSON-002"),  # element type 0x00 inside the array
+], ids=["length-0", "type-0"])
+def test_a_break_inside_a_frames_element_names_its_place_not_its_key(element: bytes, rule: str) -> None:
+    """The frames array's first element (index 0) carries key '7'; the break lies inside it, so the finding
+    names frames[0], the unit the walk entered (and counts: no frame before it is complete)."""
+    frames = _document(element + b"\x00" * 8)  # padding: the element's bytes lie inside the array
+    data = _document(b"\x04frames\x00" + frames)
+    report = _check(data)
+    broken = [f for f in report.findings if f.rule == rule]
+    assert broken and broken[0].path == "frames[0]", [(f.rule, f.path) for f in report.findings]
+    assert report.stats["frames"] == 0

@@ -271,3 +271,31 @@ def test_only_decode_errors_leave_decode_payload(junk: bytes, kind: Kind, error:
     with pytest.raises(error) as raised:
         decode_payload(kind, junk)
     assert raised.value.offset == offset and raised.value.rule == "NANOVER-PROTO-001"
+
+
+def _field(number: int, body: bytes) -> bytes:
+    """A length-delimited protobuf field (tag number << 3 | 2, a one-byte length: bodies under 128 bytes)."""
+    return bytes((number << 3 | 2, len(body))) + body
+
+
+_UNPACKED_ONE = _field(1, b"\x0d" + struct.pack("<f", 1.0))  # ValueArray.float_values, its number a field
+_PACKED_TWO = _field(1, _field(1, struct.pack("<f", 2.0)))  # ValueArray.float_values, packed
+_STRINGS = _field(3, b"")  # ValueArray.string_values: another member of the oneof
+
+
+@pytest.mark.parametrize("frame_data", [
+    # the key written twice: unpacked, then packed (protobuf keeps the last entry)
+    _field(2, _field(1, b"p") + _field(2, _UNPACKED_ONE)) + _field(2, _field(1, b"p") + _field(2, _PACKED_TWO)),
+    # the key written twice, unpacked both times: one array, named once
+    _field(2, _field(1, b"p") + _field(2, _UNPACKED_ONE)) * 2,
+    # one entry, its value twice: unpacked floats, then a string member that replaces them (a oneof)
+    _field(2, _field(1, b"p") + _field(2, _UNPACKED_ONE) + _field(2, _STRINGS)),
+], ids=["unpacked-then-packed", "unpacked-twice", "then-strings"])
+def test_a_decoded_frame_says_only_the_arrays_it_holds_unpacked(frame_data: bytes) -> None:
+    """A frame that decodes re-encodes, and what it encodes decodes to the same frame; the arrays said
+    to be written unpacked are float or index arrays of the frame, each named once."""
+    frame = decode_payload(Kind.TRAJ, _field(2, frame_data))
+    for key in frame.unpacked or ():
+        assert frame.arrays[key].kind in (ArrayKind.FLOAT, ArrayKind.INDEX)
+    assert len(set(frame.unpacked or ())) == len(frame.unpacked or ())
+    assert decode_payload(Kind.TRAJ, encode_frame(frame)) == frame

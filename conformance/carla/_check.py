@@ -977,8 +977,10 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
         f.seek(0)
         magic = f.read(2 + len(MAGIC_FIELD))[2:]
         if magic != MAGIC_FIELD:  # what broke the header is often the magic: say so, with the bytes found
+            # the field starts after the u16 version; a file shorter than that holds none of it, and the
+            # finding points at the file's end rather than past it
             sink.add("CARLA-HEADER-001", f"magic field (u16 length, then the text) is {magic!r}, not {MAGIC_FIELD!r}",
-                     2, len(magic), "header.magic", MAGIC_FIELD, magic)
+                     min(2, size), len(magic), "header.magic", MAGIC_FIELD, magic)
         sink.add("CARLA-STREAM-001", f"file ends inside the info header ({e.message})", e.offset, None, e.path)
         sink.structural_error = True  # no header: the file cannot be walked, under any profile
         sink.fill(report)

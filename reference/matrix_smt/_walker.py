@@ -307,7 +307,9 @@ class RecordingWalker:
         index = 0
         while pos < last:
             t, key, val_at = self._head(pos, last, path)
-            sub = _sub(path, key, is_array)
+            # an array's element is named by its place, as the checker names the frames it walked: the key
+            # may be anything (MATRIX-BSON-008 says so), and a break inside the element is in that unit
+            sub = f"{path}[{index}]" if is_array else _sub(path, key, False)
             if raw and t == T_DOCUMENT:
                 head = self._read(val_at, 4)
                 if len(head) == 4:

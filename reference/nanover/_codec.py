@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 from recspec._paths import path_suffix
 
 from ._framing import RecordReader, encode_header, encode_record, read_header
-from ._model import RECORD_HEADER_SIZE, Frame, Header, Kind, Record, Recording, StateUpdate
+from ._model import RECORD_HEADER_SIZE, ArrayKind, Frame, Header, Kind, Record, Recording, StateUpdate
 from ._payload import (
     canonical_frame_order,
     canonical_keys,
@@ -28,6 +28,9 @@ from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
 
 __all__ = ["RecordingWriter", "decode", "decode_payload", "encode", "encode_payload", "iter_records",
            "kind_from_path"]
+
+#: The array kinds whose numbers a writer may put a field each (unpacked).
+_NUMERIC = frozenset((ArrayKind.FLOAT, ArrayKind.INDEX))
 
 
 def kind_from_path(path: str | Path) -> Kind | None:
@@ -56,7 +59,11 @@ def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") 
     if order is not None and order != canonical and sorted(order) == sorted(canonical):
         message = replace(message, order=order)
     if unpacked and isinstance(message, Frame):
-        message = replace(message, unpacked=unpacked)
+        # only a float or index array has numbers to write a field each: an entry whose value merged into
+        # another member (a later field of the same entry) is read, and so written, packed
+        numeric = tuple(k for k in unpacked if k in message.arrays and message.arrays[k].kind in _NUMERIC)
+        if numeric:
+            message = replace(message, unpacked=numeric)
     return message
 
 

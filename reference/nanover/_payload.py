@@ -230,8 +230,10 @@ def wire_details(payload: bytes | memoryview, kind: str) -> tuple[tuple[str, ...
         maps = {1: "values/", 2: "arrays/"} if kind == "traj" else {1: ""}
         entries = [(maps[n], x, y) for n, w, x, y in _fields(payload, a, b) if n in maps and w == 2]
         order = [where + _entry_key(payload, x, y) for where, x, y in entries]
-        unpacked = tuple(_entry_key(payload, x, y) for where, x, y in entries
-                         if where == "arrays/" and _is_unpacked(payload, x, y))
+        # a key written twice holds what its last entry holds (protobuf's rule for a map), so that entry
+        # alone says whether the array was written unpacked; each key is named once
+        last = {k: (x, y) for (where, x, y), k in zip(entries, order, strict=True) if where == "arrays/"}
+        unpacked = tuple(k.removeprefix("arrays/") for k, (x, y) in last.items() if _is_unpacked(payload, x, y))
     except (ValueError, IndexError, DecodeError):
         return None, ()
     return (tuple(order) if len(set(order)) == len(order) else None), unpacked
