@@ -146,6 +146,10 @@ def event_add_payload(records: list[tuple[int, int, bytes, list[tuple[int, bytes
        st.booleans(), st.integers(-9, 9), st.binary(max_size=9))
 @settings(max_examples=400, deadline=None)
 def test_scan_event_add_agrees_with_decode_body(records, vec_f64, cut, junk):
+    _assert_scan_agrees_with_decode_body(records, vec_f64, cut, junk)
+
+
+def _assert_scan_agrees_with_decode_body(records, vec_f64, cut, junk):
     payload = event_add_payload(records, vec_f64)
     payload = payload[:len(payload) + cut] if cut < 0 else payload + junk[:cut]
     v = VARIANTS["ue5" if vec_f64 else "0.9.16"]
@@ -251,7 +255,7 @@ def uniform_attributes(draw: st.DrawFn) -> list[tuple[int, bytes, bytes]]:
        st.booleans(), st.integers(-9, 9), st.binary(max_size=9))
 @settings(max_examples=200, deadline=None)
 def test_scan_event_add_of_uniform_attributes_agrees_with_decode_body(records, vec_f64, cut, junk):
-    test_scan_event_add_agrees_with_decode_body.hypothesis.inner_test(records, vec_f64, cut, junk)
+    _assert_scan_agrees_with_decode_body(records, vec_f64, cut, junk)
 
 
 def test_uniform_attributes_are_read_at_a_stride(monkeypatch) -> None:

@@ -847,6 +847,7 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
         walk.packets += k * (walk.packets - packets)
         walk.position_records += k * (walk.position_records - records)
         walk.frame_path = f"frame[{walk.frames - 1}]"
+        walk.last_complete_frame_index = walk.frames - 1  # the last repeat is whole, as its id is
         sink.count_again(added, k)
     return True
 
@@ -877,7 +878,7 @@ def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) ->
         count += n
         if n < most:
             break
-    if count:
+    if count and prev is not None:  # a repeat follows the frame it repeats, which set the walk's timing
         walk.prev_start = prev
         walk.last_frame_end = reader.tell()
         walk.last_complete_frame_id = prev[0]

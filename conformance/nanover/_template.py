@@ -217,7 +217,7 @@ class FrameTemplate:
         # the frame field itself, not a field of another number and the same length in its place (a template
         # of an empty frame, 12 00, would otherwise take 1a 00: an unknown field the wire walk reports); with
         # the frame there, the lengths above leave no byte for any other field
-        if not msg.HasField("frame"):  # type: ignore[attr-defined]
+        if not msg.HasField("frame"):
             return None
         frame = msg.frame  # type: ignore[attr-defined]
         values: list[bytes] = frame.values[:]
