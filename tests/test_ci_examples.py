@@ -63,6 +63,13 @@ def test_clusterfuzzlite_workflow_builds_with_the_project_files_and_fuzzes_prs_a
         run = job["steps"][1]["with"]
         assert int(run["fuzz-seconds"]) > 0 and run["sanitizer"] == job["steps"][0]["with"]["sanitizer"]
         modes[run["mode"]] = job["if"]
+        # the crashes reach the user: inputs as an artifact, findings in code scanning
+        assert run["output-sarif"] is True, name
+        artifact = next(s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@"))
+        assert artifact["with"]["path"] == "./out/artifacts" and "failure()" in artifact["if"], name
+        sarif = next(s for s in job["steps"] if s.get("uses", "").startswith("github/codeql-action/upload-sarif@"))
+        assert sarif["with"]["sarif_file"] == "cifuzz-sarif/results.sarif", name
+        assert "always()" in sarif["if"] and job["permissions"]["security-events"] == "write", name
     assert modes == {"code-change": "github.event_name == 'pull_request'",
                      "batch": "github.event_name != 'pull_request'"}
     # the project files the actions build with
