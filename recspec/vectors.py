@@ -78,9 +78,39 @@ def sidecar(info: FormatInfo, entry: Mapping[str, Any], data: bytes) -> dict[str
     }
 
 
+def _clear_previous_export(out: Path) -> None:
+    """Make ``out`` ready for an export: a new or empty folder as it is; a previous export's files (those its
+    manifest lists, with their sidecars) removed, so no vector of an older corpus stays beside the new manifest;
+    any other non-empty folder refused (it is not ours to overwrite or delete from)."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise UsageError(f"{out} exists and is not a folder", "recspec corpus export DIR")
+    if not any(out.iterdir()):
+        return
+    manifest_path = out / "manifest.json"
+    try:
+        old = json.loads(manifest_path.read_text(encoding="utf-8"))
+        listed = [(v["file"], v["sidecar"]) for v in old["vectors"]] if "recspec_vectors" in old else None
+    except (OSError, ValueError, TypeError, KeyError):
+        listed = None
+    if listed is None:
+        raise UsageError(f"{out} is not empty and holds no recspec vectors manifest; export into a new or empty "
+                         "folder (or a previous export, which is replaced)", "recspec corpus export DIR")
+    root = out.resolve()
+    for names in listed:
+        for name in names:
+            target = (out / name).resolve()
+            if root in target.parents and target.is_file():  # never outside DIR, whatever the manifest says
+                target.unlink()
+    manifest_path.unlink()
+
+
 def export_vectors(infos: Iterable[FormatInfo], out: Path, *, corpus_dir: Path | None = None) -> dict[str, Any]:
     """Write the vectors of ``infos``' corpora (the bundled one, or ``corpus_dir/<format>``) to ``out``;
-    the manifest written."""
+    the manifest written. ``out`` is new, empty or a previous export (whose files are replaced: what it listed
+    is removed first); any other non-empty folder is a :class:`UsageError`."""
+    _clear_previous_export(out)
     vectors: list[dict[str, Any]] = []
     for info in infos:
         folder = corpus_dir / info.id if corpus_dir is not None else corpus_folder(info.id)

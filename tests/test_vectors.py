@@ -76,6 +76,29 @@ def test_the_export_is_deterministic(tmp_path: Path) -> None:
     assert a == b and len(a) > 10
 
 
+def test_exporting_over_a_previous_export_leaves_none_of_its_files(tmp_path: Path) -> None:
+    """A second export into the same folder, of another format, holds that format's vectors alone: nothing of
+    the first export (files, sidecars) is left for a runner that walks the folder to pick up."""
+    out = tmp_path / "vectors"
+    assert main(["corpus", "export", str(out), "--format", "raskat-signal"]) == 0
+    assert main(["corpus", "export", str(out), "--format", "matrix-smt"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {v["format"] for v in manifest["vectors"]} == {"matrix-smt"}
+    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    listed = {v["file"] for v in manifest["vectors"]} | {v["sidecar"] for v in manifest["vectors"]}
+    assert on_disk == listed | {"manifest.json"}
+
+
+def test_exporting_into_a_folder_of_other_files_is_refused_and_deletes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("not a vector")
+    assert main(["corpus", "export", str(out), "--format", "raskat-signal"]) == 2
+    assert "not empty" in capsys.readouterr().err
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
 def test_export_without_a_folder_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["corpus", "export"]) == 2
     assert "recspec corpus export DIR" in capsys.readouterr().err
