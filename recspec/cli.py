@@ -335,7 +335,9 @@ def _parser() -> argparse.ArgumentParser:
                         epilog="example:\n  recspec corpus\n  recspec corpus --format carla --verbose\n"
                                "  recspec corpus export vectors/ --format nanover")
     co.add_argument("action", nargs="?", choices=["export"], help="export: write the test vectors to DIR")
-    co.add_argument("out", nargs="?", metavar="DIR", type=Path, help="with export: the folder to write (created; or empty, or a previous export, which is replaced)")
+    co.add_argument("out", nargs="?", metavar="DIR", type=Path,
+                    help="with export: the folder to write (created; or empty, or a previous export, which is "
+                         "replaced)")
     co.add_argument("--format", help="only this format")
     co.add_argument("--dir", type=Path, help="corpus folder (default: the bundled one)")
     co.add_argument("--verbose", "-v", action="store_true", help="one line per file")
