@@ -135,3 +135,21 @@ def test_a_file_too_short_for_the_magic_is_located_inside_its_bytes(tmp_path, da
     f = json.loads(out)["files"][0]
     magic = next(x for x in f["findings"] if x["rule"] == "CARLA-HEADER-001")
     assert magic["offset"] >= 0 and magic["offset"] + (magic["length"] or 0) <= len(data)
+
+
+@pytest.mark.parametrize(("name", "rule", "index"), [("CARLA-FRAME-006.log", "CARLA-FRAME-006", 3),
+                                                      ("CARLA-FRAME-008.log", "CARLA-FRAME-008", 1)])
+def test_a_duration_finding_names_the_frame_id_as_an_id_beside_the_frames_index(name: str, rule: str,
+                                                                              index: int) -> None:
+    """The path counts frames from 0 (frame[3]); the message quotes the FrameStart's id field, which a recorder
+    starts at 1: the two must not both read "frame N" for different N."""
+    path = CORPUS / "invalid" / name
+    data = path.read_bytes()
+    code, out, _ = run("check", "--json", "--profile", "spec", str(path))
+    assert code == 1
+    finding = next(f for f in json.loads(out)["files"][0]["findings"] if f["rule"] == rule)
+    assert finding["path"] == f"frame[{index}]/packet[0]:FrameStart.duration_this"
+    # the id as stored: FrameStart's payload is id (u64), durationThis (f64), elapsed (f64)
+    frame_id = struct.unpack_from("<Q", data, finding["offset"] - 8)[0]
+    assert frame_id != index and f"id {frame_id}" in finding["message"]
+    assert f"frame {frame_id} " not in finding["message"]

@@ -128,7 +128,7 @@ def test_cli_shrinks_the_carla_writer_that_writes_elapsed_as_duration() -> None:
     for f in report["files"][0]["findings"]:  # the first failure's findings come first
         rules.setdefault(f["rule"], f)
     # the written file's own finding, with its rule id, and the difference
-    assert "last frame 1 has durationThis 0.0, expected -1.0" in rules["CARLA-FRAME-006"]["message"]
+    assert "the last frame (id 1) has durationThis 0.0, expected -1.0" in rules["CARLA-FRAME-006"]["message"]
     # the same bug breaks another rule in a two-frame log (elapsed is not the sum of the durations): a failure of
     # its own, shrunk and reported after the first
     second = report["files"][0]["evidence"]["drive"]["failures"][1]
