@@ -126,7 +126,8 @@ class KaitaiComparison(Protocol):
 @dataclass(frozen=True)
 class Equivalence:
     """Two stored forms of one value that a profile takes as the same, when ``recspec drive`` compares a
-    read-back case with the case a writer was given (a plugin's ``EQUIVALENCES``; ``recspec/drive/_equivalences.py``)."""
+    read-back case with the case a writer was given (a plugin's ``EQUIVALENCES``;
+    ``recspec/drive/_equivalences.py``)."""
 
     name: str
     format: str
