@@ -73,9 +73,9 @@ def test_case_codec_round_trips_a_corpus_file(info: FormatInfo) -> None:
     assert (ROOT / "reference" / info.package / "_case.py").is_file()
     manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
     entry = next(e for e in manifest["files"] if e["path"].startswith("valid/"))
-    variant = entry.get("variant") or (info.variants[0] if info.id == "nanover" else None)
-    if info.id == "nanover":
-        variant = "state" if entry["path"].endswith(".state") else "traj"
+    # where the suffix tells the variant (FormatInfo.variant_suffixes), the manifest leaves it to detection
+    variant = entry.get("variant") or next((v for v, suffix in info.variant_suffixes
+                                            if entry["path"].endswith(suffix)), None)
     data = (ROOT / "corpus" / info.id / entry["path"]).read_bytes()
     case = codec.to_case(codec.decode(data, variant=variant), variant=variant)
     assert case["recspec_case"] == 2 and case["format"] == info.id
@@ -168,6 +168,7 @@ def test_the_plugins_examples_for_the_shared_tests(info: FormatInfo) -> None:
         f"{info.module}.EXAMPLES.case_targets"
     assert ex.small_cases is not None, f"{info.module}.EXAMPLES.small_cases"
     assert ex.malformed_case is not None, f"{info.module}.EXAMPLES.malformed_case"
+    assert set(ex.unseeded_rules) <= set(module.RULES_BY_ID) and all(ex.unseeded_rules.values())
     case, path = ex.malformed_case
     with pytest.raises(CaseError) as e:
         info.load_reference().from_case(case)
