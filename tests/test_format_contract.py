@@ -173,3 +173,23 @@ def test_the_plugins_examples_for_the_shared_tests(info: FormatInfo) -> None:
     with pytest.raises(CaseError) as e:
         info.load_reference().from_case(case)
     assert e.value.path == path
+
+
+def test_a_format_whose_plugin_draws_no_picture_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The HTML report calls the plugin's ``picture``; a plugin without one gets a line saying so, not
+    silence, and a format with one draws its trace."""
+    import types
+
+    import recspec
+    from recspec.render import _pictures
+
+    info = FORMAT_INFOS[0]
+    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+    first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
+    report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id, trace=True)
+    assert isinstance(report.trace, info.load().TRACE)
+    assert _pictures.picture(report, lambda f: "a").startswith("<figure>")
+    without = types.SimpleNamespace(TRACE=info.load().TRACE)  # a plugin with no picture member
+    monkeypatch.setattr(FormatInfo, "load", lambda self: without)
+    line = _pictures.picture(report, lambda f: "a")
+    assert line.startswith('<p class="no-picture">No picture for this format') and info.id in line
