@@ -193,3 +193,19 @@ def test_a_format_whose_plugin_draws_no_picture_says_so(monkeypatch: pytest.Monk
     monkeypatch.setattr(FormatInfo, "load", lambda self: without)
     line = _pictures.picture(report, lambda f: "a")
     assert line.startswith('<p class="no-picture">No picture for this format') and info.id in line
+
+
+@pytest.mark.parametrize("info", [i for i in FORMAT_INFOS if i.variant_suffixes], ids=lambda i: i.id)
+def test_drive_names_and_feeds_a_variant_by_its_suffix(info: FormatInfo) -> None:
+    """Where the suffix tells the variant (``FormatInfo.variant_suffixes``), drive writes the variant's files
+    with it and feeds a reader only the corpus files that carry it (or none)."""
+    from recspec.drive._engine import DriveOptions, _corpus_files
+
+    for variant, suffix in info.variant_suffixes:
+        opts = DriveOptions(info, variant, info.default_profile)
+        assert opts.suffix == suffix
+        fed = [name for name, _ in _corpus_files(opts)]
+        assert fed and all(Path(name).suffix in ("", suffix) for name in fed), (variant, fed)
+        others = {s for v, s in info.variant_suffixes if v != variant}
+        manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+        assert any(Path(e["path"]).suffix in others for e in manifest["files"])  # there were others to leave out
