@@ -82,7 +82,6 @@ ALLOWED: dict[str, str] = {
     # a behaviour that belongs to particular formats, tested side by side (to be split per format)
     "test_case_lossless.py": "each format's lossless case details (NaN bits, map order, encoding form)",
     "test_cross_check_sample.py": "the sampled cross-check, which the formats with long files have",
-    "test_drive_converters.py": "a NanoVer writer's per-key converters",
     "test_drive_coverage.py": "what each format's drawn cases must cover, which is the format's own knowledge",
     "test_drive_equivalences.py": "each format's value equivalences, value by value",
     "test_drive_planted.py": "the planted bugs of particular format x direction pairs",
