@@ -23,10 +23,19 @@ def _members(protocol: type) -> set[str]:
     return names
 
 
+def _has(module: object, name: str) -> bool:
+    """Whether a plugin has a member: a lazily loaded one whose submodule is missing counts as missing."""
+    try:
+        getattr(module, name)
+    except (AttributeError, ImportError):
+        return False
+    return True
+
+
 @pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
 def test_plugin_module_has_every_member(info: FormatInfo) -> None:
     module = info.load()
-    missing = sorted(n for n in _members(FormatModule) if not hasattr(module, n))
+    missing = sorted(n for n in _members(FormatModule) if not _has(module, n))
     assert not missing, f"{info.module} lacks {missing}"
     assert module.RULES and set(module.RULES_BY_ID) == {r.id for r in module.RULES}
     assert module.STRATEGIES, "a format declares at least one Hypothesis strategy"
@@ -64,9 +73,9 @@ def test_case_codec_round_trips_a_corpus_file(info: FormatInfo) -> None:
     assert (ROOT / "reference" / info.package / "_case.py").is_file()
     manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
     entry = next(e for e in manifest["files"] if e["path"].startswith("valid/"))
-    variant = entry.get("variant") or (info.variants[0] if info.id == "nanover" else None)
-    if info.id == "nanover":
-        variant = "state" if entry["path"].endswith(".state") else "traj"
+    # where the suffix tells the variant (FormatInfo.variant_suffixes), the manifest leaves it to detection
+    variant = entry.get("variant") or next((v for v, suffix in info.variant_suffixes
+                                            if entry["path"].endswith(suffix)), None)
     data = (ROOT / "corpus" / info.id / entry["path"]).read_bytes()
     case = codec.to_case(codec.decode(data, variant=variant), variant=variant)
     assert case["recspec_case"] == 2 and case["format"] == info.id
@@ -109,3 +118,94 @@ def test_every_stats_key_is_in_a_real_report(info: FormatInfo) -> None:
     first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
     report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id)
     assert set(info.stats_keys) <= set(report.stats)
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_registry_entry_states_its_static_facts(info: FormatInfo) -> None:
+    """The facts a shared module would otherwise keep in a table of its own, keyed by format id."""
+    import re
+
+    assert info.finding_index, f"{info.id}: FormatInfo.finding_index (where a finding's path holds its index)"
+    assert re.compile(info.finding_index).groups == 1, f"{info.id}: finding_index has one group, the index"
+    assert set(info.legacy_variants) <= set(info.variants), f"{info.id}: legacy_variants are variants"
+    for variant, suffix in info.variant_suffixes:
+        assert variant in info.variants and suffix in info.extensions, f"{info.id}: variant_suffixes {variant}"
+        assert info.suffix_of(variant) == suffix
+    assert info.suffix_of(None) == (info.extensions[0] if info.extensions else ".bin")
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_plugins_members_for_pictures_and_drive(info: FormatInfo) -> None:
+    from hypothesis.strategies import SearchStrategy
+
+    module = info.load()
+    assert isinstance(module.TRACE, type), f"{info.module}.TRACE is the class of its trace"
+    assert callable(module.picture), f"{info.module}.picture draws a trace"
+    variants = [v for v in info.variants if v not in info.legacy_variants] or [None]
+    for variant in variants:
+        for profile in info.profiles:
+            drawn = module.drive_cases(variant, profile, 2)
+            assert isinstance(drawn, SearchStrategy), f"{info.module}.drive_cases({variant!r}, {profile!r})"
+    assert module.field_path("header.version") == "header.version"
+    for eq in module.EQUIVALENCES:
+        assert eq.format == info.id and eq.profiles <= set(info.profiles), f"{info.module}.EQUIVALENCES {eq.name}"
+        assert "spec" not in eq.profiles or eq.basis.startswith("docs/"), eq.name
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_plugins_examples_for_the_shared_tests(info: FormatInfo) -> None:
+    """``EXAMPLES``: what tests/test_cli.py, test_case.py and the others take from the format."""
+    from recspec._case_json import CaseError
+
+    module = info.load()
+    ex = module.EXAMPLES
+    assert (ROOT / "corpus" / info.id / "valid" / ex.valid_file).is_file(), f"{info.module}.EXAMPLES.valid_file"
+    assert ex.valid_profile in info.profiles, f"{info.module}.EXAMPLES.valid_profile"
+    rule, words = ex.explain
+    assert rule.upper() in module.RULES_BY_ID and words, f"{info.module}.EXAMPLES.explain"
+    assert ex.corpus_rules_more_than > 0
+    assert ex.case_targets and all(v is None or v in info.variants for v, _ in ex.case_targets), \
+        f"{info.module}.EXAMPLES.case_targets"
+    assert ex.small_cases is not None, f"{info.module}.EXAMPLES.small_cases"
+    assert ex.malformed_case is not None, f"{info.module}.EXAMPLES.malformed_case"
+    assert set(ex.unseeded_rules) <= set(module.RULES_BY_ID) and all(ex.unseeded_rules.values())
+    case, path = ex.malformed_case
+    with pytest.raises(CaseError) as e:
+        info.load_reference().from_case(case)
+    assert e.value.path == path
+
+
+def test_a_format_whose_plugin_draws_no_picture_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The HTML report calls the plugin's ``picture``; a plugin without one gets a line saying so, not
+    silence, and a format with one draws its trace."""
+    import types
+
+    import recspec
+    from recspec.render import _pictures
+
+    info = FORMAT_INFOS[0]
+    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+    first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
+    report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id, trace=True)
+    assert isinstance(report.trace, info.load().TRACE)
+    assert _pictures.picture(report, lambda f: "a").startswith("<figure>")
+    without = types.SimpleNamespace(TRACE=info.load().TRACE)  # a plugin with no picture member
+    monkeypatch.setattr(FormatInfo, "load", lambda self: without)
+    line = _pictures.picture(report, lambda f: "a")
+    assert line.startswith('<p class="no-picture">No picture for this format') and info.id in line
+
+
+@pytest.mark.parametrize("info", [i for i in FORMAT_INFOS if i.variant_suffixes], ids=lambda i: i.id)
+def test_drive_names_and_feeds_a_variant_by_its_suffix(info: FormatInfo) -> None:
+    """Where the suffix tells the variant (``FormatInfo.variant_suffixes``), drive writes the variant's files
+    with it and feeds a reader only the corpus files that carry it (or none)."""
+    from recspec.drive._engine import DriveOptions, _corpus_files
+
+    for variant, suffix in info.variant_suffixes:
+        opts = DriveOptions(info, variant, info.default_profile)
+        assert opts.suffix == suffix
+        fed = [name for name, _ in _corpus_files(opts)]
+        assert fed and all(Path(name).suffix in ("", suffix) for name in fed), (variant, fed)
+        others = {s for v, s in info.variant_suffixes if v != variant}
+        manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+        assert any(Path(e["path"]).suffix in others for e in manifest["files"])  # there were others to leave out

@@ -1,0 +1,176 @@
+"""No shared module and no shared test names a format: everything a format brings is a member of its plugin
+(``recspec.formats.FormatModule``) or a fact of its registry entry (``FormatInfo``), so a new format needs no
+edit to shared code or to the shared tests. This test names the file and line that breaks it.
+
+What counts as naming a format: a registered format's id or package name (``raskat-signal``,
+``raskat_signal``) as code uses it, that is
+
+* a Python name (``import ...carla``, ``nanover_cases``'s module path), or
+* a string literal without a space whose text holds the name as a word: a key or a value a table or a
+  comparison dispatches on (``"nanover"``), a module path (``"recspec.conformance.carla._strategies"``), a
+  file path (``"corpus/carla/valid/0.9.15.log"``).
+
+Prose is not code: comments, docstrings and strings with spaces (help text, messages: ``recspec rules carla``
+as an example in ``--help``) may name a format as an example. A table of formats written out in prose (a help
+text listing each format's facts) is still a hand-kept list; the registry's ``cross_check_note`` and the like
+carry such facts instead.
+
+Shared modules: every module of ``recspec/``, the top level of ``conformance/``, ``reference/`` and
+``fuzz/`` (beside each format's own package or harness module) and ``fuzz/oss-fuzz/``, except the built-in
+registry entries (``recspec/_builtin_formats.py``) and the generated parsers and messages (``recspec/_ksy``,
+``recspec/_ksy_fast``, ``recspec/_pb``). Shared tests: every ``tests/*.py`` whose file name names no format
+(a test named for a format, ``test_carla_cli.py`` or ``test_fuzz_raskat_signal.py``, is that format's own);
+a file name names a format when it holds its package name or one of its aliases (``raskat``, ``matrix``).
+``ALLOWED`` lists the shared tests that still take a particular format's file as their example, each with why.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Iterator
+from pathlib import Path
+
+from recspec.formats import FORMATS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The names that name a format in code: every id and package name.
+NAMES = sorted({n for info in FORMATS.values() for n in (info.id, info.package)}, key=len, reverse=True)
+_NAMED = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in NAMES) + r")(?![\w-])")
+#: A file name that names a format: its package name or an alias, as a word of the name (``_`` separated).
+_FILE_WORDS = {w for info in FORMATS.values() for a in (info.package, *info.aliases) for w in [a.replace("-", "_")]}
+
+_FSTRING_MIDDLE = getattr(tokenize, "FSTRING_MIDDLE", -1)
+
+GENERATED = ("recspec/_ksy/", "recspec/_ksy_fast/", "recspec/_pb/")
+REGISTRY = "recspec/_builtin_formats.py"
+
+#: Shared tests that still use one format's files or cases as the example of a behaviour every format has
+#: (file -> why). They need no edit for a new format (they do not iterate the registry); taking each example
+#: from the plugins' ``EXAMPLES`` instead is left for when a behaviour is tested per format.
+ALLOWED: dict[str, str] = {
+    # a behaviour every format shares, shown on one format's file or case (the example is incidental)
+    "test_api.py": "recspec.check/dump on paths, bytes and file objects, shown on corpus files of each kind",
+    "test_api_arguments.py": "argument checking; a format name is one of the arguments drawn",
+    "test_benchmarks_smoke.py": "runs the benchmark scripts, which take a format and its files as arguments",
+    "test_ci_examples.py": "the CI examples run recspec on a corpus file",
+    "test_ci_recipes.py": "the CI recipes run recspec on named corpus files",
+    "test_drive.py": "drive's engine (planted bugs, shrinking, reports), on one format's testees",
+    "test_drive_failures.py": "drive's failure grouping, on one format's planted testee",
+    "test_drive_persistent.py": "drive --persistent, on one format's persistent testee",
+    "test_drive_policy.py": "drive reader's policy notes, on one format's rules",
+    "test_encode_cli.py": "recspec encode and case --canonical, on one case of a format",
+    "test_expectations.py": "--expectations, on one format's invalid corpus files",
+    "test_fleet.py": "--shard and merge, on folders of corpus files",
+    "test_fuzz_campaigns.py": "campaign options (--jobs, --merge, signatures), on one format's harness",
+    "test_fuzz_oracles.py": "the ref harnesses' oracles, with a report of one format as the example",
+    "test_html_browser.py": "the HTML report in a browser, on one invalid file per format (one picture each)",
+    "test_installed.py": "the installed package finds a format's document (docs/formats/<id>.md)",
+    "test_limits_inputs.py": "non-regular inputs and worker limits, on corpus files",
+    "test_no_traceback.py": "no traceback whatever a subcommand is given, with a corpus file among the inputs",
+    "test_parallel.py": "-j N workers, crash and timeout verdicts, on corpus files",
+    "test_pipeline.py": "check_file/check_stream/check_paths, on corpus files",
+    "test_reports.py": "the report writers and the golden reports, made from named corpus files",
+    "test_run_sample.py": "the long run's cross-check sample, on copies of one corpus file",
+    "test_sarif_github.py": "the SARIF report, made from named corpus files",
+    "test_spool.py": "bounded memory of big runs, on copies of corpus files",
+    "test_startup.py": "start-up: which of the plugins' modules a check imports, on named plugins",
+    "test_vectors.py": "corpus export, on one format's corpus",
+    "test_verdicts.py": "verdicts a CI can trust, on damaged corpus files of each format",
+    # a behaviour that belongs to particular formats, tested side by side (to be split per format)
+    "test_case_lossless.py": "each format's lossless case details (NaN bits, map order, encoding form)",
+    "test_cross_check_sample.py": "the sampled cross-check, which the formats with long files have",
+    "test_drive_coverage.py": "what each format's drawn cases must cover, which is the format's own knowledge",
+    "test_drive_equivalences.py": "each format's value equivalences, value by value",
+    "test_drive_planted.py": "the planted bugs of particular format x direction pairs",
+    "test_extension_evidence.py": "which extensions and damaged headers of each format decide the format",
+    "test_limits_runs.py": "bulk walks of one format's runs of identical units",
+    "test_limits_units.py": "each format's limits on its units",
+    "test_messages.py": "messages after corruption, on particular formats' files",
+    "test_mutate_tool.py": "tools/mutate.py, on one format's modules",
+    "test_real_writers.py": "files built the way each format's real writers build them",
+    "test_rule_witnesses.py": "each format's witness module (tests/witness_<format>.py)",
+}
+
+
+def _format_of_file(name: str) -> bool:
+    stem = name.removesuffix(".py")
+    return any(f"_{w}_" in f"_{stem}_" or stem.startswith(w) for w in _FILE_WORDS)
+
+
+def shared_modules() -> list[Path]:
+    out = [p for p in (ROOT / "recspec").rglob("*.py")
+           if not any(p.relative_to(ROOT).as_posix().startswith(g) for g in GENERATED)
+           and p.relative_to(ROOT).as_posix() != REGISTRY]
+    packages = {info.package for info in FORMATS.values()}
+    for top in ("conformance", "reference", "fuzz"):
+        out += [p for p in (ROOT / top).glob("*.py") if p.stem not in packages]
+    out += sorted((ROOT / "fuzz" / "oss-fuzz").glob("*.py"))
+    return sorted(out)
+
+
+def shared_tests() -> list[Path]:
+    return sorted(p for p in (ROOT / "tests").glob("*.py") if not _format_of_file(p.name))
+
+
+def _docstring_starts(tokens: list[tokenize.TokenInfo]) -> set[tuple[int, int]]:
+    """Where the docstrings are: a string that is a statement on its own (after a newline or an indent)."""
+    out = set()
+    prev = tokenize.NEWLINE
+    for tok in tokens:
+        if tok.type == tokenize.STRING and prev in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+                                                    tokenize.ENCODING, tokenize.NL):
+            out.add(tok.start)
+        if tok.type not in (tokenize.COMMENT, tokenize.NL):
+            prev = tok.type
+    return out
+
+
+def namings(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, what) for every place the file's code names a format."""
+    text = path.read_text(encoding="utf-8")
+    tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    docstrings = _docstring_starts(tokens)
+    for tok in tokens:
+        if tok.type == tokenize.NAME and tok.string in NAMES:
+            yield tok.start[0], tok.string
+        elif tok.type == tokenize.STRING and tok.start not in docstrings:
+            body = re.sub(r"^[rbuRBUfF]*('''|\"\"\"|'|\")", "", tok.string)
+            if " " not in body and "\\n" not in body and _NAMED.search(body):
+                yield tok.start[0], tok.string
+        elif tok.type == _FSTRING_MIDDLE and " " not in tok.string and _NAMED.search(tok.string):
+            yield tok.start[0], tok.string  # Python 3.12 and later tokenize an f-string's text apart
+
+
+def test_the_rule_finds_what_it_should(tmp_path: Path) -> None:
+    """The scanner itself: a dispatch key, an import and a path are found; prose is not."""
+    info = next(iter(FORMATS.values()))
+    sample = tmp_path / "probe.py"
+    code = (f'"""Checks {info.id} files."""\n'
+            f"import recspec.conformance.{info.package}  # the {info.id} plugin\n"
+            f'TABLE = {{"{info.id}": 1}}\n'
+            f'HELP = "example: recspec rules {info.id}"\n'
+            f'PATH = "corpus/{info.id}/valid/x"\n')
+    sample.write_text(code)
+    assert [line for line, _ in namings(sample)] == [2, 3, 5]
+
+
+def test_no_shared_module_names_a_format() -> None:
+    found = [f"{p.relative_to(ROOT)}:{line}: {what}" for p in shared_modules() for line, what in namings(p)]
+    assert not found, "shared modules that name a format (make it a plugin member or a FormatInfo fact):\n" + \
+        "\n".join(found)
+
+
+def test_no_shared_test_names_a_format() -> None:
+    found = [f"{p.relative_to(ROOT)}:{line}: {what}" for p in shared_tests()
+             if p.name not in ALLOWED for line, what in namings(p)]
+    assert not found, ("shared tests that name a format (take the example from the plugin's EXAMPLES, or name "
+                       "the test file for the format):\n" + "\n".join(found))
+
+
+def test_every_allowed_test_still_needs_it() -> None:
+    stale = [name for name in ALLOWED if not (ROOT / "tests" / name).is_file()
+             or not any(True for _ in namings(ROOT / "tests" / name))]
+    assert not stale, f"ALLOWED lists tests that no longer name a format: {stale}"
