@@ -18,8 +18,8 @@ from recspec._case_json import check_envelope, envelope, expect_int, expect_list
 from recspec.errors import EncodeError, Malformed, Truncated, public_boundary
 
 __all__ = ["CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "HEADER_SIZE", "MAGIC", "RECORD", "RECORD_SIZE", "UNIT",
-           "Record", "ToyFile", "case_schema", "checksum_of", "decode", "encode", "from_case", "iter_records", "iter_units",
-           "read_header", "to_case"]
+           "Record", "ToyFile", "case_schema", "checksum_of", "decode", "encode", "from_case", "iter_records",
+           "iter_units", "read_header", "to_case"]
 
 MAGIC = b"TOYF"
 HEADER_SIZE = 8
