@@ -58,6 +58,8 @@ __all__ = [
     "FORMATS",
     "SNIFF_BYTES",
     "Divergence",
+    "Equivalence",
+    "FormatExamples",
     "FormatInfo",
     "FormatModule",
     "FormatRegistry",
@@ -125,8 +127,53 @@ class KaitaiComparison(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Equivalence:
+    """Two stored forms of one value that a profile takes as the same, when ``recspec drive`` compares a
+    read-back case with the case a writer was given (a plugin's ``EQUIVALENCES``;
+    ``recspec/drive/_equivalences.py``)."""
+
+    name: str
+    format: str
+    profiles: frozenset[str]
+    #: why the profile allows it: the rule whose level under ``profiles`` is below an error, or the format
+    #: document's decision (its anchor) where the stored form is allowed in every profile
+    basis: str
+    explanation: str
+    #: (expected, actual, JSON path) -> whether ``actual`` is ``expected`` stored the other way
+    same: Callable[[Any, Any, str], bool]
+
+
+@dataclass(frozen=True)
+class FormatExamples:
+    """What the shared tests take from a format (a plugin's ``EXAMPLES``), so that a new format needs no
+    edit to them: facts about the format's own corpus, rules and cases, written by the format's author."""
+
+    #: A file of ``corpus/<id>/valid/`` (its name there).
+    valid_file: str
+    #: A profile under which every file of ``corpus/<id>/valid/`` is valid.
+    valid_profile: str
+    #: A rule id ``recspec explain`` is asked about (in any case) and words its explanation holds.
+    explain: tuple[str, tuple[str, ...]]
+    #: A check of the whole seed corpus reports more distinct rule ids than this.
+    corpus_rules_more_than: int
+    #: ``(path, value)`` pairs the reference dump of ``valid_file`` holds (``recspec dump``; a path is
+    #: dot-separated keys and list indices, ``packets.0.kind``), and the same for the Kaitai dump (``--ksy``).
+    dump_facts: tuple[tuple[str, Any], ...] = ()
+    ksy_dump_facts: tuple[tuple[str, Any], ...] = ()
+    #: ``(variant, encode options)``: what the case round-trip property is run on (every variant, and
+    #: each set of encoder options that writes another form).
+    case_targets: tuple[tuple[str | None, Mapping[str, Any]], ...] = ((None, {}),)
+    #: variant -> a Hypothesis strategy of small valid cases of that variant that the format can hold.
+    small_cases: Callable[[str | None], Any] | None = None
+    #: A malformed case and the JSON path of its first fault (``CaseError.path``).
+    malformed_case: tuple[Mapping[str, Any], str] | None = None
+
+
 class FormatModule(Protocol):
-    """The plugin: what ``recspec.conformance.<package>`` exports."""
+    """The plugin: what ``recspec.conformance.<package>`` exports. ``tests/test_format_contract.py`` names a
+    member a plugin lacks. Everything a format brings is here or in its :class:`FormatInfo`, so that no
+    shared module names a format (``tests/test_no_format_ids.py``)."""
 
     RULES: Sequence[Rule]
     RULES_BY_ID: Mapping[str, Rule]
@@ -143,6 +190,32 @@ class FormatModule(Protocol):
     def dump(self, f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None: ...
 
     def seeds(self) -> Iterable[Seed]: ...
+
+    # What the HTML report draws (``recspec/render/_pictures.py``), drive and the shared tests use:
+
+    #: The class of the trace ``check`` leaves in ``FileReport.trace`` while ``recspec.trace.enabled()``.
+    TRACE: type
+
+    def picture(self, report: FileReport, trace: Any, anchor: Callable[[Finding], str]) -> str:
+        """The file's picture from its trace: a ``<figure>`` of inline SVG (``recspec._svg``) with each
+        finding marked and linked through ``anchor``, or ``""`` when the trace holds nothing to draw."""
+        ...
+
+    def drive_cases(self, variant: str | None, profile: str, max_size: int) -> Any:
+        """The Hypothesis strategy of the cases ``recspec drive writer`` hands a writer of ``variant`` under
+        ``profile`` (``max_size``: frames, records or so), including cases the format cannot hold where
+        a writer's terms allow them (the writer must refuse those)."""
+        ...
+
+    def field_path(self, path: str) -> str:
+        """The field a case's JSON path is in, list indices already dropped: the keys that are data, not
+        field names, made ``*`` (so failures at one field are one failure); the path itself where none are."""
+        ...
+
+    #: The value equivalences of ``recspec drive`` per profile (empty where a read-back case must be the case).
+    EQUIVALENCES: Sequence[Equivalence]
+    #: What the shared tests take from this format.
+    EXAMPLES: FormatExamples
 
 
 class ReferenceCodec(Protocol):
@@ -203,6 +276,17 @@ class FormatInfo:
     stats_keys: tuple[str, ...]
     #: One line for ``--help``: why the cross-check limit is what it is.
     cross_check_note: str = ""
+    #: A regular expression whose first group is the frame, record or sample index in a finding's ``path``:
+    #: where the HTML picture marks the finding on its timeline. A finding it does not match (or every
+    #: finding, when empty) is marked in the strip of findings about the whole file.
+    finding_index: str = ""
+    #: The variants ``recspec drive`` leaves out when none is named: legacy layouts that a writer of the
+    #: format's document never targets (``--variant`` still names them).
+    legacy_variants: tuple[str, ...] = ()
+    #: ``(variant, suffix)`` where a variant is told by the file's suffix (a ``.state`` file is the
+    #: ``state`` variant): ``recspec drive`` names a variant's files so, and feeds a reader only the
+    #: corpus files of its variant. Other variants' files take the first of ``extensions``.
+    variant_suffixes: tuple[tuple[str, str], ...] = ()
     # Where the format's code lives. A built-in format leaves them empty and gets its folders' modules
     # (``recspec.conformance.<package>`` and so on, filled in from the id); a format from another package
     # (:data:`ENTRY_POINT_GROUP`) names its own.
@@ -243,6 +327,17 @@ class FormatInfo:
         """The harness module (typed by ``recspec.fuzz.FuzzHarness``; it imports atheris lazily)."""
         return _import(self.fuzz_module)
 
+    def suffix_of(self, variant: str | None) -> str:
+        """The file suffix of a variant's files (``variant_suffixes``, else the first extension)."""
+        for name, suffix in self.variant_suffixes:
+            if name == variant:
+                return suffix
+        return self.extensions[0] if self.extensions else ".bin"
+
+    def variant_suffix(self, variant: str | None) -> str | None:
+        """The suffix that tells ``variant`` apart, or ``None`` where the suffix does not tell variants apart."""
+        return next((suffix for name, suffix in self.variant_suffixes if name == variant), None)
+
     def check_variant(self, variant: str | None) -> None:
         if variant is not None and variant not in self.variants:
             if not self.variants:
@@ -265,62 +360,10 @@ def _import(name: str) -> ModuleType:
     return loaded if loaded is not None else importlib.import_module(name)
 
 
-_MiB = 1024 * 1024
+from ._builtin_formats import BUILTIN  # noqa: E402 - the entries need FormatInfo, defined above
 
-#: The formats recspec carries in its own folders.
-BUILTIN_FORMATS: Mapping[str, FormatInfo] = MappingProxyType({
-    "carla": FormatInfo(
-        id="carla",
-        title="CARLA simulator recorder log",
-        aliases=("carla-recorder", "carla_recorder"),
-        extensions=(".log", ".rec"),
-        variants=("0.9.4-0.9.5", "0.9.6-0.9.9", "0.9.10-0.9.11", "0.9.12-0.9.13", "0.9.14", "0.9.15",
-                  "dev-2023", "0.9.16", "ue5"),
-        profiles=("spec", "compat"),
-        default_profile="spec",
-        cross_check_limit=32 * _MiB,
-        stats_keys=("frames", "packets", "duration_s", "map", "actors_added", "position_records"),
-        cross_check_note="a sample of about 1 packet in 1,024 by default (--cross-check full: every packet)",
-    ),
-    "nanover": FormatInfo(
-        id="nanover",
-        title="NanoVer recording (.traj frames, .state shared state)",
-        aliases=("nanover-recording", "nanover_recording", "narupa"),
-        extensions=(".traj", ".state"),
-        variants=("traj", "state"),
-        profiles=("spec", "compat"),
-        default_profile="spec",
-        cross_check_limit=32 * _MiB,
-        stats_keys=("kind", "records", "first_timestamp_us", "last_timestamp_us"),
-        cross_check_note=("a sample of about 1 record in 256 by default (--cross-check full: every record); "
-                          "records of more than 8,192 map entries and list elements are left out"),
-    ),
-    "raskat-signal": FormatInfo(
-        id="raskat-signal",
-        title="raSkat lightning-detector signal file",
-        aliases=("raskat", "sig", "raskat_signal"),
-        extensions=(".sig",),
-        variants=("v1", "v2", "v3", "v4"),
-        profiles=("spec", "compat"),
-        default_profile="spec",
-        cross_check_limit=64 * 1024,
-        stats_keys=("version", "container", "samples", "sample_rate_hz"),
-        cross_check_note="the Kaitai parser builds an object per MessagePack value; long runs are sampled",
-    ),
-    "matrix-smt": FormatInfo(
-        id="matrix-smt",
-        title="Matrix-SMT simulation recording (BSON)",
-        aliases=("matrix", "smt", "matrix_smt", "matrix-smt-record"),
-        extensions=(".bson",),
-        variants=(),
-        profiles=("spec", "compat"),
-        default_profile="spec",
-        cross_check_limit=1 * _MiB,
-        stats_keys=("objects", "frames", "states"),
-        cross_check_note="Kaitai and pymongo read every frame up to 64 KiB, above it about 1 frame in 1,024 "
-                         "(--cross-check full: every frame); skipped past 20,000 frames, states, etc.",
-    ),
-})
+#: The formats recspec carries in its own folders (``recspec/_builtin_formats.py``).
+BUILTIN_FORMATS: Mapping[str, FormatInfo] = MappingProxyType({info.id: info for info in BUILTIN})
 
 
 #: The entry-point group through which an installed package registers a format: each entry point's object is

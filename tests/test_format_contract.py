@@ -23,10 +23,19 @@ def _members(protocol: type) -> set[str]:
     return names
 
 
+def _has(module: object, name: str) -> bool:
+    """Whether a plugin has a member: a lazily loaded one whose submodule is missing counts as missing."""
+    try:
+        getattr(module, name)
+    except (AttributeError, ImportError):
+        return False
+    return True
+
+
 @pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
 def test_plugin_module_has_every_member(info: FormatInfo) -> None:
     module = info.load()
-    missing = sorted(n for n in _members(FormatModule) if not hasattr(module, n))
+    missing = sorted(n for n in _members(FormatModule) if not _has(module, n))
     assert not missing, f"{info.module} lacks {missing}"
     assert module.RULES and set(module.RULES_BY_ID) == {r.id for r in module.RULES}
     assert module.STRATEGIES, "a format declares at least one Hypothesis strategy"
@@ -109,3 +118,57 @@ def test_every_stats_key_is_in_a_real_report(info: FormatInfo) -> None:
     first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
     report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id)
     assert set(info.stats_keys) <= set(report.stats)
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_registry_entry_states_its_static_facts(info: FormatInfo) -> None:
+    """The facts a shared module would otherwise keep in a table of its own, keyed by format id."""
+    import re
+
+    assert info.finding_index, f"{info.id}: FormatInfo.finding_index (where a finding's path holds its index)"
+    assert re.compile(info.finding_index).groups == 1, f"{info.id}: finding_index has one group, the index"
+    assert set(info.legacy_variants) <= set(info.variants), f"{info.id}: legacy_variants are variants"
+    for variant, suffix in info.variant_suffixes:
+        assert variant in info.variants and suffix in info.extensions, f"{info.id}: variant_suffixes {variant}"
+        assert info.suffix_of(variant) == suffix
+    assert info.suffix_of(None) == (info.extensions[0] if info.extensions else ".bin")
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_plugins_members_for_pictures_and_drive(info: FormatInfo) -> None:
+    from hypothesis.strategies import SearchStrategy
+
+    module = info.load()
+    assert isinstance(module.TRACE, type), f"{info.module}.TRACE is the class of its trace"
+    assert callable(module.picture), f"{info.module}.picture draws a trace"
+    variants = [v for v in info.variants if v not in info.legacy_variants] or [None]
+    for variant in variants:
+        for profile in info.profiles:
+            drawn = module.drive_cases(variant, profile, 2)
+            assert isinstance(drawn, SearchStrategy), f"{info.module}.drive_cases({variant!r}, {profile!r})"
+    assert module.field_path("header.version") == "header.version"
+    for eq in module.EQUIVALENCES:
+        assert eq.format == info.id and eq.profiles <= set(info.profiles), f"{info.module}.EQUIVALENCES {eq.name}"
+        assert "spec" not in eq.profiles or eq.basis.startswith("docs/"), eq.name
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_plugins_examples_for_the_shared_tests(info: FormatInfo) -> None:
+    """``EXAMPLES``: what tests/test_cli.py, test_case.py and the others take from the format."""
+    from recspec._case_json import CaseError
+
+    module = info.load()
+    ex = module.EXAMPLES
+    assert (ROOT / "corpus" / info.id / "valid" / ex.valid_file).is_file(), f"{info.module}.EXAMPLES.valid_file"
+    assert ex.valid_profile in info.profiles, f"{info.module}.EXAMPLES.valid_profile"
+    rule, words = ex.explain
+    assert rule.upper() in module.RULES_BY_ID and words, f"{info.module}.EXAMPLES.explain"
+    assert ex.corpus_rules_more_than > 0
+    assert ex.case_targets and all(v is None or v in info.variants for v, _ in ex.case_targets), \
+        f"{info.module}.EXAMPLES.case_targets"
+    assert ex.small_cases is not None, f"{info.module}.EXAMPLES.small_cases"
+    assert ex.malformed_case is not None, f"{info.module}.EXAMPLES.malformed_case"
+    case, path = ex.malformed_case
+    with pytest.raises(CaseError) as e:
+        info.load_reference().from_case(case)
+    assert e.value.path == path

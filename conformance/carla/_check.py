@@ -28,7 +28,6 @@ from recspec.reference import carla as dec
 from recspec.reference.carla import PacketKind as K
 from recspec.reference.carla import Variant
 from recspec.report import FileReport, Verdict
-from recspec.trace import CarlaTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
@@ -44,6 +43,7 @@ from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
 from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, build_template
 from ._rules import RULES_BY_ID
 from ._sniff import MAGIC_FIELD, sniff
+from ._trace import CarlaTrace
 
 __all__ = ["DETECTION_PREFIX_BYTES", "DETECTION_PREFIX_FRAMES", "DETECTION_PREFIX_PACKETS", "check_stream",
            "detect_variant", "sniff"]

@@ -39,13 +39,13 @@ from recspec.reference.matrix_smt import (
     type_name,
 )
 from recspec.report import FileReport, Verdict
-from recspec.trace import MatrixTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
 from . import _fastpath, _runs
 from ._rules import QUAT_TOLERANCE, RULES_BY_ID
 from ._sniff import sniff
+from ._trace import MatrixTrace
 
 __all__ = ["check_stream", "sniff"]
 

@@ -37,7 +37,6 @@ from recspec.reference.nanover import (
     wire_verdict,
 )
 from recspec.report import FileReport, Verdict
-from recspec.trace import NanoverTrace
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
@@ -45,6 +44,7 @@ from ._bounds import INDEX_ARRAYS, MAX_STATE_KEYS, ArrayShape, shape
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 from ._template import FrameTemplate
+from ._trace import NanoverTrace
 
 #: Payloads at least this long take the wire walk first (see record()).
 FAST_PATH_MAX_PAYLOAD = CLEAN_MAX_PAYLOAD

@@ -37,11 +37,11 @@ from recspec.reference.raskat_signal import (
     unwrap,
 )
 from recspec.report import FileReport, Verdict
-from recspec.trace import RaskatTrace
 from recspec.trace import enabled as trace_enabled
 
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
+from ._trace import RaskatTrace
 
 __all__ = ["VARIANTS", "check_bytes", "sniff", "variant_name"]
 
