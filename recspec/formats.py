@@ -301,6 +301,10 @@ class FormatInfo:
     #: The format's document: relative to the repository root for a built-in (``docs/formats/<id>.md``),
     #: an absolute path for a format from another package.
     docs: str = ""
+    #: The format's seed corpus folder (``valid/``, ``invalid/``, ``manifest.json``): empty for a built-in,
+    #: whose corpus is ``corpus/<id>/`` of the checkout or of the installed package; an absolute path for a
+    #: format from another package (``recspec corpus``, ``corpus export``, ``drive reader``).
+    corpus: str = ""
 
     def __post_init__(self) -> None:
         package = self.id.replace("-", "_")
@@ -434,9 +438,9 @@ def _declares_plugins() -> bool:
     for entry in sys.path:
         try:
             names = os.listdir(entry or ".")
-        except OSError:  # a zip file, a missing folder
-            if entry.endswith((".zip", ".egg", ".whl")):
-                return True  # not looked into here: let importlib.metadata read it
+        except OSError:  # a missing folder, a path hook's name, a zip file
+            if os.path.isfile(entry):
+                return True  # a zip archive is not looked into here: importlib.metadata reads it
             continue
         for name in names:
             if name.endswith((".dist-info", ".egg-info")):

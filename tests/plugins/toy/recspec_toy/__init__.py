@@ -29,4 +29,6 @@ FORMAT = FormatInfo(
     reference_module="recspec_toy.reference",
     fuzz_module="recspec_toy.fuzz",
     docs=str(HERE / "docs" / "toy.md"),
+    corpus=str(HERE / "corpus" / "toy"),
+    finding_index=r"^records\[(\d+)\]",
 )

@@ -12,10 +12,12 @@ from recspec.conformance._sink import FindingSink, add_late_findings
 from recspec.errors import DecodeError
 from recspec.formats import Divergence, Progress
 from recspec.report import FileReport, Finding, Verdict
+from recspec.trace import enabled as trace_enabled
 
 from .. import FORMAT
 from ..reference import HEADER_SIZE, RECORD, RECORD_SIZE, Record, checksum_of, decode, iter_records, read_header
 from ._rules import RULES_BY_ID
+from ._trace import ToyTrace
 
 __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "check", "check_bytes", "dump"]
 
@@ -64,14 +66,18 @@ def check_bytes(data: bytes, *, path: str, variant: str | None = None, profile: 
     elif total > end:
         sink.add("TOY-SIZE-001", f"{total - end} bytes after the last of {count} records", end, total - end,
                  "end", end, total)
+    trace = ToyTrace() if trace_enabled() else None
     previous: int | None = None
     whole = min(count, (len(data) - HEADER_SIZE) // RECORD_SIZE)  # a truncated file: its whole records
     for i in range(whole):
         at = HEADER_SIZE + i * RECORD_SIZE
         r = Record(*RECORD.unpack_from(data, at))
         _judge(sink, r, at, i, previous)
+        if trace is not None:
+            trace.values.add(r.value)
         previous = r.record_id
     report.stats["records"] = whole
+    report.trace = trace
     return sink.fill(report)
 
 

@@ -12,10 +12,10 @@ __all__ = ["toy_cases", "toy_files", "toy_models"]
 
 
 @st.composite
-def toy_models(draw: Any, *, valid: bool = True) -> ToyFile:
+def toy_models(draw: Any, *, valid: bool = True, max_records: int = 12) -> ToyFile:
     """A toy file's model: with ``valid``, version 1, no flags, ids increasing, right checksums, zero reserved
     bytes; without it, any stored value (each rule's fault drawn now and then)."""
-    ids = sorted(draw(st.sets(st.integers(0, 0xFFFF), max_size=12)))
+    ids = sorted(draw(st.sets(st.integers(0, 0xFFFF), max_size=max_records)))
     records = []
     for rid in ids:
         value = draw(st.integers(-(2**31), 2**31 - 1))
@@ -32,13 +32,13 @@ def toy_models(draw: Any, *, valid: bool = True) -> ToyFile:
     return ToyFile(version, flags, tuple(records))
 
 
-def toy_files(*, valid: bool = True) -> st.SearchStrategy[bytes]:
+def toy_files(*, valid: bool = True, max_records: int = 12) -> st.SearchStrategy[bytes]:
     """A toy file's bytes (see :func:`toy_models`)."""
-    return toy_models(valid=valid).map(encode)
+    return toy_models(valid=valid, max_records=max_records).map(encode)
 
 
-def toy_cases(*, canonical: bool = True) -> st.SearchStrategy[dict[str, Any]]:
+def toy_cases(*, canonical: bool = True, max_records: int = 12) -> st.SearchStrategy[dict[str, Any]]:
     """A writer's test case: the canonical case of a valid file."""
     from ..reference import to_case
 
-    return toy_models().map(lambda m: to_case(m, canonical=canonical))
+    return toy_models(max_records=max_records).map(lambda m: to_case(m, canonical=canonical))
