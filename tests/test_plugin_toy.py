@@ -114,6 +114,16 @@ def test_the_registry_loads_the_toy_from_its_entry_point_beside_the_built_ins(si
     assert problems == [] and done.stderr == ""
 
 
+def test_the_help_and_the_strategies_name_the_toy(site: Path) -> None:
+    done = recspec(site, "check", "--help")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "matrix-smt, toy)" in text and "toy 1M" in text  # --format's list, --cross-check-limit's defaults
+    assert "the Kaitai parser reads the whole file into objects" in text  # the entry's cross_check_note
+    done = python(site, "import recspec.strategies as s; print(s.toy_files.__module__)")
+    assert done.stdout.strip() == "recspec_toy.conformance._strategies", done.stderr
+
+
 def test_without_a_plugin_the_registry_does_not_import_importlib_metadata(tmp_path: Path) -> None:
     """No distribution declares a recspec.formats entry point: the registry's look at entry_points.txt says so,
     and importlib.metadata (which imports email, zipfile, csv and socket) stays out of start-up."""
@@ -479,6 +489,17 @@ missing = sorted(n for n in members(FormatModule) if not hasattr(plugin, n))
 missing += sorted("KAITAI." + n for n in members(KaitaiComparison) if not hasattr(plugin.KAITAI, n))
 missing += sorted("codec." + n for n in members(ReferenceCodec) if not hasattr(codec, n))
 from recspec_toy.conformance._sniff import MAGIC
+from recspec._case_json import CaseError
+from pathlib import Path
+ex = plugin.EXAMPLES
+case, path = ex.malformed_case
+try:
+    codec.from_case(case)
+    missing += ["EXAMPLES.malformed_case: accepted"]
+except CaseError as e:
+    missing += [] if e.path == path else ["EXAMPLES.malformed_case: " + e.path]
+missing += [] if (Path(info.corpus) / "valid" / ex.valid_file).is_file() else ["EXAMPLES.valid_file"]
+missing += [] if ex.explain[0] in plugin.RULES_BY_ID else ["EXAMPLES.explain"]
 print(json.dumps([missing, codec.iter_records is codec.iter_units, codec.UNIT, MAGIC == codec.MAGIC,
                   plugin.KAITAI.rule in plugin.RULES_BY_ID, sorted(plugin.STRATEGIES)]))
 """
