@@ -92,6 +92,7 @@ def dump_json_stream(out: TextIO, preamble: str, key: str, items: Iterable[Mappi
 CONTRACT_MEMBERS: Mapping[str, str] = {
     "KAITAI": "_format", "MAX_CROSS_CHECK_SIZE": "_format", "check": "_format", "dump": "_format",
     "RULES": "_rules", "RULES_BY_ID": "_rules",
+    "DAMAGED_HEADERS": "_seeds",
     # the trace a check collects and its picture in the HTML report
     "TRACE": "_trace", "picture": "_picture",
     # recspec drive: the cases a writer is handed, a case path's field, the profiles' value equivalences

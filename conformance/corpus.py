@@ -15,8 +15,8 @@ forced. Entries under ``regressions/`` are written by hand when a fuzz-found
 case is kept, and survive ``tools/make_corpus.py``.
 
 Entries under ``damaged/`` (``format_from: "extension"``) are valid files with a
-damaged header (``DAMAGED_HEADERS``): they are checked without ``--format``, so the
-manifest also says that the file's extension, not a damaged byte that happens to
+damaged header (each plugin's ``DAMAGED_HEADERS``, ``recspec.formats.HeaderDamage``): they are checked
+without ``--format``, so the manifest also says that the file's extension, not a damaged byte that happens to
 look like another format, decides the format (``recspec.formats.EXTENSION_EVIDENCE``).
 """
 
@@ -24,80 +24,22 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from recspec._paths import corpus_dir as _bundled_corpus
 from recspec.formats import FORMATS, Seed
 
-__all__ = ["DAMAGED_HEADERS", "build_manifest", "corpus_folder", "damaged_header_seeds", "generated_formats",
+__all__ = ["build_manifest", "corpus_folder", "damaged_header_seeds", "generated_formats",
            "load_manifest", "manifest_json"]
 
 
-@dataclass(frozen=True)
-class HeaderDamage:
-    """A valid seed with some of its first bytes overwritten, and what checking it must report."""
-
-    name: str  # under damaged/, with the format's extension
-    base: str  # the valid seed it damages
-    at: int
-    written: bytes
-    #: profile -> (verdict, every rule at warning level or above)
-    expect: Mapping[str, tuple[str, tuple[str, ...]]]
-    description: str
-    #: The variant detected from what the damage left (``None``: the header does not say).
-    variant: str | None = None
-
-
-def _both(verdict: str, *rules: str) -> dict[str, tuple[str, tuple[str, ...]]]:
-    return {"spec": (verdict, rules), "compat": (verdict, rules)}
-
-
-#: Damaged headers, by format: in each, no sniffer recognises the first bytes, and the extension names the
-#: format, whose header rule reports the bytes found.
-DAMAGED_HEADERS: Mapping[str, Sequence[HeaderDamage]] = {
-    "carla": (
-        HeaderDamage("damaged/magic-zeroed.log", "valid/0.9.15.log", 4, bytes(14),
-                     {"spec": ("malformed", ("CARLA-HEADER-001", "CARLA-STRING-002")),
-                      "compat": ("malformed", ("CARLA-HEADER-001",))},
-                     "the 14 characters of the magic CARLA_RECORDER zeroed (the string then holds NULs, "
-                     "CARLA-STRING-002, a warning under compat); the packets after it still say 0.9.15",
-                     variant="0.9.15"),
-    ),
-    "nanover": (
-        HeaderDamage("damaged/magic-zeroed.state", "valid/session.state", 0, bytes(8),
-                     _both("malformed", "NANOVER-HEADER-001"), "the 8-byte magic zeroed"),
-        HeaderDamage("damaged/raskat-lookalike.traj", "valid/small.traj", 0, b"\x03\x00",
-                     _both("malformed", "NANOVER-HEADER-001"),
-                     "the magic's first two bytes made 03 00, a raSkat version-3 word: the extension "
-                     "outweighs that guess"),
-    ),
-    "raskat-signal": (
-        HeaderDamage("damaged/xz-magic-damaged.sig", "valid/v3.tar.xz.sig", 1, b"8",
-                     {"spec": ("malformed", ("RSIG-CONTAINER-001", "RSIG-VERSION-001")),
-                      "compat": ("malformed", ("RSIG-VERSION-001",))},
-                     "the xz magic's second byte 7 made 8: read as a raw file, its version word is 14589"),
-        HeaderDamage("damaged/time-damaged.sig", "valid/v3-writer.sig", 2, b"\x00",
-                     {"spec": ("malformed", ("RSIG-CONTAINER-001", "RSIG-STREAM-002")),
-                      "compat": ("malformed", ("RSIG-STREAM-002",))},
-                     "the time's fixstr marker 0xae made 0x00, so the time string is not where v3 puts it",
-                     variant="v3"),
-    ),
-    "matrix-smt": (
-        HeaderDamage("damaged/type-damaged.bson", "valid/spec.bson", 4, b"\xcb",
-                     _both("malformed", "MATRIX-BSON-002"),
-                     "the first element's type code 0x04 (array) made 0xcb, no BSON type"),
-    ),
-}
-
-
 def damaged_header_seeds(fmt: str, seeds: Iterable[Seed]) -> list[Seed]:
-    """The format's damaged-header files (``DAMAGED_HEADERS``), made from its valid seeds."""
+    """The format's damaged-header files (its plugin's ``DAMAGED_HEADERS``), made from its valid seeds."""
     by_name = {s.name: s.data for s in seeds}
     made = []
-    for d in DAMAGED_HEADERS.get(fmt, ()):
+    for d in FORMATS[fmt].load().DAMAGED_HEADERS:
         data = bytearray(by_name[d.base])
         data[d.at:d.at + len(d.written)] = d.written
         made.append(Seed(d.name, bytes(data), d.variant, d.expect, d.description))

@@ -63,6 +63,7 @@ __all__ = [
     "FormatInfo",
     "FormatModule",
     "FormatRegistry",
+    "HeaderDamage",
     "KaitaiComparison",
     "ReferenceCodec",
     "Seed",
@@ -92,6 +93,23 @@ class Seed:
     variant: str | None = None
     expect: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
     description: str = ""
+
+
+@dataclass(frozen=True)
+class HeaderDamage:
+    """A valid seed with some of its first bytes overwritten, and what checking it must report (a plugin's
+    ``DAMAGED_HEADERS``: files under ``corpus/<id>/damaged/`` whose header no sniffer recognises, so that the
+    extension names the format, whose header rule reports the bytes found)."""
+
+    name: str  # under damaged/, with the format's extension
+    base: str  # the valid seed it damages
+    at: int
+    written: bytes
+    #: profile -> (verdict, every rule at warning level or above)
+    expect: Mapping[str, tuple[str, tuple[str, ...]]]
+    description: str
+    #: The variant detected from what the damage left (``None``: the header does not say).
+    variant: str | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +208,9 @@ class FormatModule(Protocol):
     def dump(self, f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None: ...
 
     def seeds(self) -> Iterable[Seed]: ...
+
+    #: Valid seeds with a damaged header (``corpus/<id>/damaged/``; may be empty).
+    DAMAGED_HEADERS: Sequence[HeaderDamage]
 
     # What the HTML report draws (``recspec/render/_pictures.py``), drive and the shared tests use:
 

@@ -18,12 +18,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, cast
 
-from recspec.formats import Seed
+from recspec.formats import HeaderDamage, Seed
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode, encode_packet
 from recspec.reference.carla import PacketKind as K
 
-__all__ = ["Seed", "seeds", "valid_packets"]
+__all__ = ["DAMAGED_HEADERS", "Seed", "seeds", "valid_packets"]
 
 HEADER = m.Header(1, "CARLA_RECORDER", 1700000000, "Town10HD_Opt")
 DELTA = 0.05  # a binary fraction would hide rounding; 0.05 exercises the exact elapsed chain
@@ -320,3 +320,15 @@ def seeds() -> Iterator[Seed]:
     for rule, data, expect, description in _invalid_cases(v16):
         if rule == "CARLA-ENUM-003":
             yield Seed(f"invalid/{rule}.log", data, "0.9.16", expect, description)
+
+
+#: Valid seeds with a damaged header: no sniffer recognises the first bytes, and the extension names the
+#: format, whose header rule reports the bytes found (``corpus/carla/damaged/``).
+DAMAGED_HEADERS: tuple[HeaderDamage, ...] = (
+    HeaderDamage("damaged/magic-zeroed.log", "valid/0.9.15.log", 4, bytes(14),
+                 {"spec": ("malformed", ("CARLA-HEADER-001", "CARLA-STRING-002")),
+                  "compat": ("malformed", ("CARLA-HEADER-001",))},
+                 "the 14 characters of the magic CARLA_RECORDER zeroed (the string then holds NULs, "
+                 "CARLA-STRING-002, a warning under compat); the packets after it still say 0.9.15",
+                 variant="0.9.15"),
+)

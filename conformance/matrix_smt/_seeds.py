@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from recspec.formats import Seed
+from recspec.formats import HeaderDamage, Seed
 from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import (
     CommandKind,
@@ -32,7 +32,7 @@ from recspec.reference.matrix_smt import (
     to_document,
 )
 
-__all__ = ["BASE", "Seed", "seeds"]
+__all__ = ["BASE", "DAMAGED_HEADERS", "Seed", "seeds"]
 
 VALID = "valid"
 INVALID = "invalid"
@@ -255,3 +255,11 @@ def seeds() -> Iterator[Seed]:
                expect=_both(VALID, "MATRIX-CMD-004"),
                description="the ray frames[1].cmd[1] ends at its origin (0, 1, 0): e is an absolute end point")
 
+
+#: Valid seeds with a damaged header: no sniffer recognises the first bytes, and the extension names the
+#: format, whose header rule reports the bytes found (``corpus/matrix-smt/damaged/``).
+DAMAGED_HEADERS: tuple[HeaderDamage, ...] = (
+    HeaderDamage("damaged/type-damaged.bson", "valid/spec.bson", 4, b"\xcb",
+                 {"spec": ("malformed", ("MATRIX-BSON-002",)), "compat": ("malformed", ("MATRIX-BSON-002",))},
+                 "the first element's type code 0x04 (array) made 0xcb, no BSON type"),
+)

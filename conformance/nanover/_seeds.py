@@ -17,7 +17,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterator
 
-from recspec.formats import Seed
+from recspec.formats import HeaderDamage, Seed
 from recspec.reference.nanover import (
     MAGIC,
     Array,
@@ -32,7 +32,7 @@ from recspec.reference.nanover import (
     encode_varint,
 )
 
-__all__ = ["Seed", "seeds", "state_updates", "topology_frame"]
+__all__ = ["DAMAGED_HEADERS", "Seed", "seeds", "state_updates", "topology_frame"]
 
 F, X, S = ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING
 
@@ -196,3 +196,16 @@ def _invalid_cases(good: list[tuple[int, bytes]]
                                        (2, encode_state_update(StateUpdate({"avatar.gone": None})))]), "state",
            {"spec": ("valid", ("NANOVER-STATE-001",)), "compat": ("valid", ())},
            "a null deleting a key the state never held")
+
+
+#: Valid seeds with a damaged header: no sniffer recognises the first bytes, and the extension names the
+#: format, whose header rule reports the bytes found (``corpus/nanover/damaged/``).
+DAMAGED_HEADERS: tuple[HeaderDamage, ...] = (
+    HeaderDamage("damaged/magic-zeroed.state", "valid/session.state", 0, bytes(8),
+                 {"spec": ("malformed", ("NANOVER-HEADER-001",)), "compat": ("malformed", ("NANOVER-HEADER-001",))},
+                 "the 8-byte magic zeroed"),
+    HeaderDamage("damaged/raskat-lookalike.traj", "valid/small.traj", 0, b"\x03\x00",
+                 {"spec": ("malformed", ("NANOVER-HEADER-001",)), "compat": ("malformed", ("NANOVER-HEADER-001",))},
+                 "the magic's first two bytes made 03 00, a raSkat version-3 word: the extension "
+                 "outweighs that guess"),
+)

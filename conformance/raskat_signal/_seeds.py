@@ -22,7 +22,7 @@ import tarfile
 from collections.abc import Iterator
 from dataclasses import replace
 
-from recspec.formats import Seed
+from recspec.formats import HeaderDamage, Seed
 from recspec.reference.raskat_signal import (
     Fixed,
     SignalMsgpack,
@@ -32,7 +32,7 @@ from recspec.reference.raskat_signal import (
 )
 from recspec.reference.raskat_signal import msgpack_pack as pack
 
-__all__ = ["Seed", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
+__all__ = ["DAMAGED_HEADERS", "Seed", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
 
 TIME = b"20250624100658"
 MTIME = 1750759618  # the same instant, for tar headers
@@ -226,3 +226,18 @@ def seeds() -> Iterator[Seed]:
                "version 4 raw: raw 10-bit codes near 512, threshold 643, flags 0x82")
     for rule, data, variant, expect, description in _invalid_cases():
         yield Seed(f"invalid/{rule}.sig", data, variant, expect, description)
+
+
+#: Valid seeds with a damaged header: no sniffer recognises the first bytes, and the extension names the
+#: format, whose header rule reports the bytes found (``corpus/raskat-signal/damaged/``).
+DAMAGED_HEADERS: tuple[HeaderDamage, ...] = (
+    HeaderDamage("damaged/xz-magic-damaged.sig", "valid/v3.tar.xz.sig", 1, b"8",
+                 {"spec": ("malformed", ("RSIG-CONTAINER-001", "RSIG-VERSION-001")),
+                  "compat": ("malformed", ("RSIG-VERSION-001",))},
+                 "the xz magic's second byte 7 made 8: read as a raw file, its version word is 14589"),
+    HeaderDamage("damaged/time-damaged.sig", "valid/v3-writer.sig", 2, b"\x00",
+                 {"spec": ("malformed", ("RSIG-CONTAINER-001", "RSIG-STREAM-002")),
+                  "compat": ("malformed", ("RSIG-STREAM-002",))},
+                 "the time's fixstr marker 0xae made 0x00, so the time string is not where v3 puts it",
+                 variant="v3"),
+)

@@ -10,7 +10,7 @@
 set -euo pipefail  # also when run as `bash build.sh`
 cd "$SRC/recspec"
 pip3 install .
-python3 fuzz/oss-fuzz/fuzzers.py entrypoints --check
+python3 fuzz/oss-fuzz/fuzzers.py entrypoints  # fuzz/entrypoints/, from the registry
 python3 fuzz/oss-fuzz/fuzzers.py stage --out "$OUT"
 read -r -a pyinstaller_args <<< "$(python3 fuzz/oss-fuzz/fuzzers.py pyinstaller-args)"
 for fuzzer in $(python3 fuzz/oss-fuzz/fuzzers.py list --paths); do

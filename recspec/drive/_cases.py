@@ -1,11 +1,9 @@
 """Cases per format, as drive uses them: what to draw, the reference file of a case, a file's case.
 
-Everything here goes through the registry and each format's public codec
-(``to_case``/``from_case``/``encode``/``decode``) and strategies, so a new format
-needs only its own entry in :data:`_DRAW` (which strategy draws its cases,
-with what knobs). An entry imports its ``*_cases`` strategy from the plugin's
-``_strategies`` module (what the plugin's ``STRATEGIES`` and ``recspec.strategies``
-hand out), on first use and by name, so the type checker sees its signature.
+Everything here goes through the registry: each format's public codec
+(``to_case``/``from_case``/``encode``/``decode``) and its plugin's drive members
+(``drive_cases``: which strategy draws its cases, with what knobs; ``field_path``;
+``EQUIVALENCES``), so a new format needs no edit here.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import strategies as st
 
@@ -25,57 +23,22 @@ from recspec.formats import FormatInfo
 __all__ = ["Reference", "case_strategy", "compare", "decode_case", "drive_variants", "field_path", "reference_file",
            "tolerances_for"]
 
-#: Variants drive runs when none is named: every variant but the legacy ones a spec writer never targets.
-_LEGACY = {"raskat-signal": ("v1",)}
-
-
 def drive_variants(info: FormatInfo, variant: str | None) -> list[str | None]:
+    """The variants drive runs: the one named, or every variant but the legacy ones a spec writer never
+    targets (``FormatInfo.legacy_variants``)."""
     if variant is not None:
         info.check_variant(variant)
         return [variant]
     if not info.variants:
         return [None]
-    return [v for v in info.variants if v not in _LEGACY.get(info.id, ())]
-
-
-def _carla(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
-    from recspec.conformance.carla._strategies import carla_cases
-
-    return carla_cases(variant, max_frames=max_size)
-
-
-def _nanover(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
-    from recspec.conformance.nanover._strategies import nanover_cases
-
-    return nanover_cases(variant, max_records=max_size)
-
-
-def _raskat(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
-    from recspec.conformance.raskat_signal._strategies import raskat_cases
-
-    # the document's container is tar.xz; what the raSkat writer (and compat) writes is the raw signal
-    version = int(variant[1:]) if variant else None
-    return raskat_cases(version, container="tar.xz" if profile == "spec" else "raw",
-                        max_samples=8 * max(max_size, 1), negative_coordinates=True)
-
-
-def _matrix(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
-    from recspec.conformance.matrix_smt._strategies import matrix_cases
-
-    return matrix_cases(max_frames=max_size)
-
-
-#: format id -> (variant, profile, size bound) -> the cases drive hands a writer.
-_DRAW: Mapping[str, Callable[[str | None, str, int], st.SearchStrategy[dict[str, Any]]]] = {
-    "carla": _carla, "nanover": _nanover, "raskat-signal": _raskat, "matrix-smt": _matrix,
-}
+    return [v for v in info.variants if v not in info.legacy_variants]
 
 
 def case_strategy(info: FormatInfo, variant: str | None, profile: str, *, max_size: int = 4
                   ) -> st.SearchStrategy[dict[str, Any]]:
     """Valid cases of one format and variant (and, where the writer's terms allow values the format cannot
-    store, such cases too: a writer must refuse them)."""
-    return _DRAW[info.id](variant, profile, max_size)
+    store, such cases too: a writer must refuse them): the plugin's ``drive_cases``."""
+    return cast("st.SearchStrategy[dict[str, Any]]", info.load().drive_cases(variant, profile, max_size))
 
 
 @dataclass(frozen=True)
@@ -134,31 +97,10 @@ def compare(info: FormatInfo, expected: Any, actual: Any, tolerances: Sequence[s
 
 
 _INDEX = re.compile(r"\[\d+\]")
-#: NanoVer's open maps: a frame's values and arrays, a state update. Their keys are data, except the standard ones.
-_NANOVER_MAPS = re.compile(r"(records\.frame\.values|records\.frame\.arrays|records\.update)\.(.*)")
-
-
-def _nanover_field_path(path: str) -> str:
-    m = _NANOVER_MAPS.fullmatch(path)
-    if m is None:
-        return path
-    from recspec.conformance.nanover._check import STANDARD_ARRAYS, STANDARD_NUMBERS
-
-    head, rest = m.groups()
-    for key in sorted((*STANDARD_ARRAYS, *STANDARD_NUMBERS), key=len, reverse=True):
-        if rest == key or rest.startswith(key + "."):
-            return f"{head}.{rest}"
-    return f"{head}.*"  # any other key: one field, whatever its name and content
-
-
-#: format id -> a field path (indices dropped) with the names that are data, not fields, made ``*``.
-_FIELD_PATHS: Mapping[str, Callable[[str], str]] = {"nanover": _nanover_field_path}
 
 
 def field_path(info: FormatInfo, path: str) -> str:
     """The field a case's JSON path is in: list indices dropped (``records.frame.arrays.bond.orders.float``), and
     the keys that are data rather than field names (a NanoVer frame's own keys) made ``*``. Failures at one field
     are one failure, whichever record or element they are found in."""
-    plain = _INDEX.sub("", path)
-    fn = _FIELD_PATHS.get(info.id)
-    return fn(plain) if fn is not None else plain
+    return info.load().field_path(_INDEX.sub("", path))

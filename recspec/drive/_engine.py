@@ -249,9 +249,7 @@ class DriveOptions:
 
     @property
     def suffix(self) -> str:
-        if self.info.id == "nanover" and self.variant:
-            return f".{self.variant}"
-        return self.info.extensions[0] if self.info.extensions else ".bin"
+        return self.info.suffix_of(self.variant)
 
 
 @dataclass
@@ -747,7 +745,8 @@ def _corpus_files(opts: DriveOptions) -> list[tuple[str, bytes]]:
         if opts.info.variants and variant not in (None, opts.variant):
             continue
         path = base / e["path"]
-        if opts.info.id == "nanover" and opts.variant and path.suffix not in ("", f".{opts.variant}"):
+        wanted = opts.info.variant_suffix(opts.variant)  # where the suffix tells the variant, only its files
+        if wanted is not None and path.suffix not in ("", wanted):
             continue
         if path.is_file():
             out.append((f"corpus/{opts.info.id}/{e['path']}", path.read_bytes()))
