@@ -310,8 +310,9 @@ def test_explain_and_rules(site: Path) -> None:
 def test_corpus_check_reads_the_plugins_own_corpus(site: Path) -> None:
     done = recspec(site, "corpus", "--format", "toy", "-v")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "toy: 6 files, 12 checks, 12 as expected, 0 not" in done.stdout
+    assert "toy: 7 files, 14 checks, 14 as expected, 0 not" in done.stdout
     assert "toy/invalid/reserved.toy [compat] valid" in done.stdout
+    assert "toy/damaged/magic-zeroed.toy [spec] malformed" in done.stdout  # named by its extension
 
 
 def test_corpus_check_fails_when_a_file_disagrees_with_the_manifest(site: Path, corpus: Path,
@@ -336,11 +337,6 @@ def test_corpus_export_writes_the_toys_vectors(site: Path, tmp_path: Path) -> No
 
 # --- drive ----------------------------------------------------------------------------------------------------
 
-_DRIVE_TABLE = ("recspec/drive/_cases.py `_DRAW` (format id -> case strategy) has not moved to the plugin's "
-                "drive_cases member yet: `recspec drive` raises KeyError for a plugin's format")
-
-
-@pytest.mark.xfail(strict=True, reason=_DRIVE_TABLE)
 def test_drive_writer_passes_a_right_writer_and_fails_a_planted_bug(site: Path) -> None:
     writer = str(TESTEES / "toy_writer.py")
     done = recspec(site, "drive", "writer", "toy", "--max-examples", "10", "--seed", "1", "--",
@@ -352,7 +348,6 @@ def test_drive_writer_passes_a_right_writer_and_fails_a_planted_bug(site: Path) 
     assert "TOY-RESERVED-001 @15" in done.stdout  # the smallest case: one record, its reserved byte at 8 + 7
 
 
-@pytest.mark.xfail(strict=True, reason=_DRIVE_TABLE)
 def test_drive_reader_passes_a_right_reader_and_fails_a_planted_bug(site: Path) -> None:
     reader = str(TESTEES / "toy_reader.py")
     done = recspec(site, "drive", "reader", "toy", "--max-examples", "10", "--seed", "1", "--",
@@ -472,7 +467,7 @@ def test_the_committed_parser_is_what_the_pinned_compiler_makes_of_the_ksy(tmp_p
 
 def test_the_committed_corpus_is_what_the_seeds_build(site: Path) -> None:
     done = subprocess.run([sys.executable, str(PLUGIN / "make_corpus.py"), "--check"], capture_output=True,
-                          text=True, env=_env(PLUGIN))
+                          text=True, env=_env(PLUGIN, site))
     assert done.returncode == 0, done.stderr
 
 

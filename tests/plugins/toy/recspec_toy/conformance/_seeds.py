@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from recspec.formats import Seed
+from recspec.formats import HeaderDamage, Seed
 
 from ..reference import Record, ToyFile, checksum_of, encode
 
-__all__ = ["seeds"]
+__all__ = ["DAMAGED_HEADERS", "seeds"]
 
 
 def _rec(rid: int, value: int, *, checksum: int | None = None, reserved: int = 0) -> Record:
@@ -35,3 +35,12 @@ def seeds() -> Iterator[Seed]:
     yield Seed("invalid/truncated.toy", encode(ToyFile(1, 0, _THREE))[:27], None,
                {"spec": ("malformed", ("TOY-SIZE-001",)), "compat": ("malformed", ("TOY-SIZE-001",))},
                "cut at byte 27, inside the third record")
+
+
+#: A valid file whose magic no sniffer recognises: its .toy extension names the format, whose magic rule
+#: reports the bytes found (``recspec.formats.HeaderDamage``; ``corpus/toy/damaged/``).
+DAMAGED_HEADERS: tuple[HeaderDamage, ...] = (
+    HeaderDamage("damaged/magic-zeroed.toy", "valid/three.toy", 0, bytes(4),
+                 {"spec": ("malformed", ("TOY-MAGIC-001",)), "compat": ("malformed", ("TOY-MAGIC-001",))},
+                 "the magic TOYF zeroed: the extension names the format, TOY-MAGIC-001 reports it at byte 0"),
+)
