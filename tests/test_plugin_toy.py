@@ -305,6 +305,15 @@ def test_explain_and_rules(site: Path) -> None:
     assert "recspec_toy/docs/toy.md#toy-reserved-001" in done.stdout
 
 
+def test_reproduce_sets_the_kaitai_reading_beside_the_reference(site: Path, planted: Path) -> None:
+    done = recspec(site, "reproduce", str(planted / "sum.toy"))
+    assert done.returncode == 0, done.stderr
+    assert "TOY-CHECKSUM-001 @30" in done.stdout and "the readings agree" in done.stdout
+    assert "kaitai:    accepts (3 records)" in done.stdout
+    done = recspec(site, "reproduce", str(planted / "short.toy"))
+    assert "kaitai:    rejects" in done.stdout and "TOY-SIZE-001 @20" in done.stdout
+
+
 # --- corpus ---------------------------------------------------------------------------------------------------
 
 def test_corpus_check_reads_the_plugins_own_corpus(site: Path) -> None:
