@@ -399,7 +399,8 @@ ENTRY_POINT_GROUP = "recspec.formats"
 class FormatRegistry(Mapping[str, FormatInfo]):
     """Every format: the built-ins, then those installed packages register (:data:`ENTRY_POINT_GROUP`),
     read on first use. A plugin that cannot be loaded (its entry point fails to import, is not a
-    :class:`FormatInfo`, or takes an id, alias or extension already taken) is left out: the problem,
+    :class:`FormatInfo`, takes an id, alias or extension already taken, or its plugin module fails to
+    import or has no ``sniff``) is left out: the problem,
     naming the distribution and the entry point, is written to standard error once and kept in
     :attr:`problems`, and the other formats load."""
 
@@ -413,7 +414,14 @@ class FormatRegistry(Mapping[str, FormatInfo]):
         if self._all is None:
             found = dict(self._builtins)
             if _declares_plugins():
-                self.problems = _add_plugins(found)
+                # while the plugins load, the registry is what has loaded so far: a plugin's module that reads
+                # FORMATS as it is imported sees it instead of loading the plugins again
+                self._all = found
+                try:
+                    self.problems = _add_plugins(found)
+                except BaseException:
+                    self._all = None
+                    raise
                 for problem in self.problems:
                     sys.stderr.write(f"recspec: warning: {problem}\n")
             self._all = found
@@ -495,6 +503,16 @@ def _add_plugins(found: dict[str, FormatInfo]) -> list[str]:
         clash = _clash(info, found)
         if clash:
             problems.append(f"{where}: {clash}; left out")
+            continue
+        # the plugin module now, not at the first file's sniff: a module that cannot be imported would make
+        # every file of every run a crash blamed on recspec (what a run imports anyway: only its light sniffer)
+        try:
+            sniffer = getattr(_import(info.module), "sniff", None)
+        except Exception as e:  # noqa: BLE001  (as above)
+            problems.append(f"{where}: its module {info.module} failed to import: {type(e).__name__}: {e}; left out")
+            continue
+        if not callable(sniffer):
+            problems.append(f"{where}: its module {info.module} has no sniff(head); left out")
             continue
         found[info.id] = info
     return problems

@@ -161,18 +161,44 @@ def test_a_broken_plugin_is_named_and_left_out_and_the_others_load(site: Path, t
                          "FORMAT = FormatInfo(id='named', title='t', aliases=('RASKAT',), extensions=('.nm',), "
                          "variants=(), profiles=('spec',), default_profile='spec', cross_check_limit=1, "
                          "stats_keys=('x',), module='named_plugin')\n")
+    _broken_distribution(broken, "module-missing", "lost = lost_entry:FORMAT", "lost_entry",
+                         "from recspec.formats import FormatInfo\n"
+                         "FORMAT = FormatInfo(id='lost', title='t', aliases=(), extensions=('.lost',), variants=(), "
+                         "profiles=('spec',), default_profile='spec', cross_check_limit=1, stats_keys=('x',), "
+                         "module='no_such_plugin_module')\n")
     done = recspec(site, "check", "--json", str(planted / "sum.toy"), extra=(broken,))
     assert "Traceback" not in done.stderr
     lines = [line for line in done.stderr.splitlines() if line.startswith("recspec: warning: format plugin")]
-    assert len(lines) == 4, done.stderr
+    assert len(lines) == 5, done.stderr
     said = "\n".join(lines)
     assert "'boom' (boom_plugin:FORMAT) of fails-to-import failed to import: RuntimeError: the plugin is broken" in said
     assert "'text' (text_plugin:FORMAT) of not-a-format is a str, not a recspec.formats.FormatInfo" in said
     assert "'sigclash' (clash_plugin:FORMAT) of takes-sig: the extension '.sig' is already raskat-signal's" in said
     assert "'named' (named_plugin:FORMAT) of takes-raskat: the name 'raskat' is already raskat-signal's" in said
+    assert ("'lost' (lost_entry:FORMAT) of module-missing: its module no_such_plugin_module failed to import: "
+            "ModuleNotFoundError") in said
     # the good plugin still loads: the planted checksum is found
     assert done.returncode == 1
     assert _findings(json.loads(done.stdout), "sum.toy") == [("TOY-CHECKSUM-001", 30)]
+
+
+def test_a_plugin_module_that_reads_the_registry_as_it_is_imported_loads(tmp_path: Path) -> None:
+    """The registry imports each plugin's module as it loads it; a module that reads FORMATS then sees the
+    formats loaded so far instead of loading the plugins again."""
+    _broken_distribution(tmp_path, "reads-registry", "reader = reader_plugin:FORMAT", "reader_plugin",
+                         "from recspec.formats import FORMATS, FormatInfo\n"
+                         "FIRST = next(iter(FORMATS.values())).id\n"
+                         "SEEN = len(FORMATS)\n"
+                         "def sniff(head):\n    return 0.0\n"
+                         "FORMAT = FormatInfo(id='reader', title='t', aliases=(), extensions=('.rdr',), variants=(), "
+                         "profiles=('spec',), default_profile='spec', cross_check_limit=1, stats_keys=('x',), "
+                         "module='reader_plugin')\n")
+    done = python(tmp_path, "import json; from recspec.formats import FORMATS, BUILTIN_FORMATS; "
+                            "last = list(FORMATS)[-1]; import reader_plugin; "
+                            "print(json.dumps([last, reader_plugin.SEEN == len(BUILTIN_FORMATS), FORMATS.problems]))")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["reader", True, []]
+    assert done.stderr == ""  # no second, nested load (which would find the half-imported module)
 
 
 # --- recspec check, both profiles, every report ------------------------------------------------------------
