@@ -210,9 +210,9 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"per-file time limit in a worker (default {DEFAULT_FILE_TIMEOUT:g} with -j N > 1; "
                         "with -j 1 it runs the check in one worker process)")
     c.add_argument("--cross-check", dest="cross_check", type=_cross_check_mode, default=True, metavar="MODE",
-                   help="the second reading by the Kaitai parser: default (a sample on CARLA and NanoVer files, "
-                        "so that it at most about doubles the check's time, and a sample of the files in a run of "
-                        "more than 256; see below), full (every byte of every file), off")
+                   help="the second reading by the Kaitai parser: default (a sample of a long file's units where "
+                        "the format samples, so that it at most about doubles the check's time, and a sample of the "
+                        "files in a run of more than 256; see below), full (every byte of every file), off")
     c.add_argument("--no-cross-check", dest="cross_check", action="store_false",
                    help="skip the second reading by the Kaitai parser (same as --cross-check off)")
     c.add_argument("--cross-check-limit", type=_size_arg, default=None, metavar="BYTES",
@@ -302,7 +302,7 @@ def _parser() -> argparse.ArgumentParser:
     fz.add_argument("--seed", type=int, default=0, help="libFuzzer seed (0: random)")
     fz.add_argument("--max-len", type=int, default=65536, help="largest input to try (default 65536)")
     fz.add_argument("--variant", help="read every input under this variant instead of detecting it per input "
-                                      "(CARLA: a release, e.g. 0.9.15; NanoVer: traj or state): faster")
+                                      "(`recspec rules FORMAT` lists its variants): faster")
     fz.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                     help="run N libFuzzer processes sharing one corpus (default 1)")
     fz.add_argument("--merge", nargs="?", const=True, default=None, type=Path, metavar="DIR",
@@ -388,19 +388,15 @@ def _cross_check_section() -> str:
     lines = ["the Kaitai cross-check:",
              "  Every file is read a second time by the parser generated from the format's",
              "  Kaitai spec, up to a size per format (--cross-check-limit to change it,",
-             "  --cross-check off to skip it; the report's evidence says what ran). On CARLA",
-             "  and NanoVer files, and Matrix-SMT files above 64 KiB, the default reads a",
-             "  sample: the header, about 1 unit in 1,024 (CARLA), 256 (NanoVer) or 1,024",
-             "  (Matrix-SMT), chosen by a hash of the unit's index, and the first and last",
-             "  packet or frame (CARLA, Matrix-SMT) or the last record when the hash chose",
-             "  none (NanoVer: its first record, the topology, costs more than the whole",
-             "  check), so that a check with its cross-check takes about twice the check",
-             "  alone or less. A run of more than 256 files (the whole walk) cross-checks",
-             "  about 1 file in 16, chosen by a hash of its path, and every malformed file",
-             "  (raSkat signals: 1 walkable raw file in 32 by a hash of its content); the",
-             "  others' evidence says 'sampled: not run', the summary counts them. A file",
-             "  named alone is read in full; --cross-check full reads every byte of every",
-             "  file.",
+             "  --cross-check off to skip it; the report's evidence says what ran). Where",
+             "  a format's line below says so, the default reads a sample of a long file's",
+             "  units (packets, records, frames), chosen by a hash of the unit's index, so",
+             "  that a check with its cross-check takes about twice the check alone or",
+             "  less. A run of more than 256 files (the whole walk) cross-checks about 1",
+             "  file in 16, chosen by a hash of its path, and every malformed file (or as",
+             "  a format's line says); the others' evidence says 'sampled: not run', the",
+             "  summary counts them. A file named alone is read in full; --cross-check",
+             "  full reads every byte of every file.",
              "  Limits per format:"]
     for info in FORMATS.values():
         lines.append(f"  {info.id:<14} {_size_text(info.cross_check_limit):>4}  {info.cross_check_note}")

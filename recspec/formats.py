@@ -186,6 +186,8 @@ class FormatExamples:
     small_cases: Callable[[str | None], Any] | None = None
     #: A malformed case and the JSON path of its first fault (``CaseError.path``).
     malformed_case: tuple[Mapping[str, Any], str] | None = None
+    #: The rules no generated corpus file can break (no ``invalid/<RULE>`` file), each with why.
+    unseeded_rules: Mapping[str, str] = field(default_factory=dict)
 
 
 class FormatModule(Protocol):

@@ -73,9 +73,9 @@ def test_case_codec_round_trips_a_corpus_file(info: FormatInfo) -> None:
     assert (ROOT / "reference" / info.package / "_case.py").is_file()
     manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
     entry = next(e for e in manifest["files"] if e["path"].startswith("valid/"))
-    variant = entry.get("variant") or (info.variants[0] if info.id == "nanover" else None)
-    if info.id == "nanover":
-        variant = "state" if entry["path"].endswith(".state") else "traj"
+    # where the suffix tells the variant (FormatInfo.variant_suffixes), the manifest leaves it to detection
+    variant = entry.get("variant") or next((v for v, suffix in info.variant_suffixes
+                                            if entry["path"].endswith(suffix)), None)
     data = (ROOT / "corpus" / info.id / entry["path"]).read_bytes()
     case = codec.to_case(codec.decode(data, variant=variant), variant=variant)
     assert case["recspec_case"] == 2 and case["format"] == info.id
@@ -168,7 +168,44 @@ def test_the_plugins_examples_for_the_shared_tests(info: FormatInfo) -> None:
         f"{info.module}.EXAMPLES.case_targets"
     assert ex.small_cases is not None, f"{info.module}.EXAMPLES.small_cases"
     assert ex.malformed_case is not None, f"{info.module}.EXAMPLES.malformed_case"
+    assert set(ex.unseeded_rules) <= set(module.RULES_BY_ID) and all(ex.unseeded_rules.values())
     case, path = ex.malformed_case
     with pytest.raises(CaseError) as e:
         info.load_reference().from_case(case)
     assert e.value.path == path
+
+
+def test_a_format_whose_plugin_draws_no_picture_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The HTML report calls the plugin's ``picture``; a plugin without one gets a line saying so, not
+    silence, and a format with one draws its trace."""
+    import types
+
+    import recspec
+    from recspec.render import _pictures
+
+    info = FORMAT_INFOS[0]
+    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+    first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
+    report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id, trace=True)
+    assert isinstance(report.trace, info.load().TRACE)
+    assert _pictures.picture(report, lambda f: "a").startswith("<figure>")
+    without = types.SimpleNamespace(TRACE=info.load().TRACE)  # a plugin with no picture member
+    monkeypatch.setattr(FormatInfo, "load", lambda self: without)
+    line = _pictures.picture(report, lambda f: "a")
+    assert line.startswith('<p class="no-picture">No picture for this format') and info.id in line
+
+
+@pytest.mark.parametrize("info", [i for i in FORMAT_INFOS if i.variant_suffixes], ids=lambda i: i.id)
+def test_drive_names_and_feeds_a_variant_by_its_suffix(info: FormatInfo) -> None:
+    """Where the suffix tells the variant (``FormatInfo.variant_suffixes``), drive writes the variant's files
+    with it and feeds a reader only the corpus files that carry it (or none)."""
+    from recspec.drive._engine import DriveOptions, _corpus_files
+
+    for variant, suffix in info.variant_suffixes:
+        opts = DriveOptions(info, variant, info.default_profile)
+        assert opts.suffix == suffix
+        fed = [name for name, _ in _corpus_files(opts)]
+        assert fed and all(Path(name).suffix in ("", suffix) for name in fed), (variant, fed)
+        others = {s for v, s in info.variant_suffixes if v != variant}
+        manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
+        assert any(Path(e["path"]).suffix in others for e in manifest["files"])  # there were others to leave out

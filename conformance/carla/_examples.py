@@ -35,4 +35,9 @@ EXAMPLES = FormatExamples(
             "frame_id": 1, "duration_this": -1.0, "elapsed": 0.0, "packets": [{"kind": "Position", "records": [
                 {"database_id": 1, "location": [0.0, 0.0], "rotation": [0.0, 0.0, 0.0]}]}]}]},
         "frames[0].packets[0].records[0].location"),
+    unseeded_rules={
+        "CARLA-LIMIT-001": "needs a packet declaring more than 4 MiB; tested in tests/test_carla_limits.py",
+        "CARLA-PACKET-003": "an info-level rule; seeded as valid/0.9.15-user-packet.log",
+        "CARLA-XCHECK-001": "fires only when recspec's two readers disagree, which the corpus must never show",
+    },
 )

@@ -30,4 +30,9 @@ EXAMPLES = FormatExamples(
     small_cases=_small_cases,
     malformed_case=({"recspec_case": 1, "format": "matrix-smt", "variant": None, "objects": [],
                      "frames": [{"time": "soon", "states": [], "commands": []}]}, "frames[0].time"),
+    unseeded_rules={
+        "MATRIX-LIMIT-002": "needs a value over 64 MiB; tests/test_matrix_smt_check.py lowers the limit instead",
+        "MATRIX-LIMIT-003": "needs a million elements; tests/test_matrix_smt_check.py lowers the limit instead",
+        "MATRIX-XCHECK-001": "fires only when recspec's readers disagree, which the corpus must never show",
+    },
 )

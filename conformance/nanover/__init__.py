@@ -3,8 +3,9 @@ detection, Kaitai cross-check and Hypothesis strategies.
 
 This module is what the format registry (``recspec.formats``) loads for
 ``nanover``: the plugin contract of ``recspec.formats.FormatModule``
-(``RULES``, ``sniff``, ``check``, ``dump``, ``KAITAI``, and, loaded on first use,
-``STRATEGIES`` and ``seeds``).
+(``sniff``; loaded on first use: ``RULES``, ``check``, ``dump``, ``KAITAI``,
+``STRATEGIES``, ``seeds``, ``DAMAGED_HEADERS``, ``TRACE``, ``picture``,
+``drive_cases``, ``field_path``, ``EQUIVALENCES``, ``EXAMPLES``).
 """
 
 from .._plugin import lazy_members
@@ -16,7 +17,8 @@ _MEMBERS = {  # besides the contract's (_plugin.CONTRACT_MEMBERS)
     "detect_kind": "_check",
 }
 
-__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "RULES", "RULES_BY_ID", "STRATEGIES", "check", "check_stream",
-           "detect_kind", "dump", "seeds", "sniff"]
+__all__ = ["DAMAGED_HEADERS", "EQUIVALENCES", "EXAMPLES", "KAITAI", "MAX_CROSS_CHECK_SIZE", "RULES", "RULES_BY_ID",
+           "STRATEGIES", "TRACE", "check", "check_stream", "detect_kind", "drive_cases", "dump", "field_path",
+           "picture", "seeds", "sniff"]
 
 __getattr__ = lazy_members(__name__, _MEMBERS)

@@ -105,7 +105,10 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
 
     from ._limits import DEFAULT_TIMEOUT
 
-    p.add_argument("--variant", help="only this variant (default: every variant; raSkat's legacy v1 only if named)")
+    legacy = "; ".join(f"{info.id} {', '.join(info.legacy_variants)}" for info in FORMATS.values()
+                       if info.legacy_variants)
+    p.add_argument("--variant", help="only this variant (default: every variant but the legacy ones, run only if "
+                                     f"named: {legacy or 'none'})")
     p.add_argument("--profile", help="rule profile the files are judged under: spec (default) or compat")
     p.add_argument("--max-examples", type=int, default=100, metavar="N",
                    help="examples per variant (default 100; shrinking a failure runs more)")

@@ -9,6 +9,9 @@ the finding's entry in the report and names it in a tooltip. A format whose plug
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .._svg import MAX_BUCKETS, MAX_TRACK_POINTS, MAX_TRACKS, PICTURE_BUDGET, Anchor, esc
 from ..formats import FORMATS, FormatInfo
 from ..report import FileReport
@@ -32,10 +35,10 @@ svg.picture a.mark:hover path,svg.picture a.mark:focus path{stroke:#1b1f24;strok
 
 
 
-def _drawer(info: FormatInfo) -> Anchor | None:
+def _drawer(info: FormatInfo) -> Callable[[FileReport, Any, Anchor], str] | None:
     """The plugin's ``picture``, or ``None`` for a plugin that has none (no member, no ``_picture`` module)."""
     try:
-        return info.load().picture  # type: ignore[no-any-return]
+        return info.load().picture
     except AttributeError:
         return None
     except ModuleNotFoundError as e:
@@ -55,4 +58,4 @@ def picture(fr: FileReport, anchor: Anchor) -> str:
         return f'<p class="no-picture">No picture for this format: the {esc(info.id)} plugin has no picture drawer.</p>'
     if fr.trace is None or not isinstance(fr.trace, info.load().TRACE):
         return ""
-    return draw(fr, fr.trace, anchor)  # type: ignore[call-arg]
+    return draw(fr, fr.trace, anchor)
