@@ -345,7 +345,7 @@ def test_reproduce_sets_the_kaitai_reading_beside_the_reference(site: Path, plan
 def test_corpus_check_reads_the_plugins_own_corpus(site: Path) -> None:
     done = recspec(site, "corpus", "--format", "toy", "-v")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "toy: 7 files, 14 checks, 14 as expected, 0 not" in done.stdout
+    assert "toy: 9 files, 18 checks, 18 as expected, 0 not" in done.stdout
     assert "toy/invalid/reserved.toy [compat] valid" in done.stdout
     assert "toy/damaged/magic-zeroed.toy [spec] malformed" in done.stdout  # named by its extension
 

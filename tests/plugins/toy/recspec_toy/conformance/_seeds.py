@@ -32,6 +32,12 @@ def seeds() -> Iterator[Seed]:
     yield Seed("invalid/version0.toy", encode(ToyFile(0, 0, _THREE)), None,
                {"spec": ("invalid", ("TOY-VERSION-001",)), "compat": ("valid", ("TOY-VERSION-001",))},
                "version 0: an error under spec, a warning under compat")
+    yield Seed("invalid/flags.toy", encode(ToyFile(1, 0x01, _THREE)), None,
+               {"spec": ("valid", ("TOY-FLAGS-001",)), "compat": ("valid", ())},
+               "flags 0x01: a warning under spec, information under compat")
+    yield Seed("invalid/order.toy", encode(ToyFile(1, 0, (_rec(5, 1), _rec(3, 2)))), None,
+               {"spec": ("valid", ("TOY-ORDER-001",)), "compat": ("valid", ("TOY-ORDER-001",))},
+               "id 3 after id 5 (byte 16): a warning under both profiles")
     yield Seed("invalid/truncated.toy", encode(ToyFile(1, 0, _THREE))[:27], None,
                {"spec": ("malformed", ("TOY-SIZE-001",)), "compat": ("malformed", ("TOY-SIZE-001",))},
                "cut at byte 27, inside the third record")
