@@ -247,6 +247,24 @@ def test_check_by_extension_and_forced_format(site: Path, tmp_path: Path) -> Non
     assert _findings(json.loads(done.stdout), "data.bin") == [("TOY-CHECKSUM-001", 14)]
 
 
+def test_a_parallel_run_reports_what_the_serial_one_does(site: Path, planted: Path) -> None:
+    """-j 2 forks workers after the registry has loaded the plugin: they check the toy's files the same way."""
+    serial = recspec(site, "check", "--json", str(planted))
+    parallel = recspec(site, "check", "--json", "-j", "2", str(planted))
+    assert parallel.returncode == serial.returncode == 1, parallel.stderr
+    assert json.loads(parallel.stdout) == json.loads(serial.stdout)
+    assert _findings(json.loads(parallel.stdout), "reserved.toy") == [("TOY-RESERVED-001", 23)]
+
+
+def test_rules_lists_the_toys_catalog(site: Path) -> None:
+    done = recspec(site, "rules", "toy")
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split()[1:3] for line in done.stdout.splitlines()[1:] if line.startswith("TOY-")}
+    assert rows["TOY-RESERVED-001"] == ["error", "off"] and rows["TOY-VERSION-001"] == ["error", "warning"]
+    assert set(rows) == {"TOY-MAGIC-001", "TOY-SIZE-001", "TOY-VERSION-001", "TOY-FLAGS-001", "TOY-CHECKSUM-001",
+                         "TOY-RESERVED-001", "TOY-ORDER-001", "TOY-XCHECK-001"}
+
+
 def test_every_report_format_carries_the_toys_findings(site: Path, planted: Path, tmp_path: Path) -> None:
     out = tmp_path / "reports"
     out.mkdir()
