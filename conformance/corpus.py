@@ -84,5 +84,7 @@ def load_manifest(folder: Path) -> dict[str, Any]:
 
 
 def corpus_folder(fmt: str) -> Path:
-    """The bundled corpus folder of a format (the checkout's, or the installed package data)."""
-    return _bundled_corpus(fmt)
+    """The corpus folder of a format: its registry entry's (a format from another package), else the bundled
+    one (the checkout's, or the installed package data)."""
+    info = FORMATS.get(fmt)
+    return Path(info.corpus) if info is not None and info.corpus else _bundled_corpus(fmt)

@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -51,6 +52,8 @@ if TYPE_CHECKING:
     from .report import FileReport, Finding, Rule
 
 __all__ = [
+    "BUILTIN_FORMATS",
+    "ENTRY_POINT_GROUP",
     "EXTENSION_EVIDENCE",
     "FORMATS",
     "SNIFF_BYTES",
@@ -59,6 +62,7 @@ __all__ = [
     "FormatExamples",
     "FormatInfo",
     "FormatModule",
+    "FormatRegistry",
     "HeaderDamage",
     "KaitaiComparison",
     "ReferenceCodec",
@@ -306,34 +310,39 @@ class FormatInfo:
     #: ``state`` variant): ``recspec drive`` names a variant's files so, and feeds a reader only the
     #: corpus files of its variant. Other variants' files take the first of ``extensions``.
     variant_suffixes: tuple[tuple[str, str], ...] = ()
+    # Where the format's code lives. A built-in format leaves them empty and gets its folders' modules
+    # (``recspec.conformance.<package>`` and so on, filled in from the id); a format from another package
+    # (:data:`ENTRY_POINT_GROUP`) names its own.
+    #: The plugin, a :class:`FormatModule`.
+    module: str = ""
+    #: The reference codec, a :class:`ReferenceCodec`.
+    reference_module: str = ""
+    #: The fuzz harnesses, a ``recspec.fuzz.FuzzHarness``.
+    fuzz_module: str = ""
+    #: The libFuzzer dictionary's file name under ``fuzz/dictionaries/`` (``<id>.dict``).
+    dictionary: str = ""
+    #: The format's document: relative to the repository root for a built-in (``docs/formats/<id>.md``),
+    #: an absolute path for a format from another package.
+    docs: str = ""
+    #: The format's seed corpus folder (``valid/``, ``invalid/``, ``manifest.json``): empty for a built-in,
+    #: whose corpus is ``corpus/<id>/`` of the checkout or of the installed package; an absolute path for a
+    #: format from another package (``recspec corpus``, ``corpus export``, ``drive reader``).
+    corpus: str = ""
+
+    def __post_init__(self) -> None:
+        package = self.id.replace("-", "_")
+        defaults = {"module": f"recspec.conformance.{package}", "reference_module": f"recspec.reference.{package}",
+                    "fuzz_module": f"recspec.fuzz.{package}", "dictionary": f"{self.id}.dict",
+                    "docs": f"docs/formats/{self.id}.md"}
+        for name, default in defaults.items():
+            if not getattr(self, name):
+                object.__setattr__(self, name, default)  # frozen: the defaults are part of construction
 
     # cached: sniffing asks each format for its module for every file of a folder
     @cached_property
     def package(self) -> str:
-        """The Python name of the format's folders and modules."""
+        """The Python name of the format's folders (``raskat-signal`` -> ``raskat_signal``)."""
         return self.id.replace("-", "_")
-
-    @cached_property
-    def module(self) -> str:
-        return f"recspec.conformance.{self.package}"
-
-    @property
-    def reference_module(self) -> str:
-        return f"recspec.reference.{self.package}"
-
-    @property
-    def fuzz_module(self) -> str:
-        return f"recspec.fuzz.{self.package}"
-
-    @property
-    def dictionary(self) -> str:
-        """The libFuzzer dictionary's file name under ``fuzz/dictionaries/``."""
-        return f"{self.id}.dict"
-
-    @property
-    def docs(self) -> str:
-        """The format's document, relative to the repository root."""
-        return f"docs/formats/{self.id}.md"
 
     def load(self) -> FormatModule:
         return cast("FormatModule", _import(self.module))
@@ -380,8 +389,153 @@ def _import(name: str) -> ModuleType:
 
 from ._builtin_formats import BUILTIN  # noqa: E402 - the entries need FormatInfo, defined above
 
-#: Every registered format by id: the built-in ones (``recspec/_builtin_formats.py``).
-FORMATS: Mapping[str, FormatInfo] = MappingProxyType({info.id: info for info in BUILTIN})
+#: The formats recspec carries in its own folders (``recspec/_builtin_formats.py``).
+BUILTIN_FORMATS: Mapping[str, FormatInfo] = MappingProxyType({info.id: info for info in BUILTIN})
+
+
+#: The entry-point group through which an installed package registers a format: each entry point's object is
+#: a :class:`FormatInfo` that names the package's own modules (README, "Formats from other packages").
+ENTRY_POINT_GROUP = "recspec.formats"
+
+
+class FormatRegistry(Mapping[str, FormatInfo]):
+    """Every format: the built-ins, then those installed packages register (:data:`ENTRY_POINT_GROUP`),
+    read on first use. A plugin that cannot be loaded (its entry point fails to import, is not a
+    :class:`FormatInfo`, takes an id, alias or extension already taken, or its plugin module fails to
+    import or has no ``sniff``) is left out: the problem,
+    naming the distribution and the entry point, is written to standard error once and kept in
+    :attr:`problems`, and the other formats load."""
+
+    def __init__(self, builtins: Mapping[str, FormatInfo]) -> None:
+        self._builtins = builtins
+        self._all: dict[str, FormatInfo] | None = None
+        #: What kept a plugin out, one line each (filled on first use).
+        self.problems: list[str] = []
+
+    def _formats(self) -> dict[str, FormatInfo]:
+        if self._all is None:
+            found = dict(self._builtins)
+            if _declares_plugins():
+                # while the plugins load, the registry is what has loaded so far: a plugin's module that reads
+                # FORMATS as it is imported sees it instead of loading the plugins again
+                self._all = found
+                try:
+                    self.problems = _add_plugins(found)
+                except BaseException:
+                    self._all = None
+                    raise
+                for problem in self.problems:
+                    sys.stderr.write(f"recspec: warning: {problem}\n")
+            self._all = found
+        return self._all
+
+    def __getitem__(self, key: str) -> FormatInfo:
+        return self._formats()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._formats())
+
+    def __len__(self) -> int:
+        return len(self._formats())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._formats()
+
+    # the dict's own views: sniffing iterates the values for every file of a run
+    def keys(self) -> KeysView[str]:
+        return self._formats().keys()
+
+    def values(self) -> ValuesView[FormatInfo]:
+        return self._formats().values()
+
+    def items(self) -> ItemsView[str, FormatInfo]:
+        return self._formats().items()
+
+    def reload(self) -> None:
+        """Read the installed plugins again on next use (after installing one in a running process)."""
+        self._all = None
+        self.problems = []
+
+
+def _declares_plugins() -> bool:
+    """Whether a distribution on ``sys.path`` declares an entry point of :data:`ENTRY_POINT_GROUP`.
+
+    A look at the ``entry_points.txt`` of each ``*.dist-info``/``*.egg-info`` folder (well under a
+    millisecond for a hundred installed packages), so that a run with no plugin installed does not import
+    ``importlib.metadata``, which costs more than the rest of start-up's registry (it imports ``email``,
+    ``zipfile``, ``csv`` and ``socket``). It may say yes wrongly (the header in another file's text), never
+    no wrongly for a folder on the path; ``importlib.metadata`` then decides."""
+    header = f"[{ENTRY_POINT_GROUP}]"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:  # a missing folder, a path hook's name, a zip file
+            if os.path.isfile(entry):
+                return True  # a zip archive is not looked into here: importlib.metadata reads it
+            continue
+        for name in names:
+            if name.endswith((".dist-info", ".egg-info")):
+                try:
+                    with open(os.path.join(entry or ".", name, "entry_points.txt"), encoding="utf-8",
+                              errors="replace") as f:
+                        if header in f.read():
+                            return True
+                except OSError:
+                    continue
+    return False
+
+
+def _add_plugins(found: dict[str, FormatInfo]) -> list[str]:
+    """Add the installed plugins' formats to ``found``; the problems that kept any out, one line each."""
+    from importlib.metadata import entry_points
+
+    problems: list[str] = []
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(point, "dist", None)
+        owner = dist.name if dist is not None else "an unknown distribution"
+        where = f"format plugin {point.name!r} ({point.value}) of {owner}"
+        try:
+            info = point.load()
+        except Exception as e:  # noqa: BLE001  (whatever the plugin's import raises: reported, the other formats load)
+            problems.append(f"{where} failed to import: {type(e).__name__}: {e}; left out")
+            continue
+        if not isinstance(info, FormatInfo):
+            problems.append(f"{where} is a {type(info).__name__}, not a recspec.formats.FormatInfo; left out")
+            continue
+        clash = _clash(info, found)
+        if clash:
+            problems.append(f"{where}: {clash}; left out")
+            continue
+        # the plugin module now, not at the first file's sniff: a module that cannot be imported would make
+        # every file of every run a crash blamed on recspec (what a run imports anyway: only its light sniffer)
+        try:
+            sniffer = getattr(_import(info.module), "sniff", None)
+        except Exception as e:  # noqa: BLE001  (as above)
+            problems.append(f"{where}: its module {info.module} failed to import: {type(e).__name__}: {e}; left out")
+            continue
+        if not callable(sniffer):
+            problems.append(f"{where}: its module {info.module} has no sniff(head); left out")
+            continue
+        found[info.id] = info
+    return problems
+
+
+def _clash(info: FormatInfo, found: Mapping[str, FormatInfo]) -> str:
+    """What of ``info``'s names another format already has ("" when nothing): its id and aliases are names
+    on the command line, its extensions decide a file's format."""
+    names = {n.lower() for n in (info.id, *info.aliases)}
+    for other in found.values():
+        taken = names & {n.lower() for n in (other.id, *other.aliases)}
+        if taken:
+            return f"the name {sorted(taken)[0]!r} is already {other.id}'s"
+        ext = set(info.extensions) & set(other.extensions)
+        if ext:
+            return f"the extension {sorted(ext)[0]!r} is already {other.id}'s"
+    return ""
+
+
+#: Every format recspec knows (:class:`FormatRegistry`): the built-ins and the installed plugins'.
+FORMATS: FormatRegistry = FormatRegistry(BUILTIN_FORMATS)
 
 
 def resolve_format(name: str) -> FormatInfo:

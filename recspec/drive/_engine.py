@@ -732,9 +732,9 @@ _FLAKY = "it failed on this input, then did not when the input was run again"
 
 def _corpus_files(opts: DriveOptions) -> list[tuple[str, bytes]]:
     """The bundled corpus's files of the target's format and variant (every file when the format has no variants)."""
-    from recspec._paths import corpus_dir
+    from recspec.conformance.corpus import corpus_folder
 
-    base = corpus_dir(opts.info.id)
+    base = corpus_folder(opts.info.id)
     manifest = base / "manifest.json"
     if not manifest.is_file():
         return []
