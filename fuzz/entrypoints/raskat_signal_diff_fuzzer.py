@@ -12,10 +12,10 @@ import sys
 
 import atheris
 
-from recspec.fuzz._runner import INSTRUMENT, not_instrumented
+from recspec.fuzz._harness import INSTRUMENT, not_instrumented
 
 # The code under test is instrumented for coverage; the harness, its mutator and the report's
-# rendering are not (recspec.fuzz._runner.NOT_INSTRUMENTED).
+# rendering are not (recspec.fuzz._harness.NOT_INSTRUMENTED).
 with atheris.instrument_imports(include=list(INSTRUMENT), exclude=not_instrumented()):
     import recspec.fuzz.raskat_signal as harness
 
