@@ -72,14 +72,13 @@ INSTALL_HINT = "from a checkout of recspec's repository: pip install -e '.[fuzz]
 INPUT_TIMEOUT_S = 30
 #: A restart with less time left than this is not worth its start-up cost.
 MIN_RUN_S = 2
-#: Modules instrumented for coverage in the child.
 
+#: What libFuzzer names a saved input by the way it failed.
 _ARTIFACT_KINDS = ("crash-", "timeout-", "oom-", "leak-")
+#: libFuzzer's output: the saved input, the status lines and the final statistics.
 _RE_WRITTEN = re.compile(r"Test unit written to (.+?)\s*$")
 _RE_STATUS = re.compile(r"^#(\d+)\s+(\w+)\s+(?:cov: (\d+) ft: (\d+) )?corp: (\d+)/")
 _RE_STAT = re.compile(r"^stat::(\w+):\s+(\d+)")
-
-
 
 
 @dataclass
@@ -145,7 +144,6 @@ def _write(stream: TextIO | None, text: str) -> None:
     if stream is not None:
         stream.write(text)
         stream.flush()
-
 
 
 def _load_known(crash_dir: Path, fmt: str, target: str) -> dict[str, str]:
