@@ -18,7 +18,7 @@ Two measurements per format and target (``ref``, ``ksy``, ``diff``):
   corpus) counts in libFuzzer's average, as it does in every real campaign;
 * **instrumented, per CPU-second** (``--cpu-loop SECONDS``): in a child process,
   the harness imported under the same atheris instrumentation as a campaign's
-  (``recspec.fuzz._runner.INSTRUMENT`` and ``not_instrumented()``), looped over
+  (``recspec.fuzz._harness.INSTRUMENT`` and ``not_instrumented()``), looped over
   the seeds and mutants, executions over the process's CPU time. It leaves out
   libFuzzer and its corpus growth, so it is a steadier figure on a loaded
   machine than the campaign's (a campaign at load 1 ran at about 0.9 times it);
@@ -77,11 +77,11 @@ _RE_EXECS = re.compile(r"^stat::number_of_executed_units:\s+(\d+)")
 def seed_inputs(fmt: str, max_len: int) -> list[bytes]:
     """The inputs a campaign of ``fmt`` starts from (the runner's own corpus preparation)."""
     from recspec.formats import resolve_format
-    from recspec.fuzz import _runner
+    from recspec.fuzz import _harness, _seeds
 
-    mod = _runner.load_harness(resolve_format(fmt))
+    mod = _harness.load_harness(resolve_format(fmt))
     with tempfile.TemporaryDirectory() as tmp:
-        _runner._prepare_corpus(mod, fmt, Path(tmp), max_len, (), None)
+        _seeds.prepare_corpus(mod, fmt, Path(tmp), max_len, (), None)
         return [p.read_bytes() for p in sorted(Path(tmp).iterdir())]
 
 
@@ -122,10 +122,10 @@ def plain(fmt: str, targets: list[str], seconds: float, max_len: int, mutants: i
           variant: str | None = None) -> dict[str, Any]:
     """Execs/s of each harness, the mutator's cost and the bare reader's execs/s, uninstrumented."""
     from recspec.formats import resolve_format
-    from recspec.fuzz import _runner
+    from recspec.fuzz import _harness
 
     info = resolve_format(fmt)
-    mod = _runner.load_harness(info)
+    mod = _harness.load_harness(info)
     mod.use_variant(variant)
     seeds = seed_inputs(fmt, max_len)
     rng = random.Random(1)
@@ -187,12 +187,12 @@ def _cpu_loop_child(fmt: str, target: str, seconds: float, max_len: int, mutants
     import atheris
 
     from recspec.formats import resolve_format
-    from recspec.fuzz import _runner
+    from recspec.fuzz import _harness
 
     info = resolve_format(fmt)
     # Import the code under test under instrumentation first: a module imported before is not instrumented.
-    with atheris.instrument_imports(include=list(_runner.INSTRUMENT), exclude=_runner.not_instrumented()):
-        mod = _runner.load_harness(info)
+    with atheris.instrument_imports(include=list(_harness.INSTRUMENT), exclude=_harness.not_instrumented()):
+        mod = _harness.load_harness(info)
     seeds = seed_inputs(fmt, max_len)
     mod.use_variant(variant or None)
     rng = random.Random(1)

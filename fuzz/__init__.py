@@ -4,11 +4,12 @@ the registry (``recspec.formats.FORMATS[<id>].fuzz_module``, e.g.
 runner behind ``recspec fuzz``.
 
 Importing this package does not import atheris or the code under test: the
-campaign runs in a subprocess that instruments recspec first (see ``_runner``).
+campaign runs in a subprocess that instruments recspec first (see ``_campaign`` and ``_child``).
 """
 
+from ._campaign import CampaignResult, campaign, run_campaign
 from ._contract import ContractViolation, Divergent, FuzzHarness
-from ._runner import TARGETS, CampaignResult, campaign, run_campaign
+from ._harness import TARGETS
 from ._triage import triage
 
 __all__ = ["TARGETS", "CampaignResult", "ContractViolation", "Divergent", "FuzzHarness", "campaign", "run_campaign",

@@ -33,6 +33,9 @@ from typing import Any, TextIO
 from recspec.errors import UsageError
 from recspec.formats import resolve_format
 
+from ._harness import TARGETS, checked_harness, load_harness
+from ._signature import crash_info, signature
+
 __all__ = ["ATTEMPT_TIMEOUT_S", "Shrunk", "minimise", "shrink", "triage"]
 
 #: One attempt (one input through one harness) that runs longer than this is a hang (seconds).
@@ -118,8 +121,6 @@ class Shrunk:
 
 
 def _load(fmt: str, target: str, variant: str | None) -> tuple[Any, Callable[[bytes], None]]:
-    from ._runner import checked_harness, load_harness
-
     mod = load_harness(resolve_format(fmt))
     mod.use_variant(variant)
     return mod, checked_harness(mod, target)
@@ -127,8 +128,6 @@ def _load(fmt: str, target: str, variant: str | None) -> tuple[Any, Callable[[by
 
 def _minimise_main(argv: Sequence[str] | None = None) -> None:
     """Child: ``FORMAT TARGET VARIANT INPUT SIGNATURE SECONDS``; prints the result as JSON."""
-    from ._runner import _crash_info, signature
-
     fmt, target, variant, path, sig, seconds = list(sys.argv[1:] if argv is None else argv)
     _limit_memory()
     mod, harness = _load(fmt, target, variant or None)
@@ -146,7 +145,7 @@ def _minimise_main(argv: Sequence[str] | None = None) -> None:
     e = _attempt(harness, data)
     assert e is not None
     print(json.dumps({"reproduced": True, "data": data.hex(), "tries": tries,
-                      "info": _crash_info(e, data, mod.describe_input)}, default=str))
+                      "info": crash_info(e, data, mod.describe_input)}, default=str))
 
 
 def minimise(fmt: str, target: str, variant: str | None, data: bytes, sig: str, *, seconds: float) -> Shrunk | None:
@@ -175,8 +174,6 @@ def minimise(fmt: str, target: str, variant: str | None, data: bytes, sig: str, 
 def _triage_main() -> None:
     """Child: ``FORMAT VARIANT``; reads ``[[path, [target, ...]], ...]`` as JSON on stdin and
     prints one JSON line per input and target (``{"start": path}`` before each input)."""
-    from ._runner import _crash_info, checked_harness, load_harness, signature
-
     fmt, variant = sys.argv[1], sys.argv[2] or None
     jobs = json.loads(sys.stdin.read())
     _limit_memory()
@@ -194,7 +191,7 @@ def _triage_main() -> None:
             elif isinstance(e, _Hang):
                 row.update(ok=False, signature="timeout", exception="timeout", message=str(e), where=None, rule=None)
             else:
-                info = _crash_info(e, data, mod.describe_input)
+                info = crash_info(e, data, mod.describe_input)
                 row.update(ok=False, signature=signature(e), exception=info["exception"],
                            message=str(info["message"]).splitlines()[0][:200] if info["message"] else "",
                            where=info["where"], rule=info["rule"])
@@ -277,8 +274,6 @@ def triage(fmt: str, root: Path, *, target: str | None = None, variant: str | No
     ``root`` is a writable folder, and returns 1 when any input fails, 0 when all
     hold, 2 for a usage problem.
     """
-    from ._runner import TARGETS, load_harness
-
     info = resolve_format(fmt)
     mod = load_harness(info)
     try:

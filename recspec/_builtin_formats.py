@@ -1,4 +1,7 @@
-"""The formats recspec ships: their registry entries (``recspec.formats.FormatInfo``).
+"""The formats recspec ships: their registry entries, the keyword arguments of ``recspec.formats.FormatInfo``.
+
+Plain data, importing nothing: ``recspec.formats`` makes a ``FormatInfo`` of each (the fields are checked there),
+so the registry and its entries do not import each other.
 
 These entries are the one place where shared code names a built-in format; everything else reaches a format
 through the registry (``tests/test_no_format_ids.py`` holds the rest of the shared code to it).
@@ -6,14 +9,14 @@ through the registry (``tests/test_no_format_ids.py`` holds the rest of the shar
 
 from __future__ import annotations
 
-from .formats import FormatInfo
+from typing import Any
 
 __all__ = ["BUILTIN"]
 
 _MiB = 1024 * 1024
 
-BUILTIN: tuple[FormatInfo, ...] = (
-    FormatInfo(
+BUILTIN: tuple[dict[str, Any], ...] = (
+    dict(
         id="carla",
         title="CARLA simulator recorder log",
         aliases=("carla-recorder", "carla_recorder"),
@@ -27,7 +30,7 @@ BUILTIN: tuple[FormatInfo, ...] = (
         cross_check_note="a sample of about 1 packet in 1,024 by default (--cross-check full: every packet)",
         finding_index=r"^frame\[(\d+)\]",
     ),
-    FormatInfo(
+    dict(
         id="nanover",
         title="NanoVer recording (.traj frames, .state shared state)",
         aliases=("nanover-recording", "nanover_recording", "narupa"),
@@ -42,7 +45,7 @@ BUILTIN: tuple[FormatInfo, ...] = (
         finding_index=r"^record\[(\d+)\]",
         variant_suffixes=(("traj", ".traj"), ("state", ".state")),
     ),
-    FormatInfo(
+    dict(
         id="raskat-signal",
         title="raSkat lightning-detector signal file",
         aliases=("raskat", "sig", "raskat_signal"),
@@ -58,7 +61,7 @@ BUILTIN: tuple[FormatInfo, ...] = (
         finding_index=r"samples\[(\d+)\]",
         legacy_variants=("v1",),
     ),
-    FormatInfo(
+    dict(
         id="matrix-smt",
         title="Matrix-SMT simulation recording (BSON)",
         aliases=("matrix", "smt", "matrix_smt", "matrix-smt-record"),

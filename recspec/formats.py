@@ -45,6 +45,7 @@ from typing import (
     cast,
 )
 
+from ._builtin_formats import BUILTIN
 from ._paths import path_suffix
 from .errors import UsageError
 
@@ -387,10 +388,9 @@ def _import(name: str) -> ModuleType:
     return loaded if loaded is not None else importlib.import_module(name)
 
 
-from ._builtin_formats import BUILTIN  # noqa: E402 - the entries need FormatInfo, defined above
-
 #: The formats recspec carries in its own folders (``recspec/_builtin_formats.py``).
-BUILTIN_FORMATS: Mapping[str, FormatInfo] = MappingProxyType({info.id: info for info in BUILTIN})
+BUILTIN_FORMATS: Mapping[str, FormatInfo] = MappingProxyType(
+    {entry["id"]: FormatInfo(**entry) for entry in BUILTIN})
 
 
 #: The entry-point group through which an installed package registers a format: each entry point's object is

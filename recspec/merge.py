@@ -25,7 +25,7 @@ import pickle
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
+from ._version import __version__
 from .errors import UsageError
 from .report import (
     PROFILES,

@@ -260,13 +260,13 @@ def test_scan_event_add_of_uniform_attributes_agrees_with_decode_body(records, v
 
 def test_uniform_attributes_are_read_at_a_stride(monkeypatch) -> None:
     """The property can fail: 65,535 attributes of one size are read without a step per attribute."""
-    from recspec.reference.carla import _decode
+    from recspec.reference.carla import _scan
 
     attrs = [(0, b"%02d" % (i % 100), b"") for i in range(0xFFFF)]
     payload = event_add_payload([(1, 1, b"", attrs)], False)
     steps = []
-    original = _decode._UNPACK_U16_FROM
-    monkeypatch.setattr(_decode, "_UNPACK_U16_FROM", lambda *a: steps.append(a) or original(*a))
-    scan = _decode._scan_event_add(payload, False)
+    original = _scan._UNPACK_U16_FROM
+    monkeypatch.setattr(_scan, "_UNPACK_U16_FROM", lambda *a: steps.append(a) or original(*a))
+    scan = _scan._scan_event_add(payload, False)
     assert scan is not None and len(scan.starts) == 0xFFFF and len(steps) < 10
     assert scan.ids(0xFFFE, 0xFFFF) == [b"34"] and scan.starts[1] - scan.starts[0] == 7

@@ -20,7 +20,7 @@ import pytest
 
 from recspec.cli import main
 from recspec.errors import DecodeError, UsageError
-from recspec.fuzz import CampaignResult, _runner, _triage, carla, run_campaign
+from recspec.fuzz import CampaignResult, _campaign, _harness, _seeds, _signature, _triage, carla, run_campaign
 
 REPO = Path(__file__).resolve().parents[1]
 VALID = REPO / "corpus" / "carla" / "valid" / "0.9.15.log"
@@ -51,9 +51,9 @@ def test_a_signature_names_the_innermost_recspec_frame_not_the_library_below_it(
     recspec_file = sys.modules["recspec.errors"].__file__
     frames = [traceback.FrameSummary(recspec_file, 10, "outer"), traceback.FrameSummary(recspec_file, 20, "inner"),
               traceback.FrameSummary(json.__file__, 30, "loads")]
-    frame = _runner._project_frame(frames)
+    frame = _signature.project_frame(frames)
     assert frame is not None and (frame.name, frame.lineno) == ("inner", 20)
-    assert _runner._project_frame([traceback.FrameSummary(json.__file__, 30, "loads")]).name == "loads"
+    assert _signature.project_frame([traceback.FrameSummary(json.__file__, 30, "loads")]).name == "loads"
 
 
 def test_a_signature_carries_the_rule_of_the_error() -> None:
@@ -63,8 +63,8 @@ def test_a_signature_carries_the_rule_of_the_error() -> None:
         except DecodeError as cause:
             raise carla.ContractViolation("check_stream raised DecodeError") from cause
     except carla.ContractViolation as e:
-        sig = _runner.signature(e)
-        info = _runner._crash_info(e, b"", lambda d: {})
+        sig = _signature.signature(e)
+        info = _signature.crash_info(e, b"", lambda d: {})
     assert sig.startswith("DecodeError@") and sig.endswith("[CARLA-STREAM-001]")
     assert info["rule"] == "CARLA-STREAM-001" and info["signature"] == sig
 
@@ -86,12 +86,12 @@ def test_shrink_stops_at_its_deadline() -> None:
 
 
 def test_minimise_keeps_the_signature(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(_runner.CANARY_ENV, CANARY.hex())
+    monkeypatch.setenv(_harness.CANARY_ENV, CANARY.hex())
     data = VALID.read_bytes() + CANARY
     try:
-        _runner.checked_harness(carla, "ref")(data)
-    except _runner.CanaryHit as e:
-        sig = _runner.signature(e)
+        _harness.checked_harness(carla, "ref")(data)
+    except _harness.CanaryHit as e:
+        sig = _signature.signature(e)
     shrunk = _triage.minimise("carla", "ref", None, data, sig, seconds=30)
     assert shrunk is not None and shrunk.data == CANARY  # nothing else is needed to fail so
     assert shrunk.info["signature"] == sig and shrunk.info["exception"] == "CanaryHit"
@@ -149,7 +149,7 @@ def test_unknown_or_inapplicable_variants_are_usage_errors() -> None:
 
 
 def test_triage_groups_a_folder_of_crashes_by_signature(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(_runner.CANARY_ENV, CANARY.hex())
+    monkeypatch.setenv(_harness.CANARY_ENV, CANARY.hex())
     folder = tmp_path / "artifacts"
     (folder / "carla_ref_fuzzer").mkdir(parents=True)
     (folder / "carla_ref_fuzzer" / "crash-a").write_bytes(VALID.read_bytes() + CANARY)
@@ -158,7 +158,7 @@ def test_triage_groups_a_folder_of_crashes_by_signature(tmp_path: Path, monkeypa
     code, out, _ = _cli("fuzz", "carla", "--triage", str(folder))
     assert code == 1
     assert "3 input(s), 5 run(s); 1 distinct failure(s)" in out  # the ref fuzzer's folder names the target
-    assert "ref  CanaryHit@recspec.fuzz._runner:harness:" in out
+    assert "ref  CanaryHit@recspec.fuzz._harness:harness:" in out
     assert f"2 input(s); smallest {folder / 'carla_ref_fuzzer' / 'crash-b'} (15 bytes)" in out
     assert "1 input(s) hold under every target" in out
     report = json.loads((folder / "triage.json").read_text())
@@ -204,7 +204,7 @@ def test_a_campaign_appends_one_row_to_the_table(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_jobs_runs_merge_and_the_progress_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("atheris", reason="atheris is not installed (pip install 'recspec[fuzz]'): no campaign")
-    monkeypatch.setattr(_runner, "PROGRESS_EVERY_S", 1)
+    monkeypatch.setattr(_campaign, "PROGRESS_EVERY_S", 1)
     merged = tmp_path / "merged"
     (merged).mkdir()
     (merged / "old-input").write_bytes(VALID.read_bytes())
@@ -231,8 +231,8 @@ def test_a_crash_found_by_two_processes_is_saved_once_minimised(tmp_path: Path,
     seeds = tmp_path / "seeds"
     seeds.mkdir()
     (seeds / "canary.log").write_bytes(VALID.read_bytes() + CANARY)
-    monkeypatch.setenv(_runner.CANARY_ENV, CANARY.hex())
-    monkeypatch.setenv(_runner.SEEDS_ENV, str(seeds))
+    monkeypatch.setenv(_harness.CANARY_ENV, CANARY.hex())
+    monkeypatch.setenv(_seeds.SEEDS_ENV, str(seeds))
     out_dir = tmp_path / "out"
     out, err = io.StringIO(), io.StringIO()
     rc = run_campaign("carla", target="ref", seconds=8, out_dir=out_dir, seed=1, jobs=2, variant="0.9.15",

@@ -23,7 +23,7 @@ import pytest
 
 from recspec.conformance.carla._xcheck import Divergence
 from recspec.errors import DecodeError
-from recspec.fuzz import _paths, _runner, carla, run_campaign
+from recspec.fuzz import _harness, _paths, _seeds, _signature, carla, run_campaign
 from recspec.reference.carla import decode
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,7 +39,7 @@ def _run(target: str, data: bytes) -> str | None:
     try:
         carla.TARGETS[target](data)
     except Exception as e:  # anything leaving a harness is a finding
-        return _runner.signature(e)
+        return _signature.signature(e)
     return None
 
 
@@ -92,7 +92,7 @@ def test_signature_of_a_wrapped_error_is_its_cause() -> None:
         except DecodeError as cause:
             raise carla.ContractViolation("check_stream raised DecodeError") from cause
     except carla.ContractViolation as e:
-        sig = _runner.signature(e)
+        sig = _signature.signature(e)
     assert sig.startswith("DecodeError@") and ":test_signature_of_a_wrapped_error_is_its_cause:" in sig
 
 
@@ -187,8 +187,8 @@ def test_a_crash_is_saved_with_what_it_broke(tmp_path: Path, monkeypatch: pytest
     seed = tmp_path / "seeds" / "canary.log"
     seed.parent.mkdir()
     seed.write_bytes(CORPUS_VALID.read_bytes() + canary)
-    monkeypatch.setenv(_runner.CANARY_ENV, canary.hex())
-    monkeypatch.setenv(_runner.SEEDS_ENV, str(seed.parent))
+    monkeypatch.setenv(_harness.CANARY_ENV, canary.hex())
+    monkeypatch.setenv(_seeds.SEEDS_ENV, str(seed.parent))
     out_dir = tmp_path / "out"
     out, err = io.StringIO(), io.StringIO()
     rc = run_campaign("carla", target="diff", seconds=5, out_dir=out_dir, seed=1, max_len=65536,

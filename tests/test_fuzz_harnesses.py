@@ -34,11 +34,13 @@ from recspec.fuzz import (
     ContractViolation,
     Divergent,
     FuzzHarness,
+    _campaign,
     _mutate,
     _paths,
-    _runner,
+    _signature,
     run_campaign,
 )
+from recspec.fuzz._harness import load_harness, not_instrumented
 
 REPO = Path(__file__).resolve().parents[1]
 INFOS = list(FORMATS.values())
@@ -48,7 +50,7 @@ TARGET_IDS = [f"{info.id}-{target}" for info, target in TARGET_CASES]
 
 
 def _harness(info: FormatInfo) -> FuzzHarness:
-    return _runner.load_harness(info)
+    return load_harness(info)
 
 
 def _valid(info: FormatInfo) -> list[Path]:
@@ -61,9 +63,9 @@ def _finding(harness: Callable[[bytes], None], data: bytes) -> str | None:
     try:
         harness(data)
     except ContractViolation as e:
-        return f"ContractViolation (a recspec bug): {_runner.signature(e)}: {e}"
+        return f"ContractViolation (a recspec bug): {_signature.signature(e)}: {e}"
     except Exception as e:  # anything else leaving a harness is a bug in the harness or the code under it
-        return f"undocumented {type(e).__name__} (not a ContractViolation): {_runner.signature(e)}: {e}"
+        return f"undocumented {type(e).__name__} (not a ContractViolation): {_signature.signature(e)}: {e}"
     return None
 
 
@@ -259,7 +261,7 @@ def test_a_format_without_harnesses_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize("info", INFOS, ids=IDS)
 def test_missing_atheris_is_a_usage_error_with_the_install_hint(info: FormatInfo, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_runner, "_atheris_available", lambda: False)
+    monkeypatch.setattr(_campaign, "_atheris_available", lambda: False)
     err = io.StringIO()
     assert run_campaign(info.id, target="ref", seconds=1, out_dir=tmp_path, stdout=io.StringIO(), stderr=err) == 2
     assert "pip install -e '.[fuzz]'" in err.getvalue()  # from a checkout: recspec is not on the package index
@@ -293,6 +295,7 @@ def test_verbose_campaign_passes_the_libfuzzer_log_through(tmp_path: Path) -> No
 @pytest.mark.parametrize("info", list(FORMATS.values()), ids=lambda i: i.id)
 def test_the_harness_its_mutator_and_the_report_are_left_out_of_the_instrumentation(info: FormatInfo) -> None:
     # atheris' exclude list matches whole module names: every module of recspec.fuzz is named
-    excluded = set(_runner.not_instrumented())
-    assert {info.fuzz_module, "recspec.fuzz._mutate", "recspec.fuzz._runner", "recspec.report"} <= excluded
+    excluded = set(not_instrumented())
+    assert {info.fuzz_module, "recspec.fuzz._mutate", "recspec.fuzz._child", "recspec.fuzz._harness",
+            "recspec.report"} <= excluded
     assert not any(name.startswith(("recspec.reference", "recspec.conformance", "recspec._ksy")) for name in excluded)

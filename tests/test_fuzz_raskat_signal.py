@@ -14,7 +14,7 @@ import pytest
 from helpers import REAL
 from recspec.conformance.raskat_signal._xcheck import Divergence
 from recspec.errors import DecodeError
-from recspec.fuzz import _runner
+from recspec.fuzz import _signature
 from recspec.fuzz import raskat_signal as rs
 from recspec.reference.raskat_signal import XZ_MAGIC, decode, unwrap
 
@@ -27,7 +27,7 @@ def _run(target: str, data: bytes) -> str | None:
     try:
         rs.TARGETS[target](data)
     except Exception as e:  # anything leaving a harness is a finding
-        return _runner.signature(e)
+        return _signature.signature(e)
     return None
 
 

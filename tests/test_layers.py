@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 from helpers import build_view
@@ -49,6 +50,52 @@ def test_lint_imports_keeps_every_layering_contract() -> None:
     assert "0 broken" in report and "No matches for ignored import" not in report, report
     analyzed = next(line for line in report.splitlines() if line.startswith("Analyzed "))
     assert int(analyzed.split()[1]) > 60, analyzed  # recspec/ alone has about 35 modules
+
+
+def _top_level_modules(view: Path) -> set[str]:
+    """Every module and package directly under ``recspec`` in the installed layout."""
+    names = {f"recspec.{p.stem}" for p in view.glob("*.py") if p.stem != "__init__"}
+    names |= {f"recspec.{p.name}" for p in view.iterdir() if (p / "__init__.py").is_file()}
+    return names
+
+
+def _contract(contract_id: str) -> dict[str, object]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return next(c for c in config["tool"]["importlinter"]["contracts"] if c["id"] == contract_id)
+
+
+def test_the_layers_and_cli_on_top_name_every_module(tmp_path: Path) -> None:
+    """A module left out of the layers may import anything and be imported by anything: each one
+    has its place in the stack (ARCHITECTURE.md, "Layers and their contracts"), and nothing below
+    the CLI imports it."""
+    modules = _top_level_modules(build_view(tmp_path))
+    assert {"recspec.cli", "recspec.shard", "recspec.reference", "recspec.fuzz"} <= modules  # the view is whole
+    layers = _contract("layers")["layers"]
+    assert isinstance(layers, list)
+    layered = {name.strip() for layer in layers for name in str(layer).split("|")}
+    assert modules - layered == set(), "not in the layers contract"
+    assert layered - modules == set(), "named in the layers contract but not a module"
+    below_cli = _contract("cli-on-top")["source_modules"]
+    assert isinstance(below_cli, list)
+    assert modules - set(below_cli) - {"recspec.cli", "recspec.__main__"} == set(), "not in cli-on-top"
+
+
+def test_architecture_names_every_module_in_its_layer_stack() -> None:
+    """ARCHITECTURE.md's stack (the block under "Layers and their contracts") names each module."""
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = text.split("## Layers and their contracts", 1)[1]
+    stack = section.split("```", 2)[1]
+    modules = {f"recspec.{p.stem}" for p in (ROOT / "recspec").glob("*.py") if p.stem != "__init__"}
+    modules |= {f"recspec.{p.name}" for p in (ROOT / "recspec").iterdir() if (p / "__init__.py").is_file()}
+    modules |= {"recspec.reference", "recspec.conformance", "recspec.fuzz"}
+    named = set()
+    for word in stack.replace("→", " ").split():
+        word = word.strip("`(),")
+        if word.endswith(".py"):
+            named.add("recspec." + word.removeprefix("recspec/").removesuffix(".py"))
+        elif word.endswith("/"):
+            named.add("recspec." + word.removeprefix("recspec/").rstrip("/"))
+    assert modules - named == set(), "missing from ARCHITECTURE.md's layer stack"
 
 
 if __name__ == "__main__":

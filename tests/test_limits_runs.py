@@ -370,12 +370,12 @@ def test_carla_eventadd_attributes_are_not_decoded_one_by_one(monkeypatch: pytes
     """An EventAdd of 20,000 distinct attributes, each invalid UTF-8: detection and the walk scan the
     payload once per vector width and make no attribute object (the reference decoder, which the
     slow path uses, makes them all)."""
-    from recspec.reference.carla import _decode
+    from recspec.reference.carla import _decode, _scan
 
     ids = [bytes((0x80 + i % 64, i // 64 % 256)) for i in range(20_000)]
     data = (CARLA_HEADER + _frame_start(1, 0.0, -1.0) + _add_records([(5, [(1, k, b"") for k in ids])]) + FRAME_END)
     objects = _Counting(monkeypatch, _decode.m, "ActorAttribute")
-    scans = _Counting(monkeypatch, _decode, "_scan_event_add")
+    scans = _Counting(monkeypatch, _scan, "_scan_event_add")
     fast = _carla(data, fast_path=True)
     assert objects.calls == 0
     assert scans.calls <= 2

@@ -31,7 +31,7 @@ from recspec.reference.matrix_smt import Entry
 from ._rules import QUAT_TOLERANCE
 
 if TYPE_CHECKING:
-    from ._check import _Walk
+    from ._walk_state import WalkState
 
 __all__ = ["FrameMatcher"]
 
@@ -110,7 +110,7 @@ def _structs(k: int) -> _Structs:
 class FrameMatcher:
     """Checks canonical frames quickly; ``frame(entry)`` is False when it declines."""
 
-    def __init__(self, walk: _Walk) -> None:
+    def __init__(self, walk: WalkState) -> None:
         self.walk = walk
         self.matched = 0
         # the frame frame() last accepted: whether it may start a run of frames like it (it destroys no
@@ -331,7 +331,7 @@ def producer_finding_args(index: int, base: int, time_at: int, size: int, which:
 _SPEC_FLAGS = "'i' or 'd'"
 
 
-def producer_findings(walk: _Walk, index: int, base: int, time_at: int, size: int,
+def producer_findings(walk: WalkState, index: int, base: int, time_at: int, size: int,
                       long_flags: Sequence[tuple[int, int, bytes]] = ()) -> None:
     """Add :func:`producer_finding_args` to the walk, and the spec findings of the states whose flag is
     the producer's long one (``(state, offset in the frame of its 'i' element, flag)``), in the full

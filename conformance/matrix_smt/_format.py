@@ -6,22 +6,16 @@ import json
 from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
-from recspec._plain import to_plain
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
-from recspec.reference.matrix_smt import (
-    T_ARRAY,
-    Array,
-    Document,
-    Int64,
-    RecordingWalker,
-)
+from recspec.reference.matrix_smt import T_ARRAY, RecordingWalker
 from recspec.report import FileReport, Finding
 
 from .._plugin import cross_check_within, decode_error_json
 from ._check import check_stream
+from ._json import plain
 
-__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "MAX_CROSS_CHECK_UNITS", "check", "dump", "plain"]
+__all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "MAX_CROSS_CHECK_UNITS", "check", "dump"]
 
 #: The Kaitai parser (debug mode: byte-by-byte key reads, a debug record per field)
 #: reads about 0.3 MB/s here and holds about 250 bytes of memory per byte of input
@@ -69,29 +63,13 @@ MAX_CROSS_CHECK_UNITS = 20_000
 _UNIT_STATS = ("objects", "frames", "states", "commands")
 
 
-def plain(value: Any) -> Any:
-    """A decoded BSON value as JSON-ready data: documents as objects (duplicate keys
-    as a ``{"$pairs": [[k, v], ...]}``), arrays as lists, other types by to_plain."""
-    if isinstance(value, Array):
-        return [plain(v) for v in value.values]
-    if isinstance(value, Document):
-        if len(value.map()) != len(value.keys):
-            return {"$pairs": [[k, plain(v)] for k, v in zip(value.keys, value.values)]}
-        return {k: plain(v) for k, v in zip(value.keys, value.values)}
-    if type(value) is Int64:
-        return int(value)
-    if hasattr(value, "scope"):
-        return {"code": value.code, "scope": plain(value.scope)}
-    return to_plain(value)
-
-
 def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
     """Write the decoded document as JSON with byte offsets, one frame per line
     (streamed: memory does not grow with the file)."""
     if ksy:
         from ._xcheck import dump_kaitai
 
-        dump_kaitai(f, out)
+        dump_kaitai(f, out, MAX_CROSS_CHECK_SIZE)
         return
     out.write('{"format": "matrix-smt",\n')
     error: DecodeError | None = None

@@ -47,7 +47,7 @@ from recspec.report import Finding, Severity
 from ._fastpath import _HI, _LO, PRODUCER_RULES, producer_finding_args
 
 if TYPE_CHECKING:
-    from ._check import _Walk
+    from ._walk_state import WalkState
 
 __all__ = ["FrameRuns"]
 
@@ -176,7 +176,7 @@ class _Layout:
 class FrameRuns:
     """Checks the frames after an accepted frame in bulk (see the module's docstring)."""
 
-    def __init__(self, walk: _Walk) -> None:
+    def __init__(self, walk: WalkState) -> None:
         self.walk = walk
         self._layouts: list[_Layout] = []
         self._last_end = 0  # where the last run ended

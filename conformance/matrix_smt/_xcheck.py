@@ -53,6 +53,7 @@ from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, stack_for_nesting
 from .._kaitai import Divergence as _Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from ._json import plain
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
            "pymongo_decode", "pymongo_form"]
@@ -477,15 +478,14 @@ def report_level(report: FileReport) -> Any:
     return RULES_BY_ID["MATRIX-XCHECK-001"].level(report.profile)
 
 
-def dump_kaitai(f: BinaryIO, out: Any) -> None:
-    """The Kaitai reading of a whole file as JSON (the values, with the section layout)."""
-    from ._format import MAX_CROSS_CHECK_SIZE, plain
-
+def dump_kaitai(f: BinaryIO, out: Any, limit: int) -> None:
+    """The Kaitai reading of a whole file as JSON (the values, with the section layout); a file
+    above ``limit`` bytes (the cross-check's, ``_format.MAX_CROSS_CHECK_SIZE``) is not read."""
     f.seek(0, 2)
     size = f.tell()
-    if size > MAX_CROSS_CHECK_SIZE:
+    if size > limit:
         out.write(json.dumps({"format": "matrix-smt", "reader": "kaitai", "error":
-                              f"{size} bytes is above the Kaitai reading's limit of {MAX_CROSS_CHECK_SIZE} bytes "
+                              f"{size} bytes is above the Kaitai reading's limit of {limit} bytes "
                               "(the debug-mode parser holds about 250 bytes per input byte); use recspec dump "
                               "without --ksy for the streamed reference reading"}) + "\n")
         return

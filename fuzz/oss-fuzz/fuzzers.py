@@ -66,10 +66,10 @@ import sys
 
 import atheris
 
-from recspec.fuzz._runner import INSTRUMENT, not_instrumented
+from recspec.fuzz._harness import INSTRUMENT, not_instrumented
 
 # The code under test is instrumented for coverage; the harness, its mutator and the report's
-# rendering are not (recspec.fuzz._runner.NOT_INSTRUMENTED).
+# rendering are not (recspec.fuzz._harness.NOT_INSTRUMENTED).
 with atheris.instrument_imports(include=list(INSTRUMENT), exclude=not_instrumented()):
     import {module} as harness
 
@@ -125,7 +125,7 @@ def options_text(name: str) -> str:
 def stage(out: Path, only: str | None = None) -> list[str]:
     """Write every fuzzer's seed corpus zip, dictionary and options file to ``out``; returns the names."""
     from recspec.formats import FORMATS
-    from recspec.fuzz import _paths, _runner
+    from recspec.fuzz import _harness, _paths, _seeds
 
     out.mkdir(parents=True, exist_ok=True)
     seeds: dict[str, list[tuple[str, bytes]]] = {}
@@ -134,10 +134,10 @@ def stage(out: Path, only: str | None = None) -> list[str]:
         if only is not None and name != only:
             continue
         info = FORMATS[fmt]
-        mod = _runner.load_harness(info)
+        mod = _harness.load_harness(info)
         if fmt not in seeds:
             with tempfile.TemporaryDirectory() as tmp:
-                _runner._prepare_corpus(mod, fmt, Path(tmp), LIBFUZZER_OPTIONS["max_len"], (), None)
+                _seeds.prepare_corpus(mod, fmt, Path(tmp), LIBFUZZER_OPTIONS["max_len"], (), None)
                 seeds[fmt] = [(p.name, p.read_bytes()) for p in sorted(Path(tmp).iterdir())]
         with zipfile.ZipFile(out / f"{name}_seed_corpus.zip", "w", zipfile.ZIP_DEFLATED) as z:
             for seed_name, data in seeds[fmt]:

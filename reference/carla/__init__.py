@@ -4,33 +4,31 @@ Public surface: the typed model (``Recording``, ``Header``, ``Packet``,
 ``PacketKind`` and the record classes), the variant table (``VARIANTS``), the
 decoders (``decode`` for bytes in memory, ``iter_packets``/``PacketReader`` for
 streaming from a file in constant memory, ``decode_header``, ``decode_body``)
-and the encoders (``encode``, ``encode_packet``, ``RecorderWriter`` which writes
-frames the way CARLA does).
+the encoders (``encode``, ``encode_packet``, ``RecorderWriter`` which writes
+frames the way CARLA does), and the fast readers of a payload's shape that the
+checker and variant detection use (``_scan``: ``layout_misfit``,
+``record_chain_misfit``, ``scan_event_add``, ``anim_wheel_ids``).
 """
 
 from ._api import UNIT, decode, encode, iter_packets, iter_units
 from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._decode import (
     MAX_PACKET_SIZE,
-    EventAddScan,
     PacketReader,
     RawPacket,
-    anim_wheel_ids,
     decode_body,
     decode_header,
     frame_packets,
     frames,
     is_fixed_record,
-    layout_misfit,
     read_header,
-    record_chain_misfit,
     record_struct,
-    scan_event_add,
     unpack_flat,
 )
 from ._encode import RecorderWriter, encode_body, encode_header, encode_packet
 from ._model import *  # noqa: F403 - the model is part of the public surface
 from ._model import __all__ as _model_all
+from ._scan import EventAddScan, anim_wheel_ids, layout_misfit, record_chain_misfit, scan_event_add
 from ._variants import VARIANTS, Variant, variant_by_code, variant_by_name
 
 __all__ = [

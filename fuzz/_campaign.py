@@ -1,13 +1,14 @@
-"""Running an atheris campaign in a subprocess and saving what it finds.
+"""The parent of an atheris campaign (``recspec fuzz``): it starts the fuzzing processes,
+watches them, restarts them, and saves and collects what they find.
 
 ``atheris.Setup``/``atheris.Fuzz`` own the process they run in (libFuzzer
 calls ``exit``), so :func:`run_campaign` starts a child Python
-(``_child_main``) and watches it:
+(``_child.main``) and watches it:
 
-* a temporary working corpus is filled from the seed corpus (``corpus/<format>/``
-  ``valid``, ``invalid``, ``regressions``), plus inputs derived from big seeds
-  and one synthetic log per variant (the format's harness module, found through
-  the registry: ``recspec.formats.FORMATS[<id>].fuzz_module``);
+* a temporary working corpus is filled from the seed corpus (``_seeds``:
+  ``corpus/<format>/`` ``valid``, ``invalid``, ``regressions``), plus inputs derived
+  from big seeds and one synthetic log per variant (the format's harness module, found
+  through the registry: ``recspec.formats.FORMATS[<id>].fuzz_module``);
 * the child runs libFuzzer with ``-fork=0 -max_total_time= -dict= -max_len=
   -seed= -artifact_prefix=<crash dir>/``, the harness of the target and the
   format's structure-aware ``custom_mutator``;
@@ -25,22 +26,16 @@ over instead of stopping the run, so a shallow bug does not eat the budget.
 Every new crash is moved to ``<name><ext>`` (``crash-<sha1>.log`` for CARLA) in
 the crash folder with a companion ``<name>.json``: target, exception type and
 message, the module and line that raised, the traceback, the variant, the date,
-the recspec version and the libFuzzer seed.
-
-Only the standard library, ``recspec.__version__`` and the registry
-(``recspec.formats``, which imports no format's code) are imported at module
-level: the child must import the code under test inside
-``atheris.instrument_imports`` for it to report coverage.
+the recspec version and the libFuzzer seed; it is minimised first
+(``_triage.minimise``, in a process of its own).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import importlib.util
 import json
 import os
-import pkgutil
 import re
 import shlex
 import shutil
@@ -49,253 +44,41 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO
 
 from recspec._version import __version__
 from recspec.errors import UsageError
-from recspec.formats import FormatInfo, resolve_format
+from recspec.formats import resolve_format
 
 from . import _paths
+from ._child import child_command, write_launcher
+from ._harness import TARGETS, load_harness
+from ._seeds import prepare_corpus
+from ._triage import minimise
 
 if TYPE_CHECKING:
     from ._contract import FuzzHarness
 
-__all__ = ["INSTRUMENT", "NOT_INSTRUMENTED", "TARGETS", "CampaignResult", "campaign", "not_instrumented",
-           "run_campaign", "signature"]
-
-#: The targets every harness module provides (``FuzzHarness.TARGETS``).
-TARGETS = ("ref", "ksy", "diff")
+__all__ = ["MINIMISE_S", "CampaignResult", "campaign", "run_campaign"]
 
 EXIT_OK, EXIT_CRASH, EXIT_USAGE = 0, 1, 2
 
 INSTALL_HINT = "from a checkout of recspec's repository: pip install -e '.[fuzz]'"
 
-#: Environment variable: more seed folders or files (os.pathsep-separated), for experiments.
-SEEDS_ENV = "RECSPEC_FUZZ_SEEDS"
-
-#: Environment variable: hex bytes; an input containing them fails as if the
-#: harness had found a bug (``CanaryHit``). It exists so that the crash pipeline
-#: (save, companion JSON, replay) is tested end to end without a real bug.
-CANARY_ENV = "RECSPEC_FUZZ_CANARY"
-
-
-class CanaryHit(AssertionError):
-    """The self-test canary of ``RECSPEC_FUZZ_CANARY`` was found in an input."""
-
-
 #: libFuzzer -timeout: one input running longer than this is saved as a crash (a hang).
 INPUT_TIMEOUT_S = 30
 #: A restart with less time left than this is not worth its start-up cost.
 MIN_RUN_S = 2
-#: Modules instrumented for coverage in the child.
-INSTRUMENT = ("recspec", "kaitaistruct")
-#: ... except these modules and packages with every module in them: the harnesses and mutators
-#: themselves, the report and its rendering to plain JSON data (``to_plain``) and the HTML
-#: trace: no parsing or checking there. Their code runs in every execution; instrumented, it
-#: costs time and finds no parser bug.
-NOT_INSTRUMENTED = ("recspec.fuzz", "recspec.report", "recspec._plain", "recspec.trace")
 
-
-def not_instrumented() -> list[str]:
-    """The module names of ``NOT_INSTRUMENTED``, each package's modules listed one by one:
-    atheris' ``exclude`` matches whole module names, not packages."""
-    names: list[str] = []
-    for name in NOT_INSTRUMENTED:
-        names.append(name)
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.submodule_search_locations:
-            names += [m.name for m in pkgutil.walk_packages(spec.submodule_search_locations, name + ".")]
-    return names
-
+#: What libFuzzer names a saved input by the way it failed.
 _ARTIFACT_KINDS = ("crash-", "timeout-", "oom-", "leak-")
+#: libFuzzer's output: the saved input, the status lines and the final statistics.
 _RE_WRITTEN = re.compile(r"Test unit written to (.+?)\s*$")
 _RE_STATUS = re.compile(r"^#(\d+)\s+(\w+)\s+(?:cov: (\d+) ft: (\d+) )?corp: (\d+)/")
 _RE_STAT = re.compile(r"^stat::(\w+):\s+(\d+)")
-
-
-# --- the child --------------------------------------------------------------------------
-
-
-def load_harness(info: FormatInfo) -> FuzzHarness:
-    """A format's harness module (``ModuleNotFoundError`` when it has none)."""
-    return cast("FuzzHarness", info.load_fuzz())
-
-
-def _module_name(filename: str) -> str:
-    for name, mod in list(sys.modules.items()):
-        if getattr(mod, "__file__", None) == filename:
-            return name
-    return filename
-
-
-def _root_cause(e: BaseException) -> BaseException:
-    while e.__cause__ is not None:
-        e = e.__cause__
-    return e
-
-
-#: Modules that are the project's own code: a signature names the innermost frame among them.
-PROJECT_MODULES = ("recspec",)
-
-
-def _project_frame(frames: Sequence[traceback.FrameSummary]) -> traceback.FrameSummary | None:
-    """The innermost frame in recspec's own code (a library's frame says little about which
-    of recspec's calls broke), else the innermost frame."""
-    for frame in reversed(frames):
-        if _module_name(frame.filename).split(".", 1)[0] in PROJECT_MODULES:
-            return frame
-    return frames[-1] if frames else None
-
-
-def _rule_of(e: BaseException) -> str | None:
-    """The rule id an exception carries (a ``DecodeError`` says which rule the input broke)."""
-    while True:
-        rule = getattr(e, "rule", None)
-        if isinstance(rule, str) and rule:
-            return rule
-        if e.__cause__ is None:
-            return None
-        e = e.__cause__
-
-
-def signature(e: BaseException) -> str:
-    """What makes two failures the same bug: the exception type, the innermost frame of
-    recspec's own code that it passed through, and the rule it carries, if any
-    (``ValueError@recspec.reference.carla._decode:decode_body:412[CARLA-FRAME-001]``).
-
-    A ``ContractViolation`` that wraps another exception is signed by the cause;
-    one that knows its own signature (``Divergent``) gives it.
-    """
-    own = getattr(e, "signature", None)
-    if callable(own):
-        sig = own()
-        if sig:
-            return str(sig)
-    cause = _root_cause(e)
-    frame = _project_frame(traceback.extract_tb(cause.__traceback__))
-    rule = _rule_of(e)
-    where = "" if frame is None else f"@{_module_name(frame.filename)}:{frame.name}:{frame.lineno}"
-    return f"{type(cause).__name__}{where}" + (f"[{rule}]" if rule else "")
-
-
-def _crash_info(e: BaseException, data: bytes, describe: Callable[[bytes], dict[str, Any]]) -> dict[str, Any]:
-    cause = _root_cause(e)
-    frames = traceback.extract_tb(cause.__traceback__)
-    last = _project_frame(frames)
-    info: dict[str, Any] = {
-        "exception": type(e).__name__,
-        "message": str(e),
-        "signature": signature(e),
-        "rule": _rule_of(e),
-        "module": getattr(e, "module", None) or (_module_name(last.filename) if last else None),
-        "where": f"{_module_name(last.filename)}:{last.lineno} in {last.name}" if last else None,
-        "traceback": [f"{_module_name(f.filename)}:{f.lineno} in {f.name}: {f.line}" for f in frames],
-    }
-    if cause is not e:
-        info["cause"] = {"exception": type(cause).__name__, "message": str(cause)}
-    divergences = getattr(e, "divergences", None)
-    if divergences:
-        info["divergences"] = [str(d) for d in divergences]
-    try:
-        info.update(describe(data))
-    except Exception as err:  # never lose the crash over its description
-        info["describe_error"] = f"{type(err).__name__}: {err}"
-    return info
-
-
-def checked_harness(mod: FuzzHarness, target: str) -> Callable[[bytes], None]:
-    """The target's harness as a campaign runs it: with the self-test canary (``RECSPEC_FUZZ_CANARY``)."""
-    target_harness = mod.TARGETS[target]
-    canary = bytes.fromhex(os.environ.get(CANARY_ENV, ""))
-    if not canary:
-        return target_harness
-
-    def harness(data: bytes) -> None:
-        if canary in data:
-            raise CanaryHit(f"input contains the self-test canary {canary.hex()}")
-        target_harness(data)
-
-    return harness
-
-
-def child_command(fmt: str, target: str, state: Path, variant: str | None) -> list[str]:
-    """The command line of the fuzzing process, before libFuzzer's own arguments."""
-    code = "import sys; from recspec.fuzz._runner import _child_main; _child_main(sys.argv[1:])"
-    return [sys.executable, "-c", code, fmt, target, str(state), variant or "", "--"]
-
-
-def write_launcher(fmt: str, target: str, state: Path, variant: str | None) -> Path:
-    """An executable script that starts the fuzzing process with the libFuzzer arguments it is given.
-
-    libFuzzer starts copies of itself for ``-merge=1`` (and fork mode) by running
-    its ``argv[0]`` through the shell with new arguments, so ``argv[0]`` must be a
-    program; ``python -c ...`` is not one.
-    """
-    launcher = state / "launch.sh"
-    command = " ".join(shlex.quote(a) for a in child_command(fmt, target, state, variant))
-    launcher.write_text(f'#!/bin/sh\nexec {command} "$@"\n')
-    launcher.chmod(0o755)
-    return launcher
-
-
-def _child_main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the fuzzing subprocess (never returns: libFuzzer exits).
-
-    ``argv``: ``FORMAT TARGET STATE_DIR VARIANT -- <libFuzzer arguments>`` (VARIANT
-    empty: detected per input). STATE_DIR holds ``known.json`` (signatures to pass
-    over, read at start), ``crash.json`` (written for a new failure just before it
-    propagates), ``rehits.json`` (how often each known signature was hit again) and
-    ``launch.sh`` (this command, for the copies libFuzzer starts to merge).
-    """
-    args = list(sys.argv[1:] if argv is None else argv)
-    sep = args.index("--")
-    fmt, target, state, variant = args[0], args[1], Path(args[2]), args[3] or None
-    libfuzzer_args = args[sep + 1:]
-
-    import atheris
-
-    info = resolve_format(fmt)
-    # The harness modules (and their mutators) are not instrumented: only the code under test
-    # should report coverage, and the mutator runs once per execution (NOT_INSTRUMENTED).
-    with atheris.instrument_imports(include=list(INSTRUMENT), exclude=not_instrumented()):
-        mod = load_harness(info)
-    mod.use_variant(variant)
-    harness = checked_harness(mod, target)
-
-    known = set(json.loads((state / "known.json").read_text()))
-    rehits: dict[str, int] = {}
-    crash_path = state / "crash.json"
-    rehits_path = state / "rehits.json"
-
-    def test_one_input(data: bytes) -> None:
-        try:
-            harness(data)
-        except Exception as e:
-            sig = signature(e)
-            if sig in known:
-                rehits[sig] = rehits.get(sig, 0) + 1
-                rehits_path.write_text(json.dumps(rehits))
-                return
-            crash = _crash_info(e, data, mod.describe_input)
-            crash_path.write_text(json.dumps(crash, indent=2, default=str))
-            raise
-
-    mutate = mod.mutate
-
-    def custom_mutator(data: bytes, max_size: int, seed: int) -> bytes:
-        return mutate(data, max_size, seed, byte_mutate=atheris.Mutate)
-
-    launcher = state / "launch.sh"
-    argv0 = str(launcher) if launcher.is_file() else sys.argv[0]
-    atheris.Setup([argv0, *libfuzzer_args], test_one_input, custom_mutator=custom_mutator)
-    atheris.Fuzz()
-
-
-# --- the parent ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -361,57 +144,6 @@ def _write(stream: TextIO | None, text: str) -> None:
     if stream is not None:
         stream.write(text)
         stream.flush()
-
-
-def _seed_sources(fmt: str, extra: Sequence[Path]) -> list[Path]:
-    sources: list[Path] = []
-    base = _paths.corpus_dir(fmt)
-    if base is not None:
-        sources += [base / sub for sub in _paths.SEED_SUBDIRS if (base / sub).is_dir()]
-    env = os.environ.get(SEEDS_ENV, "")
-    sources += [Path(p) for p in env.split(os.pathsep) if p]
-    sources += list(extra)
-    return sources
-
-
-def _iter_seed_files(sources: Sequence[Path]) -> list[Path]:
-    files: list[Path] = []
-    for src in sources:
-        if src.is_file():
-            files.append(src)
-        elif src.is_dir():
-            files += sorted(p for p in src.rglob("*") if p.is_file() and not p.name.startswith(".")
-                            and p.suffix != ".json")
-    return files
-
-
-def _prepare_corpus(mod: FuzzHarness, fmt: str, work: Path, max_len: int, extra: Sequence[Path],
-                    stderr: TextIO | None) -> tuple[int, int]:
-    """Fill ``work`` with the seeds; returns (seed files read, inputs written)."""
-    work.mkdir(parents=True, exist_ok=True)
-    seen: set[bytes] = set()
-
-    def put(data: bytes) -> None:
-        digest = hashlib.sha1(data).digest()
-        if data and digest not in seen:
-            seen.add(digest)
-            (work / f"seed-{digest.hex()[:16]}").write_bytes(data)
-
-    files = _iter_seed_files(_seed_sources(fmt, extra))
-    for path in files:
-        data = path.read_bytes()
-        if len(data) <= max_len:
-            put(data)
-        for derived in mod.derive_seeds(data, max_len):
-            put(derived)
-    for _, data in mod.synthetic_seeds():
-        if len(data) <= max_len:
-            put(data)
-    if not files:
-        where = _paths.corpus_dir(fmt)
-        _write(stderr, f"recspec fuzz: no seed files in {where or f'corpus/{fmt}/'}; "
-                       f"starting from the synthetic seeds only\n")
-    return len(files), len(seen)
 
 
 def _load_known(crash_dir: Path, fmt: str, target: str) -> dict[str, str]:
@@ -536,8 +268,6 @@ def _save_crash(c: _Campaign, run: _RunResult, state: Path, mod: FuzzHarness, lf
     original = artifact.read_bytes()
     data, info, shrink = original, info, None
     if info["exception"] not in ("timeout", "oom") and minimise_s > 0:
-        from ._triage import minimise
-
         shrunk = minimise(c.fmt, c.target, c.variant, original, sig, seconds=minimise_s)
         if shrunk is not None:
             data, info, shrink = shrunk.data, shrunk.info, shrunk
@@ -764,7 +494,7 @@ def campaign(fmt: str, *, target: str = "diff", seconds: int = 60, runs: int = 0
     with tempfile.TemporaryDirectory(prefix=f"recspec-fuzz-{fmt}-{target}-") as tmp:
         work = Path(tmp)
         corpus = work / "corpus"
-        n_files, n_seeds = _prepare_corpus(mod, fmt, corpus, max_len, extra_seeds, stderr)
+        n_files, n_seeds = prepare_corpus(mod, fmt, corpus, max_len, extra_seeds, stderr)
         dict_path = _paths.dictionary_file(info.dictionary)
         if dict_path is None:  # an install without the data file: write the generated one
             dict_path = work / info.dictionary

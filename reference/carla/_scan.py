@@ -1,0 +1,308 @@
+"""Fast readers of a CARLA payload's shape, for the checker and variant detection.
+
+Each answers one question about a payload from its length fields alone, without the
+model's objects the decoder (``_decode.decode_body``) builds, and agrees with the
+decoder on where a payload does not fit (tests/test_carla_fastpaths.py holds them to it):
+
+* ``layout_misfit``: whether a payload's size is one its kind's layout can have in a variant;
+* ``record_chain_misfit``: whether the record sizes a variable-record payload's inner counts
+  and lengths imply add up to it;
+* ``scan_event_add`` (``EventAddScan``): an EventAdd payload's records and attributes as offsets;
+* ``anim_wheel_ids``: an AnimVehicleWheels payload's vehicle ids, without its wheels.
+
+They read the codec's layout tables (``_decode``); the codec does not use them.
+"""
+
+from __future__ import annotations
+
+import struct
+from array import array
+from dataclasses import dataclass
+
+from recspec.errors import Malformed
+
+from ._decode import (
+    _FIXED_RECORDS,
+    _NO_COUNT,
+    _RECORD_STRUCTS,
+    _S_ID_TYPE,
+    _S_ID_U32,
+    _UNPACK_U16_FROM,
+    _UNPACK_U32_FROM,
+    _size_error,
+    count_repeats,
+)
+from ._model import PacketKind as K
+from ._variants import Variant
+
+__all__ = ["EventAddScan", "anim_wheel_ids", "layout_misfit", "record_chain_misfit", "scan_event_add"]
+
+
+# The smallest record of each variable-size layout, by vector width (f32, f64): the
+# fixed part of the record with every inner count and string length zero.
+_MIN_RECORD: dict[K, tuple[int, int]] = {
+    K.EVENT_ADD: (4 + 1 + 2 * 12 + 4 + 2 + 2, 4 + 1 + 2 * 24 + 4 + 2 + 2),
+    # id, 5 floats, a flag, 4 floats; the centre of mass; four u32 counts
+    K.PHYSICS_CONTROL: (4 + 5 * 4 + 1 + 4 * 4 + 12 + 4 * 4,) * 2,
+    K.WALKER_BONES: (4 + 2, 4 + 2),
+    K.ANIM_VEHICLE_WHEELS: (4 + 4, 4 + 4),
+}
+
+
+def layout_misfit(kind: K, payload: bytes | memoryview, variant: Variant) -> str | None:
+    """Whether a payload's *size* is one the layout of ``kind`` can have in ``variant``:
+    ``None`` if it can, else what the layout implies (for a message).
+
+    Only the outer shape is looked at, never the records' contents: a no-count layout
+    has one exact size, a counted fixed-record layout ``2 + count * record_size``, and
+    a variable-record layout at least ``2 + count * smallest_record`` (exactly 2 for
+    no record). Variant detection ranks variants with it, so that a record that is
+    malformed inside (a wheel count of 2^32-1) is a finding in the variant the rest of
+    the file shows, not a reason to choose another variant.
+    """
+    size = len(payload)
+    if kind is K.RAW or (kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None):
+        return None  # kept as bytes: any size
+    entry = _NO_COUNT.get(kind)
+    if entry is not None:
+        return None if size == entry[0].size else str(entry[0].size)
+    if size < 2:
+        return "at least 2"
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    if kind in _FIXED_RECORDS:
+        expected = 2 + count * _RECORD_STRUCTS[kind, variant.vec_f64].size
+        return None if size == expected else str(expected)
+    smallest = 2 + count * _MIN_RECORD[kind][variant.vec_f64]
+    if count == 0:
+        return None if size == 2 else "2"
+    return None if size >= smallest else f"at least {smallest}"
+
+
+def record_chain_misfit(kind: K, payload: bytes | memoryview, variant: Variant) -> str | None:
+    """For a variable-record layout, whether the record sizes its inner counts and string
+    lengths imply add up to the payload: ``None`` if they do, else where they do not.
+
+    Sizes only: no value is decoded or judged. It tells apart layouts that differ
+    inside a record (PhysicsControl's 36- or 48-byte wheels, 12- or 24-byte vectors
+    in EventAdd and WalkerBones); fixed layouts and raw payloads always pass here
+    (:func:`layout_misfit` judges those).
+    """
+    if kind not in _MIN_RECORD or (kind is K.PHYSICS_CONTROL and variant.wheel_physics_size is None):
+        return None
+    if kind is K.EVENT_ADD and scan_event_add(bytes(payload), variant.vec_f64) is not None:
+        return None  # the records add up; the walk below only says where they do not
+    size = len(payload)
+    if size < 2:
+        return "at least 2 bytes"
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    vec = 24 if variant.vec_f64 else 12
+    pos = 2
+    try:
+        for _ in range(count):
+            if kind is K.ANIM_VEHICLE_WHEELS:
+                (n,) = _UNPACK_U32_FROM(payload, pos + 4)
+                pos += 8 + 9 * n
+            elif kind is K.WALKER_BONES:
+                (n,) = _UNPACK_U16_FROM(payload, pos + 4)
+                pos += 6
+                for _ in range(n):
+                    (length,) = _UNPACK_U16_FROM(payload, pos)
+                    pos += 2 + length + 2 * vec
+                    if pos > size:
+                        return f"bones past the end ({pos} > {size})"
+            elif kind is K.EVENT_ADD:
+                pos += 4 + 1 + 2 * vec + 4
+                (length,) = _UNPACK_U16_FROM(payload, pos)
+                pos += 2 + length
+                (n,) = _UNPACK_U16_FROM(payload, pos)
+                pos += 2
+                left = n
+                while left:
+                    first = pos
+                    pos += 1
+                    for _ in range(2):
+                        (length,) = _UNPACK_U16_FROM(payload, pos)
+                        pos += 2 + length
+                    if pos > size:
+                        return f"attributes past the end ({pos} > {size})"
+                    copies = count_repeats(payload, pos, bytes(payload[first:pos]), left - 1)
+                    pos += copies * (pos - first)
+                    left -= 1 + copies
+            else:  # PhysicsControl
+                pos += 41 + 12
+                for step in (8, 12, 8, variant.wheel_physics_size or 48):
+                    (n,) = _UNPACK_U32_FROM(payload, pos)
+                    pos += 4 + step * n
+                    if pos > size:
+                        return f"records past the end ({pos} > {size})"
+            if pos > size:
+                return f"records past the end ({pos} > {size})"
+    except struct.error:
+        return f"a record count or length past the end of {size} bytes"
+    return None if pos == size else f"{pos} bytes of records in {size}"
+
+
+@dataclass(frozen=True, slots=True)
+class EventAddScan:
+    """An EventAdd payload's shape without its objects: per record ``(record offset,
+    database_id, actor type, description start, description end, index of its first
+    attribute, index after its last, end of the record)`` in ``records``, and per attribute
+    the offsets of its type byte (``starts``) and of its value's length field (``values``),
+    all in the payload, as arrays of C longs (no object an attribute). Attribute ``k``'s id is
+    ``payload[starts[k] + 3:values[k]]`` and its value runs from ``values[k] + 2`` to the
+    next attribute's start (or its record's end)."""
+
+    payload: bytes
+    records: list[tuple[int, int, int, int, int, int, int, int]]
+    starts: array[int]
+    values: array[int]
+
+    def ids(self, lo: int, hi: int) -> list[bytes]:
+        """The ids of attributes ``lo .. hi - 1``, as bytes."""
+        buf = self.payload
+        return list(map(buf.__getitem__, map(slice, map((3).__add__, self.starts[lo:hi]), self.values[lo:hi])))
+
+    def value_texts(self, first: int, last: int) -> list[bytes]:
+        """The values of the attributes of records ``first .. last - 1``, as bytes."""
+        records = self.records[first:last]
+        if not records:
+            return []
+        lo, hi = records[0][5], records[-1][6]
+        ends = self.starts[lo + 1:hi]
+        ends.append(0)
+        for _, _, _, _, _, r_lo, r_hi, stop in records:
+            if r_hi > r_lo:
+                ends[r_hi - 1 - lo] = stop
+        buf = self.payload
+        return list(map(buf.__getitem__, map(slice, map((2).__add__, self.values[lo:hi]), ends)))
+
+    def types(self, lo: int, hi: int) -> bytes:
+        """The type bytes of attributes ``lo .. hi - 1``."""
+        return bytes(map(self.payload.__getitem__, self.starts[lo:hi]))
+
+
+_SCAN_CACHE: list[tuple[bytes, bool, EventAddScan | None]] = []
+
+
+def scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
+    """The shape of an EventAdd payload (see :class:`EventAddScan`), or ``None`` where
+    :func:`decode_body` would raise (the payload does not hold exactly its records).
+
+    One tight pass over the length fields, with no object per attribute: the fast
+    path of the checker and of variant detection, which reads the same payloads. The
+    last two answers about payloads with records are kept, so the walk does not scan again a
+    payload detection scanned (an empty EventAdd, in every frame, costs nothing to scan)."""
+    for cached, f64, answer in tuple(_SCAN_CACHE):
+        if f64 is vec_f64 and (cached is payload or cached == payload):
+            return answer
+    answer = _scan_event_add(payload, vec_f64)
+    if len(payload) > 2:
+        _SCAN_CACHE[:] = [*_SCAN_CACHE[-1:], (payload, vec_f64, answer)]  # detection asks for both widths
+    return answer
+
+
+def _scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
+    size = len(payload)
+    u16 = _UNPACK_U16_FROM
+    head = _S_ID_TYPE.unpack_from
+    fixed = 4 + 1 + 2 * (24 if vec_f64 else 12)
+    records: list[tuple[int, int, int, int, int, int, int, int]] = []
+    starts = array("L")
+    values = array("L")
+    add_start, add_value = starts.append, values.append
+    try:
+        if size < 2:
+            return None
+        (count,) = u16(payload, 0)
+        pos = 2
+        for _ in range(count):
+            at = pos
+            database_id, actor_type = head(payload, pos)
+            pos += fixed + 4
+            (length,) = u16(payload, pos)
+            desc = pos + 2
+            pos = desc_end = desc + length
+            (n,) = u16(payload, pos)
+            pos += 2
+            lo = len(starts)
+            if n > _STRIDE_MIN:
+                # attributes all of the first one's id and value lengths (the largest packets: 65,535 of
+                # one size) lie at one stride: their length fields are compared as strided slices, their
+                # offsets are ranges, and the loop below takes only what follows a differing one
+                (id_len,) = u16(payload, pos + 1)
+                (value_len,) = u16(payload, pos + 3 + id_len)
+                stride = 5 + id_len + value_len
+                k = _same_stride(payload, pos, stride, id_len, value_len, min(n, (size - pos) // stride))
+                starts.extend(range(pos, pos + k * stride, stride))
+                values.extend(range(pos + 3 + id_len, pos + k * stride, stride))
+                pos += k * stride
+                n -= k
+            for _ in range(n):
+                add_start(pos)
+                (length,) = u16(payload, pos + 1)
+                pos += 3 + length
+                add_value(pos)
+                (length,) = u16(payload, pos)
+                pos += 2 + length
+            if pos > size:
+                return None
+            records.append((at, database_id, actor_type, desc, desc_end, lo, len(starts), pos))
+    except struct.error:
+        return None
+    if pos != size:
+        return None
+    return EventAddScan(payload, records, starts, values)
+
+
+#: Records of more attributes than this try the strided reading first (_scan_event_add).
+_STRIDE_MIN = 16
+
+
+def _same_stride(payload: bytes, pos: int, stride: int, id_len: int, value_len: int, most: int) -> int:
+    """How many attributes from ``pos`` on (at most ``most``, all within the payload) have an id of
+    ``id_len`` bytes and a value of ``value_len``: then attribute ``k`` starts at ``pos + k * stride``. Each
+    length field's two bytes are compared, at every attribute, as slices of stride ``stride``."""
+    if most <= 0:
+        return 0
+    fields = ((pos + 1, id_len), (pos + 3 + id_len, value_len))
+    k = most
+    for at, length in fields:
+        for byte, want in ((at, length & 0xFF), (at + 1, length >> 8)):
+            column = payload[byte:byte + k * stride:stride]
+            if column != bytes((want,)) * k:
+                k = len(column) - len(column.lstrip(bytes((want,))))  # the first attribute that differs
+    return k
+
+
+def anim_wheel_ids(payload: bytes | memoryview, offset: int = 0, path: str = "") -> list[tuple[int, int]]:
+    """AnimVehicleWheels without building the wheels: ``(record offset in payload, vehicle id)``
+    per record. Raises :class:`Malformed` exactly where :func:`decode_body` would.
+
+    The checker's fast path: a 0.9.15+ log carries one of these packets in every
+    frame, 9 bytes per wheel, and decoding every wheel dominated the check time.
+    """
+    size = len(payload)
+    if size < 2:
+        raise _size_error(K.ANIM_VEHICLE_WHEELS, size, "at least 2", offset, path)
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    pos = 2
+    out = []
+    unpack = _S_ID_U32.unpack_from
+    for i in range(count):
+        if pos + 8 > size:
+            raise Malformed(
+                f"AnimVehicleWheels payload ends inside record {i} (needs 8 bytes, {size - pos} left)",
+                offset + pos, f"{path}/record[{i}].database_id", rule="CARLA-PACKET-001",
+            )
+        database_id, n = unpack(payload, pos)
+        end = pos + 8 + n * 9
+        if end > size:
+            raise Malformed(
+                f"AnimVehicleWheels declares {n} wheels, more than the payload holds",
+                offset + pos + 4, f"{path}/record[{i}].num_wheels", rule="CARLA-PACKET-001",
+            )
+        out.append((pos, database_id))
+        pos = end
+    if pos != size:
+        raise _size_error(K.ANIM_VEHICLE_WHEELS, size, pos, offset, path)
+    return out
