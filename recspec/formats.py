@@ -54,6 +54,7 @@ __all__ = [
     "EXTENSION_EVIDENCE",
     "FORMATS",
     "SNIFF_BYTES",
+    "CheckFunction",
     "Divergence",
     "FormatInfo",
     "FormatModule",
@@ -121,6 +122,16 @@ class KaitaiComparison(Protocol):
         ...
 
 
+class CheckFunction(Protocol):
+    """A format's ``check``: one file's report. ``run_files`` is the size of the `recspec check` run the
+    file is checked in (``None``: a file checked on its own), which the default cross-check of a long
+    run reads to sample its files (conformance/_plugin.py ``cross_check_within``)."""
+
+    def __call__(self, f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
+                 cross_check: bool | str, cross_check_limit: int = ..., progress: Progress | None = None,
+                 run_files: int | None = None) -> FileReport: ...
+
+
 class FormatModule(Protocol):
     """The plugin: what ``recspec.conformance.<package>`` exports."""
 
@@ -134,7 +145,8 @@ class FormatModule(Protocol):
     def sniff(self, head: bytes) -> float: ...
 
     def check(self, f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-              cross_check: bool, cross_check_limit: int = ..., progress: Progress | None = None) -> FileReport: ...
+              cross_check: bool | str, cross_check_limit: int = ..., progress: Progress | None = None,
+              run_files: int | None = None) -> FileReport: ...
 
     def dump(self, f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None: ...
 
@@ -230,6 +242,13 @@ class FormatInfo:
 
     def load(self) -> FormatModule:
         return cast("FormatModule", _import(self.module))
+
+    @cached_property
+    def checker(self) -> CheckFunction:
+        """The format's ``check`` (the contract's entry point, :meth:`FormatModule.check`), from the
+        plugin's ``_format`` module where every plugin defines it (conformance/<package>/_format.py):
+        what `recspec check` runs on each file, imported on first use and kept."""
+        return cast("CheckFunction", _import(f"{self.module}._format").check)
 
     def load_reference(self) -> ReferenceCodec:
         return cast("ReferenceCodec", _import(self.reference_module))
