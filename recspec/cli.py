@@ -519,32 +519,31 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # checked before the run, so a bad --profile is an error even when no file is recognised
         raise UsageError(f"no profile {args.profile!r}", f"choose one of: {', '.join(PROFILES)}")
     expectations = _report_options(args)
-    # -j N plans its batches by size: the walk's look at each file gives it (not in a shard: it keeps a part)
-    in_workers = args.jobs != 1 or args.timeout is not None
-    sizes = array("q") if in_workers and args.shard is None else None
-    run_files = select_files(args.paths, args.shard, sizes=sizes)
-    walked = run_files.walked
-    if run_files.selection is not None:
-        err.write(f"recspec: shard {args.shard}: {len(run_files.files)} of the {walked} files found\n")
     options = RunOptions(fmt=fmt, variant=args.variant, profile=args.profile, cross_check=args.cross_check,
                          cross_check_limit=args.cross_check_limit, stream_limit=args.stream_limit,
                          # the walk collects what the pictures draw only when an HTML report will draw them
                          collect_traces=args.pictures and any(kind == "html" for kind, _ in args.report),
-                         jobs=args.jobs, timeout=args.timeout,
-                         run_files=walked)  # the run's size, the same in every shard
+                         jobs=args.jobs, timeout=args.timeout)
+    # -j N plans its batches by size: the walk's look at each file gives it (not in a shard: it keeps a part)
+    sizes = array("q") if options.in_workers and args.shard is None else None
+    walk = select_files(args.paths, args.shard, sizes=sizes)
+    walked = walk.walked
+    options = options.of_run(walked)  # the run's size, the same in every shard
+    if walk.selection is not None:
+        err.write(f"recspec: shard {args.shard}: {len(walk.files)} of the {walked} files found\n")
     progress = _Progress(err)
     # the file reports go to disk as they come (recspec/spool.py): the run's memory does not grow with its files
-    with run_files.files, Spool() as spool:
+    with walk.files, Spool() as spool:
         # each file's table entry is made as its report is stored (by the worker with -j N) when the table
         # will show the reports unchanged (--expectations rewrites them first; a report on stdout replaces it)
         entry = (EntryMaker(_table_per_rule(args)) if expectations is None and not _report_on_stdout(args)
                  else None)
-        run = check_files(run_files.files, options, walk_errors=run_files.errors, not_regular=run_files.not_regular,
+        run = check_files(walk.files, options, walk_errors=walk.errors, not_regular=walk.not_regular,
                           progress=progress, into=spool, sizes=sizes, entry=entry)
         progress.done()
         report = run.report
         try:
-            return _check_done(args, report, run.errors, expectations, run_files.selection, walked, out, err)
+            return _check_done(args, report, run.errors, expectations, walk.selection, walked, out, err)
         finally:
             if isinstance(report.files, Spool):
                 report.files.close()  # a spool rewritten by the expectations

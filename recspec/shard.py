@@ -34,7 +34,7 @@ from typing import Any
 from .pipeline import walk_files
 from .spool import PathList
 
-__all__ = ["RunFiles", "Shard", "ShardSelection", "WalkedFile", "run_options", "select", "shard_arg", "shard_key",
+__all__ = ["Shard", "ShardSelection", "Walked", "WalkedFile", "run_options", "select", "shard_arg", "shard_key",
            "shard_of", "shard_section", "walk"]
 
 
@@ -157,8 +157,8 @@ def shard_section(selection: ShardSelection, args: argparse.Namespace, reported_
 
 
 @dataclass
-class RunFiles:
-    """The files one `recspec check` run checks (:func:`select`)."""
+class Walked:
+    """What the walk of one `recspec check` run found and kept (:func:`select`)."""
 
     #: the files to check, ``(path, named)``, on disk: a run may walk a million files
     files: PathList
@@ -172,16 +172,16 @@ class RunFiles:
     selection: ShardSelection | None
 
 
-def select(paths: Sequence[str], shard: Shard | None, *, sizes: array[int] | None = None) -> RunFiles:
+def select(paths: Sequence[str], shard: Shard | None, *, sizes: array[int] | None = None) -> Walked:
     """Walk ``paths`` and keep ``shard``'s part of the walk (all of it when ``shard`` is None); ``sizes``
     gets each kept folder member's size (without a shard only: see ``pipeline.walk_files``)."""
     errors: list[str] = []
     not_regular: list[Path] = []
     if shard is None:
         files = PathList(walk_files(paths, errors, not_regular, sizes))
-        return RunFiles(files, len(files), errors, not_regular, None)
+        return Walked(files, len(files), errors, not_regular, None)
     found: list[tuple[Path, str]] = []
     selection = ShardSelection(shard, walk(paths, errors, found))
     # a shard lists those of its share of the walk, as it checks its share of the files
     not_regular = [p for p, key in found if shard_of(key, shard.count) == shard.index]
-    return RunFiles(selection.files, selection.walked, errors, not_regular, selection)
+    return Walked(selection.files, selection.walked, errors, not_regular, selection)
