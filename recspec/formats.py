@@ -27,7 +27,6 @@ the format of a file whose damaged header no sniffer claims.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -342,6 +341,8 @@ def resolve_format(name: str) -> FormatInfo:
     for info in FORMATS.values():
         if key == info.id or key in info.aliases:
             return info
+    import difflib  # here: only a misspelt format name needs it, not every run's start-up
+
     names = [n for info in FORMATS.values() for n in (info.id, *info.aliases)]
     close = difflib.get_close_matches(key, names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"known formats: {', '.join(FORMATS)}"
