@@ -9,7 +9,6 @@ import zlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
-from recspec._run import run_files
 from recspec.errors import DecodeError
 from recspec.report import SAMPLED_OUT, FileReport, Verdict
 
@@ -17,7 +16,7 @@ __all__ = ["RUN_SAMPLE", "RUN_SAMPLE_FROM", "cross_check_within", "decode_error_
            "run_sampled_out"]
 
 #: The default cross-check in a long run. In a `recspec check` run of more than RUN_SAMPLE_FROM files
-#: (counted over the whole walk, before --shard keeps its part: recspec/_run.py), the second reading of a
+#: (counted over the whole walk, before --shard keeps its part: ``check``'s ``run_files``), the second reading of a
 #: file costs several times its check (about 1.5 ms a small file against 0.5 ms), so it reads about one
 #: file in RUN_SAMPLE, those whose path (as the report shows it) has a CRC-32 of 0 modulo RUN_SAMPLE, and
 #: every file the check found malformed (where the two readers are likeliest to disagree). The choice
@@ -28,27 +27,28 @@ RUN_SAMPLE_FROM = 256
 RUN_SAMPLE = 16
 
 
-def run_sampled_out(report: FileReport) -> bool:
-    """Whether the default cross-check leaves this file out of a long run's sample (see RUN_SAMPLE)."""
-    files = run_files()
-    if files is None or files <= RUN_SAMPLE_FROM or report.verdict is Verdict.MALFORMED:
+def run_sampled_out(report: FileReport, run_files: int | None) -> bool:
+    """Whether the default cross-check leaves this file out of a run of ``run_files`` files (``None``:
+    the file is checked on its own) by the long runs' sample (see RUN_SAMPLE)."""
+    if run_files is None or run_files <= RUN_SAMPLE_FROM or report.verdict is Verdict.MALFORMED:
         return False
     return zlib.crc32(os.fsencode(report.path)) % RUN_SAMPLE != 0
 
 
 def cross_check_within(report: FileReport, *, enabled: bool, size: int, limit: int, run: Callable[[], None],
-                       reason: str = "", sampled: bool = False) -> None:
+                       reason: str = "", sampled: bool = False, run_files: int | None = None) -> None:
     """Run the cross-check ``run`` when it is enabled and the file is within ``limit``
     bytes; above the limit, say in the report's evidence that it was skipped and why.
-    ``sampled``: the default cross-check (not ``full``), which a long run reads on a sample
-    of its files (:func:`run_sampled_out`); a file left out says so in its evidence."""
+    ``sampled``: the default cross-check (not ``full``), which a run of more than RUN_SAMPLE_FROM
+    files (``run_files``, the checker's: ``None`` outside a run) reads on a sample of its files
+    (:func:`run_sampled_out`); a file left out says so in its evidence."""
     if not enabled:
         return
     if size > limit:
         report.evidence["cross_check"] = (
             f"skipped: {size} bytes is above the cross-check limit of {limit} bytes"
             + (f" ({reason})" if reason else ""))
-    elif sampled and run_sampled_out(report):
+    elif sampled and run_sampled_out(report, run_files):
         report.evidence["cross_check"] = (
             f"{SAMPLED_OUT} on this file (in a run of more than {RUN_SAMPLE_FROM} files, the default "
             f"cross-check reads about 1 file in {RUN_SAMPLE}, chosen by a hash of its path, and every malformed "

@@ -1,38 +1,64 @@
-"""What a format's checker may know about the `recspec check` run a file is checked in.
+"""A `recspec check` run's settings, as one value from the command line to the workers.
 
-Only the run's size: how many files the whole walk found (before ``--shard``
-keeps its part), so a checker can save expensive work in long runs (the raSkat
-cross-check is sampled in runs of more than 256 files) and still decide alike
-for every file whatever ``-j`` and ``--shard`` are. The value is kept in this
-process and in the environment, so worker processes see it whether they are
-forked or spawned. Outside a run (the Python API) it is ``None``: a file is
-treated as a run of its own.
+:class:`RunOptions` holds everything that decides how each file of a run is
+checked: the format and variant forced (or ``None``: sniffed per file), the
+profile, the cross-check's mode and limit, the stream limit, whether the HTML
+pictures' traces are collected, the per-file time limit and the number of
+worker processes, and the run's size. The CLI makes it from its arguments, the
+Python API (``recspec.pipeline.check_paths``) from its keywords; the pipeline
+hands it to each check, in this process or in the workers (forked workers
+inherit it, spawned ones get it pickled with the function they run). Nothing of
+a run is kept in a module global or an environment variable.
+
+The run's size (``run_files``) is how many files the whole walk found, before
+``--shard`` keeps its part, so that a checker can save expensive work in long
+runs (the default cross-check reads a sample of a long run's files) and still
+decide alike for every file whatever ``-j`` and ``--shard`` are. Outside a run
+(``recspec.check``, ``check_file``) it is ``None``: a file is a run of its own.
 """
 
 from __future__ import annotations
 
-import os
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-__all__ = ["RUN_FILES_ENV", "end_run", "run_files", "start_run"]
+from ._limits import MAX_STREAM_SIZE
 
-RUN_FILES_ENV = "RECSPEC_RUN_FILES"
-_run_files: int | None = None
+if TYPE_CHECKING:
+    from .formats import FormatInfo
 
-
-def start_run(files: int) -> None:
-    global _run_files
-    _run_files = files
-    os.environ[RUN_FILES_ENV] = str(files)
+__all__ = ["RunOptions"]
 
 
-def end_run() -> None:
-    global _run_files
-    _run_files = None
-    os.environ.pop(RUN_FILES_ENV, None)
+@dataclass(frozen=True)
+class RunOptions:
+    """How every file of one run is checked (see the module's docstring)."""
 
+    #: the format forced with ``--format`` (its variant with ``--variant``); ``None``: sniffed per file
+    fmt: FormatInfo | None = None
+    variant: str | None = None
+    #: ``spec`` or ``compat``; ``None``: each format's default
+    profile: str | None = None
+    #: ``True`` (the default cross-check: up to the limit, sampled in long runs), ``"full"`` or ``False``
+    cross_check: bool | str = True
+    #: the cross-check's size limit in bytes (``None``: each format's own)
+    cross_check_limit: int | None = None
+    #: the most bytes read from a FIFO or device (recspec/_limits.py)
+    stream_limit: int = MAX_STREAM_SIZE
+    #: collect what the HTML report's pictures draw (``FileReport.trace``)
+    collect_traces: bool = False
+    #: worker processes; 1 with no ``timeout``: every file in this process
+    jobs: int = 1
+    #: the per-file time limit in seconds of a run in workers (``None``: the default, with ``jobs > 1``)
+    timeout: float | None = None
+    #: how many files the whole walk found (before ``--shard``); ``None`` outside a run
+    run_files: int | None = None
 
-def run_files() -> int | None:
-    if _run_files is not None:
-        return _run_files
-    text = os.environ.get(RUN_FILES_ENV)
-    return int(text) if text and text.isdigit() else None
+    @property
+    def in_workers(self) -> bool:
+        """Whether the files are checked in worker processes (``-j N`` or a ``--timeout``)."""
+        return self.jobs != 1 or self.timeout is not None
+
+    def of_run(self, files: int) -> RunOptions:
+        """These options for a run whose whole walk found ``files`` files."""
+        return replace(self, run_files=files)

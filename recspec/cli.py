@@ -15,28 +15,27 @@ import os
 import sys
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from ._limits import MAX_STREAM_SIZE
 from ._parallel import DEFAULT_FILE_TIMEOUT
-from ._run import end_run, start_run
+from ._run import RunOptions
 from ._version import __version__
 from .catalog import all_rules, explain_text, installed_document
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import Expectations, apply_expectations, load_expectations, unexplained, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import CROSS_CHECK_MODES, check_files, walk_files
+from .pipeline import CROSS_CHECK_MODES, check_files
 from .render import RENDERERS, RenderContext, render_pieces, write_report
 from .render._table import TABLE_FINDINGS_PER_RULE, EntryMaker
 from .render._table import print_table as _print_table
 from .render._verdicts import PROFILES
 from .report import Report
-from .shard import ShardSelection, shard_arg, shard_key, shard_of, shard_section
+from .shard import ShardSelection, shard_arg, shard_section
 from .shard import select as select_files
 from .spool import Spool
-from .trace import collecting
 
 __all__ = ["main"]
 
@@ -518,42 +517,31 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # checked before the run, so a bad --profile is an error even when no file is recognised
         raise UsageError(f"no profile {args.profile!r}", f"choose one of: {', '.join(PROFILES)}")
     expectations = _report_options(args)
-    io_errors: list[str] = []
-    not_regular: list[Path] = []  # folder members that are not regular files (see walk_files)
-
+    options = RunOptions(fmt=fmt, variant=args.variant, profile=args.profile, cross_check=args.cross_check,
+                         cross_check_limit=args.cross_check_limit, stream_limit=args.stream_limit,
+                         # the walk collects what the pictures draw only when an HTML report will draw them
+                         collect_traces=args.pictures and any(kind == "html" for kind, _ in args.report),
+                         jobs=args.jobs, timeout=args.timeout)
     # -j N plans its batches by size: the walk's look at each file gives it (not in a shard: it keeps a part)
-    sizes = array("q") if (args.jobs != 1 or args.timeout is not None) and args.shard is None else None
-
-    def walk(paths: Sequence[str], errors: list[str]) -> Iterator[tuple[str, bool]]:
-        found: list[Path] = []
-        yield from walk_files(paths, errors, found, sizes)
-        # a shard lists those its share of the walk holds, as it checks its share of the files: in a
-        # shard's run, `select_files` walks one PATH argument at a time, and it is the shard key's root
-        shard = args.shard
-        not_regular.extend(p for p in found
-                           if shard is None or shard_of(shard_key(p, paths[0]), shard.count) == shard.index)
-
-    files, walked, selection = select_files(args, io_errors, walk)
-    start_run(walked)  # the run's size, the same in every shard (see recspec/_run.py)
-    if selection is not None:
-        err.write(f"recspec: shard {args.shard}: {len(files)} of the {walked} files found\n")
+    sizes = array("q") if options.in_workers and args.shard is None else None
+    walk = select_files(args.paths, args.shard, sizes=sizes)
+    walked = walk.walked
+    options = options.of_run(walked)  # the run's size, the same in every shard
+    if walk.selection is not None:
+        err.write(f"recspec: shard {args.shard}: {len(walk.files)} of the {walked} files found\n")
     progress = _Progress(err)
-    # the walk collects what the pictures draw only when an HTML report will draw them
-    pictures = args.pictures and any(kind == "html" for kind, _ in args.report)
     # the file reports go to disk as they come (recspec/spool.py): the run's memory does not grow with its files
-    with files, collecting(pictures), Spool() as spool:
+    with walk.files, Spool() as spool:
         # each file's table entry is made as its report is stored (by the worker with -j N) when the table
         # will show the reports unchanged (--expectations rewrites them first; a report on stdout replaces it)
         entry = (EntryMaker(_table_per_rule(args)) if expectations is None and not _report_on_stdout(args)
                  else None)
-        report, io_errors = check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=args.variant,
-                                        profile=args.profile, cross_check=args.cross_check,
-                                        cross_check_limit=args.cross_check_limit, jobs=args.jobs,
-                                        timeout=args.timeout, progress=progress, stream_limit=args.stream_limit,
-                                        into=spool, sizes=sizes, entry=entry)
+        run = check_files(walk.files, options, walk_errors=walk.errors, not_regular=walk.not_regular,
+                          progress=progress, into=spool, sizes=sizes, entry=entry)
         progress.done()
+        report = run.report
         try:
-            return _check_done(args, report, io_errors, expectations, selection, walked, out, err)
+            return _check_done(args, report, run.errors, expectations, walk.selection, walked, out, err)
         finally:
             if isinstance(report.files, Spool):
                 report.files.close()  # a spool rewritten by the expectations
@@ -854,8 +842,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_OK
         err.write(f"recspec {args.command}: {e}\n")
         return EXIT_USAGE
-    finally:
-        end_run()
 
 
 if __name__ == "__main__":  # pragma: no cover

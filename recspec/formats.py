@@ -27,7 +27,6 @@ the format of a file whose damaged header no sniffer claims.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import sys
@@ -58,6 +57,7 @@ __all__ = [
     "EXTENSION_EVIDENCE",
     "FORMATS",
     "SNIFF_BYTES",
+    "CheckFunction",
     "Divergence",
     "Equivalence",
     "FormatExamples",
@@ -191,6 +191,16 @@ class FormatExamples:
     unseeded_rules: Mapping[str, str] = field(default_factory=dict)
 
 
+class CheckFunction(Protocol):
+    """A format's ``check``: one file's report. ``run_files`` is the size of the `recspec check` run the
+    file is checked in (``None``: a file checked on its own), which the default cross-check of a long
+    run reads to sample its files (conformance/_plugin.py ``cross_check_within``)."""
+
+    def __call__(self, f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
+                 cross_check: bool | str, cross_check_limit: int = ..., progress: Progress | None = None,
+                 run_files: int | None = None) -> FileReport: ...
+
+
 class FormatModule(Protocol):
     """The plugin: what ``recspec.conformance.<package>`` exports. ``tests/test_format_contract.py`` names a
     member a plugin lacks. Everything a format brings is here or in its :class:`FormatInfo`, so that no
@@ -206,7 +216,8 @@ class FormatModule(Protocol):
     def sniff(self, head: bytes) -> float: ...
 
     def check(self, f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
-              cross_check: bool, cross_check_limit: int = ..., progress: Progress | None = None) -> FileReport: ...
+              cross_check: bool | str, cross_check_limit: int = ..., progress: Progress | None = None,
+              run_files: int | None = None) -> FileReport: ...
 
     def dump(self, f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None: ...
 
@@ -347,6 +358,13 @@ class FormatInfo:
 
     def load(self) -> FormatModule:
         return cast("FormatModule", _import(self.module))
+
+    @cached_property
+    def checker(self) -> CheckFunction:
+        """The format's ``check`` (the contract's entry point, :meth:`FormatModule.check`), from the
+        plugin's ``_format`` module where every plugin defines it (conformance/<package>/_format.py):
+        what `recspec check` runs on each file, imported on first use and kept."""
+        return cast("CheckFunction", _import(f"{self.module}._format").check)
 
     def load_reference(self) -> ReferenceCodec:
         return cast("ReferenceCodec", _import(self.reference_module))
@@ -544,6 +562,8 @@ def resolve_format(name: str) -> FormatInfo:
     for info in FORMATS.values():
         if key == info.id or key in info.aliases:
             return info
+    import difflib  # here: only a misspelt format name needs it, not every run's start-up
+
     names = [n for info in FORMATS.values() for n in (info.id, *info.aliases)]
     close = difflib.get_close_matches(key, names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"known formats: {', '.join(FORMATS)}"

@@ -16,6 +16,7 @@ exit code. An input that cannot be read raises (or is listed as)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
@@ -23,6 +24,7 @@ import stat
 import traceback
 from array import array
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
@@ -37,12 +39,15 @@ from ._parallel import (
     plan_batches,
     run_in_workers,
 )
+from ._run import RunOptions
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, sniff, sniff_evidence
 from .report import FileReport, Finding, Report, Severity, Tally, Verdict
 from .spool import PathList, Spool, frame_records, framed_record, load_record, record
+from .trace import collecting
 
-__all__ = ["RunProgress", "check_file", "check_files", "check_paths", "check_stream", "iter_files", "walk_files"]
+__all__ = ["CheckRun", "RunOptions", "RunProgress", "check_file", "check_files", "check_paths", "check_stream",
+           "iter_files", "walk_files"]
 
 
 class RunProgress(Protocol):
@@ -123,20 +128,23 @@ CROSS_CHECK_MODES: dict[str, bool | str] = {"default": True, "full": "full", "of
 
 
 def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
-               cross_check: bool = True, cross_check_limit: int | None = None, named: bool = True,
-               progress: Progress | None = None, stream_limit: int = MAX_STREAM_SIZE) -> FileReport | None:
+               cross_check: bool | str = True, cross_check_limit: int | None = None, named: bool = True,
+               progress: Progress | None = None, stream_limit: int = MAX_STREAM_SIZE,
+               run_files: int | None = None) -> FileReport | None:
     """Check one file; ``None`` for a folder member (``named=False``) that neither content nor extension
     claims (the caller lists it in ``Report.unclaimed``).
 
     A FIFO or device is read as a stream of at most ``stream_limit`` bytes
-    (``recspec/_limits.py``). Never raises for bad content; raises :class:`InputError`
-    when the file cannot be read and :class:`UsageError` for an impossible variant or profile."""
+    (``recspec/_limits.py``). ``run_files``: the size of the run the file is checked in
+    (:class:`~recspec._run.RunOptions`), ``None`` for a file checked on its own. Never raises for
+    bad content; raises :class:`InputError` when the file cannot be read and :class:`UsageError`
+    for an impossible variant or profile."""
     shown = str(path)
     try:
         with open_input(path, shown, stream_limit=stream_limit) as (f, size):
             return _check(f, name=shown, size=size, fmt=fmt, variant=variant,
                           profile=profile, cross_check=cross_check, cross_check_limit=cross_check_limit,
-                          named=named, progress=progress)
+                          named=named, progress=progress, run_files=run_files)
     except OSError as e:
         raise InputError(f"{shown}: {e.strerror or e}", shown) from None
 
@@ -150,14 +158,14 @@ def check_stream(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None = 
     An unrecognised content gets the verdict ``unrecognized``; the same guarantees as
     :func:`check_file` otherwise."""
     report = _check(f, name=name, size=size, fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
-                    cross_check_limit=cross_check_limit, named=True, progress=progress)
+                    cross_check_limit=cross_check_limit, named=True, progress=progress, run_files=None)
     assert report is not None  # named: an unrecognised content is reported
     return report
 
 
 def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant: str | None,
-           profile: str | None, cross_check: bool, cross_check_limit: int | None, named: bool,
-           progress: Progress | None) -> FileReport | None:
+           profile: str | None, cross_check: bool | str, cross_check_limit: int | None, named: bool,
+           progress: Progress | None, run_files: int | None) -> FileReport | None:
     shown = name
     try:
         f.seek(0)
@@ -175,13 +183,14 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         prof = info.check_profile(profile)
         info.check_variant(variant)
         f.seek(0)
-        module = info.load()
         kwargs: dict[str, Any] = {}
         if cross_check_limit is not None:
             kwargs["cross_check_limit"] = cross_check_limit
         if progress is not None:
             kwargs["progress"] = progress
-        report = module.check(f, path=shown, variant=variant, profile=prof, size=size,
+        if run_files is not None:
+            kwargs["run_files"] = run_files
+        report = info.checker(f, path=shown, variant=variant, profile=prof, size=size,
                               cross_check=cross_check, **kwargs)
         if by_extension:
             # a folder member that a format's extension names is checked as that format: a recording broken
@@ -205,7 +214,7 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
 
 
 def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant: str | None = None,
-                profile: str | None = None, cross_check: bool = True, cross_check_limit: int | None = None,
+                profile: str | None = None, cross_check: bool | str = True, cross_check_limit: int | None = None,
                 jobs: int = 1, timeout: float | None = None,
                 progress: RunProgress | None = None, stream_limit: int = MAX_STREAM_SIZE,
                 into: Spool | None = None,
@@ -215,27 +224,37 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
     ``jobs=1`` without ``timeout`` checks in this process; otherwise ``jobs`` worker processes
     check a file each at a time under a per-file limit of ``timeout`` seconds (default
     :data:`~recspec._parallel.DEFAULT_FILE_TIMEOUT`), and a file that crashes or hangs its
-    worker gets the verdict ``crash`` or ``timeout``."""
-    io_errors: list[str] = []
+    worker gets the verdict ``crash`` or ``timeout``. Not a run of the CLI: every file is
+    cross-checked as if named alone (no run size, see :class:`~recspec._run.RunOptions`)."""
+    walk_errors: list[str] = []
     not_regular: list[Path] = []  # folder members that are not regular files
-    files = list(iter_files(paths, io_errors, not_regular))
-    return check_files(files, io_errors, not_regular=not_regular, fmt=fmt, variant=variant, profile=profile,
-                       cross_check=cross_check, cross_check_limit=cross_check_limit, jobs=jobs, timeout=timeout,
-                       progress=progress, stream_limit=stream_limit, into=into, entry=entry)
+    files = list(iter_files(paths, walk_errors, not_regular))
+    options = RunOptions(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
+                         cross_check_limit=cross_check_limit, stream_limit=stream_limit, jobs=jobs, timeout=timeout)
+    run = check_files(files, options, walk_errors=walk_errors, not_regular=not_regular, progress=progress,
+                      into=into, entry=entry)
+    return run.report, run.errors
 
 
-def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not_regular: Sequence[Path] = (),
-                fmt: FormatInfo | None = None, variant: str | None = None, profile: str | None = None,
-                cross_check: bool = True, cross_check_limit: int | None = None, jobs: int = 1,
-                timeout: float | None = None, progress: RunProgress | None = None,
-                stream_limit: int = MAX_STREAM_SIZE, into: Spool | None = None,
+@dataclass
+class CheckRun:
+    """What :func:`check_files` found: the report (its ``files`` in the walk's order, its ``unclaimed``
+    and ``not_regular`` sorted by path) and the input errors, one line each: the walk's first, then
+    those of the files that could not be read, in the walk's order."""
+
+    report: Report
+    errors: list[str]
+
+
+def check_files(files: Sequence[tuple[Path, bool]], options: RunOptions, *, walk_errors: Sequence[str] = (),
+                not_regular: Sequence[Path] = (), progress: RunProgress | None = None, into: Spool | None = None,
                 sizes: Sequence[int] | None = None,
-                entry: Callable[[FileReport], bytes] | None = None) -> tuple[Report, list[str]]:
+                entry: Callable[[FileReport], bytes] | None = None) -> CheckRun:
     """:func:`check_paths` for files already walked (``(path, named)`` pairs, e.g. one shard of a
-    walk; ``not_regular``: the walk's members that were not regular files, and were not opened);
-    input errors are appended to ``io_errors``, which is returned. ``Report.unclaimed`` and
-    ``Report.not_regular`` are sorted by path, so that a run's report does not depend on how it
-    was split into shards.
+    walk), each checked as ``options`` say; ``walk_errors``: the walk's input errors, which the run's
+    list starts with; ``not_regular``: the walk's members that were not regular files, and were not
+    opened. ``Report.unclaimed`` and ``Report.not_regular`` are sorted by path, so that a run's report
+    does not depend on how it was split into shards.
 
     ``into``: the file reports go to this :class:`~recspec.spool.Spool` (on disk, as they come) and it
     is the report's ``files``, so the run's memory does not grow with its files; otherwise they are
@@ -245,19 +264,28 @@ def check_files(files: Sequence[tuple[Path, bool]], io_errors: list[str], *, not
     made by the worker) is stored beside it, so that the caller need not load the report back to print it."""
     report = Report()
     report.not_regular = sorted(str(p) for p in not_regular)
+    errors = list(walk_errors)
     if progress is not None:
         progress.start(len(files))
-    options = dict(fmt=fmt, variant=variant, profile=profile, cross_check=cross_check,
-                   cross_check_limit=cross_check_limit, stream_limit=stream_limit)
     results = _Results(into, entry)
-    if jobs == 1 and timeout is None:
-        _check_serial(files, options, results.put, report.unclaimed, io_errors, progress)
-    else:
-        _check_in_workers(files, options, results, report.unclaimed, io_errors, progress, jobs=jobs,
-                          timeout=timeout or DEFAULT_FILE_TIMEOUT, sizes=sizes, entry=results.entry)
+    # collect_traces turns the collection on for the run; without it, a caller's own collecting() holds
+    with collecting(True) if options.collect_traces else contextlib.nullcontext():
+        if not options.in_workers:
+            _check_serial(files, options, results.put, report.unclaimed, errors, progress)
+        else:
+            _check_in_workers(files, options, results, report.unclaimed, errors, progress, sizes=sizes,
+                              entry=results.entry)
     report.files = results.files()
     report.unclaimed.sort()
-    return report, io_errors
+    return CheckRun(report, errors)
+
+
+def _file_options(options: RunOptions) -> dict[str, Any]:
+    """The keywords of :func:`check_file` that ``options`` set, the same for every file of the run
+    (made once a run, not once a file)."""
+    return dict(fmt=options.fmt, variant=options.variant, profile=options.profile, cross_check=options.cross_check,
+                cross_check_limit=options.cross_check_limit, stream_limit=options.stream_limit,
+                run_files=options.run_files)
 
 
 class _Results:
@@ -291,15 +319,17 @@ class _Results:
         return self._into.seal() if self._into is not None else [self._kept[i] for i in sorted(self._kept)]
 
 
-def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], put: Callable[[int, FileReport], None],
-                  unclaimed: list[str], io_errors: list[str], progress: RunProgress | None) -> None:
+def _check_serial(files: Sequence[tuple[Path, bool]], options: RunOptions,
+                  put: Callable[[int, FileReport], None], unclaimed: list[str], io_errors: list[str],
+                  progress: RunProgress | None) -> None:
     """-j 1: in this process, with no per-file cost beyond the check itself."""
     bytes_progress = progress.within_file() if progress is not None else None
+    each = _file_options(options)
     for index, (path, named) in enumerate(files):
         if progress is not None:
             progress.step(path)
         try:
-            fr = check_file(path, named=named, progress=bytes_progress, **options)
+            fr = check_file(path, named=named, progress=bytes_progress, **each)
         except InputError as e:
             io_errors.append(str(e))
             continue
@@ -309,10 +339,9 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: dict[str, Any], p
             unclaimed.append(str(path))
 
 
-def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any], results: _Results,
-                      unclaimed: list[str], io_errors: list[str], progress: RunProgress | None, *, jobs: int,
-                      timeout: float, sizes: Sequence[int] | None,
-                      entry: Callable[[FileReport], bytes] | None) -> None:
+def _check_in_workers(files: Sequence[tuple[Path, bool]], options: RunOptions, results: _Results,
+                      unclaimed: list[str], io_errors: list[str], progress: RunProgress | None, *,
+                      sizes: Sequence[int] | None, entry: Callable[[FileReport], bytes] | None) -> None:
     """-j N: worker processes; each result is put at its file's index, as it comes. The workers send
     the reports as the spool stores them, with each batch's tally (:func:`_pack`): this process
     neither reads nor pickles them again."""
@@ -362,20 +391,24 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: dict[str, Any
             return 0
 
     # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
+    jobs = options.jobs
     batches = plan_batches(array("q", (size(i, known) for i, known in
                                        enumerate(sizes if sizes is not None else repeat(-1, len(texts))))), jobs)
     _preload(texts, batches[:jobs], options)
-    run_in_workers(texts, functools.partial(_check_named, **options), jobs=jobs, timeout=timeout,
+    # the workers (forked, or spawned with the function pickled) check each file as the options say
+    run_in_workers(texts, functools.partial(_check_named, collect_traces=options.collect_traces,
+                                            **_file_options(options)), jobs=jobs,
+                   timeout=options.timeout or DEFAULT_FILE_TIMEOUT,
                    on_result=on_result, batches=batches, pack=functools.partial(_pack, entry=entry),
                    on_summary=on_batch)
     io_errors.extend(errors[i] for i in sorted(errors))
 
 
-def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]], options: dict[str, Any]) -> None:
+def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]], options: RunOptions) -> None:
     """Import here, before the workers are forked, the checker of the format of each batch's first file
     (and its cross-check module, ``conformance/<fmt>/_xcheck.py``, when the cross-check runs): the
     workers share what this process imported instead of each importing (or compiling) its own copy."""
-    fmt: FormatInfo | None = options["fmt"]
+    fmt = options.fmt
     infos: dict[str, FormatInfo] = {fmt.id: fmt} if fmt is not None else {}
     for batch in batches if fmt is None else ():
         path = texts[batch[0]][0]
@@ -391,9 +424,8 @@ def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]]
             infos[info.id] = info
     for info in infos.values():
         try:
-            module = info.load()
-            module.check  # noqa: B018 - loads the checker (see conformance/_plugin.py lazy_members)
-            if options["cross_check"]:
+            info.checker  # noqa: B018 - loads the checker (a cached property of the registry entry)
+            if options.cross_check:
                 importlib.import_module(f"{info.module}._xcheck")  # every format has one
         except Exception:  # noqa: BLE001 - a checker that fails to load fails in the workers, with its report
             pass
@@ -438,26 +470,30 @@ def _pack(results: list[Result], entry: Callable[[FileReport], bytes] | None = N
     return out, (tally, indices, frame_records(records), frame_records(entries) if entry is not None else None)
 
 
-def _check_named(path: Path, named: bool, **options: Any) -> FileReport | None:
-    """check_file with ``named`` positional, as the worker pool calls it.
+def _check_named(path: Path, named: bool, *, collect_traces: bool = False, **options: Any) -> FileReport | None:
+    """check_file with ``named`` positional, as the worker pool calls it (``collect_traces``: the run's
+    :attr:`RunOptions.collect_traces`, which a forked worker also inherits, a spawned one does not).
 
     It looks ``check_file`` up in this module at call time, so a worker (forked) runs
     whatever ``recspec.pipeline.check_file`` is when the run starts (tests patch it)."""
+    if collect_traces:
+        with collecting(True):
+            return check_file(path, named=named, **options)
     return check_file(path, named=named, **options)
 
 
-def _harness_report(path: Path | str, options: dict[str, Any], lost: WorkerLost) -> FileReport:
-    fmt = options["fmt"]
-    profile = options["profile"] or (fmt.default_profile if fmt else "spec")
+def _harness_report(path: Path | str, options: RunOptions, lost: WorkerLost) -> FileReport:
+    fmt = options.fmt
+    profile = options.profile or (fmt.default_profile if fmt else "spec")
     if lost.kind == "timeout":
-        return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.TIMEOUT, [Finding(
+        return FileReport(str(path), fmt.id if fmt else None, options.variant, profile, Verdict.TIMEOUT, [Finding(
             "RECSPEC-TIMEOUT", Severity.ERROR,
             f"recspec did not finish this file within the per-file time limit ({lost.detail}); its worker was "
             "stopped. This is a recspec limitation, not a finding about the file; raise --timeout or report it "
             "with the file.", None, None, "")])
     what = ("the worker process checking this file died" if lost.kind == "crash"
             else "recspec failed on this file in its worker process")
-    return FileReport(str(path), fmt.id if fmt else None, options["variant"], profile, Verdict.CRASH, [Finding(
+    return FileReport(str(path), fmt.id if fmt else None, options.variant, profile, Verdict.CRASH, [Finding(
         "RECSPEC-INTERNAL", Severity.ERROR,
         f"{what} ({lost.detail}); this is a recspec bug, not a finding about the file. Please report it with the "
         "file.", None, None, "")])

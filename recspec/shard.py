@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import argparse
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
+from .pipeline import walk_files
 from .spool import PathList
 
-__all__ = ["Shard", "ShardSelection", "WalkedFile", "run_options", "select", "shard_arg", "shard_key", "shard_of",
-           "shard_section", "walk"]
+__all__ = ["Shard", "ShardSelection", "Walked", "WalkedFile", "run_options", "select", "shard_arg", "shard_key",
+           "shard_of", "shard_section", "walk"]
 
 
 @dataclass(frozen=True)
@@ -92,14 +93,18 @@ class WalkedFile:
 
 
 def walk(paths: Sequence[str], errors: list[str],
-         iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path | str, bool]]]) -> Iterator[WalkedFile]:
-    """The unsharded walk of ``paths`` (``iter_files`` is the check command's walk, called one
-    argument at a time so each file knows the argument it was found under), with shard keys."""
+         not_regular: list[tuple[Path, str]] | None = None) -> Iterator[WalkedFile]:
+    """The unsharded walk of ``paths`` (the check command's walk, ``pipeline.walk_files``, one PATH
+    argument at a time so that each file knows the argument it was found under), with shard keys.
+    ``not_regular`` gets each folder member that is not a regular file, with its shard key."""
     position = 0
     for name in paths:
-        for path, named in iter_files([name], errors):
+        found: list[Path] = []
+        for path, named in walk_files([name], errors, found):
             yield WalkedFile(path, named, position, shard_key(path, None if named else name))
             position += 1
+        if not_regular is not None:
+            not_regular.extend((p, shard_key(p, name)) for p in found)
 
 
 class ShardSelection:
@@ -151,14 +156,32 @@ def shard_section(selection: ShardSelection, args: argparse.Namespace, reported_
             "positions": selection.positions_of(reported_paths)}
 
 
-def select(args: argparse.Namespace, errors: list[str],
-           iter_files: Callable[[Sequence[str], list[str]], Iterable[tuple[Path | str, bool]]]
-           ) -> tuple[PathList, int, ShardSelection | None]:
-    """The files this run checks, how many the whole walk found (the run's size, the same in
-    every shard), and the shard selection (None without --shard)."""
-    if getattr(args, "shard", None) is None:
-        files = PathList(iter_files(args.paths, errors))  # on disk: a run may walk a million files
-        return files, len(files), None
-    selection = ShardSelection(args.shard, walk(args.paths, errors, iter_files))
-    return selection.files, selection.walked, selection
+@dataclass
+class Walked:
+    """What the walk of one `recspec check` run found and kept (:func:`select`)."""
 
+    #: the files to check, ``(path, named)``, on disk: a run may walk a million files
+    files: PathList
+    #: how many files the whole walk found: the run's size, the same in every shard
+    walked: int
+    #: the walk's input errors (a path that does not exist, a folder that cannot be listed), one line each
+    errors: list[str]
+    #: the folder members of this run's part that are not regular files (not opened)
+    not_regular: list[Path]
+    #: the shard's selection, for its report's ``shard`` section; None without ``--shard``
+    selection: ShardSelection | None
+
+
+def select(paths: Sequence[str], shard: Shard | None, *, sizes: array[int] | None = None) -> Walked:
+    """Walk ``paths`` and keep ``shard``'s part of the walk (all of it when ``shard`` is None); ``sizes``
+    gets each kept folder member's size (without a shard only: see ``pipeline.walk_files``)."""
+    errors: list[str] = []
+    not_regular: list[Path] = []
+    if shard is None:
+        files = PathList(walk_files(paths, errors, not_regular, sizes))
+        return Walked(files, len(files), errors, not_regular, None)
+    found: list[tuple[Path, str]] = []
+    selection = ShardSelection(shard, walk(paths, errors, found))
+    # a shard lists those of its share of the walk, as it checks its share of the files
+    not_regular = [p for p, key in found if shard_of(key, shard.count) == shard.index]
+    return Walked(selection.files, selection.walked, errors, not_regular, selection)

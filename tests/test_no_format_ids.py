@@ -73,6 +73,7 @@ ALLOWED: dict[str, str] = {
     "test_parallel.py": "-j N workers, crash and timeout verdicts, on corpus files",
     "test_pipeline.py": "check_file/check_stream/check_paths, on corpus files",
     "test_reports.py": "the report writers and the golden reports, made from named corpus files",
+    "test_run_options.py": "a run's options reach the checks (the long run's sample), on copies of one corpus file",
     "test_run_sample.py": "the long run's cross-check sample, on copies of one corpus file",
     "test_sarif_github.py": "the SARIF report, made from named corpus files",
     "test_spool.py": "bounded memory of big runs, on copies of corpus files",

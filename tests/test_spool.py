@@ -59,10 +59,10 @@ def test_a_folder_run_holds_no_file_reports_in_memory(many: Path, tmp_path: Path
     check_files = cli.check_files
 
     def counting_check_files(*args, **kwargs):
-        report, errors = check_files(*args, **kwargs)
-        seen["files"] = len(report.files)
+        run = check_files(*args, **kwargs)
+        seen["files"] = len(run.report.files)
         seen["after_check"] = live_file_reports()
-        return report, errors
+        return run
 
     to_json = report_module.FileReport.to_json
     calls = {"n": 0}

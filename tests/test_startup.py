@@ -87,13 +87,13 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 def test_a_serial_check_of_one_file_imports_no_process_no_hash_and_no_debug_parser(fmt: str) -> None:
     # what only other commands or options need: subprocess (recspec drive's testee; -j N uses
     # multiprocessing, see above), hashlib (--shard; it loads OpenSSL), the parsers' debug builds
-    # (dump --ksy). Each cost 1.5-3 ms of every run's start-up.
+    # (dump --ksy), difflib (the suggestion for a misspelt name). Each cost 1-3 ms of every run's start-up.
     sample = next(p for p in sorted((CORPUS / fmt / "valid").iterdir()) if p.is_file())
     out = json.loads(subprocess.run([sys.executable, "-c", _CHECK_PROBE, str(sample)], capture_output=True,
                                     text=True, check=True).stdout)
     assert out["code"] in (0, 1)  # a verdict (1: a finding under spec), not a usage or input error
     mods = out["modules"]
     assert "recspec.conformance." + FORMATS[fmt].package + "._xcheck" in mods  # the check and its cross-check ran
-    unneeded = [m for m in mods if m in ("subprocess", "hashlib", "multiprocessing", "recspec.drive._testee")
+    unneeded = [m for m in mods if m in ("subprocess", "hashlib", "multiprocessing", "recspec.drive._testee", "difflib")
                 or m.startswith("recspec._ksy.")]
     assert unneeded == [], unneeded

@@ -283,7 +283,8 @@ class _Walk:
                 sink.add("CARLA-FRAME-003", f"frame id {frame_id} follows {p_id}", off, 8, path + ".frame_id",
                          p_id + 1, frame_id)
             if p_duration < 0:
-                sink.add("CARLA-FRAME-008", f"frame id {p_id} has durationThis {p_duration!r} but is not the last frame",
+                sink.add("CARLA-FRAME-008",
+                         f"frame id {p_id} has durationThis {p_duration!r} but is not the last frame",
                          p_off + 8, 8, f"frame[{self.frames - 2}]/packet[0]:FrameStart.duration_this", None, p_duration)
             elif p_elapsed + p_duration != elapsed:
                 sink.add("CARLA-FRAME-004",
@@ -316,7 +317,8 @@ class _Walk:
         if self.prev_start is not None:
             p_id, p_duration, _, p_off = self.prev_start
             if p_duration != -1.0:
-                sink.add("CARLA-FRAME-006", f"the last frame (id {p_id}) has durationThis {p_duration!r}, expected -1.0",
+                sink.add("CARLA-FRAME-006",
+                         f"the last frame (id {p_id}) has durationThis {p_duration!r}, expected -1.0",
                          p_off + 8, 8, f"frame[{self.frames - 1}]/packet[0]:FrameStart.duration_this", -1.0, p_duration)
 
     # -- whole frames in bulk

@@ -27,7 +27,7 @@ MAX_CROSS_CHECK_SIZE = FORMATS["matrix-smt"].cross_check_limit
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool | str, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Progress | None = None) -> FileReport:
+          progress: Progress | None = None, run_files: int | None = None) -> FileReport:
     """Check one recording (``variant`` is unused: the format has one layout)."""
     report = check_stream(f, path=path, profile=profile, size=size, progress=progress)
     from ._locate import add_element_lengths
@@ -50,7 +50,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
             f"about 40 us per unit, so more would break recspec's memory and time bounds)")
         return report
     cross_check_within(report, enabled=bool(cross_check), size=size, limit=cross_check_limit, run=run,
-                       sampled=cross_check is True,
+                       sampled=cross_check is True, run_files=run_files,
                        reason="Kaitai and pymongo read the whole file; raise it with --cross-check-limit")
     return report
 

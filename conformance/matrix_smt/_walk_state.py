@@ -9,9 +9,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from recspec.trace import MatrixTrace
-
     from .._sink import FindingSink
+    from ._trace import MatrixTrace
 
 __all__ = ["WalkState"]
 

@@ -32,7 +32,7 @@ MAX_CROSS_CHECK_SIZE = FORMATS["nanover"].cross_check_limit
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool | str, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Progress | None = None) -> FileReport:
+          progress: Progress | None = None, run_files: int | None = None) -> FileReport:
     report = check_stream(f, path=path, variant=variant, profile=profile, size=size, progress=progress)
 
     def run() -> None:
@@ -45,7 +45,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         cross_check_report(f, report, Kind(report.variant), size, progress=xprogress, full=cross_check == "full")
 
     cross_check_within(report, enabled=bool(cross_check) and report.variant is not None, size=size,
-                       limit=cross_check_limit, run=run, sampled=cross_check is True)
+                       limit=cross_check_limit, run=run, sampled=cross_check is True, run_files=run_files)
     return report
 
 

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
 from recspec._plain import to_plain
-from recspec._run import run_files
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.raskat_signal import MAX_UNPACKED, Signal, SignalFile
@@ -30,7 +29,7 @@ MAX_CROSS_CHECK_SIZE = FORMATS["raskat-signal"].cross_check_limit
 #: MessagePack value, so cross-checking a signal costs several times the whole
 #: reference check; a detector folder holds one file per pulse. A run of up to
 #: CROSS_CHECK_ALL_FIRST files (counted over the whole walk of `recspec check`,
-#: before --shard keeps its part; see recspec._run) cross-checks every file; in
+#: before --shard keeps its part: ``check``'s ``run_files``) cross-checks every file; in
 #: a longer run, a raw file the reference could walk (valid or invalid: both
 #: readers accepted its structure) is cross-checked when the CRC-32 of its
 #: content is 0 modulo CROSS_CHECK_SAMPLE. The decision depends only on the file
@@ -54,7 +53,7 @@ def _too_big(path: str, profile: str, size: int) -> FileReport:
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Progress | None = None) -> FileReport:
+          progress: Progress | None = None, run_files: int | None = None) -> FileReport:
     if size > MAX_FILE_SIZE:
         return _too_big(path, profile, size)
     # the file's size, not the limit, sizes the read: a read of MAX_FILE_SIZE + 1 allocates that much
@@ -65,7 +64,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     if len(data) > MAX_FILE_SIZE:
         return _too_big(path, profile, len(data))
     report, signal, refused = check_reading(data, path=path, variant=variant, profile=profile)
-    if cross_check is True and _sampled_out(report, data):  # "full": every file
+    if cross_check is True and _sampled_out(report, data, run_files):  # "full": every file
         report.evidence["cross_check"] = (
             f"{SAMPLED_OUT} on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
             f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
@@ -92,9 +91,10 @@ def reference_reading(report: FileReport, signal: Signal | None) -> SignalFile |
     return SignalFile(report.stats["container"], signal, report.evidence.get("member"))
 
 
-def _sampled_out(report: FileReport, data: bytes) -> bool:
-    files = run_files()
-    if files is None or files <= CROSS_CHECK_ALL_FIRST or report.verdict not in (Verdict.VALID, Verdict.INVALID):
+def _sampled_out(report: FileReport, data: bytes, run_files: int | None) -> bool:
+    if run_files is None or run_files <= CROSS_CHECK_ALL_FIRST:
+        return False
+    if report.verdict not in (Verdict.VALID, Verdict.INVALID):
         return False
     if report.stats.get("container") != "raw":
         return False

@@ -10,7 +10,8 @@ from ..catalog import rule_family, rules_for
 from ..formats import FormatInfo
 from ..report import FileReport, Report, Rule, Severity
 
-__all__ = ["DISPLAY_DIGITS", "RenderContext", "display_value", "finding_location", "severity_label"]
+__all__ = ["DISPLAY_DIGITS", "SEVERITY_LABELS", "RenderContext", "display_value", "finding_location",
+           "severity_label"]
 
 
 class RenderContext:
@@ -41,10 +42,15 @@ class RenderContext:
         return sorted(fams)
 
 
+#: Every severity as the text outputs spell it, made once: the check table spells each finding's (several
+#: a file in a folder of small files), and an Enum's ``value`` is a Python-level property.
+SEVERITY_LABELS: dict[Severity, str] = {s: s.value.upper() for s in Severity}
+
+
 def severity_label(severity: Severity) -> str:
     """A severity as every text output spells it (the check table, ``reproduce``, JUnit, HTML):
     ERROR, WARNING, INFO, OFF, the JSON report's value in capitals."""
-    return severity.value.upper()
+    return SEVERITY_LABELS[severity]
 
 
 #: Significant digits of a float in a report a person reads (HTML): the stats' floats come from float32

@@ -16,9 +16,9 @@ import pickle
 from itertools import repeat
 from typing import TextIO
 
-from ..report import FileReport, Report
+from ..report import FileReport, Report, Verdict
 from ..spool import Spool
-from ._context import RenderContext, finding_location, severity_label
+from ._context import SEVERITY_LABELS, RenderContext, finding_location
 from ._verdicts import PROFILES, driving_profile, other_profiles_summary, profile_note, summary_text
 
 __all__ = ["TABLE_CHUNK", "TABLE_FINDINGS_PER_RULE", "EntryMaker", "print_table", "table_entry"]
@@ -34,12 +34,16 @@ TABLE_CHUNK = 256
 Entry = tuple[tuple[str, ...], str]
 
 
+#: each verdict's cell, made once (an Enum's ``value`` is a Python-level property; a row has one per profile)
+_VERDICT_CELLS: dict[Verdict, str] = {v: v.value for v in Verdict}
+
+
 def table_entry(fr: FileReport, ctx: RenderContext, per_rule: int | None) -> Entry:
     """One file's entry: the cells of its row and its findings' lines (``per_rule`` of each rule, then a
     count; None: every stored one), with the profile note. ``ctx`` needs the rules of the file's format."""
     verdicts = fr.profile_verdicts()
     cells = (fr.path, fr.format or "-", fr.variant or "-",
-             *(verdicts[p].verdict.value if p in verdicts else "-" for p in PROFILES), fr.counts_text())
+             *(_VERDICT_CELLS[verdicts[p].verdict] if p in verdicts else "-" for p in PROFILES), fr.counts_text())
     lines: list[str] = []
     shown: dict[str, int] = {}
     for f in fr.findings:
@@ -49,7 +53,7 @@ def table_entry(fr: FileReport, ctx: RenderContext, per_rule: int | None) -> Ent
         where = finding_location(f.offset, f.path)
         known = " (known deviation)" if f.rule in fr.known_deviations else ""
         at = " " + where if where else ""
-        lines.append(f"    {severity_label(f.severity):7} {f.rule}{known}{at}: {f.message}\n")
+        lines.append(f"    {SEVERITY_LABELS[f.severity]:7} {f.rule}{known}{at}: {f.message}\n")
     for rule, n in shown.items():
         total = fr.rule_count(rule) or n  # the true total, past the stored findings' per-rule cap
         listed = n if per_rule is None else min(n, per_rule)
