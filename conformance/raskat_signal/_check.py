@@ -31,6 +31,7 @@ from recspec.reference.raskat_signal import (
     SignalV2,
     decode_body,
     decode_fields,
+    int_elements,
     kind_of,
     msgpack_unpack,
     signal_member,
@@ -165,7 +166,7 @@ class _Walk:
                 return True
             ok = (type(x) is int and (kind == "int" or x >= 0)) if kind in ("uint", "int") else (
                 type(x) is float if kind == "float" else type(x) is str if kind == "str" else
-                type(x) is tuple and set(map(type, x)) <= {int})
+                type(x) is tuple and int_elements(x, buf[offsets[i]:ends[i]]))
             if not ok:
                 got = kind_of(x)
                 shown = repr(x) if got in ("int", "float", "bool", "nil") else got
