@@ -1,5 +1,5 @@
-"""EventAdd records alike byte for byte but for their database ids (``_check._alike_records``)
-change no report.
+"""EventAdd records alike byte for byte but for their database ids (``alike_records``) change no
+report, and the EventAdd scan reads a run of them as the decoder does.
 
 Once a record of such a run has been judged and every finding it makes would only be counted,
 the rest of the run is counted in bulk and its ids added as a set, if they are new and
@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_limits_runs import CARLA_HEADER, FRAME_END, _BULK_ATTRIBUTE, _carla, _frame_start, _packet, _same
+from test_carla_fastpaths import SCAN_ATTRIBUTE, TEXT, _assert_scan_agrees_with_decode_body, event_add_payload
+from test_limits_runs import _BULK_ATTRIBUTE, CARLA_HEADER, FRAME_END, _carla, _frame_start, _packet, _same
 
 from recspec.conformance.carla import _check as carla_check
+from recspec.reference.carla import alike_records, record_ids, scan_event_add
 
 
 def _record(actor: int, actor_type: int, description: bytes, attributes: list[tuple[int, bytes, bytes]]) -> bytes:
@@ -117,10 +119,49 @@ def test_alike_records_are_found_a_window_at_a_time() -> None:
     unit = struct.pack("<I", 0) + b"rest-of-record"
     width = len(unit)
     buf = b"".join(struct.pack("<I", i) + unit[4:] for i in range(37)) + b"x" * width
-    assert carla_check._alike_records(buf, 0, width, 1000) == 37
-    assert carla_check._alike_records(buf, 0, width, 20) == 20
+    assert alike_records(buf, 0, width, 1000) == 37
+    assert alike_records(buf, 0, width, 20) == 20
     changed = bytearray(buf)
     changed[width * 23 + 6] ^= 1  # record 23 differs after its id
-    assert carla_check._alike_records(bytes(changed), 0, width, 1000) == 23
-    assert carla_check._alike_records(bytes(changed), width * 24, width, 1000) == 13
-    assert carla_check._record_ids(buf, width * 3, width, 4) == [3, 4, 5, 6]
+    assert alike_records(bytes(changed), 0, width, 1000) == 23
+    assert alike_records(bytes(changed), width * 24, width, 1000) == 13
+    assert record_ids(buf, width * 3, width, 4) == [3, 4, 5, 6]
+
+
+def _layout(records: list[tuple[int, int, bytes, list[tuple[int, bytes, bytes]]]], vec_f64: bool
+            ) -> tuple[list[tuple[int, int, int, int]], list[int], list[int]]:
+    """Where ``event_add_payload`` puts each record (start, end, first attribute, after its last) and
+    each attribute (its type byte, its value's length field), counted from the encoding."""
+    fixed = 4 + 1 + (48 if vec_f64 else 24) + 4
+    pos, spans, starts, values = 2, [], [], []
+    for _, _, desc, attrs in records:
+        at = pos
+        pos += fixed + 2 + len(desc) + 2
+        lo = len(starts)
+        for _, k, v in attrs:
+            starts.append(pos)
+            values.append(pos + 3 + len(k))
+            pos += 3 + len(k) + 2 + len(v)
+        spans.append((at, pos, lo, len(starts)))
+    return spans, starts, values
+
+
+@given(st.lists(st.tuples(st.integers(1, 40), st.integers(0, 255), TEXT, st.lists(SCAN_ATTRIBUTE, max_size=5)),
+                min_size=1, max_size=4),
+       st.booleans(), st.integers(-9, 9), st.binary(max_size=9), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None)
+def test_the_scan_takes_alike_records_as_the_decoder_reads_them(runs, vec_f64, cut, junk, seed) -> None:
+    """Runs of 1 to 40 records alike but for their ids (drawn, now and then equal): the scan, which
+    takes such a run at once, reads what decode_body reads, each record and attribute where the
+    encoding put it."""
+    records = [((seed + 7919 * i) % 2**32 if i % 5 else seed, actor_type, desc, attrs)
+               for i, (count, actor_type, desc, attrs) in enumerate(r for run in runs for r in [run] * run[0])]
+    _assert_scan_agrees_with_decode_body(records, vec_f64, cut, junk)
+    if cut:
+        return
+    scan = scan_event_add(event_add_payload(records, vec_f64), vec_f64)
+    assert scan is not None
+    spans, starts, values = _layout(records, vec_f64)
+    assert [(r[0], r[7], r[5], r[6]) for r in scan.records] == spans
+    assert [r[1] for r in scan.records] == [r[0] for r in records]
+    assert list(scan.starts) == starts and list(scan.values) == values

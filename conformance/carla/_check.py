@@ -14,8 +14,6 @@ from __future__ import annotations
 import math
 import os
 import struct
-import sys
-from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -550,7 +548,7 @@ class _Walk:
         alike_from = 0  # records before this are not asked again whether a run of alike records starts there
         while first < len(records):
             if first >= alike_from and first + 1 < len(records):
-                alike = _alike_records(scan.payload, records[first][0], records[first][7] - records[first][0],
+                alike = dec.alike_records(scan.payload, records[first][0], records[first][7] - records[first][0],
                                        len(records) - first)
                 if alike > 1:
                     alike_from = first + alike  # a run cut short is not asked again
@@ -565,7 +563,7 @@ class _Walk:
 
     def _alike_adds(self, raw: dec.RawPacket, scan: dec.EventAddScan, first: int, alike: int) -> int:
         """Records ``first .. first + alike - 1``, alike byte for byte but for their database ids
-        (:func:`_alike_records`): each is judged on its own until its findings would all be counted,
+        (``alike_records``): each is judged on its own until its findings would all be counted,
         not stored; then, if the ids left are new and distinct, the rest make the same findings as
         the last one judged and are counted in bulk, their ids added as a set. Returns the index of
         the first record not judged (the walk goes on from there)."""
@@ -589,7 +587,7 @@ class _Walk:
         before them, which they repeat but for the id) and add their ids, if those are new and
         distinct; else do nothing and say so."""
         at, width = scan.records[first][0], scan.records[first][7] - scan.records[first][0]
-        ids = _record_ids(scan.payload, at, width, end - first)
+        ids = dec.record_ids(scan.payload, at, width, end - first)
         if len(set(ids)) != len(ids) or not self.alive.isdisjoint(ids):
             return False
         self.sink.count_again(added, len(ids))
@@ -708,54 +706,6 @@ class _Walk:
                 if kind is K.WALKER_BONES:
                     for j, b in enumerate(cast(dec.WalkerBones, rec).bones):
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
-
-
-def _alike_records(buf: bytes, at: int, width: int, most: int) -> int:
-    """How many EventAdd records from the one at ``at`` (``width`` bytes; at most ``most``, within
-    ``buf``) are alike byte for byte but for their first four (the database id): then record ``k``
-    starts at ``at + k * width``. Compared a window at a time, each window twice the last, with the
-    ids blanked, so the cost is about twice the run's bytes."""
-    most = min(most, (len(buf) - at) // width)
-    if most < 2 or buf[at + 4:at + width] != buf[at + width + 4:at + 2 * width]:
-        return min(most, 1)
-    unit = bytes(4) + buf[at + 4:at + width]
-    k, window = 2, 2
-    while k < most:
-        m = min(window, most - k)
-        seg = _blank_ids(buf[at + k * width:at + (k + m) * width], width, m)
-        if seg == unit * m:
-            k += m
-            window *= 2
-            continue
-        lo, hi = 0, m  # seg[:lo] records match, seg[:hi] do not
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            if seg[:mid * width] == unit * mid:
-                lo = mid
-            else:
-                hi = mid
-        return k + lo
-    return k
-
-
-def _blank_ids(seg: bytes, width: int, count: int) -> bytearray:
-    """``seg`` (``count`` records of ``width`` bytes) with each record's first four bytes zeroed."""
-    out = bytearray(seg)
-    blank = bytes(count)
-    for j in range(4):
-        out[j::width] = blank
-    return out
-
-
-def _record_ids(buf: bytes, at: int, width: int, count: int) -> list[int]:
-    """The database ids (u32, the first four bytes) of ``count`` records of ``width`` bytes from ``at``."""
-    raw = bytearray(4 * count)
-    for j in range(4):
-        raw[j::4] = buf[at + j:at + count * width:width]
-    ids = array("I", raw)
-    if sys.byteorder == "big":  # pragma: no cover - the log is little-endian
-        ids.byteswap()
-    return ids.tolist()
 
 
 @cache

@@ -30,9 +30,9 @@ import struct
 import sys
 from array import array
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from itertools import chain
-from dataclasses import dataclass
 from typing import Any
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
