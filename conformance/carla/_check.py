@@ -547,13 +547,55 @@ class _Walk:
         (C loops over the types and the strings), then each record takes its share of them."""
         records = scan.records
         first = 0
+        alike_from = 0  # records before this are not asked again whether a run of alike records starts there
         while first < len(records):
+            if first >= alike_from and first + 1 < len(records):
+                alike = dec.alike_records(scan.payload, records[first][0], records[first][7] - records[first][0],
+                                       len(records) - first)
+                if alike > 1:
+                    alike_from = first + alike  # a run cut short is not asked again
+                    first = self._alike_adds(raw, scan, first, alike)
+                    continue
             last = first + 1
             lo = records[first][5]
             while last < len(records) and records[last][6] - lo <= ATTRIBUTE_CHUNK:
                 last += 1
             self._event_add_chunk(raw, scan, first, last)
             first = last
+
+    def _alike_adds(self, raw: dec.RawPacket, scan: dec.EventAddScan, first: int, alike: int) -> int:
+        """Records ``first .. first + alike - 1``, alike byte for byte but for their database ids
+        (``alike_records``): each is judged on its own until its findings would all be counted,
+        not stored; then, if the ids left are new and distinct, the rest make the same findings as
+        the last one judged and are counted in bulk, their ids added as a set. Returns the index of
+        the first record not judged (the walk goes on from there)."""
+        sink = self.sink
+        end = first + alike
+        i = first
+        while i < end:
+            before = sink.counts_now()
+            self._event_add_chunk(raw, scan, i, i + 1)
+            i += 1
+            added = sink.counted_since(before)
+            if i == end or any("CARLA-ACTOR-002" in rules for rules in added.values()) \
+                    or not sink.only_counted(added[sink.profile]):
+                continue
+            # an id met again: the chunks judge the rest, records as they come
+            return end if self._alike_bulk(scan, i, end, added) else i
+        return end
+
+    def _alike_bulk(self, scan: dec.EventAddScan, first: int, end: int, added: dict[str, dict[str, int]]) -> bool:
+        """Count records ``first .. end - 1`` as making ``added`` each (the findings of the record
+        before them, which they repeat but for the id) and add their ids, if those are new and
+        distinct; else do nothing and say so."""
+        at, width = scan.records[first][0], scan.records[first][7] - scan.records[first][0]
+        ids = dec.record_ids(scan.payload, at, width, end - first)
+        if len(set(ids)) != len(ids) or not self.alive.isdisjoint(ids):
+            return False
+        self.sink.count_again(added, len(ids))
+        self.actors_added += len(ids)
+        self.alive.update(ids)
+        return True
 
     def _event_add_chunk(self, raw: dec.RawPacket, scan: dec.EventAddScan, first: int, last: int) -> None:
         buf = scan.payload

@@ -31,6 +31,7 @@ from recspec.reference.raskat_signal import (
     SignalV2,
     decode_body,
     decode_fields,
+    int_elements,
     kind_of,
     msgpack_unpack,
     signal_member,
@@ -165,7 +166,7 @@ class _Walk:
                 return True
             ok = (type(x) is int and (kind == "int" or x >= 0)) if kind in ("uint", "int") else (
                 type(x) is float if kind == "float" else type(x) is str if kind == "str" else
-                type(x) is tuple and set(map(type, x)) <= {int})
+                type(x) is tuple and int_elements(x, buf[offsets[i]:ends[i]]))
             if not ok:
                 got = kind_of(x)
                 shown = repr(x) if got in ("int", "float", "bool", "nil") else got
@@ -208,15 +209,19 @@ class _Walk:
                      *at(10), "0, 1 or 2", f[10])
         top = (1 << f[7]) - 1 if bits_ok else None
         if want(11, "array"):
-            self.samples(f[11], offsets[11], buf, top)
+            self.samples(f[11], offsets[11], buf, top, ends[11])
         if s.version == 4 and want(12, "int"):
             t = f[12]
             if not -0x8000 <= t <= 0x7FFF or (top is not None and not 0 <= t <= top):
                 rng = f"0 .. {top}" if top is not None else "int16"
                 self.add("RSIG-THRESHOLD-001", f"threshold {t} is not an ADC code within {rng}", *at(12), rng, t)
 
-    def samples(self, samples: tuple[int, ...], start: int, buf: bytes, top: int | None) -> None:
+    def samples(self, samples: tuple[int, ...], start: int, buf: bytes, top: int | None, end: int) -> None:
         if not samples:
+            return
+        # elements encoded in bytes below 0x80 only are each a positive fixint, one byte holding 0 .. 127
+        # (every longer encoding starts with a byte of 0xc0 or more): in range without a look at each
+        if (top is None or top >= 0x7F) and buf[start + _array_head(buf[start]):end].isascii():
             return
         lo, hi = min(samples), max(samples)
         if lo >= -0x8000 and hi <= 0x7FFF and (top is None or (lo >= 0 and hi <= top)):
@@ -233,12 +238,16 @@ class _Walk:
                 self.add("RSIG-SAMPLES-003", f"sample {x} is not a raw ADC code 0 .. {top}", *where, f"[0, {top}]", x)
 
 
+def _array_head(lead: int) -> int:
+    """The bytes of a MessagePack array's head (fixarray, array 16, array 32) from its lead byte."""
+    return 1 if lead <= 0x9F else 3 if lead == 0xDC else 5
+
+
 def _element_offsets(buf: bytes, start: int) -> list[int]:
     """Offsets of the elements of the array at ``start`` (and the end), for locating sample findings."""
     b = buf[start]
-    n, pos = (b & 0x0F, start + 1) if b <= 0x9F else (
-        (int.from_bytes(buf[start + 1:start + 3], "big"), start + 3) if b == 0xDC else
-        (int.from_bytes(buf[start + 1:start + 5], "big"), start + 5))
+    pos = start + _array_head(b)
+    n = b & 0x0F if b <= 0x9F else int.from_bytes(buf[start + 1:pos], "big")
     out = [pos]
     for _ in range(n):
         _, pos = msgpack_unpack(buf, pos, depth=1)

@@ -7,7 +7,7 @@ streaming from a file in constant memory, ``decode_header``, ``decode_body``)
 the encoders (``encode``, ``encode_packet``, ``RecorderWriter`` which writes
 frames the way CARLA does), and the fast readers of a payload's shape that the
 checker and variant detection use (``_scan``: ``layout_misfit``,
-``record_chain_misfit``, ``scan_event_add``, ``anim_wheel_ids``).
+``record_chain_misfit``, ``scan_event_add``, ``anim_wheel_ids``, ``alike_records``, ``record_ids``).
 """
 
 from ._api import UNIT, decode, encode, iter_packets, iter_units
@@ -28,7 +28,15 @@ from ._decode import (
 from ._encode import RecorderWriter, encode_body, encode_header, encode_packet
 from ._model import *  # noqa: F403 - the model is part of the public surface
 from ._model import __all__ as _model_all
-from ._scan import EventAddScan, anim_wheel_ids, layout_misfit, record_chain_misfit, scan_event_add
+from ._scan import (
+    EventAddScan,
+    alike_records,
+    anim_wheel_ids,
+    layout_misfit,
+    record_chain_misfit,
+    record_ids,
+    scan_event_add,
+)
 from ._variants import VARIANTS, Variant, variant_by_code, variant_by_name
 
 __all__ = [
@@ -41,6 +49,7 @@ __all__ = [
     "RecorderWriter",
     "UNIT",
     "Variant",
+    "alike_records",
     "anim_wheel_ids",
     "decode",
     "decode_body",
@@ -57,6 +66,7 @@ __all__ = [
     "layout_misfit",
     "record_chain_misfit",
     "read_header",
+    "record_ids",
     "record_struct",
     "scan_event_add",
     "unpack_flat",

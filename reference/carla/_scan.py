@@ -16,8 +16,10 @@ They read the codec's layout tables (``_decode``); the codec does not use them.
 from __future__ import annotations
 
 import struct
+import sys
 from array import array
 from dataclasses import dataclass
+from itertools import repeat
 
 from recspec.errors import Malformed
 
@@ -35,7 +37,8 @@ from ._decode import (
 from ._model import PacketKind as K
 from ._variants import Variant
 
-__all__ = ["EventAddScan", "anim_wheel_ids", "layout_misfit", "record_chain_misfit", "scan_event_add"]
+__all__ = ["EventAddScan", "alike_records", "anim_wheel_ids", "layout_misfit", "record_chain_misfit", "record_ids",
+           "scan_event_add"]
 
 
 # The smallest record of each variable-size layout, by vector width (f32, f64): the
@@ -215,7 +218,9 @@ def _scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
             return None
         (count,) = u16(payload, 0)
         pos = 2
-        for _ in range(count):
+        left = count
+        while left:
+            left -= 1
             at = pos
             database_id, actor_type = head(payload, pos)
             pos += fixed + 4
@@ -247,11 +252,80 @@ def _scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
             if pos > size:
                 return None
             records.append((at, database_id, actor_type, desc, desc_end, lo, len(starts), pos))
+            width = pos - at
+            a = len(starts) - lo  # attributes a record
+            if left > a and payload[at + 4:pos] == payload[pos + 4:pos + width]:
+                # records alike but for their ids (one actor's description and attributes added for many),
+                # more of them than attributes a record: the rest of the run is the first one's shape
+                # moved by a record's width at a time, a strided column per attribute (a record of many
+                # attributes is quicker read again, at a stride)
+                alike = alike_records(payload, pos, width, left)
+                moved = range(width, (alike + 1) * width, width)  # each copy's distance from the first
+                records.extend(zip(map(at.__add__, moved), record_ids(payload, pos, width, alike),
+                                   repeat(actor_type), map(desc.__add__, moved), map(desc_end.__add__, moved),
+                                   range(lo + a, lo + (alike + 1) * a, a or 1) if a else repeat(lo),
+                                   range(lo + 2 * a, lo + (alike + 2) * a, a or 1) if a else repeat(lo),
+                                   map(pos.__add__, moved)))
+                for offsets in (starts, values):
+                    copies = array("L", bytes(offsets.itemsize * a * alike))
+                    for q, x in enumerate(offsets[lo:]):
+                        copies[q::a] = array("L", range(x + width, x + (alike + 1) * width, width))
+                    offsets.extend(copies)
+                pos += alike * width
+                left -= alike
     except struct.error:
         return None
     if pos != size:
         return None
     return EventAddScan(payload, records, starts, values)
+
+
+def alike_records(buf: bytes, at: int, width: int, most: int) -> int:
+    """How many EventAdd records from the one at ``at`` (``width`` bytes; at most ``most``, within
+    ``buf``) are alike byte for byte but for their first four (the database id): then record ``k``
+    starts at ``at + k * width``. Compared a window at a time, each window twice the last, with the
+    ids blanked, so the cost is about twice the run's bytes."""
+    most = min(most, (len(buf) - at) // width)
+    if most < 2 or buf[at + 4:at + width] != buf[at + width + 4:at + 2 * width]:
+        return min(most, 1)
+    unit = bytes(4) + buf[at + 4:at + width]
+    k, window = 2, 2
+    while k < most:
+        m = min(window, most - k)
+        seg = _blank_ids(buf[at + k * width:at + (k + m) * width], width, m)
+        if seg == unit * m:
+            k += m
+            window *= 2
+            continue
+        lo, hi = 0, m  # seg[:lo] records match, seg[:hi] do not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if seg[:mid * width] == unit * mid:
+                lo = mid
+            else:
+                hi = mid
+        return k + lo
+    return k
+
+
+def _blank_ids(seg: bytes, width: int, count: int) -> bytearray:
+    """``seg`` (``count`` records of ``width`` bytes) with each record's first four bytes zeroed."""
+    out = bytearray(seg)
+    blank = bytes(count)
+    for j in range(4):
+        out[j::width] = blank
+    return out
+
+
+def record_ids(buf: bytes, at: int, width: int, count: int) -> list[int]:
+    """The database ids (u32, the first four bytes) of ``count`` records of ``width`` bytes from ``at``."""
+    raw = bytearray(4 * count)
+    for j in range(4):
+        raw[j::4] = buf[at + j:at + count * width:width]
+    ids = array("I", raw)
+    if sys.byteorder == "big":  # pragma: no cover - the log is little-endian
+        ids.byteswap()
+    return ids.tolist()
 
 
 #: Records of more attributes than this try the strided reading first (_scan_event_add).

@@ -27,8 +27,12 @@ from __future__ import annotations
 import math
 import re
 import struct
+import sys
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
+from itertools import chain
 from typing import Any
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
@@ -211,7 +215,7 @@ _INDEX_KEYS: list[str] = [str(i) for i in range(1024)]
 
 def index_keys(n: int) -> list[str]:
     if n > len(_INDEX_KEYS):
-        return [str(i) for i in range(n)]
+        return [*_INDEX_KEYS, *map(str, range(len(_INDEX_KEYS), n))]
     return _INDEX_KEYS[:n]
 
 
@@ -375,6 +379,69 @@ def _double_array(k: int) -> tuple[re.Pattern[bytes], Callable[[bytes, int], tup
 _DOUBLE_ARRAYS = {5 + 11 * k: (k, *_double_array(k), 5 + 11 * k) for k in range(1, 10)}
 
 
+#: Arrays of at least this many elements whose first is an int32 or a double under the key "0" try the
+#: strided reading (:func:`_wide_array`) before the element-by-element loop.
+WIDE_ARRAY_MIN = 64
+
+#: The element types the strided reading takes: (type code, value width, ``array`` typecode).
+_WIDE_TYPES = {T_INT32: (4, "i"), T_DOUBLE: (8, "d")}
+
+
+@cache
+def _digit_period(place: int) -> bytes:
+    """The digit at ``place`` (1, 10, 100...) of the numbers 0, 1, 2...: one period of it,
+    ``10 * place`` ASCII digits."""
+    return b"".join(bytes((48 + d,)) * place for d in range(10))
+
+
+def _digit_column(lo: int, count: int, place: int) -> bytes:
+    """The digit at ``place`` of each of the numbers ``lo .. lo + count - 1``, one byte each."""
+    period = _digit_period(place)
+    start = lo % len(period)
+    return (period * ((start + count) // len(period) + 1))[start:start + count]
+
+
+def _wide_array(buf: bytes, p: int, last: int, code: int) -> tuple[int, list[Any], list[int]] | None:
+    """The elements from ``p`` to ``last`` when they are exactly elements of type ``code`` (an int32 or
+    a double) under the keys "0", "1", ... in order, all within ``last``: their count, values and offsets
+    in ``buf``; else ``None`` (the loop reads them, and reports what is wrong). The keys of one digit
+    count lie at one stride (``digits + 6`` or ``+ 10`` bytes): each column of those bytes, the type
+    codes, every digit of the keys, the NULs and each byte of the values, is one strided slice, compared
+    with what it must hold or gathered, so no object is made an element but its value and offset."""
+    width, typecode = _WIDE_TYPES[code]
+    raw = bytearray()
+    offsets: list[range] = []
+    pos, index, digits = p, 0, 1
+    while pos < last:
+        band_end = 10 ** digits  # the first index of digits + 1 digits
+        stride = 2 + digits + width
+        count = min(band_end - index, (last - pos) // stride)
+        if count <= 0:
+            return None
+        seg = buf[pos:pos + count * stride]
+        if seg[0::stride] != bytes((code,)) * count or seg[1 + digits::stride] != bytes(count):
+            return None
+        for j in range(digits):
+            if seg[1 + j::stride] != _digit_column(index, count, 10 ** (digits - 1 - j)):
+                return None
+        values = bytearray(width * count)
+        for j in range(width):
+            values[j::width] = seg[2 + digits + j::stride]
+        raw += values
+        offsets.append(range(pos, pos + count * stride, stride))
+        pos += count * stride
+        index += count
+        if index < band_end:
+            break
+        digits += 1
+    if pos != last:
+        return None
+    numbers = array(typecode, raw)
+    if sys.byteorder == "big":  # pragma: no cover - BSON is little-endian
+        numbers.byteswap()
+    return index, numbers.tolist(), list(chain.from_iterable(offsets))
+
+
 class _Reader:
     """One buffered unit being decoded: ``buf`` holds file bytes from ``base``.
 
@@ -388,6 +455,9 @@ class _Reader:
     #: struct call instead of element by element; anything else, and any array the pattern does not
     #: match, takes the loop. The tests turn it off to compare the two.
     double_arrays = True
+    #: Read a long array of int32s or doubles under the keys "0", "1", ... a column at a time
+    #: (:func:`_wide_array`); the tests turn it off to compare it with the loop.
+    wide_arrays = True
 
     def __init__(self, buf: bytes, base: int = 0, short: bool = False, path: str = "",
                  units: dict[int, Document] | None = None) -> None:
@@ -487,6 +557,19 @@ class _Reader:
         p = pos + 4
         key_cache = _KEY_CACHE
         is_array = cls is Array
+        if is_array and self.wide_arrays and n >= 7 * WIDE_ARRAY_MIN and buf[p] in _WIDE_TYPES \
+                and buf[p + 1:p + 3] == b"0\x00":
+            wide = _wide_array(buf, p, last, buf[p])
+            if wide is not None:
+                count, values, rel = wide
+                if buf[last] != 0:
+                    raise self.fail(R_LENGTH, f"document of declared length {n} does not end with NUL "
+                                    f"(byte {buf[last]:#04x} at its end)", last, path)
+                self.count += count
+                if self.count > MAX_ELEMENTS:
+                    raise LimitExceeded(f"more than {MAX_ELEMENTS} elements in one buffered unit", self.base + pos,
+                                        path, R_COUNT, "elements", self.count, MAX_ELEMENTS)
+                return cls(index_keys(count), values, list(map(base.__add__, rel)), self.irregular == irregular), end
         while p < last:
             t = buf[p]
             start = p

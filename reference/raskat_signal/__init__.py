@@ -28,6 +28,7 @@ from ._file import UNIT, SignalFile, decode, encode, iter_signals, iter_units, m
 from ._msgpack import MAX_DEPTH, Ext, MsgMap, kind_of
 from ._msgpack import pack as msgpack_pack
 from ._msgpack import unpack as msgpack_unpack
+from ._msgpack_fast import int_elements
 from ._signal import (
     FIELD_NAMES,
     HEADER_V1,
@@ -72,6 +73,7 @@ __all__ = [
     "encode_body",
     "fixed_from_degrees",
     "from_case",
+    "int_elements",
     "iter_signals",
     "iter_units",
     "kind_of",

@@ -42,7 +42,7 @@ from typing import Any, NoReturn
 
 import msgpack  # type: ignore[import-untyped]  # the C extension ships no type information
 
-__all__ = ["proven_fields"]
+__all__ = ["int_elements", "proven_fields"]
 
 #: The scalar types the C unpacker and the hand-written reader return alike.
 _SCALARS = frozenset((type(None), bool, int, float, str, bytes))
@@ -73,11 +73,13 @@ def proven_fields(buf: bytes, count: int) -> tuple[tuple[Any, ...], tuple[int, .
         for _ in range(count):
             value = unpacker.unpack()
             t = type(value)
-            if t not in scalars and not (t is tuple and set(map(type, value)) <= scalars):
+            end = 2 + unpacker.tell()
+            if t not in scalars and not (t is tuple and (int_elements(value, buf[pos:end])
+                                                         or set(map(type, value)) <= scalars)):
                 return None
             offsets.append(pos)
             fields.append(value)
-            pos = 2 + unpacker.tell()
+            pos = end
     # truncation (OutOfData), lead byte 0xc1 (FormatError, a ValueError), invalid UTF-8, a length past the
     # buffer (ValueError), a map or ext (_Unproven): the walk says which, and where
     except (msgpack.UnpackException, ValueError, _Unproven):
@@ -85,3 +87,18 @@ def proven_fields(buf: bytes, count: int) -> tuple[tuple[Any, ...], tuple[int, .
     if pos != len(buf) or b"".join(map(_PACK, fields)) != buf[2:]:
         return None
     return tuple(fields), tuple(offsets)
+
+
+def int_elements(values: tuple[Any, ...], encoded: bytes) -> bool:
+    """Whether every one of ``values`` (an unpacked array, ``encoded`` its MessagePack bytes) is an
+    ``int``, not a ``bool``, in C loops: the sum of ints and bools is an ``int``, a float among them
+    makes it a ``float``, any other value refuses to be added; and a bool's encoding (0xc2, 0xc3) is
+    not a byte of ``encoded``. Where ``encoded`` holds such a byte, the types are looked at one by one."""
+    try:
+        if type(sum(values)) is not int:
+            return False
+    except TypeError:
+        return False
+    if b"\xc2" not in encoded and b"\xc3" not in encoded:
+        return True
+    return set(map(type, values)) <= {int}
