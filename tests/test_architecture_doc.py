@@ -253,3 +253,27 @@ def test_architecture_points_to_the_design_notes() -> None:
     for topic in ("CARLA frames proved clean in bulk", "Runs of one unit in bulk", "Variant detection on a prefix",
                   "Cross-check limits and sampling", "Rule engine inside the walk", "per-file economies"):
         assert topic in _design_notes(), topic
+
+
+#: A citation of a part of ARCHITECTURE.md by its title: ARCHITECTURE.md followed by a comma or 's and the
+#: title in double or single quotes.
+_CITATION = re.compile(r"""ARCHITECTURE\.md(?:'s|,) (?:"([^"\n]+)"|'([^'\n]+)')""")
+
+
+def test_every_citation_of_a_part_of_architecture_names_one() -> None:
+    """Code and docs that send a reader to a part of ARCHITECTURE.md by its title find it there: a
+    heading, or a bold lead-in of a list item."""
+    text = DOC.read_text(encoding="utf-8")
+    titles = re.findall(r"^#+ (.+)$", text, flags=re.M)
+    titles += re.findall(r"^\s*(?:- |\d+\. )\*\*([^*]+)\*\*", text, flags=re.M)
+    cited = [
+        (path, title)
+        for path in _tracked()
+        if path.endswith((".py", ".md", ".toml")) and path not in ("ARCHITECTURE.md", "tests/test_architecture_doc.py")
+        for quoted in _CITATION.findall((ROOT / path).read_text(encoding="utf-8", errors="replace"))
+        for title in quoted
+        if title
+    ]
+    assert len(cited) >= 5  # README, tools/mutate.py, docs/MUTATION.md, tests/test_layers.py cite parts
+    missing = [(path, title) for path, title in cited if not any(t.startswith(title.rstrip("?.")) for t in titles)]
+    assert missing == [], "cited parts of ARCHITECTURE.md that it does not have"
