@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import importlib
 import os
 import stat
@@ -270,7 +269,7 @@ def check_files(files: Sequence[tuple[Path, bool]], options: RunOptions, *, walk
         progress.start(len(files))
     results = _Results(into, entry)
     # collect_traces turns the collection on for the run; without it, a caller's own collecting() holds
-    with collecting(True) if options.collect_traces else contextlib.nullcontext(), _collector_for_many_files():
+    with collecting(True) if options.collect_traces else contextlib.nullcontext():
         if not options.in_workers:
             _check_serial(files, options, results.put, report.unclaimed, errors, progress)
         else:
@@ -279,28 +278,6 @@ def check_files(files: Sequence[tuple[Path, bool]], options: RunOptions, *, walk
     report.files = results.files()
     report.unclaimed.sort()
     return CheckRun(report, errors)
-
-
-#: The youngest generation's collection threshold during a run (CPython's default is 700 allocations). The
-#: Kaitai parsers' objects point at their parents and root, so every parse leaves cycles for the collector;
-#: collecting them every 10,000 allocations instead of 700 costs no more memory than a few small files'
-#: parse trees and saved about 5% of the CPU of `check -j 1` on the mixed folder of benchmarks/bench_folder.py.
-RUN_GC_THRESHOLD = 10_000
-
-
-@contextlib.contextmanager
-def _collector_for_many_files() -> Iterator[None]:
-    """For the run: what is alive at its start (the modules, the caller's objects) left out of the
-    collections (``gc.freeze``: a full collection no longer walks it for every few thousand files), and
-    the youngest generation collected every RUN_GC_THRESHOLD allocations; both undone at the end."""
-    before = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(RUN_GC_THRESHOLD, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-        gc.unfreeze()
 
 
 def _file_options(options: RunOptions) -> dict[str, Any]:

@@ -77,33 +77,3 @@ def test_a_table_entry_spells_verdicts_and_severities_without_the_enum_machinery
     enum_calls = [func for func in stats.stats if func[0].endswith("enum.py")]  # type: ignore[attr-defined]
     assert enum_calls == []
     assert maker(report) == EntryMaker(3)(report)
-
-
-def test_a_run_gives_the_collector_back_as_it_found_it(tmp_path: Path) -> None:
-    """A run collects garbage less often and leaves its start's objects out of collections
-    (recspec/pipeline.py, RUN_GC_THRESHOLD); a caller of the Python API gets its own settings back."""
-    import gc
-
-    from recspec.pipeline import RUN_GC_THRESHOLD, check_paths
-
-    seen: list[tuple[tuple[int, int, int], int]] = []
-    real = check_file.__globals__["_check"]
-
-    def spying(*args: object, **kwargs: object) -> object:
-        seen.append((gc.get_threshold(), gc.get_freeze_count()))
-        return real(*args, **kwargs)
-
-    before = gc.get_threshold()
-    gc.set_threshold(900, 11, 12)
-    try:
-        check_file.__globals__["_check"] = spying
-        report, errors = check_paths([str(_sample(f)) for f in FORMATS])
-    finally:
-        check_file.__globals__["_check"] = real
-        after = gc.get_threshold()
-        gc.set_threshold(*before)
-    assert errors == [] and len(report.files) == len(FORMATS)
-    assert len(seen) == len(FORMATS)
-    assert all(threshold == (RUN_GC_THRESHOLD, 11, 12) and frozen > 0 for threshold, frozen in seen)
-    assert after == (900, 11, 12)
-    assert gc.get_freeze_count() == 0
