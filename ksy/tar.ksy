@@ -22,8 +22,9 @@ doc: |
   bytes as unsigned values, counting the checksum field itself as 8 spaces.
 
   Kaitai has no sum over a byte array, so `checksum_acc` accumulates one: the
-  header is read again as 128 big-endian u4 words, each element carrying the
-  running sum of the bytes before it plus its own four bytes.
+  header is read again as 64 big-endian u8 words, each element carrying the
+  running sum of the bytes before it plus its own eight bytes. The all-zero
+  end marker is recognised by the largest byte of the block, without the sums.
 doc-ref: https://pubs.opengroup.org/onlinepubs/9799919799/utilities/pax.html POSIX pax, "ustar Interchange Format"
 seq:
   - id: entries
@@ -103,17 +104,24 @@ types:
         pos: 0
         type: 'checksum_acc(_index == 0 ? 0 : words[_index - 1].acc)'
         repeat: expr
-        repeat-expr: 128
-        doc: Running byte sums over the header, four bytes per element.
+        repeat-expr: 64
+        doc: Running byte sums over the header, eight bytes per element.
       byte_sum:
-        value: words[127].acc
+        value: words[63].acc
+      chksum_bytes:
+        pos: 148
+        size: 8
       chksum_field_sum:
-        value: words[38].acc - words[36].acc
-        doc: The bytes 148..155 are the words 37 and 38.
+        value: 'chksum_bytes[0] + chksum_bytes[1] + chksum_bytes[2] + chksum_bytes[3] + chksum_bytes[4] + chksum_bytes[5] + chksum_bytes[6] + chksum_bytes[7]'
+        doc: The bytes 148..155, the checksum field as written.
       computed_checksum:
         value: byte_sum - chksum_field_sum + 8 * 32
+      all_bytes:
+        pos: 0
+        size: 512
       is_zero_block:
-        value: byte_sum == 0
+        value: all_bytes.max == 0
+        doc: The end-of-archive marker; tested without the byte sums, which only a member's header needs.
       is_ustar:
         value: magic == [0x75, 0x73, 0x74, 0x61, 0x72, 0x00]
       is_gnu:
@@ -124,10 +132,10 @@ types:
         type: u4
     seq:
       - id: w
-        type: u4be
+        type: u8be
     instances:
       acc:
-        value: 'before + (w >> 24) + ((w >> 16) & 0xff) + ((w >> 8) & 0xff) + (w & 0xff)'
+        value: 'before + (w >> 56) + ((w >> 48) & 0xff) + ((w >> 40) & 0xff) + ((w >> 32) & 0xff) + ((w >> 24) & 0xff) + ((w >> 16) & 0xff) + ((w >> 8) & 0xff) + (w & 0xff)'
   octal:
     doc: An ASCII octal number field of `len` bytes.
     params:

@@ -27,8 +27,9 @@ class Tar(KaitaiStruct):
     bytes as unsigned values, counting the checksum field itself as 8 spaces.
     
     Kaitai has no sum over a byte array, so `checksum_acc` accumulates one: the
-    header is read again as 128 big-endian u4 words, each element carrying the
-    running sum of the bytes before it plus its own four bytes.
+    header is read again as 64 big-endian u8 words, each element carrying the
+    running sum of the bytes before it plus its own eight bytes. The all-zero
+    end marker is recognised by the largest byte of the block, without the sums.
     
     .. seealso::
        POSIX pax, "ustar Interchange Format" - https://pubs.opengroup.org/onlinepubs/9799919799/utilities/pax.html
@@ -76,7 +77,7 @@ class Tar(KaitaiStruct):
             self._read()
 
         def _read(self):
-            self.w = self._io.read_u4be()
+            self.w = self._io.read_u8be()
 
 
         def _fetch_instances(self):
@@ -87,7 +88,7 @@ class Tar(KaitaiStruct):
             if hasattr(self, '_m_acc'):
                 return self._m_acc
 
-            self._m_acc = (((self.before + (self.w >> 24)) + (self.w >> 16 & 255)) + (self.w >> 8 & 255)) + (self.w & 255)
+            self._m_acc = (((((((self.before + (self.w >> 56)) + (self.w >> 48 & 255)) + (self.w >> 40 & 255)) + (self.w >> 32 & 255)) + (self.w >> 24 & 255)) + (self.w >> 16 & 255)) + (self.w >> 8 & 255)) + (self.w & 255)
             return getattr(self, '_m_acc', None)
 
 
@@ -178,6 +179,14 @@ class Tar(KaitaiStruct):
             self.size._fetch_instances()
             self.mtime._fetch_instances()
             self.chksum._fetch_instances()
+            _ = self.all_bytes
+            if hasattr(self, '_m_all_bytes'):
+                pass
+
+            _ = self.chksum_bytes
+            if hasattr(self, '_m_chksum_bytes'):
+                pass
+
             _ = self.words
             if hasattr(self, '_m_words'):
                 pass
@@ -188,20 +197,42 @@ class Tar(KaitaiStruct):
 
 
         @property
+        def all_bytes(self):
+            if hasattr(self, '_m_all_bytes'):
+                return self._m_all_bytes
+
+            _pos = self._io.pos()
+            self._io.seek(0)
+            self._m_all_bytes = self._io.read_bytes(512)
+            self._io.seek(_pos)
+            return getattr(self, '_m_all_bytes', None)
+
+        @property
         def byte_sum(self):
             if hasattr(self, '_m_byte_sum'):
                 return self._m_byte_sum
 
-            self._m_byte_sum = self.words[127].acc
+            self._m_byte_sum = self.words[63].acc
             return getattr(self, '_m_byte_sum', None)
 
         @property
+        def chksum_bytes(self):
+            if hasattr(self, '_m_chksum_bytes'):
+                return self._m_chksum_bytes
+
+            _pos = self._io.pos()
+            self._io.seek(148)
+            self._m_chksum_bytes = self._io.read_bytes(8)
+            self._io.seek(_pos)
+            return getattr(self, '_m_chksum_bytes', None)
+
+        @property
         def chksum_field_sum(self):
-            """The bytes 148..155 are the words 37 and 38."""
+            """The bytes 148..155, the checksum field as written."""
             if hasattr(self, '_m_chksum_field_sum'):
                 return self._m_chksum_field_sum
 
-            self._m_chksum_field_sum = self.words[38].acc - self.words[36].acc
+            self._m_chksum_field_sum = ((((((KaitaiStream.byte_array_index(self.chksum_bytes, 0) + KaitaiStream.byte_array_index(self.chksum_bytes, 1)) + KaitaiStream.byte_array_index(self.chksum_bytes, 2)) + KaitaiStream.byte_array_index(self.chksum_bytes, 3)) + KaitaiStream.byte_array_index(self.chksum_bytes, 4)) + KaitaiStream.byte_array_index(self.chksum_bytes, 5)) + KaitaiStream.byte_array_index(self.chksum_bytes, 6)) + KaitaiStream.byte_array_index(self.chksum_bytes, 7)
             return getattr(self, '_m_chksum_field_sum', None)
 
         @property
@@ -230,22 +261,23 @@ class Tar(KaitaiStruct):
 
         @property
         def is_zero_block(self):
+            """The end-of-archive marker; tested without the byte sums, which only a member's header needs."""
             if hasattr(self, '_m_is_zero_block'):
                 return self._m_is_zero_block
 
-            self._m_is_zero_block = self.byte_sum == 0
+            self._m_is_zero_block = KaitaiStream.byte_array_max(self.all_bytes) == 0
             return getattr(self, '_m_is_zero_block', None)
 
         @property
         def words(self):
-            """Running byte sums over the header, four bytes per element."""
+            """Running byte sums over the header, eight bytes per element."""
             if hasattr(self, '_m_words'):
                 return self._m_words
 
             _pos = self._io.pos()
             self._io.seek(0)
             self._m_words = []
-            for i in range(128):
+            for i in range(64):
                 self._m_words.append(Tar.ChecksumAcc((0 if i == 0 else self.words[i - 1].acc), self._io, self, self._root))
 
             self._io.seek(_pos)

@@ -9,6 +9,13 @@ stream header names it) verifies, with nothing after it, and refuses to
 produce more than ``max_unpacked`` bytes. It decompresses in bounded steps
 with ``lzma.LZMADecompressor(max_length=...)`` so memory stays bounded by the
 limit whatever the input claims.
+
+A stream whose index (read from its footer first, :func:`declared_size`)
+declares more than ``max_unpacked`` bytes is refused before any of it is
+inflated: liblzma checks the index against the blocks it decodes, so such a
+stream either inflates past the limit or fails that check, and is refused
+either way. An xz bomb that honestly declares its size then costs a few
+dozen bytes of reading instead of the limit's worth of decompression.
 """
 
 from __future__ import annotations
@@ -17,12 +24,57 @@ import lzma
 
 from kaitaistruct import KaitaiStructError
 
-__all__ = ["RecspecXz", "XzRejected"]
+__all__ = ["RecspecXz", "XzRejected", "declared_size"]
 
 #: liblzma's own memory limit (the dictionary the stream header declares).
 MAX_XZ_MEMORY = 128 * 1024 * 1024
 #: Bytes of compressed input fed to the decompressor per step.
 _STEP = 64 * 1024
+#: The stream footer (CRC32, backward size, stream flags, magic) and its magic.
+_FOOTER = 12
+_FOOTER_MAGIC = b"YZ"
+
+
+def _vli(data: bytes, pos: int, end: int) -> tuple[int, int] | None:
+    """An xz variable-length integer at ``pos`` (at most 9 bytes, 7 bits each, low first): (value, next)."""
+    value = 0
+    for i in range(9):
+        if pos >= end:
+            return None
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << (7 * i)
+        if not byte & 0x80:
+            return value, pos
+    return None
+
+
+def declared_size(data: bytes) -> int | None:
+    """The uncompressed size that the index of the xz stream ending ``data`` declares (the sum of its
+    records'), or ``None`` where the footer or index cannot be read that way (the decoder then says why).
+    Only a bound to refuse early by: nothing here is trusted to accept a stream."""
+    if len(data) < _FOOTER or data[-2:] != _FOOTER_MAGIC:
+        return None
+    index_size = (int.from_bytes(data[-8:-4], "little") + 1) * 4
+    start = len(data) - _FOOTER - index_size
+    end = len(data) - _FOOTER - 4  # the index's own CRC32 ends it
+    if start < 0 or data[start] != 0:  # the index indicator
+        return None
+    got = _vli(data, start + 1, end)
+    if got is None:
+        return None
+    records, pos = got
+    total = 0
+    for _ in range(records):
+        unpadded = _vli(data, pos, end)
+        if unpadded is None:
+            return None
+        size = _vli(data, unpadded[1], end)
+        if size is None:
+            return None
+        total += size[0]
+        pos = size[1]
+    return total
 
 
 class XzRejected(KaitaiStructError):  # type: ignore[misc]  # kaitaistruct has no types: its base is Any
@@ -38,6 +90,10 @@ class RecspecXz:
         self.max_unpacked = int(max_unpacked)
 
     def decode(self, data: bytes) -> bytes:
+        declared = declared_size(data)
+        if declared is not None and declared > self.max_unpacked:
+            raise XzRejected(f"xz: the stream's index declares {declared} bytes, past the limit of "
+                             f"{self.max_unpacked} bytes", "limit")
         d = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=MAX_XZ_MEMORY)
         out: list[bytes] = []
         produced = 0
