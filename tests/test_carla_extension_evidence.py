@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import SHIPPED_REAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_extension_evidence import damaged_header_report
 
 import recspec
+from helpers import SHIPPED_REAL
 from recspec.report import Verdict
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"

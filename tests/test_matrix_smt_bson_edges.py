@@ -6,9 +6,9 @@ from __future__ import annotations
 import struct
 
 import pytest
-from helpers import REPO
 
 import recspec
+from helpers import REPO
 from recspec.errors import DecodeError
 from recspec.reference.matrix_smt import _bson
 

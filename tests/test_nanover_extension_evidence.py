@@ -8,10 +8,11 @@ import struct
 from pathlib import Path
 
 import pytest
-from helpers import SHIPPED_REAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_extension_evidence import damaged_header_report
+
+from helpers import SHIPPED_REAL
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
