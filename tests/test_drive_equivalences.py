@@ -1,10 +1,13 @@
 """`recspec drive` judges a read-back case by the profile's value equivalences (recspec/drive/_equivalences.py):
 under compat, what `recspec check --profile compat` accepts as the same value; under spec, exact.
 
-The writers here store values the way real writers do and the compat profile accepts: raSkat's C++ writer packs
-a whole-number double as a MessagePack integer (RSIG-FIELDS-003), a Matrix-SMT writer stores whole numbers as
-integers (docs/formats/matrix-smt.md decision 2: -0.0 becomes 0), NanoVer's Python recorder writes an empty
-array as an index array (NANOVER-FRAME-006). Each passes `drive --profile compat` and fails `--profile spec`."""
+The writers of each format's own file (tests/test_<package>_drive_equivalences.py) store values the way real
+writers do and the compat profile accepts: raSkat's C++ writer packs a whole-number double as a MessagePack
+integer (RSIG-FIELDS-003), a Matrix-SMT writer stores whole numbers as integers (docs/formats/matrix-smt.md
+decision 2: -0.0 becomes 0), NanoVer's Python recorder writes an empty array as an index array
+(NANOVER-FRAME-006). Each passes `drive --profile compat` and fails `--profile spec`; there too, each
+format's equivalences value by value, and the reference codec passing compat with nothing excused. Here, the
+table of every format's equivalences and what those files share."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import pytest
 
 from recspec.cli import main
 from recspec.drive._cases import compare
-from recspec.drive._equivalences import all_equivalences, equivalences_for
+from recspec.drive._equivalences import all_equivalences
 from recspec.formats import FORMATS
 from recspec.report import Severity
 
@@ -33,41 +36,6 @@ def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[st
 
 def _error_rules(report: dict[str, Any]) -> set[str]:
     return {f["rule"] for fr in report["files"] for f in fr["findings"] if f["severity"] == "error"}
-
-
-@pytest.mark.parametrize("variant", ["v3", "v4"])
-def test_a_raskat_writer_packing_whole_doubles_as_integers_passes_compat_and_fails_spec(
-        variant: str, capsys: pytest.CaptureFixture[str]) -> None:
-    testee = ["--", PY, str(TESTEES / "raskat_whole_int_writer.py"), "{case}", "{out}"]
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", variant, "--profile", "compat",
-                          "--max-examples", "30", "--seed", "1", *testee)
-    assert code == 0, report
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", variant, "--profile", "spec",
-                          "--max-examples", "30", "--seed", "1", *testee)
-    assert code == 1
-    assert {"RSIG-FIELDS-003", "DRIVE-WRITER-006", "DRIVE-WRITER-007"} <= _error_rules(report)
-
-
-def test_a_matrix_writer_storing_whole_numbers_as_integers_passes_compat(capsys: pytest.CaptureFixture[str]) -> None:
-    """The int64 writer loses the sign of -0.0: a mismatch under spec (tests/test_drive.py), the same value under
-    compat, whose producer stores whole numbers as int32."""
-    code, report = _drive(capsys, "writer", "matrix-smt", "--profile", "compat", "--max-examples", "60",
-                          "--max-size", "2", "--seed", "1", "--",
-                          PY, str(TESTEES / "matrix_int64_writer.py"), "{case}", "{out}")
-    assert code == 0, report
-
-
-def test_a_nanover_writer_typing_empty_arrays_as_index_passes_compat(capsys: pytest.CaptureFixture[str]) -> None:
-    testee = ["--", PY, str(TESTEES / "nanover_guess_writer.py"), "{case}", "{out}"]
-    code, report = _drive(capsys, "writer", "nanover", "--variant", "traj", "--profile", "compat", "--max-examples",
-                          "20", "--seed", "1", *testee)
-    assert code == 0, report
-    code, report = _drive(capsys, "writer", "nanover", "--variant", "traj", "--profile", "spec", "--max-examples",
-                          "20", "--seed", "1", *testee)
-    assert code == 1 and "DRIVE-WRITER-007" in _error_rules(report)
-
-
-# --- the table, value by value -------------------------------------------------------------------------
 
 
 def test_spec_has_no_equivalence_and_each_basis_is_below_an_error_under_its_profiles() -> None:
@@ -88,44 +56,9 @@ def _same(fmt: str, profile: str, expected: Any, actual: Any) -> bool:
     return compare(FORMATS[fmt], expected, actual, (), profile) is None
 
 
-def test_raskat_whole_doubles_equal_integers_in_double_fields_only() -> None:
-    assert _same("raskat-signal", "compat", {"altitude": 150.0}, {"altitude": 150})
-    assert _same("raskat-signal", "compat", {"vref": -0.0}, {"vref": 0})
-    assert _same("raskat-signal", "compat", {"coordinate_1": 3}, {"coordinate_1": 3.0})
-    assert not _same("raskat-signal", "compat", {"altitude": 150.5}, {"altitude": 150})
-    assert not _same("raskat-signal", "compat", {"altitude": 150.0}, {"altitude": 151})
-    assert not _same("raskat-signal", "compat", {"sample_rate": 1}, {"sample_rate": 1.0})  # an integer field
-    assert not _same("raskat-signal", "spec", {"altitude": 150.0}, {"altitude": 150})
-
-
-def test_matrix_zero_sign_is_one_value_under_compat_only() -> None:
-    a = {"frames": [{"time": -0.0}]}
-    b = {"frames": [{"time": 0.0}]}
-    assert _same("matrix-smt", "compat", a, b) and not _same("matrix-smt", "spec", a, b)
-    assert not _same("matrix-smt", "compat", {"x": [1.0]}, {"x": [-1.0]})
-
-
-def test_nanover_empty_arrays_and_float_residue_ids_under_compat() -> None:
-    def frame(arrays: dict[str, Any]) -> dict[str, Any]:
-        return {"records": [{"frame": {"arrays": arrays}}]}
-
-    empty_names, empty_index = frame({"particle.names": {"string": []}}), frame({"particle.names": {"index": []}})
-    assert _same("nanover", "compat", empty_names, empty_index)
-    assert not _same("nanover", "compat", frame({"particle.names": {"string": ["C"]}}),
-                     frame({"particle.names": {"index": [0]}}))
-    assert not _same("nanover", "spec", empty_names, empty_index)
-    ids = frame({"residue.ids": {"string": ["1", "12"]}})
-    assert _same("nanover", "compat", ids, frame({"residue.ids": {"float": [1.0, 12.0]}}))
-    assert not _same("nanover", "compat", ids, frame({"residue.ids": {"float": [1.0, 12.5]}}))
-    assert not _same("nanover", "compat", ids, frame({"residue.ids": {"index": [1, 12]}}))  # another kind: FRAME-004
-    assert not _same("nanover", "spec", ids, frame({"residue.ids": {"float": [1.0, 12.0]}}))
-    assert [e.name for e in equivalences_for("carla", "compat")] == []
-
-
-@pytest.mark.parametrize(("fmt", "variant"), [("nanover", "traj"), ("raskat-signal", "v4"), ("matrix-smt", None),
-                                              ("carla", "0.9.15")])
-def test_the_reference_codec_passes_compat_with_nothing_excused(fmt: str, variant: str | None,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def reference_codec_passes_compat(capsys: pytest.CaptureFixture[str], fmt: str, variant: str | None) -> None:
+    """The reference codec as a writer of ``variant`` passes ``drive --profile compat`` with nothing excused (each
+    format's test_<package>_drive_equivalences.py runs it on one variant)."""
     pick = ["--variant", variant] if variant else []
     code, report = _drive(capsys, "writer", fmt, *pick, "--profile", "compat", "--max-examples", "10", "--seed", "3",
                           "--", PY, str(TESTEES / "reference_writer.py"), "{case}", "{out}", "compat")

@@ -7,6 +7,8 @@ import struct
 
 import pytest
 
+import recspec
+from helpers import REPO
 from recspec.errors import DecodeError
 from recspec.reference.matrix_smt import _bson
 
@@ -83,3 +85,25 @@ def test_an_unterminated_name_is_refused_whether_or_not_it_was_seen_before(name:
         _bson.decode_document(doc)
     assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-001", 5)
     assert "element name" in e.value.message
+
+
+# An element is its type byte, then its key, then its value (docs/formats/matrix-smt.md#bson): a byte that is
+# no BSON type (MATRIX-BSON-002; 0x00 where an element starts ends the element list) gives the bytes after it
+# no meaning, so the fault reported is the type, at its offset, even when those bytes are not a UTF-8 key.
+# Both readers: the whole-buffer decoder and the streaming walker (which recspec check runs).
+@pytest.mark.parametrize("kind", [0x00, 0x19, 0x80])
+def test_a_type_that_is_no_bson_type_is_reported_before_its_key(kind: int) -> None:
+    doc = _document(bytes([kind]) + b"ab\xef\x02\x00")
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(doc)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-BSON-002", 4)
+
+
+def test_a_checked_file_whose_first_type_and_key_are_both_damaged_reports_the_type() -> None:
+    # spec.bson with its first element's type (offset 4) made 0x00 and its key's NUL (offset 12) made 0x01:
+    # the key then runs into the bytes after it, whose first invalid UTF-8 is at 13; the type comes first
+    data = bytearray((REPO / "corpus/matrix-smt/valid/spec.bson").read_bytes())
+    assert data[4:13] == b"\x04objects\x00"
+    data[4], data[12] = 0x00, 0x01
+    report = recspec.check(bytes(data), name="recording.bson", cross_check="off")
+    assert [(f.rule, f.offset) for f in report.findings] == [("MATRIX-BSON-002", 4)]

@@ -2,9 +2,10 @@
 exactly that rule (otherwise valid under the rule's profile), and the property checks
 that the rule fires at the offset and path where the break is.
 
-The witnesses live in tests/witness_<format>.py, each with its ``UNWITNESSABLE`` rules
-and the reason no file can break them; ``test_every_rule_has_a_witness`` keeps both
-lists exact against the catalog.
+The witnesses live in tests/witness_<package>.py (the format's package name, found by
+that name for every registered format), each with its ``UNWITNESSABLE`` rules and the
+reason no file can break them; ``test_every_rule_has_a_witness`` keeps both lists exact
+against the catalog.
 """
 
 from __future__ import annotations
@@ -15,10 +16,6 @@ import io
 from unittest import mock
 
 import pytest
-import witness_carla
-import witness_matrix_smt
-import witness_nanover
-import witness_raskat
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from witness_common import Witness
@@ -28,8 +25,8 @@ from recspec.formats import FORMATS
 from recspec.pipeline import check_stream
 from recspec.report import CORE_RULES, Severity
 
-MODULES = {"carla": witness_carla, "raskat-signal": witness_raskat, "matrix-smt": witness_matrix_smt,
-           "nanover": witness_nanover}
+#: format id -> its witness module (tests/witness_<package>.py); a format without one is a failure to import
+MODULES = {fid: importlib.import_module(f"witness_{info.package}") for fid, info in FORMATS.items()}
 
 #: recspec's own rules, which no file's content breaks
 CORE_UNWITNESSABLE = {

@@ -1,4 +1,5 @@
-"""What a rule witness is, shared by the per-format witness modules (tests/witness_<format>.py).
+"""What a rule witness is, shared by the per-format witness modules (tests/witness_<package>.py, found by the
+format's package name).
 
 A witness is a file drawn to break exactly one rule: valid under the rule's profile
 but for that one break, with the offset and structural path of the break worked out

@@ -32,9 +32,10 @@ EXAMPLES = FormatExamples(
     unseeded_rules={
         "NANOVER-PROTO-004": "an info-level rule; seeded as valid/unpacked-floats.traj",
         "NANOVER-LIMIT-001": "needs a file over 64 MiB (in a smaller file a longer length is a damaged length, "
-                             "NANOVER-STREAM-001); tested on a sparse file in tests/test_messages.py",
-        "NANOVER-LIMIT-003": "needs a payload of 262,145 map entries (4 MB); tested in tests/test_limits_units.py",
-        "NANOVER-LIMIT-004": "needs a state of 65,537 keys (1 MB); tested in tests/test_limits_units.py",
+                             "NANOVER-STREAM-001); tested on a sparse file in tests/test_nanover_messages.py",
+        "NANOVER-LIMIT-003": "needs a payload of 262,145 map entries (4 MB); tested in "
+                             "tests/test_nanover_limits_units.py",
+        "NANOVER-LIMIT-004": "needs a state of 65,537 keys (1 MB); tested in tests/test_nanover_limits_units.py",
         "NANOVER-XCHECK-001": "fires only when recspec's readers disagree, which the corpus must never show",
     },
 )

@@ -484,6 +484,14 @@ class _Reader:
         return self.fail(R_LENGTH, f"{what} runs past the end of its container "
                          f"({need_end - pos} bytes needed, {max(bound - pos, 0)} left)", pos, path)
 
+    def known_type(self, t: int, start: int, path: str) -> None:
+        """The element at ``start`` has a BSON type: checked when its key is not UTF-8, since the bytes after a
+        type byte that is no type are no key, so the type is the first fault. A key that reads well leaves the
+        type to the value's reading (off the hot path); a key with no NUL before its document's end is an element
+        that runs past its document (MATRIX-BSON-001), whatever its type."""
+        if t not in BSON_TYPES:
+            raise self.fail(R_TYPE, f"element type {t:#04x} is not a BSON type", start, path)
+
     def key(self, pos: int, last: int, path: str) -> tuple[str, int]:
         buf = self.buf
         k = buf.find(b"\x00", pos, last)
@@ -581,7 +589,11 @@ class _Reader:
             raw = buf[p + 1:k]
             name = key_cache.get(raw)
             if name is None:
-                name, _ = self.key(p + 1, last, path + "[?]" if is_array else path)
+                try:
+                    name, _ = self.key(p + 1, last, path + "[?]" if is_array else path)
+                except DecodeError:
+                    self.known_type(t, start, path)
+                    raise
             v = k + 1
             # the common types inline, the rest in other(); the named constants measured no slower than literals
             if t == T_DOUBLE:

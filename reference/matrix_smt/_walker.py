@@ -166,9 +166,15 @@ class RecordingWalker:
         try:
             key = chunk[1:k].decode("utf-8")
         except UnicodeDecodeError as e:
+            # after a byte that is no BSON type the bytes are no key: the type is the first fault
+            self._known_type(t, pos, path)
             raise self._fail(R_UTF8, f"element name {bytes(chunk[1:k])!r} is not valid UTF-8 "
                                      f"({e.reason} at byte {e.start})", pos + 1 + e.start, path) from None
         return t, key, pos + k + 1
+
+    def _known_type(self, t: int, start: int, path: str) -> None:
+        if t not in BSON_TYPES:
+            raise self._fail(R_TYPE, f"element type {t:#04x} is not a BSON type", start, path)
 
     def _value_end(self, t: int, start: int, v: int, last: int, path: str) -> int:
         """Where the value at ``v`` ends, reading only its length fields."""

@@ -1,6 +1,8 @@
-"""Messages that say what happened after corruption: a damaged length is called one, with its offset and
-the bytes left; frames are named by place and by id, distinctly; one severity vocabulary in every text
-output; floats a person reads are rounded to their meaningful digits."""
+"""Messages that say what happened after corruption, on CARLA recorder logs: a damaged packet size is
+called a damaged length, with its offset and the bytes left; a truncation names its frame by place and by id,
+distinctly; a string a damaged length stretches is quoted by its start; one severity vocabulary in every text
+output; floats a person reads are rounded to their meaningful digits. (NanoVer's and Matrix-SMT's messages:
+tests/test_nanover_messages.py, tests/test_matrix_smt_messages.py.)"""
 
 from __future__ import annotations
 
@@ -12,33 +14,9 @@ from helpers import SHIPPED_REAL, carla_packets, run_cli
 from recspec.report import Verdict
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
 CARLA_REAL = SHIPPED_REAL / "carla_0910_DistanceToLaneCenter.log"
-NANOVER_HEADER = 16  # u64 magic, u64 version
-NANOVER_RECORD_HEADER = 24  # u128 timestamp, u64 payload length
-
-
-def test_an_absurd_nanover_record_length_is_a_damaged_length_not_a_limit() -> None:
-    data = bytearray((SHIPPED_REAL / "hello_vel.traj").read_bytes())
-    at = NANOVER_HEADER + 16  # record[0]'s length field, after its timestamp
-    data[at:at + 8] = struct.pack("<Q", 4898682855347960924)
-    report = recspec.check(bytes(data), name="damaged.traj")
-    [finding] = report.findings
-    assert finding.rule == "NANOVER-STREAM-001" and finding.offset == at
-    left = len(data) - NANOVER_HEADER - NANOVER_RECORD_HEADER
-    assert finding.message.startswith("damaged length:")
-    assert f"offset {at}" in finding.message and f"{left} bytes are left" in finding.message
-    assert "limit" not in finding.message
-
-
-def test_a_length_above_the_limit_that_the_file_holds_is_the_limit(tmp_path: Path) -> None:
-    limit = 64 * 1024 * 1024  # MAX_PAYLOAD_SIZE, NANOVER-LIMIT-001's documented value
-    head = (SHIPPED_REAL / "hello_vel.traj").read_bytes()[:NANOVER_HEADER]
-    path = tmp_path / "huge.traj"
-    with open(path, "wb") as f:
-        f.write(head + struct.pack("<QQQ", 1, 0, limit + 1))
-        f.truncate(NANOVER_HEADER + NANOVER_RECORD_HEADER + limit + 1)  # sparse: no disk written for the payload
-    [finding] = recspec.check(path).findings
-    assert finding.rule == "NANOVER-LIMIT-001" and finding.offset == NANOVER_HEADER + 16
 
 
 def test_carla_truncation_names_the_frame_by_place_and_by_id() -> None:
@@ -97,14 +75,6 @@ def test_an_absurd_carla_packet_size_is_a_damaged_length() -> None:
                                       f"{0xF0000000} payload bytes")
     assert f"the {len(data) - at - 5} bytes left in the file" in finding.message
     assert "truncated" not in finding.message
-
-
-def test_a_damaged_bson_element_name_shows_the_bytes_found() -> None:
-    data = bytearray((CORPUS / "matrix-smt/valid/spec.bson").read_bytes())
-    data[6] = 0xC2  # the second byte of the first key, "objects": now the start of a 2-byte UTF-8 sequence
-    [finding] = recspec.check(bytes(data), name="scene.bson").findings
-    assert finding.rule == "MATRIX-BSON-005" and finding.offset == 6
-    assert "element name b'o\\xc2jects'" in finding.message
 
 
 def test_a_string_a_damaged_length_stretches_is_quoted_by_its_start(tmp_path: Path) -> None:
