@@ -7,8 +7,12 @@ import os
 import struct
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from recspec.formats import FormatInfo
 
 REPO = Path(__file__).resolve().parents[1]
 #: The real samples that are not shipped: ../shared/real/ beside the checkout, or RECSPEC_REAL_DIR.
@@ -93,3 +97,20 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     finally:
         sys.stdout, sys.stderr = old
     return code, out.getvalue(), err.getvalue()
+
+
+def example_valid_file(info: FormatInfo) -> Path:
+    """The format's valid corpus file that the shared tests take as their example (``EXAMPLES.valid_file``),
+    in the corpus folder the registry gives (``FormatInfo.corpus`` for a format from another package)."""
+    from recspec.conformance.corpus import corpus_folder
+
+    return corpus_folder(info.id) / "valid" / info.load().EXAMPLES.valid_file
+
+
+def example_invalid_file(info: FormatInfo) -> tuple[Path, str]:
+    """The format's invalid corpus file that the shared tests take as their example, and the one rule it breaks
+    under the format's default profile (``EXAMPLES.invalid_file``)."""
+    from recspec.conformance.corpus import corpus_folder
+
+    name, rule = info.load().EXAMPLES.invalid_file
+    return corpus_folder(info.id) / "invalid" / name, rule
