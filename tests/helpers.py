@@ -114,3 +114,11 @@ def example_invalid_file(info: FormatInfo) -> tuple[Path, str]:
 
     name, rule = info.load().EXAMPLES.invalid_file
     return corpus_folder(info.id) / "invalid" / name, rule
+
+
+def format_valid_by_default() -> FormatInfo:
+    """The first registered format whose example valid file is valid under its default profile: the example
+    of a behaviour every format has, where a test checks the file as `recspec check` does by default."""
+    from recspec.formats import FORMATS
+
+    return next(i for i in FORMATS.values() if i.load().EXAMPLES.valid_profile == i.default_profile)

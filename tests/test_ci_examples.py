@@ -10,9 +10,8 @@ from pathlib import Path
 
 import yaml
 
-from helpers import example_valid_file
+from helpers import example_valid_file, format_valid_by_default
 from recspec.cli import _parser, main
-from recspec.formats import FORMATS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,8 +42,7 @@ def test_pre_commit_hook_definition_runs_recspec_check_on_staged_files():
     assert pattern.search("recordings/run1.log") and pattern.search("x.traj") and not pattern.search("README.md")
     # pre-commit runs `entry` with the staged file names appended
     # (a valid file of a format whose files are valid under its default profile, the one the hook checks with)
-    info = next(i for i in FORMATS.values() if i.load().EXAMPLES.valid_profile == i.default_profile)
-    argv = shlex.split(hook["entry"])[1:] + [str(example_valid_file(info))]
+    argv = shlex.split(hook["entry"])[1:] + [str(example_valid_file(format_valid_by_default()))]
     out, err = io.StringIO(), io.StringIO()
     old = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
