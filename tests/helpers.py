@@ -7,7 +7,7 @@ import os
 import struct
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -122,3 +122,13 @@ def format_valid_by_default() -> FormatInfo:
     from recspec.formats import FORMATS
 
     return next(i for i in FORMATS.values() if i.load().EXAMPLES.valid_profile == i.default_profile)
+
+
+def manifest_entry(info: FormatInfo, path: str) -> dict[str, Any]:
+    """The format's corpus manifest entry of ``path`` (``valid/<name>``): its variant, its expected verdicts."""
+    import json
+
+    from recspec.conformance.corpus import corpus_folder
+
+    manifest = json.loads((corpus_folder(info.id) / "manifest.json").read_text())
+    return next(e for e in manifest["files"] if e["path"] == path)
