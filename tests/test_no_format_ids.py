@@ -67,7 +67,6 @@ ALLOWED: dict[str, str] = {
     "test_run_sample.py": "the long run's cross-check sample, on copies of one corpus file",
     "test_sarif_github.py": "the SARIF report, made from named corpus files",
     "test_spool.py": "bounded memory of big runs, on copies of corpus files",
-    "test_startup.py": "start-up: which of the plugins' modules a check imports, on named plugins",
     "test_verdicts.py": "verdicts a CI can trust, on damaged corpus files of each format",
     # a behaviour that belongs to particular formats, tested side by side (to be split per format)
     "test_case_lossless.py": "each format's lossless case details (NaN bits, map order, encoding form)",
