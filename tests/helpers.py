@@ -124,11 +124,16 @@ def format_valid_by_default() -> FormatInfo:
     return next(i for i in FORMATS.values() if i.load().EXAMPLES.valid_profile == i.default_profile)
 
 
-def manifest_entry(info: FormatInfo, path: str) -> dict[str, Any]:
-    """The format's corpus manifest entry of ``path`` (``valid/<name>``): its variant, its expected verdicts."""
+def manifest_files(info: FormatInfo) -> list[dict[str, Any]]:
+    """The entries of the format's corpus manifest (in the corpus folder the registry gives): each file's
+    ``path`` (``valid/<name>``), variant and expected verdicts."""
     import json
 
     from recspec.conformance.corpus import corpus_folder
 
-    manifest = json.loads((corpus_folder(info.id) / "manifest.json").read_text())
-    return next(e for e in manifest["files"] if e["path"] == path)
+    return list(json.loads((corpus_folder(info.id) / "manifest.json").read_text())["files"])
+
+
+def manifest_entry(info: FormatInfo, path: str) -> dict[str, Any]:
+    """The format's corpus manifest entry of ``path`` (``valid/<name>``)."""
+    return next(e for e in manifest_files(info) if e["path"] == path)

@@ -65,7 +65,6 @@ ALLOWED: dict[str, str] = {
     "test_parallel.py": "-j N workers, crash and timeout verdicts, on corpus files",
     "test_reports.py": "the report writers and the golden reports, made from named corpus files",
     "test_run_sample.py": "the long run's cross-check sample, on copies of one corpus file",
-    "test_sarif_github.py": "the SARIF report, made from named corpus files",
     "test_spool.py": "bounded memory of big runs, on copies of corpus files",
     "test_verdicts.py": "verdicts a CI can trust, on damaged corpus files of each format",
     # a behaviour that belongs to particular formats, tested side by side (to be split per format)
