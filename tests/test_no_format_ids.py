@@ -62,7 +62,6 @@ ALLOWED: dict[str, str] = {
     "test_expectations.py": "--expectations, on one format's invalid corpus files",
     "test_fleet.py": "--shard and merge, on folders of corpus files",
     "test_fuzz_campaigns.py": "campaign options (--jobs, --merge, signatures), on one format's harness",
-    "test_parallel.py": "-j N workers, crash and timeout verdicts, on corpus files",
     "test_reports.py": "the report writers and the golden reports, made from named corpus files",
     "test_run_sample.py": "the long run's cross-check sample, on copies of one corpus file",
     "test_spool.py": "bounded memory of big runs, on copies of corpus files",
