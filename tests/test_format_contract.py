@@ -184,6 +184,7 @@ def test_the_plugins_examples_for_the_shared_tests(info: FormatInfo) -> None:
     rule, words = ex.explain
     assert rule.upper() in module.RULES_BY_ID and words, f"{info.module}.EXAMPLES.explain"
     assert ex.corpus_rules_more_than > 0
+    assert ex.run_sample in ("default", "own", "none"), f"{info.module}.EXAMPLES.run_sample"
     assert ex.case_targets and all(v is None or v in info.variants for v, _ in ex.case_targets), \
         f"{info.module}.EXAMPLES.case_targets"
     assert ex.small_cases is not None, f"{info.module}.EXAMPLES.small_cases"
