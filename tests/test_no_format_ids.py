@@ -52,7 +52,6 @@ REGISTRY = "recspec/_builtin_formats.py"
 #: from the plugins' ``EXAMPLES`` instead is left for when a behaviour is tested per format.
 ALLOWED: dict[str, str] = {
     # a behaviour every format shares, shown on one format's file or case (the example is incidental)
-    "test_api_arguments.py": "argument checking; a format name is one of the arguments drawn",
     "test_benchmarks_smoke.py": "runs the benchmark scripts, which take a format and its files as arguments",
     "test_ci_recipes.py": "the CI recipes run recspec on named corpus files",
     "test_drive.py": "drive's engine (planted bugs, shrinking, reports), on one format's testees",
