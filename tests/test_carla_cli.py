@@ -153,3 +153,14 @@ def test_a_duration_finding_names_the_frame_id_as_an_id_beside_the_frames_index(
     frame_id = struct.unpack_from("<Q", data, finding["offset"] - 8)[0]
     assert frame_id != index and f"id {frame_id}" in finding["message"]
     assert f"frame {frame_id} " not in finding["message"]
+
+
+def test_a_known_deviation_keeps_its_place_in_the_table(tmp_path: Path) -> None:
+    """invalid/CARLA-FRAME-004.log breaks the rule at byte 1990; listed as a known deviation (--expectations,
+    tests/test_expectations.py), the table still says where."""
+    (tmp_path / "elapsed.log").write_bytes((CORPUS / "invalid" / "CARLA-FRAME-004.log").read_bytes())
+    exp = tmp_path / "expectations.json"
+    exp.write_text(json.dumps({"recspec_expectations": 1, "files": {"elapsed.log": {"CARLA-FRAME-004": "rounds"}}}))
+    code, out, _ = run("check", str(tmp_path / "elapsed.log"), "--expectations", str(exp))
+    assert code == 0
+    assert "CARLA-FRAME-004 (known deviation) @1990" in out
