@@ -60,7 +60,6 @@ ALLOWED: dict[str, str] = {
     "test_fleet.py": "--shard and merge, on folders of corpus files",
     "test_fuzz_campaigns.py": "campaign options (--jobs, --merge, signatures), on one format's harness",
     "test_reports.py": "the report writers and the golden reports, made from named corpus files",
-    "test_spool.py": "bounded memory of big runs, on copies of corpus files",
     "test_verdicts.py": "verdicts a CI can trust, on damaged corpus files of each format",
     # a behaviour that belongs to particular formats, tested side by side (to be split per format)
     "test_case_lossless.py": "each format's lossless case details (NaN bits, map order, encoding form)",
