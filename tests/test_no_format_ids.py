@@ -57,7 +57,6 @@ ALLOWED: dict[str, str] = {
     "test_drive.py": "drive's engine (planted bugs, shrinking, reports), on one format's testees",
     "test_drive_failures.py": "drive's failure grouping, on one format's planted testee",
     "test_drive_persistent.py": "drive --persistent, on one format's persistent testee",
-    "test_fleet.py": "--shard and merge, on folders of corpus files",
     "test_fuzz_campaigns.py": "campaign options (--jobs, --merge, signatures), on one format's harness",
     "test_reports.py": "the report writers and the golden reports, made from named corpus files",
     "test_verdicts.py": "verdicts a CI can trust, on damaged corpus files of each format",
