@@ -60,6 +60,17 @@ def test_plugin_module_has_every_member(info: FormatInfo) -> None:
 
 
 @pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_check_takes_every_keyword_the_pipeline_passes(info: FormatInfo) -> None:
+    """``FormatModule.check``'s keywords (the pipeline passes each, ``run_files`` included), by name."""
+    from recspec.formats import CheckFunction
+
+    wanted = set(inspect.signature(CheckFunction.__call__).parameters) - {"self", "f"}
+    got = inspect.signature(info.load().check).parameters
+    missing = sorted(n for n in wanted if n not in got)
+    assert not missing, f"{info.module}.check lacks the keyword(s) {missing}"
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
 def test_kaitai_comparison_has_every_member(info: FormatInfo) -> None:
     comparison = info.load().KAITAI
     missing = sorted(n for n in _members(KaitaiComparison) if not hasattr(comparison, n))

@@ -52,14 +52,19 @@ REGISTRY = "recspec/_builtin_formats.py"
 #: from the plugins' ``EXAMPLES`` instead is left for when a behaviour is tested per format.
 ALLOWED: dict[str, str] = {
     # a behaviour every format shares, shown on one format's file or case (the example is incidental)
-    "test_benchmarks_smoke.py": "runs the benchmark scripts, which take a format and its files as arguments",
-    "test_ci_recipes.py": "the CI recipes run recspec on named corpus files",
-    "test_drive.py": "drive's engine (planted bugs, shrinking, reports), on one format's testees",
+    "test_benchmarks_smoke.py": "runs each format's own benchmark generators (benchmarks/make_*.py), which no "
+                                "plugin member names yet",
+    "test_ci_recipes.py": "runs the CI recipes on a pinned recspec release: its recordings are files of the formats "
+                          "that release knows, not of this registry",
+    "test_drive.py": "drive's engine (planted bugs, shrinking, reports), on one format's testees (tests/testees/; "
+                     "no plugin member names a planted testee yet)",
     "test_drive_failures.py": "drive's failure grouping, on one format's planted testee",
     "test_drive_persistent.py": "drive --persistent, on one format's persistent testee",
     "test_fuzz_campaigns.py": "campaign options (--jobs, --merge, signatures), on one format's harness",
-    "test_reports.py": "the report writers and the golden reports, made from named corpus files",
-    "test_verdicts.py": "verdicts a CI can trust, on damaged corpus files of each format",
+    "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files, "
+                       "and the content tests check the README's example finding (CARLA-FRAME-004 at byte 1990)",
+    "test_verdicts.py": "verdicts a CI can trust, on particular writers' files (raSkat's v3-writer, NanoVer's "
+                        "small.traj) and damaged ones",
     # a behaviour that belongs to particular formats, tested side by side (to be split per format)
     "test_case_lossless.py": "each format's lossless case details (NaN bits, map order, encoding form)",
     "test_cross_check_sample.py": "the sampled cross-check, which the formats with long files have",
