@@ -59,7 +59,6 @@ ALLOWED: dict[str, str] = {
     "test_drive.py": "drive's engine (planted bugs, shrinking, reports), on one format's testees (tests/testees/; "
                      "no plugin member names a planted testee yet)",
     "test_drive_failures.py": "drive's failure grouping, on one format's planted testee",
-    "test_drive_persistent.py": "drive --persistent, on one format's persistent testee",
     "test_fuzz_campaigns.py": "campaign options (--jobs, --merge, signatures), on one format's harness",
     "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files, "
                        "and the content tests check the README's example finding (CARLA-FRAME-004 at byte 1990)",
