@@ -4,8 +4,9 @@ The campaign's child (``_child``), the minimiser and the triage children
 (``_triage``) and the packaged fuzzers (``entrypoints/``) all load a harness
 module through the registry, instrument what they fuzz and leave the rest out
 (``INSTRUMENT``, ``not_instrumented``), and run a target with the self-test
-canary (``checked_harness``). Only the standard library is imported here: a
-fuzzing process imports this module before atheris instruments recspec.
+canary (``checked_harness``). Only the standard library is imported here (the
+registry inside a function): a fuzzing process imports this module before atheris
+instruments recspec.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ if TYPE_CHECKING:
 
     from ._contract import FuzzHarness
 
-__all__ = ["CANARY_ENV", "INSTRUMENT", "NOT_INSTRUMENTED", "TARGETS", "CanaryHit", "checked_harness", "load_harness",
-           "not_instrumented"]
+__all__ = ["CANARY_ENV", "INSTRUMENT", "NOT_INSTRUMENTED", "PLUGIN_NOT_INSTRUMENTED", "TARGETS", "CanaryHit",
+           "checked_harness", "format_modules_not_instrumented", "load_harness", "not_instrumented"]
 
 #: The targets every harness module provides (``FuzzHarness.TARGETS``).
 TARGETS = ("ref", "ksy", "diff")
@@ -42,20 +43,35 @@ INSTRUMENT = ("recspec", "kaitaistruct")
 #: ... except these modules and packages with every module in them: the harnesses and mutators
 #: themselves, the report and its rendering to plain JSON data (``to_plain``) and the HTML
 #: trace: no parsing or checking there. Their code runs in every execution; instrumented, it
-#: costs time and finds no parser bug.
+#: costs time and finds no parser bug. Each format's own modules of that kind join them from the
+#: registry (``format_modules_not_instrumented``).
 NOT_INSTRUMENTED = ("recspec.fuzz", "recspec.report", "recspec._plain", "recspec.trace")
+#: The plugin modules (``FormatInfo.module``'s submodules) that only collect a check's trace and draw
+#: its picture (``FormatModule.TRACE``, ``picture``): no parsing or checking there either.
+PLUGIN_NOT_INSTRUMENTED = ("_trace", "_picture")
+
+
+def format_modules_not_instrumented() -> list[str]:
+    """Every registered format's harness module and its plugin's ``PLUGIN_NOT_INSTRUMENTED`` modules, by
+    name: the registry knows where a format's code lives (a format from another package names its own).
+    Only names: finding a submodule's spec would import its plugin package (and what that imports)
+    before atheris instruments it."""
+    from recspec.formats import FORMATS  # the registry, which imports no checker
+
+    return [name for info in FORMATS.values()
+            for name in (info.fuzz_module, *(f"{info.module}.{sub}" for sub in PLUGIN_NOT_INSTRUMENTED))]
 
 
 def not_instrumented() -> list[str]:
-    """The module names of ``NOT_INSTRUMENTED``, each package's modules listed one by one:
-    atheris' ``exclude`` matches whole module names, not packages."""
+    """The module names of ``NOT_INSTRUMENTED``, each package's modules listed one by one (atheris'
+    ``exclude`` matches whole module names, not packages), and ``format_modules_not_instrumented()``."""
     names: list[str] = []
     for name in NOT_INSTRUMENTED:
         names.append(name)
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.submodule_search_locations:
             names += [m.name for m in pkgutil.walk_packages(spec.submodule_search_locations, name + ".")]
-    return names
+    return list(dict.fromkeys([*names, *format_modules_not_instrumented()]))
 
 
 def load_harness(info: FormatInfo) -> FuzzHarness:

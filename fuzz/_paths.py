@@ -7,16 +7,20 @@ recspec runs in two situations:
   come from ``<repo>/corpus/<format>/`` and crashes are saved, next to the
   other regression files, in ``<repo>/corpus/<format>/regressions/``;
 * installed from a wheel: seeds come from the packaged copy of the corpus
-  (``importlib.resources.files("recspec.corpus") / <format>``) and there is no
-  default place for crashes: the caller must name one (``--out``).
+  (the ``recspec.corpus`` package data) and there is no default place for
+  crashes: the caller must name one (``--out``).
 
-Only the standard library is imported here, so that the fuzzing subprocess can
-import this module before atheris instruments recspec.
+A format from another package brings its own corpus folder (the registry's
+``FormatInfo.corpus``): its seeds come from there, and its crashes and merged
+inputs go there, installed or not.
+
+The registry is imported only inside the functions that need it (the campaign's
+parent process), so that the fuzzing subprocess can import this module before
+atheris instruments recspec.
 """
 
 from __future__ import annotations
 
-import importlib.resources
 from pathlib import Path
 
 from recspec._paths import checkout_root
@@ -30,30 +34,43 @@ SEED_SUBDIRS = ("valid", "invalid", "regressions", "fuzz")
 
 
 def corpus_dir(fmt: str) -> Path | None:
-    """``corpus/<fmt>/`` of the checkout, else of the installed package; ``None`` if absent."""
-    root = checkout_root()
-    if root is not None:
-        d = root / "corpus" / fmt
-        return d if d.is_dir() else None
+    """The format's seed corpus folder as the registry gives it (``FormatInfo.corpus`` for a format from
+    another package, else ``corpus/<fmt>/`` of the checkout or of the installed package); ``None`` if
+    absent."""
+    from recspec.conformance.corpus import corpus_folder  # the registry: imported only when asked
+
     try:
-        packaged = importlib.resources.files("recspec.corpus") / fmt
-    except ModuleNotFoundError:
+        d = corpus_folder(fmt)
+    except FileNotFoundError:  # installed without the package data
         return None
-    d = Path(str(packaged))
     return d if d.is_dir() else None
 
 
-def default_crash_dir(fmt: str) -> Path | None:
-    """``<repo>/corpus/<fmt>/regressions`` in a checkout; ``None`` when installed."""
+def _own_corpus(fmt: str) -> Path | None:
+    """The folder that crashes and merged inputs go to: the corpus folder of a format that brings its own
+    (``FormatInfo.corpus``), else ``corpus/<fmt>/`` of the checkout; ``None`` for a built-in format of an
+    installed recspec, whose packaged corpus is not the place for new files."""
+    from recspec.formats import FORMATS
+
+    info = FORMATS.get(fmt)
+    if info is not None and info.corpus:
+        return Path(info.corpus)
     root = checkout_root()
-    return None if root is None else root / "corpus" / fmt / "regressions"
+    return None if root is None else root / "corpus" / fmt
+
+
+def default_crash_dir(fmt: str) -> Path | None:
+    """``regressions/`` of the format's own corpus folder (``_own_corpus``): where crashes are saved next to
+    the other regression files; ``None`` when there is none."""
+    base = _own_corpus(fmt)
+    return None if base is None else base / "regressions"
 
 
 def default_merge_dir(fmt: str) -> Path | None:
-    """``<repo>/corpus/<fmt>/fuzz`` in a checkout (where ``recspec fuzz --merge`` keeps the
-    minimised campaign corpus, which seeds later campaigns); ``None`` when installed."""
-    root = checkout_root()
-    return None if root is None else root / "corpus" / fmt / "fuzz"
+    """``fuzz/`` of the format's own corpus folder (``_own_corpus``), where ``recspec fuzz --merge`` keeps
+    the minimised campaign corpus, which seeds later campaigns; ``None`` when there is none."""
+    base = _own_corpus(fmt)
+    return None if base is None else base / "fuzz"
 
 
 def dictionary_file(name: str) -> Path | None:

@@ -176,6 +176,14 @@ class FormatExamples:
     explain: tuple[str, tuple[str, ...]]
     #: A check of the whole seed corpus reports more distinct rule ids than this.
     corpus_rules_more_than: int
+    #: ``(name, rule)``: a file of ``corpus/<id>/invalid/`` that is invalid under the format's default profile,
+    #: and the one rule it breaks there (its ``manifest.json`` entry's).
+    invalid_file: tuple[str, str] = ("", "")
+    #: How the default cross-check of a long run (more than ``RUN_SAMPLE_FROM`` files) samples this format's
+    #: files: ``"default"``, the shared rule (conformance/_plugin.py ``run_sampled_out``: about 1 file in
+    #: ``RUN_SAMPLE`` by a hash of its path, and every malformed file); ``"own"``, a rule of the format's own,
+    #: tested in its own tests; ``"none"``, every file is read.
+    run_sample: str = "default"
     #: ``(path, value)`` pairs the reference dump of ``valid_file`` holds (``recspec dump``; a path is
     #: dot-separated keys and list indices, ``packets.0.kind``), and the same for the Kaitai dump (``--ksy``).
     dump_facts: tuple[tuple[str, Any], ...] = ()

@@ -7,8 +7,12 @@ import os
 import struct
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from recspec.formats import FormatInfo
 
 REPO = Path(__file__).resolve().parents[1]
 #: The real samples that are not shipped: ../shared/real/ beside the checkout, or RECSPEC_REAL_DIR.
@@ -93,3 +97,43 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     finally:
         sys.stdout, sys.stderr = old
     return code, out.getvalue(), err.getvalue()
+
+
+def example_valid_file(info: FormatInfo) -> Path:
+    """The format's valid corpus file that the shared tests take as their example (``EXAMPLES.valid_file``),
+    in the corpus folder the registry gives (``FormatInfo.corpus`` for a format from another package)."""
+    from recspec.conformance.corpus import corpus_folder
+
+    return corpus_folder(info.id) / "valid" / info.load().EXAMPLES.valid_file
+
+
+def example_invalid_file(info: FormatInfo) -> tuple[Path, str]:
+    """The format's invalid corpus file that the shared tests take as their example, and the one rule it breaks
+    under the format's default profile (``EXAMPLES.invalid_file``)."""
+    from recspec.conformance.corpus import corpus_folder
+
+    name, rule = info.load().EXAMPLES.invalid_file
+    return corpus_folder(info.id) / "invalid" / name, rule
+
+
+def format_valid_by_default() -> FormatInfo:
+    """The first registered format whose example valid file is valid under its default profile: the example
+    of a behaviour every format has, where a test checks the file as `recspec check` does by default."""
+    from recspec.formats import FORMATS
+
+    return next(i for i in FORMATS.values() if i.load().EXAMPLES.valid_profile == i.default_profile)
+
+
+def manifest_files(info: FormatInfo) -> list[dict[str, Any]]:
+    """The entries of the format's corpus manifest (in the corpus folder the registry gives): each file's
+    ``path`` (``valid/<name>``), variant and expected verdicts."""
+    import json
+
+    from recspec.conformance.corpus import corpus_folder
+
+    return list(json.loads((corpus_folder(info.id) / "manifest.json").read_text())["files"])
+
+
+def manifest_entry(info: FormatInfo, path: str) -> dict[str, Any]:
+    """The format's corpus manifest entry of ``path`` (``valid/<name>``)."""
+    return next(e for e in manifest_files(info) if e["path"] == path)

@@ -12,46 +12,49 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import recspec
-from helpers import SHIPPED_REAL
+from helpers import example_valid_file, format_valid_by_default
 from recspec.errors import InputError, InternalError, RecspecError, UsageError
 from recspec.report import Verdict
 
-STATE = SHIPPED_REAL / "sim-switching-test-recording.state"  # a real NanoVer .state the repository ships
+#: the example format and its valid file (valid under every profile drawn here: GOOD["profile"])
+INFO = format_valid_by_default()
+VALID = example_valid_file(INFO)
+SUF = VALID.suffix
 
 #: Values each argument accepts (the drawn call must succeed with them) and values it must refuse.
 GOOD: dict[str, list[Any]] = {
-    "format": [None, "nanover", "NanoVer"],
+    "format": [None, INFO.id, INFO.id.upper()],  # a format's name in any case
     "profile": [None, "spec", "compat"],
     "cross_check": ["default", "full", "off", True, False],
     "cross_check_limit": [None, 0, 1, 1 << 20],
-    "name": [None, "x.state", "plain"],
+    "name": [None, f"x{SUF}", "plain"],
     "trace": [False, True],
 }
 BAD: dict[str, list[Any]] = {
-    "format": [3, b"nanover", "nope", ""],
+    "format": [3, INFO.id.encode(), "nope", ""],
     "profile": [3, "strict", ["spec"]],
     "cross_check": ["on", "yes", "Off", 1, 0, None, "", "default "],
     "cross_check_limit": [-1, "1MB", 1.5, True, b"1"],
-    "name": [123, b"x.state", Path("x.state"), ["x"]],
+    "name": [123, f"x{SUF}".encode(), Path(f"x{SUF}"), ["x"]],
     "trace": ["x", 1, None],
 }
 
 
 def _source(kind: str) -> Any:
     if kind == "path":
-        return STATE
+        return VALID
     if kind == "str path":
-        return str(STATE)
+        return str(VALID)
     if kind == "bytes":
-        return STATE.read_bytes()
+        return VALID.read_bytes()
     if kind == "binary file":
-        return open(STATE, "rb")
+        return open(VALID, "rb")
     if kind == "text file":
-        return open(STATE, encoding="latin-1")
+        return open(VALID, encoding="latin-1")
     if kind == "StringIO":
         return io.StringIO("not bytes")
     if kind == "NUL path":
-        return "bad\x00name.state"
+        return f"bad\x00name{SUF}"
     if kind == "float":
         return 1.5
     raise AssertionError(kind)
@@ -110,14 +113,14 @@ def test_no_argument_value_makes_check_crash(drawn: tuple[str, dict[str, Any], s
 
 @pytest.mark.parametrize("mode, ran", [("off", False), (False, False), ("default", True), (True, True), ("full", True)])
 def test_cross_check_takes_the_command_line_modes(mode: object, ran: bool) -> None:
-    report = recspec.check(STATE, cross_check=mode)  # type: ignore[arg-type]
+    report = recspec.check(VALID, cross_check=mode)  # type: ignore[arg-type]
     assert ("cross_check" in report.evidence) is ran
 
 
 def test_a_text_mode_file_is_refused_with_the_fix() -> None:
-    with open(STATE, encoding="latin-1") as f, pytest.raises(UsageError, match="open it in binary mode"):
+    with open(VALID, encoding="latin-1") as f, pytest.raises(UsageError, match="open it in binary mode"):
         recspec.check(f)
-    with open(STATE, encoding="latin-1") as f, pytest.raises(UsageError, match="open it in binary mode"):
+    with open(VALID, encoding="latin-1") as f, pytest.raises(UsageError, match="open it in binary mode"):
         recspec.dump(f)
 
 
@@ -131,26 +134,26 @@ def test_a_text_mode_file_is_refused_with_the_fix() -> None:
 ])
 def test_a_bad_value_is_a_usage_error_naming_its_argument(kwargs: dict[str, Any], argument: str) -> None:
     with pytest.raises(UsageError, match=rf"^{argument}="):
-        recspec.check(STATE.read_bytes(), **kwargs)
+        recspec.check(VALID.read_bytes(), **kwargs)
 
 
 def test_dump_refuses_what_it_cannot_write_to_or_read() -> None:
     with pytest.raises(UsageError, match=r"^out="):
-        recspec.dump(STATE, out=3)  # type: ignore[arg-type]
+        recspec.dump(VALID, out=3)  # type: ignore[arg-type]
     with pytest.raises(UsageError, match=r"^ksy="):
-        recspec.dump(STATE, ksy="yes")  # type: ignore[arg-type]
-    with open(STATE, "rb") as f:
+        recspec.dump(VALID, ksy="yes")  # type: ignore[arg-type]
+    with open(VALID, "rb") as f:
         f.close()
         with pytest.raises(UsageError, match=r"^source"):
             recspec.dump(f)
     with pytest.raises(InputError):
-        recspec.dump(STATE.with_name("missing.state"))
+        recspec.dump(VALID.with_name(f"missing{SUF}"))
 
 
 _ANY = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True),
                  st.text(max_size=12), st.binary(max_size=12), st.lists(st.integers(), max_size=2),
-                 st.just(Path("x.state")),
-                 st.sampled_from(["default", "full", "off", "nanover", "spec", "compat", "state", "traj"]))
+                 st.just(Path(f"x{SUF}")),
+                 st.sampled_from(["default", "full", "off", INFO.id, "spec", "compat", *INFO.variants]))
 
 
 @settings(deadline=None)

@@ -153,3 +153,27 @@ def test_a_duration_finding_names_the_frame_id_as_an_id_beside_the_frames_index(
     frame_id = struct.unpack_from("<Q", data, finding["offset"] - 8)[0]
     assert frame_id != index and f"id {frame_id}" in finding["message"]
     assert f"frame {frame_id} " not in finding["message"]
+
+
+def test_a_known_deviation_keeps_its_place_in_the_table(tmp_path: Path) -> None:
+    """invalid/CARLA-FRAME-004.log breaks the rule at byte 1990; listed as a known deviation (--expectations,
+    tests/test_expectations.py), the table still says where."""
+    (tmp_path / "elapsed.log").write_bytes((CORPUS / "invalid" / "CARLA-FRAME-004.log").read_bytes())
+    exp = tmp_path / "expectations.json"
+    exp.write_text(json.dumps({"recspec_expectations": 1, "files": {"elapsed.log": {"CARLA-FRAME-004": "rounds"}}}))
+    code, out, _ = run("check", str(tmp_path / "elapsed.log"), "--expectations", str(exp))
+    assert code == 0
+    assert "CARLA-FRAME-004 (known deviation) @1990" in out
+
+
+def test_a_stats_float_with_rounding_noise_renders_the_same_after_a_merge(tmp_path: Path) -> None:
+    """The JSON report gives duration_s 0.15000000000000002 as 0.15; the HTML report of the run
+    must say the same, or the merged run's page (read from the JSON) differs from it."""
+    log = CORPUS / "valid" / "0.9.15.log"
+    run("check", str(log), "--shard", "1/1", f"--report=json:{tmp_path / '1.json'}")
+    run("check", str(log), "--no-pictures", f"--report=html:{tmp_path / 'whole.html'}")
+    code, _, err = run("merge", str(tmp_path / "1.json"), f"--report=html:{tmp_path / 'merged.html'}")
+    assert code == 0, err
+    page = (tmp_path / "whole.html").read_text()
+    assert "duration_s 0.15," in page
+    assert (tmp_path / "merged.html").read_text() == page

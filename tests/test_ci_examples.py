@@ -10,6 +10,7 @@ from pathlib import Path
 
 import yaml
 
+from helpers import example_valid_file, format_valid_by_default
 from recspec.cli import _parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,7 +41,8 @@ def test_pre_commit_hook_definition_runs_recspec_check_on_staged_files():
     pattern = re.compile(hook["files"])
     assert pattern.search("recordings/run1.log") and pattern.search("x.traj") and not pattern.search("README.md")
     # pre-commit runs `entry` with the staged file names appended
-    argv = shlex.split(hook["entry"])[1:] + [str(ROOT / "corpus" / "carla" / "valid" / "0.9.15.log")]
+    # (a valid file of a format whose files are valid under its default profile, the one the hook checks with)
+    argv = shlex.split(hook["entry"])[1:] + [str(example_valid_file(format_valid_by_default()))]
     out, err = io.StringIO(), io.StringIO()
     old = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err

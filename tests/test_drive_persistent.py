@@ -1,12 +1,11 @@
 """`recspec drive --persistent`: one testee process answers every case (length-prefixed JSON both ways); a crash
-or a hang is reported against the case that caused it, the process restarted, and the run goes on. The C++ and
-Python examples of docs/testees run in that mode; the C++ driver reads subnormal doubles."""
+or a hang is reported against the case that caused it, the process restarted, and the run goes on. The examples
+of docs/testees run in that mode (raSkat's C++ writer and NanoVer's Python one, tested in
+tests/test_raskat_signal_drive_persistent.py and test_nanover_drive_persistent.py)."""
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import pytest
 
 from recspec.cli import main
 from recspec.drive import CommandWriter, DriveOptions, run_drive
-from recspec.formats import FORMATS
+from recspec.formats import FORMATS, FormatInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTEES = ROOT / "tests" / "testees"
@@ -28,17 +27,24 @@ def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[st
     return code, json.loads(capsys.readouterr().out)
 
 
+def _first_variant(info: FormatInfo) -> str | None:
+    """The format's first variant that drive targets by default (``None`` for a format of one layout)."""
+    return next((v for v in info.variants if v not in info.legacy_variants), None)
+
+
 def test_one_process_writes_every_case() -> None:
+    info = next(iter(FORMATS.values()))  # one process for the whole run is every format's
     testee = CommandWriter([PY, TESTEE, "spec"], 10.0, persistent=True)
-    run = run_drive("writer", DriveOptions(FORMATS["nanover"], None, "spec", max_examples=30, seed=1), ["traj"],
-                    testee)
+    variant = _first_variant(info)
+    run = run_drive("writer", DriveOptions(info, variant, "spec", max_examples=30, seed=1), [variant], testee)
     assert run.ok and run.results[0].examples == 30
     assert testee._process is not None and testee._process.starts == 1 and testee._process.proc is None  # closed
 
 
-@pytest.mark.parametrize(("fmt", "variant"), [("carla", "0.9.15"), ("raskat-signal", "v3"), ("matrix-smt", None)])
-def test_the_persistent_reference_passes_as_writer_and_reader(fmt: str, variant: str | None,
+@pytest.mark.parametrize("info", list(FORMATS.values()), ids=lambda i: i.id)
+def test_the_persistent_reference_passes_as_writer_and_reader(info: FormatInfo,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    fmt, variant = info.id, _first_variant(info)
     pick = ["--variant", variant] if variant else []
     code, report = _drive(capsys, "writer", fmt, *pick, "--max-examples", "10", "--seed", "2", "--persistent",
                           "--byte-exact", "--", PY, TESTEE, "spec")
@@ -48,71 +54,11 @@ def test_the_persistent_reference_passes_as_writer_and_reader(fmt: str, variant:
     assert code == 0, report
 
 
-def test_a_crash_and_a_hang_are_reported_against_their_cases(capsys: pytest.CaptureFixture[str]) -> None:
-    """The testee dies (SIGSEGV) on a sample rate above 1000 and stops answering on flags 2 or more: each is a
-    failure of its own, shrunk to its smallest case, and the examples in between are judged by a new process."""
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
-                          "--persistent", "--timeout", "1", "--max-examples", "40", "--seed", "1", "--",
-                          PY, TESTEE, "--crash-above-sample-rate", "1000", "--hang-from-flags", "2", "compat")
-    assert code == 1
-    drive = report["files"][0]["evidence"]["drive"]
-    assert drive["examples"] == 40
-    by_verdict = {tuple(f["verdicts"]): f["case"] for f in drive["failures"]}
-    assert set(by_verdict) == {("crash",), ("timeout",)}
-    crash, hang = by_verdict[("crash",)], by_verdict[("timeout",)]
-    assert (crash["sample_rate"], crash["flags"]) == (1001, 0)
-    assert (hang["sample_rate"], hang["flags"]) == (1, 2)
-    rules = {f["rule"] for f in report["files"][0]["findings"]}
-    assert {"DRIVE-WRITER-001", "DRIVE-WRITER-002"} <= rules
-
-
 def test_a_testee_that_breaks_the_protocol_is_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "writer", "matrix-smt", "--persistent", "--max-examples", "2", "--seed", "1",
+    code, report = _drive(capsys, "writer", next(iter(FORMATS)), "--persistent", "--max-examples", "2", "--seed", "1",
                           "--timeout", "2", "--", PY, "-c", "import sys; sys.stdin.buffer.read(4); print('hello')")
     assert code == 1
     (failure,) = report["files"][0]["evidence"]["drive"]["failures"]
     assert failure["verdicts"] == ["crash"]
     message = next(f["message"] for f in report["files"][0]["findings"] if f["rule"] == "DRIVE-WRITER-001")
     assert "ended without answering" in message or "not JSON" in message or "length" in message
-
-
-def _compiler() -> str:
-    compiler = shutil.which("g++") or shutil.which("c++")
-    if compiler is None:
-        pytest.skip("needs a C++ compiler (g++) to build docs/testees/raskat_v2_writer.cpp")
-    return compiler
-
-
-def _build(tmp_path: Path) -> Path:
-    exe = tmp_path / "raskat_v2_writer"
-    subprocess.run([_compiler(), "-std=c++17", "-O2", "-o", str(exe),
-                    str(ROOT / "docs" / "testees" / "raskat_v2_writer.cpp")], check=True)
-    return exe
-
-
-def test_the_cpp_example_runs_persistent(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    exe = _build(tmp_path)
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
-                          "--persistent", "--max-examples", "40", "--seed", "4", "--", str(exe), "--persistent")
-    assert code == 0, report
-    assert report["files"][0]["evidence"]["drive"]["examples"] == 40
-
-
-def test_the_cpp_driver_reads_a_subnormal_double(tmp_path: Path) -> None:
-    """5e-324 is a double (the smallest subnormal); std::stod threw on it (out_of_range), so the driver called the
-    case malformed (exit 2). Read right, it is a coordinate v2 cannot hold (not a whole number of millionths):
-    refused, exit 1, as the reference encoder refuses it."""
-    exe = _build(tmp_path)
-    case = {"recspec_case": 1, "format": "raskat-signal", "variant": "v2", "container": "raw",
-            "time": "20000101000000", "microseconds": 0, "longitude": 5e-324, "latitude": 0.0, "altitude": 0.0,
-            "sample_rate": 1, "flags": 0, "samples": []}
-    path = tmp_path / "case.json"
-    path.write_text(json.dumps(case))
-    done = subprocess.run([str(exe), str(path), str(tmp_path / "out.sig")], capture_output=True, text=True)
-    assert (done.returncode, done.stderr.split(":")[0]) == (1, "refused")
-
-
-def test_the_python_persistent_example_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "writer", "nanover", "--persistent", "--max-examples", "20", "--seed", "3", "--",
-                          PY, str(ROOT / "docs" / "testees" / "persistent_writer.py"))
-    assert code == 0, report

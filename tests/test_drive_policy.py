@@ -1,23 +1,15 @@
-"""Format rules against recspec's policy: every rule says whose it is, and `recspec drive reader` notes (never
-fails) a reader that accepts a file breaking only recspec's own policy rules (a limit, a refused group)."""
+"""Format rules against recspec's policy: every rule says whose it is, in `recspec rules` and `explain` too.
+(`recspec drive reader` noting, never failing, a reader that accepts a file breaking only recspec's own policy
+rules is shown on NanoVer's runtime reader: tests/test_nanover_drive_policy.py.)"""
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from recspec.cli import main
-from recspec.formats import FORMATS
-from recspec.testing import DriveFailure, check_reader
-
-ROOT = Path(__file__).resolve().parents[1]
-TESTEES = ROOT / "tests" / "testees"
-sys.path.insert(0, str(TESTEES))
-PY = sys.executable
+from recspec.formats import FORMATS, FormatInfo
 
 #: recspec's own rules, by hand: the size, nesting and count limits, the refused protobuf group, the cross-checks.
 POLICY = {"CARLA-LIMIT-001", "CARLA-XCHECK-001", "NANOVER-LIMIT-001", "NANOVER-LIMIT-002", "NANOVER-LIMIT-003",
@@ -33,46 +25,17 @@ def test_every_rule_says_whether_it_is_the_formats_or_recspecs_policy() -> None:
         assert ("recspec's own" in r.clause) == r.policy, r.id  # the clause says so too
 
 
-def test_rules_and_explain_show_the_policy_rules(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules", "nanover"]) == 0
+@pytest.mark.parametrize("info", list(FORMATS.values()), ids=lambda i: i.id)
+def test_rules_and_explain_show_each_formats_policy_rules(info: FormatInfo, capsys: pytest.CaptureFixture[str]) -> None:
+    own = {r.id for r in info.load().RULES}
+    assert main(["rules", info.id]) == 0
     lines = capsys.readouterr().out.splitlines()
     marked = {line.split()[0] for line in lines if line.endswith("[recspec policy]")}
-    assert marked == {r for r in POLICY if r.startswith("NANOVER-")}
-    assert main(["rules", "nanover", "--json"]) == 0
+    assert marked == POLICY & own
+    assert main(["rules", info.id, "--json"]) == 0
     by_id = {r["id"]: r["source"] for r in json.loads(capsys.readouterr().out)}
-    assert by_id["NANOVER-PROTO-006"] == "recspec" and by_id["NANOVER-PROTO-001"] == "format"
-    assert main(["explain", "NANOVER-LIMIT-002"]) == 0
-    assert "source:     recspec's own policy" in capsys.readouterr().out
-
-
-def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["drive", *argv[:2], "--json", *argv[2:]])
-    return code, json.loads(capsys.readouterr().out)
-
-
-@pytest.mark.parametrize(("variant", "policy_rule"), [("traj", "NANOVER-PROTO-006"), ("state", "NANOVER-LIMIT-002")])
-def test_a_protobuf_runtime_reader_accepting_policy_breaks_passes_with_a_note(
-        variant: str, policy_rule: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """The runtime reader accepts the corpus's group (traj) and 33-deep Struct (state) files, as NanoVer's
-    readers do; before the split each was DRIVE-READER-006, "accepted a malformed file"."""
-    code, report = _drive(capsys, "reader", "nanover", "--variant", variant, "--max-examples", "20", "--seed", "1",
-                          "--", PY, str(TESTEES / "nanover_runtime_reader.py"), variant, "{file}")
-    assert code == 0, report
-    findings = report["files"][0]["findings"]
-    assert not any(f["rule"] == "DRIVE-READER-006" for f in findings)
-    (note,) = [f for f in findings if f["rule"] == "DRIVE-READER-008"]
-    assert note["severity"] == "info" and note["path"] == policy_rule
-
-
-def test_a_file_breaking_a_format_rule_as_well_still_fails_the_reader() -> None:
-    import nanover_runtime_reader
-
-    group = (ROOT / "corpus" / "nanover" / "invalid" / "NANOVER-PROTO-006.traj").read_bytes()
-
-    def read(path: Path) -> Any:
-        return nanover_runtime_reader.read(str(path), "traj")
-
-    assert check_reader(read, format="nanover", variant="traj", data=group) is None  # a note only
-    with pytest.raises(DriveFailure) as failure:  # the same file cut short: NANOVER-STREAM-001 is the format's
-        check_reader(lambda path: {}, format="nanover", variant="traj", data=group[:-3])
-    assert failure.value.verdicts == ("accepts-malformed",)
+    assert {rule for rule, source in by_id.items() if source == "recspec"} == POLICY & own
+    assert {rule for rule, source in by_id.items() if source == "format"} == own - POLICY
+    for rule in sorted(POLICY & own)[:1]:
+        assert main(["explain", rule]) == 0
+        assert "source:     recspec's own policy" in capsys.readouterr().out

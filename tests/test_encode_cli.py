@@ -14,65 +14,18 @@ from typing import Any
 
 import pytest
 
+from helpers import example_valid_file
 from recspec.cli import main
+from recspec.formats import FORMATS, FormatInfo
 
 ROOT = Path(__file__).resolve().parents[1]
-CARLA_LOG = ROOT / "corpus" / "carla" / "valid" / "0.9.15.log"
+INFOS = list(FORMATS.values())
 
 
 def _case(tmp_path: Path, case: Any, name: str = "case.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(case))
     return path
-
-
-def _v2(latitude: Any) -> dict[str, Any]:
-    return {"recspec_case": 2, "format": "raskat-signal", "variant": "v2", "container": "raw",
-            "time": "20250624100658", "microseconds": 5, "longitude": 128.012345, "latitude": latitude,
-            "altitude": 12.0, "sample_rate": 1000, "flags": 2, "samples": [1, -2]}
-
-
-def test_encode_writes_the_file_the_case_describes(tmp_path: Path) -> None:
-    """raSkat v2 layout (research notes): version u16 LE, 14-byte time, ... the samples last as i16 LE."""
-    out = tmp_path / "golden.sig"
-    assert main(["encode", str(_case(tmp_path, _v2(70.5))), "-o", str(out)]) == 0
-    data = out.read_bytes()
-    assert data[:2] == b"\x02\x00" and data[2:16] == b"20250624100658"
-    assert data[-4:] == b"\x01\x00\xfe\xff" and len(data) == 47 + 4
-
-
-def test_encode_refuses_a_case_the_format_cannot_hold_with_the_path_and_why(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "never.sig"
-    assert main(["encode", str(_case(tmp_path, _v2(-70.5))), "-o", str(out)]) == 2
-    err = capsys.readouterr().err
-    assert "latitude is -70.5" in err and "cannot be written" in err and "Traceback" not in err
-    assert not out.exists()
-
-
-@pytest.mark.parametrize(("case", "where"), [
-    ({**_v2(70.5), "samples": [1, 40000]}, "samples[1]: 40000 is outside -32768 .. 32767"),
-    ({**_v2(70.5), "recspec_case": 3}, "recspec_case: recspec_case must be one of 1, 2"),
-    ({**_v2({"nan": "0x3f800000"})}, "latitude.nan: 0x3f800000 is not the bits of a NaN"),
-    ({"recspec_case": 2, "format": "png"}, "format: format must be one of"),
-])
-def test_encode_refuses_a_malformed_case_with_its_json_path(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict, where: str) -> None:
-    assert main(["encode", str(_case(tmp_path, case)), "-o", str(tmp_path / "x")]) == 2
-    err = capsys.readouterr().err
-    assert where in err and "Traceback" not in err
-
-
-def test_encode_takes_format_and_variant_from_options_and_refuses_a_disagreement(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bare = {k: v for k, v in _v2(70.5).items() if k not in ("format", "variant")}
-    assert main(["encode", "--format", "raskat-signal", "--variant", "v2", str(_case(tmp_path, bare)),
-                 "-o", str(tmp_path / "a.sig")]) == 0
-    assert main(["encode", str(_case(tmp_path, _v2(70.5), "b.json")), "-o", str(tmp_path / "b.sig")]) == 0
-    assert (tmp_path / "a.sig").read_bytes() == (tmp_path / "b.sig").read_bytes()
-    capsys.readouterr()
-    assert main(["encode", "--variant", "v3", str(_case(tmp_path, _v2(70.5))), "-o", str(tmp_path / "c")]) == 2
-    assert "variant: the case is for variant 'v2', not 'v3'" in capsys.readouterr().err
 
 
 def test_encode_of_a_file_that_is_not_json_is_an_error_not_a_traceback(
@@ -85,41 +38,6 @@ def test_encode_of_a_file_that_is_not_json_is_an_error_not_a_traceback(
     assert "not JSON" in err and "missing.json" in err and "Traceback" not in err
 
 
-def test_matrix_profile_option_chooses_the_form(tmp_path: Path) -> None:
-    """compat writes the frame time under "time", spec under "t" (docs/formats/matrix-smt.md)."""
-    case = {"recspec_case": 2, "format": "matrix-smt", "variant": None, "objects": [],
-            "frames": [{"time": 1.0, "states": [], "commands": []}]}
-    path = _case(tmp_path, case)
-    assert main(["encode", str(path), "-o", str(tmp_path / "s.bson")]) == 0
-    assert main(["encode", "--profile", "compat", str(path), "-o", str(tmp_path / "c.bson")]) == 0
-    assert main(["encode", str(_case(tmp_path, {**case, "form": "compat"}, "f.json")),
-                 "-o", str(tmp_path / "f.bson")]) == 0
-    assert b"\x01t\x00" in (tmp_path / "s.bson").read_bytes()
-    assert b"\x10time\x00\x01\x00\x00\x00" in (tmp_path / "c.bson").read_bytes()  # int32 1
-    assert (tmp_path / "f.bson").read_bytes() == (tmp_path / "c.bson").read_bytes()
-
-
-def test_encode_writes_to_standard_output_through_a_pipe(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "recspec", "encode", str(_case(tmp_path, _v2(70.5)))],
-                          capture_output=True)
-    assert done.returncode == 0 and done.stdout[:2] == b"\x02\x00" and len(done.stdout) == 51
-
-
-def test_case_canonical_leaves_the_details_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A Rust-ordered trajectory (corpus/real/hello_vel.traj): the lossless case names each record's order,
-    the canonical one has none, and encodes to the encoder's own order, a file of the same length."""
-    traj = ROOT / "corpus" / "real" / "hello_vel.traj"
-    assert main(["case", str(traj)]) == 0
-    lossless = json.loads(capsys.readouterr().out)
-    assert main(["case", "--canonical", str(traj)]) == 0
-    canonical = json.loads(capsys.readouterr().out)
-    assert all("order" in r for r in lossless["records"]) and not any("order" in r for r in canonical["records"])
-    assert [{k: v for k, v in r.items() if k != "order"} for r in lossless["records"]] == canonical["records"]
-    assert main(["encode", str(_case(tmp_path, canonical)), "-o", str(tmp_path / "c.traj")]) == 0
-    again = (tmp_path / "c.traj").read_bytes()
-    assert len(again) == traj.stat().st_size and again != traj.read_bytes()
-
-
 def test_encode_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["encode", "--help"])
@@ -127,14 +45,26 @@ def test_encode_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
     assert "recspec case" in text and "--profile" in text and "JSON path" in text
 
 
-def test_a_case_with_undecodable_bytes_prints_and_encodes_back(tmp_path: Path) -> None:
-    """corpus/carla/invalid/CARLA-STRING-001.log holds a name that is not UTF-8: the case keeps its bytes
-    (\\udcXX escapes in ASCII JSON) and encodes back to the file; before, `recspec case` raised
-    UnicodeEncodeError writing it."""
-    log = ROOT / "corpus" / "carla" / "invalid" / "CARLA-STRING-001.log"
-    done = subprocess.run([sys.executable, "-m", "recspec", "case", str(log)], capture_output=True)
-    assert done.returncode == 0 and b"Traceback" not in done.stderr
-    assert b"\\udc" in done.stdout and done.stdout.isascii()
-    (tmp_path / "case.json").write_bytes(done.stdout)
-    assert main(["encode", str(tmp_path / "case.json"), "-o", str(tmp_path / "again.log")]) == 0
-    assert (tmp_path / "again.log").read_bytes() == log.read_bytes()
+@pytest.mark.parametrize("info", INFOS, ids=lambda i: i.id)
+def test_case_then_encode_through_pipes_gives_the_file_back(info: FormatInfo) -> None:
+    """`recspec case FILE | recspec encode -`: the lossless case of a valid file encodes to the same bytes,
+    written to standard output."""
+    valid = example_valid_file(info)
+    case = subprocess.run([sys.executable, "-m", "recspec", "case", str(valid)], capture_output=True, timeout=120)
+    assert case.returncode == 0 and b"Traceback" not in case.stderr, case.stderr
+    assert json.loads(case.stdout)["format"] == info.id
+    again = subprocess.run([sys.executable, "-m", "recspec", "encode", "-"], input=case.stdout, capture_output=True,
+                           timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == valid.read_bytes()
+
+
+@pytest.mark.parametrize("info", INFOS, ids=lambda i: i.id)
+def test_encode_refuses_each_formats_malformed_case_with_its_json_path(
+        info: FormatInfo, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case, path = info.load().EXAMPLES.malformed_case
+    out = tmp_path / "never"
+    assert main(["encode", str(_case(tmp_path, case)), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: " in err and "Traceback" not in err
+    assert not out.exists()

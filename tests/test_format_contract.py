@@ -1,20 +1,36 @@
 """Every registered format fulfils the whole contract of ``recspec.formats``.
 
 Adding a format means one registry entry plus the format's own folders; this
-test names the member a new format is missing."""
+test names the member a new format is missing. It finds the format's code, corpus and
+document through its registry entry (``FormatInfo.module``, ``corpus`` and so on), not
+under this checkout, so that a format from another package passes it too when it is
+installed (tests/test_plugin_toy.py runs it on the toy plugin)."""
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import json
 from pathlib import Path
 
 import pytest
 
+from recspec.conformance.corpus import corpus_folder
 from recspec.formats import FORMATS, FormatInfo, FormatModule, KaitaiComparison, ReferenceCodec
+from recspec.fuzz._paths import dictionary_file
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMAT_INFOS = list(FORMATS.values())
+
+
+def _manifest(info: FormatInfo) -> dict:
+    """The format's corpus manifest, from the corpus folder its registry entry gives."""
+    return json.loads((corpus_folder(info.id) / "manifest.json").read_text())
+
+
+def _first_valid(info: FormatInfo) -> Path:
+    """The first valid file of the format's corpus manifest."""
+    return corpus_folder(info.id) / next(e["path"] for e in _manifest(info)["files"] if e["path"].startswith("valid/"))
 
 
 def _members(protocol: type) -> set[str]:
@@ -44,6 +60,17 @@ def test_plugin_module_has_every_member(info: FormatInfo) -> None:
 
 
 @pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
+def test_the_check_takes_every_keyword_the_pipeline_passes(info: FormatInfo) -> None:
+    """``FormatModule.check``'s keywords (the pipeline passes each, ``run_files`` included), by name."""
+    from recspec.formats import CheckFunction
+
+    wanted = set(inspect.signature(CheckFunction.__call__).parameters) - {"self", "f"}
+    got = inspect.signature(info.load().check).parameters
+    missing = sorted(n for n in wanted if n not in got)
+    assert not missing, f"{info.module}.check lacks the keyword(s) {missing}"
+
+
+@pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
 def test_kaitai_comparison_has_every_member(info: FormatInfo) -> None:
     comparison = info.load().KAITAI
     missing = sorted(n for n in _members(KaitaiComparison) if not hasattr(comparison, n))
@@ -70,13 +97,11 @@ def test_case_codec_round_trips_a_corpus_file(info: FormatInfo) -> None:
     property over generated cases)."""
     codec = info.load_reference()
     assert "float32" in codec.CASE_TOLERANCES and set(codec.CASE_TOLERANCE_CHECKS) <= set(codec.CASE_TOLERANCES)
-    assert (ROOT / "reference" / info.package / "_case.py").is_file()
-    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
-    entry = next(e for e in manifest["files"] if e["path"].startswith("valid/"))
+    entry = next(e for e in _manifest(info)["files"] if e["path"].startswith("valid/"))
     # where the suffix tells the variant (FormatInfo.variant_suffixes), the manifest leaves it to detection
     variant = entry.get("variant") or next((v for v, suffix in info.variant_suffixes
                                             if entry["path"].endswith(suffix)), None)
-    data = (ROOT / "corpus" / info.id / entry["path"]).read_bytes()
+    data = (corpus_folder(info.id) / entry["path"]).read_bytes()
     case = codec.to_case(codec.decode(data, variant=variant), variant=variant)
     assert case["recspec_case"] == 2 and case["format"] == info.id
     again = codec.encode(codec.from_case(json.loads(json.dumps(case))), variant=case["variant"])
@@ -88,11 +113,14 @@ def test_case_codec_round_trips_a_corpus_file(info: FormatInfo) -> None:
 
 @pytest.mark.parametrize("info", FORMAT_INFOS, ids=lambda i: i.id)
 def test_the_formats_own_folders_and_files_exist(info: FormatInfo) -> None:
-    assert (ROOT / "reference" / info.package / "__init__.py").is_file()
-    assert (ROOT / "conformance" / info.package / "__init__.py").is_file()
-    assert (ROOT / "fuzz" / f"{info.package}.py").is_file()
-    assert (ROOT / "fuzz" / "dictionaries" / info.dictionary).is_file()
-    assert (ROOT / "corpus" / info.id / "manifest.json").is_file()
+    """Where the registry entry says the format's code, corpus and document are, they are."""
+    for module in (info.module, info.reference_module, info.fuzz_module):
+        assert importlib.util.find_spec(module) is not None, f"{info.id}: no module {module}"
+    assert (corpus_folder(info.id) / "manifest.json").is_file()
+    docs = Path(info.docs)
+    assert (docs if docs.is_absolute() else ROOT / docs).is_file(), f"{info.id}: FormatInfo.docs"
+    if info.fuzz_module.startswith("recspec.fuzz."):  # recspec's own harnesses ship their dictionary beside them
+        assert dictionary_file(info.dictionary) is not None, f"{info.id}: fuzz/dictionaries/{info.dictionary}"
     assert info.cross_check_limit > 0 and info.stats_keys
 
 
@@ -114,9 +142,7 @@ def test_the_report_schema_is_generated_from_the_registry() -> None:
 def test_every_stats_key_is_in_a_real_report(info: FormatInfo) -> None:
     import recspec
 
-    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
-    first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
-    report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id)
+    report = recspec.check(_first_valid(info), format=info.id)
     assert set(info.stats_keys) <= set(report.stats)
 
 
@@ -159,11 +185,17 @@ def test_the_plugins_examples_for_the_shared_tests(info: FormatInfo) -> None:
 
     module = info.load()
     ex = module.EXAMPLES
-    assert (ROOT / "corpus" / info.id / "valid" / ex.valid_file).is_file(), f"{info.module}.EXAMPLES.valid_file"
+    assert (corpus_folder(info.id) / "valid" / ex.valid_file).is_file(), f"{info.module}.EXAMPLES.valid_file"
     assert ex.valid_profile in info.profiles, f"{info.module}.EXAMPLES.valid_profile"
+    name, broken = ex.invalid_file
+    entry = next((e for e in _manifest(info)["files"] if e["path"] == f"invalid/{name}"), None)
+    assert entry is not None, f"{info.module}.EXAMPLES.invalid_file: no invalid/{name} in the corpus manifest"
+    assert entry["expect"][info.default_profile] == {"verdict": "invalid", "rules": [broken]}, \
+        f"{info.module}.EXAMPLES.invalid_file breaks {broken} alone under {info.default_profile}"
     rule, words = ex.explain
     assert rule.upper() in module.RULES_BY_ID and words, f"{info.module}.EXAMPLES.explain"
     assert ex.corpus_rules_more_than > 0
+    assert ex.run_sample in ("default", "own", "none"), f"{info.module}.EXAMPLES.run_sample"
     assert ex.case_targets and all(v is None or v in info.variants for v, _ in ex.case_targets), \
         f"{info.module}.EXAMPLES.case_targets"
     assert ex.small_cases is not None, f"{info.module}.EXAMPLES.small_cases"
@@ -184,9 +216,7 @@ def test_a_format_whose_plugin_draws_no_picture_says_so(monkeypatch: pytest.Monk
     from recspec.render import _pictures
 
     info = FORMAT_INFOS[0]
-    manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
-    first_valid = next(e["path"] for e in manifest["files"] if e["path"].startswith("valid/"))
-    report = recspec.check(ROOT / "corpus" / info.id / first_valid, format=info.id, trace=True)
+    report = recspec.check(_first_valid(info), format=info.id, trace=True)
     assert isinstance(report.trace, info.load().TRACE)
     assert _pictures.picture(report, lambda f: "a").startswith("<figure>")
     without = types.SimpleNamespace(TRACE=info.load().TRACE)  # a plugin with no picture member
@@ -207,5 +237,4 @@ def test_drive_names_and_feeds_a_variant_by_its_suffix(info: FormatInfo) -> None
         fed = [name for name, _ in _corpus_files(opts)]
         assert fed and all(Path(name).suffix in ("", suffix) for name in fed), (variant, fed)
         others = {s for v, s in info.variant_suffixes if v != variant}
-        manifest = json.loads((ROOT / "corpus" / info.id / "manifest.json").read_text())
-        assert any(Path(e["path"]).suffix in others for e in manifest["files"])  # there were others to leave out
+        assert any(Path(e["path"]).suffix in others for e in _manifest(info)["files"])  # there were others to leave out

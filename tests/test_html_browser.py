@@ -19,18 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REAL, run_cli
+from helpers import REAL, example_invalid_file, run_cli
+from recspec.formats import FORMATS
 from recspec.render._pictures import PICTURE_BUDGET
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("RECSPEC_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("RECSPEC_ARTIFACTS") or ROOT / "test-artifacts" / "browser")
-CORPUS = [
-    "corpus/carla/invalid/CARLA-FRAME-004.log",
-    "corpus/nanover/invalid/NANOVER-TIME-002.traj",
-    "corpus/raskat-signal/invalid/RSIG-SAMPLES-003.sig",
-    "corpus/matrix-smt/invalid/MATRIX-FRAME-002.bson",
-]
+#: one invalid seed of each format (its plugin's example), so that every format's picture is drawn with marks
+CORPUS = [example_invalid_file(info)[0] for info in FORMATS.values()]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
 
@@ -50,7 +47,7 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("html")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     made = {}
-    corpus = [str(ROOT / c) for c in CORPUS if (ROOT / c).is_file()]
+    corpus = [str(c) for c in CORPUS if c.is_file()]
     assert len(corpus) == len(CORPUS), "a corpus file named here is missing"
     code, _, err = run_cli("check", *corpus, "--report", f"html:{out / 'corpus.html'}")
     assert code == 1 and err == ""

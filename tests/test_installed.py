@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, example_invalid_file
+from recspec.formats import FORMATS
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +37,15 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def test_explain_names_the_document_inside_the_installed_package(installed: dict[str, Any]) -> None:
-    done = subprocess.run([str(installed["bin"] / "recspec"), "explain", "CARLA-FRAME-004"], cwd=installed["cwd"],
+    info = next(iter(FORMATS.values()))  # the same for every built-in format
+    _, rule = example_invalid_file(info)
+    done = subprocess.run([str(installed["bin"] / "recspec"), "explain", rule], cwd=installed["cwd"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     clause = re.search(r"^clause: +(\S+)", done.stdout, re.M)
     document = re.search(r"^document: +(\S+)#(\S+)$", done.stdout, re.M)
-    assert clause and clause.group(1) == "docs/formats/carla.md#carla-frame-004"  # the repository's path
+    assert clause and clause.group(1) == f"docs/formats/{info.id}.md#{rule.lower()}"  # the repository's path
     assert document, done.stdout
     path = Path(document.group(1))
-    assert path == installed["site"] / "recspec" / "docs" / "formats" / "carla.md"
+    assert path == installed["site"] / "recspec" / "docs" / "formats" / f"{info.id}.md"
     assert f'<a id="{document.group(2)}"></a>' in path.read_text(encoding="utf-8")

@@ -25,13 +25,16 @@ from pathlib import Path
 import pytest
 
 import recspec
+from helpers import example_valid_file, format_valid_by_default, manifest_entry
 from helpers import run_cli as run
 from recspec import _limits
 from recspec.errors import InputError
+from recspec.formats import FORMATS
 from recspec.render import RENDERERS
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
-VALID = CORPUS / "valid" / "0.9.15.log"
+#: the example format and its valid file: the limits on inputs are every format's, shown on one's files
+INFO = format_valid_by_default()
+VALID = example_valid_file(INFO)
 
 posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
 
@@ -42,7 +45,7 @@ posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
 def test_dev_zero_with_a_forced_format_is_refused_at_the_stream_limit():
     t0 = time.monotonic()
-    code, _, err = run("check", "--format", "carla", "--stream-limit", "4M", "/dev/zero")
+    code, _, err = run("check", "--format", INFO.id, "--stream-limit", "4M", "/dev/zero")
     assert code == 2
     assert "/dev/zero: the stream did not end within 4194304 bytes (--stream-limit)" in err
     assert time.monotonic() - t0 < 30
@@ -50,7 +53,8 @@ def test_dev_zero_with_a_forced_format_is_refused_at_the_stream_limit():
 
 @pytest.mark.skipif(not os.path.exists("/dev/urandom"), reason="needs /dev/urandom")
 def test_dev_urandom_is_refused_at_the_stream_limit_too():
-    code, _, err = run("check", "--format", "matrix-smt", "--stream-limit", "2M", "/dev/urandom")
+    other = list(FORMATS)[-1]  # another format than /dev/zero's: the limit is the stream's, not a format's
+    code, _, err = run("check", "--format", other, "--stream-limit", "2M", "/dev/urandom")
     assert code == 2 and "did not end within 2097152 bytes" in err
 
 
@@ -68,7 +72,7 @@ def test_a_fifo_without_a_writer_is_refused_after_the_idle_time(tmp_path, monkey
 
 @posix_only
 def test_a_fifo_with_a_writer_is_checked_as_a_stream(tmp_path):
-    fifo = tmp_path / "rec.log"
+    fifo = tmp_path / f"rec{VALID.suffix}"
     os.mkfifo(fifo)
 
     def write() -> None:
@@ -82,12 +86,13 @@ def test_a_fifo_with_a_writer_is_checked_as_a_stream(tmp_path):
     writer.join()
     assert code == 0
     [fr] = json.loads(out)["files"]
-    assert (fr["format"], fr["variant"], fr["verdict"]) == ("carla", "0.9.15", "valid")
+    variant = manifest_entry(INFO, f"valid/{VALID.name}").get("variant")
+    assert (fr["format"], fr["variant"], fr["verdict"]) == (INFO.id, variant, "valid")
 
 
 @posix_only
 def test_folder_walks_skip_fifos_sockets_and_devices_and_count_them(tmp_path):
-    shutil.copy(VALID, tmp_path / "a.log")
+    shutil.copy(VALID, tmp_path / f"a{VALID.suffix}")
     os.mkfifo(tmp_path / "fifo.log")
     if os.path.exists("/dev/zero"):
         os.symlink("/dev/zero", tmp_path / "zero.log")
@@ -138,7 +143,7 @@ def test_a_pipe_given_to_the_api_is_copied_to_disk_not_memory(monkeypatch):
 
     monkeypatch.setattr(_limits, "spool", watch)
     with os.fdopen(read_r, "rb", buffering=0) as pipe:
-        report = recspec.check(pipe, name="piped.log")
+        report = recspec.check(pipe, name=f"piped{VALID.suffix}")
     assert spooled == [len(data)] and report.verdict.value == "valid"
 
 
@@ -154,7 +159,7 @@ def test_the_api_refuses_a_pipe_longer_than_the_limit(monkeypatch):
             return len(b)
 
     with pytest.raises(InputError, match="did not end within 1000 bytes"):
-        recspec.check(Endless(), format="carla")
+        recspec.check(Endless(), format=INFO.id)
 
 
 # --- report paths ------------------------------------------------------------------
@@ -199,14 +204,14 @@ def test_a_report_to_a_fifo_without_a_reader_is_an_error_not_a_hang(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32" or sys.platform == "darwin",
                     reason="needs a file system that takes any bytes in a name")
 def test_every_renderer_takes_a_file_name_that_is_not_utf8(tmp_path):
-    name = os.fsdecode(b"bad\xff\x01name.log")
+    name = os.fsdecode(b"bad\xff\x01name") + VALID.suffix
     shutil.copy(VALID, tmp_path / name)
     args = [a for kind in RENDERERS for a in ("--report", f"{kind}:{tmp_path / ('out.' + kind)}")]
     code, _, err = run("check", *args, str(tmp_path / name))
     assert code == 0, err  # before: SARIF raised UnicodeEncodeError and no report was written
     sarif = json.loads((tmp_path / "out.sarif").read_text())
     uris = [a["location"]["uri"] for a in sarif["runs"][0]["artifacts"]]
-    assert uris[0].endswith("bad%FF%01name.log")
+    assert uris[0].endswith("bad%FF%01name" + VALID.suffix)
     for kind in RENDERERS:
         assert (tmp_path / f"out.{kind}").stat().st_size > 0
 
@@ -250,8 +255,8 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers through /proc")
 def test_sigkill_of_the_parent_of_a_j2_run_leaves_no_worker(tmp_path):
     # one file hangs its worker (busy), the other finishes, so the second worker waits idle on its pipe
-    shutil.copy(VALID, tmp_path / "a.log")
-    shutil.copy(VALID, tmp_path / "slow.log")
+    shutil.copy(VALID, tmp_path / f"a{VALID.suffix}")
+    shutil.copy(VALID, tmp_path / f"slow{VALID.suffix}")
     env = {**os.environ, "RECSPEC_TEST_WORKER_FAULT": "hang=slow"}
     parent = subprocess.Popen([sys.executable, "-m", "recspec", "check", "-j", "2", "--timeout", "120", str(tmp_path)],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

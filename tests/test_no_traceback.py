@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import REPO
+from helpers import REPO, example_valid_file
 from helpers import run_cli as run
 from recspec.formats import FORMATS
 
@@ -91,7 +91,7 @@ def test_folders_missing_paths_and_unreadable_files(tmp_path: Path, command: lis
 def test_fifos(tmp_path: Path, command: list[str]) -> None:
     fifo = tmp_path / "pipe.log"
     os.mkfifo(fifo)
-    data = (REPO / "corpus" / "carla" / "valid" / "0.9.15.log").read_bytes()
+    data = example_valid_file(next(iter(FORMATS.values()))).read_bytes()
 
     def feed() -> None:  # a writer for as long as the command keeps opening the FIFO (reproduce refuses it)
         try:

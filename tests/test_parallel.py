@@ -16,17 +16,32 @@ from pathlib import Path
 
 import pytest
 
+from helpers import example_invalid_file, example_valid_file, format_valid_by_default, manifest_files
 from helpers import run_cli as run
 from recspec.cli import main
+from recspec.conformance.corpus import corpus_folder
+from recspec.formats import FORMATS
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "carla"
+#: the example format: -j N and its verdicts are every format's, shown on one's corpus (valid by default)
+INFO = format_valid_by_default()
+CORPUS = corpus_folder(INFO.id)
+#: the example's suffix: the folder's files are named with it, so that the format claims them
+SUF = example_valid_file(INFO).suffix
+
+
+def _by_verdict(verdict: str) -> list[str]:
+    """The corpus files of the example's suffix that its manifest expects ``verdict`` of by default."""
+    return [e["path"] for e in manifest_files(INFO) if e["path"].endswith(SUF)
+            and e["expect"][INFO.default_profile]["verdict"] == verdict]
 
 
 
 @pytest.fixture()
 def folder(tmp_path: Path) -> Path:
-    names = {"a.log": "valid/0.9.15.log", "boom.log": "valid/0.9.16.log", "c.log": "invalid/CARLA-FRAME-004.log",
-             "slow.log": "valid/0.9.14.log", "e.log": "valid/ue5.log", "f.log": "invalid/CARLA-STREAM-001.log"}
+    valid = [v for v in _by_verdict("valid") if v != f"valid/{example_valid_file(INFO).name}"]
+    names = {f"a{SUF}": f"valid/{example_valid_file(INFO).name}", f"boom{SUF}": valid[0],
+             f"c{SUF}": f"invalid/{example_invalid_file(INFO)[0].name}", f"slow{SUF}": valid[1], f"e{SUF}": valid[2],
+             f"f{SUF}": _by_verdict("malformed")[0]}
     for name, src in names.items():
         shutil.copy(CORPUS / src, tmp_path / name)
     return tmp_path
@@ -36,8 +51,8 @@ def verdicts(out: str) -> dict[str, str]:
     return {Path(f["path"]).name: f["verdict"] for f in json.loads(out)["files"]}
 
 
-EXPECTED = {"a.log": "valid", "boom.log": "valid", "c.log": "invalid", "slow.log": "valid", "e.log": "valid",
-            "f.log": "malformed"}
+EXPECTED = {f"a{SUF}": "valid", f"boom{SUF}": "valid", f"c{SUF}": "invalid", f"slow{SUF}": "valid",
+            f"e{SUF}": "valid", f"f{SUF}": "malformed"}
 
 
 @pytest.mark.parametrize("jobs", ["1", "2", "3"])
@@ -56,11 +71,11 @@ def test_a_crashing_and_a_hanging_file_get_crash_and_timeout_and_the_rest_is_kep
     code, out, err = run("check", "--json", "-j", "2", "--timeout", "4", str(folder))
     took = time.monotonic() - start
     assert code == 1 and err == ""
-    assert verdicts(out) == {**EXPECTED, "boom.log": "crash", "slow.log": "timeout"}
+    assert verdicts(out) == {**EXPECTED, f"boom{SUF}": "crash", f"slow{SUF}": "timeout"}
     files = {Path(f["path"]).name: f for f in json.loads(out)["files"]}
-    [crash] = files["boom.log"]["findings"]
+    [crash] = files[f"boom{SUF}"]["findings"]
     assert crash["rule"] == "RECSPEC-INTERNAL" and "SIGSEGV" in crash["message"]
-    [timeout] = files["slow.log"]["findings"]
+    [timeout] = files[f"slow{SUF}"]["findings"]
     assert timeout["rule"] == "RECSPEC-TIMEOUT" and "4 s" in timeout["message"]
     assert json.loads(out)["summary"]["crash"] == 1 and json.loads(out)["summary"]["timeout"] == 1
     assert took < 30  # the hang was cut at its limit, not waited out
@@ -70,11 +85,11 @@ def test_timeout_with_one_job_uses_one_worker(folder, monkeypatch):
     monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "hang=slow")
     code, out, _ = run("check", "--json", "--timeout", "3", str(folder))
     assert code == 1
-    assert verdicts(out) == {**EXPECTED, "slow.log": "timeout"}
+    assert verdicts(out) == {**EXPECTED, f"slow{SUF}": "timeout"}
 
 
 def test_every_worker_crashing_still_gives_a_report(folder, monkeypatch):
-    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=.log")
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", f"crash={SUF}")
     code, out, _ = run("check", "--json", "-j", "2", str(folder))
     assert code == 1
     assert set(verdicts(out).values()) == {"crash"} and len(verdicts(out)) == len(EXPECTED)
@@ -87,7 +102,7 @@ def test_the_fault_hook_does_nothing_in_the_serial_path(folder, monkeypatch):
 
 
 def test_missing_file_is_an_io_error_in_parallel_too(folder):
-    code, _out, err = run("check", "-j", "2", str(folder / "a.log"), str(folder / "nope.log"))
+    code, _out, err = run("check", "-j", "2", str(folder / f"a{SUF}"), str(folder / "nope.log"))
     assert code == 2 and "nope.log: no such file or folder" in err
 
 
@@ -134,14 +149,14 @@ def test_a_result_that_cannot_cross_processes_is_a_crash_not_a_lost_run(folder, 
     real = pipeline.check_file
 
     def check_file(path, **kwargs):
-        if path.name == "c.log":
-            return FileReport(str(path), "carla", None, "spec", Verdict.VALID, stats={"bad": lambda: 0})
+        if path.name == f"c{SUF}":
+            return FileReport(str(path), INFO.id, None, "spec", Verdict.VALID, stats={"bad": lambda: 0})
         return real(path, **kwargs)
 
     monkeypatch.setattr(pipeline, "check_file", check_file)
     _code, out, _ = run("check", "--json", "-j", "2", str(folder))
-    assert verdicts(out) == {**EXPECTED, "c.log": "crash"}
-    [finding] = next(f for f in json.loads(out)["files"] if f["path"].endswith("c.log"))["findings"]
+    assert verdicts(out) == {**EXPECTED, f"c{SUF}": "crash"}
+    [finding] = next(f for f in json.loads(out)["files"] if f["path"].endswith(f"c{SUF}"))["findings"]
     assert finding["rule"] == "RECSPEC-INTERNAL" and "could not be sent back" in finding["message"]
 
 
@@ -166,9 +181,9 @@ def test_plan_batches_groups_small_files_and_keeps_big_ones_alone_biggest_first(
 @pytest.fixture()
 def many(tmp_path: Path) -> Path:
     """24 small logs: with -j 2, batches of 3, so a fault is in the middle of a batch."""
-    sources = sorted((CORPUS / "valid").glob("*.log")) + sorted((CORPUS / "invalid").glob("*.log"))
+    sources = sorted((CORPUS / "valid").glob(f"*{SUF}")) + sorted((CORPUS / "invalid").glob(f"*{SUF}"))
     for i in range(24):
-        shutil.copy(sources[i % len(sources)], tmp_path / f"f{i:02d}.log")
+        shutil.copy(sources[i % len(sources)], tmp_path / f"f{i:02d}{SUF}")
     return tmp_path
 
 
@@ -178,20 +193,20 @@ def by_name(out: str) -> dict[str, dict[str, object]]:
 
 @pytest.mark.parametrize(("fault", "verdict"), [("crash", "crash"), ("hang", "timeout")])
 def test_a_fault_inside_a_batch_costs_only_that_file(many, monkeypatch, fault, verdict):
-    """f10.log is the second file of a batch of three (f09-f11): the file before it finished but
+    """f10 is the second file of a batch of three (f09-f11): the file before it finished but
     its result went down with the worker, the one after it had not started; both are checked
     again and keep their serial report."""
     from recspec._parallel import plan_batches
 
-    assert [9, 10, 11] in plan_batches([(many / f"f{i:02d}.log").stat().st_size for i in range(24)], jobs=2)
+    assert [9, 10, 11] in plan_batches([(many / f"f{i:02d}{SUF}").stat().st_size for i in range(24)], jobs=2)
     serial_code, serial, _ = run("check", "--json", str(many))
     monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", f"{fault}=f10.")
     code, out, err = run("check", "--json", "-j", "2", "--timeout", "3", str(many))
     assert code == serial_code == 1 and err == ""
     got, want = by_name(out), by_name(serial)
     assert list(got) == list(want)  # every file, in the serial order
-    assert got.pop("f10.log")["verdict"] == verdict
-    want.pop("f10.log")
+    assert got.pop(f"f10{SUF}")["verdict"] == verdict
+    want.pop(f"f10{SUF}")
     assert got == want
 
 
@@ -252,7 +267,7 @@ def test_two_jobs_give_the_serial_run_byte_for_byte_on_a_mixed_folder(tmp_path):
     for copy in ("a", "b"):
         shutil.copytree(root, mixed / copy)
     (mixed / "a" / "notes.txt").write_text("not a recording\n")
-    (mixed / "b" / "zeroed.log").write_bytes(bytes(64))  # claimed by its extension, recognised by nothing
+    (mixed / "b" / f"zeroed{SUF}").write_bytes(bytes(64))  # claimed by its extension, recognised by nothing
     files = sum(1 for p in mixed.rglob("*") if p.is_file())
     assert files > TABLE_CHUNK
     runs = {}
@@ -274,7 +289,7 @@ import json, sys
 from recspec.pipeline import check_paths
 report, _ = check_paths([sys.argv[1]], jobs=2)
 print(json.dumps({"files": len(report.files),
-                  "loaded": sorted(m for m in sys.modules if m.startswith("recspec.conformance.carla._"))}))
+                  "loaded": sorted(m for m in sys.modules if m.startswith(sys.argv[2] + "._"))}))
 """
 
 
@@ -284,11 +299,11 @@ def test_the_parent_imports_the_checker_its_workers_need_before_forking(folder):
     import subprocess
     import sys
 
-    probe = subprocess.run([sys.executable, "-c", _PRELOAD_PROBE, str(folder)], capture_output=True, text=True,
-                           check=True)
+    probe = subprocess.run([sys.executable, "-c", _PRELOAD_PROBE, str(folder), INFO.module], capture_output=True,
+                           text=True, check=True)
     got = json.loads(probe.stdout)
     assert got["files"] == len(EXPECTED)
-    assert {"recspec.conformance.carla._check", "recspec.conformance.carla._xcheck"} <= set(got["loaded"])
+    assert {f"{INFO.module}._check", f"{INFO.module}._xcheck"} <= set(got["loaded"])
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
@@ -297,20 +312,20 @@ def test_a_fifo_named_with_two_jobs_is_read_by_its_worker_alone(tmp_path):
     would be missing from the stream the worker checks."""
     import threading
 
-    fifo = tmp_path / "rec.log"
+    fifo = tmp_path / f"rec{SUF}"
     os.mkfifo(fifo)
-    shutil.copy(CORPUS / "valid" / "0.9.16.log", tmp_path / "other.log")
+    shutil.copy(CORPUS / _by_verdict("valid")[1], tmp_path / f"other{SUF}")
 
     def write() -> None:
         with open(fifo, "wb") as f:  # blocks until a reader opens it
-            f.write((CORPUS / "valid" / "0.9.15.log").read_bytes())
+            f.write(example_valid_file(INFO).read_bytes())
 
     writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    code, out, err = run("check", "--json", "-j", "2", str(fifo), str(tmp_path / "other.log"))
+    code, out, err = run("check", "--json", "-j", "2", str(fifo), str(tmp_path / f"other{SUF}"))
     writer.join(timeout=10)
     assert code == 0, err
-    assert verdicts(out) == {"rec.log": "valid", "other.log": "valid"}
+    assert verdicts(out) == {f"rec{SUF}": "valid", f"other{SUF}": "valid"}
 
 
 @pytest.mark.parametrize(("jobs", "per_rule"), [(2, 5), (2, None), (1, 5)])
@@ -340,7 +355,7 @@ def test_each_stored_report_has_its_table_entry_as_the_table_would_render_it(tmp
             assert stored is not None, fr.path
             assert pickle.loads(stored) == table_entry(fr, ctx, per_rule), fr.path
             formats.add(fr.format)
-        assert {"carla", "nanover", "raskat-signal", "matrix-smt"} <= formats
+        assert set(FORMATS) <= formats
         # the whole table printed from the entries equals the one printed from the reports themselves
         # (a list keeps no entry)
         from_entries, from_reports = io.StringIO(), io.StringIO()

@@ -10,27 +10,28 @@ from pathlib import Path
 
 import pytest
 
+from helpers import example_invalid_file, example_valid_file
 from recspec.errors import InputError, RecspecError
-from recspec.formats import FORMATS
+from recspec.formats import FORMATS, FormatInfo
 from recspec.pipeline import check_file, check_paths, check_stream
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
-
-@pytest.mark.parametrize("name", ["carla/valid/0.9.15.log", "carla/invalid/CARLA-FRAME-004.log"])
-def test_a_stream_gets_the_report_of_its_file(name: str) -> None:
-    path = CORPUS / name
+@pytest.mark.parametrize("path", [p for info in FORMATS.values() for p in (example_valid_file(info),
+                                                                            example_invalid_file(info)[0])],
+                         ids=lambda p: p.name)
+def test_a_stream_gets_the_report_of_its_file(path: Path) -> None:
     data = path.read_bytes()
     from_file = check_file(path, fmt=None, variant=None, profile=None)
     from_stream = check_stream(io.BytesIO(data), name=str(path), size=len(data))
     assert from_file is not None and from_stream.to_json() == from_file.to_json()
 
 
-def test_a_stream_is_read_from_its_start() -> None:
-    path = CORPUS / "carla" / "valid" / "0.9.15.log"
-    f = io.BytesIO(path.read_bytes())
+@pytest.mark.parametrize("info", list(FORMATS.values()), ids=lambda i: i.id)
+def test_a_stream_is_read_from_its_start(info: FormatInfo) -> None:
+    f = io.BytesIO(example_valid_file(info).read_bytes())
     f.seek(100)
-    assert check_stream(f, name="x.log", size=len(f.getvalue()), fmt=FORMATS["carla"]).verdict.value == "valid"
+    profile = info.load().EXAMPLES.valid_profile
+    assert check_stream(f, name="x", size=len(f.getvalue()), fmt=info, profile=profile).verdict.value == "valid"
 
 
 def test_unrecognised_content_is_a_report_for_a_stream_and_none_for_a_folder_member(tmp_path: Path) -> None:
@@ -51,7 +52,8 @@ def test_an_unreadable_input_is_an_input_error_that_crosses_processes(tmp_path: 
 
 
 def test_check_paths_lists_missing_paths_and_keeps_the_folders_order(tmp_path: Path) -> None:
-    report, errors = check_paths([str(CORPUS / "carla" / "invalid"), str(tmp_path / "nope.log")], profile="compat")
+    invalid = example_invalid_file(next(iter(FORMATS.values())))[0].parent  # a format's invalid/ folder
+    report, errors = check_paths([str(invalid), str(tmp_path / "nope.log")], profile="compat")
     assert errors == [f"{tmp_path / 'nope.log'}: no such file or folder"]
     names = [Path(fr.path).name for fr in report.files]
     assert names == sorted(names) and names and all(fr.profile == "compat" for fr in report.files)

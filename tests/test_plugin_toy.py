@@ -556,3 +556,40 @@ print(json.dumps([missing, codec.iter_records is codec.iter_units, codec.UNIT, M
     missing, same, unit, magic, xcheck, strategies = json.loads(done.stdout)
     assert missing == [] and same and unit == "record" and magic and xcheck
     assert strategies == ["toy_cases", "toy_files", "toy_models"]
+
+
+def test_the_shared_contract_test_passes_on_the_toy(site: Path) -> None:
+    """tests/test_format_contract.py itself, run with the toy installed, on the toy's entries: it finds the toy's
+    code, corpus and document through the registry entry, not under recspec's checkout."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "toy",
+                           str(ROOT / "tests" / "test_format_contract.py")], capture_output=True, text=True,
+                          env=_env(site), cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    # every contract test parametrised over all the formats ran on the toy and passed
+    per_format = (ROOT / "tests" / "test_format_contract.py").read_text().count('parametrize("info", FORMAT_INFOS,')
+    assert per_format and f"{per_format} passed" in done.stdout, done.stdout[-2000:]
+
+
+def test_a_campaign_seeds_from_the_toys_own_corpus_and_saves_crashes_there(site: Path, corpus: Path,
+                                                                           tmp_path: Path) -> None:
+    """The seed corpus of ``recspec fuzz toy`` is the registry's ``FormatInfo.corpus`` folder: every file of its
+    valid/ and invalid/ is read (and none of recspec's own corpus/); crashes and merged inputs go beside them."""
+    code = """
+import io, json, sys
+from pathlib import Path
+from recspec.formats import FORMATS
+from recspec.fuzz import _paths
+from recspec.fuzz._seeds import prepare_corpus
+mod = FORMATS["toy"].load_fuzz()
+read, written = prepare_corpus(mod, "toy", Path(sys.argv[1]), 1 << 20, (), io.StringIO())
+print(json.dumps([str(_paths.corpus_dir("toy")), str(_paths.default_crash_dir("toy")),
+                  str(_paths.default_merge_dir("toy")), read, written]))
+"""
+    done = python(site, code, str(tmp_path / "work"))
+    assert done.returncode == 0, done.stderr
+    where, crashes, merged, read, written = json.loads(done.stdout)
+    assert Path(where) == corpus and Path(crashes) == corpus / "regressions" and Path(merged) == corpus / "fuzz"
+    seeds = [p for sub in ("valid", "invalid", "regressions", "fuzz") if (corpus / sub).is_dir()
+             for p in (corpus / sub).rglob("*") if p.is_file() and p.suffix != ".json"]
+    assert seeds and read == len(seeds)
+    assert written >= len({p.read_bytes() for p in seeds if p.stat().st_size})

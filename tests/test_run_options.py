@@ -15,21 +15,22 @@ from pathlib import Path
 import pytest
 
 import recspec
-from helpers import run_cli
+from helpers import example_invalid_file, example_valid_file, format_valid_by_default, run_cli
 from recspec.formats import FORMATS
 from recspec.pipeline import CheckRun, RunOptions, check_files
 from recspec.report import SAMPLED_OUT
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+#: the example format: the sample is every format's (the default cross-check), shown on one's files
+INFO = format_valid_by_default()
 #: a size from which the default cross-check samples (RUN_SAMPLE_FROM is 256)
 LONG_RUN = 100_000
 
 
 def _valid_log_out_of_the_sample(folder: Path) -> Path:
-    """A copy of a valid CARLA seed whose path the long runs' sample leaves out (CRC-32 not 0 mod 16)."""
-    src = CORPUS / "carla" / "valid" / "0.9.15.log"
+    """A copy of a valid seed whose path the long runs' sample leaves out (CRC-32 not 0 mod 16)."""
+    src = example_valid_file(INFO)
     for i in range(64):
-        dst = folder / f"run{i}.log"
+        dst = folder / f"run{i}{src.suffix}"
         if zlib.crc32(os.fsencode(str(dst))) % 16 != 0:
             shutil.copyfile(src, dst)
             return dst
@@ -56,8 +57,9 @@ def test_the_run_size_comes_from_the_options(tmp_path: Path) -> None:
 
 def test_worker_processes_get_the_run_size_from_the_options(tmp_path: Path) -> None:
     logs = [_valid_log_out_of_the_sample(tmp_path)]
-    shutil.copyfile(CORPUS / "carla" / "invalid" / "CARLA-FRAME-004.log", tmp_path / "frame.log")
-    logs.append(tmp_path / "frame.log")
+    invalid = example_invalid_file(INFO)[0]
+    shutil.copyfile(invalid, tmp_path / f"frame{invalid.suffix}")
+    logs.append(tmp_path / f"frame{invalid.suffix}")
     files = [(p, True) for p in logs]
     serial = check_files(files, RunOptions(run_files=LONG_RUN))
     workers = check_files(files, RunOptions(run_files=LONG_RUN, jobs=2))
@@ -88,8 +90,9 @@ def test_a_cli_run_leaves_nothing_of_itself_in_the_process(tmp_path: Path) -> No
 
 
 def test_check_files_returns_the_walk_errors_then_the_files_errors(tmp_path: Path) -> None:
-    log = tmp_path / "a.log"
-    shutil.copyfile(CORPUS / "carla" / "valid" / "0.9.15.log", log)
+    src = example_valid_file(INFO)
+    log = tmp_path / f"a{src.suffix}"
+    shutil.copyfile(src, log)
     (tmp_path / "notes.txt").write_bytes(b"not a recording")
     files = [(tmp_path / "gone.log", True), (log, True), (tmp_path / "notes.txt", False)]
     walk_errors = ["x: no such file or folder"]

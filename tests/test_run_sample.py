@@ -15,16 +15,15 @@ import pytest
 
 from helpers import run_cli
 from recspec.conformance import _plugin
+from recspec.conformance.corpus import corpus_folder
+from recspec.formats import FORMATS
 from recspec.report import SAMPLED_OUT
 
-CORPUS = Path(__file__).resolve().parent.parent / "corpus"
-#: a few seeds of each format the generic rule covers (raSkat keeps its own: test_raskat_signal_cli.py)
-SEEDS = [*sorted((CORPUS / "carla" / "valid").glob("*.log"))[:3],
-         *sorted((CORPUS / "carla" / "invalid").glob("*.log"))[:4],
-         *sorted((CORPUS / "nanover" / "valid").glob("*.traj"))[:3],
-         *sorted((CORPUS / "nanover" / "invalid").glob("*"))[:4],
-         *sorted((CORPUS / "matrix-smt" / "valid").glob("*.bson"))[:3],
-         *sorted((CORPUS / "matrix-smt" / "invalid").glob("*.bson"))[:4]]
+#: a few seeds of each format the shared rule covers (``EXAMPLES.run_sample``; a format with a rule of its own
+#: tests it itself): its first valid and invalid corpus files
+SEEDS = [p for info in FORMATS.values() if info.load().EXAMPLES.run_sample == "default"
+         for sub, n in (("valid", 3), ("invalid", 4))
+         for p in sorted(q for q in (corpus_folder(info.id) / sub).iterdir() if q.is_file())[:n]]
 
 
 @pytest.fixture
@@ -85,7 +84,8 @@ def test_full_a_short_run_and_a_named_file_cross_check_every_file(folder: Path,
     assert not any(f.get("evidence", {}).get("cross_check", "").startswith(SAMPLED_OUT) for f in _files(out))
     assert "not_cross_checked" not in json.loads(out)["summary"]
     # a file the hash leaves out of a long run's sample, named alone: read
-    named = next(p for p in sorted(folder.rglob("*.log")) if zlib.crc32(os.fsencode(str(p))) % 16 != 0)
+    named = next(p for p in sorted(folder.rglob("*")) if p.is_file() and zlib.crc32(os.fsencode(str(p))) % 16 != 0
+                 and p.parent.name == "valid")
     _code, out, _ = run_cli("check", "--json", str(named))
     assert _files(out)[0]["evidence"]["cross_check"].startswith("kaitai")
     monkeypatch.setattr(_plugin, "RUN_SAMPLE_FROM", 3 * len(SEEDS))  # the run is not longer than that

@@ -13,13 +13,42 @@ from pathlib import Path
 
 import pytest
 
-from helpers import NPM_PACKAGES, REPO, run_cli
+from helpers import (
+    NPM_PACKAGES,
+    REPO,
+    example_invalid_file,
+    example_valid_file,
+    format_valid_by_default,
+    manifest_files,
+    run_cli,
+)
+from recspec.conformance.corpus import corpus_folder
+from recspec.formats import FORMATS
 
 MULTITOOL = NPM_PACKAGES / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"
 GITHUB_RULES = REPO / "tests" / "data" / "sarif-github-rules.xml"
-INPUTS = ["corpus/carla/invalid/CARLA-FRAME-004.log", "corpus/carla/invalid/CARLA-STREAM-001.log",
-          "corpus/carla/invalid/CARLA-HEADER-004.log", "corpus/nanover/damaged/magic-zeroed.state",
-          "corpus/raskat-signal/invalid/RSIG-VERSION-001.sig", "corpus/matrix-smt/invalid/MATRIX-DOC-001.bson"]
+
+
+def _inputs() -> list[str]:
+    """Findings of every kind, from every format's corpus (relative paths, as in CI): its example invalid file,
+    its first file the manifest expects malformed, and its first damaged header."""
+    out = []
+    for info in FORMATS.values():
+        folder = corpus_folder(info.id)
+        malformed = [e["path"] for e in manifest_files(info) if e["path"].startswith("invalid/")
+                     and e["expect"][info.default_profile]["verdict"] == "malformed"]
+        damaged = sorted(p for p in (folder / "damaged").glob("*") if p.is_file()) if (folder / "damaged").is_dir() \
+            else []
+        for path in [example_invalid_file(info)[0], *(folder / m for m in malformed[:1]), *damaged[:1]]:
+            out.append(os.path.relpath(path, REPO))
+    return list(dict.fromkeys(out))
+
+
+INPUTS = _inputs()
+#: a valid file, and a rule of its format that it does not break: a stale expectation
+VALID_INFO = format_valid_by_default()
+VALID = os.path.relpath(example_valid_file(VALID_INFO), REPO)
+STALE_RULE = example_invalid_file(VALID_INFO)[1]
 
 pytestmark = pytest.mark.requires_npm_packages
 
@@ -40,11 +69,11 @@ def sarif_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, dic
     out = tmp_path_factory.mktemp("sarif")
     expectations = out / "expectations.json"  # one stale entry: a result about the expectations file
     expectations.write_text(json.dumps({"recspec_expectations": 1, "files": {
-        str(Path(os.path.relpath(REPO, out)) / "corpus/carla/valid/0.9.15.log"): {"CARLA-HEADER-003": "stale"}}}))
+        str(Path(os.path.relpath(REPO, out)) / VALID): {STALE_RULE: "stale"}}}))
     cwd = Path.cwd()
     os.chdir(REPO)  # relative paths, as in CI: code scanning resolves them against the checkout
     try:
-        run_cli("check", *INPUTS, "corpus/carla/valid/0.9.15.log", "--expectations", os.path.relpath(expectations),
+        run_cli("check", *INPUTS, VALID, "--expectations", os.path.relpath(expectations),
                 "--report", f"sarif:{out / 'r.sarif'}", "--report", f"json:{out / 'r.json'}")
     finally:
         os.chdir(cwd)

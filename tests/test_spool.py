@@ -15,9 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import run_cli
+from helpers import example_invalid_file, run_cli
 from recspec import merge as merge_module
+from recspec.conformance.corpus import corpus_folder
 from recspec.errors import EXIT_FAIL
+from recspec.formats import FORMATS
 from recspec.pipeline import check_paths
 from recspec.render import RENDERERS, RenderContext, render
 from recspec.render._json import Lazy, iter_dumps
@@ -25,7 +27,10 @@ from recspec.report import FileReport, Report, Tally, Verdict
 from recspec.spool import PathList, Spool, frame_records, record
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "corpus"
+#: two formats' corpora: what the spool keeps is every format's; FIRST's invalid files fail a run, OTHER's valid
+#: files (valid under its EXAMPLES.valid_profile, compat here) pass
+FIRST, OTHER = next(iter(FORMATS.values())), list(FORMATS.values())[-1]
+FIRST_INVALID, OTHER_VALID = corpus_folder(FIRST.id) / "invalid", corpus_folder(OTHER.id) / "valid"
 
 
 def live_file_reports() -> int:
@@ -35,10 +40,9 @@ def live_file_reports() -> int:
 
 @pytest.fixture(scope="module")
 def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder of 60 small recordings, valid and not: four from corpus/carla/invalid, so a run over it fails."""
+    """A folder of 60 small recordings, valid and not: four from FIRST's invalid/, so a run over it fails."""
     d = tmp_path_factory.mktemp("many")
-    sources = sorted((CORPUS / "raskat-signal" / "valid").iterdir()) + sorted(
-        (CORPUS / "carla" / "invalid").iterdir())[:4]
+    sources = sorted(OTHER_VALID.iterdir()) + sorted(FIRST_INVALID.iterdir())[:4]
     for i in range(60):
         src = sources[i % len(sources)]
         shutil.copy(src, d / f"{i:03d}-{src.name}")
@@ -78,7 +82,7 @@ def test_a_folder_run_holds_no_file_reports_in_memory(many: Path, tmp_path: Path
     baseline = live_file_reports()
     code, _, err = run_cli("check", "-j", jobs, str(many), "--report", f"json:{tmp_path / 'r.json'}",
                            "--report", f"junit:{tmp_path / 'r.xml'}", "--report", f"html:{tmp_path / 'r.html'}")
-    assert code == EXIT_FAIL, err  # the corpus's invalid CARLA files fail the run
+    assert code == EXIT_FAIL, err  # FIRST's invalid files fail the run
     assert seen["files"] == 60
     assert seen["after_check"] - baseline <= 1, seen
     assert calls["n"] >= 60 and seen["while_writing"] - baseline <= 3, seen
@@ -87,7 +91,7 @@ def test_a_folder_run_holds_no_file_reports_in_memory(many: Path, tmp_path: Path
 
 def test_merge_holds_no_file_reports_in_memory(many: Path, tmp_path: Path, monkeypatch) -> None:
     code, _, err = run_cli("check", str(many), "--report", f"json:{tmp_path / 'r.json'}")
-    assert code == EXIT_FAIL, err  # the corpus's invalid CARLA files fail the run
+    assert code == EXIT_FAIL, err  # FIRST's invalid files fail the run
     import recspec.report as report_module
 
     to_json = report_module.FileReport.to_json
@@ -102,7 +106,7 @@ def test_merge_holds_no_file_reports_in_memory(many: Path, tmp_path: Path, monke
     baseline = live_file_reports()
     monkeypatch.setattr(report_module.FileReport, "to_json", counting_to_json)
     code, _, err = run_cli("merge", str(tmp_path / "r.json"), "--report", f"json:{tmp_path / 'm.json'}")
-    assert code == EXIT_FAIL, err  # the corpus's invalid CARLA files fail the run
+    assert code == EXIT_FAIL, err  # FIRST's invalid files fail the run
     assert (tmp_path / "m.json").read_bytes() == (tmp_path / "r.json").read_bytes()
     assert seen["n"] >= 60 and seen["max"] - baseline <= 3, seen
 
@@ -111,7 +115,7 @@ def test_merge_holds_no_file_reports_in_memory(many: Path, tmp_path: Path, monke
 
 
 def _fr(i: int, verdict: Verdict = Verdict.VALID) -> FileReport:
-    return FileReport(f"f{i}.sig", "raskat-signal", "v4", "spec", verdict, stats={"i": i})
+    return FileReport(f"f{i}.sig", FIRST.id, None, "spec", verdict, stats={"i": i})
 
 
 def test_spool_gives_the_files_order_whatever_order_they_were_stored_in() -> None:
@@ -140,7 +144,7 @@ def test_records_stored_with_their_batches_tallies_equal_reports_stored_one_by_o
     """-j N: a worker sends a batch's reports as records (spool.record) with the batch's tally; the
     spool that stores them (put_record, tally.merge), batches in any order, equals one that stored
     each report with put: the same files in order and the same tally, its first file included."""
-    reports = [FileReport(f"{'x' * rnd.randrange(9)}{i}.sig", rnd.choice(["raskat-signal", "carla"]), None,
+    reports = [FileReport(f"{'x' * rnd.randrange(9)}{i}.sig", rnd.choice(list(FORMATS)), None,
                           rnd.choice(["spec", "compat"]), v, stats={"i": i}) for i, v in enumerate(verdicts)]
     order = list(range(len(reports)))
     rnd.shuffle(order)
@@ -176,7 +180,7 @@ def test_spool_refuses_a_file_stored_twice() -> None:
 
 
 def test_spool_keeps_what_json_does_not_and_rewrite_changes_it() -> None:
-    report, _ = check_paths([str(CORPUS / "carla" / "invalid")], profile="compat")
+    report, _ = check_paths([str(FIRST_INVALID)], profile="compat")
     with Spool() as spool:
         spool.extend(report.files)
         assert list(spool) == report.files  # findings, verdicts, stats, evidence, capped counts
@@ -244,10 +248,10 @@ def test_iter_dumps_of_lazy_arrays_is_json_dumps_of_lists() -> None:
 def test_every_report_from_a_spool_equals_the_report_from_a_list(kind: str, tmp_path: Path) -> None:
     from recspec.expectations import Expectations, apply_expectations
 
-    report, _ = check_paths([str(CORPUS / "carla" / "invalid"), str(CORPUS / "raskat-signal")], profile="compat")
-    listed_file = os.path.relpath(CORPUS / "carla" / "invalid" / "CARLA-FRAME-004.log", tmp_path)
-    exp = Expectations(tmp_path / "e.json", {Path(listed_file).as_posix(): {"CARLA-FRAME-004": "known",
-                                                                            "CARLA-XXX-999": "stale"}})
+    report, _ = check_paths([str(FIRST_INVALID), str(corpus_folder(OTHER.id))], profile="compat")
+    invalid, rule = example_invalid_file(FIRST)
+    listed_file = os.path.relpath(invalid, tmp_path)
+    exp = Expectations(tmp_path / "e.json", {Path(listed_file).as_posix(): {rule: "known", "X-NO-RULE-999": "stale"}})
     with Spool() as spool:
         spool.extend(report.files)
         spooled = Report(spool.seal(), unclaimed=["x.txt"], not_regular=["fifo"])
@@ -269,9 +273,9 @@ def test_every_report_from_a_spool_equals_the_report_from_a_list(kind: str, tmp_
 @pytest.fixture(scope="module")
 def report_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     d = tmp_path_factory.mktemp("rep")
-    code, _, err = run_cli("check", "--profile", "compat", str(CORPUS / "carla" / "invalid"),
-                           str(CORPUS / "raskat-signal" / "valid"), "--report", f"json:{d / 'r.json'}")
-    assert code == EXIT_FAIL, err  # the corpus's invalid CARLA files fail the run
+    code, _, err = run_cli("check", "--profile", "compat", str(FIRST_INVALID), str(OTHER_VALID),
+                           "--report", f"json:{d / 'r.json'}")
+    assert code == EXIT_FAIL, err  # FIRST's invalid files fail the run
     return (d / "r.json").read_text()
 
 
@@ -283,7 +287,7 @@ def test_merge_reads_any_chunking_and_layout_alike(report_text: str, tmp_path: P
     src = tmp_path / "r.json"
     src.write_text(json.dumps(json.loads(report_text), separators=(",", ":")) if compact else report_text)
     code, out, err = run_cli("merge", "--json", str(src))
-    assert code == EXIT_FAIL, err  # the corpus's invalid CARLA files fail the run
+    assert code == EXIT_FAIL, err  # FIRST's invalid files fail the run
     assert out == report_text
 
 
@@ -317,12 +321,12 @@ def test_bad_reports_are_refused_with_a_clear_error(tmp_path: Path, text: str, s
 def test_merged_shards_come_back_in_walk_order_as_they_are_read(many: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(merge_module, "CHUNK", 50)
     code, _, err = run_cli("check", str(many), "--report", f"json:{tmp_path / 'whole.json'}")
-    assert code == EXIT_FAIL, err  # the corpus's invalid CARLA files fail the run
+    assert code == EXIT_FAIL, err  # FIRST's invalid files fail the run
     for k in (1, 2, 3):
         run_cli("check", str(many), "--shard", f"{k}/3", "--report", f"json:{tmp_path / f's{k}.json'}")
     code, _, err = run_cli("merge", *(str(tmp_path / f"s{k}.json") for k in (3, 1, 2)),
                            "--report", f"json:{tmp_path / 'merged.json'}")
-    assert code == EXIT_FAIL, err  # the corpus's invalid CARLA files fail the run
+    assert code == EXIT_FAIL, err  # FIRST's invalid files fail the run
     assert (tmp_path / "merged.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
     # a shard whose positions go backwards is refused, not mis-ordered
     doc = json.loads((tmp_path / "s1.json").read_text())
@@ -356,7 +360,7 @@ def test_merged_counts_are_the_counts_of_the_merged_files(many: Path, tmp_path: 
     for k in (1, 2, 3):
         run_cli("check", str(many), "--profile", "compat", "--shard", f"{k}/3",
                 "--report", f"json:{tmp_path / f's{k}.json'}")
-    run_cli("check", str(many / "000-v2-writer.sig"), "--report", f"json:{tmp_path / 'one.json'}")
+    run_cli("check", str(min(many.iterdir())), "--report", f"json:{tmp_path / 'one.json'}")
     for names in (["s2", "s3", "s1"], ["one", "one"]):
         merged = merge_reports([str(tmp_path / f"{n}.json") for n in names])
         try:
@@ -374,7 +378,7 @@ def test_html_draws_the_first_pictured_files_and_says_so(monkeypatch) -> None:
     from recspec.trace import collecting
 
     with collecting(True):
-        report, _ = check_paths([str(p) for p in sorted((CORPUS / "raskat-signal" / "valid").iterdir())[:3]])
+        report, _ = check_paths([str(p) for p in sorted((corpus_folder(FIRST.id) / "valid").iterdir())[:3]])
     drawn = render("html", report, RenderContext(report))
     assert drawn.count("<figure") == 3 and "Pictures are drawn for the first" not in drawn
     monkeypatch.setattr(_html, "PICTURED_FILES", 1)

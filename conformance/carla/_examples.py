@@ -22,6 +22,7 @@ def _small_cases(variant: str | None) -> st.SearchStrategy[dict[str, Any]]:
 EXAMPLES = FormatExamples(
     valid_file="0.9.15.log",
     valid_profile="spec",
+    invalid_file=("CARLA-FRAME-004.log", "CARLA-FRAME-004"),
     explain=("carla-packet-001", ("size is 14", "roll, pitch, yaw")),
     corpus_rules_more_than=20,
     # this file's header is 40 bytes, so its first packet, a FrameStart, starts there and the packet's payload

@@ -23,6 +23,7 @@ EXAMPLES = FormatExamples(
     valid_file="spec.bson",
     # the producer's own files break the spec profile (see the corpus manifest)
     valid_profile="compat",
+    invalid_file=("MATRIX-FRAME-002.bson", "MATRIX-FRAME-002"),
     explain=("MATRIX-FRAME-001", ("under t", "docs/formats/matrix-smt.md#matrix-frame-001")),
     corpus_rules_more_than=20,
     # the encoder writes either form: every number as a double (spec) or whole numbers as int32 (compat)

@@ -22,6 +22,7 @@ def _small_cases(variant: str | None) -> st.SearchStrategy[dict[str, Any]]:
 EXAMPLES = FormatExamples(
     valid_file="small.traj",
     valid_profile="spec",
+    invalid_file=("NANOVER-TIME-002.traj", "NANOVER-TIME-002"),
     explain=("NANOVER-FRAME-005", ("residue.ids", "Rust")),
     corpus_rules_more_than=15,
     case_targets=(("traj", {}), ("state", {})),

@@ -18,6 +18,8 @@ def _small_cases(variant: str | None) -> Any:
 EXAMPLES = FormatExamples(
     valid_file="three.toy",  # ids 1, 2, 7 with values 10, -5, 70000 (_seeds.py)
     valid_profile="spec",
+    invalid_file=("checksum.toy", "TOY-CHECKSUM-001"),
+    run_sample="none",  # its check reads every file (no sample)
     explain=("TOY-CHECKSUM-001", ("guards", "id and value")),
     corpus_rules_more_than=6,  # the corpus breaks MAGIC, SIZE, VERSION, FLAGS, CHECKSUM, RESERVED, ORDER
     dump_facts=(("header.count", 3), ("records.1.value", -5), ("records.2.record_id", 7)),

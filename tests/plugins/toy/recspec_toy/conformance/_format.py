@@ -27,7 +27,8 @@ XCHECK = "TOY-XCHECK-001"
 
 def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: int,
           cross_check: bool, cross_check_limit: int = MAX_CROSS_CHECK_SIZE,
-          progress: Progress | None = None) -> FileReport:
+          progress: Progress | None = None, run_files: int | None = None) -> FileReport:
+    # run_files (the size of the run) goes unread: the toy cross-checks every file of a run, sampling none
     # a valid file is at most 8 + 8 x 65535 bytes: what lies beyond is read only to say how much
     data = f.read(HEADER_SIZE + 0xFFFF * RECORD_SIZE + 1)
     report = check_bytes(data, path=path, variant=variant, profile=profile, size=max(size, len(data)))
