@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import io
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -65,6 +66,7 @@ from ._oracles import (
     check_located,
     check_paths_agree,
     check_profiles,
+    check_rederived,
     check_refusal,
     check_round_trip,
     sampled,
@@ -178,6 +180,8 @@ def fuzz_ref(data: bytes) -> None:
     check_refusal(report, refused, _STRUCTURAL, _LENIENT)
     if sampled(data):
         check_paths_agree(report, _check(data, _fixed, profile, fast_path=False))
+    if decoded is not None and report.verdict.value != "malformed":
+        check_rederived(report, lambda: rederived(decoded))
     if decoded is not None and report.verdict.value == "valid":
         check_round_trip(data, decoded, functools.partial(encode, variant=variant),
                          lambda again: _check(again, variant, profile), variant.name)
@@ -188,6 +192,63 @@ def _check(data: bytes, variant: Any, profile: str, *, fast_path: bool = True) -
         return check_stream(io.BytesIO(data), path="<fuzz>", variant=variant, profile=profile, fast_path=fast_path)
     except DecodeError as e:
         raise ContractViolation(f"check_stream raised {type(e).__name__}: {e}") from e
+
+
+# --- the second opinion: facts of docs/formats/carla.md re-derived from the decoded packets ------------
+
+#: CARLA-VALUE-001: the one-byte booleans, by record class and field (0 or 1).
+_FLAGS = {m.Collision: ("is_actor1_hero", "is_actor2_hero"), m.TrafficLightState: ("is_frozen",),
+          m.AnimVehicle: ("handbrake",), m.SceneLight: ("is_on",), m.VehicleDoor: ("is_open",)}
+#: CARLA-ENUM-003 and -004: (record class, field) -> number of values (doors 0..6, light groups 0..4).
+_ENUMS = {(m.VehicleDoor, "door", "CARLA-ENUM-003"): 7, (m.SceneLight, "light_group", "CARLA-ENUM-004"): 5}
+
+
+def rederived(rec: Recording) -> dict[str, str | None]:
+    """What a decoded log's frame times, actor lifetimes, flags and two enumerations break, derived
+    here from its packets in file order (``check_rederived``), each rule both ways."""
+    out: dict[str, str | None] = dict.fromkeys(
+        ("CARLA-FRAME-003", "CARLA-FRAME-004", "CARLA-FRAME-005", "CARLA-FRAME-006", "CARLA-FRAME-008",
+         "CARLA-ACTOR-002", "CARLA-ACTOR-003", "CARLA-VALUE-001", "CARLA-ENUM-003", "CARLA-ENUM-004"))
+
+    def broken(rule: str, why: str) -> None:
+        if out[rule] is None:
+            out[rule] = why
+
+    starts = [p.body for p in rec.packets if p.kind is K.FRAME_START]
+    if starts:
+        if starts[0].frame_id != 1:
+            broken("CARLA-FRAME-003", f"the first frame's id is {starts[0].frame_id}")
+        if starts[0].elapsed != 0:
+            broken("CARLA-FRAME-005", f"the first frame's elapsed is {starts[0].elapsed!r}")
+        if starts[-1].duration_this != -1:
+            broken("CARLA-FRAME-006", f"the last frame's durationThis is {starts[-1].duration_this!r}")
+    for n, (a, b) in enumerate(itertools.pairwise(starts)):
+        if b.frame_id != a.frame_id + 1:
+            broken("CARLA-FRAME-003", f"frame id {b.frame_id} follows {a.frame_id}")
+        if a.duration_this < 0:  # an unpatched placeholder: the sum is not judged
+            broken("CARLA-FRAME-008", f"frame[{n}] is not the last and has durationThis {a.duration_this!r}")
+        elif a.elapsed + a.duration_this != b.elapsed:
+            broken("CARLA-FRAME-004", f"frame[{n + 1}]'s elapsed {b.elapsed!r} != {a.elapsed!r} + {a.duration_this!r}")
+    alive: set[int] = set()
+    for p in rec.packets:
+        if not isinstance(p.body, tuple):
+            continue
+        for r in p.body:
+            if p.kind is K.EVENT_ADD:
+                if r.database_id in alive:
+                    broken("CARLA-ACTOR-002", f"actor {r.database_id} is added again while alive")
+                alive.add(r.database_id)
+            elif p.kind is K.EVENT_DEL:
+                if r.database_id not in alive:
+                    broken("CARLA-ACTOR-003", f"actor {r.database_id} is deleted while not alive")
+                alive.discard(r.database_id)
+            for name in _FLAGS.get(type(r), ()):
+                if getattr(r, name) > 1:
+                    broken("CARLA-VALUE-001", f"a {type(r).__name__}'s {name} is {getattr(r, name)}")
+            for (cls, name, rule), size in _ENUMS.items():
+                if type(r) is cls and getattr(r, name) >= size:
+                    broken(rule, f"a {cls.__name__}'s {name} is {getattr(r, name)}, above {size - 1}")
+    return out
 
 
 #: Structural rules decode() accepts on purpose: the header keeps the magic string as read, and strings keep
