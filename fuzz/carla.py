@@ -214,7 +214,7 @@ def rederived(rec: Recording) -> dict[str, str | None]:
         if out[rule] is None:
             out[rule] = why
 
-    starts = [p.body for p in rec.packets if p.kind is K.FRAME_START]
+    starts: list[Any] = [p.body for p in rec.packets if p.kind is K.FRAME_START]
     if starts:
         if starts[0].frame_id != 1:
             broken("CARLA-FRAME-003", f"the first frame's id is {starts[0].frame_id}")
@@ -233,6 +233,7 @@ def rederived(rec: Recording) -> dict[str, str | None]:
     for p in rec.packets:
         if not isinstance(p.body, tuple):
             continue
+        r: Any
         for r in p.body:
             if p.kind is K.EVENT_ADD:
                 if r.database_id in alive:

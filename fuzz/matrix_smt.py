@@ -207,7 +207,7 @@ def rederived(doc: b.Document) -> dict[str, str | None]:
     if isinstance(objects, b.Array):
         seen: set[int] = set()
         for i, o in enumerate(objects):
-            oid = o.get("id") if isinstance(o, b.Document) else None
+            oid: Any = o.get("id") if isinstance(o, b.Document) else None
             if type(oid) in (int, b.Int64):
                 if oid in seen:
                     out["MATRIX-OBJ-003"] = f"objects[{i}] repeats the id {oid}"

@@ -232,7 +232,8 @@ def _bond_lengths(rec: Recording) -> str | None:
         if frame.frame_index == 0:
             arrays.clear()
         arrays.update(frame.arrays)
-        pairs, orders = arrays.get("bond.pairs"), arrays.get("bond.orders")
+        pairs: Any = arrays.get("bond.pairs")
+        orders: Any = arrays.get("bond.orders")
         if not _usable(pairs, ArrayKind.INDEX):
             continue
         if len(pairs.values) % 2:

@@ -138,9 +138,10 @@ def fuzz_ref(data: bytes) -> None:
     if decoded is not None and report.verdict.value != "malformed" and (decoded.container == "raw" or sampled(data)):
         # the second opinion reads the body's bytes itself (a tar.xz's on an eighth of the inputs: unwrapping
         # costs an lzma decompressor)
-        fields = functools.cache(lambda: read_fields(data if decoded.container == "raw" else _body(data)))
-        check_model_view(lambda: None if fields() is None else (model_view(decoded.signal), fields()), report.variant)
-        check_rederived(report, lambda: {} if fields() is None else rederived(fields()))
+        signal, raw = decoded.signal, decoded.container == "raw"
+        fields = functools.cache(lambda: read_fields(data if raw else _body(data)))
+        check_model_view(lambda: _views(signal, fields()), report.variant)
+        check_rederived(report, lambda: _rederived_or_none(fields()))
     if decoded is not None and report.verdict.value == "valid":
         # the body, not the container: re-wrapping in tar.xz costs an lzma compressor per valid input
         # (half the execution); only a body that is not canonical is re-wrapped to be checked again
@@ -155,6 +156,14 @@ def fuzz_ref(data: bytes) -> None:
                          lambda again: _check(again if decoded.container == "raw" else
                                               encode(replace(decoded, signal=decode_body(again))), profile),
                          report.variant)
+
+
+def _views(signal: Any, read: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    return None if read is None else (model_view(signal), read)
+
+
+def _rederived_or_none(read: dict[str, Any] | None) -> dict[str, str | None]:
+    return {} if read is None else rederived(read)
 
 
 def _body(data: bytes) -> bytes:
@@ -194,7 +203,7 @@ def read_fields(body: bytes) -> dict[str, Any] | None:
         return out
     if version not in _MSGPACK_COUNT:
         return None
-    import msgpack  # the third-party reader, as a second opinion on recspec's own
+    import msgpack  # type: ignore[import-untyped]  # the third-party reader, as a second opinion on recspec's own
 
     unpacker = msgpack.Unpacker(use_list=False, raw=False, strict_map_key=False, max_buffer_size=len(body))
     unpacker.feed(body[2:])
@@ -238,7 +247,7 @@ def rederived(read: dict[str, Any]) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
 
     def judge(rule: str, name: str, bad: Callable[[int], bool]) -> None:
-        x = read.get(name)
+        x: Any = read.get(name)
         if _uint(x):
             why = f"{name} is {x}" if bad(x) else None
             if out.get(rule) is None:
