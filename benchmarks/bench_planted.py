@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -167,9 +168,11 @@ def run_fuzz(fmt: str, seconds: int, seed: int, plant: tuple[str, str, str] | No
                         "RECSPEC_PLANT_MODULE": module, "RECSPEC_PLANT_ORIGIN": origin,
                         "RECSPEC_PLANT_SOURCE": str(site / "planted.py")})
         started = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "recspec", "fuzz", fmt, "--target", "ref",
-                                 "--time", str(seconds), "--seed", str(seed), "--out", str(out)],
-                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        log = Path(tmp) / "log"
+        with log.open("w", encoding="utf-8") as sink:  # a file, not a pipe: a long campaign's log cannot stall it
+            proc = subprocess.Popen([sys.executable, "-m", "recspec", "fuzz", fmt, "--target", "ref",
+                                     "--time", str(seconds), "--seed", str(seed), "--out", str(out)],
+                                    cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
         first: float | None = None
 
         def crashed() -> bool:
@@ -179,12 +182,12 @@ def run_fuzz(fmt: str, seconds: int, seed: int, plant: tuple[str, str, str] | No
             if first is None and crashed():
                 first = time.monotonic() - started
             time.sleep(0.25)
-        err = proc.stderr.read() if proc.stderr is not None else ""
+        text = log.read_text(encoding="utf-8", errors="replace")
         if first is None and crashed():
             first = time.monotonic() - started
         signatures = sorted(json.loads(p.read_text(encoding="utf-8")).get("signature", "?")
                             for p in out.glob("crash-*.json")) if out.is_dir() else []
-        last = next((line for line in reversed(err.splitlines()) if "execs" in line), "")
+        last = next((line for line in reversed(re.split(r"[\r\n]", text)) if "execs (" in line), "")
         return first, signatures, last
 
 
