@@ -9,9 +9,11 @@ text replaced, what it breaks). The bug is planted in a campaign's processes onl
 ``sitecustomize`` on ``PYTHONPATH`` (which the runner's atheris child inherits) imports the
 edited source in place of the module, so the checkout is never written. The campaign is
 ``recspec fuzz FORMAT --target ref --time T --seed S --out TMP`` from the seeds, as a user
-runs it; a bug is *found* when the campaign saves a crash, and the time is when the first
-crash file appeared. Before the campaigns, each bug is checked to change its module (the
-replaced text is there exactly once).
+runs it; a bug is *found* when the campaign saves a crash that the format's control campaign
+does not, and the time is when the first crash file appeared. Before the campaigns, each bug
+is checked to change its module (the replaced text is there exactly once). First, per format,
+a control campaign with nothing planted (same length and seed; ``--no-control`` skips it): a
+crash it saves too is not the planted bug's.
 
 Prints one Markdown row per bug and a summary per format (fuzz/README.md, "Planted bugs",
 records a run). The campaigns run one after another: a run takes about (T + 10 s) per bug.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -63,8 +66,8 @@ PLANTED = (
             "K.FRAME_START: (struct.Struct(\"<Qdd\"), lambda t: m.FrameStart(t[0], t[2], t[1]))",
             "the decoder reads FrameStart's elapsed as durationThis and back"),
     Planted("carla-del-deleted", "carla", "conformance/carla/_check.py",
-            "                else:\n                    self.sink.add(\"CARLA-ACTOR-003\"",
-            "                elif False:\n                    self.sink.add(\"CARLA-ACTOR-003\"",
+            "                if actor in alive:\n                    alive.discard(actor)\n                elif",
+            "                if True:\n                    alive.discard(actor)\n                elif",
             "the finding for deleting an actor that does not exist deleted"),
     Planted("matrix-bool", "matrix-smt", "reference/matrix_smt/_bson.py",
             "                if b > 1:\n                    raise self.fail(R_BOOL",
@@ -85,6 +88,34 @@ PLANTED = (
     Planted("raskat-rate", "raskat-signal", "conformance/raskat_signal/_check.py",
             "        if rate <= 0:", "        if rate < 0:",
             "a zero sample rate is accepted"),
+    # bugs of other kinds, added with the second-opinion oracle so that the measure is not the twelve alone:
+    # off-by-one ranges, a swapped field, a lost finding in a fast path, a lost running maximum
+    Planted("carla-door-range", "carla", "conformance/carla/_fields.py",
+            'K.VEHICLE_DOOR: (1, "door", "CARLA-ENUM-003", 7)', 'K.VEHICLE_DOOR: (1, "door", "CARLA-ENUM-003", 8)',
+            "the vehicle door range off by one (door 7 is accepted)"),
+    Planted("carla-flag-swapped", "carla", "conformance/carla/_fields.py",
+            'K.STATE: ((1, "is_frozen"),),', 'K.STATE: ((3, "is_frozen"),),',
+            "the traffic-light flag check reads the state field instead of is_frozen"),
+    Planted("nanover-state-fast", "nanover", "conformance/nanover/_check.py",
+            'changes[key] = None if k == "null_value" else _KEPT', "changes[key] = _KEPT",
+            "the fast path of state updates reads a deletion as a change (NANOVER-STATE-001 lost)"),
+    Planted("nanover-residue-range", "nanover", "conformance/nanover/_check.py",
+            "if self._len(refs) and c is not None and self._maximum(refs) >= c:",
+            "if self._len(refs) and c is not None and self._maximum(refs) > c:",
+            "a residue/chain index equal to its count is accepted (off by one)"),
+    Planted("raskat-antenna", "raskat-signal", "conformance/raskat_signal/_check.py",
+            'if want(10, "uint") and f[10] > 2:', 'if want(10, "uint") and f[10] > 3:',
+            "antenna type 3 is accepted (off by one)"),
+    Planted("raskat-v2-swapped", "raskat-signal", "reference/raskat_signal/_signal.py",
+            "Fixed(lon_i, lon_f), Fixed(lat_i, lat_f), Fixed(alt_i, alt_f)",
+            "Fixed(lat_i, lat_f), Fixed(lon_i, lon_f), Fixed(alt_i, alt_f)",
+            "the v2 decoder swaps longitude and latitude"),
+    Planted("matrix-time-max", "matrix-smt", "conformance/matrix_smt/_check.py",
+            "self.prev_time = t if prev is None or t > prev else prev", "self.prev_time = t",
+            "frame times are compared with the previous frame's, not the latest so far"),
+    Planted("matrix-duplicate-id", "matrix-smt", "conformance/matrix_smt/_check.py",
+            "            elif oid in self.objects:", "            elif False:",
+            "the finding for an object id used twice deleted"),
 )
 
 _SITECUSTOMIZE = r'''
@@ -120,35 +151,53 @@ def planted_source(bug: Planted) -> str:
     return source.replace(bug.old, bug.new)
 
 
-def campaign(bug: Planted, seconds: int, seed: int) -> tuple[bool, float | None, str]:
-    """(found, seconds to the first saved crash, its signature)."""
+def run_fuzz(fmt: str, seconds: int, seed: int, plant: tuple[str, str, str] | None = None,
+             ) -> tuple[float | None, list[str], str]:
+    """One ``recspec fuzz FMT --target ref`` campaign, with ``plant`` = (module, its file, the edited
+    source) imported in place of the module, or none. Returns (seconds to the first saved crash,
+    the saved crashes' signatures, the campaign's last progress line)."""
     with tempfile.TemporaryDirectory() as tmp:
         site, out = Path(tmp) / "site", Path(tmp) / "out"
         site.mkdir()
-        (site / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
-        (site / "planted.py").write_text(planted_source(bug), encoding="utf-8")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])),
-               "RECSPEC_PLANT_MODULE": module_name(bug.path), "RECSPEC_PLANT_ORIGIN": str(ROOT / bug.path),
-               "RECSPEC_PLANT_SOURCE": str(site / "planted.py")}
+        env = dict(os.environ)
+        if plant is not None:
+            module, origin, source = plant
+            (site / "sitecustomize.py").write_text(_SITECUSTOMIZE, encoding="utf-8")
+            (site / "planted.py").write_text(source, encoding="utf-8")
+            env.update({"PYTHONPATH": os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])),
+                        "RECSPEC_PLANT_MODULE": module, "RECSPEC_PLANT_ORIGIN": origin,
+                        "RECSPEC_PLANT_SOURCE": str(site / "planted.py")})
         started = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "recspec", "fuzz", bug.format, "--target", "ref",
-                                 "--time", str(seconds), "--seed", str(seed), "--out", str(out)],
-                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        log = Path(tmp) / "log"
+        with log.open("w", encoding="utf-8") as sink:  # a file, not a pipe: a long campaign's log cannot stall it
+            proc = subprocess.Popen([sys.executable, "-m", "recspec", "fuzz", fmt, "--target", "ref",
+                                     "--time", str(seconds), "--seed", str(seed), "--out", str(out)],
+                                    cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
         first: float | None = None
-        name = ""
+
+        def crashed() -> bool:
+            return out.is_dir() and any(p.suffix != ".json" and p.name.startswith("crash-") for p in out.iterdir())
+
         while proc.poll() is None:
-            if first is None and out.is_dir():
-                crashes = sorted(p.name for p in out.iterdir() if p.suffix != ".json" and p.name.startswith("crash-"))
-                if crashes:
-                    first, name = time.monotonic() - started, crashes[0]
+            if first is None and crashed():
+                first = time.monotonic() - started
             time.sleep(0.25)
-        if first is None and out.is_dir():
-            crashes = sorted(p.name for p in out.iterdir() if p.suffix != ".json" and p.name.startswith("crash-"))
-            if crashes:
-                first, name = time.monotonic() - started, crashes[0]
+        text = log.read_text(encoding="utf-8", errors="replace")
+        if first is None and crashed():
+            first = time.monotonic() - started
         signatures = sorted(json.loads(p.read_text(encoding="utf-8")).get("signature", "?")
                             for p in out.glob("crash-*.json")) if out.is_dir() else []
-        return first is not None, first, ", ".join(signatures) or name
+        last = next((line for line in reversed(re.split(r"[\r\n]", text)) if "execs (" in line), "")
+        return first, signatures, last
+
+
+def campaign(bug: Planted, seconds: int, seed: int, control: set[str]) -> tuple[bool, float | None, str]:
+    """(found, seconds to the first saved crash, its signatures): found when the campaign saves a
+    crash whose signature the format's control campaign (no bug planted) did not save too."""
+    first, signatures, _ = run_fuzz(bug.format, seconds, seed,
+                                    (module_name(bug.path), str(ROOT / bug.path), planted_source(bug)))
+    new = [s for s in signatures if s not in control]
+    return bool(new), first if new else None, ", ".join(new)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="only these planted bugs")
     p.add_argument("--list", action="store_true", help="list the planted bugs and exit")
+    p.add_argument("--no-control", action="store_true",
+                   help="skip the control campaign per format (nothing planted) whose crashes do not count")
     args = p.parse_args(argv)
     bugs = [b for b in PLANTED if not args.only or b.name in args.only]
     for bug in bugs:
@@ -170,8 +221,17 @@ def main(argv: list[str] | None = None) -> int:
     print("| bug | format | what | found | first crash after | signature |")
     print("|---|---|---|---|---|---|")
     found: dict[str, list[bool]] = {}
+    controls: dict[str, set[str]] = {}
+    for fmt in dict.fromkeys(b.format for b in bugs):
+        if args.no_control:
+            controls[fmt] = set()
+            continue
+        _, signatures, _ = run_fuzz(fmt, args.time, args.seed)
+        controls[fmt] = set(signatures)
+        print(f"| (control: nothing planted) | {fmt} | the checkout as it is | - | - | "
+              f"{', '.join(signatures) or 'no crash'} |", flush=True)
     for bug in bugs:
-        hit, seconds, signature = campaign(bug, args.time, args.seed)
+        hit, seconds, signature = campaign(bug, args.time, args.seed, controls[bug.format])
         found.setdefault(bug.format, []).append(hit)
         print(f"| `{bug.name}` | {bug.format} | {bug.what} | {'yes' if hit else 'no'} | "
               f"{f'{seconds:.0f} s' if seconds is not None else '-'} | {signature} |", flush=True)

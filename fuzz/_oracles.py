@@ -12,6 +12,14 @@ exception-free run hides (a missing, wrong or mislocated finding).
   with the reason);
 * **round trip**: a file the checker calls valid decodes, and re-encodes to itself or to
   its canonical form, which checks valid too;
+* **second opinion** (``rederived``): facts the format document states (a count, an order, a range,
+  a set of live ids) re-derived by the harness from the reference decoder's model with a few lines
+  of its own, sharing nothing with the checker: a rule whose fact holds must have fired, and one
+  whose fact does not hold must not have (a deleted, weakened or inverted rule, a lost finding in a
+  bulk path, or a decoder that reads a field wrong, which the two readings then disagree on);
+* **model view** (``model-view``): the decoded model's named fields equal an independent reading of
+  the same bytes at the positions the format document gives (a property that returns the wrong
+  field, two fields swapped by the decoder);
 * **paths agree**: the checker's fast paths give the report of the locating walk (checked on a
   fixed eighth of the inputs, chosen by a hash of their bytes so that a crash reproduces: the
   walk costs as much as the check again).
@@ -32,8 +40,18 @@ from recspec.report import FileReport, Verdict
 
 from ._contract import ContractViolation
 
-__all__ = ["InvariantBroken", "check_located", "check_paths_agree", "check_profiles", "check_refusal",
-           "check_round_trip", "sampled"]
+__all__ = [
+    "InvariantBroken",
+    "check_located",
+    "check_model_view",
+    "check_paths_agree",
+    "check_profiles",
+    "check_rederived",
+    "check_refusal",
+    "check_round_trip",
+    "fired_rules",
+    "sampled",
+]
 
 #: How bad a verdict is, for comparing the profiles' verdicts.
 _RANK = {Verdict.VALID: 0, Verdict.INVALID: 1, Verdict.MALFORMED: 2}
@@ -143,3 +161,42 @@ def check_paths_agree(fast: FileReport, walk: FileReport) -> None:
         rules = sorted({f.rule for f in fast.findings} ^ {f.rule for f in walk.findings})
         raise InvariantBroken("paths-agree", f"the fast path's report differs from the walk's: {only[:3]}",
                               fast.variant, rules[0] if rules else "")
+
+
+def fired_rules(report: FileReport) -> set[str]:
+    """Every rule with a finding under some profile (a rule off under the driving profile is still
+    counted in the other profile's verdict)."""
+    fired = {f.rule for f in report.findings}
+    for v in report.verdicts.values():
+        fired.update(v.rules)
+    return fired
+
+
+def check_rederived(report: FileReport, derive: Callable[[], Mapping[str, str | None]]) -> None:
+    """The second opinion. ``derive()`` maps a rule to what breaks it in this input (a short
+    reason: the rule must fire) or to ``None`` (its fact holds: the rule must not fire); rules
+    left out are not judged. A callable, so that the work is the oracle's (and off with it)."""
+    expected = derive()
+    if not expected:
+        return
+    fired = fired_rules(report)
+    for rule, broken in expected.items():
+        if broken is not None and rule not in fired:
+            raise InvariantBroken("rederived", f"{rule} did not fire, but {broken}", report.variant, rule)
+        if broken is None and rule in fired:
+            raise InvariantBroken("rederived", f"{rule} fired, but the fact it asserts holds", report.variant, rule)
+
+
+def check_model_view(derive: Callable[[], tuple[Mapping[str, Any], Mapping[str, Any]] | None],
+                     variant: str | None = None) -> None:
+    """``derive()``: the model's named fields, and the same names read from the bytes without the
+    model (at the document's positions); ``None``: no independent reading of this input. Equal by
+    ``repr``, so that a NaN equals itself and ``1`` is not ``True``."""
+    both = derive()
+    if both is None:
+        return
+    view, read = both
+    for name, value in read.items():
+        if name in view and repr(view[name]) != repr(value):
+            raise InvariantBroken("model-view", f"the model's {name} is {view[name]!r}, the bytes hold {value!r}",
+                                  variant, name)

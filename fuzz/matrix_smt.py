@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import random
 import re
 import struct
@@ -61,7 +62,7 @@ from . import _mutate
 from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render, unique
 from ._mutate import BYTE_MUTATION_RATE
-from ._oracles import check_located, check_profiles, check_refusal, check_round_trip
+from ._oracles import check_located, check_profiles, check_rederived, check_refusal, check_round_trip
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -166,6 +167,8 @@ def fuzz_ref(data: bytes) -> None:
     check_refusal(report, refused, _STRUCTURAL)
     if doc is None:
         return
+    if report.verdict.value != "malformed":
+        check_rederived(report, lambda: rederived(doc))
     if report.verdict.value == "valid":
         check_round_trip(data, doc, b.encode_document,
                          lambda again: check_stream(io.BytesIO(again), path="<fuzz>", profile=profile))
@@ -173,6 +176,44 @@ def fuzz_ref(data: bytes) -> None:
         from_document(doc)
     except DecodeError:
         pass
+
+
+# --- the second opinion: facts of docs/formats/matrix-smt.md re-derived from the decoded document -------
+
+
+def _number(x: object) -> bool:
+    return type(x) in (int, float, b.Int64) and math.isfinite(x)  # type: ignore[arg-type]
+
+
+def rederived(doc: b.Document) -> dict[str, str | None]:
+    """MATRIX-FRAME-002 (frame times are >= 0 and never decrease: a time before the latest one
+    so far breaks it) and MATRIX-OBJ-003's uniqueness (two objects with one integer id), derived
+    here from the decoded document (``check_rederived``). FRAME-002 is judged both ways where
+    every frame's time (``t``, else ``time``) is a finite number; OBJ-003 only where it must fire
+    (a non-integer or negative id is the rule's too)."""
+    out: dict[str, str | None] = {}
+    frames = doc.get("frames")
+    if isinstance(frames, b.Array) and all(isinstance(f, b.Document) for f in frames):
+        times = [f.get("t", f.get("time")) for f in frames]
+        if all(_number(t) for t in times):
+            out["MATRIX-FRAME-002"] = None
+            latest = None
+            for i, t in enumerate(times):
+                if t < 0 or (latest is not None and t < latest):
+                    out["MATRIX-FRAME-002"] = f"frames[{i}]'s time {t!r} is before 0 or the latest {latest!r}"
+                    break
+                latest = t if latest is None else max(latest, t)
+    objects = doc.get("objects")
+    if isinstance(objects, b.Array):
+        seen: set[int] = set()
+        for i, o in enumerate(objects):
+            oid: Any = o.get("id") if isinstance(o, b.Document) else None
+            if type(oid) in (int, b.Int64):
+                if oid in seen:
+                    out["MATRIX-OBJ-003"] = f"objects[{i}] repeats the id {oid}"
+                    break
+                seen.add(oid)
+    return out
 
 
 def fuzz_ksy(data: bytes) -> None:

@@ -47,7 +47,10 @@ from recspec.reference import nanover as _nanover
 from recspec.reference.nanover import (
     HEADER_SIZE,
     MAGIC,
+    ArrayKind,
+    Frame,
     Kind,
+    Recording,
     decode,
     encode,
     encode_record,
@@ -62,6 +65,7 @@ from ._oracles import (
     check_located,
     check_paths_agree,
     check_profiles,
+    check_rederived,
     check_refusal,
     check_round_trip,
     sampled,
@@ -154,8 +158,89 @@ def fuzz_ref(data: bytes) -> None:
     check_refusal(report, refused, _STRUCTURAL)
     if sampled(data):
         check_paths_agree(report, _walked(data, _fixed and _fixed.value, profile))
+    if decoded is not None and report.verdict.value != "malformed":
+        check_rederived(report, lambda: rederived(decoded))
     if decoded is not None and report.verdict.value == "valid":
         check_round_trip(data, decoded, encode, lambda again: _check(again, kind.value, profile), kind.value)
+
+
+# --- the second opinion: facts of docs/formats/nanover.md re-derived from the decoded records ---------
+
+#: NANOVER-TIME-003: a gap of this many microseconds or more starts a defective block (120 s).
+_GAP_US = 120 * 1_000_000
+#: NANOVER-LIMIT-004: past this many live state keys deletions are no longer checked.
+_STATE_KEYS = 65_536
+
+
+def rederived(rec: Recording) -> dict[str, str | None]:
+    """What the timestamps, the state's deletions and the bond arrays of a decoded recording
+    break, derived here from the records (``check_rederived``): TIME-001..003 and STATE-001 both
+    ways; FRAME-002's length facts only one way (its index range needs particle.count's reading)."""
+    out: dict[str, str | None] = {"NANOVER-TIME-001": None, "NANOVER-TIME-002": None, "NANOVER-TIME-003": None}
+    prev: int | None = None
+    for i, r in enumerate(rec.records):
+        ts = r.timestamp_us
+        if ts >= 1 << 64:
+            out["NANOVER-TIME-001"] = f"record[{i}]'s timestamp {ts} needs more than 64 bits"
+        if prev is not None:
+            if ts < prev:
+                out["NANOVER-TIME-002"] = f"record[{i}]'s timestamp {ts} is before {prev}"
+            elif (ts == prev or ts - prev >= _GAP_US) and max(ts, prev) < 1 << 64:
+                out["NANOVER-TIME-003"] = f"record[{i}]'s timestamp {ts} follows {prev}"
+        prev = ts
+    if rec.kind is Kind.STATE:
+        out["NANOVER-STATE-001"] = _deleted_missing(rec)
+        if out["NANOVER-STATE-001"] == "":
+            del out["NANOVER-STATE-001"]  # past NANOVER-LIMIT-004: not judged
+    else:
+        bonds = _bond_lengths(rec)
+        if bonds is not None:
+            out["NANOVER-FRAME-002"] = bonds
+    return out
+
+
+def _deleted_missing(rec: Recording) -> str | None:
+    """The first deletion of a key the state does not hold (``None``: none; ``""``: too many keys to tell)."""
+    live: set[str] = set()
+    for i, r in enumerate(rec.records):
+        changes = getattr(r.message, "changes", {})
+        for key, value in changes.items():
+            if value is None:
+                if key not in live:
+                    return f"record[{i}] deletes {key!r}, which the state does not hold"
+                live.discard(key)
+            else:
+                live.add(key)
+        if len(live) > _STATE_KEYS:
+            return ""
+    return None
+
+
+def _usable(a: Any, kind: ArrayKind) -> bool:
+    """An array of its documented kind (an empty index array reads as an empty array of any kind)."""
+    return a is not None and (a.kind is kind or (a.kind is ArrayKind.INDEX and not a.values))
+
+
+def _bond_lengths(rec: Recording) -> str | None:
+    """Where the aggregate frame's bond.pairs has an odd length or bond.orders not one entry per pair
+    (``None``: nowhere, which is not judged: the index range is the checker's alone)."""
+    arrays: dict[str, Any] = {}
+    for i, r in enumerate(rec.records):
+        frame = r.message
+        if not isinstance(frame, Frame):
+            continue
+        if frame.frame_index == 0:
+            arrays.clear()
+        arrays.update(frame.arrays)
+        pairs: Any = arrays.get("bond.pairs")
+        orders: Any = arrays.get("bond.orders")
+        if not _usable(pairs, ArrayKind.INDEX):
+            continue
+        if len(pairs.values) % 2:
+            return f"record[{i}]'s bond.pairs holds {len(pairs.values)} indices"
+        if _usable(orders, ArrayKind.FLOAT) and len(orders.values) != len(pairs.values) // 2:
+            return f"record[{i}]'s bond.orders holds {len(orders.values)} entries for {len(pairs.values) // 2} bonds"
+    return None
 
 
 #: The walk's fast paths (frame templates, the upb proof of a clean payload, the timestamp shortcut).

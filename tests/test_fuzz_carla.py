@@ -23,7 +23,7 @@ import pytest
 
 from recspec.conformance.carla._xcheck import Divergence
 from recspec.errors import DecodeError
-from recspec.fuzz import _harness, _paths, _seeds, _signature, carla, run_campaign
+from recspec.fuzz import _carla_mutate, _harness, _paths, _seeds, _signature, carla, run_campaign
 from recspec.reference.carla import decode
 
 REPO = Path(__file__).resolve().parents[1]
@@ -120,11 +120,11 @@ def test_mutator_output_mostly_decodes() -> None:
 
 def test_mutator_changes_structure() -> None:
     data = SYNTHETIC["synthetic-0.9.15"]
-    original = carla._parse(data)
+    original = _carla_mutate._parse(data)
     assert original is not None
     packets, headers, tails = set(), set(), set()
     for out in _mutants(data, 300):
-        p = carla._parse(out)
+        p = _carla_mutate._parse(out)
         if p is None:
             continue
         packets.add(len(p.packets))

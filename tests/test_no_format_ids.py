@@ -16,8 +16,8 @@ text listing each format's facts) is still a hand-kept list; the registry's ``cr
 carry such facts instead.
 
 Shared modules: every module of ``recspec/``, the top level of ``conformance/``, ``reference/`` and
-``fuzz/`` (beside each format's own package or harness module) and ``fuzz/oss-fuzz/``, except the built-in
-registry entries (``recspec/_builtin_formats.py``) and the generated parsers and messages (``recspec/_ksy``,
+``fuzz/`` (beside each format's own package or harness module and its parts, ``[_]<package>_<part>.py``)
+and ``fuzz/oss-fuzz/``, except the built-in registry entries (``recspec/_builtin_formats.py``) and the generated parsers and messages (``recspec/_ksy``,
 ``recspec/_ksy_fast``, ``recspec/_pb``). Shared tests: every ``tests/*.py`` whose file name names no format
 (a test named for a format, ``test_carla_cli.py`` or ``test_fuzz_raskat_signal.py``, is that format's own);
 a file name names a format when it holds its package name or one of its aliases (``raskat``, ``matrix``).
@@ -66,6 +66,7 @@ ALLOWED: dict[str, str] = {
                         "small.traj) and damaged ones",
     # a behaviour that belongs to particular formats, tested side by side (to be split per format)
     "test_mutate_tool.py": "tools/mutate.py, on one format's modules",
+    "test_fuzz_second_opinion.py": "each format's re-derived rules in its ref harness, rule by rule, side by side",
 }
 
 
@@ -74,13 +75,20 @@ def _format_of_file(name: str) -> bool:
     return any(f"_{w}_" in f"_{stem}_" or stem.startswith(w) for w in _FILE_WORDS)
 
 
+def _format_module(stem: str, packages: set[str]) -> bool:
+    """A top-level module that is one format's own: named for it (``carla.py``), or a part of it named
+    ``[_]<package>_<part>`` (``_carla_mutate.py``, the harness's mutator)."""
+    bare = stem.lstrip("_")
+    return any(bare == p or bare.startswith(p + "_") for p in packages)
+
+
 def shared_modules() -> list[Path]:
     out = [p for p in (ROOT / "recspec").rglob("*.py")
            if not any(p.relative_to(ROOT).as_posix().startswith(g) for g in GENERATED)
            and p.relative_to(ROOT).as_posix() != REGISTRY]
     packages = {info.package for info in FORMATS.values()}
     for top in ("conformance", "reference", "fuzz"):
-        out += [p for p in (ROOT / top).glob("*.py") if p.stem not in packages]
+        out += [p for p in (ROOT / top).glob("*.py") if not _format_module(p.stem, packages)]
     out += sorted((ROOT / "fuzz" / "oss-fuzz").glob("*.py"))
     return sorted(out)
 
