@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_carla_fastpaths import SCAN_ATTRIBUTE, TEXT, _assert_scan_agrees_with_decode_body, event_add_payload
-from test_limits_runs import _BULK_ATTRIBUTE, CARLA_HEADER, FRAME_END, _carla, _frame_start, _packet, _same
+from test_carla_limits_runs import _BULK_ATTRIBUTE, CARLA_HEADER, FRAME_END, _carla, _frame_start, _packet
+from test_limits_runs import _same
 
 from recspec.conformance.carla import _check as carla_check
 from recspec.reference.carla import alike_records, record_ids, scan_event_add

@@ -18,8 +18,9 @@ carry such facts instead.
 Shared modules: every module of ``recspec/``, the top level of ``conformance/``, ``reference/`` and
 ``fuzz/`` (beside each format's own package or harness module and its parts, ``[_]<package>_<part>.py``)
 and ``fuzz/oss-fuzz/``, except the built-in registry entries (``recspec/_builtin_formats.py``) and the
-generated parsers and messages (``recspec/_ksy``, ``recspec/_ksy_fast``, ``recspec/_pb``). Shared tests: every ``tests/*.py`` whose file name names no format
-(a test named for a format, ``test_carla_cli.py`` or ``test_fuzz_raskat_signal.py``, is that format's own);
+generated parsers and messages (``recspec/_ksy``, ``recspec/_ksy_fast``, ``recspec/_pb``). Shared tests:
+every ``tests/*.py`` whose file name names no format (a test named for a format, ``test_carla_cli.py`` or
+``test_fuzz_raskat_signal.py``, is that format's own);
 a file name names a format when it holds its package name or one of its aliases (``raskat``, ``matrix``).
 ``ALLOWED`` lists the shared tests that still take a particular format's file as their example, each with why.
 """
