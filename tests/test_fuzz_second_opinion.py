@@ -27,7 +27,7 @@ import pytest
 import witness_carla
 import witness_matrix_smt
 import witness_nanover
-import witness_raskat
+import witness_raskat_signal as witness_raskat
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
