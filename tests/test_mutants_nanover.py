@@ -1,0 +1,89 @@
+"""The NanoVer checker's kind detection and rules on inputs its fast paths cannot prove, from the
+document (docs/formats/nanover.md: "Kind detection by content reads at most the first 8 records";
+the header is 16 bytes, a record head 24). Written against the survivors tools/mutate.py found in
+conformance/nanover/_check.py; files are put together with tests/witness_nanover.py's helpers (the
+protobuf runtime, not the reference encoder)."""
+
+from __future__ import annotations
+
+import io
+
+from witness_nanover import File, frame, update
+
+from recspec.conformance.nanover import check_stream
+
+
+def _split_update(changes: dict[str, object]) -> bytes:
+    """A StateUpdate whose changed_keys is written as one field per key: the same message when
+    parsed (protobuf merges repeated message fields), but not the bytes upb writes, so the fast
+    path cannot prove it and the wire walk reads it."""
+    return b"".join(update({k: v}) for k, v in changes.items())
+
+
+def _check(f: File, name: str):  # type: ignore[no-untyped-def]
+    data = f.bytes()
+    return check_stream(io.BytesIO(data), path=name, size=len(data))
+
+
+def test_a_state_file_without_extension_is_detected_from_records_the_walk_reads() -> None:
+    payloads = [_split_update({"a": 1.0, "b": "x"}), _split_update({"c": True, "a": None}),
+                _split_update({"d": 2.0, "e": 3.0})]
+    report = _check(File("state", payloads, [10, 20, 30]), "x.nanover")
+    assert report.variant == "state"
+    evidence = report.evidence["variant"]
+    assert evidence["method"] == "content" and evidence["records_read"] == 3
+    assert evidence["fit"]["state"] == "3 of 3 records"
+
+
+def test_detection_stops_after_eight_records() -> None:
+    payloads = [_split_update({f"k{i}": 1.0, f"j{i}": 2.0}) for i in range(12)]
+    report = _check(File("state", payloads, list(range(1, 13))), "x.nanover")
+    assert report.variant == "state"
+    assert report.evidence["variant"]["records_read"] == 8
+    assert report.evidence["variant"]["fit"]["state"] == "8 of 8 records"
+
+
+def test_a_traj_file_without_extension_is_detected_from_frames_the_walk_reads() -> None:
+    # frame_index written after the frame: the same message, not upb's field order
+    payloads = [frame(1, {"particle.count": 1}, {"particle.positions": ("float", [0.0, 1.0, 2.0])})]
+    reordered = [p[2:] + p[:2] if p[:1] == b"\x08" else p for p in payloads]
+    report = _check(File("traj", reordered, [5]), "x.nanover")
+    assert report.variant == "traj" and report.evidence["variant"]["fit"]["traj"] == "1 of 1 records"
+
+
+def test_a_record_with_an_unknown_root_field_fits_neither_kind() -> None:
+    # field 9, varint 1 (0x48 0x01): in neither StateUpdate nor GetFrameResponse; the walk lists it
+    payloads = [_split_update({"a": 1.0, "b": 2.0}) + b"\x48\x01", _split_update({"c": 1.0, "d": 2.0}) + b"\x48\x01"]
+    report = _check(File("state", payloads, [10, 20]), "x.nanover")
+    assert report.evidence["variant"]["fit"] == {"traj": "0 of 2 records", "state": "0 of 2 records"}
+
+
+def _frames_of_one_shape(n: int) -> list[bytes]:
+    """A reset frame and ``n - 1`` frames moving its one particle: the frames after the second repeat
+    the shape of the one before, which the checker's frame templates prove clean in bulk."""
+    out = [frame(0, {"particle.count": 1}, {"particle.positions": ("float", [0.0, 0.0, 0.0])})]
+    out += [frame(i, arrays={"particle.positions": ("float", [float(i), 0.5, 0.25])}) for i in range(1, n)]
+    return out
+
+
+def _time_findings(report) -> list[tuple[str, int | None, int | None, str]]:  # type: ignore[no-untyped-def]
+    return [(f.rule, f.offset, f.length, f.path) for f in report.findings if f.rule.startswith("NANOVER-TIME")]
+
+
+def test_a_repeated_timestamp_among_repeated_frames_is_not_strictly_increasing() -> None:
+    f = File("traj", _frames_of_one_shape(5), [100, 200, 300, 300, 400])
+    report = _check(f, "x.traj")
+    # TIME-003 (not TIME-002: equal is not before), the record head's 16-byte timestamp
+    assert _time_findings(report) == [("NANOVER-TIME-003", f.record_at(3), 16, "record[3].timestamp")]
+
+
+def test_a_timestamp_before_the_previous_among_repeated_frames() -> None:
+    f = File("traj", _frames_of_one_shape(5), [100, 200, 300, 299, 400])
+    assert _time_findings(_check(f, "x.traj")) == [("NANOVER-TIME-002", f.record_at(3), 16, "record[3].timestamp")]
+
+
+def test_a_timestamp_upper_half_is_its_last_eight_bytes() -> None:
+    f = File("traj", _frames_of_one_shape(3), [100, (1 << 64) + 200, (1 << 64) + 300])
+    found = _time_findings(_check(f, "x.traj"))
+    assert ("NANOVER-TIME-001", f.record_at(1) + 8, 8, "record[1].timestamp") in found
+    assert ("NANOVER-TIME-001", f.record_at(2) + 8, 8, "record[2].timestamp") in found
