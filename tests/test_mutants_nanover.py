@@ -11,6 +11,7 @@ import io
 from witness_nanover import File, frame, update
 
 from recspec.conformance.nanover import check_stream
+from recspec.report import Severity
 
 
 def _split_update(changes: dict[str, object]) -> bytes:
@@ -87,3 +88,29 @@ def test_a_timestamp_upper_half_is_its_last_eight_bytes() -> None:
     found = _time_findings(_check(f, "x.traj"))
     assert ("NANOVER-TIME-001", f.record_at(1) + 8, 8, "record[1].timestamp") in found
     assert ("NANOVER-TIME-001", f.record_at(2) + 8, 8, "record[2].timestamp") in found
+
+
+def test_a_state_update_repeating_the_one_before_is_judged_again() -> None:
+    # the second deletion of "a" deletes a key the state no longer holds, although its bytes repeat a
+    # clean update's: only frames are proved by the shape of the one before
+    f = File("state", [update({"a": 1.0}), update({"a": 1.0}), update({"a": None}), update({"a": None})],
+             [10, 20, 30, 40])
+    found = [(x.rule, x.offset, x.path) for x in _check(f, "x.state").findings]
+    assert found == [("NANOVER-STATE-001", f.payload_at(3), "record[3]/changed_keys['a']")]
+
+
+def test_a_state_update_like_the_one_before_deleting_an_unset_key() -> None:
+    f = File("state", [update({"a": 1.0}), update({"a": 2.0}), update({"b": None})], [10, 20, 30])
+    found = [(x.rule, x.offset, x.path) for x in _check(f, "x.state").findings]
+    assert found == [("NANOVER-STATE-001", f.payload_at(2), "record[2]/changed_keys['b']")]
+
+
+def test_repeated_timestamps_of_empty_records_past_the_stored_findings_are_all_counted() -> None:
+    # 1 empty record, then 150 more at the same timestamp: 150 NANOVER-TIME-003 warnings (a warning
+    # under spec), of which the report stores the first 100 (MAX_FINDINGS_PER_RULE) and counts the rest
+    f = File("traj", [b""] * 151, [1000] * 151)
+    report = _check(f, "x.traj")
+    stored = [x for x in report.findings if x.rule == "NANOVER-TIME-003"]
+    assert len(stored) == 100 and stored[0].offset == f.record_at(1)
+    assert report.count(Severity.WARNING) == 150
+    assert {x.rule for x in report.findings} == {"NANOVER-TIME-003"}
