@@ -7,10 +7,16 @@ protobuf runtime, not the reference encoder)."""
 from __future__ import annotations
 
 import io
+import math
+
+import pytest
 
 from witness_nanover import File, frame, update
 
+from recspec._pb import recspec_nanover_pb2 as pb
+
 from recspec.conformance.nanover import check_stream
+from recspec.conformance.nanover._check import _Walk
 from recspec.report import Severity
 
 
@@ -21,9 +27,9 @@ def _split_update(changes: dict[str, object]) -> bytes:
     return b"".join(update({k: v}) for k, v in changes.items())
 
 
-def _check(f: File, name: str):  # type: ignore[no-untyped-def]
+def _check(f: File, name: str, profile: str = "spec"):  # type: ignore[no-untyped-def]
     data = f.bytes()
-    return check_stream(io.BytesIO(data), path=name, size=len(data))
+    return check_stream(io.BytesIO(data), path=name, size=len(data), profile=profile)
 
 
 def test_a_state_file_without_extension_is_detected_from_records_the_walk_reads() -> None:
@@ -114,3 +120,101 @@ def test_repeated_timestamps_of_empty_records_past_the_stored_findings_are_all_c
     assert len(stored) == 100 and stored[0].offset == f.record_at(1)
     assert report.count(Severity.WARNING) == 150
     assert {x.rule for x in report.findings} == {"NANOVER-TIME-003"}
+
+
+def _findings(report) -> list[tuple[str, int | None, str, object, object]]:  # type: ignore[no-untyped-def]
+    return [(x.rule, x.offset, x.path, x.expected, x.actual) for x in report.findings]
+
+
+def test_a_header_version_other_than_two_is_its_eight_bytes_at_eight() -> None:
+    f = File("traj", _frames_of_one_shape(1), [5], version=3)
+    found = [(x.rule, x.offset, x.length, x.path, x.expected, x.actual) for x in _check(f, "x.traj").findings]
+    assert found == [("NANOVER-HEADER-002", 8, 8, "header.version", 2, 3)]
+
+
+def _bonded(orders: int) -> bytes:
+    # 3 particles, bonds 0-1 and 1-2: bond.pairs holds 2B = 4 indices, bond.orders B = 2 floats
+    return frame(0, {"particle.count": 3}, {"particle.positions": ("float", [0.0] * 9),
+                                            "bond.pairs": ("index", [0, 1, 1, 2]),
+                                            "bond.orders": ("float", [1.0] * orders)})
+
+
+def test_bond_orders_hold_one_float_per_bond() -> None:
+    assert _check(File("traj", [_bonded(2)], [5]), "x.traj").findings == []
+    f = File("traj", [_bonded(3)], [5])
+    assert _findings(_check(f, "x.traj")) == [("NANOVER-FRAME-002", f.payload_at(0), "record[0]/arrays['bond.orders']",
+                                              2, 3)]
+
+
+def _with_unset_in_list(msg_map, key: str) -> None:  # type: ignore[no-untyped-def]
+    """``key`` set to a list holding a number and a Value with no kind set (an empty Value on the wire)."""
+    lst = msg_map[key].list_value
+    lst.values.add().number_value = 1.0
+    lst.values.add()
+
+
+def test_a_list_holding_a_value_with_no_kind_in_a_state_update() -> None:
+    msg = pb.StateUpdate()
+    _with_unset_in_list(msg.changed_keys.fields, "a")
+    f = File("state", [update({"b": 1.0}), msg.SerializeToString()], [10, 20])
+    assert _findings(_check(f, "x.state")) == [("NANOVER-PROTO-005", f.payload_at(1), "record[1]/changed_keys['a']",
+                                               None, None)]
+
+
+def test_a_list_holding_a_value_with_no_kind_in_a_frame() -> None:
+    msg = pb.GetFrameResponse(frame_index=0)
+    _with_unset_in_list(msg.frame.values, "user.list")
+    f = File("traj", [msg.SerializeToString()], [10])
+    assert _findings(_check(f, "x.traj")) == [("NANOVER-PROTO-005", f.payload_at(0), "record[0]/values['user.list']",
+                                              None, None)]
+
+
+def test_a_frame_touching_no_standard_key_does_not_repeat_the_aggregate_findings() -> None:
+    # record 0: particle.count 2 with 3 positions (6 needed): FRAME-001; record 1 sets only a key of its
+    # own, so the aggregate frame's counts and shapes are what record 0 left and nothing is re-reported
+    f = File("traj", [frame(0, {"particle.count": 2}, {"particle.positions": ("float", [0.0, 1.0, 2.0])}),
+                      frame(1, {"user.score": 7.0})], [10, 20])
+    assert _findings(_check(f, "x.traj")) == [("NANOVER-FRAME-001", f.payload_at(0),
+                                              "record[0]/arrays['particle.positions']", 6, 3)]
+
+
+@pytest.fixture(params=[True, False], ids=["fast_rules", "general_rules"])
+def rules_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Each frame-rule test twice: with the checker's inline shortcuts, and with its general code only
+    (``_Walk.fast_rules`` off); the two must make the same findings."""
+    monkeypatch.setattr(_Walk, "fast_rules", request.param)
+    return bool(request.param)
+
+
+@pytest.mark.parametrize("count, whole", [(0, True), (3, True), (2.5, False), (-1, False), (math.inf, False)])
+def test_a_count_is_a_whole_non_negative_number(rules_path: bool, count: float, whole: bool) -> None:
+    f = File("traj", [frame(0, {"particle.count": count})], [10])
+    expected = [] if whole else [("NANOVER-FRAME-004", f.payload_at(0), "record[0]/values['particle.count']",
+                                  "a whole number >= 0", count)]
+    assert _findings(_check(f, "x.traj")) == expected
+
+
+def test_a_standard_array_of_another_kind(rules_path: bool) -> None:
+    f = File("traj", [frame(0, {"particle.count": 1}, {"particle.positions": ("index", [1, 2, 3])})], [10])
+    assert _findings(_check(f, "x.traj")) == [("NANOVER-FRAME-004", f.payload_at(0),
+                                              "record[0]/arrays['particle.positions']", "float_values",
+                                              "index_values")]
+
+
+def test_an_empty_index_array_where_floats_are_documented(rules_path: bool) -> None:
+    # FRAME-006 (as the Python recorder writes an empty list), read as an empty float array: 0 floats is
+    # 3 * particle.count for no particle, but not the 9 system.box.vectors holds
+    f = File("traj", [frame(0, {"particle.count": 0}, {"particle.positions": ("index", []),
+                                                       "system.box.vectors": ("index", [])})], [10])
+    found = [(x.rule, x.path, x.expected, x.actual) for x in _check(f, "x.traj", profile="compat").findings]
+    assert sorted(found) == [
+        ("NANOVER-FRAME-004", "record[0]/arrays['system.box.vectors']", 9, 0),
+        ("NANOVER-FRAME-006", "record[0]/arrays['particle.positions']", "float_values", "index_values"),
+        ("NANOVER-FRAME-006", "record[0]/arrays['system.box.vectors']", "float_values", "index_values")]
+
+
+def test_a_bond_past_the_last_particle(rules_path: bool) -> None:
+    f = File("traj", [frame(0, {"particle.count": 2}, {"particle.positions": ("float", [0.0] * 6),
+                                                       "bond.pairs": ("index", [0, 2])})], [10])
+    assert _findings(_check(f, "x.traj")) == [("NANOVER-FRAME-002", f.payload_at(0), "record[0]/arrays['bond.pairs']",
+                                              "< 2", 2)]
