@@ -172,3 +172,24 @@ def test_a_varint_is_at_most_ten_bytes() -> None:
     with pytest.raises(Truncated) as e:
         read_varint(b"\x00\xff\xff", 1, 3, base=7)
     assert e.value.offset == 8 and "after 2 byte(s)" in e.value.message
+
+
+def _frame_with_nested_structs(depth: int) -> bytes:
+    v = struct_pb2.Value(number_value=1.0)
+    for _ in range(depth):
+        outer = struct_pb2.Value()
+        outer.struct_value.fields["k"].CopyFrom(v)
+        v = outer
+    msg = pb.GetFrameResponse(frame_index=1)
+    msg.frame.values["a"].CopyFrom(v)
+    return msg.SerializeToString()
+
+
+def test_structs_in_a_frame_nest_to_the_same_limit() -> None:
+    # the frame, its values map and the Value add no level: only each Struct (or ListValue) entered
+    ok = _frame_with_nested_structs(MAX_NESTING - 1)
+    assert scan(ok, 0, len(ok), "traj").unknown == []
+    deep = _frame_with_nested_structs(MAX_NESTING)
+    with pytest.raises(LimitExceeded) as e:
+        scan(deep, 0, len(deep), "traj")
+    assert e.value.rule == "NANOVER-LIMIT-002"
