@@ -6,10 +6,12 @@ boundaries. Written against the survivors tools/mutate.py found in conformance/r
 
 from __future__ import annotations
 
+import tarfile
 from typing import Any
 
 import msgpack
 import pytest
+from witness_raskat import tar, xz
 
 from recspec.conformance.raskat_signal._check import check_bytes
 from recspec.reference.raskat_signal import Fixed, SignalV2, encode_body
@@ -121,3 +123,86 @@ def test_a_long_sample_array_is_located_past_its_array_16_header() -> None:
     data, offsets = _msgpack_file(fields)
     found = [(r, o, p) for r, o, _, p, _ in _findings(data)]
     assert found == [("RSIG-SAMPLES-003", offsets[11] + 3 + 20, "field[11]:samples[20]")]
+
+
+def _v2(**change: Any) -> bytes:
+    base = dict(version=2, time=b"20250624100658", microseconds=5, longitude=Fixed(37, 0), latitude=Fixed(55, 0),
+                altitude=Fixed(150, 0), sample_rate=500_000, flags=0, samples=(1000, 1001))
+    return encode_body(SignalV2(**{**base, **change}))
+
+
+@pytest.mark.parametrize("time, good", [(b"20240229235959", True), (b"20250229100658", False),
+                                        (b"20250231100658", False), (b"20250431100658", False),
+                                        (b"20251301000000", False), (b"20250101240000", False)])
+def test_the_time_is_a_real_calendar_date(time: bytes, good: bool) -> None:
+    rules = [(r, o) for r, o, *_ in _findings(_v2(time=time))]
+    assert rules == ([] if good else [("RSIG-TIME-001", 2)])
+
+
+def test_one_hertz_is_a_sample_rate() -> None:
+    assert _findings(_v2(sample_rate=1)) == []
+    assert [(r, o) for r, o, *_ in _findings(_v2(sample_rate=0))] == [("RSIG-RATE-001", 38)]
+
+
+def test_each_negative_v2_sample_at_its_two_bytes() -> None:
+    found = [(r, o, n, p) for r, o, n, p, _ in _findings(_v2(samples=(5, -1, 7, -2)))]
+    assert found == [("RSIG-SAMPLES-002", 47 + 2, 2, "samples[1]"), ("RSIG-SAMPLES-002", 47 + 6, 2, "samples[3]")]
+
+
+def test_a_negative_count_field_must_be_a_non_negative_int() -> None:
+    report, _ = check_bytes(_msgpack_file(["20250624100658", -1, *GOOD[2:]])[0], path="x.sig", variant=None,
+                            profile="spec")
+    found = [f for f in report.findings if f.rule == "RSIG-FIELDS-001"]
+    assert len(found) == 1 and "must be a non-negative int" in found[0].message
+
+
+@pytest.mark.parametrize("profile, field", [("spec", 3), ("compat", 2)])
+def test_latitude_is_field_4_to_the_document_and_field_3_to_the_writer(profile: str, field: int) -> None:
+    # 95 degrees is a longitude but not a latitude: in coordinate_1 it breaks the writer's reading (latitude
+    # first), in coordinate_2 the document's
+    fields = list(GOOD)
+    fields[field] = 95.0
+    found = [(r, o, n, p) for r, o, n, p, _ in _findings(_msgpack_file(fields)[0], profile)]
+    assert found == [("RSIG-COORD-002", *_at(field, 95.0))]
+
+
+def test_a_flags_field_of_another_type_is_only_that() -> None:
+    fields = list(GOOD)
+    fields[9] = float("inf")
+    assert [(r, p) for r, _, _, p, _ in _findings(_msgpack_file(fields)[0])] == [("RSIG-FIELDS-001",
+                                                                                    "field[9]:flags")]
+
+
+def test_the_lowest_int16_sample_is_outside_the_codes_but_inside_int16() -> None:
+    fields = list(GOOD)
+    fields[11] = [-0x8000]
+    data, offsets = _msgpack_file(fields)
+    assert [(r, o) for r, o, *_ in _findings(data)] == [("RSIG-SAMPLES-003", offsets[11] + 1)]
+
+
+def test_a_broken_xz_file_is_still_called_a_tar_xz() -> None:
+    report, _ = check_bytes(xz(tar(("signal.sig", tarfile.REGTYPE, _v2())))[:40], path="x.sig", variant=None,
+                            profile="spec")
+    assert report.stats["container"] == "tar.xz"
+
+
+def test_tar_members_located_at_their_header_fields() -> None:
+    body = _v2()
+    data = xz(tar(("extra", tarfile.SYMTYPE, b""), ("C:signal.sig", tarfile.REGTYPE, body)))
+    found = [(r, o, n, p) for r, o, n, p, _ in _findings(data) if r.startswith("RSIG-TAR")]
+    # ustar: the name is the header's first 100 bytes, the typeflag its byte 156; headers are 512 bytes
+    assert found == sorted([("RSIG-TAR-003", 156, 1, "tar.entry[0].typeflag"),
+                            ("RSIG-TAR-004", 512, 100, "tar.entry[1].name")])
+
+
+def test_a_reference_voltage_out_of_range_is_named_in_the_message() -> None:
+    fields = list(GOOD)
+    fields[8] = 60.0
+    report, _ = check_bytes(_msgpack_file(fields)[0], path="x.sig", variant=None, profile="spec")
+    (adc,) = [f for f in report.findings if f.rule == "RSIG-ADC-003"]
+    assert "reference voltage 60.0 V" in adc.message
+
+
+def test_a_one_character_member_name_is_not_a_drive() -> None:
+    data = xz(tar(("s", tarfile.REGTYPE, _v2())))
+    assert [r for r, *_ in _findings(data) if r.startswith("RSIG-TAR")] == []
