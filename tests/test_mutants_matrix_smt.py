@@ -42,7 +42,7 @@ def test_every_type_pymongo_writes_decodes_to_its_value() -> None:
     data = bson.encode({
         "d": 1.5, "s": "", "t": "héllo", "o": {"x": 1}, "a": [1, "b"], "b0": PyBinary(b"\x01\x02", 0),
         "b2": PyBinary(b"abc", 2), "id": PyObjectId(OID), "f": False, "T": True,
-        "dt": datetime.datetime(2020, 1, 2, 3, 4, 5, 6000, tzinfo=datetime.timezone.utc), "n": None,
+        "dt": datetime.datetime(2020, 1, 2, 3, 4, 5, 6000, tzinfo=datetime.UTC), "n": None,
         "re": PyRegex("a.c", "im"), "js": PyCode("f()"), "jss": PyCode("g()", {"k": 2}), "i": -7,
         "ts": PyTimestamp(1_600_000_000, 9), "l": PyInt64(2**40), "dec": PyDecimal128("1.25"),
         "max": PyMaxKey(), "min": PyMinKey(), "after": 42})
@@ -86,7 +86,7 @@ def test_element_offsets_are_their_type_bytes() -> None:
 
 
 def test_the_last_of_repeated_names_is_the_one_located() -> None:
-    body = b"\x10a\x00" + struct.pack("<i", 1) + b"\x10b\x00" + struct.pack("<i", 2) + b"\x10a\x00" + struct.pack("<i", 3)
+    body = b"".join(b"\x10" + name + b"\x00" + struct.pack("<i", i) for i, name in enumerate((b"a", b"b", b"a"), 1))
     doc = _bson.decode_document(struct.pack("<i", len(body) + 5) + body + b"\x00")
     assert doc.offset_of("a") == 4 + 7 + 7 and doc.offset_of("b") == 4 + 7 and doc.offset_of("c") is None
     assert doc.regular is False  # a repeated name

@@ -10,11 +10,9 @@ import io
 import math
 
 import pytest
-
 from witness_nanover import File, frame, update
 
 from recspec._pb import recspec_nanover_pb2 as pb
-
 from recspec.conformance.nanover import check_stream
 from recspec.conformance.nanover._check import _Walk
 from recspec.report import Severity
