@@ -25,6 +25,8 @@ SOURCE = textwrap.dedent('''\
             raise ValueError("x")
         sink.add("CARLA-FRAME-001", "m", 0)
         sink.add("not a rule", 1)
+        if not b:
+            return False
         return struct.unpack("<I", b), int.from_bytes(b, "little"), True
 ''')
 
@@ -42,8 +44,10 @@ def test_the_mutants_of_a_known_source() -> None:
         "8:37:constant:0 -> 1",
         "9:27:constant:1 -> 0",
         "9:27:constant:1 -> 2",
-        """10:25:endian:"<I" -> '>I'""",
-        """10:53:endian:"little" -> 'big'""",
+        "11:15:return:False -> True",  # a returned boolean is negated; any other value becomes None
+        """12:11:return:struct.unpack("<I", b), int.from_bytes(b, "little"), True -> None""",
+        """12:25:endian:"<I" -> '>I'""",
+        """12:53:endian:"little" -> 'big'""",
     ]  # the docstring's 5 and the True are left alone
 
 
@@ -52,8 +56,8 @@ def test_a_mutant_is_spliced_into_the_source() -> None:
     raised = by_key['7:8:raise:raise ValueError("x") -> pass'].apply(SOURCE)
     assert raised.splitlines()[6] == "        pass"
     assert raised.splitlines()[:6] == SOURCE.splitlines()[:6] and raised.splitlines()[7:] == SOURCE.splitlines()[7:]
-    swapped = by_key["""10:25:endian:"<I" -> '>I'"""].apply(SOURCE)
-    assert swapped.splitlines()[9] == """    return struct.unpack('>I', b), int.from_bytes(b, "little"), True"""
+    swapped = by_key["""12:25:endian:"<I" -> '>I'"""].apply(SOURCE)
+    assert swapped.splitlines()[11] == """    return struct.unpack('>I', b), int.from_bytes(b, "little"), True"""
     for m in by_key.values():
         compile(m.apply(SOURCE), "x", "exec")
 

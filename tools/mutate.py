@@ -15,7 +15,10 @@ source at the changed node (so a diff shows only that change):
 * ``raise``: a ``raise`` statement deleted;
 * ``finding``: a call that reports a rule deleted (``x.add("RULE-ID-001", ...)`` and the like:
   a statement whose call's first argument is a rule id);
-* ``endian``: a ``struct`` format's ``<`` and ``>`` swapped, ``"little"`` and ``"big"`` swapped.
+* ``endian``: a ``struct`` format's ``<`` and ``>`` swapped, ``"little"`` and ``"big"`` swapped;
+* ``return``: a returned value replaced: ``return x`` becomes ``return None`` (``True`` and
+  ``False`` swapped, since a predicate's ``None`` reads as ``False``); a bare ``return`` and
+  ``return None`` are left alone.
 
 A mutant runs the given tests (default ``tests/test_<package>_*.py``) in a fresh
 ``pytest -x`` process, which imports the mutated source in place of the module (an
@@ -51,6 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENT = ROOT / "tools" / "mutate_equivalent.json"
 #: The folders [tool.setuptools.package-dir] maps into the recspec package.
 _MAPPED = ("reference", "conformance", "fuzz")
+KINDS = ("compare", "constant", "boolop", "raise", "finding", "endian", "return")
 _RULE_ID = re.compile(r"^[A-Z]+(?:-[A-Z0-9]+)*-\d{3}$")
 _FLIP: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
@@ -133,6 +137,13 @@ def mutants(source: str) -> list[Mutant]:
                 out.append(_at(node, "endian", _segment(source, node), repr(other)))
             elif value in ("little", "big"):
                 out.append(_at(node, "endian", _segment(source, node), repr("big" if value == "little" else "little")))
+        elif isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            if isinstance(value, ast.Constant) and value.value is None:
+                continue
+            flipped = (repr(not value.value) if isinstance(value, ast.Constant) and isinstance(value.value, bool)
+                       else "None")
+            out.append(_at(value, "return", _segment(source, value), flipped))
         elif isinstance(node, ast.Raise):
             out.append(_at(node, "raise", _segment(source, node), "pass"))
         elif isinstance(node, ast.stmt) and _is_finding(node):
@@ -222,7 +233,13 @@ def report(name: str, source: str, results: list[tuple[Mutant, str, float]], tes
              "| mutants | killed | timed out | survived | equivalent | score | deleted raises and findings |",
              "|---|---|---|---|---|---|---|",
              f"| {len(results)} | {counts['killed']} | {counts['timed out']} | {counts['survived']} | "
-             f"{counts['equivalent']} | {_pct(caught, scored)} | {deleted_caught}/{len(deletions)} |", ""]
+             f"{counts['equivalent']} | {_pct(caught, scored)} | {deleted_caught}/{len(deletions)} |", "",
+             "| kind | killed or timed out / non-equivalent |", "|---|---|"]
+    for kind in KINDS:
+        of_kind = [s for m, s, _ in results if m.kind == kind and not (s == "survived" and m.key in known)]
+        if of_kind:
+            lines.append(f"| {kind} | {_pct(sum(1 for s in of_kind if s != 'survived'), len(of_kind))} |")
+    lines.append("")
     for m, status in survivors:
         lines += [f"## {status}: {m.key}", ""]
         if status == "equivalent":
@@ -249,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="pytest's -k expression over those tests (e.g. RSIG for one format's witnesses)")
     p.add_argument("--sample", type=int, default=0, help="run only N mutants, drawn with --seed (default: all)")
     p.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
-    p.add_argument("--kinds", nargs="+", choices=("compare", "constant", "boolop", "raise", "finding", "endian"),
+    p.add_argument("--kinds", nargs="+", choices=KINDS,
                    help="only these kinds of mutant")
     p.add_argument("--match", help="only mutants whose key matches this regular expression (re-running survivors)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant before it counts as timed out")
