@@ -374,9 +374,12 @@ class _Walk:
         # The common entries (a number under a standard key, a standard array of its documented kind)
         # are judged inline; every other entry takes the general code (_value, _array), which is also
         # what every entry takes when fast_rules is off. The inline code makes the same findings.
-        # keys, then a lookup each: a upb map's items() goes through a generator in Python
+        # keys, then a lookup each: a upb map's items() goes through a generator in Python. The keys sorted, not
+        # in upb's order: upb seeds its map iteration from a memory address, so its order (and with it the order
+        # of the findings) would change from one process to the next. A plain sort (not canonical_keys) is the
+        # cheapest fixed order, and it is the encoder's but where one key begins another
         values = fr.values
-        for key in values:
+        for key in sorted(values):
             v = values[key]
             k = v.WhichOneof("kind")
             if fast and k == "number_value" and key in STANDARD_NUMBERS:
@@ -393,7 +396,7 @@ class _Walk:
             elif self._value(index, pos, n, key, v, k):
                 touched = True
         entries = fr.arrays
-        for key in entries:
+        for key in sorted(entries):
             a = entries[key]
             member = a.WhichOneof("values")
             if fast and member is not None and member == STANDARD_ARRAYS.get(key):
@@ -561,7 +564,7 @@ class _Walk:
             # message, serialized again, holds neither pair, it has none, and its keys need no walk (a
             # Value holding only unknown fields would not be empty: only for a proved payload).
             nested = not proved or b"\x12\x00" in (again := msg.SerializeToString()) or b"\x0a\x00" in again
-            for key in fields:  # keys, then a lookup each: a upb map's items() goes through a generator
+            for key in sorted(fields):  # keys, then a lookup each (sorted, as in frame() above)
                 v = fields[key]
                 k = v.WhichOneof("kind")
                 if k is None or (nested and (k == "struct_value" or k == "list_value") and _value_has_unset(v)):

@@ -113,8 +113,9 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
     p.add_argument("--max-examples", type=int, default=100, metavar="N",
                    help="examples per variant (default 100; shrinking a failure runs more)")
     p.add_argument("--seed", type=int, default=None, metavar="N",
-                   help="Hypothesis seed: the same seed draws the same examples (default: random, shown in the "
-                        "report)")
+                   help="Hypothesis seed: the same seed gives the same report in any process, given the same "
+                        "options, recspec and Hypothesis versions and a testee that answers alike (default: random, "
+                        "shown in the report)")
     p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"time limit of one run of the testee (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--persistent", action="store_true",

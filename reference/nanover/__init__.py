@@ -29,6 +29,7 @@ from ._framing import (
 from ._model import *  # noqa: F403 - the model is part of the public surface
 from ._model import __all__ as _model_all
 from ._payload import (
+    canonical_keys,
     encode_frame,
     encode_state_update,
     frame_from_message,
@@ -56,6 +57,7 @@ __all__ = [
     "StateAggregate",
     "UNIT",
     "UnknownField",
+    "canonical_keys",
     "decode",
     "decode_header",
     "decode_payload",

@@ -87,7 +87,8 @@ def value_from_message(v: struct_pb2.Value) -> Any:
     if kind == "bool_value":
         return v.bool_value
     if kind == "struct_value":
-        return {k: value_from_message(x) for k, x in v.struct_value.fields.items()}
+        fields = v.struct_value.fields
+        return {k: value_from_message(fields[k]) for k in canonical_keys(fields)}
     return [value_from_message(x) for x in v.list_value.values]
 
 
@@ -98,15 +99,21 @@ def _array_from_message(a: pb.ValueArray) -> Array:
     return Array(_ARRAY_KIND[member], tuple(getattr(a, member).values))
 
 
+# A map read from upb is taken in the encoder's key order (canonical_keys), never in upb's iteration order: upb
+# seeds its hash tables from a memory address, so the same map iterates in another order in another process
+# (ASLR), and a case's key order decides which difference drive reports first and what its JSON says.
+
+
 def frame_from_message(msg: pb.GetFrameResponse) -> Frame:
     f = msg.frame
     return Frame(msg.frame_index,
-                 {k: value_from_message(v) for k, v in f.values.items()},
-                 {k: _array_from_message(a) for k, a in f.arrays.items()})
+                 {k: value_from_message(f.values[k]) for k in canonical_keys(f.values)},
+                 {k: _array_from_message(f.arrays[k]) for k in canonical_keys(f.arrays)})
 
 
 def state_update_from_message(msg: pb.StateUpdate) -> StateUpdate:
-    return StateUpdate({k: value_from_message(v) for k, v in msg.changed_keys.fields.items()})
+    fields = msg.changed_keys.fields
+    return StateUpdate({k: value_from_message(fields[k]) for k in canonical_keys(fields)})
 
 
 # --- model -> message -----------------------------------------------------------------
