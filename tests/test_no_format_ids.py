@@ -68,8 +68,6 @@ ALLOWED: dict[str, str] = {
                        "CARLA format page)",
     "test_verdicts.py": "verdicts a CI can trust, on particular writers' files (raSkat's v3-writer, NanoVer's "
                         "small.traj) and damaged ones",
-    # a behaviour that belongs to particular formats, tested side by side (to be split per format)
-    "test_fuzz_second_opinion.py": "each format's re-derived rules in its ref harness, rule by rule, side by side",
 }
 
 
