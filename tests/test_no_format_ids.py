@@ -53,9 +53,6 @@ REGISTRY = "recspec/_builtin_formats.py"
 #: from the plugins' ``EXAMPLES`` instead is left for when a behaviour is tested per format.
 ALLOWED: dict[str, str] = {
     # a behaviour every format shares, shown on particular formats' files, testees or harnesses
-    "test_benchmarks_smoke.py": "runs each built-in's benchmark generator (benchmarks/make_*.py, "
-                                "bench_raskat_signal.py's tree) and checks its output with that format's facts "
-                                "(variant, profile, seeded rules); no plugin member names a generator yet",
     "test_ci_recipes.py": "runs the CI recipes as written: the workflows install one pinned recspec commit "
                           "(docs/ci/*.yml) and check a writer's repository of named corpus files that this commit "
                           "knows; a file drawn from this registry (the toy, a new plugin) would be a format the "
