@@ -8,6 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from recspec.formats import FORMATS
+
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("mutate_tool", ROOT / "tools" / "mutate.py")
 assert _spec is not None and _spec.loader is not None
@@ -63,23 +65,29 @@ def test_a_mutant_is_spliced_into_the_source() -> None:
 
 
 def test_module_names_follow_the_package_dir_mapping() -> None:
-    assert mutate.module_name(ROOT / "reference" / "carla" / "_decode.py") == "recspec.reference.carla._decode"
-    assert mutate.module_name(ROOT / "conformance" / "nanover" / "_check.py") == "recspec.conformance.nanover._check"
+    # each format's packages under reference/ and conformance/ map to recspec.<top>.<package> (pyproject's
+    # package-dir), and a module's default tests are its format's own (tests/test_<package>_*.py)
+    in_tree = [info for info in FORMATS.values() if (ROOT / "reference" / info.package).is_dir()]
+    assert in_tree
+    for info in in_tree:
+        for top in ("reference", "conformance"):
+            part = next(p for p in sorted((ROOT / top / info.package).glob("*.py")) if p.name != "__init__.py")
+            assert mutate.module_name(part) == f"recspec.{top}.{info.package}.{part.stem}"
+        own = mutate.default_tests(part)
+        assert own and all(t.startswith(f"tests/test_{info.package}_") for t in own)
     assert mutate.module_name(ROOT / "recspec" / "report.py") == "recspec.report"
-    signal = ROOT / "reference" / "raskat_signal" / "_signal.py"
-    assert "tests/test_raskat_signal_reference.py" in mutate.default_tests(signal)
 
 
 def test_a_mutant_runs_in_place_of_the_module(tmp_path: Path) -> None:
-    # the module's own source, with Fixed.value off by one: the test below kills it; unchanged, it survives
-    path = ROOT / "reference" / "raskat_signal" / "_signal.py"
+    # the module's own source, with esc() no longer escaping quotes: the test below kills it; unchanged, it survives
+    path = ROOT / "recspec" / "_svg.py"
     source = path.read_text(encoding="utf-8")
     test = tmp_path / "test_probe.py"
-    test.write_text("from recspec.reference.raskat_signal import Fixed\n\n"
-                    "def test_value():\n    assert Fixed(1, 500_000).value == 1.5\n", encoding="utf-8")
-    name = "recspec.reference.raskat_signal._signal"
-    value = "return self.int_part + self.frac / 1_000_000"
-    broken = source.replace(value, value + "1")
+    test.write_text("from recspec._svg import esc\n\n"
+                    "def test_quote():\n    assert esc('a\"b') == 'a&quot;b'\n", encoding="utf-8")
+    name = "recspec._svg"
+    value = "return html.escape(str(text), quote=True)"
+    broken = source.replace(value, value.replace("True", "False"))
     assert broken != source
     assert mutate.run_mutant(name, path, broken, [str(test)], 120)[0] == "killed"
     assert mutate.run_mutant(name, path, source, [str(test)], 120)[0] == "survived"

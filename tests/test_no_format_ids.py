@@ -52,22 +52,25 @@ REGISTRY = "recspec/_builtin_formats.py"
 #: (file -> why). They need no edit for a new format (they do not iterate the registry); taking each example
 #: from the plugins' ``EXAMPLES`` instead is left for when a behaviour is tested per format.
 ALLOWED: dict[str, str] = {
-    # a behaviour every format shares, shown on one format's file or case (the example is incidental)
-    "test_benchmarks_smoke.py": "runs each format's own benchmark generators (benchmarks/make_*.py), which no "
-                                "plugin member names yet",
-    "test_ci_recipes.py": "runs the CI recipes on a pinned recspec release: its recordings are files of the formats "
-                          "that release knows, not of this registry",
-    "test_drive.py": "drive's engine (planted bugs, shrinking, reports), on one format's testees (tests/testees/; "
-                     "no plugin member names a planted testee yet)",
-    "test_drive_failures.py": "drive's failure grouping, on one format's planted testee",
-    "test_fuzz_campaigns.py": "campaign options (--jobs, --merge, signatures), on one format's harness",
-    "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files, "
-                       "and the content tests check the README's example finding (CARLA-FRAME-004 at byte 1990)",
-    "test_verdicts.py": "verdicts a CI can trust, on particular writers' files (raSkat's v3-writer, NanoVer's "
-                        "small.traj) and damaged ones",
-    # a behaviour that belongs to particular formats, tested side by side (to be split per format)
-    "test_mutate_tool.py": "tools/mutate.py, on one format's modules",
-    "test_fuzz_second_opinion.py": "each format's re-derived rules in its ref harness, rule by rule, side by side",
+    # a behaviour every format shares, shown on particular formats' files, testees or harnesses
+    "test_ci_recipes.py": "runs the CI recipes as written: the workflows install one pinned recspec commit "
+                          "(docs/ci/*.yml) and check a writer's repository of named corpus files that this commit "
+                          "knows; a file drawn from this registry (the toy, a new plugin) would be a format the "
+                          "pinned commit cannot check",
+    "test_drive.py": "drive's engine on each built-in's planted testees (tests/testees/*_writer.py, *_reader.py) "
+                     "and the documented driver examples, asserting the rule and field each breaks; no plugin member "
+                     "names a planted testee yet (a drive_testee: command line, variant, rule, field)",
+    "test_fuzz_campaigns.py": "campaign options (signatures, minimising, triage, the table, --jobs, --merge) on "
+                              "CARLA's harness, its valid file, fuzzer folder and variants (and a raSkat --jobs "
+                              "run); three tests are CARLA harness facts (a fixed variant, the mutator's packet "
+                              "decoding, variant errors); no plugin member names a harness example yet",
+    "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files "
+                       "(corpus/ and ../shared/real/), so another format's file cannot stand in; the content tests "
+                       "check the README's worked example (CARLA-FRAME-004 at byte 1990, with its clause in the "
+                       "CARLA format page)",
+    "test_verdicts.py": "verdicts a CI can trust, on particular writers' files (raSkat's v2- and v3-writer, NanoVer's "
+                        "small.traj, CARLA's FRAME-004 file, Matrix-SMT's compat.bson, the shipped real files) and "
+                        "damaged ones; the raSkat and NanoVer dump-offset tests are per-format facts still to move",
 }
 
 

@@ -4,7 +4,9 @@ deviations are keyed by rule and field path and by variant, stale ones per varia
 agrees with the exit code.
 
 The testee (tests/testees/raskat_two_bugs_writer.py) has two independent bugs: v3/v4 antenna 0 written as 1,
-and a v4 threshold written one higher. Before, drive stopped at the antenna and never showed the threshold."""
+and a v4 threshold written one higher. Before, drive stopped at the antenna and never showed the threshold.
+Every expectation here (the antenna and threshold fields, v3/v4, the expectation keys) is a raSkat fact, so the
+file is raSkat's own."""
 
 from __future__ import annotations
 

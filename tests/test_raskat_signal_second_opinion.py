@@ -1,0 +1,114 @@
+"""raSkat's ``ref`` harness's second opinion (fuzz/raskat_signal.py ``rederived``, which reads the body's fields
+with the ``msgpack`` package and ``struct`` at the document's positions, ``read_fields``): the rules it judges,
+listed here from docs/formats/raskat_signal.md rather than taken from the harness so that a rule dropped from
+``rederived`` fails a test; no false alarm on the real files or the seeds; a lost finding of each rule breaks
+``Invariant:rederived:<rule>`` on its witness (tests/witness_raskat_signal.py); a range check
+patched to always complain breaks it too, and a model that reads a field wrong breaks
+``Invariant:model-view:<field>``. tests/test_fuzz_second_opinion.py
+says what the second opinion is; tests/second_opinion.py holds the shared steps."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+import witness_raskat_signal
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from second_opinion import (
+    LOST_FINDING_SETTINGS,
+    agrees_on_real_file,
+    lost_finding_breaks_rederived,
+    raises_invariant,
+    seeds,
+    seeds_are_judged,
+)
+
+from recspec.errors import DecodeError
+from recspec.fuzz import raskat_signal
+from recspec.reference.raskat_signal import XZ_MAGIC
+
+FORMAT = "raskat-signal"
+#: the rules its second opinion can show broken
+JUDGED = ("RSIG-TIME-002", "RSIG-RATE-001", "RSIG-FLAGS-001", "RSIG-ADC-002", "RSIG-ADC-003", "RSIG-ANTENNA-001",
+          "RSIG-COORD-001")
+#: real files from the format's own tools (corpus/real, or ../shared/real)
+REAL_FILES = ("signal.v3",)
+
+def _body(data: bytes) -> bytes:
+    """A raSkat file's signal body (the checker reads a bare body as well as a tar.xz)."""
+    return raskat_signal._body(data) if data[:6] == XZ_MAGIC else data
+
+
+def expected(data: bytes) -> dict[str, str | None]:
+    """The harness's second opinion on ``data`` (``{}`` when the decoder refuses it)."""
+    try:
+        read = raskat_signal.read_fields(_body(data))
+        return {} if read is None else raskat_signal.rederived(read)
+    except DecodeError:
+        return {}
+
+
+@pytest.mark.parametrize("name", REAL_FILES)
+def test_the_second_opinion_agrees_on_real_files(name: str) -> None:
+    agrees_on_real_file(raskat_signal, expected, name)
+
+
+def test_the_seeds_are_judged_and_agree() -> None:
+    seeds_are_judged(FORMAT, expected)
+
+
+@pytest.mark.parametrize("rule", JUDGED)
+@LOST_FINDING_SETTINGS
+@given(data=st.data())
+def test_a_lost_finding_breaks_rederived(rule: str, data: st.DataObject) -> None:
+    w = data.draw(witness_raskat_signal.WITNESSES[rule](), label="witness")
+    assume(not w.limits)
+    lost_finding_breaks_rederived(raskat_signal, expected, rule, _body(w.data))
+
+
+def test_a_range_check_that_always_fires_breaks_rederived() -> None:
+    """The sample-rate check patched to complain about every rate, on a valid v3 seed."""
+    from recspec.conformance.raskat_signal import _check
+
+    seed = next(s.data for s in seeds(FORMAT) if s.name.startswith("valid/") and s.data[:2] == b"\x03\x00")
+    raskat_signal.fuzz_ref(seed)
+
+    def always(self: object, rate: int, offset: int, length: int, path: str) -> None:
+        self.add("RSIG-RATE-001", "planted", offset, length, path)  # type: ignore[attr-defined]
+
+    with mock.patch.object(_check._Walk, "rate", always):
+        e = raises_invariant(raskat_signal, seed)
+    assert e is not None and e.signature() == "Invariant:rederived:RSIG-RATE-001"
+    assert "fired, but the fact it asserts holds" in e.detail
+
+
+# --- the model's view against the bytes --------------------------------------------------------------
+
+
+def test_a_property_that_returns_the_wrong_field_breaks_model_view() -> None:
+    from recspec.reference.raskat_signal import SignalMsgpack
+
+    seed = next(s.data for s in seeds(FORMAT) if s.name.startswith("valid/") and s.data[:2] == b"\x03\x00")
+    raskat_signal.fuzz_ref(seed)
+    with mock.patch.object(SignalMsgpack, "coordinate_1", property(lambda self: self._get(3))):
+        e = raises_invariant(raskat_signal, seed)
+    assert e is not None and e.signature() == "Invariant:model-view:coordinate_1"
+
+
+def test_a_decoder_that_swaps_two_fields_breaks_model_view() -> None:
+    """Version 2: the document puts the longitude at offset 20 and the latitude at 26."""
+    from recspec.reference.raskat_signal import _signal
+
+    seed = next(s.data for s in seeds(FORMAT) if s.name.startswith("valid/") and s.data[:2] == b"\x02\x00")
+    assert raskat_signal.read_fields(seed)["longitude"] == (int.from_bytes(seed[20:22], "little"),
+                                                            int.from_bytes(seed[22:26], "little"))
+    raskat_signal.fuzz_ref(seed)
+    real = _signal.SignalV2
+
+    def swapped(version: int, t: bytes, us: int, lon: object, lat: object, *rest: object) -> object:
+        return real(version, t, us, lat, lon, *rest)  # type: ignore[arg-type]
+
+    with mock.patch.object(_signal, "SignalV2", swapped):
+        e = raises_invariant(raskat_signal, seed)
+    assert e is not None and e.signature() in ("Invariant:model-view:longitude", "Invariant:model-view:latitude")
