@@ -252,3 +252,20 @@ def test_most_updates_of_a_state_recording_are_proved_by_their_entries(tmp_path:
         StateEntries.judge = judge  # type: ignore[method-assign]
     assert len(taken) > 50 and sum(taken) >= 0.9 * len(taken)
     assert fast == report_json(data, entries=False)
+
+
+@given(st.one_of(st.text(max_size=6).map(str.encode), st.binary(max_size=6),
+                 st.sampled_from([b"\xed\xa0\x80", b"\xc0\x80", b"\xf4\x90\x80\x80", b"\xef\xbf\xbf", b"\xf0\x9f\x98\x80"])))
+@settings(max_examples=500, deadline=None)
+def test_a_new_keys_utf8_check_is_the_real_parses(key: bytes) -> None:
+    """A key the entry proofs take by its UTF-8 (bytes.decode) is one the real parse takes, and
+    the other way round (surrogates, overlong forms and code points past U+10FFFF included)."""
+    entry = b"\x0a" + encode_varint(len(key)) + key + b"\x12\x09\x11" + bytes(8)
+    try:
+        name: str | None = key.decode()
+    except UnicodeDecodeError:
+        name = None
+    msg = parse_clean(_alone(entry), "state")
+    assert (msg is not None) == (name is not None)
+    if msg is not None:
+        assert list(msg.changed_keys.fields) == [name]

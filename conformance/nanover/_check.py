@@ -302,7 +302,7 @@ class _Walk:
             # an update whose entries are proved one by one, most by their key's template (_entries.py)
             changes = self._entries.judge(payload, self.state.state)
             if changes is not None:
-                self._apply(StateUpdate(changes), pos, len(payload), f"record[{index}]")
+                self._apply(StateUpdate(changes), pos, len(payload), index)
                 return
         msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
         proved = msg is not None
@@ -580,10 +580,10 @@ class _Walk:
             update = StateUpdate(changes)
         else:
             update = self._update_values(index, pos, n, msg, where)
-        self._apply(update, pos, n, where)
+        self._apply(update, pos, n, index)
 
-    def _apply(self, update: StateUpdate, pos: int, n: int, where: str) -> None:
-        """The update applied to the state, with NANOVER-STATE-001 and NANOVER-LIMIT-004."""
+    def _apply(self, update: StateUpdate, pos: int, n: int, index: int) -> None:
+        """The update of record ``index`` applied to the state, with NANOVER-STATE-001 and NANOVER-LIMIT-004."""
         if self.state_untracked:  # NANOVER-LIMIT-004 was reached: keys are no longer kept
             return
         if None not in update.changes.values():  # no deletion: the keys set, in order, in C
@@ -591,10 +591,11 @@ class _Walk:
         else:
             for key in self.state.apply(update):
                 self.sink.add("NANOVER-STATE-001", f"deletes {key!r}, which the state does not hold", pos, n,
-                              f"{where}/changed_keys[{key!r}]")
+                              f"record[{index}]/changed_keys[{key!r}]")
         if len(self.state.state) > MAX_STATE_KEYS:
             self.sink.add("NANOVER-LIMIT-004", f"the state holds more than {MAX_STATE_KEYS:,} keys; deletions "
-                          "after this record are not checked", pos, n, where, MAX_STATE_KEYS, len(self.state.state))
+                          "after this record are not checked", pos, n, f"record[{index}]", MAX_STATE_KEYS,
+                          len(self.state.state))
             self.state_untracked = True
             self.state.state.clear()
 

@@ -18,18 +18,28 @@ differ. Then the payload's wire walk is the walk of each entry in turn inside th
 Struct, at depth 0, and the real parse's map is the entries' keys and values, one
 each (no key repeats, so none wins over another).
 
-An entry is proved one of two ways:
+An entry is proved one of three ways:
 
 * alone: the payload ``StateUpdate{changed_keys: Struct{fields: [entry]}}`` through
   ``parse_clean`` (the mirror's proof and the real parse, which checks the strings'
   UTF-8). Its walk is the entry's walk inside the Struct at depth 0, as in the
-  record, so the record's walk finds in it what this one does: nothing.
-* by its key's template: an :class:`EntryTemplate` made from an entry of the same
-  key proved alone, whose Value has a kind set at every depth and is not null. An
-  entry matches when it has the same length and the same bytes but for the 8 bytes
-  of each ``number_value`` (a double: any bytes are one, and no rule reads a state
-  value's number). It has the template entry's structure (tags, lengths, strings,
-  kinds), so its walk, its parse and what the rules read of it are the template's.
+  record, so the record's walk finds in it what this one does: nothing. A kept
+  entry's value (a kind set at every depth, not null) becomes a *value shape*.
+* by a value shape: its key field is one proved before, or a new one whose key is
+  valid UTF-8 (what the real parse checks of a key; tests/test_nanover_entries.py
+  compares the two), and its value field has the length of a shape and the same
+  bytes but for the 8 bytes of each ``number_value`` (a double: any bytes are one,
+  and no rule reads a state value's number). It has the shape's structure (tags,
+  lengths, strings, kinds), so its walk, its parse and what the rules read of it are
+  those of the entry the shape was made from. A key's last shape is kept with the
+  key, over the whole entry, and tried first.
+* as a deletion: a valid key field and the value field ``12 02 08 00`` (a Value
+  holding ``null_value``, as upb writes it), which the walk and the parse accept.
+
+An update that repeats the previous update of its length but for the numbers of
+entries proved by a shape (same length, same bytes elsewhere, no deletion) is
+proved by one masked comparison of the whole payload: each entry is then at the
+same place and matches the same shape.
 
 The rules read of an update its keys, which are deletions (a null value), and
 whether a Value of no kind is anywhere in it (NANOVER-PROTO-005). :meth:`judge`
@@ -132,6 +142,10 @@ def value_template(entry: bytes, at: int, holes: list[int]) -> tuple[int, int]:
     return m, int.from_bytes(entry[at:], "little") & m
 
 
+# A deletion's value field: Value (12, 2 bytes) holding null_value (08) 0.
+_NULL_FIELD = b"\x12\x02\x08\x00"
+# Value shapes kept per value length (the avatars of several users, alike but for their names)
+_SHAPES_PER_LENGTH = 8
 #: The most keys and value shapes a check keeps; past it they are all dropped and proved again as
 #: entries come (a bound on memory, never on what is found).
 MAX_TEMPLATES = 4096
@@ -147,8 +161,8 @@ class StateEntries:
         # an entry's key field (0a, its length, the key), for the keys of entries proved alone -> [the key,
         # and the length, mask and masked bytes of the whole entry in the value shape it last matched]
         self._names: dict[bytes, list[Any]] = {}
-        # a value field's length -> the (mask, want) of each value shape of that length proved alone
-        # twice (an empty list: proved once); see value_template
+        # a value field's length -> the (mask, want) of each value shape of that length proved alone (at
+        # most _SHAPES_PER_LENGTH); see value_template
         self._shapes: dict[int, list[tuple[int, int]]] = {}
         # the previous payload's length, and the template of the last payload proved after one of its length
         self._last_size = -1
@@ -178,34 +192,43 @@ class StateEntries:
         if len(payload) != inner + 4 - (inner < 0x80) - (inner < 0x4000):
             return None
         changes: dict[str, Any] = {}
-        holes: list[tuple[int, int]] = []  # (entry index, mask of the entry) of those matched by a shape
         keys = self._names.get
         shapes_of = self._shapes.get
         from_bytes = int.from_bytes
         try:
-            for i, e in enumerate(entries):
+            for e in entries:
                 at = 2 + e[1]  # IndexError: an entry of under 2 bytes
                 head = e[:at]  # the key field, when the entry starts with one
                 key = keys(head)  # only a whole key field of a key proved before is there
                 if key is not None:
-                    # first the shape this key's entry had last time, over the whole entry; then the others
+                    # first the shape this key's entry had last time, over the whole entry
                     name, size, mask, want = key
                     if len(e) == size and from_bytes(e, "little") & mask == want:
                         changes[name] = KEPT
-                        holes.append((i, mask))
                         continue
-                    if shapes := shapes_of(len(e) - at):
-                        value = from_bytes(e[at:], "little")
-                        shape = next((s for s in shapes if value & s[0] == s[1]), None)
-                        if shape is not None:
-                            low = 8 * at  # the key field's bits, all kept
-                            key[1:] = (len(e), shape[0] << low | (1 << low) - 1,
-                                       shape[1] << low | from_bytes(head, "little"))
-                            changes[name] = KEPT
-                            holes.append((i, key[2]))
-                            continue
-                if e[0] != 0x0A or e[1] > 0x7F or len(e) < at:
+                elif e[0] != 0x0A or e[1] > 0x7F or len(e) < at:
                     return None
+                else:
+                    try:  # a new key: its UTF-8 checked as the real parse checks a string's
+                        name = e[2:at].decode()
+                    except UnicodeDecodeError:
+                        return None
+                if e[at:] == _NULL_FIELD:  # a deletion (Value{null_value: NULL_VALUE}, as upb writes it)
+                    if name not in held:
+                        return None
+                    changes[name] = None
+                    continue
+                if shapes := shapes_of(len(e) - at):
+                    value = from_bytes(e[at:], "little")
+                    shape = next((s for s in shapes if value & s[0] == s[1]), None)
+                    if shape is not None:
+                        if key is None:
+                            key = self._key(head, name)
+                        low = 8 * at  # the key field's bits, all kept
+                        key[1:] = (len(e), shape[0] << low | (1 << low) - 1,
+                                   shape[1] << low | from_bytes(head, "little"))
+                        changes[name] = KEPT
+                        continue
                 kept = self._alone(head, e)
                 if kept is None:
                     return None
@@ -219,31 +242,30 @@ class StateEntries:
         if len(changes) != n:
             return None
         if len(payload) == self._last_size and None not in changes.values():
-            self._last = self._record_template(payload, entries, holes, changes)
+            self._last = self._record_template(payload, entries, changes)
         self._last_size = len(payload)
         return changes
 
-    @staticmethod
-    def _record_template(payload: bytes, entries: list[bytes], holes: list[tuple[int, int]],
-                         changes: dict[str, Any]) -> tuple[int, int, int, dict[str, Any]]:
+    def _record_template(self, payload: bytes, entries: list[bytes], changes: dict[str, Any]
+                         ) -> tuple[int, int, int, dict[str, Any]]:
         """(length, mask, masked bytes, keys) of a payload that :meth:`judge` proved, with no deletion: a
-        payload of the same length and the same bytes but for its entries' numbers is proved by it (each
-        entry then matches the shape that proved it here, at the same place, and sets the same key)."""
-        starts = []
+        payload of the same length and the same bytes but for the numbers of its entries that match their
+        key's last shape here is proved by it (each entry is then at the same place and matches that shape;
+        the others must repeat byte for byte)."""
         at = len(payload) - sum(1 + len(encode_varint(len(e))) + len(e) for e in entries)
+        cleared = 0  # the bits of the numbers, over the whole payload
         for e in entries:
             at += 1 + len(encode_varint(len(e)))
-            starts.append(at)
+            key = self._names.get(e[:2 + e[1]])
+            if key is not None and len(e) == key[1] and int.from_bytes(e, "little") & key[2] == key[3]:
+                cleared |= ((1 << 8 * len(e)) - 1 ^ key[2]) << 8 * at
             at += len(e)
-        cleared = 0  # the bits of the numbers, over the whole payload
-        for i, mask in holes:
-            cleared |= ((1 << 8 * len(entries[i])) - 1 ^ mask) << 8 * starts[i]
         mask = (1 << 8 * len(payload)) - 1 ^ cleared
         return len(payload), mask, int.from_bytes(payload, "little") & mask, changes
 
     def _alone(self, head: bytes, entry: bytes) -> tuple[str, Any] | None:
         """(key, None or KEPT) of one entry proved alone with no PROTO-005 finding, else ``None``.
-        Its key is kept; a kept value of a length proved alone before becomes a value shape."""
+        Its key is kept, and a kept value becomes a value shape."""
         inner = b"\x0a" + encode_varint(len(entry)) + entry
         msg = parse_clean(b"\x0a" + encode_varint(len(inner)) + inner, "state")
         if msg is None:
@@ -260,20 +282,24 @@ class StateEntries:
         again = msg.SerializeToString()
         if kind is None or ((b"\x12\x00" in again or b"\x0a\x00" in again) and value_has_unset(value)):
             return None
-        if len(self._names) >= MAX_TEMPLATES or len(self._shapes) >= MAX_TEMPLATES:
-            self._names.clear()
-            self._shapes.clear()
-        if head not in self._names:
-            self._names[head] = [name, -1, 0, 0]
+        self._key(head, name)
         if kind == "null_value":
             return name, None
         size = len(entry) - len(head)
-        shapes = self._shapes.get(size)
-        if shapes is None:
-            self._shapes[size] = []
-        elif len(shapes) < 8 and (holes := number_holes(entry)) is not None and (not holes or holes[0] >= len(head)):
-            shapes.append(value_template(entry, len(head), holes))
+        shapes = self._shapes.setdefault(size, [])
+        if len(shapes) < _SHAPES_PER_LENGTH and (holes := number_holes(entry)) is not None:
+            shapes.append(value_template(entry, len(head), holes))  # the key field holds no number
         return name, KEPT
+
+    def _key(self, head: bytes, name: str) -> list[Any]:
+        """The record of a key proved (its entry alone, or its UTF-8 and a value of a proved shape)."""
+        key = self._names.get(head)
+        if key is None:
+            if len(self._names) >= MAX_TEMPLATES or len(self._shapes) >= MAX_TEMPLATES:
+                self._names.clear()
+                self._shapes.clear()
+            key = self._names[head] = [name, -1, 0, 0]
+        return key
 
 
 def value_has_unset(v: Any) -> bool:
