@@ -134,8 +134,9 @@ class _Walk:
     #: compare the two).
     fast_rules = True
     #: Whether a frame that repeats the shape of the clean frame before it is proved clean in bulk
-    #: (``_template.py``) instead of judged entry by entry (False: every record takes the walk's
-    #: general path; the tests compare the two).
+    #: (``_template.py``) instead of judged entry by entry, and a state update is proved by its map
+    #: entries against the value shapes of entries proved before (``_entries.py``) (False: every record
+    #: takes the walk's general path; tests/test_nanover_fastpath.py and test_nanover_entries.py compare).
     fast_records = True
     #: Whether the empty records that follow an empty record are taken in bulk (``empty_run``: their
     #: timestamps read in one call, the timestamp rules applied in a short loop, what each adds to the

@@ -65,7 +65,7 @@ from google.protobuf.message import Message
 from recspec.errors import DecodeError
 from recspec.reference.nanover import CLEAN_MAX_PAYLOAD, encode_varint, parse_clean, read_varint
 
-__all__ = ["KEPT", "MAX_TEMPLATES", "StateEntries", "number_holes", "value_template", "value_has_unset"]
+__all__ = ["KEPT", "MAX_TEMPLATES", "StateEntries", "number_holes", "value_has_unset", "value_template"]
 
 _F = descriptor_pb2.FieldDescriptorProto
 _PACKAGE = "recspec.nanover_state_skeleton"
@@ -181,7 +181,7 @@ class StateEntries:
             msg.ParseFromString(payload)
         except PbDecodeError:
             return None
-        if not msg.HasField("changed_keys"):  # type: ignore[attr-defined]
+        if not msg.HasField("changed_keys"):
             return None
         entries: list[bytes] = msg.changed_keys.fields[:]  # type: ignore[attr-defined]
         # The canonical length: each entry's tag, shortest length varint (every length is below
