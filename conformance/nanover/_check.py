@@ -41,6 +41,7 @@ from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
 from ._bounds import INDEX_ARRAYS, MAX_STATE_KEYS, ArrayShape, shape
+from ._entries import KEPT, StateEntries, value_has_unset
 from ._rules import RULES_BY_ID
 from ._sniff import sniff
 from ._template import FrameTemplate
@@ -133,8 +134,9 @@ class _Walk:
     #: compare the two).
     fast_rules = True
     #: Whether a frame that repeats the shape of the clean frame before it is proved clean in bulk
-    #: (``_template.py``) instead of judged entry by entry (False: every record takes the walk's
-    #: general path; the tests compare the two).
+    #: (``_template.py``) instead of judged entry by entry, and a state update is proved by its map
+    #: entries against the value shapes of entries proved before (``_entries.py``) (False: every record
+    #: takes the walk's general path; tests/test_nanover_fastpath.py and test_nanover_entries.py compare).
     fast_records = True
     #: Whether the empty records that follow an empty record are taken in bulk (``empty_run``: their
     #: timestamps read in one call, the timestamp rules applied in a short loop, what each adds to the
@@ -169,6 +171,8 @@ class _Walk:
         # template made from it once a record of a similar length follows (see record()).
         self._clean_payload: bytes | None = None
         self._template: FrameTemplate | None = None
+        # The state keys' entry templates (_entries.py), under the fast paths of fast_records and the rules.
+        self._entries = StateEntries() if self.fast_records and self.fast_wire and self.fast_rules else None
 
     # --- per record -------------------------------------------------------------------
 
@@ -295,6 +299,12 @@ class _Walk:
         # Only below FAST_PATH_MAX_PAYLOAD: every map entry or list element the wire walk counts
         # against MAX_VALUES takes at least 2 bytes (a tag and a length), so a shorter payload
         # cannot break NANOVER-LIMIT-003, and upb never builds more than the limit allows.
+        if kind == "state" and self._entries is not None and self.trace is None:
+            # an update whose entries are proved one by one, most by their key's template (_entries.py)
+            changes = self._entries.judge(payload, self.state.state)
+            if changes is not None:
+                self._apply(StateUpdate(changes), pos, len(payload), index)
+                return
         msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
         proved = msg is not None
         if msg is None:
@@ -567,21 +577,29 @@ class _Walk:
             for key in sorted(fields):  # keys, then a lookup each (sorted, as in frame() above)
                 v = fields[key]
                 k = v.WhichOneof("kind")
-                if k is None or (nested and (k == "struct_value" or k == "list_value") and _value_has_unset(v)):
+                if k is None or (nested and (k == "struct_value" or k == "list_value") and value_has_unset(v)):
                     self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
                                   f"{where}/changed_keys[{key!r}]")
-                changes[key] = None if k == "null_value" else _KEPT
+                changes[key] = None if k == "null_value" else KEPT
             update = StateUpdate(changes)
         else:
             update = self._update_values(index, pos, n, msg, where)
+        self._apply(update, pos, n, index)
+
+    def _apply(self, update: StateUpdate, pos: int, n: int, index: int) -> None:
+        """The update of record ``index`` applied to the state, with NANOVER-STATE-001 and NANOVER-LIMIT-004."""
         if self.state_untracked:  # NANOVER-LIMIT-004 was reached: keys are no longer kept
             return
-        for key in self.state.apply(update):
-            self.sink.add("NANOVER-STATE-001", f"deletes {key!r}, which the state does not hold", pos, n,
-                          f"{where}/changed_keys[{key!r}]")
+        if None not in update.changes.values():  # no deletion: the keys set, in order, in C
+            self.state.state.update(update.changes)
+        else:
+            for key in self.state.apply(update):
+                self.sink.add("NANOVER-STATE-001", f"deletes {key!r}, which the state does not hold", pos, n,
+                              f"record[{index}]/changed_keys[{key!r}]")
         if len(self.state.state) > MAX_STATE_KEYS:
             self.sink.add("NANOVER-LIMIT-004", f"the state holds more than {MAX_STATE_KEYS:,} keys; deletions "
-                          "after this record are not checked", pos, n, where, MAX_STATE_KEYS, len(self.state.state))
+                          "after this record are not checked", pos, n, f"record[{index}]", MAX_STATE_KEYS,
+                          len(self.state.state))
             self.state_untracked = True
             self.state.state.clear()
 
@@ -607,22 +625,6 @@ class _Walk:
         else:
             out["state_keys"] = None if self.state_untracked else len(self.state.state)
         return out
-
-
-#: What the state keeps for a key update() sets on its fast path (the rules read only which keys it holds).
-_KEPT = True
-
-
-def _value_has_unset(v: Any) -> bool:
-    """Whether a ``google.protobuf.Value`` message holds, at any depth, a Value with no kind set (the message
-    as it is: :func:`_has_unset` of its Python value)."""
-    k = v.WhichOneof("kind")
-    if k == "struct_value":
-        fields = v.struct_value.fields
-        return any(_value_has_unset(fields[key]) for key in fields)
-    if k == "list_value":
-        return any(map(_value_has_unset, v.list_value.values))
-    return k is None
 
 
 def _has_unset(value: Any) -> bool:
