@@ -50,6 +50,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     if len(data) > MAX_FILE_SIZE:
         return _too_big(path, profile, len(data))
     report, signal, refused = check_reading(data, path=path, variant=variant, profile=profile)
+
     def run() -> None:
         from ._xcheck import cross_check_report
 
