@@ -22,7 +22,7 @@ __all__ = ["RUN_SAMPLE", "RUN_SAMPLE_FROM", "cross_check_within", "decode_error_
 #: every file the check found malformed (where the two readers are likeliest to disagree). The choice
 #: depends only on the path, the verdict and the run's size, so a rerun, any -j and any --shard pick the
 #: same files. A file named alone, a run of few files, the Python API (no run) and `--cross-check full`
-#: cross-check every file. raSkat signals keep their own rule (conformance/raskat_signal/_format.py).
+#: cross-check every file. Every built-in format follows this rule (``FormatExamples.run_sample``).
 RUN_SAMPLE_FROM = 256
 RUN_SAMPLE = 16
 

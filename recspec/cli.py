@@ -394,8 +394,8 @@ def _cross_check_section() -> str:
              "  units (packets, records, frames), chosen by a hash of the unit's index, so",
              "  that a check with its cross-check takes about twice the check alone or",
              "  less. A run of more than 256 files (the whole walk) cross-checks about 1",
-             "  file in 16, chosen by a hash of its path, and every malformed file (or as",
-             "  a format's line says); the others' evidence says 'sampled: not run', the",
+             "  file in 16, chosen by a hash of its path, and every malformed file, in",
+             "  every format; the others' evidence says 'sampled: not run', the",
              "  summary counts them. A file named alone is read in full; --cross-check",
              "  full reads every byte of every file.",
              "  Limits per format:"]

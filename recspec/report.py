@@ -341,7 +341,7 @@ class StaleExpectation:
 
 
 #: How ``evidence.cross_check`` begins for a file that a long run's sampled cross-check left out
-#: (conformance/_plugin.py ``run_sampled_out``; raSkat's own rule too): the summary counts them.
+#: (conformance/_plugin.py ``run_sampled_out``): the summary counts them.
 SAMPLED_OUT = "sampled: not run"
 
 

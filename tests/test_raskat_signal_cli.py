@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import zlib
 from pathlib import Path
 
 import pytest
 
 from helpers import run_cli as _run
+from recspec.conformance import _plugin
 from recspec.conformance.raskat_signal import _format
 from recspec.conformance.raskat_signal._seeds import writer_v3
 from recspec.reference.raskat_signal import encode
+from recspec.report import SAMPLED_OUT
 
 REPO = Path(__file__).resolve().parents[1]
 VALID = REPO / "corpus" / "raskat-signal" / "valid"
@@ -52,28 +55,41 @@ def test_file_above_the_size_limit_is_not_read(tmp_path: Path, monkeypatch: pyte
     assert rc == 1 and f["verdict"] == "malformed" and [x["rule"] for x in f["findings"]] == ["RSIG-LIMIT-001"]
 
 
-def test_cross_check_is_sampled_in_long_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run of more files than CROSS_CHECK_ALL_FIRST samples the cross-check of walkable raw files by
-    CRC-32 of the content alone, so the choice does not depend on the order, -j or --shard."""
-    monkeypatch.setattr(_format, "CROSS_CHECK_ALL_FIRST", 3)
+def test_cross_check_is_sampled_in_long_runs_by_the_general_rule(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of more files than RUN_SAMPLE_FROM cross-checks raSkat signals by the rule every format follows
+    (conformance/_plugin.py ``run_sampled_out``): a file whose path has a CRC-32 of 0 modulo 16, and every
+    malformed file. A tar.xz signal is no exception: one whose path is not chosen is not cross-checked."""
+    monkeypatch.setattr(_plugin, "RUN_SAMPLE_FROM", 3)
     base = encode(writer_v3())
+    packed = encode(writer_v3(), container="tar.xz")
     for i in range(40):
         (tmp_path / f"{i:03d}.sig").write_bytes(base[:-1] + bytes([i]))  # the last sample differs
+        (tmp_path / f"{i:03d}.tar.xz.sig").write_bytes(packed)
     (tmp_path / "zz-cut.sig").write_bytes(base[:60])
     _rc, out, _ = _run("check", "--json", "--profile", "compat", str(tmp_path))
     files = json.loads(out)["files"]
-    evidence = [f["evidence"]["cross_check"] for f in files]
-    assert evidence[-1] == "kaitai: agrees" and files[-1]["verdict"] == "malformed"  # never sampled out
-    # a walkable raw file is cross-checked when the CRC-32 of its bytes is 0 mod 32, the first files too
-    for i in range(len(files) - 1):
-        data = (tmp_path / f"{i:03d}.sig").read_bytes()
-        assert evidence[i].startswith("sampled") == (zlib.crc32(data) % 32 != 0)
-    assert any(e.startswith("sampled") for e in evidence[:3])
-    for jobs in ("2",):  # the same choice in worker processes
-        _, out2, _ = _run("check", "--json", "--profile", "compat", "-j", jobs, str(tmp_path))
-        assert out2 == out
-    # a short run (and the Python API) cross-checks every file
-    monkeypatch.setattr(_format, "CROSS_CHECK_ALL_FIRST", 41)
+    assert len(files) == 81
+    by_name = {Path(f["path"]).name: f for f in files}
+    cut = by_name.pop("zz-cut.sig")
+    assert cut["verdict"] == "malformed" and cut["evidence"]["cross_check"] == "kaitai: agrees"  # never left out
+    for f in by_name.values():
+        chosen = zlib.crc32(os.fsencode(f["path"])) % 16 == 0
+        assert f["evidence"]["cross_check"].startswith(SAMPLED_OUT) == (not chosen), f["path"]
+        if chosen:
+            assert f["evidence"]["cross_check"] == "kaitai: agrees", f["path"]
+    left_out = [f for f in by_name.values() if f["evidence"]["cross_check"].startswith(SAMPLED_OUT)]
+    assert any(f["stats"]["container"] == "tar.xz" for f in left_out)
+    assert json.loads(out)["summary"]["not_cross_checked"] == len(left_out)
+    _, out2, _ = _run("check", "--json", "--profile", "compat", "-j", "2", str(tmp_path))
+    assert out2 == out  # the same choice in worker processes
+    # --cross-check full, a short run and a file named alone cross-check every file
+    _, full, _ = _run("check", "--json", "--profile", "compat", "--cross-check", "full", str(tmp_path))
+    assert all(f["evidence"]["cross_check"] == "kaitai: agrees" for f in json.loads(full)["files"])
+    alone = next(f["path"] for f in left_out if f["stats"]["container"] == "tar.xz")
+    _, one, _ = _run("check", "--json", "--profile", "compat", alone)
+    assert json.loads(one)["files"][0]["evidence"]["cross_check"] == "kaitai: agrees"
+    monkeypatch.setattr(_plugin, "RUN_SAMPLE_FROM", 81)
     _, out, _ = _run("check", "--json", "--profile", "compat", str(tmp_path))
     assert all(f["evidence"]["cross_check"] == "kaitai: agrees" for f in json.loads(out)["files"])
 

@@ -24,8 +24,8 @@ EXAMPLES = FormatExamples(
     # the raSkat writer's own files break the spec profile (see the corpus manifest)
     valid_profile="compat",
     invalid_file=("RSIG-SAMPLES-003.sig", "RSIG-SAMPLES-003"),
-    # walkable raw files 1 in CROSS_CHECK_SAMPLE, malformed and tar.xz files always: tests/test_raskat_signal_cli.py
-    run_sample="own",
+    # the shared rule (tests/test_run_sample.py; raw and tar.xz alike: tests/test_raskat_signal_cli.py)
+    run_sample="default",
     explain=("RSIG-SAMPLES-002", ("+1000", "docs/formats/raskat-signal.md#decision-2")),
     corpus_rules_more_than=20,
     # a version 4 signal in the document's tar.xz container; its field 13 (the trigger threshold, list index 12)

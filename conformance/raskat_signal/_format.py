@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
@@ -11,7 +10,7 @@ from recspec._plain import to_plain
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.raskat_signal import MAX_UNPACKED, Signal, SignalFile
-from recspec.report import SAMPLED_OUT, FileReport, Finding, Verdict
+from recspec.report import FileReport, Finding, Verdict
 
 from .._plugin import cross_check_within, decode_error_json
 from ._check import check_reading
@@ -25,19 +24,6 @@ __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "MAX_FILE_SIZE", "check", "dump"]
 #: (``--cross-check-limit``): 64 KiB, up to 64,000 v3 samples, about 60 MB. A
 #: detector's files are a few hundred bytes.
 MAX_CROSS_CHECK_SIZE = FORMATS["raskat-signal"].cross_check_limit
-#: Batch sampling of the cross-check. The Kaitai parser builds one object per
-#: MessagePack value, so cross-checking a signal costs several times the whole
-#: reference check; a detector folder holds one file per pulse. A run of up to
-#: CROSS_CHECK_ALL_FIRST files (counted over the whole walk of `recspec check`,
-#: before --shard keeps its part: ``check``'s ``run_files``) cross-checks every file; in
-#: a longer run, a raw file the reference could walk (valid or invalid: both
-#: readers accepted its structure) is cross-checked when the CRC-32 of its
-#: content is 0 modulo CROSS_CHECK_SAMPLE. The decision depends only on the file
-#: and the run's size, so a rerun, any -j and any --shard pick the same files.
-#: Malformed files and tar.xz files are always cross-checked. ``evidence.cross_check``
-#: says which. Outside a run (the Python API) every file is cross-checked.
-CROSS_CHECK_ALL_FIRST = 256
-CROSS_CHECK_SAMPLE = 32
 
 #: A file larger than this is not read (RSIG-LIMIT-001); a raw signal of 16 M samples is 32 MiB.
 MAX_FILE_SIZE = MAX_UNPACKED
@@ -64,11 +50,6 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     if len(data) > MAX_FILE_SIZE:
         return _too_big(path, profile, len(data))
     report, signal, refused = check_reading(data, path=path, variant=variant, profile=profile)
-    if cross_check is True and _sampled_out(report, data, run_files):  # "full": every file
-        report.evidence["cross_check"] = (
-            f"{SAMPLED_OUT} on this walkable raw file (in a run of more than {CROSS_CHECK_ALL_FIRST} files, "
-            f"walkable raw files are cross-checked 1 in {CROSS_CHECK_SAMPLE}; malformed and tar.xz files always)")
-        return report
 
     def run() -> None:
         from ._xcheck import cross_check_report
@@ -78,7 +59,10 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         cross_check_report(data, report, reference=reference_reading(report, signal) if variant is None else None,
                            reference_error=refused if variant is None else None)
 
-    cross_check_within(report, enabled=cross_check, size=len(data), limit=cross_check_limit, run=run)
+    # a long run reads a sample of its files by the rule every format follows (conformance/_plugin.py
+    # ``run_sampled_out``): tar.xz files too, whose container the check has already read in full
+    cross_check_within(report, enabled=cross_check, size=len(data), limit=cross_check_limit, run=run,
+                       sampled=cross_check is True, run_files=run_files)
     return report
 
 
@@ -89,16 +73,6 @@ def reference_reading(report: FileReport, signal: Signal | None) -> SignalFile |
     if signal is None:
         return None
     return SignalFile(report.stats["container"], signal, report.evidence.get("member"))
-
-
-def _sampled_out(report: FileReport, data: bytes, run_files: int | None) -> bool:
-    if run_files is None or run_files <= CROSS_CHECK_ALL_FIRST:
-        return False
-    if report.verdict not in (Verdict.VALID, Verdict.INVALID):
-        return False
-    if report.stats.get("container") != "raw":
-        return False
-    return zlib.crc32(data) % CROSS_CHECK_SAMPLE != 0
 
 
 def dump(f: BinaryIO, out: TextIO, *, variant: str | None, ksy: bool) -> None:
