@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import pickle
 import struct
+import sys
 import tempfile
 import weakref
 from array import array
@@ -229,9 +230,29 @@ class Spool(Sequence[FileReport]):
         if self._entries is None:
             yield from (None for _ in range(len(self._at)))
             return
-        get = self._entries.get
-        for at in self._entry_at:
-            yield None if at == _ABSENT else get(at)
+        records = self._entries
+        every = self._entry_at
+        for lo in range(0, len(every), _ENTRIES_AT_ONCE):
+            group = every[lo:lo + _ENTRIES_AT_ONCE]
+            present = [at for at in group if at != _ABSENT]
+            if not present:
+                yield from (None for _ in group)
+                continue
+            # the group's entries were stored a batch at a time, mostly near each other: read in one read
+            first, last = min(present), max(present)
+            (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
+            span = last + _LEN.size + n - first
+            if span > _ENTRIES_SPAN:  # scattered over the store: one read each
+                yield from (None if at == _ABSENT else records.get(at) for at in group)
+                continue
+            data = records.get_raw(first, span)
+            for at in group:
+                if at == _ABSENT:
+                    yield None
+                else:
+                    start = at - first + _LEN.size
+                    (n,) = _LEN.unpack_from(data, start - _LEN.size)
+                    yield data[start:start + n]
 
     def entry(self, index: int) -> bytes | None:
         """The table entry stored with the ``index``-th report (in order, as iterating gives them), or
@@ -323,6 +344,10 @@ class Spool(Sequence[FileReport]):
 
 #: Paths framed and written at a time by :meth:`PathList.extend`.
 _EXTEND_CHUNK = 4096
+#: :meth:`Spool.entries` reads this many files' table entries at a time, in one read when they lie
+#: within _ENTRIES_SPAN bytes of the store (memory bounded, not growing with the run).
+_ENTRIES_AT_ONCE = 4096
+_ENTRIES_SPAN = 8 << 20
 
 
 class PathList(Sequence[tuple[Path, bool]]):
@@ -434,9 +459,12 @@ class _Texts(Sequence[tuple[str, bool]]):
         (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
         data = records.get_raw(first, last + _LEN.size + n - first)
         out = []
+        unpack, head = _LEN.unpack_from, _LEN.size
+        # os.fsdecode's encoding, without a Python call a file
+        encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
         for i in indices:
             start = at[i] - first
-            (n,) = _LEN.unpack_from(data, start)
-            item = data[start + _LEN.size:start + _LEN.size + n]
-            out.append((os.fsdecode(item[1:]), item[:1] == b"\1"))
+            (n,) = unpack(data, start)
+            item = data[start + head:start + head + n]
+            out.append((item[1:].decode(encoding, errors), item[:1] == b"\1"))
         return out
