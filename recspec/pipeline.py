@@ -97,47 +97,50 @@ def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] 
             errors.append(f"{name}: no such file or folder")
 
 
-def _walk_folder(folder: str, errors: list[str], not_regular: list[Path] | None,
+def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
                  sizes: array[int] | None) -> Iterator[tuple[str, bool]]:
-    """One folder of :func:`walk_files`, as ``os.walk`` would go through it (top down, its files then its
-    sub-folders, each in sorted order; a link to a folder is neither entered nor reported), from one
-    ``os.scandir`` a folder: a member's path and look (``stat``) come from its directory entry, with no
-    path joined or ``os.stat`` called by name per file (a folder of a million files pays for a million)."""
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=_entry_name)
-    except OSError as e:  # os.walk skips a folder it cannot list unless told
-        errors.append(f"{e.filename}: {e.strerror or e}")
-        return
-    here = folder == "."  # in "." a member is its name, as Path("./a") spells it
-    subfolders: list[os.DirEntry[str]] = []
-    for entry in entries:
-        fn = entry.name
-        if fn.startswith("."):
-            continue
+    """One folder of :func:`walk_files`, as ``os.walk`` would go through it (top down, a folder's files
+    then its sub-folders, each in sorted order; a link to a folder is neither entered nor reported),
+    from one ``os.scandir`` a folder: a member's path and look (``stat``) come from its directory
+    entry, with no path joined or ``os.stat`` called by name per file, and the folders still to list
+    on a stack (not nested generators, through each of which every path would be passed up)."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
         try:
-            is_folder = entry.is_dir()
-        except OSError:
-            is_folder = False
-        if is_folder:
-            subfolders.append(entry)
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=_entry_name)
+        except OSError as e:  # os.walk skips a folder it cannot list unless told
+            errors.append(f"{e.filename}: {e.strerror or e}")
             continue
-        member = fn if here else entry.path
-        try:
-            st = entry.stat()
-        except OSError:
-            size: int | None = 0  # vanished or unreadable: check_file says so
-        else:
-            size = st.st_size if stat.S_ISREG(st.st_mode) else None
-        if size is not None:
-            if sizes is not None:
-                sizes.append(size)
-            yield member, False
-        elif not_regular is not None:
-            not_regular.append(Path(member))
-    for entry in subfolders:
-        if not entry.is_symlink():
-            yield from _walk_folder(entry.name if here else entry.path, errors, not_regular, sizes)
+        here = folder == "."  # in "." a member is its name, as Path("./a") spells it
+        subfolders: list[str] = []
+        for entry in entries:
+            fn = entry.name
+            if fn.startswith("."):
+                continue
+            try:
+                is_folder = entry.is_dir()
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if not entry.is_symlink():
+                    subfolders.append(fn if here else entry.path)
+                continue
+            member = fn if here else entry.path
+            try:
+                st = entry.stat()
+            except OSError:
+                size: int | None = 0  # vanished or unreadable: check_file says so
+            else:
+                size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            if size is not None:
+                if sizes is not None:
+                    sizes.append(size)
+                yield member, False
+            elif not_regular is not None:
+                not_regular.append(Path(member))
+        stack.extend(reversed(subfolders))  # the first sub-folder is listed next
 
 
 def _entry_name(entry: os.DirEntry[str]) -> str:

@@ -140,6 +140,31 @@ def frame_records(items: Iterable[bytes | None]) -> tuple[bytes, array[int]]:
     return b"".join(parts), starts
 
 
+def _read_clustered(records: _Records, group: Sequence[int]) -> list[bytes | None]:
+    """The records at offsets ``group`` (``_ABSENT``: None), read a cluster at a time: offsets within
+    _ENTRIES_GAP bytes of the one before (a ``-j N`` batch's entries lie back to back), and within
+    _ENTRIES_SPAN of the cluster's first, in one read."""
+    present = sorted({at for at in group if at != _ABSENT})
+    found: dict[int, bytes] = {}
+    head = _LEN.size
+    lo = 0
+    while lo < len(present):
+        hi = lo + 1
+        first = present[lo]
+        while (hi < len(present) and present[hi] - present[hi - 1] <= _ENTRIES_GAP
+               and present[hi] - first <= _ENTRIES_SPAN):
+            hi += 1
+        last = present[hi - 1]
+        (n,) = _LEN.unpack(records.get_raw(last, head))
+        data = records.get_raw(first, last + head + n - first)
+        for at in present[lo:hi]:
+            start = at - first
+            (n,) = _LEN.unpack_from(data, start)
+            found[at] = data[start + head:start + head + n]
+        lo = hi
+    return [None if at == _ABSENT else found[at] for at in group]
+
+
 def framed_record(framed: bytes, start: int) -> bytes:
     """The record that starts at ``start`` in what :func:`frame_records` made."""
     (n,) = _LEN.unpack_from(framed, start)
@@ -242,8 +267,8 @@ class Spool(Sequence[FileReport]):
             first, last = min(present), max(present)
             (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
             span = last + _LEN.size + n - first
-            if span > _ENTRIES_SPAN:  # scattered over the store: one read each
-                yield from (None if at == _ABSENT else records.get(at) for at in group)
+            if span > _ENTRIES_SPAN:  # scattered over the store (-j N: batches stored as they came): by cluster
+                yield from _read_clustered(records, group)
                 continue
             data = records.get_raw(first, span)
             for at in group:
@@ -348,6 +373,7 @@ _EXTEND_CHUNK = 4096
 #: within _ENTRIES_SPAN bytes of the store (memory bounded, not growing with the run).
 _ENTRIES_AT_ONCE = 4096
 _ENTRIES_SPAN = 8 << 20
+_ENTRIES_GAP = 64 << 10
 
 
 class PathList(Sequence[tuple[Path, bool]]):
@@ -366,8 +392,11 @@ class PathList(Sequence[tuple[Path, bool]]):
         """Append every item, framed ``_EXTEND_CHUNK`` at a time and written in one write each (a walk
         of a million files would otherwise pay two writes a path)."""
         encoded: list[bytes] = []
+        # os.fsencode's encoding, without a Python call a path
+        encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
         for path, named in items:
-            encoded.append((b"\1" if named else b"\0") + os.fsencode(path))
+            encoded.append((b"\1" if named else b"\0") + (path if isinstance(path, str) else os.fspath(path)).encode(
+                encoding, errors))
             if len(encoded) >= _EXTEND_CHUNK:
                 self._add_all(encoded)
                 encoded.clear()
