@@ -104,17 +104,18 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
     from one ``os.scandir`` a folder: a member's path and look (``stat``) come from its directory
     entry, with no path joined or ``os.stat`` called by name per file, and the folders still to list
     on a stack (not nested generators, through each of which every path would be passed up)."""
-    stack = [top]
+    # each folder as its members' paths start (Path's spelling: "./a" is "a") and as os.walk names it in an error
+    stack = [(top, top)]
     while stack:
-        folder = stack.pop()
+        folder, named = stack.pop()
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=_entry_name)
-        except OSError as e:  # os.walk skips a folder it cannot list unless told
-            errors.append(f"{e.filename}: {e.strerror or e}")
+        except OSError as e:  # an input error; the walk goes on
+            errors.append(f"{named}: {e.strerror or e}")
             continue
         here = folder == "."  # in "." a member is its name, as Path("./a") spells it
-        subfolders: list[str] = []
+        subfolders: list[tuple[str, str]] = []
         for entry in entries:
             fn = entry.name
             if fn.startswith("."):
@@ -125,7 +126,7 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
                 is_folder = False
             if is_folder:
                 if not entry.is_symlink():
-                    subfolders.append(fn if here else entry.path)
+                    subfolders.append((fn if here else entry.path, os.path.join(named, fn)))
                 continue
             member = fn if here else entry.path
             try:
