@@ -415,7 +415,8 @@ def section_raskat(args: argparse.Namespace) -> None:
 
     # The target row is the command a user runs, whole process (its start-up and its table included): in a
     # run of more than 256 files the default cross-check reads 1 file in 16 by a hash of its path and every
-    # malformed file (README "Batch runs"). The Python API has no run and cross-checks every file: shown beside it, without a target.
+    # malformed file (README "Batch runs"). The Python API has no run and cross-checks every file: shown
+    # beside it, without a target.
     cmd = [*RECSPEC, "check", "-j", "1", "--profile", "compat", str(folder)]
     best = interleaved({"cli": lambda: child_time(cmd),
                         "api": lambda: check_paths([str(folder)], profile="compat")}, max(1, args.repeat // 3))

@@ -98,18 +98,23 @@ def plan_batches(sizes: Sequence[int], jobs: int) -> list[list[int]]:
     small = [i for i, size in enumerate(sizes) if size < BATCH_BYTES]
     per_batch = max(1, min(BATCH_FILES, -(-len(small) // (max(1, jobs) * BATCHES_PER_WORKER))))
     batches = [[i] for i, size in enumerate(sizes) if size >= BATCH_BYTES]
+    weights = [-sizes[b[0]] for b in batches]  # minus each batch's bytes, the key it is sorted by
     batch: list[int] = []
     batch_bytes = 0
+    # a plain loop, no Python call per file: the recspec process plans a million files' batches alone
     for i in small:
-        if batch and (len(batch) >= per_batch or batch_bytes + sizes[i] > BATCH_BYTES):
+        size = sizes[i]
+        if batch and (len(batch) >= per_batch or batch_bytes + size > BATCH_BYTES):
             batches.append(batch)
+            weights.append(-batch_bytes)
             batch, batch_bytes = [], 0
         batch.append(i)
-        batch_bytes += sizes[i]
+        batch_bytes += size
     if batch:
         batches.append(batch)
-    batches.sort(key=lambda b: -sum(sizes[i] for i in b))  # stable: ties keep the given order
-    return batches
+        weights.append(-batch_bytes)
+    order = sorted(range(len(batches)), key=weights.__getitem__)  # stable: ties keep the given order
+    return [batches[b] for b in order]
 
 
 @dataclass(frozen=True)

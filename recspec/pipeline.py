@@ -29,7 +29,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from ._limits import MAX_STREAM_SIZE, file_kind, open_input
+from ._limits import MAX_STREAM_SIZE, open_input
 from ._parallel import (
     DEFAULT_FILE_TIMEOUT,
     PICKLE_ERRORS,
@@ -88,22 +88,7 @@ def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] 
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            def unreadable(e: OSError) -> None:  # os.walk skips a folder it cannot list unless told
-                errors.append(f"{e.filename}: {e.strerror or e}")
-
-            for root, dirs, files in os.walk(p, onerror=unreadable):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                folder = str(Path(root))  # as Path(root) / fn spells it: "./a" is "a", and in "." a member is its name
-                for fn in sorted(files):
-                    if not fn.startswith("."):
-                        member = fn if folder == "." else os.path.join(folder, fn)
-                        size = _regular_size(member)
-                        if size is not None:
-                            if sizes is not None:
-                                sizes.append(size)
-                            yield member, False
-                        elif not_regular is not None:
-                            not_regular.append(Path(member))
+            yield from _walk_folder(str(p), errors, not_regular, sizes)
         elif p.exists():
             if sizes is not None:
                 sizes.append(-1)
@@ -112,13 +97,55 @@ def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] 
             errors.append(f"{name}: no such file or folder")
 
 
-def _regular_size(path: str) -> int | None:
-    """The size of a regular file, 0 for one that cannot be looked at, None for anything else."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return 0  # vanished or unreadable: check_file says so
-    return st.st_size if file_kind(st.st_mode) == "regular file" else None
+def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
+                 sizes: array[int] | None) -> Iterator[tuple[str, bool]]:
+    """One folder of :func:`walk_files`, as ``os.walk`` would go through it (top down, a folder's files
+    then its sub-folders, each in sorted order; a link to a folder is neither entered nor reported),
+    from one ``os.scandir`` a folder: a member's path and look (``stat``) come from its directory
+    entry, with no path joined or ``os.stat`` called by name per file, and the folders still to list
+    on a stack (not nested generators, through each of which every path would be passed up)."""
+    # each folder as its members' paths start (Path's spelling: "./a" is "a") and as os.walk names it in an error
+    stack = [(top, top)]
+    while stack:
+        folder, named = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=_entry_name)
+        except OSError as e:  # an input error; the walk goes on
+            errors.append(f"{named}: {e.strerror or e}")
+            continue
+        here = folder == "."  # in "." a member is its name, as Path("./a") spells it
+        subfolders: list[tuple[str, str]] = []
+        for entry in entries:
+            fn = entry.name
+            if fn.startswith("."):
+                continue
+            try:
+                is_folder = entry.is_dir()
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if not entry.is_symlink():
+                    subfolders.append((fn if here else entry.path, os.path.join(named, fn)))
+                continue
+            member = fn if here else entry.path
+            try:
+                st = entry.stat()
+            except OSError:
+                size: int | None = 0  # vanished or unreadable: check_file says so
+            else:
+                size = st.st_size if stat.S_ISREG(st.st_mode) else None
+            if size is not None:
+                if sizes is not None:
+                    sizes.append(size)
+                yield member, False
+            elif not_regular is not None:
+                not_regular.append(Path(member))
+        stack.extend(reversed(subfolders))  # the first sub-folder is listed next
+
+
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
 #: The cross-check modes by name, as ``--cross-check MODE`` and ``recspec.check(cross_check=...)`` take them,
@@ -382,18 +409,17 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: RunOptions, r
     if sizes is not None and len(sizes) != len(texts):
         sizes = None  # not this walk's
 
-    def size(i: int, known: int) -> int:
-        if known >= 0:
-            return known
+    # each file's size from the walk; those it did not look at (named on the command line, or no sizes given) here
+    known = array("q", sizes) if sizes is not None else array("q", repeat(-1, len(texts)))
+    for i in [i for i, size in enumerate(known) if size < 0]:
         try:
-            return os.stat(texts[i][0]).st_size  # named on the command line, or no sizes given: looked at here
+            known[i] = os.stat(texts[i][0]).st_size
         except OSError:
-            return 0
+            known[i] = 0
 
     # small files in batches, big ones alone and first, so no worker is left with a big file while the others are idle
     jobs = options.jobs
-    batches = plan_batches(array("q", (size(i, known) for i, known in
-                                       enumerate(sizes if sizes is not None else repeat(-1, len(texts))))), jobs)
+    batches = plan_batches(known, jobs)
     _preload(texts, batches[:jobs], options)
     # the workers (forked, or spawned with the function pickled) check each file as the options say
     run_in_workers(texts, functools.partial(_check_named, collect_traces=options.collect_traces,

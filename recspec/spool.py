@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import pickle
 import struct
+import sys
 import tempfile
 import weakref
 from array import array
@@ -139,6 +140,31 @@ def frame_records(items: Iterable[bytes | None]) -> tuple[bytes, array[int]]:
     return b"".join(parts), starts
 
 
+def _read_clustered(records: _Records, group: Sequence[int]) -> list[bytes | None]:
+    """The records at offsets ``group`` (``_ABSENT``: None), read a cluster at a time: offsets within
+    _ENTRIES_GAP bytes of the one before (a ``-j N`` batch's entries lie back to back), and within
+    _ENTRIES_SPAN of the cluster's first, in one read."""
+    present = sorted({at for at in group if at != _ABSENT})
+    found: dict[int, bytes] = {}
+    head = _LEN.size
+    lo = 0
+    while lo < len(present):
+        hi = lo + 1
+        first = present[lo]
+        while (hi < len(present) and present[hi] - present[hi - 1] <= _ENTRIES_GAP
+               and present[hi] - first <= _ENTRIES_SPAN):
+            hi += 1
+        last = present[hi - 1]
+        (n,) = _LEN.unpack(records.get_raw(last, head))
+        data = records.get_raw(first, last + head + n - first)
+        for at in present[lo:hi]:
+            start = at - first
+            (n,) = _LEN.unpack_from(data, start)
+            found[at] = data[start + head:start + head + n]
+        lo = hi
+    return [None if at == _ABSENT else found[at] for at in group]
+
+
 def framed_record(framed: bytes, start: int) -> bytes:
     """The record that starts at ``start`` in what :func:`frame_records` made."""
     (n,) = _LEN.unpack_from(framed, start)
@@ -229,9 +255,29 @@ class Spool(Sequence[FileReport]):
         if self._entries is None:
             yield from (None for _ in range(len(self._at)))
             return
-        get = self._entries.get
-        for at in self._entry_at:
-            yield None if at == _ABSENT else get(at)
+        records = self._entries
+        every = self._entry_at
+        for lo in range(0, len(every), _ENTRIES_AT_ONCE):
+            group = every[lo:lo + _ENTRIES_AT_ONCE]
+            present = [at for at in group if at != _ABSENT]
+            if not present:
+                yield from (None for _ in group)
+                continue
+            # the group's entries were stored a batch at a time, mostly near each other: read in one read
+            first, last = min(present), max(present)
+            (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
+            span = last + _LEN.size + n - first
+            if span > _ENTRIES_SPAN:  # scattered over the store (-j N: batches stored as they came): by cluster
+                yield from _read_clustered(records, group)
+                continue
+            data = records.get_raw(first, span)
+            for at in group:
+                if at == _ABSENT:
+                    yield None
+                else:
+                    start = at - first + _LEN.size
+                    (n,) = _LEN.unpack_from(data, start - _LEN.size)
+                    yield data[start:start + n]
 
     def entry(self, index: int) -> bytes | None:
         """The table entry stored with the ``index``-th report (in order, as iterating gives them), or
@@ -323,6 +369,11 @@ class Spool(Sequence[FileReport]):
 
 #: Paths framed and written at a time by :meth:`PathList.extend`.
 _EXTEND_CHUNK = 4096
+#: :meth:`Spool.entries` reads this many files' table entries at a time, in one read when they lie
+#: within _ENTRIES_SPAN bytes of the store (memory bounded, not growing with the run).
+_ENTRIES_AT_ONCE = 4096
+_ENTRIES_SPAN = 8 << 20
+_ENTRIES_GAP = 64 << 10
 
 
 class PathList(Sequence[tuple[Path, bool]]):
@@ -341,8 +392,11 @@ class PathList(Sequence[tuple[Path, bool]]):
         """Append every item, framed ``_EXTEND_CHUNK`` at a time and written in one write each (a walk
         of a million files would otherwise pay two writes a path)."""
         encoded: list[bytes] = []
+        # os.fsencode's encoding, without a Python call a path
+        encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
         for path, named in items:
-            encoded.append((b"\1" if named else b"\0") + os.fsencode(path))
+            encoded.append((b"\1" if named else b"\0") + (path if isinstance(path, str) else os.fspath(path)).encode(
+                encoding, errors))
             if len(encoded) >= _EXTEND_CHUNK:
                 self._add_all(encoded)
                 encoded.clear()
@@ -434,9 +488,12 @@ class _Texts(Sequence[tuple[str, bool]]):
         (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
         data = records.get_raw(first, last + _LEN.size + n - first)
         out = []
+        unpack, head = _LEN.unpack_from, _LEN.size
+        # os.fsdecode's encoding, without a Python call a file
+        encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
         for i in indices:
             start = at[i] - first
-            (n,) = _LEN.unpack_from(data, start)
-            item = data[start + _LEN.size:start + _LEN.size + n]
-            out.append((os.fsdecode(item[1:]), item[:1] == b"\1"))
+            (n,) = unpack(data, start)
+            item = data[start + head:start + head + n]
+            out.append((item[1:].decode(encoding, errors), item[:1] == b"\1"))
         return out

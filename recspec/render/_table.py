@@ -102,12 +102,13 @@ def print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FIN
     # the entries made as the spool was filled, in order
     stored = files.entries() if isinstance(files, Spool) else repeat(None, len(files))
     lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
+    row = "  ".join(f"{{:<{w}}}" for w in widths).format  # each cell left-justified to its column, in one call
     for i, data in enumerate(stored):
         if i and i % TABLE_CHUNK == 0:
             out.write("".join(lines))
             lines.clear()
         cells, below = pickle.loads(data) if data is not None else table_entry(files[i], ctx, per_rule)
-        lines.append("  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip() + "\n")
+        lines.append(row(*cells).rstrip() + "\n")
         lines.append(below)
     out.write("".join(lines))
     for st in report.stale:

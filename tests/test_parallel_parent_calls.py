@@ -1,0 +1,86 @@
+"""With ``-j N`` the recspec process does no Python call per file between the walk and the table.
+
+A worker checks a whole batch and sends back its reports framed for the spool, with their tally
+(recspec/pipeline.py ``_pack``); the recspec process plans the batches, hands out each batch's
+paths and stores each answer. Its Python function calls (``sys.setprofile``'s ``call`` events: a
+function, a generator resumed) are counted for two runs that the batch plan splits into the same
+number of batches (8: with ``-j 2`` the planner aims at 4 batches a worker, up to
+``BATCH_FILES`` = 64 files each), one of 256 files and one of 512. A single call made per file
+(a size looked up through a function, a path decoded by ``os.fsdecode``, a sort key summing a
+batch's sizes with a generator) would add 256 calls at least; what may differ between the runs is
+how often the recspec process wakes up to wait for its workers, a few dozen calls a wake-up (about
+a hundred calls either way, measured; at commit 1bdeab5, before the per-file calls were taken out, the
+larger run made about 900 more).
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from recspec._parallel import BATCH_FILES, BATCHES_PER_WORKER, plan_batches
+from recspec._run import RunOptions
+from recspec.pipeline import check_files, walk_files
+from recspec.reference.raskat_signal import SignalMsgpack, encode
+from recspec.spool import PathList, Spool
+
+JOBS = 2
+SMALL, LARGE = 256, 512
+
+
+def _signal() -> bytes:
+    """A version 4 raSkat signal of 100 samples, stored raw (the detector's own way)."""
+    return encode(SignalMsgpack.build(time="20250624100658", microseconds=11, coordinate_1=22.5, coordinate_2=33.5,
+                                      altitude=44.5, sample_rate=500_000, load_ohm=1000, adc_bits=10, vref=3.3,
+                                      flags=1, antenna=1, samples=tuple(range(100)), threshold=643))
+
+
+def _parent_calls(folder: Path) -> tuple[int, int]:
+    """(Python calls made by the recspec process while checking the folder with -j 2, files reported)."""
+    errors: list[str] = []
+    sizes = array("q")
+    files = PathList(walk_files([str(folder)], errors, sizes=sizes))
+    calls = 0
+
+    def count(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal calls
+        if event == "call":
+            calls += 1
+
+    with files, Spool() as spool:
+        sys.setprofile(count)  # this thread only; a forked worker counts into its own copy
+        try:
+            run = check_files(files, RunOptions(jobs=JOBS, cross_check=False), into=spool, sizes=sizes)
+        finally:
+            sys.setprofile(None)
+        reported = len(run.report.files)
+    assert not errors and not run.errors
+    return calls, reported
+
+
+def test_the_plan_gives_both_runs_the_same_number_of_batches() -> None:
+    # the premise of the comparison below, from the planner's constants
+    assert BATCH_FILES == 64 and BATCHES_PER_WORKER == 4
+    assert len(plan_batches([1000] * SMALL, JOBS)) == len(plan_batches([1000] * LARGE, JOBS)) == 8
+
+
+def test_the_recspec_process_makes_no_python_call_per_file(tmp_path: Path) -> None:
+    data = _signal()
+    folders = {}
+    for n in (SMALL, LARGE):
+        folders[n] = folder = tmp_path / str(n)
+        folder.mkdir()
+        for i in range(n):
+            (folder / f"{i:04d}.sig").write_bytes(data)
+    _parent_calls(folders[SMALL])  # the first run imports what a run needs: those calls are not per file
+    counted = {}
+    for n, folder in folders.items():
+        calls, reported = _parent_calls(folder)
+        assert reported == n  # every file claimed and reported: each went through its worker's batch
+        counted[n] = calls
+    extra_files = LARGE - SMALL
+    # one call a file would be 256 more; the wake-ups move the count by about a hundred either way
+    assert counted[LARGE] - counted[SMALL] < extra_files, counted
