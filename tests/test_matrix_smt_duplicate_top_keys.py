@@ -90,3 +90,18 @@ def test_every_path_indexes_a_counted_unit(first: tuple[bytes, str], second: tup
             assert m is None or int(m.group(1)) < stats["objects"] or f.rule in _STRUCTURAL, (n, f)
         if key != "extra" and n == len(whole):
             assert any(f.rule == "MATRIX-BSON-009" and f.path == key for f in findings)
+
+
+def test_a_decode_fault_in_an_earlier_frames_array_names_that_occurrence() -> None:
+    """The same file with the type byte of the first array's frame "1" (byte 1329) made 0x00, not a
+    BSON type: the fault is in the array readers drop, so it is at ``frames#1[1]``, and its message
+    does not speak of the kept array's frames."""
+    data = bytearray(REGRESSION.read_bytes())
+    assert data[1329:1332] == b"\x031\x00"
+    data[1329] = 0
+    findings, stats = _findings(bytes(data))
+    fault = next(f for f in findings if f.rule == "MATRIX-BSON-002" and f.offset == 1329)
+    assert fault.path == "frames#1[1]" and "complete frame" not in fault.message
+    assert stats["frames"] == 0
+    fuzz_ref(bytes(data))
+    fuzz_ref(bytes(data) + b"\x00")

@@ -608,7 +608,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
         try:
             value = top.get(s.offset, _MISSING) if _shareable(s) else _MISSING
             if value is _MISSING:
-                value = w.value(s)
+                value = w.value(s, s_path)
         except DecodeError as e:
             _structural(walk, e, truncated, w)
             if s is objects_s:
@@ -710,7 +710,8 @@ def _structural(walk: _Walk, e: DecodeError, truncated: bool, w: RecordingWalker
         walk.add("MATRIX-BSON-007", f"truncated: {e.message}; the file is {w.size} bytes, the document declares "
                  f"{w.declared}; {last}", e.offset, None, e.path, w.declared, w.size)
         return
-    message = e.message + (f" ({last})" if e.path.startswith("frames") else "")
+    in_frames = e.path == "frames" or e.path.startswith("frames[")  # the kept array's, not frames#N
+    message = e.message + (f" ({last})" if in_frames else "")
     walk.add(e.rule, message, e.offset, None, e.path, getattr(e, "maximum", None) or None,
              getattr(e, "value", None) if e.rule.startswith("MATRIX-LIMIT") else None)
 
