@@ -18,6 +18,7 @@ give the same findings (a property test holds them to it).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping
 from functools import partial
 from itertools import compress, repeat
@@ -181,16 +182,16 @@ class _Walk:
                          doc.offsets[i] if doc.offsets else None, None, _join(path, k), None, k)
 
     # -- the top level
-    def top_keys(self, sections: list[Section]) -> None:
+    def top_keys(self, sections: list[Section], paths: list[str]) -> None:
         seen: set[str] = set()
-        for s in sections:
+        for s, path in zip(sections, paths):
             if s.key in seen:
                 self.add("MATRIX-BSON-009", f"key {s.key!r} appears again in the top-level document; a "
-                         "dict-building reader keeps only the last", s.offset, None, s.key, None, s.key)
+                         "dict-building reader keeps only the last", s.offset, None, path, None, s.key)
             seen.add(s.key)
             if s.key not in TOP_KEYS:
                 self.add("MATRIX-DOC-002", f"top-level key {s.key!r} is not defined by the document (ignored)",
-                         s.offset, None, s.key, None, s.key)
+                         s.offset, None, path, None, s.key)
 
     # -- objects
     def objects_array(self, arr: Any, s: Section) -> None:
@@ -596,17 +597,18 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
             deferred = e  # the frames walk usually meets the same end of file and names the last frame
         else:
             _structural(walk, e, truncated, w)
-    walk.top_keys(sections)
+    paths = _section_paths(sections)
+    walk.top_keys(sections, paths)
     frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
     objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
     top: Mapping[int, Document] = decoded if decoded is not None else {}
-    for s in sections:
+    for s, s_path in zip(sections, paths):
         if s is frames_s and s.type_code == T_ARRAY:
             continue
         try:
             value = top.get(s.offset, _MISSING) if _shareable(s) else _MISSING
             if value is _MISSING:
-                value = w.value(s)
+                value = w.value(s, s_path)
         except DecodeError as e:
             _structural(walk, e, truncated, w)
             if s is objects_s:
@@ -618,7 +620,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
             sink.add("MATRIX-DOC-001", f"frames is a {type_name(value)}, not an array", s.offset, None, "frames",
                      "array", type_name(value))
         else:
-            walk.generic(value, s.key, s.offset)
+            walk.generic(value, s_path, s.offset)
     if objects_s is None:
         if skimmed:
             sink.add("MATRIX-DOC-001", "the top-level document has no 'objects' array", 0, 4, "", "objects", None)
@@ -663,6 +665,20 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     return _finish(report, sink, walk)
 
 
+def _section_paths(sections: list[Section]) -> list[str]:
+    """The path of each top-level value: its key for the last value of a key (the one a
+    dict-building reader keeps, whose frames and objects the walk counts and indexes as
+    ``frames[i]``, ``objects[i]``), ``KEY#N`` for the N-th of a key that appears again
+    later (MATRIX-BSON-009), so that no finding in a value readers drop names a counted unit."""
+    total = Counter(s.key for s in sections)
+    seen: Counter[str] = Counter()
+    paths = []
+    for s in sections:
+        seen[s.key] += 1
+        paths.append(s.key if seen[s.key] == total[s.key] else f"{s.key}#{seen[s.key]}")
+    return paths
+
+
 def _shareable(s: Section) -> bool:
     """A top-level document or array the walk would decode in one piece (not over its buffer limit)."""
     return (s.type_code == T_DOCUMENT or s.type_code == T_ARRAY) and s.end - s.value_offset <= MAX_BUFFERED_SIZE
@@ -694,7 +710,8 @@ def _structural(walk: _Walk, e: DecodeError, truncated: bool, w: RecordingWalker
         walk.add("MATRIX-BSON-007", f"truncated: {e.message}; the file is {w.size} bytes, the document declares "
                  f"{w.declared}; {last}", e.offset, None, e.path, w.declared, w.size)
         return
-    message = e.message + (f" ({last})" if e.path.startswith("frames") else "")
+    in_frames = e.path == "frames" or e.path.startswith("frames[")  # the kept array's, not frames#N
+    message = e.message + (f" ({last})" if in_frames else "")
     walk.add(e.rule, message, e.offset, None, e.path, getattr(e, "maximum", None) or None,
              getattr(e, "value", None) if e.rule.startswith("MATRIX-LIMIT") else None)
 
