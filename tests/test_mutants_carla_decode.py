@@ -5,13 +5,14 @@ order of a Kinematics record, the 36-byte wheel of 0.9.10-0.9.11, the 5-byte pac
 
 from __future__ import annotations
 
+import io
 import struct
 
 import pytest
 
 from recspec.errors import Truncated
 from recspec.reference.carla import VARIANTS, decode, decode_body, frame_packets, layout_misfit, record_chain_misfit
-from recspec.reference.carla import scan_event_add
+from recspec.reference.carla import read_header, scan_event_add
 from recspec.reference.carla import PacketKind as K
 
 HEADER = (struct.pack("<HH", 1, 14) + b"CARLA_RECORDER" + struct.pack("<q", 1_700_000_000)
@@ -145,3 +146,14 @@ def test_a_run_of_equal_attributes_broken_by_another() -> None:
     payload = struct.pack("<H", 1) + _event_add_with(order)
     (record,) = decode_body(K.EVENT_ADD, payload, V)  # type: ignore[misc]
     assert [(x.id, x.value) for x in record.attributes] == [("x", "1")] * 5 + [("y", "2")] + [("x", "1")] * 2
+
+
+def test_the_largest_header_is_read_whole() -> None:
+    # u16 version, then magic and map name of 65535 bytes each (u16 lengths) around the i64 date
+    magic, town = b"M" * 0xFFFF, b"T" * 0xFFFF
+    data = (struct.pack("<HH", 1, len(magic)) + magic + struct.pack("<q", 5) + struct.pack("<H", len(town)) + town
+            + b"after")
+    f = io.BytesIO(data)
+    header, end = read_header(f)
+    assert (header.magic, header.map_name, header.date) == (magic.decode(), town.decode(), 5)
+    assert end == 2 + 2 + 0xFFFF + 8 + 2 + 0xFFFF == f.tell()
