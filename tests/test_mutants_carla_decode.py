@@ -10,9 +10,18 @@ import struct
 
 import pytest
 
-from recspec.errors import Truncated
-from recspec.reference.carla import VARIANTS, decode, decode_body, frame_packets, layout_misfit, record_chain_misfit
-from recspec.reference.carla import read_header, scan_event_add
+from recspec.errors import Malformed, Truncated
+from recspec.reference.carla import (
+    VARIANTS,
+    PacketReader,
+    decode,
+    decode_body,
+    frame_packets,
+    layout_misfit,
+    read_header,
+    record_chain_misfit,
+    scan_event_add,
+)
 from recspec.reference.carla import PacketKind as K
 
 HEADER = (struct.pack("<HH", 1, 14) + b"CARLA_RECORDER" + struct.pack("<q", 1_700_000_000)
@@ -157,3 +166,41 @@ def test_the_largest_header_is_read_whole() -> None:
     header, end = read_header(f)
     assert (header.magic, header.map_name, header.date) == (magic.decode(), town.decode(), 5)
     assert end == 2 + 2 + 0xFFFF + 8 + 2 + 0xFFFF == f.tell()
+
+
+def test_a_scene_light_record() -> None:
+    # i32 light id, f32 intensity, FLinearColor (4 x f32), u8 on, u8 light group
+    payload = struct.pack("<H", 1) + struct.pack("<ifffffBB", -3, 2.5, 0.5, 0.25, 0.125, 1.0, 1, 2)
+    (light,) = decode_body(K.SCENE_LIGHT, payload, V)  # type: ignore[misc]
+    assert (light.light_id, light.intensity, light.is_on, light.light_group) == (-3, 2.5, 1, 2)
+    assert (light.color.r, light.color.g, light.color.b, light.color.a) == (0.5, 0.25, 0.125, 1.0)
+
+
+def test_a_trigger_volume_record() -> None:
+    # u32 id, origin (3 floats), extent (3 floats)
+    payload = struct.pack("<H", 1) + struct.pack("<I6f", 11, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0)
+    (volume,) = decode_body(K.TRIGGER_VOLUME, payload, V)  # type: ignore[misc]
+    assert volume.database_id == 11
+    assert (volume.origin.x, volume.origin.z, volume.extent.x, volume.extent.z) == (1.0, 3.0, 4.0, 6.0)
+
+
+def _id_of(kind: K) -> int:
+    return next(i for i, k in V.ids.items() if k is kind)
+
+
+def test_a_payload_starts_5_bytes_after_its_packet() -> None:
+    packets = struct.pack("<BI", _id_of(K.FRAME_END), 0) + struct.pack("<BI", _id_of(K.POSITION), 2) + b"\x00\x00"
+    data = HEADER + packets
+    f = io.BytesIO(data)
+    f.seek(len(HEADER))  # the reader starts where the header ends
+    raws = list(PacketReader(f, V, len(HEADER), len(data)))
+    assert [(r.offset, r.payload_offset) for r in raws] == [(len(HEADER), len(HEADER) + 5),
+                                                             (len(HEADER) + 5, len(HEADER) + 10)]
+
+
+def test_a_malformed_payload_is_located_at_the_payload() -> None:
+    # a Position payload of count 1 and no record: the error is at the payload's offset (packet + 5)
+    data = HEADER + struct.pack("<BI", _id_of(K.POSITION), 2) + struct.pack("<H", 1)
+    with pytest.raises(Malformed) as e:
+        decode(data, variant=V)
+    assert (e.value.rule, e.value.offset) == ("CARLA-PACKET-001", len(HEADER) + 5)
