@@ -170,10 +170,10 @@ def test_the_largest_header_is_read_whole() -> None:
 
 def test_a_scene_light_record() -> None:
     # i32 light id, f32 intensity, FLinearColor (4 x f32), u8 on, u8 light group
-    payload = struct.pack("<H", 1) + struct.pack("<ifffffBB", -3, 2.5, 0.5, 0.25, 0.125, 1.0, 1, 2)
+    payload = struct.pack("<H", 1) + struct.pack("<ifffffBB", -3, 2.5, 0.5, 0.25, 0.125, 0.75, 1, 2)
     (light,) = decode_body(K.SCENE_LIGHT, payload, V)  # type: ignore[misc]
     assert (light.light_id, light.intensity, light.is_on, light.light_group) == (-3, 2.5, 1, 2)
-    assert (light.color.r, light.color.g, light.color.b, light.color.a) == (0.5, 0.25, 0.125, 1.0)
+    assert (light.color.r, light.color.g, light.color.b, light.color.a) == (0.5, 0.25, 0.125, 0.75)
 
 
 def test_a_trigger_volume_record() -> None:
