@@ -204,3 +204,24 @@ def test_a_malformed_payload_is_located_at_the_payload() -> None:
     with pytest.raises(Malformed) as e:
         decode(data, variant=V)
     assert (e.value.rule, e.value.offset) == ("CARLA-PACKET-001", len(HEADER) + 5)
+
+
+def test_a_counted_payload_of_no_record_chains() -> None:
+    # count 0 and nothing after it: the records (none) end at the payload's end
+    assert record_chain_misfit(K.ANIM_VEHICLE_WHEELS, struct.pack("<H", 0), V) is None
+    assert record_chain_misfit(K.WALKER_BONES, struct.pack("<H", 0), V) is None
+
+
+def test_walker_bones_records_chain() -> None:
+    # WalkerBones record: u32 walker id, u16 bone count; a bone: u16-length name, location, rotation
+    bone = struct.pack("<H", 4) + b"head" + bytes(24)
+    payload = struct.pack("<H", 2) + struct.pack("<IH", 8, 1) + bone + struct.pack("<IH", 9, 0)
+    assert record_chain_misfit(K.WALKER_BONES, payload, V) is None
+    assert record_chain_misfit(K.WALKER_BONES, payload + b"\x00", V) is not None
+
+
+def test_an_event_add_with_a_byte_after_its_records_says_where_they_end() -> None:
+    # the scan refuses it; the walk says the records end one byte before the payload does
+    payload = struct.pack("<H", 1) + _event_add_with([_attribute(1, b"color", b"red")]) + b"\x00"
+    assert scan_event_add(payload, False) is None
+    assert record_chain_misfit(K.EVENT_ADD, payload, V) == f"{len(payload) - 1} bytes of records in {len(payload)}"
