@@ -225,3 +225,10 @@ def test_an_event_add_with_a_byte_after_its_records_says_where_they_end() -> Non
     payload = struct.pack("<H", 1) + _event_add_with([_attribute(1, b"color", b"red")]) + b"\x00"
     assert scan_event_add(payload, False) is None
     assert record_chain_misfit(K.EVENT_ADD, payload, V) == f"{len(payload) - 1} bytes of records in {len(payload)}"
+
+
+def test_a_fixed_record_payload_fits_only_at_its_exact_size() -> None:
+    # Position: u16 count, then records of u32 id, location and rotation (3 floats each): 28 bytes
+    payload = struct.pack("<H", 2) + bytes(2 * 28)
+    assert layout_misfit(K.POSITION, payload, V) is None
+    assert layout_misfit(K.POSITION, payload + b"\x00", V) is not None
