@@ -68,9 +68,6 @@ ALLOWED: dict[str, str] = {
                        "(corpus/ and ../shared/real/), so another format's file cannot stand in; the content tests "
                        "check the README's worked example (CARLA-FRAME-004 at byte 1990, with its clause in the "
                        "CARLA format page)",
-    "test_verdicts.py": "verdicts a CI can trust, on particular writers' files (raSkat's v2- and v3-writer, NanoVer's "
-                        "small.traj, CARLA's FRAME-004 file, Matrix-SMT's compat.bson, the shipped real files) and "
-                        "damaged ones; the raSkat and NanoVer dump-offset tests are per-format facts still to move",
 }
 
 
