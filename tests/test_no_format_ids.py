@@ -60,10 +60,6 @@ ALLOWED: dict[str, str] = {
     "test_drive.py": "drive's engine on each built-in's planted testees (tests/testees/*_writer.py, *_reader.py) "
                      "and the documented driver examples, asserting the rule and field each breaks; no plugin member "
                      "names a planted testee yet (a drive_testee: command line, variant, rule, field)",
-    "test_fuzz_campaigns.py": "campaign options (signatures, minimising, triage, the table, --jobs, --merge) on "
-                              "CARLA's harness, its valid file, fuzzer folder and variants (and a raSkat --jobs "
-                              "run); three tests are CARLA harness facts (a fixed variant, the mutator's packet "
-                              "decoding, variant errors); no plugin member names a harness example yet",
     "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files "
                        "(corpus/ and ../shared/real/), so another format's file cannot stand in; the content tests "
                        "check the README's worked example (CARLA-FRAME-004 at byte 1990, with its clause in the "
