@@ -21,21 +21,20 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from helpers import example_valid_file
 from recspec._parallel import BATCH_FILES, BATCHES_PER_WORKER, plan_batches
 from recspec._run import RunOptions
+from recspec.formats import FORMATS
 from recspec.pipeline import check_files, walk_files
-from recspec.reference.raskat_signal import SignalMsgpack, encode
 from recspec.spool import PathList, Spool
 
 JOBS = 2
 SMALL, LARGE = 256, 512
 
 
-def _signal() -> bytes:
-    """A version 4 raSkat signal of 100 samples, stored raw (the detector's own way)."""
-    return encode(SignalMsgpack.build(time="20250624100658", microseconds=11, coordinate_1=22.5, coordinate_2=33.5,
-                                      altitude=44.5, sample_rate=500_000, load_ohm=1000, adc_bits=10, vref=3.3,
-                                      flags=1, antenna=1, samples=tuple(range(100)), threshold=643))
+def _small_file() -> Path:
+    """The smallest of the formats' example valid files: a folder of small files, as a detector writes."""
+    return min((example_valid_file(info) for info in FORMATS.values()), key=lambda p: p.stat().st_size)
 
 
 def _parent_calls(folder: Path) -> tuple[int, int]:
@@ -68,13 +67,14 @@ def test_the_plan_gives_both_runs_the_same_number_of_batches() -> None:
 
 
 def test_the_recspec_process_makes_no_python_call_per_file(tmp_path: Path) -> None:
-    data = _signal()
+    example = _small_file()
+    data = example.read_bytes()
     folders = {}
     for n in (SMALL, LARGE):
         folders[n] = folder = tmp_path / str(n)
         folder.mkdir()
         for i in range(n):
-            (folder / f"{i:04d}.sig").write_bytes(data)
+            (folder / f"{i:04d}{example.suffix}").write_bytes(data)
     _parent_calls(folders[SMALL])  # the first run imports what a run needs: those calls are not per file
     counted = {}
     for n, folder in folders.items():
