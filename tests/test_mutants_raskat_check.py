@@ -11,7 +11,7 @@ from typing import Any
 
 import msgpack
 import pytest
-from witness_raskat import tar, xz
+from witness_raskat_signal import tar, xz
 
 from recspec.conformance.raskat_signal._check import check_bytes
 from recspec.reference.raskat_signal import Fixed, SignalV2, encode_body
