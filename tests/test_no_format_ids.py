@@ -57,9 +57,6 @@ ALLOWED: dict[str, str] = {
                           "(docs/ci/*.yml) and check a writer's repository of named corpus files that this commit "
                           "knows; a file drawn from this registry (the toy, a new plugin) would be a format the "
                           "pinned commit cannot check",
-    "test_drive.py": "drive's engine on each built-in's planted testees (tests/testees/*_writer.py, *_reader.py) "
-                     "and the documented driver examples, asserting the rule and field each breaks; no plugin member "
-                     "names a planted testee yet (a drive_testee: command line, variant, rule, field)",
     "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files "
                        "(corpus/ and ../shared/real/), so another format's file cannot stand in; the content tests "
                        "check the README's worked example (CARLA-FRAME-004 at byte 1990, with its clause in the "
