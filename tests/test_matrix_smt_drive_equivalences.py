@@ -9,8 +9,8 @@ from test_drive_equivalences import PY, TESTEES, _drive, _same, reference_codec_
 
 
 def test_a_matrix_writer_storing_whole_numbers_as_integers_passes_compat(capsys: pytest.CaptureFixture[str]) -> None:
-    """The int64 writer loses the sign of -0.0: a mismatch under spec (tests/test_drive.py), the same value under
-    compat, whose producer stores whole numbers as int32."""
+    """The int64 writer loses the sign of -0.0: a mismatch under spec (tests/test_matrix_smt_drive.py), the same
+    value under compat, whose producer stores whole numbers as int32."""
     code, report = _drive(capsys, "writer", "matrix-smt", "--profile", "compat", "--max-examples", "60",
                           "--max-size", "2", "--seed", "1", "--",
                           PY, str(TESTEES / "matrix_int64_writer.py"), "{case}", "{out}")
