@@ -97,7 +97,7 @@ PLANTED = (
             'K.STATE: ((1, "is_frozen"),),', 'K.STATE: ((3, "is_frozen"),),',
             "the traffic-light flag check reads the state field instead of is_frozen"),
     Planted("nanover-state-fast", "nanover", "conformance/nanover/_check.py",
-            'changes[key] = None if k == "null_value" else _KEPT', "changes[key] = _KEPT",
+            'changes[key] = None if k == "null_value" else KEPT', "changes[key] = KEPT",
             "the fast path of state updates reads a deletion as a change (NANOVER-STATE-001 lost)"),
     Planted("nanover-residue-range", "nanover", "conformance/nanover/_check.py",
             "if self._len(refs) and c is not None and self._maximum(refs) >= c:",
