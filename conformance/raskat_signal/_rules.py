@@ -48,7 +48,8 @@ RULES: tuple[Rule, ...] = (
     _r("RSIG-LIMIT-001", "The xz stream inflates to at most MAX_UNPACKED bytes",
        f"{DOC}#rsig-limit-001 (recspec's own limit, MAX_UNPACKED = MAX_FILE_SIZE = 8 MiB)",
        "A small file that inflates past the limit (an xz bomb) is stopped after MAX_UNPACKED bytes of output "
-       "(8 MiB; decompression is streamed with a bounded output per step), so memory and time stay bounded. "
+       "(8 MiB; decompression is streamed with a bounded output per step), so memory and time stay bounded; "
+       "a stream whose own index declares more is refused without inflating. "
        "A raw file larger than MAX_FILE_SIZE (8 MiB) is not read either.",
        E, structural=True, policy=True),
     _r("RSIG-TAR-001", "The tar archive is well formed", f"{DOC}#rsig-tar-001 (user's document: {RU} § Описание)",

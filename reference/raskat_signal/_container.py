@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from recspec.errors import EncodeError, LimitExceeded, Malformed, Truncated
 
+from ._xz_index import declared_unpacked
+
 __all__ = [
     "MAX_MEMBER_SIZE",
     "MAX_UNPACKED",
@@ -86,7 +88,17 @@ class Unwrapped:
     xz_size: int = 0
 
 
-def unxz(data: bytes, max_unpacked: int = MAX_UNPACKED) -> bytes:
+def unxz(data: bytes, max_unpacked: int = MAX_UNPACKED, *, by_index: bool = True) -> bytes:
+    """The one xz stream ``data``, inflated to at most ``max_unpacked`` bytes. With ``by_index``, a stream
+    whose own index declares more (``_xz_index.declared_unpacked``: header, index and footer whole and
+    consistent) is refused without inflating; ``by_index=False`` inflates it to the limit (the tests
+    compare the two)."""
+    if by_index:
+        declared = declared_unpacked(data)
+        if declared is not None and declared > max_unpacked:
+            raise LimitExceeded(f"xz stream inflates past the limit of {max_unpacked} bytes (MAX_UNPACKED): its "
+                                f"index declares {declared} bytes; not inflated", 0, "xz", rule=RULE_LIMIT,
+                                limit="MAX_UNPACKED", value=declared, maximum=max_unpacked)
     d = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=MAX_XZ_MEMORY)
     chunks: list[bytes] = []
     produced = fed = 0
