@@ -13,6 +13,10 @@ Such a stream either inflates to what its index declares, or liblzma finds it co
 block or the index that disagrees, so a stream declaring more than the limit is refused either way;
 inflating only changes which finding says so. Anything else is ``None`` and the stream is inflated, its
 limit judged on its output as before: an index declaring less than the stream holds is caught there.
+
+The Kaitai reader's xz process has its own, looser reading of the index
+(``recspec/_ksy_process/recspec_xz.py`` ``declared_size``): it is part of the cross-check's second reading,
+so the two are written apart rather than shared.
 """
 
 from __future__ import annotations
