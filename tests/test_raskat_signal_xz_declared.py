@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from recspec.errors import DecodeError
 from recspec.pipeline import check_file
 from recspec.reference.raskat_signal import MAX_UNPACKED, unxz
-from recspec.reference.raskat_signal._xz_index import declared_unpacked
+from recspec.reference.raskat_signal._xz_index import MAX_INDEX_RECORDS, declared_unpacked
 
 BOMB = Path(__file__).resolve().parents[1] / "corpus" / "raskat-signal" / "invalid" / "RSIG-LIMIT-001.sig"
 STRUCTURAL_XZ = {"RSIG-XZ-001", "RSIG-XZ-002", "RSIG-LIMIT-001"}  # the rules unxz raises, all structural
@@ -175,3 +175,42 @@ def test_what_is_not_one_whole_consistent_stream_declares_nothing() -> None:
         broken = bytearray(stream)
         broken[at] ^= 1
         assert declared_unpacked(bytes(broken)) is None, at
+
+
+def _index_of(record: tuple[int, int], count: int) -> bytes:
+    """An index (xz format 3) of ``count`` records ``(unpadded, uncompressed)`` with its padding and CRC32."""
+    def vli(v: int) -> bytes:
+        out = bytearray()
+        while True:
+            out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+            v >>= 7
+            if not v:
+                return bytes(out)
+    body = b"\x00" + vli(count) + (vli(record[0]) + vli(record[1])) * count
+    body += b"\0" * (-len(body) % 4)
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def _stream_around(index: bytes, blocks: bytes) -> bytes:
+    """A stream header (CRC32 check), ``blocks`` and ``index``, and a footer that agrees with them."""
+    flags = b"\x00\x01"
+    header = b"\xfd7zXZ\x00" + flags + struct.pack("<I", zlib.crc32(flags))
+    backward = struct.pack("<I", len(index) // 4 - 1)
+    return header + blocks + index + struct.pack("<I", zlib.crc32(backward + flags)) + backward + flags + b"YZ"
+
+
+def test_an_index_of_many_records_is_not_read_but_inflated() -> None:
+    """A hostile index listing a million blocks would cost a second of Python; past MAX_INDEX_RECORDS the
+    stream is left to the decoder (here: no block decodes, RSIG-XZ-001 either way)."""
+    many = _stream_around(_index_of((13, 10**6), 1_000_000), b"\0" * 16)
+    t = time.process_time()
+    assert declared_unpacked(many) is None
+    assert time.process_time() - t < 0.2
+    assert _outcome(many, MAX_UNPACKED, True) == _outcome(many, MAX_UNPACKED, False)
+    assert _outcome(many, MAX_UNPACKED, True)[0] == "RSIG-XZ-001"  # type: ignore[index]
+    # at the bound the records are read: the blocks (16 bytes each, padded) tile the stream
+    at_bound = _stream_around(_index_of((13, 10**4), MAX_INDEX_RECORDS), b"\0" * 16 * MAX_INDEX_RECORDS)
+    assert declared_unpacked(at_bound) == 10**4 * MAX_INDEX_RECORDS
+    one_more = _stream_around(_index_of((13, 10**4), MAX_INDEX_RECORDS + 1),
+                              b"\0" * 16 * (MAX_INDEX_RECORDS + 1))
+    assert declared_unpacked(one_more) is None

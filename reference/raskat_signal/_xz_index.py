@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import zlib
 
-__all__ = ["declared_unpacked"]
+__all__ = ["MAX_INDEX_RECORDS", "declared_unpacked"]
 
 _MAGIC = b"\xfd7zXZ\x00"
 _FOOTER_MAGIC = b"YZ"
 _HEADER = 12  # magic, flags, CRC32
 _FOOTER = 12  # CRC32, backward size, flags, magic
+#: An index of more records (blocks) than this is not read: the stream is inflated, its limit judged on the
+#: output. It bounds the Python loop over the records (a hostile 8 MiB file could list about a million);
+#: xz writes one block per stream unless told to split it, so signal files have one.
+MAX_INDEX_RECORDS = 4096
 
 
 def _vli(data: bytes, pos: int, end: int) -> tuple[int, int] | None:
@@ -67,8 +71,10 @@ def declared_unpacked(data: bytes) -> int | None:
     if got is None:
         return None
     records, pos = got
+    if records > MAX_INDEX_RECORDS:
+        return None
     blocks = total = 0
-    for _ in range(records):  # each record takes two bytes at least: the loop ends by the index's end
+    for _ in range(records):
         unpadded = _vli(data, pos, crc_at)
         if unpadded is None:
             return None
