@@ -242,15 +242,18 @@ def cut_chosen(data: bytes, header_end: int, chosen: Iterator[tuple[int, int, in
     return Sample(b"".join(parts), i + 1, taken, runs, left)
 
 
-def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str, *, ends: bool = True) -> str:
-    """The report's ``evidence.cross_check`` for a sampled reading."""
+def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str, *, ends: bool = True,
+             which: str | None = None) -> str:
+    """The report's ``evidence.cross_check`` for a sampled reading (``which``: what the sample takes, where the
+    format says more than ``ends`` does)."""
     if sample.left_out:  # over the cross-check's budget per unit: said first, it is what was not compared
         outcome += (f"; {sample.left_out:,} {unit}(s) left out, each above the cross-check's budget "
                     f"(the check reports them)")
     if sample.full:
         return f"kaitai: {outcome} (every {unit} of this file is in the sample)"
-    which = (f"the header, the first and last {unit} and about 1 in {stride}" if ends
-             else f"the header and about 1 {unit} in {stride} (the last when the hash chose none)")
+    if which is None:
+        which = (f"the header, the first and last {unit} and about 1 in {stride}" if ends
+                 else f"the header and about 1 {unit} in {stride} (the last when the hash chose none)")
     return (f"kaitai: {outcome} on a sample of {sample.chosen:,} of {sample.units:,} {unit}s "
             f"({len(sample.data):,} of {size:,} bytes: {which}, so the second reading costs about as much "
             f"as the check; --cross-check full reads every byte)")
