@@ -43,7 +43,8 @@ from .._sink import add_late_findings
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
 
-_MODEL_OF = {name: getattr(m, name) for name in m.__all__ if dataclasses.is_dataclass(getattr(m, name))}
+# the loaded names only (``vars``): the package's case codec loads on first use, and is no model class
+_MODEL_OF = {name: vars(m)[name] for name in m.__all__ if dataclasses.is_dataclass(vars(m).get(name))}
 _MODEL_OF["TrafficLight"] = m.TrafficLightState
 
 
