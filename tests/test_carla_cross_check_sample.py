@@ -128,3 +128,23 @@ def test_carla_chosen_packets_are_the_sample_of_every_packet(data: st.DataObject
 
     assert _sample.cut_chosen(blob, off, iter(taken), leave_out) == _sample.cut(
         blob, off, carla_x._packet_spans(blob, off), stride, leave_out)
+
+
+@given(data=st.data(), limit=st.sampled_from((0, 3, 40, carla_reference.MAX_PACKET_SIZE)))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_sample_s_framing_ends_the_packets_frame_packets_frames(data: st.DataObject, limit: int) -> None:
+    """``_frame_ends`` (the sample's framing: ends only) against the reference's ``frame_packets`` on valid,
+    mutated and appended logs, from any offset, in windows ending anywhere, with payload limits that stop
+    the framing early: the same packets, each ending where ``frame_packets`` says."""
+    blob, _ = data.draw(carla_logs(min_frames=0, max_frames=6), label="log")
+    edit = data.draw(st.sampled_from(("none", "mutated", "appended", "runs")), label="edit")
+    if edit == "mutated":
+        blob = data.draw(mutations(blob), label="mutated")
+    elif edit == "appended":
+        blob += data.draw(st.binary(min_size=1, max_size=12), label="tail")
+    elif edit == "runs":
+        blob = data.draw(_header_runs(blob), label="runs")
+    start = data.draw(st.integers(0, len(blob)), label="start")
+    end = data.draw(st.integers(start, len(blob)), label="end")
+    starts, _, sizes = carla_reference.frame_packets(blob, start, end, limit)
+    assert carla_x._frame_ends(blob, start, end, limit) == [s + 5 + n for s, n in zip(starts, sizes)]

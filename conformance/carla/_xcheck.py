@@ -22,7 +22,8 @@ import json
 import math
 import struct
 from collections.abc import Callable, Iterator
-from operator import add
+from itertools import compress, count, repeat
+from operator import gt, sub
 from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
@@ -315,25 +316,52 @@ def _chosen_packets(data: bytes, offset: int, stride: int) -> Iterator[tuple[int
             i += run
             pos += run * width
             continue
-        starts, _, sizes = dec.frame_packets(data, pos, min(n, pos + _SPAN_BYTES), most)
-        if not starts:  # the packet at pos does not lie whole in the window: larger, refused, cut, or none
+        ends = _frame_ends(data, pos, min(n, pos + _SPAN_BYTES), most)
+        if not ends:  # the packet at pos does not lie whole in the window: larger, refused, cut, or none
             size = _PACKET_HEAD.unpack_from(data, pos)[1] if pos + 5 <= n else -1
             if 0 <= size <= most and pos + 5 + size <= n:
-                starts, sizes = [pos], [size]
+                ends = [pos + 5 + size]
             else:
                 if pos < n:
                     yield i, pos, n + 1  # truncated, or a size the framing refuses: the tail, the last
                 elif last is not None:
                     yield last
                 return
-        ends = list(map(add, starts, map((5).__add__, sizes)))
-        m = len(starts)
+        m = len(ends)
         taken = _sample.chosen_indices(i, i + m, stride)
         for j in taken:
-            yield j, starts[j - i], ends[j - i]
-        last = None if taken and taken[-1] == i + m - 1 else (i + m - 1, starts[-1], ends[-1])
+            k = j - i
+            yield j, ends[k - 1] if k else pos, ends[k]
+        last = None if taken and taken[-1] == i + m - 1 else (i + m - 1, ends[-2] if m > 1 else pos, ends[-1])
         i += m
         pos = ends[-1]
+
+
+def _frame_ends(buf: bytes, start: int, end: int, limit: int) -> list[int]:
+    """Where each packet ends that ``frame_packets(buf, start, end, limit)`` frames (the same packets: whole
+    within ``buf[:end]``, up to the first of more than ``limit`` payload bytes), in a loop that keeps only the
+    ends (each packet starts where the one before it ends): the sample needs no ids, and the lists and the
+    header tuples ``frame_packets`` keeps for the check cost as much as the stepping."""
+    ends: list[int] = []
+    add = ends.append
+    size_at = _SIZE_AT
+    j = start
+    try:
+        while j < end:
+            j += 5 + size_at(buf, j)[0]  # raises where a header runs past the buffer
+            add(j)
+    except struct.error:
+        pass
+    if ends and ends[-1] > end:
+        ends.pop()  # only the last one can end past ``end``
+    if ends:
+        widths = list(map(sub, ends, [start, *ends[:-1]]))
+        if max(widths) > limit + 5:
+            del ends[next(compress(count(), map(gt, widths, repeat(limit + 5)))):]
+    return ends
+
+
+_SIZE_AT = struct.Struct("<xI").unpack_from  # a packet's payload size, after its id
 
 
 #: ``_chosen_packets`` frames this many bytes of the file at a time (its lists hold at most
