@@ -40,22 +40,19 @@ def is_chosen(index: int, stride: int) -> bool:
 
 
 def chosen_indices(lo: int, hi: int, stride: int) -> list[int]:
-    """The indices ``lo .. hi - 1`` that ``is_chosen`` takes, found by C loops a block of
-    ``_BLOCK`` indices at a time; for a stride of ``_KEEP_STRIDE`` or more (a few indices a block),
-    each block's are kept across files (they do not depend on the file), up to ``_KEPT_MAX`` blocks."""
+    """The indices ``lo .. hi - 1`` that ``is_chosen`` takes. For a stride of ``_STEP_STRIDE`` or
+    more they are stepped through, one Python step per chosen index, not per index (``_Steps``);
+    below it, found by C loops over every index."""
     if stride <= 1:
         return list(range(lo, hi))
-    if stride < _KEEP_STRIDE:
+    if hi <= lo:
+        return []
+    if stride < _STEP_STRIDE:
         return _scan(lo, hi, stride)
-    out: list[int] = []
-    for block in range(lo // _BLOCK, (hi - 1) // _BLOCK + 1) if hi > lo else ():
-        got = _KEPT.get((stride, block))
-        if got is None:
-            if len(_KEPT) >= _KEPT_MAX:
-                _KEPT.clear()
-            got = _KEPT[(stride, block)] = _scan(block * _BLOCK, (block + 1) * _BLOCK, stride)
-        out += got[bisect.bisect_left(got, lo):bisect.bisect_left(got, hi)]
-    return out
+    steps = _STEPS.get(stride)
+    if steps is None:
+        steps = _STEPS[stride] = _Steps(stride)
+    return steps.between(lo, hi)
 
 
 def _scan(lo: int, hi: int, stride: int) -> list[int]:
@@ -64,10 +61,76 @@ def _scan(lo: int, hi: int, stride: int) -> list[int]:
     return list(compress(indices, map(lt, hashes, repeat((1 << 32) // stride))))
 
 
-_BLOCK = 8192
-_KEEP_STRIDE = 64
-_KEPT: dict[tuple[int, int], list[int]] = {}
-_KEPT_MAX = 512  # blocks of at most _BLOCK / _KEEP_STRIDE indices each (about 130 on average)
+class _Steps:
+    """The indices ``is_chosen`` takes for one stride, from one to the next by arithmetic.
+
+    The hash of index ``i`` is ``i * _GOLDEN mod 2**32``: a rotation of the circle of 2**32 points by
+    ``_GOLDEN`` per index, and an index is chosen when its hash falls in ``[0, 2**32 // stride)``. By the
+    three-gap theorem (Slater's, on the return times of a rotation to an interval), the gap from one
+    chosen index to the next is one of ``a``, ``b`` and ``a + b``, where ``a`` is the first index whose
+    hash is in the interval (a step forward by less than its width) and ``b`` the first whose hash is
+    within the width below 2**32 (a step back by less than it); the next chosen index is the smallest of
+    the three whose hash lands in the interval. ``tests/test_cross_check_sample.py`` holds the steps to
+    ``is_chosen`` of every index over millions of indices for every stride the formats use.
+
+    Callers read a file's units in order, so the last place reached is kept: a range that starts at or
+    shortly after it resumes there (the work is one step per chosen index over the whole file); another
+    one finds its first chosen index by a C scan of the largest gap's indices."""
+
+    def __init__(self, stride: int) -> None:
+        width = (1 << 32) // stride
+        a = b = 0
+        g = h = 0
+        while not (a and b):
+            g += 1
+            h = (h + _GOLDEN) & 0xFFFFFFFF
+            if not a and h < width:
+                a = g
+            if not b and h > (1 << 32) - width:
+                b = g
+        gaps = sorted({a, b, a + b})
+        self.stride = stride
+        self.width = width
+        self.gaps = [(g, (g * _GOLDEN) & 0xFFFFFFFF) for g in gaps]
+        self.resume = (0, 0, 0)  # (a range may resume here if it starts at or after, chosen index, its hash)
+
+    def between(self, lo: int, hi: int) -> list[int]:
+        valid_from, i, h = self.resume
+        (g1, d1), (g2, d2), *rest = self.gaps
+        g3, d3 = rest[0] if rest else (g2, d2)
+        if lo < valid_from or lo - i > 8 * self.stride:
+            # elsewhere: the first chosen index at or after lo lies within the largest gap of it
+            first = _scan(lo, min(hi, lo + g3), self.stride)
+            if not first:
+                return []
+            i = first[0]
+            h = (i * _GOLDEN) & 0xFFFFFFFF
+        width = self.width
+        out: list[int] = []
+        add = out.append
+        while i < hi:
+            if i >= lo:
+                add(i)
+            x = (h + d1) & 0xFFFFFFFF
+            if x < width:
+                i += g1
+                h = x
+                continue
+            x = (h + d2) & 0xFFFFFFFF
+            if x < width:
+                i += g2
+                h = x
+                continue
+            i += g3
+            h = (h + d3) & 0xFFFFFFFF
+        self.resume = (hi, i, h)
+        return out
+
+
+#: Strides from which ``chosen_indices`` steps from chosen index to chosen index (below it a C scan of every
+#: index costs less than a Python step per chosen one).
+_STEP_STRIDE = 4
+_STEPS: dict[int, _Steps] = {}
 
 
 @dataclass
@@ -179,15 +242,18 @@ def cut_chosen(data: bytes, header_end: int, chosen: Iterator[tuple[int, int, in
     return Sample(b"".join(parts), i + 1, taken, runs, left)
 
 
-def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str, *, ends: bool = True) -> str:
-    """The report's ``evidence.cross_check`` for a sampled reading."""
+def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str, *, ends: bool = True,
+             which: str | None = None) -> str:
+    """The report's ``evidence.cross_check`` for a sampled reading (``which``: what the sample takes, where the
+    format says more than ``ends`` does)."""
     if sample.left_out:  # over the cross-check's budget per unit: said first, it is what was not compared
         outcome += (f"; {sample.left_out:,} {unit}(s) left out, each above the cross-check's budget "
                     f"(the check reports them)")
     if sample.full:
         return f"kaitai: {outcome} (every {unit} of this file is in the sample)"
-    which = (f"the header, the first and last {unit} and about 1 in {stride}" if ends
-             else f"the header and about 1 {unit} in {stride} (the last when the hash chose none)")
+    if which is None:
+        which = (f"the header, the first and last {unit} and about 1 in {stride}" if ends
+                 else f"the header and about 1 {unit} in {stride} (the last when the hash chose none)")
     return (f"kaitai: {outcome} on a sample of {sample.chosen:,} of {sample.units:,} {unit}s "
             f"({len(sample.data):,} of {size:,} bytes: {which}, so the second reading costs about as much "
             f"as the check; --cross-check full reads every byte)")

@@ -40,7 +40,8 @@ BUILTIN: tuple[dict[str, Any], ...] = (
         default_profile="spec",
         cross_check_limit=32 * _MiB,
         stats_keys=("kind", "records", "first_timestamp_us", "last_timestamp_us"),
-        cross_check_note=("a sample of about 1 record in 256 by default (--cross-check full: every record); "
+        cross_check_note=("a sample of about 1 record in 512 by default, its records at most 1 byte in 512 of "
+                          "the file's (--cross-check full: every record); "
                           "records of more than 8,192 map entries and list elements are left out"),
         finding_index=r"^record\[(\d+)\]",
         variant_suffixes=(("traj", ".traj"), ("state", ".state")),

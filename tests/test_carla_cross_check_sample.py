@@ -1,6 +1,6 @@
 """The default cross-check of a CARLA log reads a sample of its packets (tests/test_cross_check_sample.py): the
-first and last packet always, offsets of the original file, packets framed in windows and chosen by C loops
-that take the sample of every packet."""
+first and last packet always, offsets of the original file, packets framed in windows (runs of one header by
+arithmetic) and chosen by C loops that take the sample of every packet."""
 
 from __future__ import annotations
 
@@ -62,31 +62,64 @@ def test_a_divergence_in_the_sample_is_reported_at_its_original_offset(monkeypat
     assert max(offsets) > len(data)  # from the spread of the sample, not only its first bytes
 
 
+@st.composite
+def _header_runs(draw: st.DrawFn, blob: bytes) -> bytes:
+    """``blob`` with runs of packets of one header (id and payload size) inserted after its header or at its
+    end: byte for byte repeats or payloads that differ, a run broken by a packet of another size or id, a
+    copy cut short or grown past the file, as hostile.py's floods of unknown packets and EventDels are."""
+    try:
+        _, off = carla_reference.decode_header(blob, 0)
+    except DecodeError:
+        off = len(blob)
+    packet_id = draw(st.sampled_from((0, 3, 99, 255)))
+    size = draw(st.integers(0, 9))
+    count = draw(st.integers(0, 40))
+    same = draw(st.booleans())
+    payload = draw(st.binary(min_size=size, max_size=size))
+    units = [bytes([packet_id]) + size.to_bytes(4, "little")
+             + (payload if same else draw(st.binary(min_size=size, max_size=size))) for _ in range(count)]
+    if units and draw(st.booleans()):  # one unit of the run breaks it: another id, size or a cut
+        at = draw(st.integers(0, len(units) - 1))
+        unit = bytearray(units[at])
+        where = draw(st.integers(0, min(4, len(unit) - 1)))
+        unit[where] ^= draw(st.integers(1, 255))
+        units[at] = bytes(unit)
+    run = b"".join(units)
+    if draw(st.booleans()):
+        run = run[:draw(st.integers(0, len(run)))]  # cut inside a packet or its header
+    return blob[:off] + run + blob[off:] if draw(st.booleans()) else blob + run
+
+
 @given(data=st.data(), stride=st.sampled_from((1, 2, 3, 7, carla_x.SAMPLE_STRIDE)),
-       window=st.sampled_from((1, 7, 12, 64, 1 << 16)))
+       window=st.sampled_from((1, 7, 12, 64, 1 << 16)), run_min=st.sampled_from((1, 2, 5, carla_x._RUN_MIN)),
+       run_block=st.sampled_from((1, 3, carla_x._RUN_BLOCK)))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_carla_chosen_packets_are_the_sample_of_every_packet(data: st.DataObject, stride: int, window: int) -> None:
+def test_carla_chosen_packets_are_the_sample_of_every_packet(data: st.DataObject, stride: int, window: int,
+                                                             run_min: int, run_block: int) -> None:
     """Valid logs, mutated ones (cut inside a packet or its header, sizes rewritten above the limit or
-    past the end) and logs with bytes appended, framed in windows smaller and larger than their
-    packets: the packets ``_chosen_packets`` takes are ``choose`` of every packet ``_packet_spans``
-    frames, and the samples cut from them are the same."""
+    past the end), logs with bytes appended and logs with runs of packets of one header (framed by
+    arithmetic, in blocks of ``run_block`` packets, from ``run_min`` packets on), framed in windows smaller
+    and larger than their packets: the packets ``_chosen_packets`` takes are ``choose`` of every packet
+    ``_packet_spans`` frames, and the samples cut from them are the same."""
     blob, _ = data.draw(carla_logs(min_frames=0, max_frames=6), label="log")
-    edit = data.draw(st.sampled_from(("none", "mutated", "appended")), label="edit")
+    edit = data.draw(st.sampled_from(("none", "mutated", "appended", "runs")), label="edit")
     if edit == "mutated":
         blob = data.draw(mutations(blob), label="mutated")
     elif edit == "appended":
         blob += data.draw(st.binary(min_size=1, max_size=12), label="tail")
+    elif edit == "runs":
+        blob = data.draw(_header_runs(blob), label="runs")
     try:
         _, off = carla_reference.decode_header(blob, 0)
     except DecodeError:
         return  # no header: the file is compared in full
     every = list(_sample.choose(carla_x._packet_spans(blob, off), stride, len(blob)))
-    old = carla_x._SPAN_BYTES
-    carla_x._SPAN_BYTES = window
+    old = carla_x._SPAN_BYTES, carla_x._RUN_MIN, carla_x._RUN_BLOCK
+    carla_x._SPAN_BYTES, carla_x._RUN_MIN, carla_x._RUN_BLOCK = window, run_min, run_block
     try:
         taken = list(carla_x._chosen_packets(blob, off, stride))
     finally:
-        carla_x._SPAN_BYTES = old
+        carla_x._SPAN_BYTES, carla_x._RUN_MIN, carla_x._RUN_BLOCK = old
     assert taken == every
     budget = 40  # a payload budget small enough that some packets are left out
 
@@ -95,3 +128,23 @@ def test_carla_chosen_packets_are_the_sample_of_every_packet(data: st.DataObject
 
     assert _sample.cut_chosen(blob, off, iter(taken), leave_out) == _sample.cut(
         blob, off, carla_x._packet_spans(blob, off), stride, leave_out)
+
+
+@given(data=st.data(), limit=st.sampled_from((0, 3, 40, carla_reference.MAX_PACKET_SIZE)))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_sample_s_framing_ends_the_packets_frame_packets_frames(data: st.DataObject, limit: int) -> None:
+    """``_frame_ends`` (the sample's framing: ends only) against the reference's ``frame_packets`` on valid,
+    mutated and appended logs, from any offset, in windows ending anywhere, with payload limits that stop
+    the framing early: the same packets, each ending where ``frame_packets`` says."""
+    blob, _ = data.draw(carla_logs(min_frames=0, max_frames=6), label="log")
+    edit = data.draw(st.sampled_from(("none", "mutated", "appended", "runs")), label="edit")
+    if edit == "mutated":
+        blob = data.draw(mutations(blob), label="mutated")
+    elif edit == "appended":
+        blob += data.draw(st.binary(min_size=1, max_size=12), label="tail")
+    elif edit == "runs":
+        blob = data.draw(_header_runs(blob), label="runs")
+    start = data.draw(st.integers(0, len(blob)), label="start")
+    end = data.draw(st.integers(start, len(blob)), label="end")
+    starts, _, sizes = carla_reference.frame_packets(blob, start, end, limit)
+    assert carla_x._frame_ends(blob, start, end, limit) == [s + 5 + n for s, n in zip(starts, sizes)]

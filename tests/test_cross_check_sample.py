@@ -129,3 +129,29 @@ def test_chosen_indices_are_the_ones_is_chosen_takes() -> None:
     for stride in (0, 1, 2, 3, 32, 1024):
         for lo, hi in ((0, 0), (0, 5_000), (4_093, 9_000), (70_000, 70_001)):
             assert _sample.chosen_indices(lo, hi, stride) == [i for i in range(lo, hi) if _sample.is_chosen(i, stride)]
+
+
+@pytest.mark.parametrize("stride", (4, 5, 7, 16, 64, 128, 256, 512, 1024, 4096))
+def test_chosen_indices_stepped_by_the_three_gaps_are_every_index_is_chosen_takes(stride: int) -> None:
+    """From a stride of ``_STEP_STRIDE`` on, the chosen indices are stepped through by the three gaps of the
+    hash's rotation: held to ``is_chosen`` of every index (a C scan) from 0 on, at the hash's wrap at 2**32,
+    at random places, for ranges read one after the other (resumed) and out of order."""
+    import random
+
+    _sample._STEPS.clear()
+    assert _sample.chosen_indices(0, 300_000, stride) == _sample._scan(0, 300_000, stride)
+    rng = random.Random(stride)
+    ranges = [(2**32 - 50_000, 2**32 + 50_000), (2**31, 2**31 + 20_000)]
+    ranges += [(lo, lo + rng.randrange(0, 3 * stride + 2)) for lo in rng.sample(range(1 << 33), 200)]
+    for lo, hi in ranges:
+        assert _sample.chosen_indices(lo, hi, stride) == _sample._scan(lo, hi, stride), (lo, hi)
+    got: list[int] = []
+    lo = 10_000
+    while lo < 200_000:  # windows one after the other, as a file's units are framed
+        hi = lo + rng.randrange(1, 9_000)
+        got += _sample.chosen_indices(lo, hi, stride)
+        lo = hi + rng.choice((0, 0, 0, 1, stride, 20 * stride))
+        if lo != hi:
+            got += _sample._scan(hi, lo, stride)  # the indices skipped, as the scan takes them
+    assert got == _sample._scan(10_000, lo, stride)
+

@@ -122,6 +122,28 @@ def test_same_reports_on_mutated_state_files(data: bytes, seed: int) -> None:
     assert_same_reports(mutate(data, 1 << 16, seed))
 
 
+@given(state_files(), st.integers(0, 2**32 - 1), st.sampled_from(("always", "never", "every 2nd")))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_same_reports_whether_or_not_record_templates_are_made(data: bytes, seed: int, policy: str) -> None:
+    """``_template_pays`` only decides which updates a record template proves (the others are proved entry by
+    entry): with templates made at every chance, at none, or at every other, on generated and mutated files,
+    the reports are the record path's."""
+    chances = iter(range(1 << 30))
+    decide = {"always": lambda self: True, "never": lambda self: False,
+              "every 2nd": lambda self: next(chances) % 2 == 0}[policy]
+    # and updates of one length whose keys differ: a template made from the second must not prove the third
+    # (the fourth deletes the third's key, which the state holds only if the third was read as it is)
+    tail = b"".join(encode_record(10**12 + i, encode_state_update(StateUpdate(c))) for i, c in enumerate(
+        ({"avatar.a": 1.0}, {"avatar.a": 2.0}, {"avatar.b": 3.0}, {"avatar.b": None})))
+    pays = StateEntries._template_pays
+    StateEntries._template_pays = decide  # type: ignore[method-assign]
+    try:
+        for blob in (data, mutate(data, 1 << 16, seed), data + tail):
+            assert_same_reports(blob)
+    finally:
+        StateEntries._template_pays = pays  # type: ignore[method-assign]
+
+
 def _entry(key: str, value: Any) -> bytes:
     """A map entry's contents (key field, value field) as the encoder writes it."""
     payload = encode_state_update(StateUpdate({key: value}))

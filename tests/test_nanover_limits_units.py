@@ -51,12 +51,15 @@ def test_nanover_payload_of_too_many_map_entries_is_a_limit_finding() -> None:
     assert full.evidence["cross_check"].startswith("kaitai: agrees on every record but 1"), full.evidence
 
 
-def test_nanover_cross_check_leaves_out_records_over_its_budget() -> None:
+def test_nanover_cross_check_leaves_out_records_over_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from recspec.conformance.nanover import _xcheck
     from recspec.conformance.nanover._xcheck import XCHECK_MAX_VALUES
 
     keys = [b"k%06d" % i for i in range(XCHECK_MAX_VALUES + 1)]
     # the full reading meets the big record first; the default sample (above SAMPLE_ABOVE, the hash
-    # choosing none of three records) takes the last, here the big one
+    # choosing none of three records) takes the last, here the big one: with a byte budget of the whole
+    # file (SAMPLE_BUDGET 1), as a file of 8 MB or more gives such a record
+    monkeypatch.setattr(_xcheck, "SAMPLE_BUDGET", 1)
     for data, mode, said in ((_NANOVER_HEADER + _state_record(1, keys) + _state_record(2, [b"a"])
                               + _state_record(3, [b"b"]), "full", "kaitai: agrees on every record but 1, "),
                              (_NANOVER_HEADER + _state_record(1, [b"a"]) + _state_record(2, [b"b"])

@@ -48,6 +48,19 @@ def test_the_cli_module_imports_no_multiprocessing() -> None:
     assert not [m for m in mods if m.startswith("recspec.reference") or m.startswith(plugins)]
 
 
+@pytest.mark.parametrize("info", [i for i in FORMATS.values() if i.reference_module.startswith("recspec.reference.")],
+                         ids=lambda i: i.id)
+def test_the_reference_case_codec_loads_on_first_use(info: FormatInfo) -> None:
+    # the built-in codecs' case names stay their package's public surface, loaded from its _case module when
+    # asked for (a check never asks)
+    codec = importlib.import_module(info.reference_module)
+    case_module = importlib.import_module(info.reference_module + "._case")
+    for name in ("to_case", "from_case", "case_schema", "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS"):
+        assert name in codec.__all__ and getattr(codec, name) is getattr(case_module, name)
+    with pytest.raises(AttributeError):
+        codec.no_such_name  # noqa: B018
+
+
 @pytest.mark.parametrize("info", list(FORMATS.values()), ids=lambda i: i.id)
 def test_the_plugin_members_still_load_on_first_use(info: FormatInfo) -> None:
     plugin = importlib.import_module(info.module)
@@ -69,13 +82,15 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 def test_a_serial_check_of_one_file_imports_no_process_no_hash_and_no_debug_parser(fmt: str) -> None:
     # what only other commands or options need: subprocess (recspec drive's testee; -j N uses
     # multiprocessing, see above), hashlib (--shard; it loads OpenSSL), the parsers' debug builds
-    # (dump --ksy), difflib (the suggestion for a misspelt name). Each cost 1-3 ms of every run's start-up.
+    # (dump --ksy), difflib (the suggestion for a misspelt name), the reference's case codec (recspec case,
+    # encode, drive). Each cost 1-3 ms of every run's start-up (the case codec more without a bytecode cache).
     sample = next(p for p in sorted((corpus_folder(fmt) / "valid").iterdir()) if p.is_file())
     out = json.loads(subprocess.run([sys.executable, "-c", _CHECK_PROBE, str(sample)], capture_output=True,
                                     text=True, check=True).stdout)
     assert out["code"] in (0, 1)  # a verdict (1: a finding under spec), not a usage or input error
     mods = out["modules"]
     assert "recspec.conformance." + FORMATS[fmt].package + "._xcheck" in mods  # the check and its cross-check ran
-    unneeded = [m for m in mods if m in ("subprocess", "hashlib", "multiprocessing", "recspec.drive._testee", "difflib")
-                or m.startswith("recspec._ksy.")]
+    unneeded = [m for m in mods if m in ("subprocess", "hashlib", "multiprocessing", "recspec.drive._testee", "difflib",
+                                         "recspec._case_json")
+                or m.startswith("recspec._ksy.") or m.endswith("._case")]
     assert unneeded == [], unneeded

@@ -22,7 +22,8 @@ import json
 import math
 import struct
 from collections.abc import Callable, Iterator
-from operator import add
+from itertools import compress, count, repeat
+from operator import gt, sub
 from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
@@ -43,7 +44,8 @@ from .._sink import add_late_findings
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
 
-_MODEL_OF = {name: getattr(m, name) for name in m.__all__ if dataclasses.is_dataclass(getattr(m, name))}
+# the loaded names only (``vars``): the package's case codec loads on first use, and is no model class
+_MODEL_OF = {name: vars(m)[name] for name in m.__all__ if dataclasses.is_dataclass(vars(m).get(name))}
 _MODEL_OF["TrafficLight"] = m.TrafficLightState
 
 
@@ -303,30 +305,99 @@ def _chosen_packets(data: bytes, offset: int, stride: int) -> Iterator[tuple[int
     i = 0  # the index of the packet at pos
     last: tuple[int, int, int] | None = None  # the last packet framed, if it was not taken
     while True:
-        starts, _, sizes = dec.frame_packets(data, pos, min(n, pos + _SPAN_BYTES), most)
-        if not starts:  # the packet at pos does not lie whole in the window: larger, refused, cut, or none
+        run, width = _header_run(data, pos, _RUN_MIN)
+        if run:  # packets of one id and size: framed by arithmetic, however many
+            taken = _sample.chosen_indices(i, i + run, stride)
+            for j in taken:
+                at = pos + (j - i) * width
+                yield j, at, at + width
+            last = None if taken and taken[-1] == i + run - 1 else (
+                i + run - 1, pos + (run - 1) * width, pos + run * width)
+            i += run
+            pos += run * width
+            continue
+        ends = _frame_ends(data, pos, min(n, pos + _SPAN_BYTES), most)
+        if not ends:  # the packet at pos does not lie whole in the window: larger, refused, cut, or none
             size = _PACKET_HEAD.unpack_from(data, pos)[1] if pos + 5 <= n else -1
             if 0 <= size <= most and pos + 5 + size <= n:
-                starts, sizes = [pos], [size]
+                ends = [pos + 5 + size]
             else:
                 if pos < n:
                     yield i, pos, n + 1  # truncated, or a size the framing refuses: the tail, the last
                 elif last is not None:
                     yield last
                 return
-        ends = list(map(add, starts, map((5).__add__, sizes)))
-        m = len(starts)
+        m = len(ends)
         taken = _sample.chosen_indices(i, i + m, stride)
         for j in taken:
-            yield j, starts[j - i], ends[j - i]
-        last = None if taken and taken[-1] == i + m - 1 else (i + m - 1, starts[-1], ends[-1])
+            k = j - i
+            yield j, ends[k - 1] if k else pos, ends[k]
+        last = None if taken and taken[-1] == i + m - 1 else (i + m - 1, ends[-2] if m > 1 else pos, ends[-1])
         i += m
         pos = ends[-1]
+
+
+def _frame_ends(buf: bytes, start: int, end: int, limit: int) -> list[int]:
+    """Where each packet ends that ``frame_packets(buf, start, end, limit)`` frames (the same packets: whole
+    within ``buf[:end]``, up to the first of more than ``limit`` payload bytes), in a loop that keeps only the
+    ends (each packet starts where the one before it ends): the sample needs no ids, and the lists and the
+    header tuples ``frame_packets`` keeps for the check cost as much as the stepping."""
+    ends: list[int] = []
+    add = ends.append
+    size_at = _SIZE_AT
+    j = start
+    try:
+        while j < end:
+            j += 5 + size_at(buf, j)[0]  # raises where a header runs past the buffer
+            add(j)
+    except struct.error:
+        pass
+    if ends and ends[-1] > end:
+        ends.pop()  # only the last one can end past ``end``
+    if ends:
+        widths = list(map(sub, ends, [start, *ends[:-1]]))
+        if max(widths) > limit + 5:
+            del ends[next(compress(count(), map(gt, widths, repeat(limit + 5)))):]
+    return ends
+
+
+_SIZE_AT = struct.Struct("<xI").unpack_from  # a packet's payload size, after its id
 
 
 #: ``_chosen_packets`` frames this many bytes of the file at a time (its lists hold at most
 #: about 1 MiB for the tiniest packets).
 _SPAN_BYTES = 1 << 16
+#: A run of at least this many packets of one header (id and payload size) is framed by arithmetic.
+_RUN_MIN = 64
+#: ``_header_run`` compares the headers of this many packets at a time (memory: 5 columns of as many bytes).
+_RUN_BLOCK = 1 << 16
+
+
+def _header_run(data: bytes, pos: int, least: int) -> tuple[int, int]:
+    """``(count, width)`` of the packets from ``pos`` on that have the header (id and payload size) of the
+    one at ``pos``, each whole within ``data`` and within ``MAX_PACKET_SIZE`` as ``frame_packets`` frames
+    them: ``(0, 0)`` when there are fewer than ``least``. Each of the 5 header bytes is a strided column of
+    the run's bytes, compared with that byte repeated (C speed, no Python step per packet); the framing is
+    what stepping packet by packet gives, since each packet of such a run ends where the next one starts."""
+    n = len(data)
+    if pos + 5 > n:
+        return 0, 0
+    head = data[pos:pos + 5]
+    width = 5 + _PACKET_HEAD.unpack_from(head)[1]
+    if width - 5 > dec.MAX_PACKET_SIZE or pos + least * width > n or \
+            data[pos + (least - 1) * width:pos + (least - 1) * width + 5] != head:
+        return 0, 0
+    count = 0
+    most = (n - pos) // width  # whole packets only: a last one cut short is the tail, framed as before
+    while count < most:
+        take = min(_RUN_BLOCK, most - count)
+        at = pos + count * width
+        same = min(take - len(data[at + k:at + take * width:width].lstrip(head[k:k + 1])) for k in range(5))
+        count += same
+        if same < take:
+            break
+    return (count, width) if count >= least else (0, 0)
+
 
 
 def cross_check_report(f: BinaryIO, report: FileReport, variant: Variant, size: int,

@@ -146,6 +146,8 @@ def value_template(entry: bytes, at: int, holes: list[int]) -> tuple[int, int]:
 _NULL_FIELD = b"\x12\x02\x08\x00"
 # Value shapes kept per value length (the avatars of several users, alike but for their names)
 _SHAPES_PER_LENGTH = 8
+#: ``StateEntries._template_pays``: past its budget, a record template is made at every this-many-th chance.
+_TEMPLATE_RETRY = 64
 #: The most keys and value shapes a check keeps; past it they are all dropped and proved again as
 #: entries come (a bound on memory, never on what is found).
 MAX_TEMPLATES = 4096
@@ -154,7 +156,7 @@ MAX_TEMPLATES = 4096
 class StateEntries:
     """The keys and value shapes proved so far in a state walk (module docstring); :meth:`judge` one update."""
 
-    __slots__ = ("_last", "_last_size", "_names", "_new", "_shapes")
+    __slots__ = ("_builds", "_chances", "_hits", "_last", "_last_size", "_names", "_new", "_shapes")
 
     def __init__(self) -> None:
         self._new = _skeleton_class()
@@ -167,6 +169,8 @@ class StateEntries:
         # the previous payload's length, and the template of the last payload proved after one of its length
         self._last_size = -1
         self._last: tuple[int, int, int, dict[str, Any]] | None = None
+        # record templates made, updates they proved, chances to make one (``_template_pays``)
+        self._builds = self._hits = self._chances = 0
 
     def judge(self, payload: bytes, held: Container[str]) -> dict[str, Any] | None:
         """The update's keys, each ``None`` (a deletion) or :data:`KEPT`, when the payload is proved
@@ -175,6 +179,7 @@ class StateEntries:
             return None
         last = self._last
         if last is not None and len(payload) == last[0] and int.from_bytes(payload, "little") & last[1] == last[2]:
+            self._hits += 1
             return last[3]
         msg = self._new()
         try:
@@ -241,10 +246,22 @@ class StateEntries:
         # a key twice: the real parse's map keeps the last, and the record path says what follows
         if len(changes) != n:
             return None
-        if len(payload) == self._last_size and None not in changes.values():
+        if len(payload) == self._last_size and None not in changes.values() and self._template_pays():
+            self._builds += 1
             self._last = self._record_template(payload, entries, changes)
         self._last_size = len(payload)
         return changes
+
+    def _template_pays(self) -> bool:
+        """Whether to make a record template at this chance. One costs about as much as proving three
+        updates entry by entry, and a stream whose updates change length often (interactions that grow and
+        shrink) makes many that prove little: once the templates have proved fewer than three updates each
+        (past the first), only every ``_TEMPLATE_RETRY``-th chance is taken, so that a stream that turns
+        steady gets one again. Which updates a template proves changes no report (each is proved either
+        way)."""
+        self._chances += 1
+        return (self._builds < 2 or self._hits >= 3 * (self._builds - 1)
+                or self._chances % _TEMPLATE_RETRY == 0)
 
     def _record_template(self, payload: bytes, entries: list[bytes], changes: dict[str, Any]
                          ) -> tuple[int, int, int, dict[str, Any]]:
@@ -252,14 +269,17 @@ class StateEntries:
         payload of the same length and the same bytes but for the numbers of its entries that match their
         key's last shape here is proved by it (each entry is then at the same place and matches that shape;
         the others must repeat byte for byte)."""
-        at = len(payload) - sum(1 + len(encode_varint(len(e))) + len(e) for e in entries)
+        # each entry's tag and shortest length varint (below CLEAN_MAX_PAYLOAD: 1 to 3 bytes), then its bytes
+        at = len(payload) - sum(2 + (n >= 0x80) + (n >= 0x4000) + n for n in map(len, entries))
         cleared = 0  # the bits of the numbers, over the whole payload
+        names = self._names.get
         for e in entries:
-            at += 1 + len(encode_varint(len(e)))
-            key = self._names.get(e[:2 + e[1]])
-            if key is not None and len(e) == key[1] and int.from_bytes(e, "little") & key[2] == key[3]:
-                cleared |= ((1 << 8 * len(e)) - 1 ^ key[2]) << 8 * at
-            at += len(e)
+            n = len(e)
+            at += 2 + (n >= 0x80) + (n >= 0x4000)
+            key = names(e[:2 + e[1]])
+            if key is not None and n == key[1] and int.from_bytes(e, "little") & key[2] == key[3]:
+                cleared |= ((1 << 8 * n) - 1 ^ key[2]) << 8 * at
+            at += n
         mask = (1 << 8 * len(payload)) - 1 ^ cleared
         return len(payload), mask, int.from_bytes(payload, "little") & mask, changes
 

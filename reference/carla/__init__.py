@@ -10,8 +10,11 @@ checker and variant detection use (``_scan``: ``layout_misfit``,
 ``record_chain_misfit``, ``scan_event_add``, ``anim_wheel_ids``, ``alike_records``, ``record_ids``).
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded on first use, by __getattr__ below
+    from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._api import UNIT, decode, encode, iter_packets, iter_units
-from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._decode import (
     MAX_PACKET_SIZE,
     PacketReader,
@@ -74,3 +77,16 @@ __all__ = [
     "variant_by_name",
     *_model_all,
 ]
+
+
+#: The case codec (``recspec case``, ``encode``, ``drive``) loads on first use: a check never needs it, and its
+#: import (with ``recspec._case_json``) was a few ms of every check's start-up.
+_CASE_NAMES = frozenset({"CASE_TOLERANCE_CHECKS", "CASE_TOLERANCES", "case_schema", "from_case", "to_case"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _CASE_NAMES:
+        from . import _case
+
+        return getattr(_case, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

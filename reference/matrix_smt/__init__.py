@@ -8,10 +8,13 @@ frames, states, debug commands) and its mapping to BSON under the two profiles
 (``spec``: the document; ``compat``: what the producer's one public file does).
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded on first use, by __getattr__ below
+    from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._api import UNIT, decode, encode, iter_frames, iter_units
 from ._bson import *  # noqa: F403 - the BSON layer is part of the public surface
 from ._bson import __all__ as _bson_all
-from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._codec import (
     CMD_DEFAULTS,
     PROFILES,
@@ -31,3 +34,16 @@ __all__ = [*_bson_all, *_walker_all, *_model_all,
     "CASE_TOLERANCES", "CASE_TOLERANCE_CHECKS", "CMD_DEFAULTS", "PROFILES", "UNIT", "ModelError",
     "case_schema", "decode", "encode", "frame_document", "from_case", "from_document", "iter_frames",
     "iter_units", "object_document", "read_frame", "to_case", "to_document"]
+
+
+#: The case codec (``recspec case``, ``encode``, ``drive``) loads on first use: a check never needs it, and its
+#: import (with ``recspec._case_json``) was a few ms of every check's start-up.
+_CASE_NAMES = frozenset({"CASE_TOLERANCE_CHECKS", "CASE_TOLERANCES", "case_schema", "from_case", "to_case"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _CASE_NAMES:
+        from . import _case
+
+        return getattr(_case, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,9 +12,12 @@ variant)``, ``encode(model)``, ``iter_records(f, *, variant)`` with
 aggregation semantics (``FrameAggregate``, ``StateAggregate``, ``merged``).
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded on first use, by __getattr__ below
+    from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._aggregate import FrameAggregate, StateAggregate, merged
 from ._api import UNIT, decode, encode, iter_records, iter_units
-from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, from_case, to_case
 from ._codec import RecordingWriter, decode_payload, encode_payload, kind_from_path
 from ._framing import (
     MAX_PAYLOAD_SIZE,
@@ -87,3 +90,16 @@ __all__ = [
     "wire_verdict",
     *_model_all,
 ]
+
+
+#: The case codec (``recspec case``, ``encode``, ``drive``) loads on first use: a check never needs it, and its
+#: import (with ``recspec._case_json``) was a few ms of every check's start-up.
+_CASE_NAMES = frozenset({"CASE_TOLERANCE_CHECKS", "CASE_TOLERANCES", "case_schema", "from_case", "to_case"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _CASE_NAMES:
+        from . import _case
+
+        return getattr(_case, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,10 @@ raw or in the tar.xz container), the container layer (``unwrap``,
 
 from __future__ import annotations
 
-from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, fixed_from_degrees, from_case, to_case
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # loaded on first use, by __getattr__ below
+    from ._case import CASE_TOLERANCE_CHECKS, CASE_TOLERANCES, case_schema, fixed_from_degrees, from_case, to_case
 from ._container import (
     MAX_MEMBER_SIZE,
     MAX_UNPACKED,
@@ -87,3 +90,17 @@ __all__ = [
     "unxz",
     "wrap",
 ]
+
+
+#: The case codec (``recspec case``, ``encode``, ``drive``) loads on first use: a check never needs it, and its
+#: import (with ``recspec._case_json``) was a few ms of every check's start-up.
+_CASE_NAMES = frozenset({"CASE_TOLERANCE_CHECKS", "CASE_TOLERANCES", "case_schema", "fixed_from_degrees", "from_case",
+                         "to_case"})
+
+
+def __getattr__(name: str) -> object:
+    if name in _CASE_NAMES:
+        from . import _case
+
+        return getattr(_case, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
