@@ -3,6 +3,7 @@
 
     python benchmarks/bench_oracle_cost.py                 # every format, 20 s campaigns, 2 rounds
     python benchmarks/bench_oracle_cost.py --time 60 --rounds 3 --only carla
+    python benchmarks/bench_oracle_cost.py --time 60 --before ../main   # another checkout against this one
 
 Each campaign is ``recspec fuzz FORMAT --target ref --time T --seed S`` from the seeds, as a user
 runs it (the campaign's start included); its execs/s is read from the progress line. *Without*
@@ -12,6 +13,12 @@ written), so what is left is the harness's own contract: the check, its JSON, th
 The two run interleaved (with, without, with, without ...) so that a change of the machine's
 load falls on both; the table gives the best and the median per format and their ratio, and the
 load before each round.
+
+``--before CHECKOUT`` compares two commits instead, both with their oracles: each campaign of
+this checkout alternates with one that CHECKOUT's own interpreter (``CHECKOUT/.venv/bin/python``,
+or ``--before-python``) runs in CHECKOUT, same format, time and seed (before, after, before,
+after ...). On a loaded machine only the ratio says something; a quiet core's figure is the
+one measured there times the ratio.
 """
 
 from __future__ import annotations
@@ -44,10 +51,11 @@ def sampled(data, one_in=8):
 '''
 
 
-def execs_per_second(fmt: str, seconds: int, seed: int, oracles: bool) -> float:
+def execs_per_second(fmt: str, seconds: int, seed: int, oracles: bool, checkout: Path = ROOT,
+                     python: str = sys.executable) -> float:
     plant = None if oracles else ("recspec.fuzz._oracles", str(ORACLES),
                                   ORACLES.read_text(encoding="utf-8") + _OFF)
-    _, _signatures, line = run_fuzz(fmt, seconds, seed, plant)
+    _, _signatures, line = run_fuzz(fmt, seconds, seed, plant, checkout, python)
     m = re.search(r"\(([\d.]+)/s\)", line)
     if m is None:
         raise SystemExit(f"{fmt}: no execs/s in the campaign's progress line {line!r}")
@@ -65,7 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=2, help="campaigns of each kind per format (default 2)")
     p.add_argument("--seed", type=int, default=1, help="libFuzzer seed (default 1)")
     p.add_argument("--only", nargs="+", choices=FORMATS, metavar="FORMAT", help="only these formats")
+    p.add_argument("--before", type=Path, metavar="CHECKOUT",
+                   help="compare CHECKOUT's campaigns (before) with this checkout's (after), oracles on in both")
+    p.add_argument("--before-python", metavar="PYTHON",
+                   help="the interpreter that runs CHECKOUT's recspec (default CHECKOUT/.venv/bin/python)")
     args = p.parse_args(argv)
+    if args.before is not None:
+        return before_after(args)
     print(f"{args.time} s campaigns, {args.rounds} rounds, interleaved with/without, seed {args.seed}\n")
     print("| format | with oracles, execs/s (best / median) | without (best / median) | with / without (median) "
           "| load before each round |")
@@ -80,6 +94,30 @@ def main(argv: list[str] | None = None) -> int:
             off.append(execs_per_second(fmt, args.time, args.seed, False))
         print(f"| {fmt} | {max(on):.0f} / {statistics.median(on):.0f} | {max(off):.0f} / {statistics.median(off):.0f} "
               f"| {statistics.median(on) / statistics.median(off):.2f} | {', '.join(loads)} |", flush=True)
+    return 0
+
+
+def before_after(args: argparse.Namespace) -> int:
+    """Interleaved campaigns of ``args.before`` (before) and this checkout (after), oracles on in both."""
+    checkout = args.before.resolve()
+    python = args.before_python or str(checkout / ".venv" / "bin" / "python")
+    if not Path(python).exists():
+        raise SystemExit(f"no interpreter {python}: give --before-python")
+    print(f"{args.time} s campaigns, {args.rounds} rounds, interleaved before/after, seed {args.seed}; "
+          f"before: {checkout} ({python}), after: {ROOT} ({sys.executable})\n")
+    print("| format | before, execs/s (each round) | after, execs/s (each round) | after / before (median) "
+          "| load before each round |")
+    print("|---|---|---|---|---|")
+    for fmt in args.only or FORMATS:
+        before: list[float] = []
+        after: list[float] = []
+        loads = []
+        for _ in range(args.rounds):
+            loads.append(load())
+            before.append(execs_per_second(fmt, args.time, args.seed, True, checkout, python))
+            after.append(execs_per_second(fmt, args.time, args.seed, True))
+        print(f"| {fmt} | {' / '.join(f'{x:.0f}' for x in before)} | {' / '.join(f'{x:.0f}' for x in after)} "
+              f"| {statistics.median(after) / statistics.median(before):.2f} | {', '.join(loads)} |", flush=True)
     return 0
 
 

@@ -152,9 +152,10 @@ def planted_source(bug: Planted) -> str:
 
 
 def run_fuzz(fmt: str, seconds: int, seed: int, plant: tuple[str, str, str] | None = None,
-             ) -> tuple[float | None, list[str], str]:
+             checkout: Path = ROOT, python: str = sys.executable) -> tuple[float | None, list[str], str]:
     """One ``recspec fuzz FMT --target ref`` campaign, with ``plant`` = (module, its file, the edited
-    source) imported in place of the module, or none. Returns (seconds to the first saved crash,
+    source) imported in place of the module, or none, run by ``python`` in ``checkout`` (another
+    checkout's interpreter runs that checkout's recspec). Returns (seconds to the first saved crash,
     the saved crashes' signatures, the campaign's last progress line)."""
     with tempfile.TemporaryDirectory() as tmp:
         site, out = Path(tmp) / "site", Path(tmp) / "out"
@@ -170,9 +171,9 @@ def run_fuzz(fmt: str, seconds: int, seed: int, plant: tuple[str, str, str] | No
         started = time.monotonic()
         log = Path(tmp) / "log"
         with log.open("w", encoding="utf-8") as sink:  # a file, not a pipe: a long campaign's log cannot stall it
-            proc = subprocess.Popen([sys.executable, "-m", "recspec", "fuzz", fmt, "--target", "ref",
+            proc = subprocess.Popen([python, "-m", "recspec", "fuzz", fmt, "--target", "ref",
                                      "--time", str(seconds), "--seed", str(seed), "--out", str(out)],
-                                    cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+                                    cwd=checkout, env=env, stdout=sink, stderr=subprocess.STDOUT)
         first: float | None = None
 
         def crashed() -> bool:

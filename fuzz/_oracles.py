@@ -31,6 +31,7 @@ groups them like any other crash.
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from collections.abc import Callable, Collection, Mapping
@@ -77,17 +78,24 @@ def check_located(report: FileReport, size: int | None, units: Mapping[str, int]
     """Offsets within ``size`` bytes (``None``: the offsets are not in the file's bytes, e.g.
     inside a container), and each ``units`` pattern's index in a path (a regex with one group,
     ``frame\\[(\\d+)\\]``) below its count."""
+    compiled = [(_compiled(pattern), count) for pattern, count in units.items()]
     for f in report.findings:
         if size is not None and f.offset is not None:
             end = f.offset + (f.length or 0)
             if f.offset < 0 or end > size:
                 raise InvariantBroken("located", f"{f.rule} at @{f.offset}+{f.length} {f.path!r} lies outside "
                                       f"the file's {size} bytes", report.variant, f.rule)
-        for pattern, count in units.items():
-            m = re.match(pattern, f.path)
+        for regex, count in compiled:
+            m = regex.match(f.path)
             if m is not None and int(m.group(1)) >= count:
                 raise InvariantBroken("located", f"{f.rule} names {f.path!r}, but the walk counted {count}",
                                       report.variant, f.rule)
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``check_located``'s unit patterns, compiled once per process (a harness passes the same few)."""
+    return re.compile(pattern)
 
 
 def check_profiles(report: FileReport, reread: Collection[str] = ()) -> None:
