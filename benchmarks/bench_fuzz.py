@@ -22,7 +22,9 @@ Two measurements per format and target (``ref``, ``ksy``, ``diff``):
   the seeds and mutants, executions over the process's CPU time. It leaves out
   libFuzzer and its corpus growth, so it is a steadier figure on a loaded
   machine than the campaign's (a campaign at load 1 ran at about 0.9 times it);
-  use it to compare two commits, the campaign's figure for the bar.
+  use it to compare two commits, the campaign's figure for the bar. ``--before CHECKOUT`` does
+  that comparison: CHECKOUT's loop (its own benchmark and code, run by its ``.venv``'s
+  interpreter) and this checkout's, interleaved, ``--rounds`` times each, and the ratio.
 
 The targets (issue 14):
 
@@ -40,6 +42,7 @@ other processes only ever lower the figures. Usage::
     python benchmarks/bench_fuzz.py --no-campaign           # the plain loop only (no atheris needed)
     python benchmarks/bench_fuzz.py --targets ref --cpu-loop 10 --no-campaign   # per CPU-second, under load
     python benchmarks/bench_fuzz.py --formats carla --variant carla=0.9.15   # a campaign that fixes the variant
+    python benchmarks/bench_fuzz.py --targets ref --cpu-loop 10 --before ../main   # two checkouts, interleaved
 
 Exit status 0 when every measured figure meets its target, 1 otherwise. The
 figures are also written as JSON to ``benchmarks/out/fuzz-<date>.json``.
@@ -173,11 +176,12 @@ def campaign(fmt: str, target: str, seconds: int, variant: str | None = None) ->
 
 
 def cpu_loop(fmt: str, target: str, seconds: float, max_len: int, mutants: int,
-             variant: str | None = None) -> dict[str, Any]:
-    """Execs per CPU-second of the instrumented harness, measured in a child process (see the module doc)."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--_cpu-loop-child", fmt, target, str(seconds),
+             variant: str | None = None, checkout: Path = REPO, python: str = sys.executable) -> dict[str, Any]:
+    """Execs per CPU-second of the instrumented harness, measured in a child process (see the module doc):
+    ``checkout``'s own benchmark and code, run by ``python`` (another checkout's: its interpreter)."""
+    cmd = [python, str(checkout / "benchmarks" / "bench_fuzz.py"), "--_cpu-loop-child", fmt, target, str(seconds),
            str(max_len), str(mutants), variant or ""]
-    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=REPO)
+    proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", cwd=checkout)
     if proc.returncode != 0:
         return {"execs_per_cpu_s": None, "tail": (proc.stderr + proc.stdout)[-2000:]}
     return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
@@ -245,6 +249,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=HERE / "out", help="where the JSON goes (default benchmarks/out)")
     ap.add_argument("--cpu-loop", type=float, default=0.0, metavar="SECONDS",
                     help="also time the instrumented harness per CPU-second for SECONDS (steadier under load)")
+    ap.add_argument("--before", type=Path, metavar="CHECKOUT",
+                    help="with --cpu-loop: only the CPU-second loop, CHECKOUT's (before) and this checkout's (after) "
+                         "interleaved, --rounds times each, and their ratio")
+    ap.add_argument("--before-python", metavar="PYTHON",
+                    help="the interpreter that runs CHECKOUT's recspec (default CHECKOUT/.venv/bin/python)")
+    ap.add_argument("--rounds", type=int, default=3, help="with --before: loops of each per format (default 3)")
     ap.add_argument("--_cpu-loop-child", nargs=6, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args._cpu_loop_child:
@@ -254,6 +264,10 @@ def main(argv: list[str] | None = None) -> int:
     formats = [f for f in args.formats.split(",") if f]
     variants = dict(v.split("=", 1) for v in args.variant)
     targets = [t for t in args.targets.split(",") if t]
+    if args.before is not None:
+        if args.cpu_loop <= 0:
+            ap.error("--before compares the CPU-second loops: give --cpu-loop SECONDS")
+        return before_after(args, formats, targets, variants)
 
     print(f"bench_fuzz at commit {_commit()}; {_load()}", flush=True)
     results: dict[str, Any] = {"commit": _commit(), "date": _dt.date.today().isoformat(), "load_before": _load(),
@@ -309,6 +323,37 @@ def main(argv: list[str] | None = None) -> int:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     (args.out / f"fuzz-{stamp}.json").write_text(json.dumps(results, indent=2) + "\n")
     return 0 if ok else 1
+
+
+def before_after(args: argparse.Namespace, formats: list[str], targets: list[str], variants: dict[str, str]) -> int:
+    """The instrumented CPU-second loop of ``args.before`` (before) and of this checkout (after), interleaved
+    (before, after, before, after ...) so that a change of the machine's load falls on both."""
+    import statistics
+
+    checkout = args.before.resolve()
+    python = args.before_python or str(checkout / ".venv" / "bin" / "python")
+    if not Path(python).exists():
+        raise SystemExit(f"no interpreter {python}: give --before-python")
+    print(f"instrumented execs per CPU-second, {args.cpu_loop:g} s loops, {args.rounds} rounds interleaved; "
+          f"before: {checkout} ({python}), after: {REPO} at {_commit()} ({sys.executable})\n")
+    print("| format | target | before (each round) | after (each round) | after / before (median) | load before each round |")
+    print("|---|---|---|---|---|---|")
+    for fmt in formats:
+        for target in targets:
+            before: list[float] = []
+            after: list[float] = []
+            loads = []
+            for _ in range(args.rounds):
+                loads.append(f"{os.getloadavg()[0]:.2f}")
+                for side, kw in ((before, {"checkout": checkout, "python": python}), (after, {})):
+                    res = cpu_loop(fmt, target, args.cpu_loop, args.max_len, args.mutants, variants.get(fmt), **kw)
+                    if res.get("execs_per_cpu_s") is None:
+                        raise SystemExit(f"{fmt}/{target}: the CPU-second loop failed; its end:\n{res.get('tail')}")
+                    side.append(res["execs_per_cpu_s"])
+            print(f"| {fmt} | {target} | {' / '.join(f'{x:.0f}' for x in before)} "
+                  f"| {' / '.join(f'{x:.0f}' for x in after)} "
+                  f"| {statistics.median(after) / statistics.median(before):.2f} | {', '.join(loads)} |", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
