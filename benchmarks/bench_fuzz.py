@@ -336,7 +336,8 @@ def before_after(args: argparse.Namespace, formats: list[str], targets: list[str
         raise SystemExit(f"no interpreter {python}: give --before-python")
     print(f"instrumented execs per CPU-second, {args.cpu_loop:g} s loops, {args.rounds} rounds interleaved; "
           f"before: {checkout} ({python}), after: {REPO} at {_commit()} ({sys.executable})\n")
-    print("| format | target | before (each round) | after (each round) | after / before (median) | load before each round |")
+    print("| format | target | before (each round) | after (each round) | after / before (median) "
+          "| load before each round |")
     print("|---|---|---|---|---|---|")
     for fmt in formats:
         for target in targets:
