@@ -11,6 +11,7 @@ import io
 import struct
 
 import pytest
+from test_mutants_nanover_payload import _sample_frame, _unpacked_payload, frame_entries, ld
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.errors import Malformed
@@ -23,7 +24,6 @@ from recspec.reference.nanover._codec import (
     iter_records,
     kind_from_path,
 )
-from tests.test_mutants_nanover_payload import _sample_frame, _unpacked_payload, frame_entries, ld
 
 HEADER = bytes.fromhex("e3b78999c4e3715c" "0200000000000000")
 

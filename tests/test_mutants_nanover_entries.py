@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 from google.protobuf import struct_pb2
+from test_nanover_entries import assert_same_reports
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance.nanover import _entries
 from recspec.conformance.nanover._entries import MAX_TEMPLATES, StateEntries, number_holes
-from tests.test_nanover_entries import assert_same_reports
 
 HEADER = bytes.fromhex("e3b78999c4e3715c" "0200000000000000")
 
@@ -165,10 +165,17 @@ def test_the_key_template_keeps_the_key_fields_bytes() -> None:
     p1, p2 = update({"a": 1.0, "b": 2.0}), update({"a": 3.0, "b": 4.0})
     assert entries.judge(p1, set()) == {"a": True, "b": True}
     assert entries.judge(p2, {"a", "b"}) == {"a": True, "b": True}
-    # the first entry's tag 0a made 0b (a group): the template of p2 must not take it
-    odd = bytearray(p2)
-    odd[2] = 0x0B
-    assert entries.judge(bytes(odd), {"a", "b"}) is None
+    # payload: 0a L (changed_keys) | 0a L (Struct entry) | 0a 01 61 (key "a") 12 09 11 <8> | 0a L | 0a 01 62 ...
+    assert p2[2] == p2[4] == 0x0A and p2[6] == ord("a")
+    for at, byte in ((2, 0x0B), (4, 0x0B), (4, 0x1A)):  # a group, or field 3, where a tag 0a stands
+        odd = bytearray(p2)
+        odd[at] = byte
+        assert entries.judge(bytes(odd), {"a", "b"}) is None
+        assert entries.judge(p2, {"a", "b"}) == {"a": True, "b": True}
+    # the same update of key "c" for "a": the template of p2 must not give the old key
+    renamed = bytearray(p2)
+    renamed[6] = ord("c")
+    assert entries.judge(bytes(renamed), {"a", "b"}) == {"c": True, "b": True}
 
 
 def _history() -> list[bytes]:
