@@ -215,6 +215,14 @@ def test_a_file_cut_inside_a_payload() -> None:
         assert isinstance(e, Truncated)
         assert (e.rule, e.offset, e.path, e.needed, e.available) == ("NANOVER-STREAM-001", 16, "record[0]", 100, 30)
         assert "no complete record" in e.message and "54 bytes remain after offset 16" in e.message
+    # the file's size known: the cut is found from the length field, with no read past the file's end
+    f = Spy(cut)
+    _error(cut, len(cut), f)
+    assert f.reads and max(f.reads) <= len(cut) - 16
+    big = HEADER + record(11, b"", length=LARGE_PAYLOAD + 100) + bytes(30)
+    f = Spy(big)
+    e = _error(big, len(big), f)
+    assert (e.needed, e.available) == (LARGE_PAYLOAD + 100, 30) and max(f.reads) <= len(big) - 16
     cut = HEADER + record(5, b"ab") + record(11, b"", length=100) + bytes(30)
     e = _error(cut, None)
     assert e.offset == 42 and e.path == "record[1]" and "record[0] at offset 16 (timestamp 5 us)" in e.message
@@ -339,3 +347,21 @@ def test_empty_run_stops_at_a_length_and_at_the_files_size() -> None:
     reader = RecordReader(f, 16, 16 + 3 * 24)
     next(reader.records())
     assert reader.empty_run() == (2, 3)
+
+
+def test_empty_run_reads_each_records_three_words() -> None:
+    # a run of five: each record's timestamp, upper half and length are the words 0, 1 and 2 of its 24 bytes
+    data = HEADER + b"".join(record(t, b"") for t in (1, 2, 3, 4, 5, 6)) + record(7, b"x")
+    f = io.BytesIO(data)
+    f.seek(16)
+    reader = RecordReader(f, 16, len(data))
+    next(reader.records())
+    assert reader.empty_run() == (2, 3, 4, 5, 6)
+    assert reader.last == (5, 16 + 5 * 24, 6)
+    # an upper half of 1 in the second record of the run, zeros after it
+    data = HEADER + b"".join(record(t, b"") for t in (5, 0x10, 2**64, 0, 0))
+    f = io.BytesIO(data)
+    f.seek(16)
+    reader = RecordReader(f, 16, len(data))
+    next(reader.records())
+    assert reader.empty_run() == (0x10,)
