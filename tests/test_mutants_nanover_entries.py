@@ -208,10 +208,18 @@ def test_each_byte_of_an_update_changed_gives_the_record_paths_reports() -> None
 
 
 def test_the_keys_and_shapes_kept_are_bounded() -> None:
+    # keys: a new key each time, all of one value shape
     entries = StateEntries()
     most = 0
     for n in range(MAX_TEMPLATES + 2):
-        # a new key and a value of a new length each time: a key and a shape more
-        assert entries.judge(update({f"k{n}": "x" * n}), set()) == {f"k{n}": True}
-        most = max(most, len(entries._names), len(entries._shapes))
+        assert entries.judge(update({f"k{n:05}": "x"}), set()) == {f"k{n:05}": True}
+        most = max(most, len(entries._names))
+    assert most == MAX_TEMPLATES
+    # shapes: one key, a value of a new length each time, then a new key
+    entries = StateEntries()
+    most = 0
+    for n in range(MAX_TEMPLATES + 1):
+        key = "k" if n < MAX_TEMPLATES else "j"
+        assert entries.judge(update({key: "x" * n}), set()) == {key: True}
+        most = max(most, len(entries._shapes))
     assert most == MAX_TEMPLATES
