@@ -9,16 +9,18 @@ tools/mutate.py found in the module."""
 
 from __future__ import annotations
 
+import json
 import struct
 from typing import Any
 
 import pytest
 from google.protobuf import struct_pb2
-from test_nanover_entries import assert_same_reports
+from test_nanover_entries import assert_same_reports, report_json
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance.nanover import _entries
-from recspec.conformance.nanover._entries import MAX_TEMPLATES, StateEntries, number_holes
+from recspec.conformance.nanover._entries import MAX_TEMPLATES, StateEntries, number_holes, value_has_unset
+from recspec.reference.nanover import CLEAN_MAX_PAYLOAD, MAX_VALUES
 
 HEADER = bytes.fromhex("e3b78999c4e3715c" "0200000000000000")
 
@@ -223,3 +225,89 @@ def test_the_keys_and_shapes_kept_are_bounded() -> None:
         assert entries.judge(update({key: "x" * n}), set()) == {key: True}
         most = max(most, len(entries._shapes))
     assert most == MAX_TEMPLATES
+
+
+def _rules(data: bytes, *, entries: bool) -> list[str]:
+    return [f["rule"] for f in json.loads(report_json(data, entries=entries))["files"][0]["findings"]]
+
+
+def _one(key: bytes, value_field: bytes) -> bytes:
+    e = b"\x0a" + bytes((len(key),)) + key + value_field
+    inner = b"\x0a" + bytes((len(e),)) + e
+    return b"\x0a" + bytes((len(inner),)) + inner
+
+
+def _unset_inside() -> list[tuple[bytes, struct_pb2.Value]]:
+    out = []
+    m = pb.StateUpdate()
+    v = m.changed_keys.fields["k"]
+    v.list_value.values.add().number_value = 1.0
+    v.list_value.values.add()  # a list element of no kind
+    out.append((m.SerializeToString(), v))
+    m = pb.StateUpdate()
+    v = m.changed_keys.fields["s"]
+    v.struct_value.fields["b"].number_value = 2.0
+    v.struct_value.fields["a"].SetInParent()  # a Struct field of no kind
+    out.append((m.SerializeToString(), v))
+    m = pb.StateUpdate()
+    v = m.changed_keys.fields["n"]
+    v.list_value.values.add().struct_value.fields["c"].list_value.values.add()  # deeper
+    out.append((m.SerializeToString(), v))
+    return out
+
+
+def test_a_value_of_no_kind_below_the_top_is_never_proved() -> None:
+    """NANOVER-PROTO-005 (every Value has its member set) for a list element or a Struct field of no kind:
+    the rule fires with the proof on and off (the two share value_has_unset, so the rule id is the oracle)."""
+    for payload, value in _unset_inside():
+        assert value_has_unset(value)
+        assert StateEntries().judge(payload, set()) is None
+        data = file_of([payload])
+        assert "NANOVER-PROTO-005" in _rules(data, entries=True)
+        assert "NANOVER-PROTO-005" in _rules(data, entries=False)
+    ok = pb.StateUpdate()
+    ok.changed_keys.fields["k"].list_value.values.add().struct_value.fields["c"].bool_value = False
+    assert not value_has_unset(ok.changed_keys.fields["k"])
+
+
+def test_a_null_written_another_way_deletes_only_a_held_key() -> None:
+    # null_value 1: proto3 enums are open, so the Value's kind is null_value (a deletion), not 12 02 08 00
+    payload = _one(b"gone", b"\x12\x02\x08\x01")
+    assert StateEntries().judge(payload, set()) is None
+    assert StateEntries().judge(payload, {"gone"}) == {"gone": None}
+    assert _rules(file_of([payload]), entries=True) == ["NANOVER-STATE-001"]
+
+
+def test_a_new_key_of_127_bytes_is_proved() -> None:
+    entries = StateEntries()
+    assert entries.judge(update({"k": 1.0}), set()) == {"k": True}
+    key = "x" * 127  # the largest key whose length is one byte
+    assert entries.judge(update({key: 2.0}), set()) == {key: True}
+
+
+def test_the_template_keeps_the_bytes_of_an_entry_off_its_keys_shape() -> None:
+    """A key's last shape is a number (14-byte entry); a string entry of the same length does not match it,
+    so the payload template keeps the string's bytes: a string made invalid UTF-8 is not taken."""
+    entries = StateEntries()
+    for x in (1.0, 2.0):
+        assert entries.judge(update({"a": x}), set()) == {"a": True}
+    s1, s2 = update({"a": "abcdefg"}), update({"a": "abcdefh"})
+    assert len(entry("a", "abcdefg")) == len(entry("a", 1.0)) == 14
+    assert entries.judge(s1, {"a"}) == {"a": True}
+    assert entries.judge(s2, {"a"}) == {"a": True}
+    bad = s2[:-7] + b"\xff" * 7
+    assert entries.judge(bad, {"a"}) is None
+    assert_same_reports(file_of([update({"a": 1.0}), update({"a": 2.0}), s1, s2, bad]))
+
+
+def test_a_payload_of_clean_max_payload_bytes_or_more_is_never_proved() -> None:
+    """Such a payload may hold more values than MAX_VALUES (NANOVER-LIMIT-003), which only the walk
+    counts: three entries of 100,000 booleans each (4 bytes a list element) are 300,003 values."""
+    m = pb.StateUpdate()
+    for k in "abc":
+        values = m.changed_keys.fields[k].list_value.values
+        for _ in range(100_000):
+            values.add().bool_value = True
+    payload = m.SerializeToString()
+    assert len(payload) >= CLEAN_MAX_PAYLOAD and MAX_VALUES < 3 * 100_000 + 3
+    assert StateEntries().judge(payload, set()) is None
