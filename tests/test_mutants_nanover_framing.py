@@ -365,3 +365,23 @@ def test_empty_run_reads_each_records_three_words() -> None:
     reader = RecordReader(f, 16, len(data))
     next(reader.records())
     assert reader.empty_run() == (0x10,)
+
+
+def test_the_reader_stops_at_the_size_it_is_given() -> None:
+    # the size given is where the records end, even where the file holds more (no read to find the end)
+    data = HEADER + b"".join(record(t, b"ab") for t in (1, 2, 3, 4))
+    f = Spy(data)
+    f.seek(16)
+    reader = RecordReader(f, 16, 16 + 3 * 26)
+    assert [(r.offset, r.timestamp_us) for r in reader] == [(16, 1), (42, 2), (68, 3)]
+    assert f.reads == [3 * 26]
+
+
+def test_empty_run_of_a_stream_of_unknown_size() -> None:
+    data = HEADER + b"".join(record(t, b"") for t in (1, 2, 3)) + record(4, b"x")
+    f = Unseekable(data, 1 << 20)
+    f.seek(16)
+    reader = RecordReader(f, 16)
+    assert next(reader.records()) == (16, 1, b"")
+    assert reader.empty_run() == (2, 3)
+    assert next(reader.records()) == (88, 4, b"x")
