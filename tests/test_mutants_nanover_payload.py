@@ -216,6 +216,11 @@ def test_unpacked_arrays_must_be_numeric_arrays_of_the_frame() -> None:
     # an unknown length-delimited field beside the map message (3 in a frame, 2 in an update)
     (b"\x08\x05" + ld(3, b"x") + ld(2, ld(1, ld(1, b"b")) + ld(1, ld(1, b"a"))), "traj", ("values/b", "values/a")),
     (ld(2, b"x") + ld(1, ld(1, ld(1, b"b")) + ld(1, ld(1, b"a"))), "state", ("b", "a")),
+    # inside the map message, a known number of another wire type and an unknown length-delimited field are
+    # unknown fields, not entries
+    (ld(2, ld(1, ld(1, b"a")) + ld(3, b"x") + ld(1, ld(1, b"b"))), "traj", ("values/a", "values/b")),
+    (ld(2, ld(1, ld(1, b"a")) + b"\x08\x05" + ld(1, ld(1, b"b"))), "traj", ("values/a", "values/b")),
+    (ld(1, ld(1, ld(1, b"a")) + b"\x08\x05"), "state", ("a",)),
     # a map entry without a key field: the empty key
     (ld(1, ld(1, ld(2, b"\x08\x00"))), "state", ("",)),
     # a group (wire type 3), a field running past its message: the order cannot be said
@@ -225,3 +230,8 @@ def test_unpacked_arrays_must_be_numeric_arrays_of_the_frame() -> None:
 ])
 def test_wire_order_of_payloads_built_field_by_field(payload: bytes, kind: str, want: object) -> None:
     assert wire_details(payload, kind)[0] == want
+
+
+def test_unknown_fields_in_the_map_message_are_no_entries_for_the_runtime() -> None:
+    payload = ld(2, ld(1, ld(1, b"a")) + ld(3, b"x") + b"\x08\x05" + ld(1, ld(1, b"b")))
+    assert sorted(parse_frame(payload).frame.values) == ["a", "b"]
