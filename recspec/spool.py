@@ -14,7 +14,18 @@ files). A sealed spool is a read-only sequence: the report writers iterate it.
 a temporary file, their offsets in memory, so a walk of a million files does not
 hold a million :class:`~pathlib.Path` objects.
 
-Both files are created unlinked (``tempfile.TemporaryFile``): nothing is left on
+With ``-j N`` each worker writes the reports it makes (and their table entries)
+to segments of the spool of its own (:meth:`Spool.segment`, files the recspec
+process opens before forking it, :class:`SegmentWriter` in the worker) and
+sends the recspec process only where they lie (:meth:`Spool.put_written`): the
+reports' bytes never pass through the recspec process. A record's offset carries
+the number of the store it lies in (0: the spool's own file) above
+``_SEGMENT_SHIFT`` bits. A worker writes a batch before it answers, so a report
+the recspec process was told of is in the segment's file whatever becomes of the
+worker; a worker that replaces a dead one writes on from the end of what was
+answered (what the dead one wrote past it is never read).
+
+All these files are created unlinked (``tempfile.TemporaryFile``): nothing is left on
 disk when the run ends, however it ends. They go to the system's temporary folder
 (``TMPDIR``).
 """
@@ -34,10 +45,14 @@ from typing import BinaryIO, overload
 
 from .report import FileReport, Tally
 
-__all__ = ["PathList", "Spool", "frame_records", "framed_record", "load_record", "record"]
+__all__ = ["PathList", "SegmentWriter", "Spool", "frame_records", "framed_record", "load_record", "record",
+           "unframe_paths"]
 
 _LEN = struct.Struct("<I")
 _ABSENT = -1
+#: A record's offset holds the number of its store above this many bits (a store of up to 16 TiB).
+_SEGMENT_SHIFT = 44
+_IN_STORE = (1 << _SEGMENT_SHIFT) - 1
 
 
 def _store_error(e: OSError) -> OSError:
@@ -112,8 +127,133 @@ class _Records:
             self._dirty = False
         self._f.seek(at)
 
+    def fileno(self) -> int:
+        return self._f.fileno()
+
     def close(self) -> None:
         self._closer()
+
+
+class _Stores:
+    """A spool's records in its own store (number 0, written by this process) and in the segments that
+    ``-j N`` workers write (1, 2, ...): an offset carries its store's number above _SEGMENT_SHIFT bits."""
+
+    def __init__(self) -> None:
+        self._stores = [_Records()]
+
+    def add(self, data: bytes) -> int:
+        return self._stores[0].add(data)
+
+    def add_framed(self, framed: bytes) -> int:
+        return self._stores[0].add_framed(framed)
+
+    def segment(self) -> tuple[int, int]:
+        """A new store for a worker to write: its number and its file descriptor."""
+        if len(self._stores) > _IN_STORE >> 1:  # far beyond any run: offsets would overflow
+            raise OSError("too many segments in one spool")
+        store = _Records()
+        self._stores.append(store)
+        return len(self._stores) - 1, store.fileno()
+
+    def get_raw(self, at: int, size: int) -> bytes:
+        return self._stores[at >> _SEGMENT_SHIFT].get_raw(at & _IN_STORE, size)
+
+    def get(self, at: int) -> bytes:
+        return self._stores[at >> _SEGMENT_SHIFT].get(at & _IN_STORE)
+
+    def close(self) -> None:
+        for store in self._stores:
+            store.close()
+
+
+class _SegmentEnd:
+    """One segment as its worker writes it: the store's number, its file, where the next write goes."""
+
+    def __init__(self, number: int, fd: int, end: int) -> None:
+        self.number, self.fd, self.end = number, fd, end
+
+    def write(self, framed: bytes) -> int:
+        """Append ``framed``; its first byte's offset in the spool (the store's number included)."""
+        at = self.end
+        view = memoryview(framed)
+        while view:
+            done = os.pwrite(self.fd, view, self.end)
+            view = view[done:]
+            self.end += done
+        return (self.number << _SEGMENT_SHIFT) | at
+
+
+class SegmentWriter:
+    """A ``-j N`` worker's side of its segments of the spool (:meth:`Spool.segment`): what the recspec
+    process made for it (each segment's number, file descriptor, inherited through the fork, and the end
+    of what was answered so far), to which it appends each batch's records before it answers."""
+
+    def __init__(self, records: tuple[int, int, int], entries: tuple[int, int, int] | None) -> None:
+        self.records = _SegmentEnd(*records)
+        self.entries = _SegmentEnd(*entries) if entries is not None else None
+
+    def ends(self) -> tuple[int, int]:
+        """Where each segment ends now (the entries' -1 without one): the start of a worker that replaces
+        this one, should it die after answering."""
+        return self.records.end, self.entries.end if self.entries is not None else -1
+
+    def write_batch(self, lo: int, span: int, indices: Sequence[int], records: Sequence[bytes],
+                    entries: Sequence[bytes | None] | None) -> tuple[array[int], array[int] | None]:
+        """Write the reports of files ``indices`` (all in ``lo`` .. ``lo + span - 1``) and their entries;
+        where each lies, as :meth:`Spool.put_written` takes them (index ``lo + k`` at ``[k]``, -1: none).
+        An OSError (a full disk) leaves the segment's end where it was."""
+        rec_end, entry_end = self.ends()
+        try:
+            offsets = _placed(lo, span, indices, self.records, records)
+            entry_offsets = (_placed(lo, span, indices, self.entries, entries)
+                             if self.entries is not None and entries is not None else None)
+        except OSError:
+            self.records.end = rec_end
+            if self.entries is not None:
+                self.entries.end = entry_end
+            raise
+        return offsets, entry_offsets
+
+
+def _placed(lo: int, span: int, indices: Sequence[int], segment: _SegmentEnd,
+            items: Sequence[bytes | None]) -> array[int]:
+    framed, starts = frame_records(items)
+    base = segment.write(framed)
+    offsets = array("q", [_ABSENT]) * span
+    for index, start in zip(indices, starts):
+        if start != _ABSENT:
+            offsets[index - lo] = base + start
+    return offsets
+
+
+def unframe_paths(framed: bytes) -> list[tuple[str, bool]]:
+    """The ``(path, named)`` items of a run of a :class:`PathList`'s records as stored
+    (:meth:`PathList.texts` ``framed``): a ``-j N`` worker decodes the paths of its batch."""
+    out = []
+    unpack, head = _LEN.unpack_from, _LEN.size
+    # os.fsdecode's encoding, without a Python call a file
+    encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+    at = 0
+    while at < len(framed):
+        (n,) = unpack(framed, at)
+        item = framed[at + head:at + head + n]
+        out.append((item[1:].decode(encoding, errors), item[:1] == b"\1"))
+        at += head + n
+    return out
+
+
+def _place(at: array[int], lo: int, offsets: array[int]) -> None:
+    """``at[lo + k] = offsets[k]`` where ``offsets[k]`` is not _ABSENT, each index set at most once."""
+    hi = lo + len(offsets)
+    _reach(at, hi - 1)
+    if at[lo:hi].count(_ABSENT) == len(offsets):
+        at[lo:hi] = offsets  # none of them stored yet: in one slice
+        return
+    for k, offset in enumerate(offsets):  # files of other batches among them
+        if offset != _ABSENT:
+            if at[lo + k] != _ABSENT:
+                raise ValueError(f"file {lo + k} is stored twice")
+            at[lo + k] = offset
 
 
 def _reach(offsets: array[int], index: int) -> None:
@@ -140,7 +280,7 @@ def frame_records(items: Iterable[bytes | None]) -> tuple[bytes, array[int]]:
     return b"".join(parts), starts
 
 
-def _read_clustered(records: _Records, group: Sequence[int]) -> list[bytes | None]:
+def _read_clustered(records: _Stores, group: Sequence[int]) -> list[bytes | None]:
     """The records at offsets ``group`` (``_ABSENT``: None), read a cluster at a time: offsets within
     _ENTRIES_GAP bytes of the one before (a ``-j N`` batch's entries lie back to back), and within
     _ENTRIES_SPAN of the cluster's first, in one read."""
@@ -185,11 +325,11 @@ class Spool(Sequence[FileReport]):
     """A run's file reports on disk, in the files' order (see the module docstring)."""
 
     def __init__(self) -> None:
-        self._records = _Records()
+        self._records = _Stores()
         self._at = array("q")  # file index -> record offset (_ABSENT: no record); after seal(): dense
         # the files' table entries, made as their reports were stored (recspec/render/_table.py), in a
         # store of their own made on the first one, at the same indices as _at
-        self._entries: _Records | None = None
+        self._entries: _Stores | None = None
         self._entry_at = array("q")
         self._sealed = False
         self._count = 0
@@ -215,7 +355,7 @@ class Spool(Sequence[FileReport]):
         self._count += 1
         if entry is not None:
             if self._entries is None:
-                self._entries = _Records()
+                self._entries = _Stores()
             _reach(self._entry_at, index)
             self._entry_at[index] = self._entries.add(entry)
 
@@ -239,7 +379,7 @@ class Spool(Sequence[FileReport]):
         self._count += len(indices)
         if entries is not None and entries[0]:
             if self._entries is None:
-                self._entries = _Records()
+                self._entries = _Stores()
             framed, starts = entries
             base = self._entries.add_framed(framed)
             entry_at = self._entry_at
@@ -247,6 +387,37 @@ class Spool(Sequence[FileReport]):
             for index, start in zip(indices, starts):
                 if start != _ABSENT:
                     entry_at[index] = base + start
+
+    def segment(self, entries: bool) -> SegmentWriter:
+        """New segments of this spool for a ``-j N`` worker to write its reports to (and their table
+        entries, with ``entries``): open files that a forked worker inherits (see the module docstring)."""
+        if self._sealed:
+            raise ValueError("the spool is sealed")
+        number, fd = self._records.segment()
+        if not entries:
+            return SegmentWriter((number, fd, 0), None)
+        if self._entries is None:
+            self._entries = _Stores()
+        entry_number, entry_fd = self._entries.segment()
+        return SegmentWriter((number, fd, 0), (entry_number, entry_fd, 0))
+
+    def put_written(self, lo: int, offsets: array[int], entries: array[int] | None = None) -> int:
+        """Store the reports a worker wrote to its segments (:meth:`SegmentWriter.write_batch`): file
+        ``lo + k``'s at ``offsets[k]`` (-1: none), its table entry at ``entries[k]``; the caller counts them
+        in :attr:`tally`. Returns how many were stored. The work is per batch, not per file: the offsets
+        go in as a slice, unless files of other batches lie among this one's (checked alone: big)."""
+        if self._sealed:
+            raise ValueError("the spool is sealed")
+        stored = len(offsets) - offsets.count(_ABSENT)
+        if not stored:
+            return 0
+        _place(self._at, lo, offsets)
+        self._count += stored
+        if entries is not None and entries.count(_ABSENT) != len(entries):
+            if self._entries is None:
+                self._entries = _Stores()
+            _place(self._entry_at, lo, entries)
+        return stored
 
     def entries(self) -> Iterator[bytes | None]:
         """Every stored report's table entry (None: stored without one), in order: :meth:`entry` of
@@ -474,6 +645,19 @@ class _Texts(Sequence[tuple[str, bool]]):
         load = self._paths._load_text
         for at in self._paths._at:
             yield load(at)
+
+    def framed(self, indices: Sequence[int]) -> bytes | None:
+        """The stored records of ``indices`` when they are a run of consecutive indices (a ``-j N`` batch
+        of small files), in one read, for the worker to decode (:func:`unframe_paths`); else None."""
+        if not indices or indices[-1] - indices[0] != len(indices) - 1 or list(indices) != list(
+                range(indices[0], indices[-1] + 1)):
+            return None
+        at = self._paths._at
+        records = self._paths._records
+        first = at[indices[0]]
+        last = at[indices[-1]]
+        (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
+        return records.get_raw(first, last + _LEN.size + n - first)
 
     def many(self, indices: Sequence[int]) -> list[tuple[str, bool]]:
         """The items at ``indices``: those of a run of consecutive indices (a ``-j N`` batch of small
