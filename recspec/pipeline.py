@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import operator
 import os
 import stat
 import traceback
@@ -47,7 +48,7 @@ from .spool import PathList, SegmentWriter, Spool, frame_records, framed_record,
 from .trace import collecting
 
 __all__ = ["CheckRun", "RunOptions", "RunProgress", "check_file", "check_files", "check_paths", "check_stream",
-           "iter_files", "walk_files"]
+           "iter_files", "walk_files", "walk_folders"]
 
 
 class RunProgress(Protocol):
@@ -85,25 +86,36 @@ def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] 
     the Path (a folder of a million files would make a million). ``sizes``, if given, gets each
     yielded folder member's size in bytes (-1 for a file named on the command line: not looked at
     here), from the look the walk takes anyway (for ``-j N``'s batches: :func:`check_files`)."""
+    for names, named in walk_folders(paths, errors, not_regular, sizes):
+        for name in names:
+            yield name, named
+
+
+def walk_folders(paths: Sequence[str], errors: list[str], not_regular: list[Path] | None = None,
+                 sizes: array[int] | None = None) -> Iterator[tuple[list[str], bool]]:
+    """:func:`walk_files` a folder at a time: each folder's files (in order) as a list, ``named`` False,
+    and each file named on the command line alone, ``named`` True; for a caller that stores a folder's
+    paths at once (``spool.PathList.extend_texts``), with no Python step per file."""
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            yield from _walk_folder(str(p), errors, not_regular, sizes)
+            for members in _walk_folder(str(p), errors, not_regular, sizes):
+                yield members, False
         elif p.exists():
             if sizes is not None:
                 sizes.append(-1)
-            yield str(p), True
+            yield [str(p)], True
         else:
             errors.append(f"{name}: no such file or folder")
 
 
 def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
-                 sizes: array[int] | None) -> Iterator[tuple[str, bool]]:
-    """One folder of :func:`walk_files`, as ``os.walk`` would go through it (top down, a folder's files
+                 sizes: array[int] | None) -> Iterator[list[str]]:
+    """One folder of :func:`walk_folders`, as ``os.walk`` would go through it (top down, a folder's files
     then its sub-folders, each in sorted order; a link to a folder is neither entered nor reported),
     from one ``os.scandir`` a folder: a member's path and look (``stat``) come from its directory
     entry, with no path joined or ``os.stat`` called by name per file, and the folders still to list
-    on a stack (not nested generators, through each of which every path would be passed up)."""
+    on a stack (not nested generators). Each folder's files are given as one list."""
     # each folder as its members' paths start (Path's spelling: "./a" is "a") and as os.walk names it in an error
     stack = [(top, top)]
     while stack:
@@ -116,6 +128,7 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
             continue
         here = folder == "."  # in "." a member is its name, as Path("./a") spells it
         subfolders: list[tuple[str, str]] = []
+        members: list[str] = []
         for entry in entries:
             fn = entry.name
             if fn.startswith("."):
@@ -138,14 +151,15 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
             if size is not None:
                 if sizes is not None:
                     sizes.append(size)
-                yield member, False
+                members.append(member)
             elif not_regular is not None:
                 not_regular.append(Path(member))
+        if members:
+            yield members
         stack.extend(reversed(subfolders))  # the first sub-folder is listed next
 
 
-def _entry_name(entry: os.DirEntry[str]) -> str:
-    return entry.name
+_entry_name = operator.attrgetter("name")  # a directory entry's sort key, with no Python call per entry
 
 
 #: The cross-check modes by name, as ``--cross-check MODE`` and ``recspec.check(cross_check=...)`` take them,

@@ -40,6 +40,8 @@ import tempfile
 import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate, repeat
+from operator import add
 from pathlib import Path
 from typing import BinaryIO, overload
 
@@ -129,6 +131,11 @@ class _Records:
 
     def fileno(self) -> int:
         return self._f.fileno()
+
+    @property
+    def end(self) -> int:
+        """Where the next record will start: the bytes written so far."""
+        return self._end
 
     def close(self) -> None:
         self._closer()
@@ -227,19 +234,10 @@ def _placed(lo: int, span: int, indices: Sequence[int], segment: _SegmentEnd,
 
 
 def unframe_paths(framed: bytes) -> list[tuple[str, bool]]:
-    """The ``(path, named)`` items of a run of a :class:`PathList`'s records as stored
-    (:meth:`PathList.texts` ``framed``): a ``-j N`` worker decodes the paths of its batch."""
-    out = []
-    unpack, head = _LEN.unpack_from, _LEN.size
-    # os.fsdecode's encoding, without a Python call a file
-    encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
-    at = 0
-    while at < len(framed):
-        (n,) = unpack(framed, at)
-        item = framed[at + head:at + head + n]
-        out.append((item[1:].decode(encoding, errors), item[:1] == b"\1"))
-        at += head + n
-    return out
+    """The ``(path, named)`` items of a run of a :class:`PathList`'s paths none of them named, as
+    :meth:`PathList.texts` ``framed`` read them: a ``-j N`` worker decodes the paths of its batch."""
+    texts = framed.decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()).split(_PATH_END)
+    return list(zip(texts, repeat(False)))
 
 
 def _place(at: array[int], lo: int, offsets: array[int]) -> None:
@@ -538,46 +536,84 @@ class Spool(Sequence[FileReport]):
         self.close()
 
 
-#: Paths framed and written at a time by :meth:`PathList.extend`.
+#: Paths written at a time by :meth:`PathList.extend`.
 _EXTEND_CHUNK = 4096
 #: :meth:`Spool.entries` reads this many files' table entries at a time, in one read when they lie
 #: within _ENTRIES_SPAN bytes of the store (memory bounded, not growing with the run).
 _ENTRIES_AT_ONCE = 4096
 _ENTRIES_SPAN = 8 << 20
 _ENTRIES_GAP = 64 << 10
+#: What ends each path in a PathList's store (no path holds it).
+_PATH_END = "\0"
 
 
 class PathList(Sequence[tuple[Path, bool]]):
-    """``(path, named)`` pairs of a walk, stored on disk (see the module docstring)."""
+    """``(path, named)`` pairs of a walk, stored on disk (see the module docstring): each path's bytes
+    ended by a NUL, which no path holds, so that a folder's paths are encoded and written at once
+    (:meth:`extend_texts`) and a run of them read and decoded at once; in memory each path's offset and
+    the indices of the named ones (files named on the command line: few)."""
 
     def __init__(self, items: Iterable[tuple[Path | str, bool]] = ()) -> None:
         self._records = _Records()
         self._at = array("q")
+        self._named: set[int] = set()
         self.extend(items)
 
     def append(self, item: tuple[Path | str, bool]) -> None:
-        path, named = item
-        self._at.append(self._records.add((b"\1" if named else b"\0") + os.fsencode(path)))
+        self.extend((item,))
 
     def extend(self, items: Iterable[tuple[Path | str, bool]]) -> None:
-        """Append every item, framed ``_EXTEND_CHUNK`` at a time and written in one write each (a walk
-        of a million files would otherwise pay two writes a path)."""
-        encoded: list[bytes] = []
-        # os.fsencode's encoding, without a Python call a path
-        encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+        """Append every item, ``_EXTEND_CHUNK`` at a time, each chunk in one write."""
+        chunk: list[str] = []
+        named_at: list[int] = []
         for path, named in items:
-            encoded.append((b"\1" if named else b"\0") + (path if isinstance(path, str) else os.fspath(path)).encode(
-                encoding, errors))
-            if len(encoded) >= _EXTEND_CHUNK:
-                self._add_all(encoded)
-                encoded.clear()
-        self._add_all(encoded)
+            if named:
+                named_at.append(len(chunk))
+            chunk.append(path if isinstance(path, str) else os.fspath(path))
+            if len(chunk) >= _EXTEND_CHUNK:
+                self._add_chunk(chunk, named_at)
+                chunk, named_at = [], []
+        self._add_chunk(chunk, named_at)
 
-    def _add_all(self, encoded: list[bytes]) -> None:
-        if encoded:
-            framed, starts = frame_records(encoded)
-            base = self._records.add_framed(framed)
-            self._at.extend(array("q", map(base.__add__, starts)))
+    def _add_chunk(self, chunk: list[str], named_at: list[int]) -> None:
+        first = len(self._at)
+        self.extend_texts(chunk)
+        self._named.update(first + k for k in named_at)
+
+    def extend_texts(self, texts: list[str], named: bool = False) -> None:
+        """Append the paths ``texts`` (``named`` each, or not), encoded and written at once: nothing is
+        done per path in Python (a walk appends a folder's files so)."""
+        if len(texts) > _EXTEND_CHUNK:  # a folder of a million files: a chunk at a time, the memory bounded
+            for lo in range(0, len(texts), _EXTEND_CHUNK):
+                self.extend_texts(texts[lo:lo + _EXTEND_CHUNK], named)
+            return
+        if not texts:
+            return
+        first = len(self._at)
+        text = _PATH_END.join(texts) + _PATH_END
+        data = text.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+        # each path's bytes with its end: a character a byte where the lengths agree, else split at the ends
+        lengths = (map(len, texts) if len(data) == len(text) else map(len, data.split(b"\0")[:-1]))
+        base = self._records.add_framed(data)
+        starts = array("q", accumulate(map(add, lengths, repeat(1)), initial=base))
+        starts.pop()  # where the next path will start
+        self._at.extend(starts)
+        if named:
+            self._named.update(range(first, len(self._at)))
+
+    def _texts(self, lo: int, hi: int) -> list[str]:
+        """Paths ``lo`` .. ``hi - 1``, in one read."""
+        at = self._at
+        start = at[lo]
+        end = at[hi] if hi < len(at) else self._records.end
+        data = self._records.get_raw(start, end - start)
+        return data[:-1].decode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()).split(_PATH_END)
+
+    def _raw(self, lo: int, hi: int) -> bytes:
+        """The stored bytes of paths ``lo`` .. ``hi - 1``, without the last one's end."""
+        at = self._at
+        end = at[hi] if hi < len(at) else self._records.end
+        return self._records.get_raw(at[lo], end - at[lo])[:-1]
 
     def __len__(self) -> int:
         return len(self._at)
@@ -590,20 +626,17 @@ class PathList(Sequence[tuple[Path, bool]]):
 
     def __getitem__(self, index: int | slice) -> tuple[Path, bool] | list[tuple[Path, bool]]:
         if isinstance(index, slice):
-            return [self._load(at) for at in self._at[index]]
-        return self._load(self._at[index])
-
-    def __iter__(self) -> Iterator[tuple[Path, bool]]:
-        for at in self._at:
-            yield self._load(at)
-
-    def _load(self, at: int) -> tuple[Path, bool]:
-        text, named = self._load_text(at)
+            return [self[i] for i in range(len(self._at))[index]]
+        text, named = self._load_text(index)
         return Path(text), named
 
-    def _load_text(self, at: int) -> tuple[str, bool]:
-        data = self._records.get(at)
-        return os.fsdecode(data[1:]), data[:1] == b"\1"
+    def __iter__(self) -> Iterator[tuple[Path, bool]]:
+        for text, named in self.texts():
+            yield Path(text), named
+
+    def _load_text(self, index: int) -> tuple[str, bool]:
+        index = range(len(self._at))[index]  # an IndexError past the end; a negative index from the end
+        return self._texts(index, index + 1)[0], index in self._named
 
     def texts(self) -> Sequence[tuple[str, bool]]:
         """The same items with each path as text: no Path object is made (a ``-j N`` run's parent
@@ -636,48 +669,39 @@ class _Texts(Sequence[tuple[str, bool]]):
     def __getitem__(self, index: slice) -> list[tuple[str, bool]]: ...
 
     def __getitem__(self, index: int | slice) -> tuple[str, bool] | list[tuple[str, bool]]:
-        load = self._paths._load_text
         if isinstance(index, slice):
-            return [load(at) for at in self._paths._at[index]]
-        return load(self._paths._at[index])
+            return [self[i] for i in range(len(self._paths))[index]]
+        return self._paths._load_text(index)
 
     def __iter__(self) -> Iterator[tuple[str, bool]]:
-        load = self._paths._load_text
-        for at in self._paths._at:
-            yield load(at)
+        paths = self._paths
+        for lo in range(0, len(paths), _EXTEND_CHUNK):
+            hi = min(lo + _EXTEND_CHUNK, len(paths))
+            named = paths._named
+            yield from zip(paths._texts(lo, hi), (i in named for i in range(lo, hi)) if named else repeat(False))
+
+    def _run(self, indices: Sequence[int]) -> bool:
+        """Whether ``indices`` are a run of consecutive indices (a ``-j N`` batch of small files)."""
+        return bool(indices) and indices[-1] - indices[0] == len(indices) - 1 and list(indices) == list(
+            range(indices[0], indices[-1] + 1))
 
     def framed(self, indices: Sequence[int]) -> bytes | None:
-        """The stored records of ``indices`` when they are a run of consecutive indices (a ``-j N`` batch
-        of small files), in one read, for the worker to decode (:func:`unframe_paths`); else None."""
-        if not indices or indices[-1] - indices[0] != len(indices) - 1 or list(indices) != list(
-                range(indices[0], indices[-1] + 1)):
+        """The stored bytes of ``indices`` when they are a run of consecutive indices, none of them named
+        (a ``-j N`` batch of a folder's small files), in one read, for the worker to decode
+        (:func:`unframe_paths`); else None."""
+        if not self._run(indices):
             return None
-        at = self._paths._at
-        records = self._paths._records
-        first = at[indices[0]]
-        last = at[indices[-1]]
-        (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
-        return records.get_raw(first, last + _LEN.size + n - first)
+        lo, hi = indices[0], indices[-1] + 1
+        named = self._paths._named
+        if named and not named.isdisjoint(range(lo, hi)):
+            return None
+        return self._paths._raw(lo, hi)
 
     def many(self, indices: Sequence[int]) -> list[tuple[str, bool]]:
-        """The items at ``indices``: those of a run of consecutive indices (a ``-j N`` batch of small
-        files) read from the store in one read, not one each."""
-        at = self._paths._at
-        if len(indices) < 2 or indices[-1] - indices[0] != len(indices) - 1 or list(indices) != list(
-                range(indices[0], indices[-1] + 1)):
+        """The items at ``indices``: those of a run of consecutive indices read from the store in one
+        read, not one each."""
+        if not self._run(indices):
             return [self[i] for i in indices]
-        records = self._paths._records
-        first = at[indices[0]]
-        last = at[indices[-1]]
-        (n,) = _LEN.unpack(records.get_raw(last, _LEN.size))
-        data = records.get_raw(first, last + _LEN.size + n - first)
-        out = []
-        unpack, head = _LEN.unpack_from, _LEN.size
-        # os.fsdecode's encoding, without a Python call a file
-        encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
-        for i in indices:
-            start = at[i] - first
-            (n,) = unpack(data, start)
-            item = data[start + head:start + head + n]
-            out.append((item[1:].decode(encoding, errors), item[:1] == b"\1"))
-        return out
+        lo, hi = indices[0], indices[-1] + 1
+        named = self._paths._named
+        return list(zip(self._paths._texts(lo, hi), (i in named for i in range(lo, hi)) if named else repeat(False)))
