@@ -46,8 +46,8 @@ import weakref
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Sequence
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,8 +78,8 @@ BATCHES_PER_WORKER = 4
 
 #: A batch as it is sent to a worker: the files' indices (in the caller's list), and their ``(path, named)``
 #: items (named: on the command line; the path may be text: the worker makes the Path, so that the parent
-#: does not make one per file), or those of a run of consecutive files as the caller's store keeps them (bytes: ``recspec.spool.unframe_paths``
-#: decodes them in the worker, so that the parent decodes no path).
+#: does not make one per file), or those of a run of consecutive files as the caller's store keeps them
+#: (bytes: ``recspec.spool.unframe_paths`` decodes them in the worker, so that the parent decodes no path).
 Message = tuple[list[int], "list[tuple[Path | str, bool]] | bytes"]
 #: One file's outcome: (index, kind, value), kind ``ok`` (value: what ``check`` returned) or ``raised``
 #: (value: the exception it raised).

@@ -39,9 +39,10 @@ import sys
 import tempfile
 import weakref
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import accumulate, repeat
-from operator import add, sub
+from operator import add, rshift, sub
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
@@ -303,6 +304,34 @@ def _read_clustered(records: _Stores, group: Sequence[int]) -> list[bytes | None
     return [None if at == _ABSENT else found[at] for at in group]
 
 
+def _gather(records: _Stores, group: array[int]) -> tuple[memoryview | None, dict[int, int]]:
+    """The records at offsets ``group`` (none absent), in one view: from each store they lie in
+    (a ``-j N`` run's entries lie in the workers' segments, a batch's back to back) the bytes from the
+    first to the end of the last, read in one read and joined; and for each store's number what to take
+    from an offset to find its record's first byte (past the length) in the view. (None, {}) when the
+    reads would come to more than _ENTRIES_SPAN bytes (scattered records: read by cluster instead)."""
+    ordered = sorted(group)
+    parts: list[bytes] = []
+    shifts: dict[int, int] = {}
+    at = lo = 0
+    total = 0
+    head = _LEN.size
+    while lo < len(ordered):
+        store = ordered[lo] >> _SEGMENT_SHIFT
+        hi = bisect_left(ordered, (store + 1) << _SEGMENT_SHIFT, lo)
+        first, last = ordered[lo], ordered[hi - 1]
+        (n,) = _LEN.unpack(records.get_raw(last, head))
+        span = last + head + n - first
+        total += span
+        if total > _ENTRIES_SPAN:
+            return None, {}
+        parts.append(records.get_raw(first, span))
+        shifts[store] = first - at - head
+        at += span
+        lo = hi
+    return memoryview(b"".join(parts)), shifts
+
+
 def framed_record(framed: bytes, start: int) -> bytes:
     """The record that starts at ``start`` in what :func:`frame_records` made."""
     (n,) = _LEN.unpack_from(framed, start)
@@ -435,23 +464,20 @@ class Spool(Sequence[FileReport]):
             return
         records = self._entries
         every = self._entry_at
-        head = _LEN.size
         for lo in range(0, len(every), _ENTRIES_AT_ONCE):
             group = every[lo:lo + _ENTRIES_AT_ONCE]
             if group.count(_ABSENT) == len(group):
                 yield [None] * len(group)
                 continue
-            first, last = min(group), max(group)
-            (n,) = _LEN.unpack(records.get_raw(last, head)) if first != _ABSENT else (0,)
-            span = last + head + n - first
-            if first == _ABSENT or span > _ENTRIES_SPAN or load is bytes:
+            view, shifts = (_gather(records, group) if load is not bytes and group.count(_ABSENT) == 0
+                            else (None, {}))
+            if view is None:
                 # some files without one, or scattered over the stores: by cluster, an entry at a time
                 yield [None if data is None else load(memoryview(data)) if load is not bytes else data
                        for data in _read_clustered(records, group)]
                 continue
-            view = memoryview(records.get_raw(first, span))
-            # each entry's view from its first byte (past its length): slices made and loaded in C
-            starts = map(sub, group, repeat(first - head))
+            # each entry's place in the view, past its length, from its store's shift; sliced and loaded in C
+            starts = map(sub, group, map(shifts.__getitem__, map(rshift, group, repeat(_SEGMENT_SHIFT))))
             yield list(map(load, map(view.__getitem__, map(slice, starts, repeat(None)))))
 
     def entry(self, index: int) -> bytes | None:

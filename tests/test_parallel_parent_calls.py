@@ -1,10 +1,11 @@
-"""With ``-j N`` the recspec process does no call per file between the walk and the table.
+"""With ``-j N`` the recspec process does no call per file after the walk, the table included.
 
-A worker checks a whole batch and sends back its reports framed for the spool, with their tally
-(recspec/pipeline.py ``_pack``); the recspec process plans the batches, hands out each batch's
-paths and stores each answer. Its calls (``sys.setprofile``'s ``call`` events: a Python function, a
-generator resumed; and its ``c_call`` events: a built-in function or method, ``list.append``,
-``bytes.decode``, ``struct.unpack_from``) are counted for two runs that the batch plan splits into the same
+A worker checks a whole batch, writes its reports and table entries to its own segments of the spool
+and sends back where they lie, with their tally (recspec/pipeline.py ``_pack``); the recspec process plans the batches, hands out each batch's
+paths and stores each answer, and prints the table from the entries the workers made. Its calls
+(``sys.setprofile``'s ``call`` events: a Python function, a generator resumed; and its ``c_call``
+events: a built-in function or method, ``list.append``, ``bytes.decode``, ``struct.unpack_from``) are
+counted for two runs that the batch plan splits into the same
 number of batches (8: with ``-j 2`` the planner aims at 4 batches a worker, up to
 ``BATCH_FILES`` = 64 files each), one of 256 files and one of 512. A single call made per file
 (a size looked up through a function, a path decoded by ``os.fsdecode``, a sort key summing a
@@ -20,6 +21,7 @@ and send the recspec process only where they lie.
 
 from __future__ import annotations
 
+import io
 import sys
 from array import array
 from pathlib import Path
@@ -31,6 +33,7 @@ from recspec._parallel import BATCH_FILES, BATCHES_PER_WORKER, plan_batches
 from recspec._run import RunOptions
 from recspec.formats import FORMATS
 from recspec.pipeline import check_files, walk_files
+from recspec.render._table import TABLE_FINDINGS_PER_RULE, EntryMaker, print_table
 from recspec.spool import PathList, Spool
 
 JOBS = 2
@@ -60,7 +63,9 @@ def _parent_calls(folder: Path) -> tuple[int, int, int]:
     with files, Spool() as spool:
         sys.setprofile(count)  # this thread only; a forked worker counts into its own copy
         try:
-            run = check_files(files, RunOptions(jobs=JOBS, cross_check=False), into=spool, sizes=sizes)
+            run = check_files(files, RunOptions(jobs=JOBS, cross_check=False), into=spool, sizes=sizes,
+                              entry=EntryMaker(TABLE_FINDINGS_PER_RULE))
+            print_table(run.report, io.StringIO())  # from the entries the workers made
         finally:
             sys.setprofile(None)
         reported = len(run.report.files)

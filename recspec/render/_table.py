@@ -108,8 +108,9 @@ def print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FIN
         entries = list(chunk)
         if entries and None not in entries:
             # every file's entry made: the rows laid out with no Python step per file
-            cells, below = zip(*entries)
-            out.write("".join(chain.from_iterable(zip(map(str.rstrip, starmap(row, cells)), repeat("\n"), below))))
+            all_cells, all_below = zip(*entries)
+            out.write("".join(chain.from_iterable(
+                zip(map(str.rstrip, starmap(row, all_cells)), repeat("\n"), all_below))))
             at += len(entries)
             continue
         lines: list[str] = []
