@@ -39,10 +39,10 @@ import sys
 import tempfile
 import weakref
 from array import array
-from bisect import bisect_left
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import accumulate, repeat
-from operator import add, rshift, sub
+from itertools import accumulate, compress, islice, repeat
+from operator import add, gt, sub
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
@@ -304,32 +304,34 @@ def _read_clustered(records: _Stores, group: Sequence[int]) -> list[bytes | None
     return [None if at == _ABSENT else found[at] for at in group]
 
 
-def _gather(records: _Stores, group: array[int]) -> tuple[memoryview | None, dict[int, int]]:
-    """The records at offsets ``group`` (none absent), in one view: from each store they lie in
-    (a ``-j N`` run's entries lie in the workers' segments, a batch's back to back) the bytes from the
-    first to the end of the last, read in one read and joined; and for each store's number what to take
-    from an offset to find its record's first byte (past the length) in the view. (None, {}) when the
-    reads would come to more than _ENTRIES_SPAN bytes (scattered records: read by cluster instead)."""
+def _gather(records: _Stores, group: array[int]) -> tuple[memoryview | None, list[int], list[int]]:
+    """The records at offsets ``group`` (none absent) in one view, read a cluster at a time (records
+    within _ENTRIES_GAP bytes of the one before in the same store: a ``-j N`` batch's entries lie back to
+    back in its worker's segment), the clusters found and each record placed with no Python step per
+    record. Returns the view, the clusters' first offsets, and for cluster ``k`` at ``[k + 1]`` what to
+    take from an offset in it to find its record's first byte (past the length) in the view
+    (:func:`bisect.bisect_right` of the offset in the first list gives ``k + 1``); the view is None when
+    the reads would come to more than _ENTRIES_SPAN bytes (read by cluster, a record at a time, instead)."""
     ordered = sorted(group)
+    # where a record lies more than _ENTRIES_GAP bytes after the one before (another store: far more)
+    far = compress(range(1, len(ordered)), map(gt, map(sub, islice(ordered, 1, None), ordered), repeat(_ENTRIES_GAP)))
+    cuts = [0, *far, len(ordered)]
     parts: list[bytes] = []
-    shifts: dict[int, int] = {}
-    at = lo = 0
-    total = 0
+    firsts: list[int] = []
+    shifts = [0]
+    at = 0
     head = _LEN.size
-    while lo < len(ordered):
-        store = ordered[lo] >> _SEGMENT_SHIFT
-        hi = bisect_left(ordered, (store + 1) << _SEGMENT_SHIFT, lo)
+    for lo, hi in zip(cuts, islice(cuts, 1, None)):
         first, last = ordered[lo], ordered[hi - 1]
         (n,) = _LEN.unpack(records.get_raw(last, head))
         span = last + head + n - first
-        total += span
-        if total > _ENTRIES_SPAN:
-            return None, {}
+        if at + span > _ENTRIES_SPAN:
+            return None, [], []
         parts.append(records.get_raw(first, span))
-        shifts[store] = first - at - head
+        firsts.append(first)
+        shifts.append(first - at - head)
         at += span
-        lo = hi
-    return memoryview(b"".join(parts)), shifts
+    return memoryview(b"".join(parts)), firsts, shifts
 
 
 def framed_record(framed: bytes, start: int) -> bytes:
@@ -469,15 +471,15 @@ class Spool(Sequence[FileReport]):
             if group.count(_ABSENT) == len(group):
                 yield [None] * len(group)
                 continue
-            view, shifts = (_gather(records, group) if load is not bytes and group.count(_ABSENT) == 0
-                            else (None, {}))
+            view, firsts, shifts = (_gather(records, group) if load is not bytes and group.count(_ABSENT) == 0
+                                    else (None, [], []))
             if view is None:
                 # some files without one, or scattered over the stores: by cluster, an entry at a time
                 yield [None if data is None else load(memoryview(data)) if load is not bytes else data
                        for data in _read_clustered(records, group)]
                 continue
-            # each entry's place in the view, past its length, from its store's shift; sliced and loaded in C
-            starts = map(sub, group, map(shifts.__getitem__, map(rshift, group, repeat(_SEGMENT_SHIFT))))
+            # each entry's place in the view, from its cluster's shift; sliced and loaded in C
+            starts = map(sub, group, map(shifts.__getitem__, map(bisect_right, repeat(firsts), group)))
             yield list(map(load, map(view.__getitem__, map(slice, starts, repeat(None)))))
 
     def entry(self, index: int) -> bytes | None:

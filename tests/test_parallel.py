@@ -164,11 +164,11 @@ def test_plan_batches_groups_small_files_and_keeps_big_ones_alone_biggest_first(
     from recspec._parallel import BATCH_BYTES, BATCH_FILES, plan_batches
 
     big = [BATCH_BYTES, 3 * BATCH_BYTES, 2 * BATCH_BYTES]
-    sizes = [100] * 1000 + big
+    sizes = [100] * 4000 + big
     batches = plan_batches(sizes, jobs=2)
-    assert batches[:3] == [[1001], [1002], [1000]]  # the big files alone, biggest first
+    assert batches[:3] == [[4001], [4002], [4000]]  # the big files alone, biggest first
     small = batches[3:]
-    assert [i for b in small for i in b] == list(range(1000))  # every small file once, in the given order
+    assert [i for b in small for i in b] == list(range(4000))  # every small file once, in the given order
     assert max(len(b) for b in small) == BATCH_FILES
     # few files: small enough batches that each of the workers gets several
     assert [len(b) for b in plan_batches([100] * 16, jobs=2)] == [2] * 8

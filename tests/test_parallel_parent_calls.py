@@ -7,7 +7,7 @@ paths and stores each answer, and prints the table from the entries the workers 
 events: a built-in function or method, ``list.append``, ``bytes.decode``, ``struct.unpack_from``) are
 counted for two runs that the batch plan splits into the same
 number of batches (8: with ``-j 2`` the planner aims at 4 batches a worker, up to
-``BATCH_FILES`` = 64 files each), one of 256 files and one of 512. A single call made per file
+``BATCH_FILES`` files each, 64 at least), one of 256 files and one of 512. A single call made per file
 (a size looked up through a function, a path decoded by ``os.fsdecode``, a sort key summing a
 batch's sizes with a generator) would add 256 calls at least; what may differ between the runs is
 how often the recspec process wakes up to wait for its workers, a few dozen calls a wake-up (about
@@ -75,7 +75,7 @@ def _parent_calls(folder: Path) -> tuple[int, int, int]:
 
 def test_the_plan_gives_both_runs_the_same_number_of_batches() -> None:
     # the premise of the comparison below, from the planner's constants
-    assert BATCH_FILES == 64 and BATCHES_PER_WORKER == 4
+    assert BATCH_FILES >= 64 and BATCHES_PER_WORKER == 4
     assert len(plan_batches([1000] * SMALL, JOBS)) == len(plan_batches([1000] * LARGE, JOBS)) == 8
 
 
