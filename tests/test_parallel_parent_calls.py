@@ -1,8 +1,9 @@
 """With ``-j N`` the recspec process does no call per file after the walk, the table included.
 
 A worker checks a whole batch, writes its reports and table entries to its own segments of the spool
-and sends back where they lie, with their tally (recspec/pipeline.py ``_pack``); the recspec process plans the batches, hands out each batch's
-paths and stores each answer, and prints the table from the entries the workers made. Its calls
+and sends back where they lie, with their tally (recspec/pipeline.py ``_pack``); the recspec process
+plans the batches, hands out each batch's paths and stores each answer, and prints the table from the
+entries the workers made. Its calls
 (``sys.setprofile``'s ``call`` events: a Python function, a generator resumed; and its ``c_call``
 events: a built-in function or method, ``list.append``, ``bytes.decode``, ``struct.unpack_from``) are
 counted for two runs that the batch plan splits into the same
