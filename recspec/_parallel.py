@@ -43,11 +43,15 @@ import signal
 import sys
 import time
 import weakref
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .spool import unframe_paths
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -65,22 +69,27 @@ WALL_FACTOR = 3.0
 FAULT_ENV = "RECSPEC_TEST_WORKER_FAULT"
 #: A batch holds at most this many files and this many bytes; a file of BATCH_BYTES or more is
 #: a batch of its own. A small file's check (about 0.5 ms for a raSkat file) is shorter than a
-#: round trip to a worker, so handing them out one at a time made -j 2 slower than -j 1.
-BATCH_FILES = 64
+#: round trip to a worker, so handing them out one at a time made -j 2 slower than -j 1; and the
+#: parent's work per batch (a wake-up, a message each way, a tally merged: about 0.3 ms) is spread
+#: over the batch's files, 1.2 us a file at 256 (5 us at 64, the cap before).
+BATCH_FILES = 256
 BATCH_BYTES = 1 << 20
 #: Batches are made small enough that each worker gets at least this many, so that no worker is
 #: left with a long batch while the others are idle at the end of a run.
 BATCHES_PER_WORKER = 4
 
-#: One file for a worker: (index in the caller's list, path, named on the command line). The path may
-#: be text: the worker makes the Path, so that the parent does not make one per file.
-Task = tuple[int, "Path | str", bool]
+#: A batch as it is sent to a worker: the files' indices (in the caller's list), and their ``(path, named)``
+#: items (named: on the command line; the path may be text: the worker makes the Path, so that the parent
+#: does not make one per file), or those of a run of consecutive files as the caller's store keeps them
+#: (bytes: ``recspec.spool.unframe_paths`` decodes them in the worker, so that the parent decodes no path).
+Message = tuple[list[int], "list[tuple[Path | str, bool]] | bytes"]
 #: One file's outcome: (index, kind, value), kind ``ok`` (value: what ``check`` returned) or ``raised``
 #: (value: the exception it raised).
 Result = tuple[int, str, Any]
-#: Run in the worker on a batch's results before they are sent: the results to send in their place
-#: and a summary of the batch, handed to the parent's ``on_summary`` (see :func:`run_in_workers`).
-Pack = Callable[[list[Result]], tuple[list[Result], Any]]
+#: Run in the worker on a batch's results before they are sent, with what ``setup`` made for the worker
+#: (None without): the results to send in their place and a summary of the batch, handed to the
+#: parent's ``on_summary`` (see :func:`run_in_workers`).
+Pack = Callable[[list[Result], Any], tuple[list[Result], Any]]
 #: What pickling an object it cannot pickle raises.
 PICKLE_ERRORS = (pickle.PicklingError, TypeError, AttributeError)
 
@@ -99,20 +108,17 @@ def plan_batches(sizes: Sequence[int], jobs: int) -> list[list[int]]:
     per_batch = max(1, min(BATCH_FILES, -(-len(small) // (max(1, jobs) * BATCHES_PER_WORKER))))
     batches = [[i] for i, size in enumerate(sizes) if size >= BATCH_BYTES]
     weights = [-sizes[b[0]] for b in batches]  # minus each batch's bytes, the key it is sorted by
-    batch: list[int] = []
-    batch_bytes = 0
-    # a plain loop, no Python call per file: the recspec process plans a million files' batches alone
-    for i in small:
-        size = sizes[i]
-        if batch and (len(batch) >= per_batch or batch_bytes + size > BATCH_BYTES):
-            batches.append(batch)
-            weights.append(-batch_bytes)
-            batch, batch_bytes = [], 0
-        batch.append(i)
-        batch_bytes += size
-    if batch:
-        batches.append(batch)
-        weights.append(-batch_bytes)
+    # the small files' bytes summed in order (before[k]: the first k files'), so that each batch is cut where
+    # a search puts it: the recspec process plans a million files' batches with no call per file
+    before = [0, *accumulate([sizes[i] for i in small])]
+    lo, n = 0, len(small)
+    while lo < n:
+        # the most files from lo that hold at most BATCH_BYTES together (a file alone may hold more: none
+        # here) and at most per_batch; at least one
+        hi = max(lo + 1, min(lo + per_batch, bisect_right(before, before[lo] + BATCH_BYTES, lo) - 1))
+        batches.append(small[lo:hi])
+        weights.append(before[lo] - before[hi])
+        lo = hi
     order = sorted(range(len(batches)), key=weights.__getitem__)  # stable: ties keep the given order
     return [batches[b] for b in order]
 
@@ -193,7 +199,7 @@ _IN_FLIGHT = 2
 
 
 def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
-            parent_pid: int | None = None, pack: Pack | None = None) -> None:
+            parent_pid: int | None = None, pack: Pack | None = None, made: Any = None) -> None:
     if parent_pid is not None:
         _die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -205,8 +211,9 @@ def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
             return
         if batch is None:
             return
+        indices, items = batch
         results: list[Result] = []
-        for index, name, named in batch:
+        for index, (name, named) in zip(indices, unframe_paths(items) if isinstance(items, bytes) else items):
             path = Path(name)
             progress[_CPU_START] = time.process_time()  # the clocks first: the parent reads _AT first
             progress[_WALL_START] = time.monotonic()
@@ -219,7 +226,7 @@ def _worker(conn: Connection, check: Callable[[Path, bool], Any], progress: Any,
                 results.append((index, "raised", e))
         summary = None
         if pack is not None:
-            results, summary = pack(results)
+            results, summary = pack(results, made)
         try:
             conn.send((results, summary))
         except PICKLE_ERRORS:  # a result that cannot cross processes
@@ -238,36 +245,38 @@ def _sendable(result: Result) -> Result:
 class _Slot:
     """One worker process and the files sent to it whose results have not come back."""
 
-    def __init__(self, ctx: Any, check: Callable[[Path, bool], Any], pack: Pack | None = None) -> None:
+    def __init__(self, ctx: Any, check: Callable[[Path, bool], Any], pack: Pack | None = None,
+                 made: Any = None) -> None:
         self.conn, child = ctx.Pipe()
         _PARENT_ENDS.add(self.conn)
         self.progress = ctx.RawArray("d", 3)
         self.progress[_AT] = -1.0  # no file started yet
-        self.proc = ctx.Process(target=_worker, args=(child, check, self.progress, os.getpid(), pack), daemon=True)
+        self.proc = ctx.Process(target=_worker, args=(child, check, self.progress, os.getpid(), pack, made),
+                                daemon=True)
         self.proc.start()
         child.close()
-        self.queue: list[Task] = []  # sent, not answered, in the order the worker checks them
+        self.queue: list[int] = []  # the files sent, not answered, in the order the worker checks them
         self.in_flight: deque[int] = deque()  # how many files each unanswered batch holds
         self.answered = 0  # files whose results have come back
         self.deadline = 0.0
         self.waiting_since = 0.0  # when the worker last had no file of ``queue`` started
         self.cpu_clock = True  # False where the worker's CPU time cannot be read: the limit is wall time
 
-    def give(self, batch: list[Task], timeout: float) -> None:
+    def give(self, batch: Message, timeout: float) -> None:
         if not self.queue:
             self.waiting_since = time.monotonic()
             self.deadline = self.waiting_since + timeout
-        self.queue.extend(batch)
-        self.in_flight.append(len(batch))
+        self.queue.extend(batch[0])
+        self.in_flight.append(len(batch[0]))
         try:
             self.conn.send(batch)
         except OSError:  # the worker died after its last answer: the loop sees it, and the batch goes to the next
             pass
 
-    def wants_more(self, next_batch: list[Task]) -> bool:
+    def wants_more(self, next_batch: Message) -> bool:
         """Idle, or one batch in flight and the next is a batch of several (small) files: a big
         file waits for an idle worker, so that it does not queue behind another big one."""
-        return not self.in_flight or (len(self.in_flight) < _IN_FLIGHT and len(next_batch) > 1)
+        return not self.in_flight or (len(self.in_flight) < _IN_FLIGHT and len(next_batch[0]) > 1)
 
     def answer(self, results: list[Result], timeout: float) -> list[Result]:
         """The results of the oldest batch in flight, which it is taken off."""
@@ -325,13 +334,13 @@ class _Slot:
 
 class _Pending:
     """The batches not handed out yet, in order: a lost worker's files first, then the planned batches,
-    whose tasks are made as they are handed out (not all at the start: a run may have a million)."""
+    whose messages are made as they are handed out (not all at the start: a run may have a million)."""
 
     def __init__(self, files: Sequence[tuple[Path | str, bool]], batches: Sequence[Sequence[int]]) -> None:
         self._files = files
         self._batches = batches
         self._next = 0
-        self._again: list[list[Task]] = []
+        self._again: list[Message] = []
 
     def __bool__(self) -> bool:
         return bool(self._again) or self._next < len(self._batches)
@@ -339,28 +348,35 @@ class _Pending:
     def __len__(self) -> int:
         return len(self._again) + len(self._batches) - self._next
 
-    def peek(self) -> list[Task]:
-        if not self._again:
-            batch = self._batches[self._next]
+    def message(self, batch: Sequence[int]) -> Message:
+        """What a worker is sent for these files: a run of consecutive files of a stored walk as stored
+        (``framed``, one read, decoded by the worker), else their items."""
+        framed = getattr(self._files, "framed", None)
+        items = framed(batch) if framed is not None else None
+        if items is None:
             many = getattr(self._files, "many", None)  # a stored walk reads a batch's paths in one go
-            files = many(batch) if many is not None else [self._files[i] for i in batch]
-            self._again.append([(i, *file) for i, file in zip(batch, files)])
+            items = many(batch) if many is not None else [self._files[i] for i in batch]
+        return list(batch), items
+
+    def peek(self) -> Message:
+        if not self._again:
+            self._again.append(self.message(self._batches[self._next]))
             self._next += 1
         return self._again[-1]
 
-    def pop(self) -> list[Task]:
+    def pop(self) -> Message:
         batch = self.peek()
         self._again.pop()
         return batch
 
-    def push(self, batch: list[Task]) -> None:
-        self._again.append(batch)
+    def push(self, batch: list[int]) -> None:
+        self._again.append(self.message(batch))
 
 
 def run_in_workers(files: Sequence[tuple[Path | str, bool]], check: Callable[[Path, bool], Any], *, jobs: int,
                    timeout: float, on_result: Callable[[int, str, Any], None],
                    batches: Sequence[Sequence[int]] | None = None, pack: Pack | None = None,
-                   on_summary: Callable[[Any], None] | None = None) -> None:
+                   on_summary: Callable[[Any], None] | None = None, setup: Callable[[int], Any] | None = None) -> None:
     """Check ``files`` in ``jobs`` worker processes; ``on_result(index, kind, value)`` is called once
     per file, in completion order, with kind ``ok`` (value: what ``check`` returned), ``raised``
     (value: the exception ``check`` raised) or ``lost`` (value: a :class:`WorkerLost`).
@@ -375,19 +391,30 @@ def run_in_workers(files: Sequence[tuple[Path | str, bool]], check: Callable[[Pa
     ``on_summary`` before the batch's ``on_result`` calls. The files ``pack`` took into its summary
     get no ``on_result`` call (``on_summary`` has them), so the parent's work per file can be as
     little as the summary needs. A batch lost with its worker sends no summary.
+
+    ``setup``, if given, is called in the parent before each worker is forked, with the worker's
+    number (0 .. ``jobs`` - 1; a worker that replaces a lost one gets the lost one's number, after
+    every answer the lost one sent has gone to ``on_summary``): what it returns is handed to ``pack`` in
+    that worker (files it opened are inherited). Where workers are spawned, not forked, it is not
+    called and ``pack`` gets None.
     """
     import multiprocessing  # here, not at the top: a serial run (-j 1) never pays for it
     from multiprocessing.connection import wait
 
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    forking = "fork" in multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if forking else "spawn")
+
+    def start(number: int) -> _Slot:
+        return _Slot(ctx, check, pack, setup(number) if setup is not None and forking else None)
+
     pending = _Pending(files, batches if batches is not None else [[i] for i in range(len(files))])
     slots: list[_Slot] = []
     # what the workers inherit is left out of their garbage collections: a collection that went
     # through it would copy every page it touched (about 7% of a worker's CPU on 10,000 small files)
     gc.freeze()
     try:
-        for _ in range(min(jobs, len(pending))):
-            slots.append(_Slot(ctx, check, pack))
+        for number in range(min(jobs, len(pending))):
+            slots.append(start(number))
         for slot in slots:
             while pending and slot.wants_more(pending.peek()):
                 slot.give(pending.pop(), timeout)
@@ -424,14 +451,14 @@ def run_in_workers(files: Sequence[tuple[Path | str, bool]], check: Callable[[Pa
                     elif lost.kind == "timeout" and slot.at() != blamed:
                         blamed = -1  # it finished that file just before it was stopped: nobody is to blame
                     # the files before and after the one it was checking are checked again by a new worker
-                    again = [task for at, task in enumerate(slot.queue) if at != blamed]
+                    again = [index for at, index in enumerate(slot.queue) if at != blamed]
                     if blamed >= 0:
-                        on_result(slot.queue[blamed][0], "lost", lost)
+                        on_result(slot.queue[blamed], "lost", lost)
                     slot.queue = []
                     if again:
                         pending.push(again)
                     if pending:
-                        slots[i] = slot = _Slot(ctx, check, pack)  # a fresh worker for the remaining files
+                        slots[i] = slot = start(i)  # a fresh worker for the remaining files
                 while pending and slot.wants_more(pending.peek()):
                     slot.give(pending.pop(), timeout)
     finally:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import operator
 import os
 import stat
 import traceback
@@ -27,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, NamedTuple, Protocol
 
 from ._limits import MAX_STREAM_SIZE, open_input
 from ._parallel import (
@@ -43,11 +44,11 @@ from ._run import RunOptions
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, sniff, sniff_evidence
 from .report import FileReport, Finding, Report, Severity, Tally, Verdict
-from .spool import PathList, Spool, frame_records, framed_record, load_record, record
+from .spool import PathList, SegmentWriter, Spool, frame_records, framed_record, load_record, record
 from .trace import collecting
 
 __all__ = ["CheckRun", "RunOptions", "RunProgress", "check_file", "check_files", "check_paths", "check_stream",
-           "iter_files", "walk_files"]
+           "iter_files", "walk_files", "walk_folders"]
 
 
 class RunProgress(Protocol):
@@ -85,25 +86,36 @@ def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] 
     the Path (a folder of a million files would make a million). ``sizes``, if given, gets each
     yielded folder member's size in bytes (-1 for a file named on the command line: not looked at
     here), from the look the walk takes anyway (for ``-j N``'s batches: :func:`check_files`)."""
+    for names, named in walk_folders(paths, errors, not_regular, sizes):
+        for name in names:
+            yield name, named
+
+
+def walk_folders(paths: Sequence[str], errors: list[str], not_regular: list[Path] | None = None,
+                 sizes: array[int] | None = None) -> Iterator[tuple[list[str], bool]]:
+    """:func:`walk_files` a folder at a time: each folder's files (in order) as a list, ``named`` False,
+    and each file named on the command line alone, ``named`` True; for a caller that stores a folder's
+    paths at once (``spool.PathList.extend_texts``), with no Python step per file."""
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            yield from _walk_folder(str(p), errors, not_regular, sizes)
+            for members in _walk_folder(str(p), errors, not_regular, sizes):
+                yield members, False
         elif p.exists():
             if sizes is not None:
                 sizes.append(-1)
-            yield str(p), True
+            yield [str(p)], True
         else:
             errors.append(f"{name}: no such file or folder")
 
 
 def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
-                 sizes: array[int] | None) -> Iterator[tuple[str, bool]]:
-    """One folder of :func:`walk_files`, as ``os.walk`` would go through it (top down, a folder's files
+                 sizes: array[int] | None) -> Iterator[list[str]]:
+    """One folder of :func:`walk_folders`, as ``os.walk`` would go through it (top down, a folder's files
     then its sub-folders, each in sorted order; a link to a folder is neither entered nor reported),
     from one ``os.scandir`` a folder: a member's path and look (``stat``) come from its directory
     entry, with no path joined or ``os.stat`` called by name per file, and the folders still to list
-    on a stack (not nested generators, through each of which every path would be passed up)."""
+    on a stack (not nested generators). Each folder's files are given as one list."""
     # each folder as its members' paths start (Path's spelling: "./a" is "a") and as os.walk names it in an error
     stack = [(top, top)]
     while stack:
@@ -116,6 +128,7 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
             continue
         here = folder == "."  # in "." a member is its name, as Path("./a") spells it
         subfolders: list[tuple[str, str]] = []
+        members: list[str] = []
         for entry in entries:
             fn = entry.name
             if fn.startswith("."):
@@ -138,14 +151,15 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
             if size is not None:
                 if sizes is not None:
                     sizes.append(size)
-                yield member, False
+                members.append(member)
             elif not_regular is not None:
                 not_regular.append(Path(member))
+        if members:
+            yield members
         stack.extend(reversed(subfolders))  # the first sub-folder is listed next
 
 
-def _entry_name(entry: os.DirEntry[str]) -> str:
-    return entry.name
+_entry_name = operator.attrgetter("name")  # a directory entry's sort key, with no Python call per entry
 
 
 #: The cross-check modes by name, as ``--cross-check MODE`` and ``recspec.check(cross_check=...)`` take them,
@@ -320,6 +334,8 @@ class _Results:
 
     def __init__(self, into: Spool | None, entry: Callable[[FileReport], bytes] | None = None) -> None:
         self._into = into
+        #: the spool, where ``-j N`` workers write their reports to segments of it (None: a list)
+        self.spool = into
         self._kept: dict[int, FileReport] = {}
         #: what makes each file's table entry, stored beside its report (a list of reports keeps none)
         self.entry = entry if into is not None else None
@@ -341,6 +357,12 @@ class _Results:
             framed, starts = records
             for index, start in zip(indices, starts):
                 self._kept[index] = load_record(framed_record(framed, start))
+
+    def put_written(self, batch: _Written) -> int:
+        """A worker's batch of reports written to its segments of the spool (:func:`_pack`); how many."""
+        assert self._into is not None  # segments are made for a spool only
+        self._into.tally.merge(batch.tally)
+        return self._into.put_written(batch.lo, batch.offsets, batch.entries)
 
     def files(self) -> Sequence[FileReport]:
         return self._into.seal() if self._into is not None else [self._kept[i] for i in sorted(self._kept)]
@@ -377,15 +399,23 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: RunOptions, r
     texts = files.texts() if isinstance(files, PathList) else [(str(path), named) for path, named in files]
     steps = getattr(progress, "steps", None)  # many files at once (the CLI's bar); else one step each
 
-    def on_batch(batch: _Batch) -> None:
-        # the batch's reports, stored in one write: nothing here is done per file but storing its offset
-        results.put_batch(batch)
-        indices = batch[1]
-        if progress is not None and indices:
+    def on_batch(batch: _Batch | _Written) -> None:
+        if isinstance(batch, _Written):
+            # written by the worker to its segments: stored with a slice of offsets, the bytes never read here
+            ends[batch.segment] = batch.ends
+            count = results.put_written(batch)
+            last = batch.last
+        else:
+            # the batch's reports, stored in one write: nothing here is done per file but storing its offset
+            results.put_batch(batch)
+            indices = batch[1]
+            count = len(indices)
+            last = indices[-1] if indices else -1
+        if progress is not None and count:
             if steps is not None:
-                steps(len(indices), texts[indices[-1]][0])
+                steps(count, texts[last][0])
             else:
-                for index in indices:
+                for index in sorted(_stored_indices(batch)):
                     progress.step(texts[index][0])
 
     def on_result(index: int, kind: str, value: Any) -> None:
@@ -421,12 +451,29 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: RunOptions, r
     jobs = options.jobs
     batches = plan_batches(known, jobs)
     _preload(texts, batches[:jobs], options)
+    spool = results.spool
+    writers: dict[int, SegmentWriter] = {}  # each worker's segments of the spool, by its number
+    ends: dict[int, tuple[int, int]] = {}  # where each worker's segments end, by their number, as it answered
+
+    def setup(number: int) -> SegmentWriter:
+        """The segments worker ``number`` writes to: new, or those of the worker it replaces, from where
+        that one's last answer ended (what it wrote after is overwritten: never read)."""
+        writer = writers.get(number)
+        if writer is None:
+            assert spool is not None
+            writer = writers[number] = spool.segment(entries=entry is not None)
+        else:
+            writer.records.end, entry_end = ends.get(writer.records.number, (0, 0))
+            if writer.entries is not None:
+                writer.entries.end = entry_end
+        return writer
+
     # the workers (forked, or spawned with the function pickled) check each file as the options say
     run_in_workers(texts, functools.partial(_check_named, collect_traces=options.collect_traces,
                                             **_file_options(options)), jobs=jobs,
                    timeout=options.timeout or DEFAULT_FILE_TIMEOUT,
                    on_result=on_result, batches=batches, pack=functools.partial(_pack, entry=entry),
-                   on_summary=on_batch)
+                   on_summary=on_batch, setup=setup if spool is not None else None)
     io_errors.extend(errors[i] for i in sorted(errors))
 
 
@@ -463,12 +510,37 @@ def _preload(texts: Sequence[tuple[str, bool]], batches: Sequence[Sequence[int]]
 _Batch = tuple[Tally, "array[int]", tuple[bytes, "array[int]"], "tuple[bytes, array[int]] | None"]
 
 
-def _pack(results: list[Result], entry: Callable[[FileReport], bytes] | None = None) -> tuple[list[Result], _Batch]:
-    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`, framed
-    back to back), each with what ``entry`` makes of it (or None), their indices and their tally, so
-    that the recspec process stores the batch in one write and reads no report; the results left to
-    send one by one are the rest (a file no format claims, an error), and a report that cannot be
-    pickled becomes an error saying so."""
+class _Written(NamedTuple):
+    """A worker's batch of reports written to its segments of the spool (:func:`_pack`), as the recspec
+    process stores it (``Spool.put_written``): file ``lo + k``'s report at ``offsets[k]`` (-1: none), its
+    table entry at ``entries[k]``; the tally; the last file stored (for the progress bar); the worker's
+    segment (its records' number) and where its segments end now (records, entries)."""
+
+    tally: Tally
+    lo: int
+    offsets: array[int]
+    entries: array[int] | None
+    last: int
+    segment: int
+    ends: tuple[int, int]
+
+
+def _stored_indices(batch: _Batch | _Written) -> list[int]:
+    """The files a batch stored, for a progress that takes one step a file."""
+    if isinstance(batch, _Written):
+        return [batch.lo + k for k, at in enumerate(batch.offsets) if at >= 0]
+    return list(batch[1])
+
+
+def _pack(results: list[Result], writer: SegmentWriter | None = None,
+          entry: Callable[[FileReport], bytes] | None = None) -> tuple[list[Result], _Batch | _Written]:
+    """In a worker: a batch's reports as the spool stores them (:func:`~recspec.spool.record`), each with
+    what ``entry`` makes of it (or None), and their tally; written by the worker to its segments of the
+    spool (``writer``, :func:`_check_in_workers`' ``setup``) so that the recspec process stores only where
+    they lie, with a slice; or, without segments (spawned workers) or when writing them failed, framed
+    back to back with their indices, so that the recspec process stores the batch in one write and reads
+    no report. The results left to send one by one are the rest (a file no format claims, an error), and
+    a report that cannot be pickled becomes an error saying so."""
     tally = Tally()
     out: list[Result] = []
     indices = array("q")
@@ -493,6 +565,16 @@ def _pack(results: list[Result], entry: Callable[[FileReport], bytes] | None = N
             entries.append(made)
         else:
             out.append((index, kind, value))
+    if writer is not None and indices:
+        lo = min(indices)
+        try:
+            offsets, entry_offsets = writer.write_batch(lo, max(indices) - lo + 1, indices, records,
+                                                        entries if entry is not None else None)
+        except OSError:
+            pass  # sent as bytes: the recspec process stores them in its own file, or says what is wrong
+        else:
+            return out, _Written(tally, lo, offsets, entry_offsets, max(indices), writer.records.number,
+                                 writer.ends())
     return out, (tally, indices, frame_records(records), frame_records(entries) if entry is not None else None)
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
 
-from .pipeline import walk_files
+from .pipeline import walk_files, walk_folders
 from .spool import PathList
 
 __all__ = ["Shard", "ShardSelection", "Walked", "WalkedFile", "run_options", "select", "shard_arg", "shard_key",
@@ -178,7 +178,9 @@ def select(paths: Sequence[str], shard: Shard | None, *, sizes: array[int] | Non
     errors: list[str] = []
     not_regular: list[Path] = []
     if shard is None:
-        files = PathList(walk_files(paths, errors, not_regular, sizes))
+        files = PathList()
+        for names, named in walk_folders(paths, errors, not_regular, sizes):
+            files.extend_texts(names, named)  # a folder's paths stored at once
         return Walked(files, len(files), errors, not_regular, None)
     found: list[tuple[Path, str]] = []
     selection = ShardSelection(shard, walk(paths, errors, found))

@@ -164,11 +164,11 @@ def test_plan_batches_groups_small_files_and_keeps_big_ones_alone_biggest_first(
     from recspec._parallel import BATCH_BYTES, BATCH_FILES, plan_batches
 
     big = [BATCH_BYTES, 3 * BATCH_BYTES, 2 * BATCH_BYTES]
-    sizes = [100] * 1000 + big
+    sizes = [100] * 4000 + big
     batches = plan_batches(sizes, jobs=2)
-    assert batches[:3] == [[1001], [1002], [1000]]  # the big files alone, biggest first
+    assert batches[:3] == [[4001], [4002], [4000]]  # the big files alone, biggest first
     small = batches[3:]
-    assert [i for b in small for i in b] == list(range(1000))  # every small file once, in the given order
+    assert [i for b in small for i in b] == list(range(4000))  # every small file once, in the given order
     assert max(len(b) for b in small) == BATCH_FILES
     # few files: small enough batches that each of the workers gets several
     assert [len(b) for b in plan_batches([100] * 16, jobs=2)] == [2] * 8
@@ -208,6 +208,41 @@ def test_a_fault_inside_a_batch_costs_only_that_file(many, monkeypatch, fault, v
     assert got.pop(f"f10{SUF}")["verdict"] == verdict
     want.pop(f"f10{SUF}")
     assert got == want
+
+
+def _table_blocks(table: str) -> list[str]:
+    """The table's lines grouped a row at a time: a file's row with the findings' lines under it."""
+    blocks: list[str] = []
+    for line in table.splitlines():
+        if line.startswith(" ") and blocks:
+            blocks[-1] += "\n" + line
+        else:
+            blocks.append(line)
+    return blocks
+
+
+def test_a_worker_that_dies_keeps_the_table_rows_it_answered(tmp_path, monkeypatch):
+    """The table's rows are made by the workers and written to their own segments of the spool with
+    the reports: a worker that dies on f20 (its batch, f18-f20, is the seventh of eight, handed out
+    in order since the files are the same size: each worker has answered a batch before) loses none
+    of the rows it answered, and the worker that replaces it writes on after them. The table is the
+    serial run's but for f20's row, which says crash, and the summary, which counts it."""
+    from recspec._parallel import plan_batches
+
+    source = CORPUS / f"invalid/{example_invalid_file(INFO)[0].name}"
+    for i in range(24):
+        shutil.copy(source, tmp_path / f"f{i:02d}{SUF}")
+    assert plan_batches([source.stat().st_size] * 24, jobs=2)[6] == [18, 19, 20]
+    serial_code, serial, _ = run("check", str(tmp_path))
+    monkeypatch.setenv("RECSPEC_TEST_WORKER_FAULT", "crash=f20.")
+    code, out, err = run("check", "-j", "2", str(tmp_path))
+    assert code == serial_code == 1 and err == ""
+    f20 = str(tmp_path / f"f20{SUF}") + " "
+    got, want = _table_blocks(out), _table_blocks(serial)
+    assert len(got) == len(want) == 24 + 3  # the header, a row per file, a blank line, the summary
+    crashed = [b for b in got if b.startswith(f20)]
+    assert len(crashed) == 1 and "crash" in crashed[0].split("\n")[0].split()
+    assert [b for b in got[:-1] if not b.startswith(f20)] == [b for b in want[:-1] if not b.startswith(f20)]
 
 
 def _name_of(path: Path, named: bool) -> str:

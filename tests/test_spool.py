@@ -384,3 +384,62 @@ def test_html_draws_the_first_pictured_files_and_says_so(monkeypatch) -> None:
     monkeypatch.setattr(_html, "PICTURED_FILES", 1)
     cut = render("html", report, RenderContext(report))
     assert cut.count("<figure") == 1 and "Pictures are drawn for the first 1 files of the 3" in cut
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(list(Verdict)), min_size=1, max_size=60), st.randoms(use_true_random=False),
+       st.integers(1, 9))
+def test_reports_written_to_workers_segments_equal_reports_stored_one_by_one(verdicts, rnd, at_once) -> None:
+    """-j N: each worker writes its batches' reports and table entries to its own segments of the spool
+    (SegmentWriter) and the recspec process stores where they lie (put_written), batches in any order.
+    A worker dies after writing a batch it never answered: its replacement writes on from the end of
+    what was answered, over the unanswered bytes. The spool equals one that stored each report with
+    put: the same files in order, the same entries, read one by one and a chunk at a time."""
+    import pickle
+
+    from recspec import spool as spool_module
+
+    reports = [FileReport(f"{'x' * rnd.randrange(9)}{i}.sig", rnd.choice(list(FORMATS)), None,
+                          rnd.choice(["spec", "compat"]), v, stats={"i": i}) for i, v in enumerate(verdicts)]
+    # some files get no report (no format claims them) and some no entry; the rest an entry as the table's
+    stored = [i for i in range(len(reports)) if rnd.random() < 0.85]
+    entry = {i: None if rnd.random() < 0.2 else pickle.dumps((("cell", str(i)), f"under {i}\n")) for i in stored}
+    # batches of consecutive files, handed to two workers in any order
+    cuts = sorted(rnd.sample(range(1, len(reports)), min(4, len(reports) - 1))) if len(reports) > 1 else []
+    batches = [[i for i in range(a, b) if i in entry] for a, b in zip([0, *cuts], [*cuts, len(reports)])]
+    rnd.shuffle(batches)
+    saved = spool_module._ENTRIES_AT_ONCE
+    spool_module._ENTRIES_AT_ONCE = at_once  # chunks of entries as small as one file
+    try:
+        with Spool() as one_by_one, Spool() as written:
+            for i in stored:
+                one_by_one.put(i, reports[i], entry[i])
+            workers = [written.segment(entries=True), written.segment(entries=True)]
+            ends = {0: (0, 0), 1: (0, 0)}  # where each worker's segments ended at its last answer
+            for n, batch in enumerate(batches):
+                if not batch:
+                    continue
+                worker = workers[n % 2]
+                lo = batch[0]
+                if rnd.random() < 0.3:  # this worker writes a batch and dies before answering it
+                    worker.write_batch(lo, batch[-1] - lo + 1, batch, [b"lost" * 9] * len(batch),
+                                       [b"lost entry"] * len(batch))
+                    # its replacement: the same segments, from where its last answer ended
+                    worker.records.end, worker.entries.end = ends[n % 2]  # type: ignore[union-attr]
+                offsets, entry_offsets = worker.write_batch(lo, batch[-1] - lo + 1, batch,
+                                                            [record(reports[i]) for i in batch],
+                                                            [entry[i] for i in batch])
+                ends[n % 2] = worker.ends()
+                tally = Tally()
+                for i in batch:
+                    tally.add(reports[i], i)
+                assert written.put_written(lo, offsets, entry_offsets) == len(batch)
+                written.tally.merge(tally)
+            assert written.tally == one_by_one.tally
+            assert [fr.stats for fr in written] == [fr.stats for fr in one_by_one] == [{"i": i} for i in stored]
+            want = [entry[i] for i in stored]
+            assert [written.entry(k) for k in range(len(stored))] == list(written.entries()) == want
+            loaded = [e for chunk in written.entry_chunks(pickle.loads) for e in chunk]
+            assert loaded == [pickle.loads(e) if e is not None else None for e in want]
+    finally:
+        spool_module._ENTRIES_AT_ONCE = saved

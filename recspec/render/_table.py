@@ -13,7 +13,7 @@ or kept in a list) is rendered here from its report, the same way.
 from __future__ import annotations
 
 import pickle
-from itertools import repeat
+from itertools import chain, repeat, starmap
 from typing import TextIO
 
 from ..report import FileReport, Report, Verdict
@@ -99,18 +99,30 @@ def print_table(report: Report, out: TextIO, *, per_rule: int | None = TABLE_FIN
     out.write("  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip() + "\n")
     ctx = RenderContext(report)
     files = report.files
-    # the entries made as the spool was filled, in order
-    stored = files.entries() if isinstance(files, Spool) else repeat(None, len(files))
-    lines: list[str] = []  # written TABLE_CHUNK files at a time: one write per line cost more than the rest
     row = "  ".join(f"{{:<{w}}}" for w in widths).format  # each cell left-justified to its column, in one call
-    for i, data in enumerate(stored):
-        if i and i % TABLE_CHUNK == 0:
-            out.write("".join(lines))
-            lines.clear()
-        cells, below = pickle.loads(data) if data is not None else table_entry(files[i], ctx, per_rule)
-        lines.append(row(*cells).rstrip() + "\n")
-        lines.append(below)
-    out.write("".join(lines))
+    # the entries made as the spool was filled, in order, a chunk at a time
+    chunks = (files.entry_chunks(pickle.loads) if isinstance(files, Spool)
+              else (repeat(None, min(TABLE_CHUNK, len(files) - lo)) for lo in range(0, len(files), TABLE_CHUNK)))
+    at = 0
+    for chunk in chunks:
+        entries = list(chunk)
+        if entries and None not in entries:
+            # every file's entry made: the rows laid out with no Python step per file
+            all_cells, all_below = zip(*entries)
+            out.write("".join(chain.from_iterable(
+                zip(map(str.rstrip, starmap(row, all_cells)), repeat("\n"), all_below))))
+            at += len(entries)
+            continue
+        lines: list[str] = []
+        for i, entry in enumerate(entries, at):
+            if i > at and (i - at) % TABLE_CHUNK == 0:  # one write per line cost more than the rest
+                out.write("".join(lines))
+                lines.clear()
+            cells, below = entry if entry is not None else table_entry(files[i], ctx, per_rule)
+            lines.append(row(*cells).rstrip() + "\n")
+            lines.append(below)
+        out.write("".join(lines))
+        at += len(entries)
     for st in report.stale:
         out.write(f"STALE {st.rule} expected on {st.path}, but {st.why} ({report.expectations})\n")
     if verbose:
