@@ -446,3 +446,53 @@ def test_a_log_cut_inside_a_packet() -> None:
     report = check(cut_start)
     assert found(report, "CARLA-STREAM-001") == [(at[4], 3, "")]
     assert found(report, "CARLA-STREAM-002") == []
+
+
+# --- runs of alike packets and frames, past the stored findings -------------------------------
+
+def test_repeated_faulty_frames_are_all_counted() -> None:
+    # the same frame but for its timing, each with a Position of an actor never added
+    n = 130
+    data = log(*(frame(i, counted(POSITION, [position(9)]), counted(STATE, []), last=i == n) for i in range(1, n + 1)))
+    at = offsets(data)
+    report = both(data)
+    assert counts(report) == {"CARLA-ACTOR-001": n}
+    record = "packet[1]:Position/record[0].database_id"
+    assert found(report, "CARLA-ACTOR-001")[:2] == [(at[1] + 7, 28, f"frame[0]/{record}"),
+                                                    (at[5] + 7, 28, f"frame[1]/{record}")]
+    assert report.stats["frames"] == n and report.stats["packets"] == 4 * n and report.stats["position_records"] == n
+    assert report.stats["duration_s"] == frame_elapsed(n)
+
+
+def frame_elapsed(i: int) -> float:
+    elapsed = 0.0
+    for _ in range(i - 1):
+        elapsed += 0.05
+    return elapsed
+
+
+def test_repeated_faulty_packets_are_all_counted() -> None:
+    # the same State packet again and again, its record's frozen flag 2: VALUE-001 for each,
+    # ORDER-002 for each after the first; then a frame after them is still judged
+    n = 130
+    faulty = counted(STATE, [state(NOT_AN_ACTOR - 1, frozen=2)])
+    data = log(start(1, 0.05, 0.0) + counted(POSITION, []) + faulty * n + end(),
+               start(2, -1.0, 0.05) + counted(POSITION, [position(3)]) + counted(STATE, []) + end())
+    at = offsets(data)
+    report = both(data)
+    assert counts(report) == {"CARLA-VALUE-001": n, "CARLA-ORDER-002": n - 1, "CARLA-ACTOR-001": n + 1}
+    assert found(report, "CARLA-VALUE-001")[0] == (at[2] + 7, 10, "frame[0]/packet[2]:State/record[0].is_frozen")
+    # 100 stored: the State records of the first 100 copies (frame 2's Position only counted)
+    assert found(report, "CARLA-ACTOR-001")[-1] == (at[101] + 7, 10, "frame[0]/packet[101]:State/record[0].database_id")
+    assert report.stats["packets"] == n + 3 + 4 and report.stats["frames"] == 2
+
+
+@pytest.mark.parametrize(("length", "cut"), [(32, False), (33, True)])
+def test_a_long_string_is_quoted_by_its_start(length: int, cut: bool) -> None:
+    from recspec.conformance.carla._check import SHOWN_CHARS
+    assert SHOWN_CHARS == 32
+    name = b"T" * (length - 1) + b"\x00"
+    report = both(log(_tail(), head=header(map_name=name)))
+    (message,) = [f.message for f in report.findings if f.rule == "CARLA-STRING-002"]
+    shown = "T" * 32 if cut else "T" * 31 + "\\x00"
+    assert f"'{shown}'" in message and (f"... ({length} bytes)" in message) == cut
