@@ -496,3 +496,103 @@ def test_a_long_string_is_quoted_by_its_start(length: int, cut: bool) -> None:
     (message,) = [f.message for f in report.findings if f.rule == "CARLA-STRING-002"]
     shown = "T" * 32 if cut else "T" * 31 + "\\x00"
     assert f"'{shown}'" in message and (f"... ({length} bytes)" in message) == cut
+
+
+def test_a_repeated_frame_whose_timing_breaks_is_judged() -> None:
+    # repeated faulty frames (past the stored findings, counted in bulk), one of whose elapsed times is
+    # twice the step but not the previous elapsed plus the step: FRAME-004 there and at the frame after
+    n, step, odd = 130, 0.5, 120
+
+    def timing(i: int) -> tuple[float, float]:
+        return (-1.0 if i == n else step), (2 * step if i == odd else (i - 1) * step)
+    data = log(*(start(i, *timing(i)) + counted(POSITION, [position(9)]) + counted(STATE, []) + end()
+                 for i in range(1, n + 1)))
+    at = offsets(data)
+    report = both(data)
+    assert counts(report) == {"CARLA-ACTOR-001": n, "CARLA-FRAME-004": 2}
+    assert found(report, "CARLA-FRAME-004") == [
+        (at[4 * (i - 1)] + 21, 8, f"frame[{i - 1}]/packet[0]:FrameStart.elapsed") for i in (odd, odd + 1)]
+
+
+def walked_packets(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many packets the walk judges one by one (a list of one counter, patched in)."""
+    from recspec.conformance.carla._check import _Walk
+    seen = [0]
+    walk_packet = _Walk.packet
+
+    def counting(self: _Walk, raw) -> None:  # type: ignore[no-untyped-def]
+        seen[0] += 1
+        walk_packet(self, raw)
+    monkeypatch.setattr(_Walk, "packet", counting)
+    return seen
+
+
+def test_runs_past_the_stored_findings_are_counted_without_walking_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the module's promise for a run whose findings are only counted: alike frames and packets are
+    # accounted in bulk (a few past the 100 stored are walked), the counts as if walked
+    seen = walked_packets(monkeypatch)
+    n = 400
+    frames = log(*(frame(i, counted(POSITION, [position(9)]), counted(STATE, []), last=i == n)
+                   for i in range(1, n + 1)))
+    assert counts(check(frames)) == {"CARLA-ACTOR-001": n}
+    assert seen[0] < 4 * 110
+    seen[0] = 0
+    dels = [counted(DEL, [struct.pack("<I", 1000 + i)]) for i in range(n)]
+    deletions = log(start(1, -1.0, 0.0) + counted(POSITION, []) + b"".join(dels) + counted(STATE, []) + end())
+    assert counts(check(deletions)) == {"CARLA-ORDER-001": n, "CARLA-ORDER-002": n - 1, "CARLA-ACTOR-003": n}
+    assert seen[0] < 110
+    seen[0] = 0
+    states = log(start(1, -1.0, 0.0) + counted(POSITION, []) + counted(STATE, [state(5, frozen=2)]) * n + end())
+    assert counts(check(states))["CARLA-VALUE-001"] == n
+    assert seen[0] < 110
+
+
+def test_alike_deletions_break_the_run_where_their_head_differs() -> None:
+    # EventDel packets of one record each, then one of two records: the run stops there and it is walked
+    n = 130
+    dels = [counted(DEL, [struct.pack("<I", 1000 + i)]) for i in range(n)]
+    two = counted(DEL, [struct.pack("<I", 1), struct.pack("<I", 2)])
+    data = log(start(1, -1.0, 0.0) + counted(ADD, [actor(1)]) + b"".join(dels) + two + b"".join(dels)
+               + counted(POSITION, []) + counted(STATE, []) + end())
+    report = both(data)
+    # 1 is deleted (alive), 2 is not; the ids 1000.. twice, never alive
+    assert counts(report) == {"CARLA-ORDER-002": 2 * n, "CARLA-ACTOR-003": 2 * n + 1}
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_attribute_faults_past_the_stored_findings_are_all_counted(trace: bool) -> None:
+    # 130 attributes of an undefined type and 120 of them with a NUL in their value, over 3 records
+    bad = [(9, b"k%d" % j, b"v\x00" if j < 120 else b"v") for j in range(130)]
+    records = [actor(1, attributes=tuple(bad[:50])), actor(2, attributes=tuple(bad[50:100])),
+               actor(3, attributes=tuple(bad[100:]))]
+    data = log(frame(1, counted(ADD, records), *empty_middle(), last=True))
+    payload = offsets(data)[1] + 5
+    for fast in (True, False):
+        with collecting(trace):
+            report = check(data, fast=fast)
+        assert counts(report) == {"CARLA-ENUM-005": 130, "CARLA-STRING-002": 120}
+        enum = found(report, "CARLA-ENUM-005")
+        assert len(enum) == 100
+        assert enum[0] == (payload, None, "frame[0]/packet[1]:EventAdd/record[0]/attributes[0].type")
+        assert enum[-1][2] == "frame[0]/packet[1]:EventAdd/record[1]/attributes[49].type"
+        assert found(report, "CARLA-STRING-002")[-1][2] == "frame[0]/packet[1]:EventAdd/record[1]/attributes[49].value"
+        assert report.stats["actors_added"] == 3
+
+
+@pytest.mark.parametrize("trace", [False, True])
+def test_alike_event_adds_are_judged_as_one_by_one(trace: bool) -> None:
+    # 150 records alike but for their ids, each with an attribute of an undefined type; then the
+    # same again with ids met before (ACTOR-002 for each)
+    n = 150
+    alike = [actor(100 + i, attributes=((9, b"role_name", b"hero"),)) for i in range(n)]
+    data = log(frame(1, counted(ADD, alike), *empty_middle()),
+               frame(2, counted(ADD, alike), counted(POSITION, [position(100 + n - 1)]), counted(STATE, []),
+                     last=True))
+    at = offsets(data)
+    for fast in (True, False):
+        with collecting(trace):
+            report = check(data, fast=fast)
+        assert counts(report) == {"CARLA-ENUM-005": 2 * n, "CARLA-ACTOR-002": n}
+        first = (at[6] + 5, None, "frame[1]/packet[1]:EventAdd/record[0].database_id")
+        assert found(report, "CARLA-ACTOR-002")[0] == first
+        assert report.stats["actors_added"] == 2 * n

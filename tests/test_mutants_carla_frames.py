@@ -278,3 +278,53 @@ def test_wheels_of_a_vehicle_that_is_not_alive_in_one_frame(j: int) -> None:
 def test_a_wheel_count_that_changes_is_walked(j: int) -> None:
     report = both(wheels_log(lambda i: (4, 3 if i == j else 4)), "0.9.15")
     assert report.findings == [] and report.stats["frames"] == 40
+
+
+# --- how the steady state is proved ----------------------------------------------------------
+
+@pytest.mark.parametrize("rotate", [False, True])
+def test_the_steady_state_is_proved_without_walking_its_packets(monkeypatch: pytest.MonkeyPatch,
+                                                                rotate: bool) -> None:
+    # the module's promise: a template proves the first frame of a shape, and the frames after it
+    # are proved by the reference frame (the same bytes where judged), or, where their actor ids
+    # move (``rotate``), by the template in batches of 16, 4 and 1; only frame 1 (its EventAdd
+    # makes it another shape) is walked packet by packet
+    from recspec.conformance.carla import _frames
+    from recspec.conformance.carla._check import _Walk
+    walked, by_reference, by_template = [0], [0], [0]
+    walk_packet, run, match = _Walk.packet, _frames.Reference.run, _frames.FrameTemplate.match
+
+    def counting_walk(self, raw):  # type: ignore[no-untyped-def]
+        walked[0] += 1
+        return walk_packet(self, raw)
+
+    def counting_run(self, *args):  # type: ignore[no-untyped-def]
+        n, last = run(self, *args)
+        by_reference[0] += n if last is not None else 0
+        return n, last
+
+    def counting_match(self, buf, i, k, *args):  # type: ignore[no-untyped-def]
+        last = match(self, buf, i, k, *args)
+        by_template[0] += k if last is not None else 0
+        return last
+    monkeypatch.setattr(_Walk, "packet", counting_walk)
+    monkeypatch.setattr(_frames.Reference, "run", counting_run)
+    monkeypatch.setattr(_frames.FrameTemplate, "match", counting_match)
+    report = both(steady(rotate=rotate))
+    assert report.findings == [] and report.stats["frames"] == FRAMES
+    # both() checks twice: with the fast paths, frame 1's 5 packets; without, every packet
+    assert walked[0] == 5 + (5 + 4 * (FRAMES - 1))
+    if rotate:
+        assert by_reference[0] == 0 and by_template[0] == FRAMES - 1
+    else:
+        assert by_template[0] == 1 and by_reference[0] == FRAMES - 2
+
+
+def test_a_cut_after_proved_frames_names_the_last_complete_one() -> None:
+    data = steady()
+    cut = frame_starts(data)[FRAMES - 1] + 10  # inside frame 80's FrameStart
+    report = both(data[:cut])
+    (f,) = report.findings
+    assert f.rule == "CARLA-STREAM-001" and f.offset == cut - 10 and f.length == 10
+    assert f"last complete frame: frame[{FRAMES - 2}] (id {FRAMES - 1})" in f.message
+    assert report.stats["frames"] == FRAMES - 1 and report.stats["duration_s"] == (FRAMES - 2) * STEP
