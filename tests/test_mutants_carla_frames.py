@@ -16,6 +16,7 @@ from collections.abc import Callable
 import pytest
 from test_mutants_carla_check import (
     ADD,
+    DEL,
     HEADER_SIZE,
     POSITION,
     POSITION_SIZE,
@@ -62,11 +63,16 @@ def steady(edit: Edit | None = None, frames: int = FRAMES, rotate: bool = False)
                  "positions": ids, "states": [(1, 0, 0), (2, 1, 1)]}
         if edit is not None:
             edit(i, parts)
-        body = start(parts["id"], parts["duration"], parts["elapsed"])
+        if parts.get("short"):  # a FrameStart without its elapsed time
+            body = packet(0, struct.pack("<Qd", parts["id"], parts["duration"]))
+        else:
+            body = start(parts["id"], parts["duration"], parts["elapsed"])
         if i == 1:
             body += counted(ADD, [actor(1), actor(2), actor(3)])
+        if parts.get("deleted"):
+            body += counted(DEL, [struct.pack("<I", a) for a in parts["deleted"]])
         body += counted(POSITION, [position(a) for a in parts["positions"]])
-        body += counted(STATE, [state(*s) for s in parts["states"]]) + end()
+        body += counted(STATE, [state(*s) for s in parts["states"]]) * (2 if parts.get("twice") else 1) + end()
         out.append(body)
     return b"".join(out)
 
@@ -282,15 +288,25 @@ def test_a_wheel_count_that_changes_is_walked(j: int) -> None:
 
 # --- how the steady state is proved ----------------------------------------------------------
 
-@pytest.mark.parametrize("rotate", [False, True])
-def test_the_steady_state_is_proved_without_walking_its_packets(monkeypatch: pytest.MonkeyPatch,
-                                                                rotate: bool) -> None:
+STEADY_LOGS = {  # name: the log, its variant, frame 1's packets, frames the reference proves, the template
+    "same": (lambda: steady(), "0.9.4-0.9.5", 5, FRAMES - 2, 1),
+    "rotate": (lambda: steady(rotate=True), "0.9.4-0.9.5", 5, 0, FRAMES - 1),
+    "two frames": (lambda: steady(frames=2), "0.9.4-0.9.5", 5, 0, 1),
+    "one record each": (lambda: steady(lambda i, parts: parts.update(positions=[2], states=[(1, 0, 1)])),
+                        "0.9.4-0.9.5", 5, FRAMES - 2, 1),
+    "wheels": (lambda: wheels_log(lambda i: (4, 4)), "0.9.15", 11, 38, 1),
+}
+
+
+@pytest.mark.parametrize("name", list(STEADY_LOGS))
+def test_the_steady_state_is_proved_without_walking_its_packets(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     # the module's promise: a template proves the first frame of a shape, and the frames after it
     # are proved by the reference frame (the same bytes where judged), or, where their actor ids
-    # move (``rotate``), by the template in batches of 16, 4 and 1; only frame 1 (its EventAdd
+    # move ("rotate"), by the template in batches of 16, 4 and 1; only frame 1 (its EventAdd
     # makes it another shape) is walked packet by packet
     from recspec.conformance.carla import _frames
     from recspec.conformance.carla._check import _Walk
+    make, variant, first, expect_reference, expect_template = STEADY_LOGS[name]
     walked, by_reference, by_template = [0], [0], [0]
     walk_packet, run, match = _Walk.packet, _frames.Reference.run, _frames.FrameTemplate.match
 
@@ -310,14 +326,13 @@ def test_the_steady_state_is_proved_without_walking_its_packets(monkeypatch: pyt
     monkeypatch.setattr(_Walk, "packet", counting_walk)
     monkeypatch.setattr(_frames.Reference, "run", counting_run)
     monkeypatch.setattr(_frames.FrameTemplate, "match", counting_match)
-    report = both(steady(rotate=rotate))
-    assert report.findings == [] and report.stats["frames"] == FRAMES
-    # both() checks twice: with the fast paths, frame 1's 5 packets; without, every packet
-    assert walked[0] == 5 + (5 + 4 * (FRAMES - 1))
-    if rotate:
-        assert by_reference[0] == 0 and by_template[0] == FRAMES - 1
-    else:
-        assert by_template[0] == 1 and by_reference[0] == FRAMES - 2
+    data = make()
+    report = both(data, variant)
+    frames = report.stats["frames"]
+    assert report.findings == [] and frames == 1 + expect_reference + expect_template
+    # both() checks twice: with the fast paths, frame 1's packets; without, every packet
+    assert walked[0] == first + report.stats["packets"]
+    assert (by_reference[0], by_template[0]) == (expect_reference, expect_template)
 
 
 def test_a_cut_after_proved_frames_names_the_last_complete_one() -> None:
@@ -328,3 +343,43 @@ def test_a_cut_after_proved_frames_names_the_last_complete_one() -> None:
     assert f.rule == "CARLA-STREAM-001" and f.offset == cut - 10 and f.length == 10
     assert f"last complete frame: frame[{FRAMES - 2}] (id {FRAMES - 1})" in f.message
     assert report.stats["frames"] == FRAMES - 1 and report.stats["duration_s"] == (FRAMES - 2) * STEP
+
+
+@pytest.mark.parametrize("j", BROKEN)
+@pytest.mark.parametrize("rotate", [False, True])
+def test_a_packet_twice_in_one_frame(j: int, rotate: bool) -> None:
+    def edit(i: int, parts: dict) -> None:
+        parts["twice"] = i == j
+    data = steady(edit, rotate=rotate)
+    report = both(data)
+    second = _state_at(data, j) + 2 + 2 * STATE_SIZE  # the first State's two records end there
+    assert found(report, "CARLA-ORDER-002") == [(second, 5 + 2 + 2 * STATE_SIZE, f"frame[{j - 1}]/packet[3]:State")]
+    assert [f.rule for f in report.findings] == ["CARLA-ORDER-002"]
+
+
+@pytest.mark.parametrize("j", BROKEN)
+@pytest.mark.parametrize("rotate", [False, True])
+def test_a_deletion_in_one_frame(j: int, rotate: bool) -> None:
+    def edit(i: int, parts: dict) -> None:
+        if i == j:
+            parts["deleted"] = [7]  # never added
+    data = steady(edit, rotate=rotate)
+    report = both(data)
+    record = frame_starts(data)[j - 1] + 29 + (0 if j > 1 else 5 + struct.unpack_from("<I", data,
+                                                                                       frame_starts(data)[0] + 30)[0])
+    assert data[record] == DEL
+    assert found(report, "CARLA-ACTOR-003") == [(record + 7, 4, f"frame[{j - 1}]/packet[{1 if j > 1 else 2}]:EventDel"
+                                                                "/record[0].database_id")]
+    assert [f.rule for f in report.findings] == ["CARLA-ACTOR-003"]
+
+
+@pytest.mark.parametrize("j", BROKEN)
+@pytest.mark.parametrize("rotate", [False, True])
+def test_a_short_frame_start_in_one_frame(j: int, rotate: bool) -> None:
+    def edit(i: int, parts: dict) -> None:
+        parts["short"] = i == j
+    data = steady(edit, rotate=rotate)
+    report = both(data)
+    at = frame_starts(data)[j - 1]
+    assert found(report, "CARLA-PACKET-001") == [(at, 21, f"frame[{j - 1}]/packet[0]:FrameStart")]
+    assert [f.rule for f in report.findings] == ["CARLA-PACKET-001"]
