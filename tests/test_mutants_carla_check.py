@@ -580,7 +580,7 @@ def test_attribute_faults_past_the_stored_findings_are_all_counted(trace: bool) 
 
 
 @pytest.mark.parametrize("trace", [False, True])
-def test_alike_event_adds_are_judged_as_one_by_one(trace: bool) -> None:
+def test_alike_event_adds_are_judged_as_one_by_one(trace: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     # 150 records alike but for their ids, each with an attribute of an undefined type; then the
     # same again with ids met before (ACTOR-002 for each)
     n = 150
@@ -596,3 +596,15 @@ def test_alike_event_adds_are_judged_as_one_by_one(trace: bool) -> None:
         first = (at[6] + 5, None, "frame[1]/packet[1]:EventAdd/record[0].database_id")
         assert found(report, "CARLA-ACTOR-002")[0] == first
         assert report.stats["actors_added"] == 2 * n
+    # with the fast paths and no trace, frame 1's records past the stored findings are counted in
+    # bulk (their ids new and distinct); frame 2's ids were met before, so they are judged one by one
+    from recspec.conformance.carla._check import _Walk
+    bulk: list[bool] = []
+    alike_bulk = _Walk._alike_bulk
+
+    def recording(self, *args):  # type: ignore[no-untyped-def]
+        bulk.append(alike_bulk(self, *args))
+        return bulk[-1]
+    monkeypatch.setattr(_Walk, "_alike_bulk", recording)
+    assert counts(check(data)) == {"CARLA-ENUM-005": 2 * n, "CARLA-ACTOR-002": n}
+    assert bulk[0] is True and len(bulk) >= 1
