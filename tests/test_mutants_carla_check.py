@@ -608,3 +608,17 @@ def test_alike_event_adds_are_judged_as_one_by_one(trace: bool, monkeypatch: pyt
     monkeypatch.setattr(_Walk, "_alike_bulk", recording)
     assert counts(check(data)) == {"CARLA-ENUM-005": 2 * n, "CARLA-ACTOR-002": n}
     assert bulk[0] is True and len(bulk) >= 1
+
+
+def test_frames_lacking_a_packet_that_differ_are_counted_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # frames without State whose Position ids change places (not repeats of one frame): past the
+    # stored findings, a template of the lacking shape proves them and counts one FRAME-011 each
+    n = 300
+    frames = [frame(1, counted(ADD, [actor(1), actor(2)]), counted(POSITION, [position(1), position(2)]))]
+    frames += [frame(i, counted(POSITION, [position(1 + i % 2), position(2 - i % 2)]), last=i == n)
+               for i in range(2, n + 1)]
+    seen = walked_packets(monkeypatch)
+    report = both(log(*frames))
+    assert counts(report) == {"CARLA-FRAME-011": n}
+    assert report.stats["frames"] == n and report.stats["position_records"] == 2 * n
+    assert seen[0] < 2 * 4 * 110 + 4 * n  # the slow check walks every packet, the fast one about 100 frames
