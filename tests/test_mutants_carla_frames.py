@@ -16,8 +16,10 @@ from collections.abc import Callable
 import pytest
 from test_mutants_carla_check import (
     ADD,
+    COLLISION,
     DEL,
     HEADER_SIZE,
+    PARENT,
     POSITION,
     POSITION_SIZE,
     STATE,
@@ -51,11 +53,13 @@ def frame_starts(data: bytes, first_id: int = 0) -> list[int]:
 Edit = Callable[[int, dict], None]
 
 
-def steady(edit: Edit | None = None, frames: int = FRAMES, rotate: bool = False) -> bytes:
+def steady(edit: Edit | None = None, frames: int = FRAMES, rotate: bool = False, events: bool = False) -> bytes:
     """Frame 1 adds actors 1, 2, 3; every frame holds their Positions and the States of 1 and 2
     (frozen 0 and 1, light states 0 and 1 of the three 0.9.4-0.9.5 has); ``edit(i, parts)`` may
     change frame i's parts first. ``rotate``: the Positions' actor ids change places from frame to
-    frame (same shape, other bytes: a reference frame proves none of them, the template does)."""
+    frame (same shape, other bytes: a reference frame proves none of them, the template does).
+    ``events``: every frame holds the four event packets, empty but for frame 1's EventAdd, as the
+    0.9.4-0.9.5 writer writes them ("all always")."""
     out = [header()]
     for i in range(1, frames + 1):
         ids = [1 + (i + r) % 3 for r in range(3)] if rotate else [1, 2, 3]
@@ -69,6 +73,10 @@ def steady(edit: Edit | None = None, frames: int = FRAMES, rotate: bool = False)
             body = start(parts["id"], parts["duration"], parts["elapsed"])
         if i == 1:
             body += counted(ADD, [actor(1), actor(2), actor(3)])
+        elif events:
+            body += counted(ADD, [])
+        if events:
+            body += counted(DEL, []) + counted(PARENT, []) + counted(COLLISION, [])
         if parts.get("deleted"):
             body += counted(DEL, [struct.pack("<I", a) for a in parts["deleted"]])
         body += counted(POSITION, [position(a) for a in parts["positions"]])
@@ -295,6 +303,7 @@ STEADY_LOGS = {  # name: the log, its variant, frame 1's packets, frames the ref
     "one record each": (lambda: steady(lambda i, parts: parts.update(positions=[2], states=[(1, 0, 1)])),
                         "0.9.4-0.9.5", 5, FRAMES - 2, 1),
     "wheels": (lambda: wheels_log(lambda i: (4, 4)), "0.9.15", 11, 38, 1),
+    "empty events": (lambda: steady(events=True), "0.9.4-0.9.5", 8, FRAMES - 2, 1),
 }
 
 
