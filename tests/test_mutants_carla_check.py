@@ -15,6 +15,7 @@ import struct
 
 import pytest
 
+from helpers import carla_packets
 from recspec.conformance.carla import check_stream
 from recspec.conformance.carla._check import _DATE_MAX, _DATE_MIN
 from recspec.reference.carla import VARIANTS
@@ -116,11 +117,7 @@ def both(data: bytes, variant: str | None = OLD):  # type: ignore[no-untyped-def
 
 def offsets(data: bytes) -> list[int]:
     """Every packet's offset after the header, by the framing (u8 id, u32 size)."""
-    out, i = [], HEADER_SIZE
-    while i + 5 <= len(data):
-        out.append(i)
-        i += 5 + struct.unpack_from("<I", data, i + 1)[0]
-    return out
+    return [at for at, _, _ in carla_packets(data)]
 
 
 def test_a_clean_log_has_no_finding() -> None:

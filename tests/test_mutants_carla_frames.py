@@ -18,7 +18,6 @@ from test_mutants_carla_check import (
     ADD,
     COLLISION,
     DEL,
-    HEADER_SIZE,
     PARENT,
     POSITION,
     POSITION_SIZE,
@@ -36,18 +35,15 @@ from test_mutants_carla_check import (
     state,
 )
 
+from helpers import carla_packets
+
 FRAMES = 80
 STEP = 0.5  # exact in binary: elapsed (i - 1) * STEP adds up bit for bit
 
 
-def frame_starts(data: bytes, first_id: int = 0) -> list[int]:
-    """The offset of each FrameStart (id ``first_id``), by the packet framing."""
-    out, i = [], HEADER_SIZE
-    while i + 5 <= len(data):
-        if data[i] == first_id:
-            out.append(i)
-        i += 5 + struct.unpack_from("<I", data, i + 1)[0]
-    return out
+def frame_starts(data: bytes) -> list[int]:
+    """The offset of each FrameStart (id 0), by the packet framing."""
+    return [at for at, pid, _ in carla_packets(data) if pid == 0]
 
 
 Edit = Callable[[int, dict], None]
