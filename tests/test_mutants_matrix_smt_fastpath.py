@@ -1,0 +1,204 @@
+"""The Matrix-SMT fast paths (conformance/matrix_smt/_fastpath.py, one frame of a known shape;
+_runs.py, runs of frames of one layout) against the full walk, on long recordings of each shape
+the fast paths know, with one frame broken in the middle of a run.
+
+The shapes (docs/formats/matrix-smt.md, "Frames"; the producer's habits): the spec encoder's
+``{states, cmd: [], t}``, the same keys time first ``{t, states, cmd: []}``, and the producer's
+``{cmd: "", states, time}``, its numbers doubles or, where whole, int32. The recordings are
+pymongo's ``bson.encode`` of dicts in those key orders; offsets come from the walk over the bytes
+in tests/test_mutants_matrix_smt_check.py (each element's type byte, by path). Each file is
+checked with the fast paths on and off, and the reports must be the same; besides, a frame no
+rule reports is the fast path's (``evidence["fast_path_frames"]``: a fast path that declines
+what it should take costs time, not findings, and is seen only there), and the broken frame is
+reported at the broken element.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import math
+from collections.abc import Callable
+from typing import Any
+
+import bson
+import pytest
+
+from recspec.conformance.matrix_smt import check_stream
+from recspec.conformance.matrix_smt._locate import add_element_lengths
+from recspec.conformance.matrix_smt._rules import RULES_BY_ID
+from recspec.report import FileReport
+from test_mutants_matrix_smt_check import _offsets
+
+SHAPES = ("spec", "time-first", "producer", "producer-int")
+OBJECTS = [{"id": i, "name": f"o{i}", "type": "sphere", "color": [0.0, 0.5, 1.0], "radius": 1.0}
+           for i in (3, 0, 7, 12)]
+IDS = [o["id"] for o in OBJECTS]
+
+
+def _time_key(shape: str) -> str:
+    return "time" if shape.startswith("producer") else "t"
+
+
+def _frame(shape: str, f: int, states: list[dict[str, Any]]) -> dict[str, Any]:
+    t: Any = 0.25 + f // 2 / 30  # every other frame repeats the time before it (non-decreasing is enough)
+    if shape == "producer-int":
+        t = f // 3  # whole seconds: int32
+    if shape == "spec":
+        return {"states": states, "cmd": [], "t": t}
+    if shape == "time-first":
+        return {"t": t, "states": states, "cmd": []}
+    return {"cmd": "", "states": states, "time": t}
+
+
+def _recording(shape: str, frames: int) -> dict[str, Any]:
+    out = []
+    for f in range(frames):
+        states = []
+        for k, oid in enumerate(IDS):
+            a = 0.05 * (f + k)
+            if shape == "producer-int":
+                p: list[Any] = [f, -k, 2]  # whole numbers, int32
+                r: list[Any] = [0.0, 0, math.sin(a), math.cos(a)] if k % 2 else [0, 0, 0, 1]
+            else:
+                p = [f * 0.5 + 0.125, k - 0.5, 2.5]
+                r = [0.0, math.sin(a), 0.0, math.cos(a)]
+            states.append({"id": oid, "i": "i", "m": "meta" if k == 1 else "", "p": p, "r": r})
+        out.append(_frame(shape, f, states))
+    return {"objects": copy.deepcopy(OBJECTS), "frames": out}
+
+
+def _located_report(data: bytes, profile: str, fast_path: bool) -> FileReport:
+    """The report as the format's check() makes it: the findings' element lengths filled in."""
+    f = io.BytesIO(data)
+    report = check_stream(f, path="x", profile=profile, size=len(data), fast_path=fast_path)
+    add_element_lengths(report, f, len(data), RULES_BY_ID)
+    return report
+
+
+def _check(data: bytes, profile: str) -> FileReport:
+    fast, full = (_located_report(data, profile, on) for on in (True, False))
+    assert repr(fast.findings) == repr(full.findings)
+    assert (fast.verdicts, repr(fast.stats), fast.capped) == (full.verdicts, repr(full.stats), full.capped)
+    return fast
+
+
+@pytest.mark.parametrize("frames", [1, 2, 9, 150])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_every_frame_of_a_clean_recording_is_the_fast_paths(shape: str, frames: int) -> None:
+    doc = _recording(shape, frames)
+    data = bson.encode(doc)
+    report = _check(data, "compat")
+    # the producer's time key: the viewer's warning, at each frame's time element; nothing else
+    assert [(f.rule, f.path) for f in report.findings] == (
+        [("MATRIX-FRAME-005", f"frames[{j}].time") for j in range(frames)][:100] if shape.startswith("producer")
+        else [])
+    assert report.evidence["fast_path_frames"] == frames
+    assert report.stats["frames"] == frames and report.stats["states"] == 4 * frames
+    assert report.stats["duration_s"] == float(doc["frames"][-1][_time_key(shape)])
+
+
+@pytest.mark.parametrize("shape", ["producer", "producer-int"])
+def test_the_producers_keys_are_reported_at_each_frames_elements(shape: str) -> None:
+    """Under spec, each producer frame's ``time`` is MATRIX-FRAME-001 and its ``cmd: ""`` MATRIX-FRAME-003;
+    under compat, the time is the viewer's MATRIX-FRAME-005: the first 100 of each stored (the cap), at the
+    frame's elements with their lengths (a time element of 1 + 5 + 8 bytes as a double, 1 + 5 + 4 as int32;
+    cmd's 1 + 4 + 4 + 1), and every one counted."""
+    frames = 130
+    data = bson.encode(_recording(shape, frames))
+    offsets = _offsets(data)
+    time_len = 10 if shape == "producer-int" else 14
+    for profile, rule, key, length in (("spec", "MATRIX-FRAME-001", "time", time_len),
+                                       ("spec", "MATRIX-FRAME-003", "cmd", 10),
+                                       ("compat", "MATRIX-FRAME-005", "time", time_len)):
+        report = _check(data, profile)
+        assert report.evidence["fast_path_frames"] == frames
+        stored = [f for f in report.findings if f.rule == rule]
+        assert [(f.path, f.offset, f.length) for f in stored] == [
+            (f"frames[{j}].{key}", offsets[f"frames[{j}].{key}"], length) for j in range(100)]
+        assert report.verdicts[profile].rules[rule] == frames
+        assert report.capped[rule] == frames
+    assert report.verdicts["spec"].rules == {"MATRIX-FRAME-001": frames, "MATRIX-FRAME-003": frames}
+    assert report.verdicts["compat"].rules == {"MATRIX-FRAME-005": frames}
+
+
+Edit = Callable[[dict[str, Any], str], None]
+
+
+def _state(j: int, k: int, key: str, value: Any) -> Edit:
+    def edit(d: dict[str, Any], shape: str) -> None:
+        d["frames"][j]["states"][k][key] = value
+    return edit
+
+
+def _time(j: int, value: float) -> Edit:
+    def edit(d: dict[str, Any], shape: str) -> None:
+        d["frames"][j][_time_key(shape)] = value
+    return edit
+
+
+# (name, edit, profile, rule, path (TIME: the frame's time key), frames the fast paths decline)
+BREAKS: list[tuple[str, Edit, str, str, str, int]] = [
+    ("position NaN", _state(77, 2, "p", [0.5, float("nan"), 1.0]), "spec", "MATRIX-NUM-002",
+     "frames[77].states[2].p[1]", 1),
+    ("rotation infinite", _state(77, 3, "r", [float("-inf"), 0.0, 0.0, 1.0]), "compat", "MATRIX-NUM-002",
+     "frames[77].states[3].r[0]", 1),
+    ("huge position", _state(60, 0, "p", [1e308, 1e308, 0.5]), "compat", None, "", 1),
+    ("rotation too long", _state(101, 1, "r", [0.0, 0.0, 0.0, 1.0015]), "spec", "MATRIX-QUAT-001",
+     "frames[101].states[1].r", 1),
+    ("rotation too short", _state(140, 0, "r", [0.0, 0.0, 0.0, 0.998]), "compat", "MATRIX-QUAT-001",
+     "frames[140].states[0].r", 1),
+    ("rotation just inside", _state(33, 2, "r", [0.0, 0.0, 0.0, 1.0009]), "compat", None, "", 0),
+    ("time going back", _time(88, 0.0), "compat", "MATRIX-FRAME-002", "frames[88].TIME", 1),
+    ("time going back a little", _time(131, 2.0), "compat", "MATRIX-FRAME-002", "frames[131].TIME", 1),
+    ("first time negative", _time(0, -1.0), "compat", "MATRIX-FRAME-002", "frames[0].TIME", 1),
+    ("time infinite", _time(149, float("inf")), "compat", "MATRIX-NUM-002", "frames[149].TIME", 1),
+    ("no such object", _state(120, 3, "id", 5), "compat", "MATRIX-STATE-002", "frames[120].states[3].id", 1),
+    ("two states of one object", _state(45, 2, "id", 0), "compat", "MATRIX-STATE-005",
+     "frames[45].states[2].id", 1),
+    ("unknown flag", _state(46, 0, "i", "x"), "compat", "MATRIX-STATE-003", "frames[46].states[0].i", 1),
+]
+
+
+def _located(path: str, shape: str) -> str:
+    return path.replace("TIME", _time_key(shape))
+
+
+@pytest.mark.parametrize(("name", "edit", "profile", "rule", "path", "declined"), BREAKS, ids=[b[0] for b in BREAKS])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_broken_frame_in_a_run_is_reported_at_its_element(shape: str, name: str, edit: Edit, profile: str,
+                                                            rule: str | None, path: str, declined: int) -> None:
+    doc = _recording(shape, 150)
+    edit(doc, shape)
+    data = bson.encode(doc)
+    report = _check(data, profile)
+    assert report.stats["frames"] == 150
+    producer = {"MATRIX-FRAME-001", "MATRIX-FRAME-003", "MATRIX-FRAME-005"}
+    if rule is None:
+        assert [f for f in report.findings if f.rule not in producer] == []
+    else:
+        path = _located(path, shape)
+        found = [f for f in report.findings if f.rule == rule]
+        assert [(f.path, f.offset) for f in found if f.path.startswith(path)] == [(path, _offsets(data)[path])]
+    assert report.evidence["fast_path_frames"] == 150 - declined
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_destroyed_object_named_again(shape: str) -> None:
+    """A state with the destroying flag ("d", and the producer's "destroyed" under compat), then the
+    object named in the next frame: MATRIX-STATE-004 there, under both profiles for "d"."""
+    doc = _recording(shape, 150)
+    doc["frames"][70]["states"][2]["i"] = "destroyed" if shape.startswith("producer") else "d"
+    data = bson.encode(doc)
+    offsets = _offsets(data)
+    report = _check(data, "compat")
+    named = [(f.path, f.offset) for f in report.findings if f.rule == "MATRIX-STATE-004"]
+    assert named[0] == ("frames[71].states[2].id", offsets["frames[71].states[2].id"])
+    assert len(named) == 79 and report.verdicts["compat"].rules["MATRIX-STATE-004"] == 79
+    spec = _check(data, "spec")
+    if shape.startswith("producer"):  # "destroyed" is no flag of spec's: it destroys nothing there
+        assert "MATRIX-STATE-004" not in spec.verdicts["spec"].rules
+        assert [(f.path, f.offset) for f in spec.findings if f.rule == "MATRIX-STATE-003"] == [
+            ("frames[70].states[2].i", offsets["frames[70].states[2].i"])]
+    else:
+        assert spec.verdicts["spec"].rules["MATRIX-STATE-004"] == 79
