@@ -322,3 +322,85 @@ def test_the_unbroken_recording_is_valid(profile: str) -> None:
     assert report.findings == []
     assert report.stats["frames"] == 6 and report.stats["states"] == 24 and report.stats["objects"] == 4
     assert report.stats["duration_s"] == 5 / 60 + 0.5
+
+
+# -- what a dict cannot hold: elements spliced from pymongo's bytes
+
+def _elements(doc: dict[str, Any]) -> bytes:
+    """pymongo's elements of ``doc``: its encoding without the length and the final NUL."""
+    return bson.encode(doc)[4:-1]
+
+
+def _document(elements: bytes) -> bytes:
+    return struct.pack("<i", len(elements) + 5) + elements + b"\x00"
+
+
+def _array(key: str, keyed: list[tuple[str, dict[str, Any]]]) -> bytes:
+    """An array element ``key`` of documents under the given keys (in any order)."""
+    body = b"".join(b"\x03" + k.encode() + b"\x00" + bson.encode(v) for k, v in keyed)
+    return b"\x04" + key.encode() + b"\x00" + struct.pack("<i", len(body) + 5) + body + b"\x00"
+
+
+def test_a_repeated_top_level_key_is_reported_at_its_second_place() -> None:
+    rec = _recording()
+    data = _document(_elements({"objects": rec["objects"]}) + _elements(rec))
+    second = data.rindex(b"\x04objects\x00")
+    assert second > data.index(b"\x04objects\x00")
+    report = _check(data, "spec")
+    assert [(f.offset, f.path, f.actual) for f in report.findings if f.rule == "MATRIX-BSON-009"] == [
+        (second, "objects", "objects")]
+    assert report.stats["objects"] == 4  # the last objects array is the one counted
+
+
+def test_a_frames_key_out_of_order_is_reported_at_its_element() -> None:
+    rec = _recording()
+    keyed = [(str(i), f) for i, f in enumerate(rec["frames"])]
+    keyed[3] = ("7", keyed[3][1])
+    data = _document(_elements({"objects": rec["objects"]}) + _array("frames", keyed))
+    offsets = _offsets(data)
+    report = _check(data, "spec")
+    found = [(f.offset, f.path, f.expected, f.actual) for f in report.findings if f.rule == "MATRIX-BSON-008"]
+    assert found == [(offsets["frames[7]"], "frames", "3", "7")]
+    assert report.stats["frames"] == 6
+
+
+def test_a_states_key_out_of_order_and_a_repeated_state_key() -> None:
+    rec = _recording()
+    frame = rec["frames"][1]
+    states = [(str(i), s) for i, s in enumerate(frame["states"])]
+    states[1], states[2] = (states[2][0], states[1][1]), (states[1][0], states[2][1])  # keys 0, 2, 1, 3
+    state0 = _document(_elements(frame["states"][0]) + _elements({"m": "again"}))
+    keyed = [(states[0][0], None)] + states[1:]
+    body = (b"\x030\x00" + state0 + b"".join(b"\x03" + k.encode() + b"\x00" + bson.encode(v)
+                                            for k, v in keyed[1:]))
+    states_element = b"\x04states\x00" + struct.pack("<i", len(body) + 5) + body + b"\x00"
+    frame_doc = _document(states_element + _elements({"cmd": [], "t": frame["t"]}))
+    frames = b"".join(b"\x03" + str(i).encode() + b"\x00" + (frame_doc if i == 1 else bson.encode(f))
+                      for i, f in enumerate(rec["frames"]))
+    data = _document(_elements({"objects": rec["objects"]}) + b"\x04frames\x00" + struct.pack("<i", len(frames) + 5)
+                     + frames + b"\x00")
+    offsets = _offsets(data)
+    report = _check(data, "spec")
+    assert [(f.offset, f.path, f.expected, f.actual) for f in report.findings if f.rule == "MATRIX-BSON-008"] == [
+        (offsets["frames[1].states[2]"], "frames[1].states", "1", "2")]
+    second_m = data.index(b"\x02m\x00", offsets["frames[1].states[0].m"] + 1)
+    assert [(f.offset, f.path) for f in report.findings if f.rule == "MATRIX-BSON-009"] == [
+        (second_m, "frames[1].states[0].m")]
+
+
+def test_bytes_after_the_document() -> None:
+    data = bson.encode(_recording())
+    report = _check(data + b"\x00\x07", "compat")
+    assert [(f.rule, f.offset, f.length, f.expected, f.actual) for f in report.findings] == [
+        ("MATRIX-BSON-006", len(data), 2, len(data), len(data) + 2)]
+
+
+def test_a_file_cut_inside_a_frame() -> None:
+    data = bson.encode(_recording())
+    offsets = _offsets(data)
+    cut = offsets["frames[5]"] + 40
+    report = _check(data[:cut], "spec")
+    # at the frame's document, whose length runs past the end: after its type byte, key "5" and NUL
+    assert [(f.rule, f.offset, f.path, f.expected, f.actual) for f in report.findings] == [
+        ("MATRIX-BSON-007", offsets["frames[5]"] + 3, "frames[5]", len(data), cut)]
+    assert report.stats["frames"] == 5

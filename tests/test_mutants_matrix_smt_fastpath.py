@@ -4,7 +4,8 @@ the fast paths know, with one frame broken in the middle of a run.
 
 The shapes (docs/formats/matrix-smt.md, "Frames"; the producer's habits): the spec encoder's
 ``{states, cmd: [], t}``, the same keys time first ``{t, states, cmd: []}``, and the producer's
-``{cmd: "", states, time}``, its numbers doubles or, where whole, int32. The recordings are
+``{cmd: "", states, time}``, its numbers doubles or, where whole, int32 (every frame, or two frames in four:
+then the layouts alternate). The recordings are
 pymongo's ``bson.encode`` of dicts in those key orders; offsets come from the walk over the bytes
 in tests/test_mutants_matrix_smt_check.py (each element's type byte, by path). Each file is
 checked with the fast paths on and off, and the reports must be the same; besides, a frame no
@@ -30,7 +31,7 @@ from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.report import FileReport
 from test_mutants_matrix_smt_check import _offsets
 
-SHAPES = ("spec", "time-first", "producer", "producer-int")
+SHAPES = ("spec", "time-first", "producer", "producer-int", "producer-mixed")
 OBJECTS = [{"id": i, "name": f"o{i}", "type": "sphere", "color": [0.0, 0.5, 1.0], "radius": 1.0}
            for i in (3, 0, 7, 12)]
 IDS = [o["id"] for o in OBJECTS]
@@ -57,7 +58,7 @@ def _recording(shape: str, frames: int) -> dict[str, Any]:
         states = []
         for k, oid in enumerate(IDS):
             a = 0.05 * (f + k)
-            if shape == "producer-int":
+            if shape == "producer-int" or shape == "producer-mixed" and f // 2 % 2 == 0:
                 p: list[Any] = [f, -k, 2]  # whole numbers, int32
                 r: list[Any] = [0.0, 0, math.sin(a), math.cos(a)] if k % 2 else [0, 0, 0, 1]
             else:
@@ -202,3 +203,22 @@ def test_a_destroyed_object_named_again(shape: str) -> None:
             ("frames[70].states[2].i", offsets["frames[70].states[2].i"])]
     else:
         assert spec.verdicts["spec"].rules["MATRIX-STATE-004"] == 79
+
+
+@pytest.mark.parametrize("states", [0, 1])
+def test_a_thousand_frames_and_more(states: int) -> None:
+    """Keys of four digits (frames 1000 on), in runs; a time going back at frame 1057 is reported there."""
+    frames = 1100
+    doc = {"objects": copy.deepcopy(OBJECTS[:1]),
+           "frames": [{"states": [{"id": 3, "i": "i", "m": "", "p": [0.5, 1.5, float(f)], "r": [0.0, 0.0, 0.0, 1.0]}
+                                  for _ in range(states)], "cmd": [], "t": 0.5 + f / 8} for f in range(frames)]}
+    clean = bson.encode(doc)
+    report = _check(clean, "spec")
+    assert report.findings == [] and report.evidence["fast_path_frames"] == frames
+    assert report.stats["frames"] == frames and report.stats["states"] == states * frames
+    doc["frames"][1057]["t"] = 1.0
+    data = bson.encode(doc)
+    report = _check(data, "spec")
+    assert [(f.rule, f.path, f.offset) for f in report.findings] == [
+        ("MATRIX-FRAME-002", "frames[1057].t", _offsets(data)["frames[1057].t"])]
+    assert report.evidence["fast_path_frames"] == frames - 1
