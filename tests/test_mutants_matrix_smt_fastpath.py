@@ -30,6 +30,7 @@ from recspec.conformance.matrix_smt import _runs, check_stream
 from recspec.conformance.matrix_smt._locate import add_element_lengths
 from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.report import FileReport
+from recspec.trace import collecting
 from test_mutants_matrix_smt_check import _offsets
 
 SHAPES = ("spec", "time-first", "producer", "producer-int", "producer-mixed")
@@ -254,3 +255,28 @@ def test_a_thousand_frames_and_more(states: int) -> None:
     assert [(f.rule, f.path, f.offset) for f in report.findings] == [
         ("MATRIX-FRAME-002", "frames[1057].t", _offsets(data)["frames[1057].t"])]
     assert report.evidence["fast_path_frames"] == frames - 1
+
+
+def _picture(report: FileReport) -> tuple[Any, ...]:
+    """What the HTML report would draw (recspec.trace): per frame times and state counts, sampled positions."""
+    t = report.trace
+    return (list(t.times.buckets()), list(t.states.buckets()), t.positions.tracks(), t.names)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_fast_path_collects_the_full_walks_picture(shape: str) -> None:
+    """With the pictures collected (runs are off then), a frame the fast path takes adds what the full
+    walk adds for it: its time, its states, the positions of a sampled frame; on a clean recording and on
+    one with a broken frame."""
+    doc = _recording(shape, 40)
+    broken = copy.deepcopy(doc)
+    broken["frames"][20]["states"][1]["r"] = [0.0, 0.0, 0.0, 2.0]
+    for d in (doc, broken):
+        data = bson.encode(d)
+        with collecting():
+            fast, full = (_located_report(data, "compat", on) for on in (True, False))
+        assert _picture(fast) == _picture(full)
+        tracks = fast.trace.positions.tracks()
+        assert sorted(tracks) == sorted(IDS)  # every object's positions, frame by frame
+        assert tracks[IDS[0]][0][1:] == tuple(float(x) for x in d["frames"][0]["states"][0]["p"])
+        assert fast.evidence["fast_path_frames"] == (40 if d is doc else 39)
