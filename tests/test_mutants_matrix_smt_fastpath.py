@@ -46,7 +46,7 @@ def _time_key(shape: str) -> str:
 def _frame(shape: str, f: int, states: list[dict[str, Any]]) -> dict[str, Any]:
     t: Any = 0.25 + f // 2 / 30  # every other frame repeats the time before it (non-decreasing is enough)
     if shape == "producer-int":
-        t = f // 3  # whole seconds: int32
+        t = 1 + f // 3  # whole seconds: int32
     if shape == "spec":
         return {"states": states, "cmd": [], "t": t}
     if shape == "time-first":
@@ -175,6 +175,8 @@ BREAKS: list[tuple[str, Edit, str, str, str, int]] = [
     ("rotation too short", _state(140, 0, "r", [0.0, 0.0, 0.0, 0.998]), "compat", "MATRIX-QUAT-001",
      "frames[140].states[0].r", 1),
     ("rotation just inside", _state(33, 2, "r", [0.0, 0.0, 0.0, 1.0009]), "compat", None, "", 0),
+    ("time going back at a run's start", _time(1, 0.125), "spec", "MATRIX-FRAME-002", "frames[1].TIME", 1),
+    ("another layout (a longer meta)", _state(60, 0, "m", "longer"), "spec", None, "frames[60]", 0),
     ("time going back", _time(88, 0.0), "compat", "MATRIX-FRAME-002", "frames[88].TIME", 1),
     ("time going back a little", _time(131, 2.0), "compat", "MATRIX-FRAME-002", "frames[131].TIME", 1),
     ("first time negative", _time(0, -1.0), "compat", "MATRIX-FRAME-002", "frames[0].TIME", 1),
@@ -210,9 +212,9 @@ def test_a_broken_frame_in_a_run_is_reported_at_its_element(monkeypatch: pytest.
         assert [(f.path, f.offset) for f in found if f.path.startswith(path)] == [(path, _offsets(data)[path])]
     assert report.evidence["fast_path_frames"] == 150 - declined
     if shape in ("spec", "time-first", "producer"):  # numbers all doubles: an edited number keeps the layout
-        # a run stops before the declined frame, the full walk takes it, the fast path the frame after it
-        # (when there is one), and a run the rest (_runs' docstring)
-        broken = int(re.match(r"frames\[(\d+)\]", path).group(1)) if declined else -1  # type: ignore[union-attr]
+        # a run stops before the declined frame (or one of another layout), the full walk (or the fast path)
+        # takes it, the fast path the frame after it (when there is one), and a run the rest (_runs' docstring)
+        broken = int(re.match(r"frames\[(\d+)\]", path).group(1)) if path else -1  # type: ignore[union-attr]
         alone = 1 + (0 < broken < 149)
         assert sum(taken) == 150 - declined - alone
 
@@ -280,3 +282,24 @@ def test_the_fast_path_collects_the_full_walks_picture(shape: str) -> None:
         assert sorted(tracks) == sorted(IDS)  # every object's positions, frame by frame
         assert tracks[IDS[0]][0][1:] == tuple(float(x) for x in d["frames"][0]["states"][0]["p"])
         assert fast.evidence["fast_path_frames"] == (40 if d is doc else 39)
+
+
+@pytest.mark.parametrize(("index", "key"), [(7, "8"), (57, "75"), (104, "140"), (130, "1300"), (66, "6")])
+def test_a_frame_key_out_of_place_in_a_run(monkeypatch: pytest.MonkeyPatch, index: int, key: str) -> None:
+    """Frame ``index`` of a run stored under another key (of the same number of digits or not): the run
+    stops before it, and MATRIX-BSON-008 names it at its element."""
+    taken = _runs_taken(monkeypatch)
+    doc = _recording("spec", 150)
+    frames = b"".join(b"\x03" + (key if i == index else str(i)).encode() + b"\x00" + bson.encode(f)
+                      for i, f in enumerate(doc["frames"]))
+    elements = (bson.encode({"objects": doc["objects"]})[4:-1] + b"\x04frames\x00"
+                + (len(frames) + 5).to_bytes(4, "little") + frames + b"\x00")
+    data = (len(elements) + 5).to_bytes(4, "little") + elements + b"\x00"
+    before = index - 1  # the element before it ends where it starts: type byte, key, NUL, document
+    at = _offsets(data)[f"frames[{before}]"] + 2 + len(str(before)) + len(bson.encode(doc["frames"][before]))
+    assert data[at:at + 2 + len(key)] == b"\x03" + key.encode() + b"\x00"
+    report = _check(data, "spec")
+    assert [(f.rule, f.path, f.offset, f.expected, f.actual) for f in report.findings] == [
+        ("MATRIX-BSON-008", "frames", at, str(index), key)]
+    assert report.stats["frames"] == 150 and report.evidence["fast_path_frames"] == 149
+    assert sum(taken) == 150 - 3
