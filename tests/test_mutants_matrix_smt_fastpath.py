@@ -303,3 +303,21 @@ def test_a_frame_key_out_of_place_in_a_run(monkeypatch: pytest.MonkeyPatch, inde
         ("MATRIX-BSON-008", "frames", at, str(index), key)]
     assert report.stats["frames"] == 150 and report.evidence["fast_path_frames"] == 149
     assert sum(taken) == 150 - 3
+
+
+@pytest.mark.parametrize("flag", ["d", "destroyed"])
+def test_a_layout_seen_before_that_names_a_destroyed_object(flag: str) -> None:
+    """Frames naming all four objects (one layout), one that destroys object 7, frames without it (another
+    layout), then a frame with the first layout's bytes again: it names the destroyed object, so no run
+    may take it however its bytes match (MATRIX-STATE-004 at its state's id, under compat)."""
+    doc = _recording("spec", 40)
+    frames = doc["frames"]
+    frames[10]["states"][2]["i"] = flag
+    for f in range(11, 20):
+        del frames[f]["states"][2]
+    data = bson.encode(doc)
+    offsets = _offsets(data)
+    report = _check(data, "compat")
+    found = [(f.path, f.offset) for f in report.findings if f.rule == "MATRIX-STATE-004"]
+    assert found[0] == ("frames[20].states[2].id", offsets["frames[20].states[2].id"])
+    assert len(found) == 20  # frames 20 to 39 name it
