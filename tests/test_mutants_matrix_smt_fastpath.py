@@ -321,3 +321,25 @@ def test_a_layout_seen_before_that_names_a_destroyed_object(flag: str) -> None:
     found = [(f.path, f.offset) for f in report.findings if f.rule == "MATRIX-STATE-004"]
     assert found[0] == ("frames[20].states[2].id", offsets["frames[20].states[2].id"])
     assert len(found) == 20  # frames 20 to 39 name it
+
+
+@pytest.mark.parametrize("shape", ["spec", "producer"])
+def test_meta_strings_beyond_ascii(monkeypatch: pytest.MonkeyPatch, shape: str) -> None:
+    """A state's meta string in UTF-8 beyond ASCII ("é": c3 a9) is the fast path's; the same two bytes
+    made ff ff (no UTF-8) are not: the full walk reports the string there."""
+    doc = _recording(shape, 60)
+    for f in doc["frames"]:
+        f["states"][3]["m"] = "caf\u00e9"
+    clean = bson.encode(doc)
+    report = _check(clean, "compat")
+    assert [f.rule for f in report.findings if f.rule != "MATRIX-FRAME-005"] == []
+    assert report.evidence["fast_path_frames"] == 60
+    offsets = _offsets(clean)
+    at = offsets["frames[33].states[3].m"]
+    i = clean.index(b"caf\xc3\xa9", at)
+    data = clean[:i + 3] + b"\xff\xff" + clean[i + 5:]
+    report = _check(data, "compat")
+    # MATRIX-BSON-005 at the first byte that is no UTF-8; a structural fault: the walk ends there
+    assert [(f.rule, f.path, f.offset) for f in report.findings if f.rule != "MATRIX-FRAME-005"] == [
+        ("MATRIX-BSON-005", "frames[33].states[3].m", i + 3)]
+    assert report.evidence["fast_path_frames"] == 33 and report.stats["frames"] == 33
