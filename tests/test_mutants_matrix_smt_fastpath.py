@@ -25,13 +25,13 @@ from typing import Any
 
 import bson
 import pytest
+from test_mutants_matrix_smt_check import _offsets
 
 from recspec.conformance.matrix_smt import _runs, check_stream
 from recspec.conformance.matrix_smt._locate import add_element_lengths
 from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.report import FileReport
 from recspec.trace import collecting
-from test_mutants_matrix_smt_check import _offsets
 
 SHAPES = ("spec", "time-first", "producer", "producer-int", "producer-mixed")
 OBJECTS = [{"id": i, "name": f"o{i}", "type": "sphere", "color": [0.0, 0.5, 1.0], "radius": 1.0}
@@ -60,7 +60,7 @@ def _recording(shape: str, frames: int) -> dict[str, Any]:
         states = []
         for k, oid in enumerate(IDS):
             a = 0.05 * (f + k)
-            if shape == "producer-int" or shape == "producer-mixed" and f // 2 % 2 == 0:
+            if shape == "producer-int" or (shape == "producer-mixed" and f // 2 % 2 == 0):
                 p: list[Any] = [f, -k, 2]  # whole numbers, int32
                 r: list[Any] = [0.0, 0, math.sin(a), math.cos(a)] if k % 2 else [0, 0, 0, 1]
             else:
