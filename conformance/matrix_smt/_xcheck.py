@@ -410,39 +410,65 @@ def _same_elements(block: bytes, stride: int, key_len: int, length: bytes) -> in
 
 
 def sample_frames(data: bytes, stride: int = SAMPLE_STRIDE) -> _sample.Sample | None:
-    """The document with every top-level value but the frames array byte for byte, and the
-    frames array cut to the first, the last and about one frame in ``stride`` (their bytes,
-    keys included, unchanged; the two lengths around them recomputed). ``None`` when the
-    reference walk cannot frame the file (a structural error): then every byte is read."""
+    """The document with every top-level value but the frames arrays byte for byte, and each
+    top-level frames array (the key may be repeated: the checker reads each, the last as the
+    recording) cut to its first, its last and about one frame in ``stride`` (their bytes, keys
+    included, unchanged; the lengths around them recomputed). ``None`` when the reference walk
+    cannot frame the file up to its first frames array (a structural error): then every byte is
+    read. A structural error after it ends the search for more frames arrays: what follows is
+    copied byte for byte, and the second reading meets the error there."""
+    arrays: list[tuple[b.Section, list[tuple[int, int]]]] = []
     try:
         w = b.RecordingWalker(io.BytesIO(data), len(data))
         if w.declared != len(data):
             return None
-        frames = next((s for s in w.sections() if s.key == "frames" and s.type_code == b.T_ARRAY), None)
-        if frames is None:
-            return None
-        spans = _frame_spans(data, frames.value_offset) or [(e.offset, e.end) for e in w.entries(frames, raw=True)]
+        sections = w.sections()
+        while True:
+            try:
+                s = next(sections, None)
+            except DecodeError:
+                if not arrays:
+                    raise
+                break
+            if s is None:
+                break
+            if s.key == "frames" and s.type_code == b.T_ARRAY:
+                spans = _frame_spans(data, s.value_offset) or [(e.offset, e.end) for e in w.entries(s, raw=True)]
+                arrays.append((s, spans))
     except DecodeError:
         return None
-    v = frames.value_offset
-    parts = [data[4:v + 4]]  # the top-level elements before the frames, the frames' type, key (and length)
-    runs = [(0, 0)]
-    pos = v + 4
-    chosen = 0
-    for i, (start, end) in enumerate(spans):
-        if i == 0 or i == len(spans) - 1 or _sample.is_chosen(i, stride):
-            if start != runs[-1][1] + (pos - runs[-1][0]):
-                runs.append((pos, start))
-            parts.append(data[start:end])
-            pos += end - start
-            chosen += 1
-    rest = frames.end - 1  # the frames array's final NUL, then the rest of the document
-    if rest != runs[-1][1] + (pos - runs[-1][0]):
-        runs.append((pos, rest))
-    array_len = pos + 1 - v
-    parts[0] = parts[0][:v - 4] + struct.pack("<i", array_len)
-    body = b"".join(parts) + data[rest:]
-    return _sample.Sample(struct.pack("<i", len(body) + 4) + body, len(spans), chosen, runs)
+    if not arrays:
+        return None
+    parts: list[bytes] = []
+    runs = [(0, 0)]  # (offset in the sample, offset in the original) of each copied run
+    pos = 4  # the sample's length so far (its own length field comes last)
+
+    def copy(start: int, end: int) -> None:
+        nonlocal pos
+        if start != runs[-1][1] + (pos - runs[-1][0]):  # not contiguous with the previous copy
+            runs.append((pos, start))
+        parts.append(data[start:end])
+        pos += end - start
+
+    copied = 4  # the original's bytes up to here are in the sample
+    units = chosen = 0
+    for frames, spans in arrays:
+        v = frames.value_offset
+        copy(copied, v + 4)  # the top-level elements before this array, its type, key and length
+        length_at, length_part = pos - 4, len(parts) - 1
+        for i, (start, end) in enumerate(spans):
+            if i == 0 or i == len(spans) - 1 or _sample.is_chosen(i, stride):
+                copy(start, end)
+                chosen += 1
+        units += len(spans)
+        copied = frames.end - 1  # the array's final NUL, then what follows it
+        copy(copied, copied + 1)
+        copied += 1
+        piece = parts[length_part]
+        parts[length_part] = piece[:-4] + struct.pack("<i", pos - length_at)
+    copy(copied, len(data))
+    body = b"".join(parts)
+    return _sample.Sample(struct.pack("<i", len(body) + 4) + body, units, chosen, runs)
 
 
 def cross_check_report(f: BinaryIO, report: FileReport, size: int, *, full: bool = False) -> None:
