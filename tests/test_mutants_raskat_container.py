@@ -84,6 +84,7 @@ def test_members_match_what_tarfile_wrote() -> None:
         _file("empty.sig", b""),
         _file("cont.sig", b"z" * 3, tarfile.CONTTYPE),
         _special("fifo", tarfile.FIFOTYPE),
+        _special("long", tarfile.SYMTYPE, "t" * 100),  # the linkname field's whole 100 bytes, no NUL
     ]
     tar = _tar(*entries)
     with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
@@ -93,8 +94,9 @@ def test_members_match_what_tarfile_wrote() -> None:
            for m in untar(tar)]
     assert got == want
     members = untar(tar)
-    assert [m.is_regular for m in members] == [False, True, False, False, True, True, True, False]
+    assert [m.is_regular for m in members] == [False, True, False, False, True, True, True, False, False]
     assert members[4].name == long_dir + "/two.sig"
+    assert members[8].linkname == "t" * 100
 
 
 def test_gnu_and_pax_archives_read_like_tarfile_reads_them() -> None:
@@ -235,6 +237,8 @@ def test_the_one_regular_member_among_others_is_the_signal() -> None:
 def test_only_the_six_byte_magic_makes_an_xz_file() -> None:
     data = wrap(BODY, "a.sig")
     assert unwrap(data).container == "tar.xz"
+    raw = unwrap(BODY)
+    assert (raw.container, raw.tar, raw.members, raw.xz_size) == ("raw", None, (), 0)  # no xz stream: 0 bytes of it
     for i in range(6):
         other = bytearray(data)
         other[i] ^= 0x01
@@ -289,8 +293,10 @@ def _with_dictionary(code: int) -> bytes:
 
 def test_the_decoder_memory_limit_admits_every_preset_and_refuses_more() -> None:
     assert unxz(_with_dictionary(28)) == b"abc"  # 64 MiB: preset 9 and 9e
-    with pytest.raises(LimitExceeded) as e:
-        unxz(_with_dictionary(36))  # 1 GiB
+    assert unxz(_with_dictionary(29)) == b"abc"  # 96 MiB
+    for code in (30, 36):  # 128 MiB (the decoder needs a little more than its dictionary), 1 GiB
+        with pytest.raises(LimitExceeded) as e:
+            unxz(_with_dictionary(code))
     assert (e.value.rule, e.value.offset, e.value.path) == ("RSIG-LIMIT-001", 0, "xz")
     assert (e.value.limit, e.value.maximum) == ("MAX_XZ_MEMORY", 128 * MIB)
 
@@ -335,6 +341,8 @@ def test_wrap_writes_one_crc64_stream_holding_a_ustar_archive() -> None:
 def test_wrap_pads_the_body_to_whole_blocks() -> None:
     for n in (511, 512, 513):
         tar = lzma.decompress(wrap(b"b" * n, "a.sig"))
+        with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+            assert tf.getmembers()[0].mtime == 0  # no mtime given: 0
         assert len(tar) == BLOCK + -(-n // BLOCK) * BLOCK + 2 * BLOCK
 
 
