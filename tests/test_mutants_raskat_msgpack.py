@@ -155,12 +155,15 @@ def test_nesting_is_read_to_max_depth_and_refused_past_it() -> None:
     (b"\xcd\x00\x05", 5, "positive fixint"),
     (b"\xcc\x05", 5, "positive fixint"),
     (b"\xd0\xfb", -5, "negative fixint"),
-    (b"\xd1\xff\x7f", -129, "int 16"),  # already minimal: no note
+    (b"\xd1\xff\x7f", -129, ""),  # already minimal: no note
     (b"\xd1\xff\x80", -128, "int 8"),
+    (b"\xd2\xff\xff\xff\x38", -200, "int 16"),
+    (b"\xd0\xe0", -32, "negative fixint"),
+    (b"\xd1\xff\xe0", -32, "negative fixint"),
     (b"\xcd\x00\xff", 255, "uint 8"),
     (b"\xce\x00\x00\xff\xff", 0xFFFF, "uint 16"),
     (b"\xcf\x00\x00\x00\x00\x00\x01\x00\x00", 0x10000, "uint 32"),
-    (b"\xd3\xff\xff\xff\xff\x7f\xff\xff\xff", -0x80000001, "int 64"),  # already minimal: no note
+    (b"\xd3\xff\xff\xff\xff\x7f\xff\xff\xff", -0x80000001, ""),  # already minimal: no note
     (b"\xd9\x03abc", "abc", "fixstr"),
     (b"\xda\x00\x28" + b"a" * 40, "a" * 40, "str 8"),
     (b"\xc5\x00\x02ab", b"ab", "bin 8"),
@@ -169,13 +172,14 @@ def test_nesting_is_read_to_max_depth_and_refused_past_it() -> None:
     (b"\xde\x00\x01\x01\x02", MsgMap(((1, 2),)), "fixmap"),
     (b"\xdf\x00\x00\x00\x10" + b"\x01\x02" * 16, MsgMap(((1, 2),) * 16), "map 16"),
     (b"\xc7\x01\x05a", Ext(5, b"a"), "fixext 1"),
+    (b"\xc7\x10\x05" + b"p" * 16, Ext(5, b"p" * 16), "fixext 16"),
 ])
 def test_wider_encodings_are_read_and_noted_with_the_canonical_name(data: bytes, value: object, named: str) -> None:
     notes: list[tuple[int, int, str]] = []
     got, end = unpack(b"\xc0" + data, 1, note=lambda *a: notes.append(a))
     assert (got, end) == (value, 1 + len(data))
     assert _to_package(got) == msgpack.unpackb(data, strict_map_key=False)
-    if named in ("int 16", "int 64"):
+    if not named:
         assert notes == []
     else:
         assert [(o, b) for o, b, _ in notes] == [(1, data[0])] and notes[0][2].endswith(named)
@@ -223,7 +227,7 @@ def test_wide_leads_lists_each_wider_object_by_path() -> None:
     assert wide_leads(m, 0, "m", out) == len(m)
     assert out == [("m", 0xDE), ("m[1]", 0xCE)]
     out.clear()
-    canonical = _reference([1, 300, "ab", b"\x00" * 300, "s" * 40])
+    canonical = _reference([1, 300, "ab", b"\x00" * 300, "s" * 40, b"\x00" * 0xFFFF, "t" * 0xFFFF])
     assert wide_leads(canonical, 0, "c", out) == len(canonical) and out == []
 
 
@@ -272,3 +276,26 @@ def test_pack_with_leads_refuses_a_lead_that_cannot_hold_the_value(value: object
 def test_pack_with_leads_keeps_nan_as_float_32() -> None:
     got = pack_with_leads(float("nan"), "x", {"x": 0xCA})
     assert got[0] == 0xCA and len(got) == 5
+
+
+def test_pack_with_leads_refuses_a_count_past_the_leads_width() -> None:
+    n = 0x10000
+    with pytest.raises(EncodeError):
+        pack_with_leads((0,) * n, "x", {"x": 0xDC})  # array 16 holds at most 65,535
+    want = b"\xdc\xff\xff" + b"\x00" * 0xFFFF
+    assert pack_with_leads((0,) * 0xFFFF, "x", {"x": 0xDC}) == want == _reference([0] * 0xFFFF)
+    with pytest.raises(EncodeError):
+        pack_with_leads(b"b" * 0x100, "x", {"x": 0xC4})
+
+
+@pytest.mark.parametrize(("data", "stored", "canonical"), [
+    (b"\xdf\x00\x00\x00\x10" + b"\x01\x02" * 16, "map 32", "map 16"),
+    (b"\xdd\x00\x00\x00\x14" + b"\x01" * 20, "array 32", "array 16"),
+    (b"\xda\x00\x28" + b"a" * 40, "str 16", "str 8"),
+    (b"\xc6\x00\x00\x00\x02ab", "bin 32", "bin 8"),
+])
+def test_a_note_names_the_stored_lead_and_the_canonical_one(data: bytes, stored: str, canonical: str) -> None:
+    notes: list[tuple[int, int, str]] = []
+    unpack(data, 0, note=lambda *a: notes.append(a))
+    (note,) = notes
+    assert note[2].startswith(stored + " ") and note[2].endswith(canonical)
