@@ -127,3 +127,17 @@ def test_iter_signals_reads_a_file_up_to_its_limit() -> None:
     with pytest.raises(DecodeError) as e:
         list(iter_signals(io.BytesIO(V2), max_unpacked=len(V2) - 1))
     assert (e.value.rule, e.value.offset) == ("RSIG-LIMIT-001", len(V2) - 1)
+
+
+def test_the_mtime_field_is_read_whole_as_tarfile_reads_it() -> None:
+    data = _tar_xz(V2, "m.sig", 0o77777777777)  # every one of the eleven digits tarfile writes
+    assert decode(data).mtime == 0o77777777777
+    # twelve digits and no terminator (the whole mtime field, header bytes 136-147): the checksum redone
+    tar = bytearray(lzma.decompress(data))
+    tar[136:148] = b"777777777776"
+    tar[148:156] = b" " * 8
+    tar[148:156] = b"%06o\0 " % sum(tar[:512])
+    with tarfile.open(fileobj=io.BytesIO(bytes(tar))) as tf:
+        want = tf.getmembers()[0].mtime
+    assert want == 0o777777777776
+    assert decode(lzma.compress(bytes(tar), format=lzma.FORMAT_XZ)).mtime == want
