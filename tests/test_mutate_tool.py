@@ -91,3 +91,19 @@ def test_a_mutant_runs_in_place_of_the_module(tmp_path: Path) -> None:
     assert broken != source
     assert mutate.run_mutant(name, path, broken, [str(test)], 120)[0] == "killed"
     assert mutate.run_mutant(name, path, source, [str(test)], 120)[0] == "survived"
+
+
+def test_every_equivalent_mutant_names_a_mutant_of_its_module_as_it_is_now():
+    """A key of tools/mutate_equivalent.json is the mutant's line, column and edit: when a module's lines
+    move (a change above it), the key no longer names any mutant, the mutant it meant counts as a survivor
+    again and the key silently marks nothing. Every key must name a mutant the tool makes of today's source."""
+    import json
+
+    equivalent = json.loads(mutate.EQUIVALENT.read_text(encoding="utf-8"))
+    stale = []
+    for name, keys in equivalent.items():
+        path = ROOT / (name.removeprefix("recspec.").replace(".", "/") + ".py")
+        assert path.is_file(), f"{name}: no module at {path}"
+        made = {m.key for m in mutate.mutants(path.read_text(encoding="utf-8"))}
+        stale += [f"{name} {key}" for key in keys if key not in made]
+    assert not stale, "keys naming no mutant of today's source (re-key them by the line's text):\n" + "\n".join(stale)
