@@ -547,21 +547,30 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
         totals[verdict] = totals.get(verdict, 0) + n
     first = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
     count = len(_VARIANT_LIST)
-    unknown = misfits = [0] * count
-    undefined_first: dict[int, str] = {}  # variant index -> its first problem, as the verdicts come
+    unknown = [0] * count
+    misfits = [0] * count
+    undefined_first: dict[int, str] = {}  # variant index -> its first problem: from the first verdict that has it
     misfit_first: dict[int, str] = {}
-    for verdict, n in reversed(totals.items()):  # last first: an earlier verdict's message replaces a later one's
+    for verdict, n in totals.items():
         if not verdict.judged:
             continue
-        unknown = list(map(add, unknown, map(mul, verdict.undefined_mask, repeat(n))))
-        misfits = list(map(add, misfits, map(mul, verdict.misfit_mask, repeat(n))))
         k = first[verdict]
         pid, at = shapes[k][0], entries[k][1]
-        if verdict.undefined:
-            undefined_first.update(zip(verdict.undefined, repeat(f"packet id {pid} at offset {at} is not defined")))
+        undefined = verdict.undefined
+        for i in undefined:
+            unknown[i] += n
+        if undefined and not undefined_first.keys() >= set(undefined):  # a message only where one is new
+            message = f"packet id {pid} at offset {at} is not defined"
+            for i in undefined:
+                undefined_first.setdefault(i, message)
         for members, kind, expected in verdict.groups:
-            misfit_first.update(zip(members, repeat(f"packet id {pid} at offset {at}: {kind.label} payload is "
-                                                    f"{shapes[k][1]} bytes, its layout implies {expected}")))
+            for i in members:
+                misfits[i] += n
+            if not misfit_first.keys() >= set(members):
+                message = (f"packet id {pid} at offset {at}: {kind.label} payload is {shapes[k][1]} bytes, "
+                           f"its layout implies {expected}")
+                for i in members:
+                    misfit_first.setdefault(i, message)
     undefined_first.update(misfit_first)  # the first misfit names itself, even after an undefined id
     missing = [0] * count
     for ids_seen, n in prefix.frames.items():
