@@ -41,11 +41,9 @@ from __future__ import annotations
 import re
 import struct
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import compress, repeat
-from operator import add, attrgetter, eq, ge, is_, itemgetter, mul
+from operator import add, attrgetter, eq, is_, itemgetter, mul
 from typing import Any, BinaryIO, cast
 
 from recspec.reference import carla as dec
@@ -207,7 +205,6 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
 #: so the bound keeps detection's memory from growing with a file's packets.
 SMALL_PREFIX_BYTES = 16 * 1024
 _GET_ID = itemgetter(0)
-_LITTLE = partial(int.from_bytes, byteorder="little")
 #: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
 _COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
 _IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
@@ -215,25 +212,12 @@ _IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
 _FRAME_IDS = re.compile(rb"\x00([^\x00\x01]*)\x01")
 
 
-def _first_copies(keys: list[Any], values: list[Any], extra: Callable[[list[int]], Any] | None = None
-                  ) -> dict[Any, list[Any]]:
-    """``{key: [copies, values[first], extra(first)]}`` (without ``extra``: the first two) in the order
-    of the keys' first copies, ``first`` being the index of a key's first copy; in C loops only
-    (``Counter`` counts, a ``dict`` of the keys reversed finds each key's first index)."""
-    counts = Counter(keys)
-    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))  # a key's last write: its first index
-    at = list(map(first.__getitem__, counts))
-    columns = (counts.values(), map(values.__getitem__, at)) if extra is None else \
-        (counts.values(), map(values.__getitem__, at), extra(at))
-    return dict(zip(counts, map(list, zip(*columns))))
-
-
 def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     """``_read_prefix`` of a file whose packets after the header are at most
     ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the packets are framed whole in
-    a loop that only steps from one packet to the next, and the prefix is cut and its shapes,
-    frames and variable payloads are made from the lists of offsets, ids and sizes by C loops
-    (``map``, ``Counter``, one regular expression over the ids). The same prefix as the
+    a loop that only steps from one packet to the next, the prefix is cut from the lists of
+    offsets, ids and sizes, its shapes and variable payloads are counted in one loop over
+    them, and its frames by one regular expression over the ids. The same prefix as the
     packet-by-packet reading (the tests compare the two)."""
     prefix = _Prefix()
     reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
@@ -252,24 +236,31 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     prefix.packets = n
     if not n:
         return prefix
-    bodies = list(map(add, starts, repeat(5)))
-    ends = list(map(add, bodies, sizes))
-
-    def payloads(at: list[int]) -> Any:
-        return map(buf.__getitem__, map(slice, map(bodies.__getitem__, at), map(ends.__getitem__, at)))
-
-    # a packet's shape: (id, size, the u16 its payload starts with or -1), as _read_prefix makes it
-    counted = list(map(mul, map(_COUNTED.__getitem__, ids), map(ge, sizes, repeat(2))))  # 1 or 0
-    u16s = map(_LITTLE, map(buf.__getitem__, map(slice, bodies, map(add, bodies, repeat(2)))))
-    firsts = list(map(add, map(mul, u16s, counted), map((-1).__add__, counted)))  # u16 x 1 + 0, or -1
-    positions = list(map(add, starts, repeat(offset - i)))
-    prefix.shapes = _first_copies(list(zip(ids, sizes, firsts)), positions, payloads)
+    # one step per packet: a dictionary look-up per shape (the maps over the lists this replaced made
+    # about twenty lists of a packet each, which cost more than the loop for the tens of packets of a
+    # corpus or fuzz input)
+    shapes: dict[tuple[int, int, int], list[Any]] = {}
+    variable: dict[tuple[int, bytes], list[int]] = {}
+    get_shape, get_variable = shapes.get, variable.get
+    shift = offset - i  # a position in the file, from one in the buffer
+    for at, pid, length in zip(starts, ids, sizes):
+        body = at + 5
+        key = (pid, length, buf[body] | buf[body + 1] << 8 if length >= 2 and _COUNTED[pid] else -1)
+        entry = get_shape(key)
+        if entry is None:
+            shapes[key] = [1, at + shift, buf[body:body + length]]
+        else:
+            entry[0] += 1
+        if _IS_VARIABLE[pid]:
+            vkey = (pid, buf[body:body + length])
+            copies = get_variable(vkey)
+            if copies is None:
+                variable[vkey] = [1, body + shift]
+            else:
+                copies[0] += 1
+    prefix.shapes = shapes
+    prefix.variable = variable
     prefix.frames = Counter(map(frozenset, _FRAME_IDS.findall(ids)))
-    variable = list(compress(range(n), map(_IS_VARIABLE.__getitem__, ids)))
-    if variable:
-        vkeys = list(zip(map(ids.__getitem__, variable), payloads(variable)))
-        vat = list(map(add, map(positions.__getitem__, variable), repeat(5)))
-        prefix.variable = _first_copies(vkeys, vat)
     return prefix
 
 
@@ -556,21 +547,30 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
         totals[verdict] = totals.get(verdict, 0) + n
     first = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
     count = len(_VARIANT_LIST)
-    unknown = misfits = [0] * count
-    undefined_first: dict[int, str] = {}  # variant index -> its first problem, as the verdicts come
+    unknown = [0] * count
+    misfits = [0] * count
+    undefined_first: dict[int, str] = {}  # variant index -> its first problem: from the first verdict that has it
     misfit_first: dict[int, str] = {}
-    for verdict, n in reversed(totals.items()):  # last first: an earlier verdict's message replaces a later one's
+    for verdict, n in totals.items():
         if not verdict.judged:
             continue
-        unknown = list(map(add, unknown, map(mul, verdict.undefined_mask, repeat(n))))
-        misfits = list(map(add, misfits, map(mul, verdict.misfit_mask, repeat(n))))
         k = first[verdict]
         pid, at = shapes[k][0], entries[k][1]
-        if verdict.undefined:
-            undefined_first.update(zip(verdict.undefined, repeat(f"packet id {pid} at offset {at} is not defined")))
+        undefined = verdict.undefined
+        for i in undefined:
+            unknown[i] += n
+        if undefined and not undefined_first.keys() >= set(undefined):  # a message only where one is new
+            message = f"packet id {pid} at offset {at} is not defined"
+            for i in undefined:
+                undefined_first.setdefault(i, message)
         for members, kind, expected in verdict.groups:
-            misfit_first.update(zip(members, repeat(f"packet id {pid} at offset {at}: {kind.label} payload is "
-                                                    f"{shapes[k][1]} bytes, its layout implies {expected}")))
+            for i in members:
+                misfits[i] += n
+            if not misfit_first.keys() >= set(members):
+                message = (f"packet id {pid} at offset {at}: {kind.label} payload is {shapes[k][1]} bytes, "
+                           f"its layout implies {expected}")
+                for i in members:
+                    misfit_first.setdefault(i, message)
     undefined_first.update(misfit_first)  # the first misfit names itself, even after an undefined id
     missing = [0] * count
     for ids_seen, n in prefix.frames.items():
@@ -684,7 +684,7 @@ _MISSING, _ENUMS, _NAME = attrgetter("missing_always"), attrgetter("enum_misfits
 _FIRST_FOUR = itemgetter(slice(0, 4))
 _RANK = {name: PREFERENCE.index(name) for name in VARIANTS}
 
-def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True
+def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True, bulk: bool = True
                    ) -> tuple[Variant, dict[str, Any]]:
     """Choose the variant that explains the file's first packets (the rule is the module's docstring).
 
@@ -693,10 +693,12 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     evidence for the report. ``grouped=False`` judges the shapes and the record chains
     variant by variant (:func:`_fit`, :func:`_inner_misfits`) instead of once per distinct
     layout (:func:`_fits`, :func:`_inner_misfits_by_layout`); the answer is the same (the
-    tests compare the two).
+    tests compare the two). ``bulk=False`` reads the prefix packet by packet (:func:`_read_prefix`),
+    never whole or frame by frame; with ``grouped=False`` that is the straightforward reading the
+    tests hold the fast one to.
     """
     start = f.tell()
-    prefix = _read_prefix(f, offset, size)
+    prefix = _read_prefix(f, offset, size, bulk=bulk)
     f.seek(start)
     if grouped:
         fits = _fits(prefix)
