@@ -1,0 +1,177 @@
+"""The typed-recording codec (reference/matrix_smt/_codec.py): every refusal it makes, on documents
+written by pymongo's own ``bson`` package. A recording document holds ``objects`` and ``frames``
+arrays (docs/formats/matrix-smt.md); an object needs an integer ``id``, a string ``name``, a ``type``
+of box, sphere, capsule or convex and a ``color`` of three numbers; a state an integer ``id``, an
+instance flag ``i``, a string ``m``, ``p`` of three numbers and ``r`` of four; a command a ``t`` of
+v, r, s or c. What does not map raises ModelError (rule MATRIX-MODEL) naming the BSON path of the
+unit at fault; the writer refuses what it cannot write with EncodeError. Written against the
+survivors tools/mutate.py found in the module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bson
+import pytest
+
+from recspec.errors import EncodeError
+from recspec.reference.matrix_smt import _codec
+from recspec.reference.matrix_smt._model import (
+    CommandKind,
+    DebugCommand,
+    Frame,
+    Geometry,
+    Presence,
+    Recording,
+    SceneObject,
+    State,
+)
+
+BOX = {"id": 1, "name": "box", "color": [1.0, 0.0, 0.0], "static": False, "type": "box",
+       "half_dimentions": [0.5, 0.5, 0.5]}
+STATE = {"id": 1, "i": "i", "m": "", "p": [0.0, 0.0, 0.0], "r": [0.0, 0.0, 0.0, 1.0]}
+
+
+def _frame(**changes: Any) -> dict[str, Any]:
+    frame: dict[str, Any] = {"states": [dict(STATE)], "cmd": [], "t": 0.0}
+    frame.update(changes)
+    return frame
+
+
+def _decode(objects: Any = None, frames: Any = None) -> Recording:
+    doc = {"objects": [dict(BOX)] if objects is None else objects, "frames": [_frame()] if frames is None else frames}
+    return _codec.decode(bson.encode(doc))
+
+
+def _refused(path: str, objects: Any = None, frames: Any = None) -> _codec.ModelError:
+    with pytest.raises(_codec.ModelError) as e:
+        _decode(objects, frames)
+    assert e.value.rule == "MATRIX-MODEL"
+    assert e.value.path == path
+    return e.value
+
+
+def test_the_valid_document_decodes() -> None:
+    rec = _decode()
+    assert rec.objects == (SceneObject(1, "box", Geometry.BOX, (1.0, 0.0, 0.0), False, (0.5, 0.5, 0.5)),)
+    assert rec.frames == (Frame(0.0, (State(1, Presence.INSTANTIATED, "", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),)),)
+
+
+# --- objects ---------------------------------------------------------------------------------
+
+
+def test_an_object_that_is_not_a_document() -> None:
+    _refused("objects[0]", objects=[5])
+
+
+def test_an_object_without_an_id() -> None:
+    obj = dict(BOX)
+    del obj["id"]
+    assert "'id'" in _refused("objects[0]", objects=[obj]).message
+
+
+def test_an_object_id_that_is_a_double() -> None:
+    _refused("objects[0]", objects=[dict(BOX, id=1.5)])
+
+
+def test_an_object_name_that_is_not_a_string() -> None:
+    _refused("objects[0]", objects=[dict(BOX, name=5)])
+
+
+def test_an_object_type_outside_the_four_geometries() -> None:
+    _refused("objects[0]", objects=[dict(BOX, type="cone")])
+
+
+def test_a_color_component_that_is_not_a_number() -> None:
+    _refused("objects[0].color[0]", objects=[dict(BOX, color=["red", 0.0, 0.0])])
+
+
+def test_a_color_of_two_numbers() -> None:
+    _refused("objects[0].color", objects=[dict(BOX, color=[1.0, 0.0])])
+
+
+def test_vertices_that_are_not_an_array() -> None:
+    _refused("objects[0]", objects=[dict(BOX, type="convex", vertices=5)])
+
+
+# --- frames, states, commands ------------------------------------------------------------------
+
+
+def test_objects_or_frames_that_are_not_arrays() -> None:
+    _refused("", objects=5)
+    _refused("", frames={"0": _frame()})
+
+
+def test_a_frame_that_is_not_a_document() -> None:
+    _refused("frames[0]", frames=[5])
+
+
+def test_a_frame_without_a_time() -> None:
+    frame = _frame()
+    del frame["t"]
+    _refused("frames[0]", frames=[frame])
+
+
+def test_a_frame_whose_states_are_not_an_array() -> None:
+    _refused("frames[0]", frames=[_frame(states=5)])
+    frame = _frame()
+    del frame["states"]
+    _refused("frames[0]", frames=[frame])
+
+
+def test_a_cmd_that_is_neither_an_array_nor_empty() -> None:
+    _refused("frames[0]", frames=[_frame(cmd=5)])
+    # the variants the research notes list: missing, "" or null mean no command
+    for cmd in ("", None):
+        assert _decode(frames=[_frame(cmd=cmd)]).frames[0].commands == ()
+
+
+def test_a_state_id_that_is_a_double() -> None:
+    _refused("frames[0].states[0]", frames=[_frame(states=[dict(STATE, id=1.5)])])
+
+
+def test_a_state_with_an_unknown_instance_flag() -> None:
+    _refused("frames[0].states[0]", frames=[_frame(states=[dict(STATE, i="x")])])
+    _refused("frames[0].states[0]", frames=[_frame(states=[dict(STATE, i=1)])])
+
+
+def test_a_state_whose_metadata_is_not_a_string() -> None:
+    _refused("frames[0].states[0]", frames=[_frame(states=[dict(STATE, m=5)])])
+
+
+def test_a_command_of_an_unknown_kind() -> None:
+    _refused("frames[0].cmd[0]", frames=[_frame(cmd=[{"t": "q", "ox": 0.0, "oy": 0.0, "oz": 0.0}])])
+
+
+# --- writing -----------------------------------------------------------------------------------
+
+
+def test_a_profile_that_is_neither_spec_nor_compat() -> None:
+    with pytest.raises(EncodeError):
+        _codec.to_document(Recording(), "bogus")
+    with pytest.raises(EncodeError):
+        _codec.encode(Recording(), "bogus")
+
+
+def test_a_vector_command_without_its_vector() -> None:
+    rec = Recording((), (Frame(0.0, (), (DebugCommand(CommandKind.VECTOR, (0.0, 0.0, 0.0)),)),))
+    with pytest.raises(EncodeError, match="vector"):
+        _codec.encode(rec)
+
+
+def test_a_number_type_for_a_string() -> None:
+    obj = SceneObject(1, "box", Geometry.BOX, (1.0, 0.0, 0.0), False, (0.5, 0.5, 0.5))
+    with pytest.raises(EncodeError):
+        _codec.encode(Recording((obj,), (), numbers=(("objects[0].name", "int32"),)))
+
+
+def test_a_fraction_or_minus_zero_stored_as_an_integer() -> None:
+    obj = SceneObject(1, "box", Geometry.BOX, (1.5, -0.0, 2.0), False, (0.5, 0.5, 0.5))
+    for path, name in (("objects[0].color[0]", "int32"), ("objects[0].color[1]", "int64"),
+                       ("objects[0].color[0]", "int64")):
+        with pytest.raises(EncodeError):
+            _codec.encode(Recording((obj,), (), numbers=((path, name),)))
+    # 2.0 is whole: stored as an int32, pymongo reads back the integer 2
+    data = _codec.encode(Recording((obj,), (), numbers=(("objects[0].color[2]", "int32"),)))
+    assert bson.decode(data)["objects"][0]["color"] == [1.5, -0.0, 2]
+    assert type(bson.decode(data)["objects"][0]["color"][2]) is int
