@@ -1,0 +1,206 @@
+"""The streaming walk over a Matrix-SMT file (reference/matrix_smt/_walker.py): every refusal it
+makes, at the offset and with the rule the BSON 1.1 specification and docs/formats/matrix-smt.md
+give: a document is an int32 length (at least 5), elements (type byte, NUL-terminated UTF-8 name,
+value) and a final NUL; a double is 8 bytes, an int32 4, a boolean one byte 0x00 or 0x01.
+MATRIX-BSON-001 a length that does not fit its container, -002 a byte that is no BSON type, -003 a
+boolean byte, -005 a name that is not UTF-8, -007 the file ends early; MATRIX-LIMIT-002 a unit over
+64 MiB. Valid documents come from pymongo's ``bson``. Written against the survivors
+tools/mutate.py found in the module."""
+
+from __future__ import annotations
+
+import io
+import struct
+
+import bson
+import pytest
+
+from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
+from recspec.reference.matrix_smt._walker import RecordingWalker, Section
+
+LENGTH, TYPE, BOOL, UTF8, TRUNCATED = ("MATRIX-BSON-001", "MATRIX-BSON-002", "MATRIX-BSON-003",
+                                       "MATRIX-BSON-005", "MATRIX-BSON-007")
+T_ARRAY = 0x04
+
+
+def _doc(body: bytes, declared: int | None = None) -> bytes:
+    """A top-level document around ``body`` (elements), its length ``declared`` or the true one."""
+    n = 4 + len(body) + 1
+    return struct.pack("<i", n if declared is None else declared) + body + b"\x00"
+
+
+def _walker(data: bytes) -> RecordingWalker:
+    return RecordingWalker(io.BytesIO(data))
+
+
+def _raises(kind: type[DecodeError], rule: str, offset: int, fn, path: str | None = None) -> DecodeError:
+    with pytest.raises(kind) as e:
+        fn()
+    assert (e.value.rule, e.value.offset) == (rule, offset)
+    if path is not None:
+        assert e.value.path == path
+    return e.value
+
+
+def test_a_valid_document_is_walked() -> None:
+    data = bson.encode({"objects": [], "frames": [{"t": 1.0}]})
+    w = _walker(data)
+    sections = list(w.sections())
+    assert [s.key for s in sections] == ["objects", "frames"]
+    assert sections[0].offset == 4 and sections[-1].end == len(data) - 1
+    assert [e.value.map() for e in w.entries(sections[1])] == [{"t": 1.0}]
+
+
+# --- the top-level length ---------------------------------------------------------------------
+
+
+def test_a_file_shorter_than_the_length_field() -> None:
+    e = _raises(Truncated, TRUNCATED, 0, lambda: _walker(b"\x05\x00"))
+    assert "2 of 4" in e.message
+
+
+def test_a_declared_length_below_five() -> None:
+    _raises(Malformed, LENGTH, 0, lambda: _walker(b"\x04\x00\x00\x00"))
+
+
+# --- element heads --------------------------------------------------------------------------
+
+
+def test_a_file_that_ends_where_an_element_starts() -> None:
+    w = _walker(struct.pack("<i", 20))
+    _raises(Truncated, TRUNCATED, 4, lambda: list(w.sections()))
+
+
+def test_a_name_without_its_nul() -> None:
+    # declared 10: the name runs from byte 5 to the document's last byte, which is no NUL
+    w = _walker(b"\x0a\x00\x00\x00\x0aabcde")
+    _raises(Malformed, LENGTH, 5, lambda: next(iter(w.sections())))
+
+
+def test_a_name_that_is_not_utf8() -> None:
+    w = _walker(_doc(b"\x0a\xff\x00"))
+    _raises(Malformed, UTF8, 5, lambda: list(w.sections()))
+
+
+def test_a_bad_name_after_a_byte_that_is_no_type_is_a_type_fault() -> None:
+    w = _walker(_doc(b"\x20\xff\x00"))
+    _raises(Malformed, TYPE, 4, lambda: list(w.sections()))
+
+
+def test_a_byte_that_is_no_bson_type() -> None:
+    w = _walker(_doc(b"\x20a\x00"))
+    _raises(Malformed, TYPE, 4, lambda: list(w.sections()), "a")
+
+
+# --- value lengths at the top level -----------------------------------------------------------
+
+
+def test_a_binary_whose_length_field_passes_the_document() -> None:
+    w = _walker(_doc(b"\x05a\x00\x01\x00"))
+    _raises(Malformed, LENGTH, 7, lambda: list(w.sections()), "a")
+
+
+def test_a_string_whose_length_field_passes_the_document() -> None:
+    w = _walker(_doc(b"\x02a\x00\x01\x00"))
+    _raises(Malformed, LENGTH, 7, lambda: list(w.sections()), "a")
+
+
+def test_a_double_that_passes_the_document() -> None:
+    w = _walker(_doc(b"\x01a\x00" + b"\x00" * 4))
+    _raises(Malformed, LENGTH, 7, lambda: next(iter(w.sections())), "a")
+
+
+def test_a_file_that_ends_inside_a_value() -> None:
+    # declared 20: the double (bytes 7 to 14) fits the document, the file ends at byte 11
+    w = _walker(struct.pack("<i", 20) + b"\x01a\x00" + b"\x00" * 4)
+    _raises(Truncated, TRUNCATED, 11, lambda: list(w.sections()), "a")
+
+
+def test_a_file_that_ends_before_the_final_nul() -> None:
+    data = bson.encode({"a": 1.5})
+    w = _walker(data[:-1])
+    _raises(Truncated, TRUNCATED, len(data) - 1, lambda: list(w.sections()))
+
+
+def test_a_document_whose_last_byte_is_not_nul() -> None:
+    data = bson.encode({"a": 1.5})
+    w = _walker(data[:-1] + b"\x01")
+    _raises(Malformed, LENGTH, len(data) - 1, lambda: list(w.sections()))
+
+
+def test_a_value_declared_over_the_buffer_limit() -> None:
+    # a top-level document declared 64 MiB + 1 bytes long, in a document declared longer still
+    body = b"\x03a\x00" + struct.pack("<i", 64 * 1024 * 1024 + 1) + b"\x00"
+    w = _walker(struct.pack("<i", 0x7FFFFFF0) + body)
+    section = next(iter(w.sections()))
+    e = _raises(LimitExceeded, "MATRIX-LIMIT-002", 7, lambda: w.value(section))
+    assert e.path == "a"
+
+
+def test_a_regex_without_its_nul_is_a_length_fault() -> None:
+    w = _walker(_doc(b"\x0ba\x00ab"))
+    with pytest.raises(DecodeError) as e:
+        list(w.sections())
+    assert e.value.rule in (LENGTH, TRUNCATED)
+
+
+# --- streamed entries -------------------------------------------------------------------------
+
+
+def _array(elements: bytes, declared: int | None = None, terminator: bytes = b"\x00") -> bytes:
+    n = 4 + len(elements) + 1
+    return struct.pack("<i", n if declared is None else declared) + elements + terminator
+
+
+def _entries(data: bytes, section: Section | None = None) -> list:
+    w = _walker(data)
+    s = section if section is not None else next(iter(w.sections()))
+    return list(w.entries(s))
+
+
+def test_an_entry_double_that_passes_its_array() -> None:
+    data = _doc(b"\x04f\x00" + _array(b"\x010\x00" + b"\x00" * 3))
+    _raises(DecodeError, LENGTH, 14, lambda: _entries(data), "f[0]")
+
+
+def test_an_entry_int32_that_passes_its_array() -> None:
+    data = _doc(b"\x04f\x00" + _array(b"\x100\x00" + b"\x00" * 3))
+    _raises(DecodeError, LENGTH, 14, lambda: _entries(data), "f[0]")
+
+
+def test_an_entry_boolean_that_passes_its_array() -> None:
+    data = _doc(b"\x04f\x00" + _array(b"\x080\x00"))
+    _raises(DecodeError, LENGTH, 14, lambda: _entries(data), "f[0]")
+
+
+def test_an_entry_boolean_byte_of_two() -> None:
+    data = _doc(b"\x04f\x00" + _array(b"\x080\x00\x02"))
+    _raises(Malformed, BOOL, 14, lambda: _entries(data), "f[0]")
+    # 0x00 and 0x01 are the two booleans
+    assert [e.value for e in _entries(_doc(b"\x04f\x00" + _array(b"\x080\x00\x01\x081\x00\x00")))] == [True, False]
+
+
+def test_an_array_length_cut_by_the_file() -> None:
+    data = struct.pack("<i", 255) + b"\x04a\x00\x05\x00"
+    _raises(Truncated, TRUNCATED, 7, lambda: _entries(data, Section(4, T_ARRAY, "a", 7, 0)), "a")
+
+
+def test_an_array_length_below_five() -> None:
+    data = _doc(b"\x04a\x00" + struct.pack("<i", 4) + b"\x00")
+    _raises(Malformed, LENGTH, 7, lambda: _entries(data, Section(4, T_ARRAY, "a", 7, 0)), "a")
+
+
+def test_an_array_that_passes_the_document() -> None:
+    data = _doc(b"\x04a\x00" + _array(b"\x0a0\x00", declared=40))
+    _raises(Malformed, LENGTH, 7, lambda: _entries(data, Section(4, T_ARRAY, "a", 7, 0)), "a")
+
+
+def test_a_file_that_ends_before_an_arrays_final_nul() -> None:
+    # the array (bytes 7 to 14) fits the declared document; the file ends at byte 14, its final NUL
+    data = struct.pack("<i", 64) + b"\x04a\x00" + _array(b"\x0a0\x00")[:-1]
+    _raises(Truncated, TRUNCATED, 14, lambda: _entries(data), "a")
+
+
+def test_an_array_whose_last_byte_is_not_nul() -> None:
+    data = _doc(b"\x04a\x00" + _array(b"\x0a0\x00", terminator=b"\x01"))
+    _raises(Malformed, LENGTH, 14, lambda: _entries(data), "a")
