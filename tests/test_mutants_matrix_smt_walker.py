@@ -204,3 +204,34 @@ def test_a_file_that_ends_before_an_arrays_final_nul() -> None:
 def test_an_array_whose_last_byte_is_not_nul() -> None:
     data = _doc(b"\x04a\x00" + _array(b"\x0a0\x00", terminator=b"\x01"))
     _raises(Malformed, LENGTH, 14, lambda: _entries(data), "a")
+
+
+class _ShortReads(io.RawIOBase):
+    """A file of ``size`` bytes, ``head`` then ``fill`` repeated, whose reads return at most 4,096 bytes
+    (a raw read may return fewer bytes than asked): a regex longer than the 64 MiB limit without
+    holding hundreds of MiB."""
+
+    def __init__(self, head: bytes, fill: bytes, size: int) -> None:
+        self.head, self.fill, self.size, self.pos = head, fill, size, 0
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self.pos = offset if whence == 0 else self.size + offset
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+    def read(self, n: int = -1) -> bytes:
+        n = min(n, 4096, self.size - self.pos)
+        out = bytes(self.head[i] if i < len(self.head) else self.fill[0] for i in range(self.pos, self.pos + n))
+        self.pos += n
+        return out
+
+
+def test_a_regex_longer_than_the_buffer_limit() -> None:
+    # a 300 MiB document whose one element is a regex named "a" whose pattern never ends
+    size = 300 * 1024 * 1024
+    f = _ShortReads(struct.pack("<i", size) + b"\x0ba\x00", b"a", size)
+    w = RecordingWalker(f, size)
+    e = _raises(LimitExceeded, "MATRIX-LIMIT-002", 7, lambda: list(w.sections()))
+    assert e.path == "a"
