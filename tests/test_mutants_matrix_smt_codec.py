@@ -175,3 +175,50 @@ def test_a_fraction_or_minus_zero_stored_as_an_integer() -> None:
     data = _codec.encode(Recording((obj,), (), numbers=(("objects[0].color[2]", "int32"),)))
     assert bson.decode(data)["objects"][0]["color"] == [1.5, -0.0, 2]
     assert type(bson.decode(data)["objects"][0]["color"][2]) is int
+
+
+# --- the document's command keys and the compat profile's numbers --------------------------------
+
+
+def _commands_written(*commands: DebugCommand, profile: str = "spec") -> list[dict[str, Any]]:
+    rec = Recording((), (Frame(0.0, (), commands),))
+    return bson.decode(_codec.encode(rec, profile))["frames"][0]["cmd"]
+
+
+def test_each_command_kind_writes_its_keys_from_its_fields() -> None:
+    # docs/formats/matrix-smt.md, cmd: vx vy vz a vector, ex ey ez a ray's end, sr a sphere's radius,
+    # rx ry rz rw a cube's rotation and sx sy sz its half sizes; ox oy oz the origin of each
+    written = _commands_written(
+        DebugCommand(CommandKind.VECTOR, (1.0, 2.0, 3.0), vector=(4.0, 5.0, 6.0)),
+        DebugCommand(CommandKind.RAY, (1.0, 2.0, 3.0), end=(7.0, 8.0, 9.0)),
+        DebugCommand(CommandKind.SPHERE, (1.0, 2.0, 3.0), radius=0.25),
+        DebugCommand(CommandKind.CUBE, (1.0, 2.0, 3.0), half_size=(0.1, 0.2, 0.3), rotation=(0.5, 0.6, 0.7, 0.8)))
+    origin = {"ox": 1.0, "oy": 2.0, "oz": 3.0}
+    assert written == [
+        {"t": "v", **origin, "vx": 4.0, "vy": 5.0, "vz": 6.0},
+        {"t": "r", **origin, "ex": 7.0, "ey": 8.0, "ez": 9.0},
+        {"t": "s", **origin, "sr": 0.25},
+        {"t": "c", **origin, "rx": 0.5, "ry": 0.6, "rz": 0.7, "rw": 0.8, "sx": 0.1, "sy": 0.2, "sz": 0.3},
+    ]
+
+
+def test_each_command_kind_reads_its_keys_into_its_fields() -> None:
+    cube = {"t": "c", "ox": 1.0, "oy": 2.0, "oz": 3.0, "rx": 0.5, "ry": 0.6, "rz": 0.7, "rw": 0.8,
+            "sx": 0.1, "sy": 0.2, "sz": 0.3}
+    ray = {"t": "r", "ox": 0.0, "oy": 0.0, "oz": 0.0, "ex": 7.0, "ey": 8.0, "ez": 9.0}
+    vector = {"t": "v", "ox": 0.0, "oy": 0.0, "oz": 0.0, "vx": 4.0, "vy": 5.0, "vz": 6.0}
+    commands = _decode(frames=[_frame(cmd=[cube, ray, vector])]).frames[0].commands
+    assert commands[0].half_size == (0.1, 0.2, 0.3) and commands[0].rotation == (0.5, 0.6, 0.7, 0.8)
+    assert commands[1].end == (7.0, 8.0, 9.0)
+    assert commands[2].vector == (4.0, 5.0, 6.0)
+
+
+def test_compat_keeps_minus_zero_a_double_and_writes_whole_numbers_as_int32() -> None:
+    obj = SceneObject(1, "box", Geometry.BOX, (-0.0, -1.0, 0.5), False, (2.0, -2147483648.0, 2147483648.0))
+    data = _codec.encode(Recording((obj,), ()), "compat")
+    stored = bson.decode(data)["objects"][0]
+    assert [type(x) for x in stored["color"]] == [float, int, float]
+    assert str(stored["color"][0]) == "-0.0"
+    # int32 holds -2^31 .. 2^31 - 1
+    assert stored["half_dimentions"] == [2, -2147483648, 2147483648.0]
+    assert [type(x) for x in stored["half_dimentions"]] == [int, int, float]

@@ -235,3 +235,11 @@ def test_a_regex_longer_than_the_buffer_limit() -> None:
     w = RecordingWalker(f, size)
     e = _raises(LimitExceeded, "MATRIX-LIMIT-002", 7, lambda: list(w.sections()))
     assert e.path == "a"
+
+
+def test_trailing_bytes_are_what_follows_the_declared_document() -> None:
+    data = bson.encode({"a": 1.5})
+    assert _walker(data + b"\x01\x02\x03").trailing == 3
+    assert _walker(data).trailing == 0
+    assert _walker(data[:-1]).trailing == 0  # a file shorter than declared has nothing after it
+    assert _walker(data[:-5]).trailing == 0
