@@ -222,3 +222,31 @@ def test_compat_keeps_minus_zero_a_double_and_writes_whole_numbers_as_int32() ->
     # int32 holds -2^31 .. 2^31 - 1
     assert stored["half_dimentions"] == [2, -2147483648, 2147483648.0]
     assert [type(x) for x in stored["half_dimentions"]] == [int, int, float]
+
+
+def test_number_types_names_the_numbers_stored_as_another_type() -> None:
+    rec = Recording((SceneObject(1, "box", Geometry.BOX, (1.0, 0.0, 0.0), False, (0.5, 0.5, 0.5)),),
+                    (Frame(3.0, (State(1, Presence.INSTANTIATED, "", (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)),)),))
+    canonical = _codec.to_document(rec, "spec")
+    doc = bson.decode(_codec.encode(rec, "spec"))
+    assert _codec.number_types(_codec.decode_document(bson.encode(doc)), canonical) == []
+    doc["frames"][0]["t"] = 3  # an int32, as pymongo writes a Python int
+    doc["objects"][0]["color"][0] = bson.Int64(1)
+    stored = _codec.decode_document(bson.encode(doc))
+    assert _codec.number_types(stored, canonical) == [("objects[0].color[0]", "int64"), ("frames[0].t", "int32")]
+    # another value, another key, another kind of value: not the same recording
+    for change in (lambda d: d["frames"][0].update(t=4), lambda d: d["frames"][0].update(t=3.5),
+                   lambda d: d["objects"][0].update(name="ball"),
+                   lambda d: d["objects"][0]["color"].__setitem__(1, "0"),
+                   lambda d: d["frames"][0].update(extra=1)):
+        changed = bson.decode(_codec.encode(rec, "spec"))
+        change(changed)
+        assert _codec.number_types(_codec.decode_document(bson.encode(changed)), canonical) is None
+
+
+def test_whole_negative_numbers_stored_as_integers() -> None:
+    obj = SceneObject(1, "box", Geometry.BOX, (-1.0, 0.0, 0.0), False, (0.5, 0.5, 0.5))
+    for name, kind in (("int32", int), ("int64", bson.Int64)):
+        data = _codec.encode(Recording((obj,), (), numbers=(("objects[0].color[0]", name),)))
+        value = bson.decode(data)["objects"][0]["color"][0]
+        assert value == -1 and type(value) is kind

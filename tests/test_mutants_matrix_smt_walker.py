@@ -119,7 +119,8 @@ def test_a_file_that_ends_inside_a_value() -> None:
 def test_a_file_that_ends_before_the_final_nul() -> None:
     data = bson.encode({"a": 1.5})
     w = _walker(data[:-1])
-    _raises(Truncated, TRUNCATED, len(data) - 1, lambda: list(w.sections()))
+    # the value of "a" is whole: the fault is the document's final NUL, not the value
+    _raises(Truncated, TRUNCATED, len(data) - 1, lambda: list(w.sections()), "")
 
 
 def test_a_document_whose_last_byte_is_not_nul() -> None:
@@ -243,3 +244,23 @@ def test_trailing_bytes_are_what_follows_the_declared_document() -> None:
     assert _walker(data).trailing == 0
     assert _walker(data[:-1]).trailing == 0  # a file shorter than declared has nothing after it
     assert _walker(data[:-5]).trailing == 0
+
+
+def test_sections_skim_values_and_value_judges_them() -> None:
+    # a binary of length 0 (int32 length, subtype byte: 5 bytes) of subtype 2, which needs an inner
+    # length, and an empty document (5 bytes) whose last byte is not NUL: the skim steps over both by
+    # their lengths; decoding the value finds the fault
+    for body, fault in ((b"\x05a\x00" + struct.pack("<i", 0) + b"\x02", 12),
+                        (b"\x03a\x00" + struct.pack("<i", 5) + b"\x01", 11)):
+        w = _walker(_doc(body))
+        sections = list(w.sections())
+        assert [(s.key, s.value_offset, s.end) for s in sections] == [("a", 7, 12)]
+        _raises(Malformed, LENGTH, fault, lambda: w.value(sections[0]))
+
+
+def test_a_string_length_field_that_fits_but_whose_value_does_not() -> None:
+    # the length field (bytes 7 to 10) ends at the final NUL (byte 11); the string of length 1
+    # needs 4 + 1 bytes from byte 7, where 4 are left
+    w = _walker(_doc(b"\x02a\x00" + struct.pack("<i", 1)))
+    e = _raises(Malformed, LENGTH, 7, lambda: list(w.sections()), "a")
+    assert "5 bytes needed, 4 left" in e.message
