@@ -38,16 +38,22 @@ def _frame(**changes: Any) -> dict[str, Any]:
     return frame
 
 
-def _decode(objects: Any = None, frames: Any = None) -> Recording:
+def _document(objects: Any = None, frames: Any = None) -> bytes:
     doc = {"objects": [dict(BOX)] if objects is None else objects, "frames": [_frame()] if frames is None else frames}
-    return _codec.decode(bson.encode(doc))
+    return bson.encode(doc)
+
+
+def _decode(objects: Any = None, frames: Any = None) -> Recording:
+    return _codec.decode(_document(objects, frames))
 
 
 def _refused(path: str, objects: Any = None, frames: Any = None) -> _codec.ModelError:
+    data = _document(objects, frames)
     with pytest.raises(_codec.ModelError) as e:
-        _decode(objects, frames)
+        _codec.decode(data)
     assert e.value.rule == "MATRIX-MODEL"
     assert e.value.path == path
+    assert 0 <= e.value.offset < len(data)  # a located error points into the file
     return e.value
 
 
