@@ -264,3 +264,16 @@ def test_a_string_length_field_that_fits_but_whose_value_does_not() -> None:
     w = _walker(_doc(b"\x02a\x00" + struct.pack("<i", 1)))
     e = _raises(Malformed, LENGTH, 7, lambda: list(w.sections()), "a")
     assert "5 bytes needed, 4 left" in e.message
+
+
+def test_streamed_entries_of_each_fixed_size_type_end_where_the_next_begins() -> None:
+    # {"a": [1.5, 2, True, None, "x"]}: the array's value at 7, its elements from 11: a double
+    # (type, "0\0", 8 bytes) 11 bytes, an int32 7, a boolean 4, a null 3, the string "x" (int32
+    # length 2, "x\0") 9; the array's final NUL at 45
+    data = bson.encode({"a": [1.5, 2, True, None, "x"]})
+    w = _walker(data)
+    entries = list(w.entries(next(iter(w.sections()))))
+    assert [e.value for e in entries] == [1.5, 2, True, None, "x"]
+    assert [(e.offset, e.value_offset, e.end) for e in entries] == [
+        (11, 14, 22), (22, 25, 29), (29, 32, 33), (33, 36, 36), (36, 39, 45)]
+    assert data[45] == 0
