@@ -256,3 +256,16 @@ def test_whole_negative_numbers_stored_as_integers() -> None:
         data = _codec.encode(Recording((obj,), (), numbers=(("objects[0].color[0]", name),)))
         value = bson.decode(data)["objects"][0]["color"][0]
         assert value == -1 and type(value) is kind
+
+
+def test_a_command_number_that_is_not_a_number() -> None:
+    for key in ("vx", "ox", "r", "o"):
+        command = {"t": "v", "ox": 0.0, "oy": 0.0, "oz": 0.0, "vx": 0.0, "vy": 1.0, "vz": 0.0, "r": 1.0, "g": 1.0,
+                   "b": 1.0, "o": 1.0}
+        command[key] = "x"
+        _refused(f"frames[0].cmd[0].{key}", frames=[_frame(cmd=[command])])
+
+
+def test_a_frame_that_is_an_array_is_not_a_document() -> None:
+    e = _refused("frames[0]", frames=[[1.0, 2.0]])
+    assert "not a document" in e.message
