@@ -274,6 +274,7 @@ def test_streamed_entries_of_each_fixed_size_type_end_where_the_next_begins() ->
     w = _walker(data)
     entries = list(w.entries(next(iter(w.sections()))))
     assert [e.value for e in entries] == [1.5, 2, True, None, "x"]
+    assert [e.index for e in entries] == [0, 1, 2, 3, 4]
     assert [(e.offset, e.value_offset, e.end) for e in entries] == [
         (11, 14, 22), (22, 25, 29), (29, 32, 33), (33, 36, 36), (36, 39, 45)]
     assert data[45] == 0
