@@ -278,3 +278,19 @@ def test_streamed_entries_of_each_fixed_size_type_end_where_the_next_begins() ->
     assert [(e.offset, e.value_offset, e.end) for e in entries] == [
         (11, 14, 22), (22, 25, 29), (29, 32, 33), (33, 36, 36), (36, 39, 45)]
     assert data[45] == 0
+
+
+@pytest.mark.parametrize("empty", [3, 4096])  # 4,096: the run fills the walker's first block of comparisons
+def test_skip_empty_documents_steps_over_a_run_of_empty_frames(empty: int) -> None:
+    from recspec.reference.matrix_smt._walker import decode_raw
+
+    data = bson.encode({"frames": [{"t": 0.0}] + [{}] * empty + [{"t": 1.0}]})
+    w = _walker(data)
+    walk = w.entries(next(iter(w.sections())), raw=True)
+    first = next(walk)
+    assert first.index == 0
+    assert w.skip_empty_documents(first) == empty
+    following = next(walk)
+    assert following.index == empty + 1 and following.key == str(empty + 1)
+    assert decode_raw(following, "frames[%d]" % following.index).map() == {"t": 1.0}
+    assert list(walk) == []
