@@ -255,7 +255,9 @@ def test_sections_skim_values_and_value_judges_them() -> None:
         w = _walker(_doc(body))
         sections = list(w.sections())
         assert [(s.key, s.value_offset, s.end) for s in sections] == [("a", 7, 12)]
-        _raises(Malformed, LENGTH, fault, lambda: w.value(sections[0]))
+        with pytest.raises(Malformed) as e:
+            w.value(sections[0])
+        assert (e.value.rule, e.value.offset) == (LENGTH, fault)
 
 
 def test_a_string_length_field_that_fits_but_whose_value_does_not() -> None:
