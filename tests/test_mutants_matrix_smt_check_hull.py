@@ -1,4 +1,5 @@
-"""The convex-hull test of the Matrix-SMT checker (conformance/matrix_smt/_check.py, ``_spans_volume``):
+"""Two parts of the Matrix-SMT checker (conformance/matrix_smt/_check.py): state ids when the objects
+array cannot be read (MATRIX-STATE-002 is then not judged), and the convex-hull test (``_spans_volume``),
 MATRIX-OBJ-004 of docs/formats/matrix-smt.md, a convex hull's vertices are at least 4 points, not all
 in one plane; "in one plane" within 1e-9 of the points' extent. Points are made on known planes (and
 off them), in every orientation, so each coordinate of the cross and dot products counts. Written
@@ -6,10 +7,13 @@ against the survivors tools/mutate.py found in the module."""
 
 from __future__ import annotations
 
+import io
 import random
 
+import bson
 import pytest
 
+from recspec.conformance.matrix_smt import check_stream
 from recspec.conformance.matrix_smt._check import _spans_volume
 
 # planes a x + b y + c z = d, with a normal along each axis and tilted ones
@@ -62,3 +66,34 @@ def test_a_plane_within_the_tolerance_is_flat() -> None:
     # the first direction (0, 1, 0) has length 1, so the line test must use that length
     assert not _spans_volume([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1e-12, 2.0, 0.0], [0.0, 0.0, 1.0]])
     assert _spans_volume([[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1e-3, 2.0, 0.0], [0.0, 0.0, 1.0]])
+
+
+# --- state ids when the objects array cannot be read (MATRIX-STATE-002) -------------------------
+
+def _rules(data: bytes) -> list[tuple[str, str]]:
+    report = check_stream(io.BytesIO(data), path="x", profile="spec", size=len(data))
+    return [(f.rule, f.path) for f in report.findings]
+
+
+def _recording(state_id: int, **extra: object) -> bytes:
+    obj = {"id": 1, "name": "box", "color": [1.0, 0.0, 0.0], "static": False, "type": "box",
+           "half_dimentions": [0.5, 0.5, 0.5]}
+    state = {"id": state_id, "i": "i", "m": "", "p": [0.0, 0.0, 0.0], "r": [0.0, 0.0, 0.0, 1.0]}
+    return bson.encode({"objects": [obj], "frames": [{"states": [state], "cmd": [], "t": 0.0}], **extra})
+
+
+def _bad_boolean(data: bytes, key: bytes) -> bytes:
+    at = data.index(b"\x08" + key + b"\x00") + len(key) + 2  # the boolean's byte
+    return data[:at] + b"\x02" + data[at + 1:]
+
+
+def test_state_ids_are_not_judged_when_the_objects_array_cannot_be_read() -> None:
+    rules = _rules(_bad_boolean(_recording(1), b"static"))
+    assert "MATRIX-BSON-003" in [r for r, _ in rules]
+    assert "MATRIX-STATE-002" not in [r for r, _ in rules]
+
+
+def test_state_ids_are_judged_when_another_top_level_value_cannot_be_read() -> None:
+    rules = _rules(_bad_boolean(_recording(9, extra=True), b"extra"))
+    assert "MATRIX-BSON-003" in [r for r, _ in rules]
+    assert ("MATRIX-STATE-002", "frames[0].states[0].id") in rules
