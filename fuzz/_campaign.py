@@ -10,7 +10,7 @@ calls ``exit``), so :func:`run_campaign` starts a child Python
   from big seeds and one synthetic log per variant (the format's harness module, found
   through the registry: ``recspec.formats.FORMATS[<id>].fuzz_module``);
 * the child runs libFuzzer with ``-fork=0 -max_total_time= -dict= -max_len=
-  -seed= -artifact_prefix=<crash dir>/``, the harness of the target and the
+  -seed= -artifact_prefix=<crash dir>/worker<k>-``, the harness of the target and the
   format's structure-aware ``custom_mutator``;
 * its output (libFuzzer's progress and the Python tracebacks) is streamed to
   ``stderr``; ``stdout`` gets only the summary.
@@ -75,6 +75,10 @@ MIN_RUN_S = 2
 
 #: What libFuzzer names a saved input by the way it failed.
 _ARTIFACT_KINDS = ("crash-", "timeout-", "oom-", "leak-")
+#: Each worker's libFuzzer writes its artifacts under a prefix of its own (``worker<k>-crash-<sha1>``):
+#: two workers that fail on the same input (a failing seed, which every worker runs first) would
+#: otherwise write the same file, one truncating it while the other reads it.
+_WORKER_ARTIFACT = re.compile(r"worker[0-9]+-")
 #: libFuzzer's output: the saved input, the status lines and the final statistics.
 _RE_WRITTEN = re.compile(r"Test unit written to (.+?)\s*$")
 _RE_STATUS = re.compile(r"^#(\d+)\s+(\w+)\s+(?:cov: (\d+) ft: (\d+) )?corp: (\d+)/")
@@ -160,15 +164,24 @@ def _load_known(crash_dir: Path, fmt: str, target: str) -> dict[str, str]:
     return known
 
 
-def _libfuzzer_args(c: _Campaign, *, corpus: Path, dict_path: Path, seconds: int, runs: int, max_len: int,
-                    seed: int) -> list[str]:
+def _artifact_kind(artifact: Path) -> str:
+    """``crash-``, ``timeout-``, ``oom-`` or ``leak-``: what libFuzzer saved, by its artifact's name."""
+    name = artifact.name
+    m = _WORKER_ARTIFACT.match(name)
+    if m:
+        name = name[m.end():]
+    return next((k for k in _ARTIFACT_KINDS if name.startswith(k)), "crash-")
+
+
+def _libfuzzer_args(c: _Campaign, *, worker: int, corpus: Path, dict_path: Path, seconds: int, runs: int,
+                    max_len: int, seed: int) -> list[str]:
     return [
         "-fork=0",
         f"-max_total_time={seconds}",
         *([f"-runs={runs}"] if runs else []),
         f"-max_len={max_len}",
         f"-dict={dict_path}",
-        f"-artifact_prefix={c.crash_dir}{os.sep}",
+        f"-artifact_prefix={c.crash_dir}{os.sep}worker{worker}-",
         f"-timeout={INPUT_TIMEOUT_S}",
         f"-report_slow_units={10 ** 6}",  # no slow-unit-* files among the crashes
         "-print_final_stats=1",
@@ -243,7 +256,7 @@ def _crash_file_info(c: _Campaign, run: _RunResult, state: Path) -> dict[str, An
         return dict(json.loads(crash_json.read_text()))
     assert run.artifact is not None
     # not a Python exception: a timeout, out of memory or a signal in native code
-    kind = next((k.rstrip("-") for k in _ARTIFACT_KINDS if run.artifact.name.startswith(k)), "crash")
+    kind = _artifact_kind(run.artifact).rstrip("-")
     what = run.libfuzzer_error or f"child exited with status {run.returncode}"
     return {"exception": kind, "message": what, "signature": f"{kind}:{re.sub(r'[0-9]+', 'N', what)}",
             "rule": None, "module": None, "where": None, "traceback": []}
@@ -273,7 +286,7 @@ def _save_crash(c: _Campaign, run: _RunResult, state: Path, mod: FuzzHarness, lf
             data, info, shrink = shrunk.data, shrunk.info, shrunk
     ext = mod.EXTENSION
     digest = hashlib.sha1(data).hexdigest()
-    kind = next((k for k in _ARTIFACT_KINDS if artifact.name.startswith(k)), "crash-")
+    kind = _artifact_kind(artifact)
     target = c.crash_dir / f"{kind}{digest}{ext}"
     target.write_bytes(data)
     if target != artifact:
@@ -384,7 +397,7 @@ def _worker(c: _Campaign, worker: int, *, work: Path, corpus: Path, dict_path: P
             n = c.runs
             c.runs += 1
         lf_seed = c.seed + n if c.seed else 0
-        lf_args = _libfuzzer_args(c, corpus=corpus, dict_path=dict_path, seconds=left,
+        lf_args = _libfuzzer_args(c, worker=worker, corpus=corpus, dict_path=dict_path, seconds=left,
                                   runs=runs - done if runs else 0, max_len=max_len, seed=lf_seed)
         run = _run_child(c, worker, state, lf_args, echo, left + INPUT_TIMEOUT_S + 30)
         done += run.execs

@@ -83,3 +83,27 @@ def test_shrink_stops_at_its_deadline() -> None:
 def test_triage_of_a_missing_folder_is_a_usage_error(tmp_path: Path, fmt: str) -> None:
     code, _, err = _cli("fuzz", fmt, "--triage", str(tmp_path / "nope"))
     assert code == 2 and "does not exist" in err
+
+
+# --- artifacts of several workers -----------------------------------------------------------------
+
+
+def test_each_worker_saves_its_artifacts_under_a_name_of_its_own(tmp_path: Path) -> None:
+    """Every worker runs the seeds first, so with a failing seed two libFuzzer processes save the same
+    input at once; under one shared name one truncates the file while the other reads it (a CI run saved
+    a zero-byte 'minimised' crash that way). Each worker's artifacts are named apart in the crash folder."""
+    from recspec.fuzz import _campaign
+
+    c = _campaign._Campaign("carla", "ref", tmp_path, seed=1)
+    prefixes = []
+    for worker in (0, 1):
+        args = _campaign._libfuzzer_args(c, worker=worker, corpus=tmp_path / "corpus", dict_path=tmp_path / "d",
+                                         seconds=1, runs=0, max_len=10, seed=1)
+        [prefix] = [a.split("=", 1)[1] for a in args if a.startswith("-artifact_prefix=")]
+        assert Path(prefix).parent == tmp_path  # still in the crash folder: nothing is lost on an interrupt
+        prefixes.append(prefix)
+    assert prefixes[0] != prefixes[1]
+    # libFuzzer appends "<kind>-<sha1>" to the prefix; the kind is still read from the name
+    for kind in ("crash-", "timeout-", "oom-", "leak-"):
+        assert _campaign._artifact_kind(Path(prefixes[1] + kind + "ab" * 20)) == kind
+    assert _campaign._artifact_kind(Path(tmp_path / ("timeout-" + "ab" * 20))) == "timeout-"
