@@ -109,7 +109,7 @@ class FrameTemplate:
     """The shape of one clean frame; :meth:`match` proves a payload of the same shape (module docstring)."""
 
     __slots__ = ("_arrays", "_heads", "_lengths", "_new", "_ordered", "_ordered_heads", "_ordered_size",
-                 "_size", "_values")
+                 "_size", "_sorted", "_values")
 
     def __init__(self, values: list[bytes], arrays: list[bytes], literal_keys: Collection[bytes]) -> None:
         """From a frame's ``values`` and ``arrays`` contents, in the order of the wire; raises
@@ -150,6 +150,9 @@ class FrameTemplate:
         self._arrays = len(arrays)
         self._lengths = [len(c) for c, _, _ in ranked]
         self._heads = tuple(head for _, head, _ in ranked)
+        # the sorted contents joined: each head at its place's offset once every content has its place's
+        # length (one struct call instead of a startswith per entry)
+        self._sorted = struct.Struct("<" + "".join(f"{len(c) - data}s{data}x" for c, _, data in ranked))
         # the canonical bytes after frame_index in this frame's order, values first (a writer that keeps
         # its order: match's first try, without a parse)
         self._ordered: struct.Struct | None = struct.Struct(f"<{len(frame_head)}s" + "".join(wire_layout))
@@ -189,17 +192,25 @@ class FrameTemplate:
     def _match_ordered(self, payload: bytes, layout: struct.Struct) -> int | None:
         """``match`` on the canonical bytes of the template frame's order: a shortest frame_index
         varint, then the frame field's tag and length and the entries' heads at fixed places."""
-        if not payload or payload[0] != 0x08:
+        # a matching payload holds at least its frame_index (2 bytes) and the frame field's tag and length
+        if len(payload) < 4 or payload[0] != 0x08:
             return None
-        index = shift = 0
-        for b in payload[1:6]:
-            index |= (b & 0x7F) << shift
-            shift += 7
-            if b < 0x80:
-                break
+        b = payload[1]
+        if b < 0x80:  # an index below 2^7, and below 2^14 in the branch after: no loop
+            index, at = b, 2
+        elif payload[2] < 0x80:
+            b = payload[2]
+            index, at = payload[1] & 0x7F | b << 7, 3
         else:
-            return None
-        at = 1 + shift // 7  # where the frame field starts
+            index = shift = 0
+            for b in payload[1:6]:
+                index |= (b & 0x7F) << shift
+                shift += 7
+                if b < 0x80:
+                    break
+            else:
+                return None
+            at = 1 + shift // 7  # where the frame field starts
         if (b == 0 and at > 2) or not 0 < index < 1 << 32 or len(payload) != at + self._ordered_size:
             return None
         return index if layout.unpack_from(payload, at) == self._ordered_heads else None
@@ -226,8 +237,9 @@ class FrameTemplate:
             return None
         values.sort()
         arrays.sort()
-        contents = values + arrays
-        # each of the sorted contents has its place's length and starts with its place's head
-        if list(map(len, contents)) != self._lengths or not all(map(bytes.startswith, contents, self._heads)):
+        values += arrays
+        # each of the sorted contents has its place's length and starts with its place's head: with the
+        # lengths equal, the joined contents hold each place's content at its template offset
+        if list(map(len, values)) != self._lengths or self._sorted.unpack_from(b"".join(values)) != self._heads:
             return None
         return index
