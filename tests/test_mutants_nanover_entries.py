@@ -119,6 +119,34 @@ def test_an_update_proved_alone_then_by_shapes_then_by_the_template(monkeypatch:
     assert entries.judge(update({"a": "gone away"}), {"a"}) == {"a": True}
 
 
+def test_a_key_whose_value_changes_length_is_proved_by_its_shape_at_that_length(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list that grows and shrinks (an interaction's particles) gives its key's entry a new length each
+    update: the key keeps the shape it had at each length and tries the one of the entry's length, with no
+    search of the value shapes and no parse. An entry of that length whose other bytes changed is not taken."""
+    entries = StateEntries()
+    short, long = update({"i": [1.0, 2.0]}), update({"i": [1.0, 2.0, 3.0]})
+    assert entries.judge(short, set()) == {"i": True}  # alone
+    assert entries.judge(long, {"i"}) == {"i": True}   # alone: a new value length
+    with monkeypatch.context() as m:  # by the value shapes of each length, which the key keeps
+        m.setattr(_entries, "parse_clean", no_parse)
+        assert entries.judge(update({"i": [3.0, 4.0]}), {"i"}) == {"i": True}
+        assert entries.judge(update({"i": [3.0, 4.0, 5.0]}), {"i"}) == {"i": True}
+    with monkeypatch.context() as m:
+        m.setattr(_entries, "parse_clean", no_parse)
+        entries._shapes.clear()  # no value shape to search: only the key's own shapes
+        assert entries.judge(update({"i": [5.0, 6.0]}), {"i"}) == {"i": True}
+        assert entries.judge(update({"i": [5.0, 6.0, 7.0]}), {"i"}) == {"i": True}
+        assert entries.judge(update({"i": [8.0, 9.0]}), {"i"}) == {"i": True}
+    # a string in the list: proved alone; the same with other letters (of its length) is not the key's shape
+    assert entries.judge(update({"i": [1.0, "ab"]}), {"i"}) == {"i": True}
+    with monkeypatch.context() as m:
+        m.setattr(_entries, "parse_clean", no_parse)
+        entries._shapes.clear()
+        with pytest.raises(AssertionError, match="parsed"):
+            entries.judge(update({"i": [1.0, "ba"]}), {"i"})
+
+
 def test_a_deletion_is_proved_only_for_a_held_key() -> None:
     entries = StateEntries()
     p = update({"a": None, "b": 1.0})

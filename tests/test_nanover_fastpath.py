@@ -836,6 +836,23 @@ def test_a_template_of_an_empty_frame_takes_no_other_field_in_its_place() -> Non
     assert not walk_says_nothing(b"\x08\x02\x1a\x00", "traj")
 
 
+@pytest.mark.parametrize("index", [1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21, 2**28, 2**32 - 1])
+def test_a_template_in_its_order_reads_every_frame_index_length(index: int) -> None:
+    """The ordered match reads a one- or two-byte frame_index without its loop, longer ones with it: at
+    each varint length's edge the shortest varint gives the index, the same index padded with a
+    continuation byte (an overlong varint, one byte longer) gives no match, and so does index 2^32."""
+    entries = [entry_bytes("particle.count", 2.0), entry_bytes("x.other", 1.5)]
+    body = b"".join(entries)
+    frame = b"\x12" + encode_varint(len(body)) + body
+    template = FrameTemplate.of(b"\x08\x01" + frame, _check._LITERAL_KEYS)
+    assert template is not None
+    assert template.match(b"\x08" + encode_varint(index) + frame) == index
+    assert template._ordered is not None  # taken in the template's order, no skeleton parse
+    assert template.match(b"\x08" + overlong(index, 1) + frame) is None
+    assert template.match(b"\x08" + encode_varint(index + 2**32) + frame) is None
+    assert template.match(b"\x08" + encode_varint(index)) is None  # no frame
+
+
 def test_templates_take_most_records_of_a_run() -> None:
     """The reports' property can fail: a run of frames of one shape goes through the template after
     its first two records, and a record off the shape (or a finding) starts over."""
@@ -1054,19 +1071,3 @@ def test_state_updates_are_not_made_python_values(monkeypatch: pytest.MonkeyPatc
     report = json.loads(checked_json(data, "x.state", "fast_rules", fast=True))["files"][0]
     assert calls == [] and report["findings"] == [] and report["stats"]["state_keys"] == 1
 
-
-@pytest.mark.parametrize("index", [1, 127, 128, 300, 16383, 16384, 2**21 - 1, 2**21, 2**28, 2**32 - 1])
-def test_a_template_in_its_order_reads_every_frame_index_length(index: int) -> None:
-    """The ordered match reads a one- or two-byte frame_index without its loop, longer ones with it: at
-    each varint length's edge the shortest varint gives the index, the same index padded with a
-    continuation byte (an overlong varint, one byte longer) gives no match, and so does index 2^32."""
-    entries = [entry_bytes("particle.count", 2.0), entry_bytes("x.other", 1.5)]
-    body = b"".join(entries)
-    frame = b"\x12" + encode_varint(len(body)) + body
-    template = FrameTemplate.of(b"\x08\x01" + frame, _check._LITERAL_KEYS)
-    assert template is not None
-    assert template.match(b"\x08" + encode_varint(index) + frame) == index
-    assert template._ordered is not None  # taken in the template's order, no skeleton parse
-    assert template.match(b"\x08" + overlong(index, 1) + frame) is None
-    assert template.match(b"\x08" + encode_varint(index + 2**32) + frame) is None
-    assert template.match(b"\x08" + encode_varint(index)) is None  # no frame

@@ -32,7 +32,8 @@ An entry is proved one of three ways:
   and no rule reads a state value's number). It has the shape's structure (tags,
   lengths, strings, kinds), so its walk, its parse and what the rules read of it are
   those of the entry the shape was made from. A key's last shape is kept with the
-  key, over the whole entry, and tried first.
+  key, over the whole entry, and tried first; then the shape it last had at the
+  entry's length (a list that grows and shrinks: at most ``_LENGTHS_PER_KEY``).
 * as a deletion: a valid key field and the value field ``12 02 08 00`` (a Value
   holding ``null_value``, as upb writes it), which the walk and the parse accept.
 
@@ -146,6 +147,8 @@ def value_template(entry: bytes, at: int, holes: list[int]) -> tuple[int, int]:
 _NULL_FIELD = b"\x12\x02\x08\x00"
 # Value shapes kept per value length (the avatars of several users, alike but for their names)
 _SHAPES_PER_LENGTH = 8
+# Entry lengths a key keeps its shape at (an interaction's particle list of 1 to 8 numbers)
+_LENGTHS_PER_KEY = 8
 #: ``StateEntries._template_pays``: past its budget, a record template is made at every this-many-th chance.
 _TEMPLATE_RETRY = 64
 #: The most keys and value shapes a check keeps; past it they are all dropped and proved again as
@@ -161,7 +164,8 @@ class StateEntries:
     def __init__(self) -> None:
         self._new = _skeleton_class()
         # an entry's key field (0a, its length, the key), for the keys of entries proved alone -> [the key,
-        # and the length, mask and masked bytes of the whole entry in the value shape it last matched]
+        # and the length, mask and masked bytes of the whole entry in the value shape it last matched, and
+        # {an entry length: that (mask, masked bytes) at the length} for the lengths it had]
         self._names: dict[bytes, list[Any]] = {}
         # a value field's length -> the (mask, want) of each value shape of that length proved alone (at
         # most _SHAPES_PER_LENGTH); see value_template
@@ -206,9 +210,16 @@ class StateEntries:
                 head = e[:at]  # the key field, when the entry starts with one
                 key = keys(head)  # only a whole key field of a key proved before is there
                 if key is not None:
-                    # first the shape this key's entry had last time, over the whole entry
-                    name, size, mask, want = key
-                    if len(e) == size and from_bytes(e, "little") & mask == want:
+                    # first the shape this key's entry had last time, over the whole entry, then the one
+                    # it had at this entry's length
+                    name, size, mask, want, lengths = key
+                    if len(e) == size:
+                        if from_bytes(e, "little") & mask == want:
+                            changes[name] = KEPT
+                            continue
+                    elif (at_length := lengths.get(len(e))) is not None and (
+                            from_bytes(e, "little") & at_length[0] == at_length[1]):
+                        key[1:4] = len(e), *at_length
                         changes[name] = KEPT
                         continue
                 elif e[0] != 0x0A or e[1] > 0x7F or len(e) < at:
@@ -230,8 +241,11 @@ class StateEntries:
                         if key is None:
                             key = self._key(head, name)
                         low = 8 * at  # the key field's bits, all kept
-                        key[1:] = (len(e), shape[0] << low | (1 << low) - 1,
-                                   shape[1] << low | from_bytes(head, "little"))
+                        key[1:4] = whole = (len(e), shape[0] << low | (1 << low) - 1,
+                                            shape[1] << low | from_bytes(head, "little"))
+                        lengths = key[4]
+                        if len(e) in lengths or len(lengths) < _LENGTHS_PER_KEY:
+                            lengths[len(e)] = whole[1:]
                         changes[name] = KEPT
                         continue
                 kept = self._alone(head, e)
@@ -318,7 +332,7 @@ class StateEntries:
             if len(self._names) >= MAX_TEMPLATES or len(self._shapes) >= MAX_TEMPLATES:
                 self._names.clear()
                 self._shapes.clear()
-            key = self._names[head] = [name, -1, 0, 0]
+            key = self._names[head] = [name, -1, 0, 0, {}]
         return key
 
 
