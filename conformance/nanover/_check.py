@@ -13,7 +13,7 @@ changes that array or its bound.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
@@ -303,7 +303,7 @@ class _Walk:
             # an update whose entries are proved one by one, most by their key's template (_entries.py)
             changes = self._entries.judge(payload, self.state.state)
             if changes is not None:
-                self._apply(StateUpdate(changes), pos, len(payload), index)
+                self._apply(changes, pos, len(payload), index)  # no StateUpdate made: its changes only
                 return
         msg = parse_clean(payload, kind) if self.fast_wire and len(payload) < FAST_PATH_MAX_PAYLOAD else None
         proved = msg is not None
@@ -581,19 +581,19 @@ class _Walk:
                     self.sink.add("NANOVER-PROTO-005", f"state key {key!r} holds a Value with no kind set", pos, n,
                                   f"{where}/changed_keys[{key!r}]")
                 changes[key] = None if k == "null_value" else KEPT
-            update = StateUpdate(changes)
+            self._apply(changes, pos, n, index)
         else:
-            update = self._update_values(index, pos, n, msg, where)
-        self._apply(update, pos, n, index)
+            self._apply(self._update_values(index, pos, n, msg, where).changes, pos, n, index)
 
-    def _apply(self, update: StateUpdate, pos: int, n: int, index: int) -> None:
-        """The update of record ``index`` applied to the state, with NANOVER-STATE-001 and NANOVER-LIMIT-004."""
+    def _apply(self, changes: Mapping[str, Any], pos: int, n: int, index: int) -> None:
+        """The changes of record ``index`` (its update's keys, each ``None``: a deletion) applied to the
+        state, with NANOVER-STATE-001 and NANOVER-LIMIT-004."""
         if self.state_untracked:  # NANOVER-LIMIT-004 was reached: keys are no longer kept
             return
-        if None not in update.changes.values():  # no deletion: the keys set, in order, in C
-            self.state.state.update(update.changes)
+        if None not in changes.values():  # no deletion: the keys set, in order, in C
+            self.state.state.update(changes)
         else:
-            for key in self.state.apply(update):
+            for key in self.state.apply(StateUpdate(changes)):
                 self.sink.add("NANOVER-STATE-001", f"deletes {key!r}, which the state does not hold", pos, n,
                               f"record[{index}]/changed_keys[{key!r}]")
         if len(self.state.state) > MAX_STATE_KEYS:

@@ -123,7 +123,11 @@ def _holes(buf: bytes, off: int, end: int, name: str, holes: list[int]) -> None:
             holes.append(off)
             off += 8
         else:
-            n, off = read_varint(buf, off, end)
+            if off < end and buf[off] < 0x80:  # a one-byte length (most are), read without the call
+                n = buf[off]
+                off += 1
+            else:
+                n, off = read_varint(buf, off, end)
             if off + n > end:
                 raise IndexError(off)
             if what is not None:
