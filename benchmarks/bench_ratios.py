@@ -4,6 +4,7 @@
     python benchmarks/bench_ratios.py                  # every row: ../shared/real/ and synthetic files
     python benchmarks/bench_ratios.py --quick          # smaller synthetic files, fewer repeats
     python benchmarks/bench_ratios.py --only carla,nanover --repeat 7
+    python benchmarks/bench_ratios.py --only nanover --cpu --repeat 9 --before ../main --rounds 4
 
 A *bare reader* does what the formats' own readers do and validates nothing;
 each is written here, in a few lines:
@@ -47,6 +48,13 @@ memory                 peak RSS of a 500 MB check / a 50 MB check (``--full``)  
 
 Synthetic files are written once into ``--workdir`` (default
 ``benchmarks/out/ratios/``) and reused by later runs.
+
+``--before CHECKOUT`` compares two checkouts in one run: CHECKOUT's own
+``benchmarks/bench_ratios.py`` (run by ``CHECKOUT/.venv/bin/python``, or
+``--before-python``) and this one's, whole runs in turn (before, after, before,
+after ...), ``--rounds`` of each, with the same options and the same synthetic
+files; it prints every row's value per run, the load before each, and for the
+ratio rows the best of each side.
 """
 
 from __future__ import annotations
@@ -237,6 +245,85 @@ def child_peak_rss_mib(cmd: Sequence[str]) -> float:
 
 
 RECSPEC = [sys.executable, "-m", "recspec"]
+
+
+# --- two checkouts, run by run (--before) ----------------------------------------------------------
+
+#: The options of a run that --before does not pass on to each side's runs (name: whether it takes a value).
+_BEFORE_ONLY = {"--before": True, "--before-python": True, "--rounds": True, "--workdir": True}
+
+
+def side_options(argv: Sequence[str]) -> list[str]:
+    """``argv`` without the options of the comparison itself (``--before``, ``--before-python``,
+    ``--rounds``) and without ``--workdir``, which the comparison gives both sides."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in _BEFORE_ONLY:
+            skip = _BEFORE_ONLY[name] and "=" not in a
+            continue
+        out.append(a)
+    return out
+
+
+def table_rows(stdout: str) -> dict[str, str]:
+    """Row -> the "ratio / value" cell of the table a run prints last."""
+    rows: dict[str, str] = {}
+    inside = False
+    for line in stdout.splitlines():
+        if line.startswith("| row | recspec |"):
+            inside = True
+            continue
+        if inside and line.startswith("|") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+            if len(cells) == 6:
+                rows[cells[0]] = cells[3]
+    return rows
+
+
+def _ratio(value: str) -> float | None:
+    return float(value[:-1]) if value.endswith("x") and value[:-1].replace(".", "", 1).isdigit() else None
+
+
+def before_after(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    """CHECKOUT's runs (before) and this checkout's (after), in turn, ``--rounds`` of each (module docstring)."""
+    checkout = args.before.resolve()
+    python = args.before_python or str(checkout / ".venv" / "bin" / "python")
+    script = checkout / "benchmarks" / "bench_ratios.py"
+    if not Path(python).exists():
+        raise SystemExit(f"no interpreter {python}: give --before-python")
+    if not script.exists():
+        raise SystemExit(f"{script} not found: --before names a recspec checkout")
+    common = [*side_options(argv), "--workdir", str(args.workdir.resolve())]
+    sides = {"before": [python, str(script), *common],
+             "after": [sys.executable, str(Path(__file__).resolve()), *common]}
+    print(f"before: {checkout} ({python}); after: {REPO} ({sys.executable}); options: {' '.join(common)}")
+    runs: dict[str, list[dict[str, str]]] = {side: [] for side in sides}
+    loads: dict[str, list[float]] = {side: [] for side in sides}
+    for n in range(args.rounds):
+        for side, cmd in sides.items():
+            loads[side].append(os.getloadavg()[0])
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise SystemExit(f"{side}'s run {n + 1} exited with {proc.returncode}: {proc.stderr[-800:]}")
+            runs[side].append(table_rows(proc.stdout))
+            print(f"  round {n + 1}, {side}: load {loads[side][-1]:.2f}, {len(runs[side][-1])} rows", flush=True)
+    names = list(dict.fromkeys(name for side in sides for r in runs[side] for name in r))
+    print(f"\nload average before each run: before {' / '.join(f'{x:.1f}' for x in loads['before'])}, "
+          f"after {' / '.join(f'{x:.1f}' for x in loads['after'])}")
+    print("\n| row | before (each run) | after (each run) | best, before -> after |")
+    print("|---|---|---|---|")
+    for name in names:
+        cells = {side: [r.get(name, "-") for r in runs[side]] for side in sides}
+        best = {side: [x for x in map(_ratio, cells[side]) if x is not None] for side in sides}
+        change = (f"{min(best['before']):.2f}x -> {min(best['after']):.2f}x"
+                  if best["before"] and best["after"] else "")
+        print(f"| {name} | {' / '.join(cells['before'])} | {' / '.join(cells['after'])} | {change} |")
+    return 0
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -535,7 +622,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="run the whole-process rows in this environment as it is (by default they get a "
                          "bytecode cache under --workdir, as an installed package has, even where "
                          "PYTHONDONTWRITEBYTECODE is set)")
+    ap.add_argument("--before", type=Path, metavar="CHECKOUT",
+                    help="compare with CHECKOUT: its bench_ratios.py and this one's, whole runs in turn (before, "
+                         "after, ...) with these options and the same synthetic files, then each row per run and "
+                         "the best ratio of each side")
+    ap.add_argument("--before-python", metavar="PYTHON",
+                    help="with --before: the interpreter of CHECKOUT's runs (default CHECKOUT/.venv/bin/python)")
+    ap.add_argument("--rounds", type=int, default=3, help="with --before: runs of each side (default 3)")
     args = ap.parse_args(argv)
+    if args.before is not None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        return before_after(args, sys.argv[1:] if argv is None else argv)
     default_size = parse_size("500MB" if args.full else "10MB" if args.quick else "50MB")
     args.carla_size = args.carla_size or default_size
     args.nanover_size = args.nanover_size or default_size

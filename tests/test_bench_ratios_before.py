@@ -1,0 +1,57 @@
+"""benchmarks/bench_ratios.py --before: two checkouts' runs in turn, each with the options of the comparison
+left out and the same synthetic files, their tables read back row by row."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPT = REPO / "benchmarks" / "bench_ratios.py"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("bench_ratios_under_test", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_each_side_gets_the_options_but_the_comparisons_own() -> None:
+    side_options = _module().side_options
+    argv = ["--only", "nanover", "--before", "../main", "--cpu", "--rounds=4", "--before-python", "/x/python",
+            "--repeat", "9", "--workdir", "/tmp/w", "--before=../other", "--nanover-size", "10MB"]
+    assert side_options(argv) == ["--only", "nanover", "--cpu", "--repeat", "9", "--nanover-size", "10MB"]
+
+
+def test_a_runs_table_is_read_back_by_row() -> None:
+    out = "\n".join([
+        "NanoVer",
+        "  nanover real a.traj (0.52 MB) spec: recspec 1.0 ms, bare 0.3 ms -> 3.08x (target <= 2x)",
+        "",
+        "| row | recspec | bare reader | ratio / value | target | met |",
+        "|---|---|---|---|---|---|",
+        "| nanover real a.traj (0.52 MB) spec | 1.0 ms | 0.3 ms | 3.08x | <= 2x | no |",
+        "| recspec check s.v3 (173 B), whole process |  |  | 0.121 s; python -c pass: 0.020 s | <= 0.15 s | yes |",
+    ])
+    rows = _module().table_rows(out)
+    assert rows == {"nanover real a.traj (0.52 MB) spec": "3.08x",
+                    "recspec check s.v3 (173 B), whole process": "0.121 s; python -c pass: 0.020 s"}
+
+
+def test_a_comparison_of_this_checkout_with_itself(tmp_path: Path) -> None:
+    """One round of the start-up row (a whole `recspec check` process): both sides run, each row is shown
+    with a value for each side."""
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--only", "startup", "--repeat", "1", "--rounds", "1",
+                           "--before", str(REPO), "--before-python", sys.executable, "--workdir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    table = [line for line in proc.stdout.splitlines() if line.startswith("| recspec check ")]
+    assert len(table) == 1
+    cells = [c.strip() for c in table[0].strip()[1:-1].split("|")]
+    assert cells[1].endswith(" s") and cells[2].endswith(" s")  # before's value, after's value (seconds)
+    assert "round 1, before" in proc.stdout and "round 1, after" in proc.stdout
