@@ -147,6 +147,28 @@ def test_a_key_whose_value_changes_length_is_proved_by_its_shape_at_that_length(
             entries.judge(update({"i": [1.0, "ba"]}), {"i"})
 
 
+def test_the_shapes_kept_per_key_length_are_bounded_in_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys' shapes per length hold two integers of their entry's size each: past _LENGTHS_KEPT_BYTES
+    of entries no more are kept (the value shapes still prove the entries), and the budget comes back when
+    the keys are dropped."""
+    monkeypatch.setattr(_entries, "_LENGTHS_KEPT_BYTES", 40)
+    entries = StateEntries()
+    # entries of 7 + 11 k bytes: the key field (0a 01 69), the value field's tag and length, a list_value's,
+    # and an element (0a 09 11, 8 bytes) per number: 18, 29 and 40
+    lists = [[1.0], [1.0, 2.0], [1.0, 2.0, 3.0]]
+    for values in lists:
+        assert entries.judge(update({"i": values}), set()) == {"i": True}  # alone
+    for values in lists:
+        assert entries.judge(update({"i": [x + 5.0 for x in values]}), {"i"}) == {"i": True}  # by the value shapes
+    assert sorted(entries._names[b"\x0a\x01i"][4]) == [18]  # 18 + 29 > 40: the others are not kept
+    assert entries._lengths_kept == 18
+    for values in lists:  # the entries of lengths not kept are still proved, by the value shapes
+        assert entries.judge(update({"i": [x + 9.0 for x in values]}), {"i"}) == {"i": True}
+    monkeypatch.setattr(_entries, "MAX_TEMPLATES", 1)
+    assert entries.judge(update({"j": 2.0}), {"i"}) == {"j": True}  # a new key past the bound: all dropped
+    assert entries._lengths_kept == 0
+
+
 def test_a_deletion_is_proved_only_for_a_held_key() -> None:
     entries = StateEntries()
     p = update({"a": None, "b": 1.0})

@@ -151,8 +151,10 @@ def value_template(entry: bytes, at: int, holes: list[int]) -> tuple[int, int]:
 _NULL_FIELD = b"\x12\x02\x08\x00"
 # Value shapes kept per value length (the avatars of several users, alike but for their names)
 _SHAPES_PER_LENGTH = 8
-# Entry lengths a key keeps its shape at (an interaction's particle list of 1 to 8 numbers)
+# Entry lengths a key keeps its shape at (an interaction's particle list of 1 to 8 numbers), and the most
+# entry bytes those shapes may cover in all (each holds two integers of its entry's size): a bound on memory
 _LENGTHS_PER_KEY = 8
+_LENGTHS_KEPT_BYTES = 1 << 22
 #: ``StateEntries._template_pays``: past its budget, a record template is made at every this-many-th chance.
 _TEMPLATE_RETRY = 64
 #: The most keys and value shapes a check keeps; past it they are all dropped and proved again as
@@ -163,7 +165,8 @@ MAX_TEMPLATES = 4096
 class StateEntries:
     """The keys and value shapes proved so far in a state walk (module docstring); :meth:`judge` one update."""
 
-    __slots__ = ("_builds", "_chances", "_hits", "_last", "_last_size", "_names", "_new", "_shapes")
+    __slots__ = ("_builds", "_chances", "_hits", "_last", "_last_size", "_lengths_kept", "_names", "_new",
+                 "_shapes")
 
     def __init__(self) -> None:
         self._new = _skeleton_class()
@@ -174,6 +177,7 @@ class StateEntries:
         # a value field's length -> the (mask, want) of each value shape of that length proved alone (at
         # most _SHAPES_PER_LENGTH); see value_template
         self._shapes: dict[int, list[tuple[int, int]]] = {}
+        self._lengths_kept = 0  # the entry bytes of the keys' shapes per length (_LENGTHS_KEPT_BYTES)
         # the previous payload's length, and the template of the last payload proved after one of its length
         self._last_size = -1
         self._last: tuple[int, int, int, dict[str, Any]] | None = None
@@ -248,8 +252,11 @@ class StateEntries:
                         key[1:4] = whole = (len(e), shape[0] << low | (1 << low) - 1,
                                             shape[1] << low | from_bytes(head, "little"))
                         lengths = key[4]
-                        if len(e) in lengths or len(lengths) < _LENGTHS_PER_KEY:
+                        if len(e) in lengths:
                             lengths[len(e)] = whole[1:]
+                        elif len(lengths) < _LENGTHS_PER_KEY and self._lengths_kept + len(e) <= _LENGTHS_KEPT_BYTES:
+                            lengths[len(e)] = whole[1:]
+                            self._lengths_kept += len(e)
                         changes[name] = KEPT
                         continue
                 kept = self._alone(head, e)
@@ -336,6 +343,7 @@ class StateEntries:
             if len(self._names) >= MAX_TEMPLATES or len(self._shapes) >= MAX_TEMPLATES:
                 self._names.clear()
                 self._shapes.clear()
+                self._lengths_kept = 0
             key = self._names[head] = [name, -1, 0, 0, {}]
         return key
 
