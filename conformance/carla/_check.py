@@ -157,7 +157,8 @@ class _Walk:
         if kind in _FIXED_KINDS and self.in_frame:  # the common case, in few tests: what the steps below do
             self.packet_index += 1
             self._order(kind, raw)
-            self._fixed(kind, raw)
+            if raw.payload != _NO_RECORDS:  # no record (a count of 0 and nothing after it): nothing to judge
+                self._fixed(kind, raw)
             return
         sink = self.sink
         if kind is K.FRAME_START:
@@ -758,6 +759,8 @@ def _attribute_faults(a: dec.ActorAttribute, types: tuple[int, ...]) -> tuple[tu
 
 
 _FRAME_START = struct.Struct("<Qdd").unpack
+#: The payload of a fixed-record packet without records: a u16 count of 0.
+_NO_RECORDS = b"\x00\x00"
 _PACKET_HEAD = struct.Struct("<BI").pack
 
 #: EventAdd records are judged in chunks of about this many attributes (a record of more is

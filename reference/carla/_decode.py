@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, count, repeat, starmap
-from operator import gt, itemgetter
+from operator import add, gt, itemgetter
 from typing import Any, BinaryIO
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
@@ -148,6 +148,9 @@ _BUILDERS: dict[K, Callable[[list[tuple[Any, ...]]], Iterator[m.Record]]] = {
     kind: (partial(starmap, _FLAT_CLASSES[kind]) if kind in _FLAT_CLASSES else partial(map, build))
     for kind, (_, build) in _FIXED_RECORDS.items()
 }
+
+#: The payload of a fixed-record packet without records: a u16 count of 0.
+_NO_RECORDS = b"\x00\x00"
 
 # Packets without a record count: (exact payload size, struct, builder).
 _NO_COUNT: dict[K, tuple[struct.Struct, Callable[[tuple[Any, ...]], m.Fixed]]] = {
@@ -402,6 +405,8 @@ def decode_body(
     """
     flat_records = _BUILDERS.get(kind)  # the most common layouts first (the tables do not overlap)
     if flat_records is not None:
+        if payload == _NO_RECORDS:  # the most common payload of all: a count of 0 and no record
+            return ()
         return tuple(flat_records(unpack_flat(kind, payload, variant, offset, path)))
     if kind is K.RAW:
         return bytes(payload)
@@ -613,6 +618,8 @@ class PacketReader:
 
 _GET_ID = itemgetter(0)
 _GET_SIZE = itemgetter(1)
+#: A packet's path in ``decode``'s errors, by its index.
+_PACKET_PATH = "packet[{}]".format
 
 
 def frame_packets(buf: bytes, start: int, end: int, limit: int) -> tuple[list[int], bytes, list[int]]:
@@ -664,13 +671,14 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     total = len(data)
     starts, ids, sizes = frame_packets(data, offset, total, MAX_PACKET_SIZE)
     pos = starts[-1] + 5 + sizes[-1] if starts else offset
-    kinds = variant.ids.get
-    packets: list[m.Packet] = []
+    # each packet decoded in file order, the first that does not decode raising: in C loops over the
+    # lists (``map``), with no Python step of this function's own per packet
+    kinds = list(map(variant.ids.get, ids, repeat(K.RAW)))
+    at = list(map(add, starts, repeat(5)))  # the payloads' offsets
+    payloads = map(data.__getitem__, map(slice, at, map(add, at, sizes)))
+    bodies = map(decode_body, kinds, payloads, repeat(variant), at, map(_PACKET_PATH, count()))
+    packets: list[m.Packet] = list(map(m.Packet, kinds, bodies, ids))
     append = packets.append
-    for i, (at, packet_id, size) in enumerate(zip(starts, ids, sizes)):
-        kind = kinds(packet_id, K.RAW)
-        at += 5
-        append(m.Packet(kind, decode_body(kind, data[at:at + size], variant, at, f"packet[{i}]"), packet_id))
     if pos < total:
         f = io.BytesIO(data)
         f.seek(pos)
