@@ -76,6 +76,8 @@ _REQUIRED = {name: required_per_frame(name) for name in WRITER_ORDER}
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
 _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
 _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
+#: The packets of one f64 time (8 bytes), which only the packet rules and the frame order judge.
+_TIMES = frozenset((K.PLATFORM_TIME, K.VISUAL_TIME))
 _LABELS = {k: k.label for k in K}
 _FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
 
@@ -160,6 +162,10 @@ class _Walk:
             if raw.payload != _NO_RECORDS:  # no record (a count of 0 and nothing after it): nothing to judge
                 self._fixed(kind, raw)
             return
+        if kind in _TIMES and self.in_frame and len(raw.payload) == 8:  # the next common case: a time of its
+            self.packet_index += 1  # size, whose value no rule judges (what the steps below do)
+            self._order(kind, raw)
+            return
         sink = self.sink
         if kind is K.FRAME_START:
             self.frame_start(raw)
@@ -239,13 +245,14 @@ class _Walk:
         pos = self.order.get(kind)
         if pos is None:
             return
-        if pos < self.last_order:
+        if pos < self.last_order:  # the last order stays
             if sink.only_counted_one("CARLA-ORDER-001"):
                 sink.count("CARLA-ORDER-001")
             else:
                 sink.add("CARLA-ORDER-001", f"{kind.label} after a packet that CARLA writes later in the frame",
                          raw.offset, 5 + len(raw.payload), self._path(kind))
-        self.last_order = max(self.last_order, pos)
+        else:
+            self.last_order = pos
 
     def frame_start(self, raw: dec.RawPacket) -> None:
         sink = self.sink
