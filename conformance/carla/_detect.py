@@ -710,6 +710,10 @@ _MISFITS, _UNKNOWN, _INNER = attrgetter("misfits"), attrgetter("unknown"), attrg
 _MISSING, _ENUMS, _NAME = attrgetter("missing_always"), attrgetter("enum_misfits"), attrgetter("variant.name")
 _FIRST_FOUR = itemgetter(slice(0, 4))
 _RANK = {name: PREFERENCE.index(name) for name in VARIANTS}
+#: A candidate's reasons, for its misfits, undefined ids, inner misfits, always-written packets missing and
+#: enum misfits, in that order (each where its count is not 0).
+_REASONS = ("{} payloads do not fit", "{} packets with undefined ids", "{} payloads whose records do not add up",
+            "{} always-written packets missing", "{} out-of-range actor/attribute types")
 
 def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool = True, bulk: bool = True
                    ) -> tuple[Variant, dict[str, Any]]:
@@ -747,17 +751,9 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     names = list(map(_NAME, fits))
     candidates = []
     for fit, rank in zip(fits, ranks):
-        reasons = []
-        if fit.misfits:
-            reasons.append(f"{fit.misfits} payloads do not fit")
-        if fit.unknown:
-            reasons.append(f"{fit.unknown} packets with undefined ids")
-        if fit.inner:
-            reasons.append(f"{fit.inner} payloads whose records do not add up")
-        if fit.missing_always:
-            reasons.append(f"{fit.missing_always} always-written packets missing")
-        if fit.enum_misfits:
-            reasons.append(f"{fit.enum_misfits} out-of-range actor/attribute types")
+        # each reason whose count is not 0, picked in C (no test per reason), then the first problem
+        counts = (fit.misfits, fit.unknown, fit.inner, fit.missing_always, fit.enum_misfits)
+        reasons = list(map(str.format, compress(_REASONS, counts), compress(counts, counts)))
         if fit.first_problem:
             reasons.append(f"first: {fit.first_problem}")
         candidates.append({"variant": fit.variant.name, "fits": not (rank[0] + rank[1]),
