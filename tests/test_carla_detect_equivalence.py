@@ -1,6 +1,6 @@
 """CARLA variant detection's fast reading is held to the straightforward one.
 
-The fast reading frames a small file's packets whole and counts their shapes in C loops
+The fast reading frames a small file's packets whole and counts their shapes in one loop
 (``_read_small_prefix``), reads a larger one frame by frame, and judges each distinct
 layout once (``grouped``). The straightforward reading steps packet by packet
 (``bulk=False``) and judges variant by variant (``grouped=False``). On every corpus file,

@@ -42,8 +42,8 @@ import re
 import struct
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import chain, compress, repeat
-from operator import add, and_, attrgetter, eq, ge, is_, itemgetter, lshift, mul, or_, sub, xor
+from itertools import compress, repeat
+from operator import add, attrgetter, eq, is_, itemgetter, mul
 from typing import Any, BinaryIO, cast
 
 from recspec.reference import carla as dec
@@ -205,7 +205,6 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
 #: so the bound keeps detection's memory from growing with a file's packets.
 SMALL_PREFIX_BYTES = 16 * 1024
 _GET_ID = itemgetter(0)
-_GET_SIZE = itemgetter(1)
 #: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
 _COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
 _IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
@@ -217,9 +216,8 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     """``_read_prefix`` of a file whose packets after the header are at most
     ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the packets are framed whole in
     a loop that only steps from one packet to the next, the prefix is cut from the lists of
-    offsets, ids and sizes, its shapes are counted in C loops over them (no Python step per
-    packet), its variable payloads in one step each, and its frames by one regular expression
-    over the ids. The same prefix as the
+    offsets, ids and sizes, its shapes and variable payloads are counted in one loop over
+    them, and its frames by one regular expression over the ids. The same prefix as the
     packet-by-packet reading (the tests compare the two)."""
     prefix = _Prefix()
     reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
@@ -238,32 +236,29 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     prefix.packets = n
     if not n:
         return prefix
-    # the shapes in C loops over the lists (under a fuzzer's coverage hooks a Python step per packet costs
-    # several hook calls): each payload's first two bytes picked by one itemgetter (from the buffer with two
-    # zero bytes after it, for a short last payload), its u16 where the shape keeps one, else -1
-    bodies = list(map(add, starts, repeat(5)))
-    both = itemgetter(*bodies, *map(add, bodies, repeat(1)))(buf + b"\0\0")
-    keep = list(map(and_, ids.translate(_COUNTED), map(ge, sizes, repeat(2))))  # 1: the u16 is in the shape
-    u16s = map(sub, map(mul, map(or_, both[:n], map(lshift, both[n:], repeat(8))), keep), map(xor, keep, repeat(1)))
-    keys = list(zip(ids, sizes, u16s))
-    counts = Counter(keys)
-    first = dict(zip(reversed(keys), range(n - 1, -1, -1)))  # each shape's first packet
-    at = list(map(starts.__getitem__, map(first.__getitem__, counts)))
-    bodies_at = list(map(add, at, repeat(5)))
-    payloads = map(buf.__getitem__, map(slice, bodies_at, map(add, bodies_at, map(_GET_SIZE, counts))))
-    prefix.shapes = dict(zip(counts, map(list, zip(counts.values(), map(add, at, repeat(offset - i)), payloads))))
-    # the variable-record payloads (a few packets of a file): one step each
+    # one step per packet: a dictionary look-up per shape (the maps over the lists this replaced made
+    # about twenty lists of a packet each, which cost more than the loop for the tens of packets of a
+    # corpus or fuzz input)
+    shapes: dict[tuple[int, int, int], list[Any]] = {}
     variable: dict[tuple[int, bytes], list[int]] = {}
-    get_variable = variable.get
+    get_shape, get_variable = shapes.get, variable.get
     shift = offset - i  # a position in the file, from one in the buffer
-    for k in compress(range(n), ids.translate(_IS_VARIABLE)):
-        body = bodies[k]
-        vkey = (ids[k], buf[body:body + sizes[k]])
-        copies = get_variable(vkey)
-        if copies is None:
-            variable[vkey] = [1, body + shift]
+    for at, pid, length in zip(starts, ids, sizes):
+        body = at + 5
+        key = (pid, length, buf[body] | buf[body + 1] << 8 if length >= 2 and _COUNTED[pid] else -1)
+        entry = get_shape(key)
+        if entry is None:
+            shapes[key] = [1, at + shift, buf[body:body + length]]
         else:
-            copies[0] += 1
+            entry[0] += 1
+        if _IS_VARIABLE[pid]:
+            vkey = (pid, buf[body:body + length])
+            copies = get_variable(vkey)
+            if copies is None:
+                variable[vkey] = [1, body + shift]
+            else:
+                copies[0] += 1
+    prefix.shapes = shapes
     prefix.variable = variable
     prefix.frames = Counter(map(frozenset, _FRAME_IDS.findall(ids)))
     return prefix
@@ -496,12 +491,11 @@ class _Judged:
     implies) that the size does not fit. Shapes of one verdict share one object, which hashes
     by identity (a verdict tuple is hashed again, entry by entry, at every look-up)."""
 
-    __slots__ = ("groups", "judged", "misfit_mask", "undefined", "undefined_mask", "undefined_set")
+    __slots__ = ("groups", "judged", "misfit_mask", "undefined", "undefined_mask")
 
     def __init__(self, verdict: _Verdict) -> None:
         self.judged = bool(verdict)  # False: every variant explains the shape
         self.undefined = tuple(i for i, kind, _ in verdict if kind is None)
-        self.undefined_set = frozenset(self.undefined)
         groups: dict[tuple[K, str], list[int]] = {}
         for i, kind, expected in verdict:
             if kind is not None:
@@ -548,8 +542,9 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     found = cast("list[_Judged]", kept)  # every shape judged now
     # the packets of each distinct verdict, and its first shape: shapes are in the order of their
     # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
-    # (the packets counted in C: each verdict repeated once per packet of its shapes)
-    totals = Counter(chain.from_iterable(map(repeat, found, map(_GET_ID, entries))))
+    totals: dict[_Judged, int] = {}
+    for verdict, n in zip(found, map(_GET_ID, entries)):
+        totals[verdict] = totals.get(verdict, 0) + n
     first = dict(zip(reversed(found), range(len(found) - 1, -1, -1)))
     count = len(_VARIANT_LIST)
     unknown = [0] * count
@@ -562,15 +557,15 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
         k = first[verdict]
         pid, at = shapes[k][0], entries[k][1]
         undefined = verdict.undefined
-        if undefined:  # the verdict's columns added at once
-            unknown = list(map(add, unknown, map(mul, verdict.undefined_mask, repeat(n))))
-            if not undefined_first.keys() >= verdict.undefined_set:  # a message only where one is new
-                message = f"packet id {pid} at offset {at} is not defined"
-                for i in undefined:
-                    undefined_first.setdefault(i, message)
-        if verdict.groups:
-            misfits = list(map(add, misfits, map(mul, verdict.misfit_mask, repeat(n))))
+        for i in undefined:
+            unknown[i] += n
+        if undefined and not undefined_first.keys() >= set(undefined):  # a message only where one is new
+            message = f"packet id {pid} at offset {at} is not defined"
+            for i in undefined:
+                undefined_first.setdefault(i, message)
         for members, kind, expected in verdict.groups:
+            for i in members:
+                misfits[i] += n
             if not misfit_first.keys() >= set(members):
                 message = (f"packet id {pid} at offset {at}: {kind.label} payload is {shapes[k][1]} bytes, "
                            f"its layout implies {expected}")
