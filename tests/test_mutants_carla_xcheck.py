@@ -242,6 +242,74 @@ def test_the_packet_budget_is_payload_bytes_above_xcheck_max_packet(extra: int, 
         assert evidence == "kaitai: agrees"
 
 
+# --- the sample's framing ------------------------------------------------------------------------------------
+
+
+def _every_packet(data: bytes, stride: int = 1) -> list[tuple[int, int, int]]:
+    return list(carla_x._chosen_packets(data, len(HEADER), stride))
+
+
+def test_a_packet_of_max_packet_size_payload_bytes_is_framed_and_one_more_is_the_tail() -> None:
+    """CARLA-LIMIT-001: a payload of MAX_PACKET_SIZE bytes is read, a larger one is not framed; the framing
+    then takes everything from that packet on as the tail (its end past the file: ``len + 1``)."""
+    most = carla_x.dec.MAX_PACKET_SIZE
+    assert most == 4 * 1024 * 1024  # docs/formats/carla.md, "Limits"
+    at_limit = HEADER + _packet(99, bytes(most)) + FRAME_END
+    n = len(at_limit)
+    assert list(carla_x._packet_spans(at_limit, 34)) == [(34, 39 + most), (39 + most, n)]
+    assert _every_packet(at_limit) == [(0, 34, 39 + most), (1, 39 + most, n)]
+    assert carla_x._frame_ends(at_limit, 34, n, most) == [39 + most, n]
+    over = HEADER + _packet(99, bytes(most + 1)) + FRAME_END
+    n = len(over)
+    assert list(carla_x._packet_spans(over, 34)) == [(34, n + 1)]
+    assert _every_packet(over) == [(0, 34, n + 1)]
+    assert carla_x._frame_ends(over, 34, n, most) == []
+
+
+@pytest.mark.parametrize("left", [1, 2, 3, 4])
+def test_a_packet_header_cut_short_is_the_tail(left: int) -> None:
+    data = LOG + FRAME_END[:left]
+    n = len(data)
+    assert list(carla_x._packet_spans(data, 34))[-2:] == [(82, 87), (87, n + 1)]
+    assert _every_packet(data)[-2:] == [(2, 82, 87), (3, 87, n + 1)]
+
+
+def test_a_packet_running_past_the_file_is_the_tail() -> None:
+    data = LOG + _frame_start(2)[:20]
+    assert _every_packet(data)[-1] == (3, 87, len(data) + 1)
+    assert _every_packet(data, carla_x.SAMPLE_STRIDE) == [(0, 34, 63), (3, 87, len(data) + 1)]
+
+
+def test_the_sample_s_framing_stops_before_a_payload_over_its_limit() -> None:
+    # FrameStart (24 payload bytes) at 34, EventDel (14) at 63, FrameEnd (0) at 82
+    assert carla_x._frame_ends(LOG, 34, len(LOG), 24) == [63, 82, 87]
+    assert carla_x._frame_ends(LOG, 34, len(LOG), 23) == []
+    assert carla_x._frame_ends(LOG, 63, len(LOG), 14) == [82, 87]
+    assert carla_x._frame_ends(LOG, 63, len(LOG), 13) == []
+    assert carla_x._frame_ends(LOG, 34, 86, 24) == [63, 82]  # the FrameEnd ends past the window
+
+
+def test_a_run_of_one_header_is_counted_packet_by_packet() -> None:
+    """70 FrameEnds (5 bytes each) then a FrameStart: a run of exactly 70, however the blocks cut it."""
+    data = HEADER + FRAME_END * 70 + _frame_start(1)
+    assert carla_x._header_run(data, 34, 64) == (70, 5)
+    assert carla_x._header_run(data, 34, 71) == (0, 0)
+    assert carla_x._header_run(HEADER + FRAME_END * 70, 34, 64) == (70, 5)
+    assert carla_x._header_run(data, 34 + 5 * 7, 63) == (63, 5)
+    every = _every_packet(data)
+    assert [start for _, start, _ in every] == [34 + 5 * i for i in range(70)] + [34 + 5 * 70]
+    assert every[-1] == (70, 384, len(data))
+
+
+def test_a_run_over_the_packet_limit_is_no_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the limit lowered to 3 bytes (read at call time, as the witnesses lower it), 70 packets of 4
+    payload bytes are no run: the first one is over the limit, so the framing ends there (the tail)."""
+    monkeypatch.setattr(carla_x.dec, "MAX_PACKET_SIZE", 3)
+    data = HEADER + _packet(99, b"abcd") * 70
+    assert carla_x._header_run(data, 34, 64) == (0, 0)
+    assert _every_packet(data) == [(0, 34, len(data) + 1)]
+
+
 # --- dump --ksy ----------------------------------------------------------------------------------------------
 
 

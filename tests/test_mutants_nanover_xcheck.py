@@ -229,22 +229,31 @@ def test_a_recording_of_the_header_alone_is_read_whole() -> None:
     assert _evidence(HEADER) == "kaitai: agrees (every record of this file is in the sample)"
 
 
-def _traj_of_size(size: int) -> bytes:
-    """A trajectory of exactly ``size`` bytes: records of one note each, the last one padded."""
-    records, left = [], size - len(HEADER)
-    while left:
-        target = min(left, 1000) if left - min(left, 1000) >= 100 or left <= 1000 else left - 500
-        for n in range(target, 0, -1):
-            payload = _frame(len(records) + 1, note="n" * n)
-            if 24 + len(payload) == target:
+def _record_of_size(index: int, size: int) -> bytes:
+    """Record ``index`` of a trajectory (one text value) of exactly ``size`` bytes: frame index ``index + 1``,
+    or where a length prefix grows a byte at that size, a key a byte longer or another frame index."""
+    for frame_index, key in ((index + 1, "note"), (index + 1, "notes"), (0, "note"), (0, "notes"), (1, "note")):
+        for n in range(size):
+            record = _record(1000 * (index + 1), _frame(frame_index, **{key: "n" * n}))
+            if len(record) >= size:
                 break
-        else:  # pragma: no cover - every size above 40 bytes has a note that fits
-            raise AssertionError(target)
-        records.append(_record(1000 * (len(records) + 1), payload))
-        left -= target
-    data = HEADER + b"".join(records)
-    assert len(data) == size
+        if len(record) == size:
+            return record
+    raise AssertionError(size)  # pragma: no cover - no record size above 50 bytes is missed by all five
+
+
+def _traj_of_sizes(sizes: list[int]) -> bytes:
+    data = HEADER + b"".join(_record_of_size(i, n) for i, n in enumerate(sizes))
+    assert len(data) == len(HEADER) + sum(sizes)
     return data
+
+
+def _traj_of_size(size: int) -> bytes:
+    """A trajectory of exactly ``size`` bytes: records of 1,000 bytes, the last two sharing what is left."""
+    body = size - len(HEADER)
+    whole, rest = divmod(body, 1000)
+    sizes = [1000] * (whole - 1) + [(1000 + rest) // 2, 1000 + rest - (1000 + rest) // 2]
+    return _traj_of_sizes(sizes)
 
 
 def test_a_recording_of_exactly_sample_above_bytes_is_read_whole() -> None:
@@ -267,6 +276,30 @@ def test_a_record_of_more_than_xcheck_max_values_entries_is_left_out(keys: int, 
         assert evidence.startswith("kaitai: agrees on every record but 1, each above 8,192 map entries"), evidence
     else:
         assert evidence == "kaitai: agrees"
+
+
+@pytest.mark.parametrize("over", [0, 1])
+def test_the_sample_s_records_hold_at_most_1_byte_in_512_of_the_file_s(over: int) -> None:
+    """README, "Kaitai cross-check": the sampled records hold at most 1 byte in 512 of the file's (floor).
+    300 records, of which the hash (about 1 in 512, counted from 1) takes index 232 alone; that record
+    holds exactly ``len // 512`` bytes (taken) or one byte more (left out: the header alone is read)."""
+    chosen = [i for i in range(300) if _sample.is_chosen(i + 1, 512)]
+    assert chosen == [232]
+    for size in range(70_000, 80_000):  # a size whose budget is one byte less with 513, one more with 511
+        if size // 513 < size // 512 < size // 511:
+            break
+    budget = size // 512
+    record = budget + over
+    filler, rest = divmod(size - 16 - record, 299)
+    sizes = [filler] * 299
+    sizes[0] += rest
+    sizes.insert(232, record)
+    data = _traj_of_sizes(sizes)
+    evidence = _evidence(data)
+    if over:
+        assert f"on a sample of 0 of 300 records (16 of {size:,} bytes" in evidence, evidence
+    else:
+        assert f"on a sample of 1 of 300 records ({16 + record:,} of {size:,} bytes" in evidence, evidence
 
 
 def test_the_records_within_the_byte_budget_are_taken_in_order() -> None:
