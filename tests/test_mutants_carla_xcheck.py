@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import recspec
+from recspec.conformance import _sample
 from recspec.conformance.carla import _xcheck as carla_x
 from recspec.conformance.carla._xcheck import KaitaiRejected, differential, kaitai_packets, kaitai_parse, same
 from recspec.reference.carla import VARIANTS, FrameEnd, FrameStart, Packet
@@ -299,6 +300,15 @@ def test_a_run_of_one_header_is_counted_packet_by_packet() -> None:
     every = _every_packet(data)
     assert [start for _, start, _ in every] == [34 + 5 * i for i in range(70)] + [34 + 5 * 70]
     assert every[-1] == (70, 384, len(data))
+
+
+def test_a_sampled_run_keeps_its_last_packet() -> None:
+    """The default sample takes the first and the last packet always (conformance/_sample.py): of a log of
+    70 FrameEnds, framed as one run, the first, those the hash takes, and the 70th."""
+    data = HEADER + FRAME_END * 70
+    hashed = [i for i in range(1, 69) if _sample.is_chosen(i, carla_x.SAMPLE_STRIDE)]
+    assert [i for i, _, _ in _every_packet(data, carla_x.SAMPLE_STRIDE)] == [0, *hashed, 69]
+    assert _every_packet(data, carla_x.SAMPLE_STRIDE)[-1] == (69, 34 + 5 * 69, len(data))
 
 
 def test_a_run_over_the_packet_limit_is_no_run(monkeypatch: pytest.MonkeyPatch) -> None:
