@@ -140,6 +140,26 @@ def test_a_map_entry_with_a_field_of_its_own_is_dropped_as_the_runtime_drops_it(
     assert differential(data, Kind.TRAJ) == []
 
 
+def _varint(value: int) -> bytes:
+    out = b""
+    while value > 0x7F:
+        out += bytes([value & 0x7F | 0x80])
+        value >>= 7
+    return out + bytes([value])
+
+
+@pytest.mark.parametrize("number, runtime", [(1 << 30, 1 << 30), (1 << 31, -(1 << 31)), ((1 << 64) - 1, -1)])
+def test_a_null_value_of_any_number_is_a_null(number: int, runtime: int) -> None:
+    """``null_value`` is an enum (int32 on the wire as a varint; docs/formats/nanover.md says only 0 is
+    written): the runtime keeps the low 32 bits as a signed number, and either reading is a null."""
+    value = b"\x08" + _varint(number)
+    payload = _len(1, _len(1, b"\x0a\x01z" + _len(2, value)))  # StateUpdate.changed_keys.fields["z"]
+    assert pb.StateUpdate.FromString(payload).changed_keys.fields["z"].null_value == runtime
+    data = HEADER + _record(1, payload)
+    assert _kaitai_reading(data, Kind.STATE) == [(16, (1, StateUpdate({"z": None})))]
+    assert differential(data, Kind.STATE) == []
+
+
 def test_a_state_update_read_by_kaitai_is_what_was_written() -> None:
     msg = pb.StateUpdate()
     msg.changed_keys.fields["gone"].null_value = 0
