@@ -23,7 +23,7 @@ from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance import _sample
 from recspec.conformance.nanover import _xcheck as nanover_x
 from recspec.conformance.nanover._xcheck import KaitaiRejected, differential, kaitai_records
-from recspec.reference.nanover import Array, ArrayKind, Frame, Kind, StateUpdate
+from recspec.reference.nanover import Array, ArrayKind, Kind, StateUpdate
 
 HEADER = struct.pack("<QQ", 0x5C71E3C49989B7E3, 2)
 
