@@ -305,9 +305,9 @@ def test_the_sample_s_records_hold_at_most_1_byte_in_512_of_the_file_s(over: int
     holds exactly ``len // 512`` bytes (taken) or one byte more (left out: the header alone is read)."""
     chosen = [i for i in range(300) if _sample.is_chosen(i + 1, 512)]
     assert chosen == [232]
-    for size in range(70_000, 80_000):  # a size whose budget is one byte less with 513, one more with 511
-        if size // 513 < size // 512 < size // 511:
-            break
+    # a size whose budget would be a byte less with 1 in 513 (for the record that fits), or a byte more with
+    # 1 in 511 (for the one that does not)
+    size = next(n for n in range(70_000, 80_000) if (n // 512 < n // 511 if over else n // 513 < n // 512))
     budget = size // 512
     record = budget + over
     filler, rest = divmod(size - 16 - record, 299)
