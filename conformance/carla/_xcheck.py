@@ -196,7 +196,7 @@ def differential(data: bytes, variant: Variant, limit: int = 20,
                  progress: Callable[[int, int], None] | None = None) -> list[Divergence]:
     """Compare both readings of one log held in memory; at most ``limit`` divergences.
 
-    ``progress(done_bytes, total_bytes)`` is called every few hundred packets."""
+    ``progress(done_bytes, total_bytes)`` is called every 512 packets, at the start of the 512th."""
     out: list[Divergence] = []
     try:
         header, offset = dec.decode_header(data, 0)
