@@ -299,3 +299,48 @@ def test_the_frame_shape_cache_keeps_at_most_its_bound() -> None:
         _detect._frame_shape([(FS, 24), (USER, n), (FE, 0)])
         assert len(_detect._FRAME_SHAPES) <= _detect._FRAME_SHAPES_MAX
     _detect._FRAME_SHAPES.clear()
+
+
+# --- packets at the reader's block boundary ------------------------------------------------------
+
+READ_BLOCK = 1 << 18  # the reader's first read: 256 KiB from the first packet on (reference/carla/_decode.py)
+
+
+def test_a_packet_whose_last_byte_is_past_the_first_read_block() -> None:
+    """A user packet, then a Position of one record (35 bytes with its head) whose last byte is the
+    first one past the reader's first block: it is read whole, and its 30 bytes fit 2 + 28."""
+    user = READ_BLOCK + 1 - 5 - 35  # the Position ends at HEADER_SIZE + READ_BLOCK + 1
+    data = header() + packet(USER, bytes(user)) + counted(POSITION, [position(7)])
+    assert len(data) == HEADER_SIZE + READ_BLOCK + 1
+    for _, evidence in detections(data):
+        assert evidence["prefix_packets"] == 2
+        r = reasons(evidence)
+        assert all(r[n] == "every packet fits" for n in PREFERENCE if n != "ue5")
+        assert r["ue5"].startswith("1 payloads do not fit; first: packet id 6 at offset "
+                                   f"{HEADER_SIZE + 5 + user}: Position payload is 30 bytes, its layout implies 54")
+
+
+def test_packets_larger_than_a_read_block() -> None:
+    """A user packet of 600,000 bytes (more than two read blocks), then an undefined id; and a log that
+    ends with such a packet: each is read whole."""
+    big = 600_000
+    data = header() + packet(USER, bytes(big)) + packet(UNDEFINED, b"")
+    for _, evidence in detections(data):
+        assert evidence["prefix_packets"] == 2
+        for reason in reasons(evidence).values():
+            assert reason == f"1 packets with undefined ids; first: packet id {UNDEFINED} at offset " \
+                             f"{HEADER_SIZE + 5 + big} is not defined"
+    data = header() + packet(USER, bytes(300_000))
+    for _, evidence in detections(data):
+        assert evidence["prefix_packets"] == 1
+        assert set(reasons(evidence).values()) == {"every packet fits"}
+
+
+def test_a_log_cut_one_byte_before_its_last_packet_ends() -> None:
+    """The last Position lacks its last byte: with the size known or not, it is not in the prefix."""
+    data = header() + frame(1, counted(POSITION, [position(7)])) + start(2) + counted(POSITION, [position(8)])[:-1]
+    for _, evidence in detections(data):
+        assert evidence["prefix_packets"] == 4
+        r = reasons(evidence)
+        assert all("do not fit" not in r[n] for n in PREFERENCE if n != "ue5")
+        assert r["ue5"].startswith("1 payloads do not fit; ")
