@@ -202,26 +202,43 @@ def start(i: int) -> bytes:
 
 
 def test_a_count_that_changes_in_a_frame_of_the_same_sizes() -> None:
-    """Frame 1: a Position of one record (30 bytes: 2 + 28). Frame 2, the same ids and sizes, but its
-    count says 0: 30 bytes where the layout implies 2 + 0 * 28 = 2, in every variant (UE5's 52-byte
-    record too). The misfit is named at frame 2's Position packet."""
+    """Frames of the same ids and sizes whose Position counts differ: one record (30 bytes: 2 + 28), or a
+    count of 0 on the same 30 bytes, where the layout implies 2 + 0 * 28 = 2 in every variant (UE5's
+    52-byte record too). Frames 1 and 4 hold one record, frames 2, 3 and 5 say 0: three misfits, the
+    first named at frame 2's Position packet; in UE5 all five misfit (2 + 52 = 54), from frame 1's."""
     record = struct.pack("<I6f", 0x01020304, 1.0, 2.0, 3.0, 0.0, 0.0, 90.0)
     one = packet(POSITION, struct.pack("<H", 1) + record)
     zero = packet(POSITION, struct.pack("<H", 0) + record)
-    frames = [frame(1, one), frame(2, zero), frame(3, zero)]
+    frames = [frame(1, one), frame(2, zero), frame(3, zero), frame(4, one), frame(5, zero)]
     data = header() + b"".join(frames)
     first = HEADER_SIZE + FRAME_START_SIZE
     second = HEADER_SIZE + len(frames[0]) + FRAME_START_SIZE
     for _, evidence in detections(data):
         for name, reason in reasons(evidence).items():
-            if name == "ue5":  # 52-byte records: frame 1's one record does not fit either (2 + 52)
-                assert reason.startswith("3 payloads do not fit; "), reason
+            if name == "ue5":
+                assert reason.startswith("5 payloads do not fit; "), reason
                 assert reason.endswith(f"first: packet id {POSITION} at offset {first}: Position payload is 30 "
                                        "bytes, its layout implies 54"), reason
                 continue
-            assert reason.startswith("2 payloads do not fit; "), (name, reason)
+            assert reason.startswith("3 payloads do not fit; "), (name, reason)
             assert reason.endswith(f"first: packet id {POSITION} at offset {second}: Position payload is 30 bytes, "
                                    "its layout implies 2"), (name, reason)
+
+
+def test_verdicts_kept_across_files_are_those_of_the_same_count() -> None:
+    """A shape's verdict is kept across files, by (id, size, count): an EventDel of 6 bytes (one 4-byte
+    record) with count 257 (0x0101) implies 2 + 257 * 4 = 1030 bytes, and in the next file one with count
+    513 (0x0201) implies 2054, whichever reading judged the first."""
+    _detect._VERDICTS.clear()
+    _detect._JUDGED.clear()
+    for count, implied in ((0x0101, 1030), (0x0201, 2054), (0x0101, 1030)):
+        data = header() + frame(1, packet(DEL, struct.pack("<HI", count, 0x0101)))
+        at = HEADER_SIZE + FRAME_START_SIZE
+        for _, evidence in detections(data):
+            for reason in reasons(evidence).values():
+                assert reason.startswith("1 payloads do not fit; "), reason
+                assert reason.endswith(f"first: packet id {DEL} at offset {at}: EventDel payload is 6 bytes, "
+                                       f"its layout implies {implied}"), reason
 
 
 # --- EventAdd records: the inner sizes and the enumerations break ties ------------------------
