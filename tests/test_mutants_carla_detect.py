@@ -20,12 +20,31 @@ import struct
 from typing import Any
 
 import pytest
+from test_mutants_carla_check import (
+    ADD,
+    COLLISION,
+    DEL,
+    FE,
+    FS,
+    PARENT,
+    POSITION,
+    STATE,
+    counted,
+    frame,
+    header,
+    packet,
+    position,
+    string,
+)
 
 from recspec.conformance.carla import _detect
-from recspec.conformance.carla._detect import (DETECTION_PREFIX_FRAMES, DETECTION_PREFIX_PACKETS, PREFERENCE,
-                                               SMALL_PREFIX_BYTES, detect_variant)
-from test_mutants_carla_check import (ADD, COLLISION, DEL, FE, FS, PARENT, POSITION, STATE, counted, frame,
-                                      header, packet, position, string)
+from recspec.conformance.carla._detect import (
+    DETECTION_PREFIX_FRAMES,
+    DETECTION_PREFIX_PACKETS,
+    PREFERENCE,
+    SMALL_PREFIX_BYTES,
+    detect_variant,
+)
 
 HEADER_SIZE = 34  # "34 bytes for a 6-char map name" (header() writes Town06)
 FRAME_START_SIZE = 5 + 24  # u64 id, f64 durationThis, f64 elapsed

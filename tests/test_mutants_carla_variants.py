@@ -4,8 +4,8 @@ table (section 4), the vector width (sections 1 and 8), the PhysicsControl wheel
 36 bytes up to 0.9.11, 48 from 0.9.12; UE5's layout is kept as bytes), the actor type, attribute type and
 traffic light state enumerations (section 6; docs/formats/carla.md's variant table says the same, and
 that 0.9.6-0.9.9 admits 0.9.9's TrafficSign in the whole group), and the Kaitai spec's ``variant`` and
-``packet_kind`` enums (ksy/carla_recorder.ksy), whose codes the variants and kinds must carry. Written against the mutants
-tools/mutate.py makes of the two modules (a table entry one off)."""
+``packet_kind`` enums (ksy/carla_recorder.ksy), whose codes the variants and kinds must carry. Written against
+the mutants tools/mutate.py makes of the two modules (a table entry one off)."""
 
 from __future__ import annotations
 
