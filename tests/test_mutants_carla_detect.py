@@ -176,6 +176,17 @@ def test_the_prefix_ends_with_the_64th_frame_end(records: int) -> None:
         assert name == "0.9.4-0.9.5"  # the fewest always-written packets missing: 5 a frame
 
 
+def test_a_frame_end_outside_a_frame_counts_toward_the_64() -> None:
+    """A log that starts with a FrameEnd (no FrameStart before it), then frames: that FrameEnd is the
+    first of the 64, so the prefix ends with frame 63's, before frame 64 and its undefined packet."""
+    frames = [frame(i, counted(POSITION, [])) for i in range(1, 64)]
+    data = header() + packet(FE, b"") + b"".join(frames) + frame(64, packet(UNDEFINED, b""))
+    for _, evidence in detections(data):
+        assert evidence["prefix_packets"] == 1 + 63 * 3
+        assert "note" not in evidence
+        assert all("undefined" not in reason for reason in reasons(evidence).values())
+
+
 def test_the_prefix_ends_after_its_most_packets() -> None:
     """16,384 user packets (id 100, explained by every variant), then an undefined id: not read."""
     data = header() + packet(USER, b"") * DETECTION_PREFIX_PACKETS + packet(UNDEFINED, b"")
@@ -242,6 +253,20 @@ def test_a_count_that_changes_in_a_frame_of_the_same_sizes() -> None:
             assert reason.startswith("3 payloads do not fit; "), (name, reason)
             assert reason.endswith(f"first: packet id {POSITION} at offset {second}: Position payload is 30 bytes, "
                                    "its layout implies 2"), (name, reason)
+
+
+def test_two_byte_payloads_of_another_count_are_another_shape() -> None:
+    """A Position of 2 bytes is its count alone: with count 0 it fits (2 + 0 * 28), with count 1 the
+    layout implies 30. Frame 1 holds the first, frame 2 the second: one misfit, at frame 2's packet."""
+    frames = [frame(1, counted(POSITION, [])), frame(2, packet(POSITION, struct.pack("<H", 1)))]
+    data = header() + b"".join(frames)
+    at = HEADER_SIZE + len(frames[0]) + FRAME_START_SIZE
+    for _, evidence in detections(data):
+        for name, reason in reasons(evidence).items():
+            implied = 2 + (52 if name == "ue5" else 28)
+            assert reason.startswith("1 payloads do not fit; "), reason
+            assert reason.endswith(f"first: packet id {POSITION} at offset {at}: Position payload is 2 bytes, "
+                                   f"its layout implies {implied}"), reason
 
 
 def test_verdicts_kept_across_files_are_those_of_the_same_count() -> None:
