@@ -350,6 +350,25 @@ def test_the_actor_types_rank_variants_that_miss_the_same_packets() -> None:
                                           else "every packet fits")
 
 
+def test_every_attribute_type_of_an_event_add_is_judged() -> None:
+    """An EventAdd record (a Vehicle, actor type 1) with three attributes of types 0, 3 and 3: type 0 is
+    Bool in the 0-based numberings and out of range in dev-2023 and 0.9.16's 1-based one (1 to 5), the
+    first attribute's type as much as a later one's."""
+    record = struct.pack("<IB6fI", 11, 1, 1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 5) + string(b"vehicle.a")
+    record += struct.pack("<H", 3)
+    for attribute_type, name, value in ((0, b"sticky_control", b"true"), (3, b"role_name", b"hero"),
+                                        (3, b"color", b"1,2,3")):
+        record += struct.pack("<B", attribute_type) + string(name) + string(value)
+    rest = tuple(counted(pid, []) for pid in OLD_SIX[1:])
+    data = header() + frame(1, packet(ADD, struct.pack("<H", 1) + record), *rest)
+    for _, evidence in detections(data):
+        r = reasons(evidence)
+        for n in ("dev-2023", "0.9.16"):
+            assert r[n] == "7 always-written packets missing; 1 out-of-range actor/attribute types", r[n]
+        for n in ("0.9.4-0.9.5", "0.9.15"):
+            assert "out-of-range" not in r[n], r[n]
+
+
 # --- bounded caches ----------------------------------------------------------------------------
 
 
