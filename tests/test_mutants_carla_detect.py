@@ -195,6 +195,17 @@ def test_the_prefix_ends_after_its_most_packets() -> None:
         assert set(reasons(evidence).values()) == {"every packet fits"}
 
 
+def test_every_id_from_100_to_255_is_a_user_packet() -> None:
+    """Ids of 100 and above are user packets (the notes, section 3: "user-defined packets should use ids
+    >= 100"; DReyeVR writes 139 and 140): every variant explains them, whatever their size, up to the
+    u8 id's largest value."""
+    data = header() + frame(1, *(packet(pid, bytes(pid % 7)) for pid in range(USER, 256)))
+    for _, evidence in detections(data):
+        assert evidence["prefix_packets"] == 2 + 156
+        assert reasons(evidence)["0.9.4-0.9.5"] == "6 always-written packets missing"  # ids 2 to 7
+        assert all("undefined" not in r and "do not fit" not in r for r in reasons(evidence).values())
+
+
 # --- packets too short for a record count ------------------------------------------------------
 
 
