@@ -108,6 +108,8 @@ def test_a_two_byte_element_is_measured() -> None:
     b"\x02k\x00" + struct.pack("<i", -1) + b"\x00" * 8,  # a negative length
     b"\x05k\x00" + struct.pack("<i", -1) + b"\x00" * 8,
     b"\x03k\x00" + struct.pack("<i", -5) + b"\x00" * 8,
+    b"\x02k\x00" + struct.pack("<i", -2**31 + 4) + b"abc\x00",  # negative by its fourth byte alone
+    b"\x02k\x00" + struct.pack("<i", 2**24 + 4) + b"abc\x00",  # 16 MiB and 4 bytes: past the file's end
 ])
 def test_no_length_where_no_element_can_be_measured(head: bytes) -> None:
     assert element_length(head, 1000) is None
