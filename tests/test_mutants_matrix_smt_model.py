@@ -50,4 +50,5 @@ def test_a_recording_is_equal_by_content_not_by_its_form() -> None:
 def test_the_model_is_immutable() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         _recording().frames[0].time = 1.0  # type: ignore[misc]
-    assert SceneObject(0, "s", Geometry.SPHERE, (0.0, 0.0, 0.0)).static is False  # optional; absent, it moves (docs/formats/matrix-smt.md, decision 8)
+    # static is optional; absent, the object moves (docs/formats/matrix-smt.md, decision 8)
+    assert SceneObject(0, "s", Geometry.SPHERE, (0.0, 0.0, 0.0)).static is False
