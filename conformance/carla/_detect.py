@@ -486,12 +486,11 @@ def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
 
 class _Judged:
     """A distinct verdict, made once (kept across files) and counted into every variant at once:
-    per variant 1 where the shape's id is undefined (else 0), per variant 1 where its size does
-    not fit, the variants of the undefined id, and the variants of each (kind, what the layout
-    implies) that the size does not fit. Shapes of one verdict share one object, which hashes
+    the variants of the undefined id, and the variants of each (kind, what the layout implies) that
+    the size does not fit. Shapes of one verdict share one object, which hashes
     by identity (a verdict tuple is hashed again, entry by entry, at every look-up)."""
 
-    __slots__ = ("groups", "judged", "misfit_mask", "undefined", "undefined_mask")
+    __slots__ = ("groups", "judged", "undefined")
 
     def __init__(self, verdict: _Verdict) -> None:
         self.judged = bool(verdict)  # False: every variant explains the shape
@@ -500,9 +499,6 @@ class _Judged:
         for i, kind, expected in verdict:
             if kind is not None:
                 groups.setdefault((kind, expected), []).append(i)
-        count = len(_VARIANT_LIST)
-        self.undefined_mask = tuple(int(i in self.undefined) for i in range(count))
-        self.misfit_mask = tuple(int(any(i in members for members in groups.values())) for i in range(count))
         self.groups = tuple((tuple(members), kind, expected) for (kind, expected), members in groups.items())
 
 
