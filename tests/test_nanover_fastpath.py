@@ -479,6 +479,80 @@ def test_decode_payload_gives_the_walk_and_parse_outcome(p: tuple[bytes, str]) -
     assert same_value(fast[1], slow[1]) if fast[0] == "model" else fast == slow
 
 
+def _number_entry(key: bytes) -> bytes:
+    """A FrameData.values / Struct.fields map entry: ``key`` and a Value holding the number 1.0."""
+    return field(1, 2, key, delimited=True) + field(2, 2, b"\x11" + struct.pack("<d", 1.0), delimited=True)
+
+
+def _array_entry(key: bytes) -> bytes:
+    """A FrameData.arrays map entry: ``key`` and a packed float array of one element."""
+    floats = field(1, 2, struct.pack("<f", 1.0), delimited=True)
+    return field(1, 2, key, delimited=True) + field(2, 2, field(1, 2, floats, delimited=True), delimited=True)
+
+
+def _frame_of(*fields: bytes) -> bytes:
+    return b"\x08\x05" + field(2, 2, b"".join(fields), delimited=True)
+
+
+def test_a_proved_payloads_wire_order_comes_from_the_mirror() -> None:
+    """The map entries of a payload upb proves clean, in the order they stand in its bytes (values
+    before arrays: a proved payload holds FrameData's field 1 before its field 2)."""
+    from recspec.reference.nanover._wire_fast import parse_clean_in_order
+
+    payload = _frame_of(field(1, 2, _number_entry(b"b"), delimited=True),
+                             field(1, 2, _number_entry(b"a"), delimited=True),
+                             field(2, 2, _array_entry(b"x"), delimited=True))
+    clean = parse_clean_in_order(payload, "traj")
+    assert clean is not None and clean[1] == ("values/b", "values/a", "arrays/x")
+    decoded = decode_payload(Kind.TRAJ, payload)
+    assert isinstance(decoded, Frame) and decoded.order == ("values/b", "values/a", "arrays/x")
+    # an arrays entry before a values entry is not upb's field order: not proved, the walk reads the order
+    swapped = _frame_of(field(2, 2, _array_entry(b"x"), delimited=True),
+                             field(1, 2, _number_entry(b"a"), delimited=True))
+    assert parse_clean_in_order(swapped, "traj") is None
+    decoded = decode_payload(Kind.TRAJ, swapped)
+    assert isinstance(decoded, Frame) and decoded.order == ("arrays/x", "values/a")
+    # an entry's key written twice: its last; a key in two entries: no order; a state update's keys
+    twice = field(1, 2, field(1, 2, b"z", delimited=True) + _number_entry(b"k"), delimited=True)
+    assert parse_clean_in_order(_frame_of(twice), "traj")[1] == ("values/k",)  # type: ignore[index]
+    again = _frame_of(*[field(1, 2, _number_entry(b"k"), delimited=True)] * 2)
+    assert parse_clean_in_order(again, "traj")[1] is None  # type: ignore[index]
+    state = field(1, 2, field(1, 2, _number_entry(b"s"), delimited=True)
+                  + field(1, 2, _number_entry(b"r"), delimited=True), delimited=True)
+    assert parse_clean_in_order(state, "state")[1] == ("s", "r")  # type: ignore[index]
+    assert parse_clean_in_order(b"", "state")[1] == ()  # type: ignore[index]
+
+
+def _assert_proved_order_is_wire_details(payload: bytes) -> None:
+    from recspec.reference.nanover._payload import wire_details
+    from recspec.reference.nanover._wire_fast import parse_clean_in_order
+
+    for kind in ("traj", "state"):
+        clean = parse_clean_in_order(payload, kind)
+        if clean is not None:
+            assert (clean[1], ()) == wire_details(payload, kind), (payload.hex(), kind)
+
+
+@given(wire_payloads(), st.integers(0, 4096), st.integers(0, 255), st.booleans())
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_proved_payloads_wire_order_is_the_walks(p: tuple[bytes, str], at: int, mask: int, mutated: bool
+                                                   ) -> None:
+    """What decode_payload keeps of how a proved payload was written (its wire order, no unpacked array)
+    is what wire_details reads from the bytes, on generated payloads, as generated and with a byte flipped."""
+    _assert_proved_order_is_wire_details(flip(p[0], at, mask) if mutated else p[0])
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None)
+def test_a_proved_payloads_wire_order_is_the_walks_in_mutated_files(f: tuple[bytes, str], seed: int) -> None:
+    data = mutate(f[0], 1 << 16, seed)
+    reader = io.BytesIO(data)
+    with contextlib.suppress(DecodeError):
+        _, offset = read_header(reader)
+        for record in RecordReader(reader, offset, len(data)):
+            _assert_proved_order_is_wire_details(record.payload)
+
+
 @given(wire_payloads())
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_the_cross_checks_budget_test_gives_the_walks_answer(p: tuple[bytes, str]) -> None:
