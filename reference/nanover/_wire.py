@@ -136,15 +136,53 @@ def scan(buf: bytes | memoryview, start: int, end: int, kind: str, base: int = 0
     ``max_values`` map entries and list elements) with the offset of the bad field.
     """
     out = Scan(max_values=max_values)
-    root = _ROOT[kind]
-    _walk(buf, start, end, root, 0, base, path, out, root)
+    _walk(buf, start, end, _ROOT[kind], 0, base, path, out)
     return out
 
 
+# The walk's reading of each schema field, by message and tag (made from SCHEMAS below):
+# (length-delimited, the sub-message walked into (None: not walked into), the depth step, whether
+# entering it checks the nesting, the size of a fixed field (0: a varint) or 4 for a packed float
+# run (its length a multiple of 4), 1 for a field of a root message (Scan.top_fields), and the message
+# to note when the field is an unpacked repeated scalar). Under coverage instrumentation (a fuzzing
+# campaign) every comparison and every branch the walk takes per field is a hook call: the table
+# answers in one lookup what the handler codes would ask in several comparisons.
+_Read = tuple[bool, "str | None", int, bool, int, int, "str | None"]
+
+
+def _reading(name: str, tag: int, handler: int, sub: str | None, step: int) -> _Read:
+    delimited = handler in (STRING, PACKED_F32, PACKED_VARINT, MESSAGE)
+    size = {FIXED32: 4, FIXED64: 8, PACKED_F32: 4}.get(handler, 0)
+    return (delimited, sub, step, sub in _NESTED, size, int(name in _ROOT.values()),
+            name if (name, tag) in _UNPACKED else None)
+
+
+_READS: dict[str, dict[int, _Read]] = {
+    name: {tag: _reading(name, tag, handler, sub, step) for tag, (_, handler, sub, step) in schema.items()}
+    for name, schema in SCHEMAS.items()}
+# An unknown field, by wire type: skipped (never walked into), never counted, never noted.
+_UNKNOWN: dict[int, _Read] = {0: (False, None, 0, False, 0, 0, None), 1: (False, None, 0, False, 8, 0, None),
+                              2: (True, None, 0, False, 0, 0, None), 5: (False, None, 0, False, 4, 0, None)}
+
+
+def _unknown(buf: bytes | memoryview, at: int, tag: int, name: str, base: int, path: str, out: Scan) -> _Read:
+    """A tag ``name``'s schema does not hold: raises for one no message may hold, else notes the field
+    as unknown and says how to skip it."""
+    wt = tag & 7
+    if tag > 0xFFFFFFFF or tag >> 3 == 0 or wt in (3, 4, 6, 7):
+        why = ("field number 0" if tag >> 3 == 0 and tag <= 0xFFFFFFFF else
+               "tag above 2^32" if tag > 0xFFFFFFFF else
+               "groups (wire types 3 and 4) are not allowed" if wt in (3, 4) else
+               f"undefined {_WIRE_NAMES[wt]}")
+        raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path,
+                        rule="NANOVER-PROTO-006" if wt in (3, 4) and tag >> 3 else "NANOVER-PROTO-001")
+    out.unknown.append(UnknownField(name, tag >> 3, wt, base + at))
+    return _UNKNOWN[wt]
+
+
 def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, base: int, path: str,
-          out: Scan, root: str) -> None:
-    schema = SCHEMAS[name]
-    get = schema.get
+          out: Scan) -> None:
+    get = _READS[name].get
     varint = read_varint
     counting = name in _COUNTING  # every message field here is one more value (NANOVER-LIMIT-003)
     while off < end:
@@ -155,54 +193,46 @@ def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, ba
             off += 1
         else:
             tag, off = varint(buf, off, end, _TAG_MAX, base, path)
-        wt = tag & 7
-        if tag > 0xFFFFFFFF or tag >> 3 == 0 or wt in (3, 4, 6, 7):
-            why = ("field number 0" if tag >> 3 == 0 and tag <= 0xFFFFFFFF else
-                   "tag above 2^32" if tag > 0xFFFFFFFF else
-                   "groups (wire types 3 and 4) are not allowed" if wt in (3, 4) else
-                   f"undefined {_WIRE_NAMES[wt]}")
-            raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path,
-                            rule="NANOVER-PROTO-006" if wt in (3, 4) and tag >> 3 else "NANOVER-PROTO-001")
-        entry = get(tag)
-        if entry is None:
-            out.unknown.append(UnknownField(name, tag >> 3, wt, base + at))
-            handler, sub, step = {0: VARINT, 1: FIXED64, 2: STRING, 5: FIXED32}[wt], None, 0
-        else:
-            _, handler, sub, step = entry
-            if name == root:
-                out.top_fields += 1
-            if (name, tag) in _UNPACKED and (not out.unpacked or out.unpacked[-1][0] != name):
-                out.unpacked.append((name, base + at))
-        if handler == VARINT:
-            _, off = varint(buf, off, end, _VARINT_MAX, base, path)
-        elif handler == FIXED32 or handler == FIXED64:
-            n = 4 if handler == FIXED32 else 8
-            if off + n > end:
-                raise Truncated(f"{name}: fixed{n * 8} field cut off", base + off, path,
-                                rule="NANOVER-PROTO-001", needed=n, available=end - off)
-            off += n
-        else:
-            n = buf[off] if off < end else 0x80  # past the end: read_varint reports the cut
-            if n < 0x80:
+        # every tag of the schema is a good one: only a tag it does not hold is looked at closer
+        reading = get(tag)
+        if reading is None:
+            reading = _unknown(buf, at, tag, name, base, path, out)
+        delimited, sub, step, nested, size, top, note = reading
+        out.top_fields += top
+        if delimited:
+            if off < end and buf[off] < 0x80:
+                n = buf[off]
                 off += 1
-            else:
+            else:  # past the end, read_varint reports the cut
                 n, off = varint(buf, off, end, _VARINT_MAX, base, path)
-            d = depth + step
-            if sub in _NESTED and d >= MAX_NESTING:  # checked before the length, as in the ksy
+            if nested and depth + step >= MAX_NESTING:  # checked before the length, as in the ksy
                 raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
-                                    rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=d, maximum=MAX_NESTING)
+                                    rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=depth + step,
+                                    maximum=MAX_NESTING)
             if n > end - off:
                 raise Malformed(f"{name}: field length {n} runs past the end of the message "
                                 f"({end - off} bytes left)", base + at, path, rule="NANOVER-PROTO-001")
-            if handler == MESSAGE:
+            if sub is not None:
                 if counting:
                     out.values += 1
                     if out.values > out.max_values:
                         raise LimitExceeded(f"more than {out.max_values:,} map entries and list elements in one "
                                             "payload", base + at, path, rule="NANOVER-LIMIT-003",
                                             limit="MAX_VALUES", value=out.values, maximum=out.max_values)
-                _walk(buf, off, off + n, sub, d, base, path, out, root)  # type: ignore[arg-type]
-            elif handler == PACKED_F32 and n % 4:
+                _walk(buf, off, off + n, sub, depth + step, base, path, out)
+            elif size and n % 4:
                 raise Malformed(f"{name}: packed float run of {n} bytes is not a multiple of 4",
                                 base + at, path, rule="NANOVER-PROTO-001")
             off += n
+        else:
+            if note is not None and (not out.unpacked or out.unpacked[-1][0] != note):
+                out.unpacked.append((note, base + at))
+            if size:
+                if off + size > end:
+                    raise Truncated(f"{name}: fixed{size * 8} field cut off", base + off, path,
+                                    rule="NANOVER-PROTO-001", needed=size, available=end - off)
+                off += size
+            elif off < end and buf[off] < 0x80:
+                off += 1
+            else:
+                _, off = varint(buf, off, end, _VARINT_MAX, base, path)
