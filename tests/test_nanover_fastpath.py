@@ -651,6 +651,70 @@ def test_detection_walks_only_what_the_proof_cannot_prove(monkeypatch: pytest.Mo
     assert walked == ["traj", "state"] * 5
 
 
+@contextlib.contextmanager
+def no_kept_walks() -> Iterator[None]:
+    """Detection keeps none of its wire walks: the record walk walks every payload itself."""
+    saved = _check.KEPT_WALK_MAX_PAYLOAD
+    _check.KEPT_WALK_MAX_PAYLOAD = -1
+    try:
+        yield
+    finally:
+        _check.KEPT_WALK_MAX_PAYLOAD = saved
+
+
+def assert_same_reports_with_kept_walks(data: bytes) -> None:
+    for fast in (True, False):
+        kept = unnamed_report_json(data, fast=fast)
+        with no_kept_walks():
+            assert kept == unnamed_report_json(data, fast=fast)
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None)
+def test_kept_walks_give_the_same_reports_on_mutated_files(f: tuple[bytes, str], seed: int) -> None:
+    assert_same_reports_with_kept_walks(mutate(f[0], 1 << 16, seed))
+
+
+@given(nanover_files(), st.lists(wire_payloads(), min_size=1, max_size=4))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_kept_walks_give_the_same_reports_on_files_with_generated_wire_structures(
+        f: tuple[bytes, str], payloads: list[tuple[bytes, str]]) -> None:
+    assert_same_reports_with_kept_walks(with_payloads(f[0], [p for p, _ in payloads]))
+
+
+def test_the_record_walk_takes_detections_walk_of_a_payload(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A payload upb cannot prove is walked once per kind by detection; the record walk takes the
+    detected kind's walk instead of walking the payload again, and locates what it found at the
+    payload's place in the file: an unknown field, a group."""
+    walked: list[str] = []
+
+    def counting_scan(payload: bytes, start: int, end: int, kind: str, *args: object, **kw: object) -> object:
+        walked.append(kind)
+        return scan(payload, start, end, kind, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_check, "scan", counting_scan)
+    entry = entry_bytes("particle.count", 2.0)
+    # inside the frame (FrameData) after its entry: unknown field 3, then a group as field 3; upb's proof
+    # can say nothing of either (the mirror's root holds no unknown field), a state update's root has one
+    unknown = b"\x08\x01\x12" + bytes([len(entry) + 2]) + entry + b"\x18\x01"
+    group = b"\x08\x02\x12" + bytes([len(entry) + 2]) + entry + b"\x1b\x1c"
+    data = encode_header() + encode_record(10**6, unknown) + encode_record(2 * 10**6, group)
+    report = check_stream(io.BytesIO(data), path="x.nanover", size=len(data))
+    assert report.variant == "traj"
+    assert walked == ["traj", "traj"]  # detection's walks only
+    found = {f.rule: f for f in report.findings}
+    assert found["NANOVER-PROTO-003"].offset == 16 + 24 + 4 + len(entry)
+    assert found["NANOVER-PROTO-003"].path == "record[0]:FrameData"
+    second = 16 + 24 + len(unknown) + 24  # the second record's payload
+    assert found["NANOVER-PROTO-006"].offset == second + 4 + len(entry)
+    assert found["NANOVER-PROTO-006"].path == "record[1]"
+    walked.clear()
+    with no_kept_walks():
+        again = check_stream(io.BytesIO(data), path="x.nanover", size=len(data))
+    assert walked == ["traj", "traj", "traj", "traj"]
+    assert Report([again]).to_json() == Report([report]).to_json()
+
+
 # --- frames proved clean by the previous clean frame's template (_Walk.fast_records) ---------------------------
 
 _SHAPE_NUMBERS = ("system.simulation.time", "energy.kinetic", "energy.total", "server.timestamp", "x.other")
