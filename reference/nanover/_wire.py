@@ -165,9 +165,19 @@ _UNKNOWN: dict[int, _Read] = {0: (False, None, 0, False, 0, 0, None), 1: (False,
                               2: (True, None, 0, False, 0, 0, None), 5: (False, None, 0, False, 4, 0, None)}
 
 
-def _unknown(buf: bytes | memoryview, at: int, tag: int, name: str, base: int, path: str, out: Scan) -> _Read:
-    """A tag ``name``'s schema does not hold: raises for one no message may hold, else notes the field
-    as unknown and says how to skip it."""
+def _other_tag(buf: bytes | memoryview, at: int, end: int, name: str, base: int, path: str, out: Scan
+               ) -> tuple[_Read, int]:
+    """The field at ``at`` whose first byte is not a tag of ``name``'s schema: a tag of more bytes (which
+    may still be one of the schema's, written overlong), one no message may hold (raises), or an unknown
+    field (noted). How to read it, and the offset past its tag."""
+    tag = buf[at]
+    if tag < 0x80:
+        off = at + 1
+    else:
+        tag, off = read_varint(buf, at, end, _TAG_MAX, base, path)
+    reading = _READS[name].get(tag)
+    if reading is not None:
+        return reading, off
     wt = tag & 7
     if tag > 0xFFFFFFFF or tag >> 3 == 0 or wt in (3, 4, 6, 7):
         why = ("field number 0" if tag >> 3 == 0 and tag <= 0xFFFFFFFF else
@@ -177,7 +187,22 @@ def _unknown(buf: bytes | memoryview, at: int, tag: int, name: str, base: int, p
         raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path,
                         rule="NANOVER-PROTO-006" if wt in (3, 4) and tag >> 3 else "NANOVER-PROTO-001")
     out.unknown.append(UnknownField(name, tag >> 3, wt, base + at))
-    return _UNKNOWN[wt]
+    return _UNKNOWN[wt], off
+
+
+def _length(buf: bytes | memoryview, off: int, end: int, name: str, at: int, depth: int, nested: bool,
+            base: int, path: str) -> tuple[int, int]:
+    """The length of the field at ``at`` read at ``off`` where it is not a one-byte length of a field that
+    ends inside the message: (length, offset past it), or the walk's error, in the walk's order (the
+    length's varint, the nesting ``depth`` of a ``nested`` field, the field past the end)."""
+    n, off = read_varint(buf, off, end, _VARINT_MAX, base, path)
+    if nested and depth >= MAX_NESTING:  # checked before the length, as in the ksy
+        raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
+                            rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=depth, maximum=MAX_NESTING)
+    if n > end - off:
+        raise Malformed(f"{name}: field length {n} runs past the end of the message "
+                        f"({end - off} bytes left)", base + at, path, rule="NANOVER-PROTO-001")
+    return n, off
 
 
 def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, base: int, path: str,
@@ -187,31 +212,27 @@ def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, ba
     counting = name in _COUNTING  # every message field here is one more value (NANOVER-LIMIT-003)
     while off < end:
         at = off
-        # a one-byte varint (most tags and lengths) is read inline; read_varint reads the others
-        tag = buf[off]
-        if tag < 0x80:
-            off += 1
-        else:
-            tag, off = varint(buf, off, end, _TAG_MAX, base, path)
-        # every tag of the schema is a good one: only a tag it does not hold is looked at closer
-        reading = get(tag)
+        # Every tag of the schema is one byte (below 0x80): a first byte that is one of them is the tag.
+        # Any other (a tag of more bytes, an unknown or a bad one) is read and looked at closer.
+        reading = get(buf[off])
+        off += 1
         if reading is None:
-            reading = _unknown(buf, at, tag, name, base, path, out)
+            reading, off = _other_tag(buf, at, end, name, base, path, out)
         delimited, sub, step, nested, size, top, note = reading
         out.top_fields += top
         if delimited:
-            if off < end and buf[off] < 0x80:
-                n = buf[off]
+            # A one-byte length of a field that ends inside the message, in one comparison (the byte
+            # read at ``end - 1`` past the end is not taken: nothing is left there); else _length reads
+            # the length and raises what the walk raises, in its order.
+            n = buf[min(off, end - 1)]
+            if n < min(0x80, end - off):
                 off += 1
-            else:  # past the end, read_varint reports the cut
-                n, off = varint(buf, off, end, _VARINT_MAX, base, path)
-            if nested and depth + step >= MAX_NESTING:  # checked before the length, as in the ksy
-                raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
-                                    rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=depth + step,
-                                    maximum=MAX_NESTING)
-            if n > end - off:
-                raise Malformed(f"{name}: field length {n} runs past the end of the message "
-                                f"({end - off} bytes left)", base + at, path, rule="NANOVER-PROTO-001")
+                if nested and depth + step >= MAX_NESTING:  # checked before the length, as in the ksy
+                    raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
+                                        rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=depth + step,
+                                        maximum=MAX_NESTING)
+            else:
+                n, off = _length(buf, off, end, name, at, depth + step, nested, base, path)
             if sub is not None:
                 if counting:
                     out.values += 1
