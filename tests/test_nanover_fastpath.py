@@ -1191,3 +1191,18 @@ def test_state_updates_are_not_made_python_values(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(_check, "state_update_from_message", lambda msg: calls.append(msg))
     report = json.loads(checked_json(data, "x.state", "fast_rules", fast=True))["files"][0]
     assert calls == [] and report["findings"] == [] and report["stats"]["state_keys"] == 1
+
+
+def test_state_deletions_are_found_in_the_same_order_with_and_without_the_shortcuts() -> None:
+    """A state update deleting two keys the state does not hold, one of them the empty key, which the
+    encoder writes after every other (upb's order: a key that begins another comes after it): both
+    NANOVER-STATE-001 findings in that order, with the rules' shortcuts and without them (a fuzz
+    campaign found the shortcut's plain sort putting the empty key first)."""
+    data = bytes.fromhex("e3b78999c4e3715c02000000000000fb0200000000000000000000000000000020000000000000008a00140a"
+                         "120a0b6176617461722e676f6e0012038800000a070a059200020800")
+    paths = []
+    for fast in (True, False):
+        with walk_switch("fast_rules", fast), walk_switch("fast_records", fast), walk_switch("fast_wire", fast):
+            report = check_stream(io.BytesIO(data), path="x.state", size=len(data))
+        paths.append([f.path for f in report.findings if f.rule == "NANOVER-STATE-001"])
+    assert paths[0] == paths[1] == ["record[0]/changed_keys['avatar.gon\\x00']", "record[0]/changed_keys['']"]

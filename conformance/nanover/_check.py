@@ -29,6 +29,7 @@ from recspec.reference.nanover import (
     Scan,
     StateAggregate,
     StateUpdate,
+    canonical_keys,
     kind_from_path,
     parse_clean,
     parse_frame,
@@ -610,7 +611,10 @@ class _Walk:
             # message, serialized again, holds neither pair, it has none, and its keys need no walk (a
             # Value holding only unknown fields would not be empty: only for a proved payload).
             nested = not proved or b"\x12\x00" in (again := msg.SerializeToString()) or b"\x0a\x00" in again
-            for key in sorted(fields):  # keys, then a lookup each (sorted, as in frame() above)
+            # keys, then a lookup each, in the encoder's order (canonical_keys), the order the general path
+            # reads them in (state_update_from_message): NANOVER-STATE-001's findings come in this order, and a
+            # plain sort puts a key that begins another (the empty key) before it, where the encoder puts it after
+            for key in canonical_keys(fields):
                 v = fields[key]
                 k = v.WhichOneof("kind")
                 if k is None or (nested and (k == "struct_value" or k == "list_value") and value_has_unset(v)):
