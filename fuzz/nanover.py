@@ -55,7 +55,6 @@ from recspec.reference.nanover import (
     encode,
     encode_record,
 )
-from recspec.report import Report
 
 from . import _mutate
 from ._contract import ContractViolation, Divergent
@@ -146,7 +145,9 @@ def fuzz_ref(data: bytes) -> None:
     # eighth of the inputs, the walk's fast paths give the report of the walk without them.
     profile = "compat" if len(data) & 1 else "spec"
     report = _check(data, _fixed and _fixed.value, profile)
-    json.dumps(Report([report]).to_json(), allow_nan=False)
+    # The file's report as the JSON report holds it (its "files" entry): the rest of a JSON report (the version,
+    # the schema, the counts per verdict) is not made from the input, and building it cost 0.7 times as much again.
+    json.dumps(report.to_json(), allow_nan=False)
     kind = Kind(report.variant) if report.variant else Kind.TRAJ
     try:
         decoded, refused = decode(data, variant=kind), None

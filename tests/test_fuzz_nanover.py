@@ -69,3 +69,21 @@ def test_synthetic_seeds_check_valid() -> None:
     for name, data in nanover.synthetic_seeds():
         kind = name.rsplit(".", 1)[-1]
         assert check_stream(io.BytesIO(data), path=name, variant=kind, size=len(data)).verdict.value == "valid"
+
+
+
+def test_ref_raises_on_a_report_that_does_not_render_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ref harness renders the file's report as JSON: a value in it that JSON has no form for
+    (a set in its evidence, which the report's plain conversion leaves as it is) is an error, not a pass."""
+    data = _corpus()[0]
+    checked = nanover._check
+
+    def with_a_set(data: bytes, variant: str | None, profile: str) -> object:
+        report = checked(data, variant, profile)
+        report.evidence["variant"] = {"fit": {1, 2}}
+        return report
+
+    nanover.fuzz_ref(data)
+    monkeypatch.setattr(nanover, "_check", with_a_set)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        nanover.fuzz_ref(data)

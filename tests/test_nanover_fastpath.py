@@ -479,6 +479,80 @@ def test_decode_payload_gives_the_walk_and_parse_outcome(p: tuple[bytes, str]) -
     assert same_value(fast[1], slow[1]) if fast[0] == "model" else fast == slow
 
 
+def _number_entry(key: bytes) -> bytes:
+    """A FrameData.values / Struct.fields map entry: ``key`` and a Value holding the number 1.0."""
+    return field(1, 2, key, delimited=True) + field(2, 2, b"\x11" + struct.pack("<d", 1.0), delimited=True)
+
+
+def _array_entry(key: bytes) -> bytes:
+    """A FrameData.arrays map entry: ``key`` and a packed float array of one element."""
+    floats = field(1, 2, struct.pack("<f", 1.0), delimited=True)
+    return field(1, 2, key, delimited=True) + field(2, 2, field(1, 2, floats, delimited=True), delimited=True)
+
+
+def _frame_of(*fields: bytes) -> bytes:
+    return b"\x08\x05" + field(2, 2, b"".join(fields), delimited=True)
+
+
+def test_a_proved_payloads_wire_order_comes_from_the_mirror() -> None:
+    """The map entries of a payload upb proves clean, in the order they stand in its bytes (values
+    before arrays: a proved payload holds FrameData's field 1 before its field 2)."""
+    from recspec.reference.nanover._wire_fast import parse_clean_in_order
+
+    payload = _frame_of(field(1, 2, _number_entry(b"b"), delimited=True),
+                             field(1, 2, _number_entry(b"a"), delimited=True),
+                             field(2, 2, _array_entry(b"x"), delimited=True))
+    clean = parse_clean_in_order(payload, "traj")
+    assert clean is not None and clean[1] == ("values/b", "values/a", "arrays/x")
+    decoded = decode_payload(Kind.TRAJ, payload)
+    assert isinstance(decoded, Frame) and decoded.order == ("values/b", "values/a", "arrays/x")
+    # an arrays entry before a values entry is not upb's field order: not proved, the walk reads the order
+    swapped = _frame_of(field(2, 2, _array_entry(b"x"), delimited=True),
+                             field(1, 2, _number_entry(b"a"), delimited=True))
+    assert parse_clean_in_order(swapped, "traj") is None
+    decoded = decode_payload(Kind.TRAJ, swapped)
+    assert isinstance(decoded, Frame) and decoded.order == ("arrays/x", "values/a")
+    # an entry's key written twice: its last; a key in two entries: no order; a state update's keys
+    twice = field(1, 2, field(1, 2, b"z", delimited=True) + _number_entry(b"k"), delimited=True)
+    assert parse_clean_in_order(_frame_of(twice), "traj")[1] == ("values/k",)  # type: ignore[index]
+    again = _frame_of(*[field(1, 2, _number_entry(b"k"), delimited=True)] * 2)
+    assert parse_clean_in_order(again, "traj")[1] is None  # type: ignore[index]
+    state = field(1, 2, field(1, 2, _number_entry(b"s"), delimited=True)
+                  + field(1, 2, _number_entry(b"r"), delimited=True), delimited=True)
+    assert parse_clean_in_order(state, "state")[1] == ("s", "r")  # type: ignore[index]
+    assert parse_clean_in_order(b"", "state")[1] == ()  # type: ignore[index]
+
+
+def _assert_proved_order_is_wire_details(payload: bytes) -> None:
+    from recspec.reference.nanover._payload import wire_details
+    from recspec.reference.nanover._wire_fast import parse_clean_in_order
+
+    for kind in ("traj", "state"):
+        clean = parse_clean_in_order(payload, kind)
+        if clean is not None:
+            assert (clean[1], ()) == wire_details(payload, kind), (payload.hex(), kind)
+
+
+@given(wire_payloads(), st.integers(0, 4096), st.integers(0, 255), st.booleans())
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_proved_payloads_wire_order_is_the_walks(p: tuple[bytes, str], at: int, mask: int, mutated: bool
+                                                   ) -> None:
+    """What decode_payload keeps of how a proved payload was written (its wire order, no unpacked array)
+    is what wire_details reads from the bytes, on generated payloads, as generated and with a byte flipped."""
+    _assert_proved_order_is_wire_details(flip(p[0], at, mask) if mutated else p[0])
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None)
+def test_a_proved_payloads_wire_order_is_the_walks_in_mutated_files(f: tuple[bytes, str], seed: int) -> None:
+    data = mutate(f[0], 1 << 16, seed)
+    reader = io.BytesIO(data)
+    with contextlib.suppress(DecodeError):
+        _, offset = read_header(reader)
+        for record in RecordReader(reader, offset, len(data)):
+            _assert_proved_order_is_wire_details(record.payload)
+
+
 @given(wire_payloads())
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_the_cross_checks_budget_test_gives_the_walks_answer(p: tuple[bytes, str]) -> None:
@@ -575,6 +649,70 @@ def test_detection_walks_only_what_the_proof_cannot_prove(monkeypatch: pytest.Mo
     walked.clear()
     assert detection(data, fast=False) == (kind, evidence)
     assert walked == ["traj", "state"] * 5
+
+
+@contextlib.contextmanager
+def no_kept_walks() -> Iterator[None]:
+    """Detection keeps none of its wire walks: the record walk walks every payload itself."""
+    saved = _check.KEPT_WALK_MAX_PAYLOAD
+    _check.KEPT_WALK_MAX_PAYLOAD = -1
+    try:
+        yield
+    finally:
+        _check.KEPT_WALK_MAX_PAYLOAD = saved
+
+
+def assert_same_reports_with_kept_walks(data: bytes) -> None:
+    for fast in (True, False):
+        kept = unnamed_report_json(data, fast=fast)
+        with no_kept_walks():
+            assert kept == unnamed_report_json(data, fast=fast)
+
+
+@given(nanover_files(), st.integers(0, 2**32 - 1))
+@settings(max_examples=200, deadline=None)
+def test_kept_walks_give_the_same_reports_on_mutated_files(f: tuple[bytes, str], seed: int) -> None:
+    assert_same_reports_with_kept_walks(mutate(f[0], 1 << 16, seed))
+
+
+@given(nanover_files(), st.lists(wire_payloads(), min_size=1, max_size=4))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_kept_walks_give_the_same_reports_on_files_with_generated_wire_structures(
+        f: tuple[bytes, str], payloads: list[tuple[bytes, str]]) -> None:
+    assert_same_reports_with_kept_walks(with_payloads(f[0], [p for p, _ in payloads]))
+
+
+def test_the_record_walk_takes_detections_walk_of_a_payload(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A payload upb cannot prove is walked once per kind by detection; the record walk takes the
+    detected kind's walk instead of walking the payload again, and locates what it found at the
+    payload's place in the file: an unknown field, a group."""
+    walked: list[str] = []
+
+    def counting_scan(payload: bytes, start: int, end: int, kind: str, *args: object, **kw: object) -> object:
+        walked.append(kind)
+        return scan(payload, start, end, kind, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_check, "scan", counting_scan)
+    entry = entry_bytes("particle.count", 2.0)
+    # inside the frame (FrameData) after its entry: unknown field 3, then a group as field 3; upb's proof
+    # can say nothing of either (the mirror's root holds no unknown field), a state update's root has one
+    unknown = b"\x08\x01\x12" + bytes([len(entry) + 2]) + entry + b"\x18\x01"
+    group = b"\x08\x02\x12" + bytes([len(entry) + 2]) + entry + b"\x1b\x1c"
+    data = encode_header() + encode_record(10**6, unknown) + encode_record(2 * 10**6, group)
+    report = check_stream(io.BytesIO(data), path="x.nanover", size=len(data))
+    assert report.variant == "traj"
+    assert walked == ["traj", "traj"]  # detection's walks only
+    found = {f.rule: f for f in report.findings}
+    assert found["NANOVER-PROTO-003"].offset == 16 + 24 + 4 + len(entry)
+    assert found["NANOVER-PROTO-003"].path == "record[0]:FrameData"
+    second = 16 + 24 + len(unknown) + 24  # the second record's payload
+    assert found["NANOVER-PROTO-006"].offset == second + 4 + len(entry)
+    assert found["NANOVER-PROTO-006"].path == "record[1]"
+    walked.clear()
+    with no_kept_walks():
+        again = check_stream(io.BytesIO(data), path="x.nanover", size=len(data))
+    assert walked == ["traj", "traj", "traj", "traj"]
+    assert Report([again]).to_json() == Report([report]).to_json()
 
 
 # --- frames proved clean by the previous clean frame's template (_Walk.fast_records) ---------------------------
@@ -1071,3 +1209,17 @@ def test_state_updates_are_not_made_python_values(monkeypatch: pytest.MonkeyPatc
     report = json.loads(checked_json(data, "x.state", "fast_rules", fast=True))["files"][0]
     assert calls == [] and report["findings"] == [] and report["stats"]["state_keys"] == 1
 
+
+def test_state_deletions_are_found_in_the_same_order_with_and_without_the_shortcuts() -> None:
+    """A state update deleting two keys the state does not hold, one of them the empty key, which the
+    encoder writes after every other (upb's order: a key that begins another comes after it): both
+    NANOVER-STATE-001 findings in that order, with the rules' shortcuts and without them (a fuzz
+    campaign found the shortcut's plain sort putting the empty key first)."""
+    data = bytes.fromhex("e3b78999c4e3715c02000000000000fb0200000000000000000000000000000020000000000000008a00140a"
+                         "120a0b6176617461722e676f6e0012038800000a070a059200020800")
+    paths = []
+    for fast in (True, False):
+        with walk_switch("fast_rules", fast), walk_switch("fast_records", fast), walk_switch("fast_wire", fast):
+            report = check_stream(io.BytesIO(data), path="x.state", size=len(data))
+        paths.append([f.path for f in report.findings if f.rule == "NANOVER-STATE-001"])
+    assert paths[0] == paths[1] == ["record[0]/changed_keys['avatar.gon\\x00']", "record[0]/changed_keys['']"]

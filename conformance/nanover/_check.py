@@ -12,8 +12,10 @@ changes that array or its bound.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
@@ -24,8 +26,10 @@ from recspec.reference.nanover import (
     UNSET,
     Kind,
     RecordReader,
+    Scan,
     StateAggregate,
     StateUpdate,
+    canonical_keys,
     kind_from_path,
     parse_clean,
     parse_frame,
@@ -86,31 +90,60 @@ _LITERAL_KEYS = frozenset(k.encode() for k in COUNT_KEYS)
 _TEMPLATE_SLACK = 4
 
 
-def _scans_as(payload: bytes, kind: str, fast: bool = True) -> bool:
+#: A wire walk kind detection made, kept for the record walk, which walks the same first records'
+#: payloads as the detected kind again (``_Walk.locate``), and the payloads of the other kind again
+#: (NANOVER-PAYLOAD-001): ``(payload, kind)`` -> the walk's Scan or the DecodeError it raised, at base 0.
+Walked = dict[tuple[bytes, str], "Scan | DecodeError"]
+#: Only walks of payloads up to this size are kept: detection reads DETECTION_RECORDS records, so
+#: what is kept stays below DETECTION_RECORDS times this (the walk's own memory is one payload).
+KEPT_WALK_MAX_PAYLOAD = 1 << 16
+
+
+def _scans_as(payload: bytes, kind: str, fast: bool = True, walked: Walked | None = None,
+              keep: bool = True) -> bool:
     """The payload is a clean message of ``kind`` with at least one known field and no unknown one.
 
     With ``fast``, upb's proof (``wire_verdict``) answers first: a payload it proves clean is one
     the wire walk accepts with no unknown field, and a non-empty one has a known root field; one
     whose root has an unknown field (a payload of the other kind) makes the walk raise or list it.
-    What it cannot prove either way takes the walk."""
+    What it cannot prove either way takes the walk: taken from ``walked`` when it is in it, else
+    made, and with ``keep`` put there."""
     verdict = wire_verdict(payload, kind) if fast else None
     if verdict is not None:
         return verdict and len(payload) > 0
-    try:
-        s = scan(payload, 0, len(payload), kind)
-    except DecodeError:
-        return False
-    return s.top_fields > 0 and not s.unknown
+    s = walked.get((payload, kind)) if walked is not None else None
+    if s is None:
+        try:
+            s = scan(payload, 0, len(payload), kind)
+        except DecodeError as e:
+            s = e
+        if keep and walked is not None and len(payload) <= KEPT_WALK_MAX_PAYLOAD:
+            walked[(payload, kind)] = s
+    return not isinstance(s, DecodeError) and s.top_fields > 0 and not s.unknown
 
 
-def detect_kind(f: BinaryIO, size: int | None) -> tuple[Kind, dict[str, Any]]:
-    """The kind from the first records' content, with the evidence (for files without a .traj/.state name)."""
+def _rebased(walk: Scan | DecodeError, base: int, path: str) -> Scan:
+    """The outcome of ``scan(payload, 0, len(payload), kind, base, path)`` from that of
+    ``scan(payload, 0, len(payload), kind)``: the same walk, its offsets ``base`` on, its errors' path ``path``."""
+    if isinstance(walk, DecodeError):
+        e = copy.copy(walk)
+        e.offset += base
+        e.path = path
+        raise e
+    return Scan([replace(u, offset=u.offset + base) for u in walk.unknown],
+                [(message, at + base) for message, at in walk.unpacked], walk.top_fields, walk.values,
+                walk.max_values)
+
+
+def detect_kind(f: BinaryIO, size: int | None, walked: Walked | None = None) -> tuple[Kind, dict[str, Any]]:
+    """The kind from the first records' content, with the evidence (for files without a .traj/.state name);
+    ``walked``: where the wire walks it makes are kept (see :data:`Walked`)."""
     votes = {"traj": 0, "state": 0}
     n = 0
     try:
         for _, _, payload in RecordReader(f, HEADER_SIZE, size).records():
             for k in votes:
-                votes[k] += _scans_as(payload, k, _Walk.fast_wire)
+                votes[k] += _scans_as(payload, k, _Walk.fast_wire, walked)
             n += 1
             if n >= DETECTION_RECORDS:
                 break
@@ -173,6 +206,8 @@ class _Walk:
         self._template: FrameTemplate | None = None
         # The state keys' entry templates (_entries.py), under the fast paths of fast_records and the rules.
         self._entries = StateEntries() if self.fast_records and self.fast_wire and self.fast_rules else None
+        # The wire walks kind detection made of the first records (check_stream), taken by locate().
+        self.walked: Walked | None = None
 
     # --- per record -------------------------------------------------------------------
 
@@ -342,8 +377,10 @@ class _Walk:
         message, or ``None`` when the record cannot be checked further."""
         add = self.sink.add
         kind = self.kind.value
+        walked = self.walked
         try:
-            s = scan(payload, 0, len(payload), kind, pos, where)
+            kept = walked.pop((payload, kind), None) if walked else None
+            s = scan(payload, 0, len(payload), kind, pos, where) if kept is None else _rebased(kept, pos, where)
             msg = parse_frame(payload, pos, where) if kind == "traj" else parse_state_update(payload, pos, where)
         except DecodeError as e:
             add(e.rule if e.rule in RULES_BY_ID else "NANOVER-PROTO-001", e.message, e.offset, None,
@@ -352,7 +389,7 @@ class _Walk:
             return None
         if s.unknown:
             other = "state" if kind == "traj" else "traj"
-            if s.top_fields == 0 and _scans_as(payload, other, self.fast_wire):
+            if s.top_fields == 0 and _scans_as(payload, other, self.fast_wire, walked, keep=False):
                 name = {"traj": "GetFrameResponse", "state": "StateUpdate"}
                 add("NANOVER-PAYLOAD-001", f"this .{kind} record holds a {name[other]}, not a {name[kind]}",
                     pos, len(payload), where, name[kind], name[other])
@@ -574,7 +611,10 @@ class _Walk:
             # message, serialized again, holds neither pair, it has none, and its keys need no walk (a
             # Value holding only unknown fields would not be empty: only for a proved payload).
             nested = not proved or b"\x12\x00" in (again := msg.SerializeToString()) or b"\x0a\x00" in again
-            for key in sorted(fields):  # keys, then a lookup each (sorted, as in frame() above)
+            # keys, then a lookup each, in the encoder's order (canonical_keys), the order the general path
+            # reads them in (state_update_from_message): NANOVER-STATE-001's findings come in this order, and a
+            # plain sort puts a key that begins another (the empty key) before it, where the encoder puts it after
+            for key in canonical_keys(fields):
                 v = fields[key]
                 k = v.WhichOneof("kind")
                 if k is None or (nested and (k == "struct_value" or k == "list_value") and value_has_unset(v)):
@@ -659,16 +699,19 @@ def check_stream(f: BinaryIO, *, path: str, variant: str | None = None, profile:
     if header.version != FORMAT_VERSION:
         sink.add("NANOVER-HEADER-002", f"format version {header.version}; readers accept only 2", 8, 8,
                  "header.version", FORMAT_VERSION, header.version)
+    walked: Walked | None = None
     if variant is not None:
         kind, evidence = Kind(variant), {"method": "--variant"}
     elif (kind := kind_from_path(path)) is not None:  # type: ignore[assignment]
         evidence = {"method": "extension", "extension": path.rsplit(".", 1)[-1]}
     else:
-        kind, evidence = detect_kind(f, size)
+        walked = {}
+        kind, evidence = detect_kind(f, size, walked)
         f.seek(offset)
     report.variant = kind.value
     report.evidence["variant"] = evidence
     walk = _Walk(sink, kind)
+    walk.walked = walked
     walk.trace = report.trace = NanoverTrace(kind.value) if trace_enabled() else None
     try:
         walk.run(RecordReader(f, offset, size), progress, size)

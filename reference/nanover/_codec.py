@@ -24,7 +24,7 @@ from ._payload import (
     wire_details,
 )
 from ._wire import scan
-from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean
+from ._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean_in_order
 
 __all__ = ["RecordingWriter", "decode", "decode_payload", "encode", "encode_payload", "iter_records",
            "kind_from_path"]
@@ -44,9 +44,14 @@ def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") 
     and rejects groups), then upb; raises only :class:`DecodeError` subclasses."""
     # The fast path (_wire_fast.py): when upb proves the walk has nothing to say, its message is the parse.
     # Below CLEAN_MAX_PAYLOAD only: a shorter payload cannot hold more than MAX_VALUES values.
-    msg: Any = parse_clean(payload, kind.value) if len(payload) < CLEAN_MAX_PAYLOAD else None
-    if msg is None:
+    # A proved payload's wire order comes with it, read from upb's mirror; the others' from the bytes.
+    clean = parse_clean_in_order(payload, kind.value) if len(payload) < CLEAN_MAX_PAYLOAD else None
+    msg: Any
+    if clean is None:
         scan(payload, 0, len(payload), kind.value, offset, path)
+        msg = None
+    else:
+        msg, order = clean
     message: Frame | StateUpdate
     if kind is Kind.TRAJ:
         message = frame_from_message(msg if msg is not None else parse_frame(payload, offset, path))
@@ -55,7 +60,9 @@ def decode_payload(kind: Kind, payload: bytes, offset: int = 0, path: str = "") 
         message = state_update_from_message(msg if msg is not None else parse_state_update(payload, offset, path))
         canonical = tuple(canonical_keys(message.changes))
     # how a writer wrote the message, not content: kept only where it is not the encoder's way
-    order, unpacked = wire_details(payload, kind.value)
+    unpacked: tuple[str, ...] = ()
+    if clean is None:
+        order, unpacked = wire_details(payload, kind.value)
     if order is not None and order != canonical and sorted(order) == sorted(canonical):
         message = replace(message, order=order)
     if unpacked and isinstance(message, Frame):

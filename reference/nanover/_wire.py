@@ -108,23 +108,33 @@ def encode_varint(n: int) -> bytes:
     return bytes(out)
 
 
+# The high bit of each of k bytes (the varint's continuation bits), and the low seven bits of each.
+_CONTINUED = [int.from_bytes(b"\x80" * k, "little") for k in range(_VARINT_MAX + 1)]
+_GROUPS = [int.from_bytes(b"\x7f" * k, "little") for k in range(_VARINT_MAX + 1)]
+
+
 def read_varint(buf: bytes | memoryview, off: int, end: int, max_len: int = _VARINT_MAX, base: int = 0,
                 path: str = "") -> tuple[int, int]:
-    """(value, new offset) of a varint of at most ``max_len`` bytes ending before ``end``."""
-    value = shift = 0
-    start = off
-    while True:
-        if off >= end:
-            raise Truncated(f"varint cut off after {off - start} byte(s)", base + start, path,
-                            rule="NANOVER-PROTO-001", needed=1, available=0)
-        b = buf[off]
-        off += 1
-        value |= (b & 0x7F) << shift
-        if b < 0x80:
-            return value, off
-        shift += 7
-        if off - start >= max_len:
-            raise Malformed(f"varint longer than {max_len} bytes", base + start, path, rule="NANOVER-PROTO-001")
+    """(value, new offset) of a varint of at most ``max_len`` bytes (at most 10) ending before ``end``.
+
+    The bytes it may take are read as one little-endian number, and its length, its groups and the
+    error are found by arithmetic on it: no Python loop over the bytes, whose every comparison
+    a fuzzing campaign's coverage instrumentation makes a hook call."""
+    chunk = buf[off:min(end, off + max_len)]
+    x = int.from_bytes(chunk, "little")
+    last = ~x & _CONTINUED[len(chunk)]  # the high bit of each byte without one: a varint's last byte
+    if last:
+        n = (last & -last).bit_length() >> 3  # the first of them ends the varint: its length in bytes
+        x &= _GROUPS[n]
+        # the seven-bit groups of up to ten bytes, each moved down by one bit per byte before it
+        value = (x & 0x7F | x >> 1 & 0x3F80 | x >> 2 & 0x1FC000 | x >> 3 & 0xFE00000 | x >> 4 & 0x7F0000000
+                 | x >> 5 & 0x3F800000000 | x >> 6 & 0x1FC0000000000 | x >> 7 & 0xFE000000000000
+                 | x >> 8 & 0x7F00000000000000 | x >> 9 & 0x3F8000000000000000)
+        return value, off + n
+    if len(chunk) == max_len:
+        raise Malformed(f"varint longer than {max_len} bytes", base + off, path, rule="NANOVER-PROTO-001")
+    raise Truncated(f"varint cut off after {len(chunk)} byte(s)", base + off, path,
+                    rule="NANOVER-PROTO-001", needed=1, available=0)
 
 
 def scan(buf: bytes | memoryview, start: int, end: int, kind: str, base: int = 0, path: str = "",
@@ -136,73 +146,124 @@ def scan(buf: bytes | memoryview, start: int, end: int, kind: str, base: int = 0
     ``max_values`` map entries and list elements) with the offset of the bad field.
     """
     out = Scan(max_values=max_values)
-    root = _ROOT[kind]
-    _walk(buf, start, end, root, 0, base, path, out, root)
+    _walk(buf, start, end, _ROOT[kind], 0, base, path, out)
     return out
 
 
+# The walk's reading of each schema field, by message and tag (made from SCHEMAS below):
+# (length-delimited, the sub-message walked into (None: not walked into), the depth step, whether
+# entering it checks the nesting, the size of a fixed field (0: a varint) or 4 for a packed float
+# run (its length a multiple of 4), 1 for a field of a root message (Scan.top_fields), and the message
+# to note when the field is an unpacked repeated scalar). Under coverage instrumentation (a fuzzing
+# campaign) every comparison and every branch the walk takes per field is a hook call: the table
+# answers in one lookup what the handler codes would ask in several comparisons.
+_Read = tuple[bool, "str | None", int, bool, int, int, "str | None"]
+
+
+def _reading(name: str, tag: int, handler: int, sub: str | None, step: int) -> _Read:
+    delimited = handler in (STRING, PACKED_F32, PACKED_VARINT, MESSAGE)
+    size = {FIXED32: 4, FIXED64: 8, PACKED_F32: 4}.get(handler, 0)
+    return (delimited, sub, step, sub in _NESTED, size, int(name in _ROOT.values()),
+            name if (name, tag) in _UNPACKED else None)
+
+
+_READS: dict[str, dict[int, _Read]] = {
+    name: {tag: _reading(name, tag, handler, sub, step) for tag, (_, handler, sub, step) in schema.items()}
+    for name, schema in SCHEMAS.items()}
+# An unknown field, by wire type: skipped (never walked into), never counted, never noted.
+_UNKNOWN: dict[int, _Read] = {0: (False, None, 0, False, 0, 0, None), 1: (False, None, 0, False, 8, 0, None),
+                              2: (True, None, 0, False, 0, 0, None), 5: (False, None, 0, False, 4, 0, None)}
+
+
+def _other_tag(buf: bytes | memoryview, at: int, end: int, name: str, base: int, path: str, out: Scan
+               ) -> tuple[_Read, int]:
+    """The field at ``at`` whose first byte is not a tag of ``name``'s schema: a tag of more bytes (which
+    may still be one of the schema's, written overlong), one no message may hold (raises), or an unknown
+    field (noted). How to read it, and the offset past its tag."""
+    tag = buf[at]
+    if tag < 0x80:
+        off = at + 1
+    else:
+        tag, off = read_varint(buf, at, end, _TAG_MAX, base, path)
+    reading = _READS[name].get(tag)
+    if reading is not None:
+        return reading, off
+    wt = tag & 7
+    if tag > 0xFFFFFFFF or tag >> 3 == 0 or wt in (3, 4, 6, 7):
+        why = ("field number 0" if tag >> 3 == 0 and tag <= 0xFFFFFFFF else
+               "tag above 2^32" if tag > 0xFFFFFFFF else
+               "groups (wire types 3 and 4) are not allowed" if wt in (3, 4) else
+               f"undefined {_WIRE_NAMES[wt]}")
+        raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path,
+                        rule="NANOVER-PROTO-006" if wt in (3, 4) and tag >> 3 else "NANOVER-PROTO-001")
+    out.unknown.append(UnknownField(name, tag >> 3, wt, base + at))
+    return _UNKNOWN[wt], off
+
+
+def _length(buf: bytes | memoryview, off: int, end: int, name: str, at: int, depth: int, nested: bool,
+            base: int, path: str) -> tuple[int, int]:
+    """The length of the field at ``at`` read at ``off`` where it is not a one-byte length of a field that
+    ends inside the message: (length, offset past it), or the walk's error, in the walk's order (the
+    length's varint, the nesting ``depth`` of a ``nested`` field, the field past the end)."""
+    n, off = read_varint(buf, off, end, _VARINT_MAX, base, path)
+    if nested and depth >= MAX_NESTING:  # checked before the length, as in the ksy
+        raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
+                            rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=depth, maximum=MAX_NESTING)
+    if n > end - off:
+        raise Malformed(f"{name}: field length {n} runs past the end of the message "
+                        f"({end - off} bytes left)", base + at, path, rule="NANOVER-PROTO-001")
+    return n, off
+
+
 def _walk(buf: bytes | memoryview, off: int, end: int, name: str, depth: int, base: int, path: str,
-          out: Scan, root: str) -> None:
-    schema = SCHEMAS[name]
-    get = schema.get
+          out: Scan) -> None:
+    get = _READS[name].get
     varint = read_varint
     counting = name in _COUNTING  # every message field here is one more value (NANOVER-LIMIT-003)
     while off < end:
         at = off
-        # a one-byte varint (most tags and lengths) is read inline; read_varint reads the others
-        tag = buf[off]
-        if tag < 0x80:
-            off += 1
-        else:
-            tag, off = varint(buf, off, end, _TAG_MAX, base, path)
-        wt = tag & 7
-        if tag > 0xFFFFFFFF or tag >> 3 == 0 or wt in (3, 4, 6, 7):
-            why = ("field number 0" if tag >> 3 == 0 and tag <= 0xFFFFFFFF else
-                   "tag above 2^32" if tag > 0xFFFFFFFF else
-                   "groups (wire types 3 and 4) are not allowed" if wt in (3, 4) else
-                   f"undefined {_WIRE_NAMES[wt]}")
-            raise Malformed(f"{name}: bad tag 0x{tag:x} ({why})", base + at, path,
-                            rule="NANOVER-PROTO-006" if wt in (3, 4) and tag >> 3 else "NANOVER-PROTO-001")
-        entry = get(tag)
-        if entry is None:
-            out.unknown.append(UnknownField(name, tag >> 3, wt, base + at))
-            handler, sub, step = {0: VARINT, 1: FIXED64, 2: STRING, 5: FIXED32}[wt], None, 0
-        else:
-            _, handler, sub, step = entry
-            if name == root:
-                out.top_fields += 1
-            if (name, tag) in _UNPACKED and (not out.unpacked or out.unpacked[-1][0] != name):
-                out.unpacked.append((name, base + at))
-        if handler == VARINT:
-            _, off = varint(buf, off, end, _VARINT_MAX, base, path)
-        elif handler == FIXED32 or handler == FIXED64:
-            n = 4 if handler == FIXED32 else 8
-            if off + n > end:
-                raise Truncated(f"{name}: fixed{n * 8} field cut off", base + off, path,
-                                rule="NANOVER-PROTO-001", needed=n, available=end - off)
-            off += n
-        else:
-            n = buf[off] if off < end else 0x80  # past the end: read_varint reports the cut
-            if n < 0x80:
+        # Every tag of the schema is one byte (below 0x80): a first byte that is one of them is the tag.
+        # Any other (a tag of more bytes, an unknown or a bad one) is read and looked at closer.
+        reading = get(buf[off])
+        off += 1
+        if reading is None:
+            reading, off = _other_tag(buf, at, end, name, base, path, out)
+        delimited, sub, step, nested, size, top, note = reading
+        out.top_fields += top
+        if delimited:
+            # A one-byte length of a field that ends inside the message, in one comparison (the byte
+            # read at ``end - 1`` past the end is not taken: nothing is left there); else _length reads
+            # the length and raises what the walk raises, in its order.
+            n = buf[min(off, end - 1)]
+            if n < min(0x80, end - off):
                 off += 1
+                if nested and depth + step >= MAX_NESTING:  # checked before the length, as in the ksy
+                    raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
+                                        rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=depth + step,
+                                        maximum=MAX_NESTING)
             else:
-                n, off = varint(buf, off, end, _VARINT_MAX, base, path)
-            d = depth + step
-            if sub in _NESTED and d >= MAX_NESTING:  # checked before the length, as in the ksy
-                raise LimitExceeded(f"Struct/ListValue nesting deeper than {MAX_NESTING}", base + at, path,
-                                    rule="NANOVER-LIMIT-002", limit="MAX_NESTING", value=d, maximum=MAX_NESTING)
-            if n > end - off:
-                raise Malformed(f"{name}: field length {n} runs past the end of the message "
-                                f"({end - off} bytes left)", base + at, path, rule="NANOVER-PROTO-001")
-            if handler == MESSAGE:
+                n, off = _length(buf, off, end, name, at, depth + step, nested, base, path)
+            if sub is not None:
                 if counting:
                     out.values += 1
                     if out.values > out.max_values:
                         raise LimitExceeded(f"more than {out.max_values:,} map entries and list elements in one "
                                             "payload", base + at, path, rule="NANOVER-LIMIT-003",
                                             limit="MAX_VALUES", value=out.values, maximum=out.max_values)
-                _walk(buf, off, off + n, sub, d, base, path, out, root)  # type: ignore[arg-type]
-            elif handler == PACKED_F32 and n % 4:
+                _walk(buf, off, off + n, sub, depth + step, base, path, out)
+            elif size and n % 4:
                 raise Malformed(f"{name}: packed float run of {n} bytes is not a multiple of 4",
                                 base + at, path, rule="NANOVER-PROTO-001")
             off += n
+        else:
+            if note is not None and (not out.unpacked or out.unpacked[-1][0] != note):
+                out.unpacked.append((note, base + at))
+            if size:
+                if off + size > end:
+                    raise Truncated(f"{name}: fixed{size * 8} field cut off", base + off, path,
+                                    rule="NANOVER-PROTO-001", needed=size, available=end - off)
+                off += size
+            elif off < end and buf[off] < 0x80:
+                off += 1
+            else:
+                _, off = varint(buf, off, end, _VARINT_MAX, base, path)

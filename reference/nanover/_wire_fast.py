@@ -58,8 +58,10 @@ business); floats are ``fixed32``/``fixed64`` (bit exact, NaN payloads kept).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
+from operator import attrgetter, itemgetter, methodcaller
+from typing import Any
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError as PbDecodeError
@@ -83,7 +85,8 @@ from ._wire import (
     VARINT,
 )
 
-__all__ = ["CLEAN_MAX_PAYLOAD", "MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean", "wire_verdict"]
+__all__ = ["CLEAN_MAX_PAYLOAD", "MIRROR_MESSAGE_DEPTH", "mirror_class", "parse_clean", "parse_clean_in_order",
+           "wire_verdict"]
 
 #: A payload shorter than this cannot break the walk's MAX_VALUES (NANOVER-LIMIT-003): every map
 #: entry or list element the walk counts takes at least 2 bytes (a tag and a length). parse_clean
@@ -166,14 +169,8 @@ def _pool() -> descriptor_pool.DescriptorPool:
 _PARSE: dict[str, Callable[[bytes], Message]] = {"traj": parse_frame, "state": parse_state_update}
 
 
-def wire_verdict(payload: bytes, kind: str) -> bool | None:
-    """What the mirror proves of ``scan(payload, 0, len(payload), kind)``: ``True``, that it
-    raises nothing and lists no unknown and no unpacked field; ``False``, that it raises or
-    lists an unknown field (the payload's root message has one); ``None``: nothing (run the walk).
-
-    Only the wire: unlike :func:`parse_clean`, the payload's strings are not checked as UTF-8
-    and no message is built. Payloads of :data:`CLEAN_MAX_PAYLOAD` bytes or more are never
-    proved (the walk counts their values against MAX_VALUES)."""
+def _proved(payload: bytes, kind: str) -> Message | bool | None:
+    """:func:`wire_verdict`, with the mirror message in place of ``True``."""
     if len(payload) >= CLEAN_MAX_PAYLOAD:
         return None
     mirror = mirror_class(kind)()
@@ -184,16 +181,69 @@ def wire_verdict(payload: bytes, kind: str) -> bool | None:
     if len(UnknownFieldSet(mirror)):
         return False
     mirror.DiscardUnknownFields()
-    return True if mirror.SerializeToString() == payload else None
+    return mirror if mirror.SerializeToString() == payload else None
+
+
+def wire_verdict(payload: bytes, kind: str) -> bool | None:
+    """What the mirror proves of ``scan(payload, 0, len(payload), kind)``: ``True``, that it
+    raises nothing and lists no unknown and no unpacked field; ``False``, that it raises or
+    lists an unknown field (the payload's root message has one); ``None``: nothing (run the walk).
+
+    Only the wire: unlike :func:`parse_clean`, the payload's strings are not checked as UTF-8
+    and no message is built. Payloads of :data:`CLEAN_MAX_PAYLOAD` bytes or more are never
+    proved (the walk counts their values against MAX_VALUES)."""
+    proof = _proved(payload, kind)
+    return proof if proof is None or proof is False else True
 
 
 def parse_clean(payload: bytes, kind: str) -> Message | None:
     """The payload's message (``GetFrameResponse``/``StateUpdate``) when the wire walk
     provably has nothing to say about it (:func:`wire_verdict`); ``None`` when it may have
     (run the walk), or when the real parse rejects the payload."""
-    if wire_verdict(payload, kind) is not True:
+    clean = parse_clean_in_order(payload, kind)
+    return None if clean is None else clean[0]
+
+
+def parse_clean_in_order(payload: bytes, kind: str) -> tuple[Message, tuple[str, ...] | None] | None:
+    """:func:`parse_clean`'s message and what ``wire_details(payload, kind)`` says of a payload so
+    proved, read from the mirror instead of a walk of the bytes in Python: the map entries in wire
+    order (no array written unpacked: the mirror's arrays are packed).
+
+    The mirror's encoder writes a message's fields in field-number order, so a proved payload holds
+    them so: a frame's ``values`` entries (field 1) before its ``arrays`` entries (field 2), and the
+    mirror's repeated fields keep each one's entries in wire order; an entry's key is its last key
+    field (``key`` is declared repeated), the empty key when it has none."""
+    proof = _proved(payload, kind)
+    if proof is None or proof is False:
         return None
     try:
-        return _PARSE[kind](payload)
+        msg = _PARSE[kind](payload)
     except DecodeError:  # the real parse's Malformed: the walk decides
         return None
+    return msg, _wire_order(proof, kind)
+
+
+def _wire_order(mirror: Message, kind: str) -> tuple[str, ...] | None:
+    """``wire_details(payload, kind)[0]`` of a proved payload, from its mirror message."""
+    outer: Any = mirror.frame if kind == "traj" else mirror.changed_keys  # type: ignore[attr-defined]
+    if len(outer) != 1:
+        return None if outer else ()
+    inner = outer[0]
+    if kind == "traj":
+        order = [*map(_VALUES.__add__, _keys(inner.values)), *map(_ARRAYS.__add__, _keys(inner.arrays))]
+    else:
+        order = list(_keys(inner.fields))
+    return tuple(order) if len(set(order)) == len(order) else None
+
+
+_VALUES, _ARRAYS = "values/", "arrays/"
+_KEY = attrgetter("key")
+_LAST = itemgetter(slice(-1, None))
+_TEXT = methodcaller("decode", "utf-8", "surrogateescape")
+
+
+def _keys(entries: Any) -> Iterator[str]:
+    """Each map entry's key as ``wire_details`` reads it: its last key field, the empty key when it has
+    none. Built-in calls one after another (no Python code per entry, which a fuzzing campaign's
+    coverage instrumentation would make a hook call per branch)."""
+    return map(_TEXT, map(b"".join, map(_LAST, map(_KEY, entries))))
