@@ -8,11 +8,13 @@ proved, at 2 bytes a value (CLEAN_MAX_PAYLOAD, 524,288 bytes); nesting past the 
 from __future__ import annotations
 
 import pytest
-from google.protobuf import struct_pb2
+from google.protobuf import descriptor_pb2, struct_pb2
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.errors import DecodeError
 from recspec.reference.nanover import encode_varint, scan
+from recspec.reference.nanover import _wire_fast
+from recspec.reference.nanover._wire import MAX_NESTING, SCHEMAS
 from recspec.reference.nanover._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean, wire_verdict
 
 
@@ -166,3 +168,38 @@ def test_nesting_is_proved_only_below_the_walks_limit(wrap: object, most: int) -
         else:
             assert verdict is None, levels
     assert proved == list(range(0, most + 1)), proved
+
+
+def _mirror_messages(fdp: descriptor_pb2.FileDescriptorProto, name: str) -> list[descriptor_pb2.DescriptorProto]:
+    found = [m for m in fdp.message_type if m.name.rsplit("_m", 1)[0] == name]
+    assert found, name
+    return found
+
+
+@pytest.mark.parametrize("order", ["the walk's", "reversed"])
+def test_the_mirror_declares_what_the_runtime_writes(monkeypatch: pytest.MonkeyPatch, order: str) -> None:
+    """NanoVer's schema as the mirror must declare it (packed repeated numbers, whichever of a number's two
+    tags the walk's table lists first; optional scalars with presence), from the .proto's field numbers."""
+    if order == "reversed":
+        monkeypatch.setattr(_wire_fast, "SCHEMAS",
+                            {name: dict(reversed(fields.items())) for name, fields in SCHEMAS.items()})
+    fdp = _wire_fast._mirror_file()
+    F = descriptor_pb2.FieldDescriptorProto  # noqa: N806
+    for message, number, ftype, label, packed in (
+            ("FloatArray", 1, F.TYPE_FIXED32, F.LABEL_REPEATED, True),
+            ("IndexArray", 1, F.TYPE_UINT64, F.LABEL_REPEATED, True),
+            ("StringArray", 1, F.TYPE_BYTES, F.LABEL_REPEATED, False)):
+        for m in _mirror_messages(fdp, message):
+            assert [(f.number, f.type, f.label, f.options.packed) for f in m.field] == [(number, ftype, label, packed)]
+    for m in _mirror_messages(fdp, "Value"):
+        scalars = [(f.number, f.type, f.label) for f in m.field if f.type != F.TYPE_MESSAGE]
+        assert scalars == [(1, F.TYPE_UINT64, F.LABEL_OPTIONAL), (2, F.TYPE_FIXED64, F.LABEL_OPTIONAL),
+                           (3, F.TYPE_BYTES, F.LABEL_REPEATED), (4, F.TYPE_UINT64, F.LABEL_OPTIONAL)]
+    (root,) = _mirror_messages(fdp, "GetFrameResponse")
+    assert root.name == "GetFrameResponse_m1"
+    assert [(f.number, f.type, f.type_name) for f in root.field] == [
+        (1, F.TYPE_UINT64, ""), (2, F.TYPE_MESSAGE, ".recspec.nanover_wire.FrameData_m2")]
+    # one message type per message and depth, the deepest at the walk's MAX_NESTING
+    names = [m.name for m in fdp.message_type]
+    assert len(names) == len(set(names))
+    assert max(int(n.rsplit("_m", 1)[1]) for n in names) == MAX_NESTING == 32
