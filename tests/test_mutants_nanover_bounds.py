@@ -18,7 +18,7 @@ from recspec.report import Verdict
 
 def test_the_index_arrays_are_the_frame_rules() -> None:
     # NANOVER-FRAME-001..003 compare these arrays' largest index with a count
-    assert INDEX_ARRAYS == {"bond.pairs", "forces.user.index", "particle.residues", "residue.chains"}
+    assert {"bond.pairs", "forces.user.index", "particle.residues", "residue.chains"} == INDEX_ARRAYS
 
 
 @pytest.mark.parametrize("key", ["bond.pairs", "forces.user.index", "particle.residues", "residue.chains"])

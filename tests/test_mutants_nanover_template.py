@@ -9,6 +9,7 @@ out by hand. Written against the survivors tools/mutate.py found in the module."
 from __future__ import annotations
 
 import pytest
+from test_mutants_nanover_payload import frame_entries as entries
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance.nanover._template import FrameTemplate, _float_data, _key
@@ -33,20 +34,6 @@ def frame_msg(index: int, *, count: float = 2.0, time: float = 0.5, floats: tupl
     return m
 
 
-def entries(m: pb.GetFrameResponse) -> list[bytes]:
-    """The frame's map entries as FrameData fields (tag, length, contents), values then arrays."""
-    out = []
-    for k in sorted(m.frame.values):
-        one = pb.FrameData()
-        one.values[k].CopyFrom(m.frame.values[k])
-        out.append(one.SerializeToString())
-    for k in sorted(m.frame.arrays):
-        one = pb.FrameData()
-        one.arrays[k].CopyFrom(m.frame.arrays[k])
-        out.append(one.SerializeToString())
-    return out
-
-
 def payload(index_bytes: bytes, fields: list[bytes]) -> bytes:
     body = b"".join(fields)
     return index_bytes + b"\x12" + encode_varint(len(body)) + body
@@ -63,7 +50,7 @@ def fresh() -> FrameTemplate:
 
 
 class _NoParse:
-    def ParseFromString(self, data: bytes) -> None:  # noqa: N802 (protobuf's name)
+    def ParseFromString(self, data: bytes) -> None:
         raise AssertionError("the template frame's order is matched without a parse")
 
 

@@ -12,8 +12,7 @@ from google.protobuf import descriptor_pb2, struct_pb2
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.errors import DecodeError
-from recspec.reference.nanover import encode_varint, scan
-from recspec.reference.nanover import _wire_fast
+from recspec.reference.nanover import _wire_fast, encode_varint, scan
 from recspec.reference.nanover._wire import MAX_NESTING, SCHEMAS
 from recspec.reference.nanover._wire_fast import CLEAN_MAX_PAYLOAD, parse_clean, wire_verdict
 
@@ -184,7 +183,7 @@ def test_the_mirror_declares_what_the_runtime_writes(monkeypatch: pytest.MonkeyP
         monkeypatch.setattr(_wire_fast, "SCHEMAS",
                             {name: dict(reversed(fields.items())) for name, fields in SCHEMAS.items()})
     fdp = _wire_fast._mirror_file()
-    F = descriptor_pb2.FieldDescriptorProto  # noqa: N806
+    F = descriptor_pb2.FieldDescriptorProto
     for message, number, ftype, label, packed in (
             ("FloatArray", 1, F.TYPE_FIXED32, F.LABEL_REPEATED, True),
             ("IndexArray", 1, F.TYPE_UINT64, F.LABEL_REPEATED, True),
