@@ -71,6 +71,8 @@ CMD_STYLE = ("r", "g", "b", "o")
 FLAGS = {"spec": {"i": False, "d": True},
          "compat": {"i": False, "d": True, "instantiated": False, "destroyed": True}}
 PROGRESS_EVERY = 4096  # frames
+#: The flags every profile allows ("i", "d"): a state with one of them breaks no profile's flag rule.
+_FLAGS_EVERYWHERE = frozenset.intersection(*map(frozenset, FLAGS.values()))
 
 
 def _where(doc: Document, key: str, default: int | None) -> int | None:
@@ -159,7 +161,7 @@ class _Walk:
 
     def vector(self, v: Any, n: int, path: str, off: LazyOffset, rule: str) -> list[float] | None:
         """``n`` finite numbers, or None (reported under ``rule`` or NUM-*)."""
-        if not isinstance(v, Array) or len(v) != n:
+        if not isinstance(v, Array) or len(v.keys) != n:  # (v.keys: no call of Document.__len__)
             what = f"an array of {len(v)}" if isinstance(v, Array) else f"a {type_name(v)}"
             self.add(rule, f"{path} is {what}, not an array of {n} numbers", _resolve(off), None, path, n, what)
             return None
@@ -397,7 +399,7 @@ class _Walk:
                 add("MATRIX-STATE-001", f"{path}.i is a {type_name(flag)}, not a string", _where(s, "i", off), None,
                     path + ".i", "string", type_name(flag))
             else:
-                for profile, flags in FLAGS.items():  # each profile's flags
+                for profile, flags in () if flag in _FLAGS_EVERYWHERE else FLAGS.items():  # each profile's flags
                     if flag not in flags:
                         allowed = " or ".join(repr(k) for k in flags)
                         add("MATRIX-STATE-003", f"{path}.i is {flag!r}, not {allowed}", _where(s, "i", off), None,

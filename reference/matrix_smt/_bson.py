@@ -777,23 +777,12 @@ class _Reader:
                 value, p = self.document(v, last, depth + 1, _sub(path, name, is_array), Array)
             if depth < self.unit_depth:  # a vector too, whichever way it was read
                 self.units[base + start] = value
-        elif t == T_BOOL:
-            p = v + 1
-            if p > last:
-                raise self.overrun("a boolean", v, p, last, _sub(path, name, is_array))
-            b = buf[v]
-            if b > 1:
-                raise self.fail(R_BOOL, f"boolean byte is {b:#04x}, not 0x00 or 0x01", v,
-                                _sub(path, name, is_array))
-            value = b == 1
-        elif t == T_NULL:
-            value, p = None, v
         else:
             value, p = self.other(t, start, v, last, depth, _sub(path, name, is_array))
         return name, value, start, p
 
     def other(self, t: int, start: int, v: int, last: int, depth: int, path: str) -> tuple[Any, int]:
-        """Values of the rarer types (a boolean and null too, for ``_elements``)."""
+        """Values of the types the element loops do not read themselves (a boolean, null and the rarer ones)."""
         buf = self.buf
 
         def need(n: int, what: str) -> int:
