@@ -52,6 +52,8 @@ __all__ = ["check_stream", "sniff"]
 
 _NUMBER_TYPES = (float, int, Int64)
 _FLOAT_ONLY = frozenset((float,))
+#: The classes of the values number() takes without a finding (when finite).
+_NUMBER_CLASSES = frozenset(_NUMBER_TYPES)
 
 TOP_KEYS = ("objects", "frames")
 OBJECT_KEYS = frozenset(("id", "name", "color", "static", "type"))
@@ -461,13 +463,35 @@ class _Walk:
             add("MATRIX-CMD-001", f"{path}.t is {what}, not 'v', 'r', 's' or 'c'" if "t" in m else f"{path} has no 't'",
                 _where(c, "t", off), None, path + ".t", "v|r|s|c", kind if isinstance(kind, str) else type_name(kind))
             return
+        fields = CMD_COMMON + CMD_NEEDS[kind]
+        got = [*map(m.get, fields, repeat(_MISSING))]
+        if {*map(type, got)} <= _NUMBER_CLASSES and all(map(math.isfinite, got)):
+            # every field there and a finite number: the values the loop below takes, and none of its
+            # findings (found in C, with no call of number() per field)
+            self.command_values(kind, dict(zip(fields, map(float, got))), path, off, c, m, None)
+        else:
+            self.command_fields(kind, fields, path, off, c, m)
+        style = [*compress(map(m.get, CMD_STYLE), map(m.__contains__, CMD_STYLE))]
+        if not ({*map(type, style)} <= _NUMBER_CLASSES and all(map(math.isfinite, style))
+                and (not style or (min(style) >= 0.0 and max(style) <= 1.0))):
+            for key in CMD_STYLE:  # (a style value that is no finite number in [0, 1] is among them)
+                if key in m:
+                    v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
+                    if v is not None and not 0.0 <= v <= 1.0:
+                        add("MATRIX-CMD-003", f"{path}.{key} is {v!r}, outside [0, 1]", _where(c, key, off), None,
+                            f"{path}.{key}", "[0, 1]", v)
+        self.unknown_keys(c, frozenset(("t", *CMD_COMMON, *CMD_NEEDS[kind], *CMD_STYLE)), path, "command")
+
+    def command_fields(self, kind: str, fields: tuple[str, ...], path: str, off: int | None, c: Document,
+                       m: dict[str, Any]) -> None:
+        """A command's position and shape fields one by one, where one is missing or no finite number."""
         values: dict[str, float] = {}
         defaults: dict[str, float] = {}
-        for key in CMD_COMMON + CMD_NEEDS[kind]:
+        for key in fields:
             if key not in m:
                 # spec: a missing field is an error; compat: the viewer's default stands in
-                add("MATRIX-CMD-002", f"{path} ({_CMD_NAMES[kind]}) has no {key!r}", off, None, path, key, None,
-                    only="spec")
+                self.add("MATRIX-CMD-002", f"{path} ({_CMD_NAMES[kind]}) has no {key!r}", off, None, path, key,
+                         None, only="spec")
                 defaults[key] = CMD_DEFAULTS[key]
                 continue
             v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
@@ -478,13 +502,6 @@ class _Walk:
         else:  # the checks that read the values, once per reading
             self.command_values(kind, values, path, off, c, m, "spec")
             self.command_values(kind, {**values, **defaults}, path, off, c, m, "compat")
-        for key in CMD_STYLE:
-            if key in m:
-                v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
-                if v is not None and not 0.0 <= v <= 1.0:
-                    add("MATRIX-CMD-003", f"{path}.{key} is {v!r}, outside [0, 1]", _where(c, key, off), None,
-                        f"{path}.{key}", "[0, 1]", v)
-        self.unknown_keys(c, frozenset(("t", *CMD_COMMON, *CMD_NEEDS[kind], *CMD_STYLE)), path, "command")
 
     def command_values(self, kind: str, values: dict[str, float], path: str, off: int | None, c: Document,
                        m: dict[str, Any], only: str | None) -> None:
