@@ -47,6 +47,15 @@ class FindingSink:
         #: per rule id: the counts (of ``counts``) a finding of it adds to, and its level under ``profile``
         self._plans: dict[str, tuple[tuple[dict[str, int], ...], Severity]] = {}
 
+    def copy(self) -> FindingSink:
+        """A sink holding what this one holds so far, that goes on on its own (a second walk of the rest
+        of a file from the same point)."""
+        twin = FindingSink(self.rules, self.profile, self.max_per_rule, self.profiles)
+        twin.findings = list(self.findings)
+        twin.counts = {p: dict(c) for p, c in self.counts.items()}
+        twin._forced_structural = self._forced_structural
+        return twin
+
     @property
     def structural_error(self) -> bool:
         """A structural error under the driving profile: the file cannot be walked as the format."""

@@ -17,6 +17,7 @@ give the same findings (a property test holds them to it).
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -48,10 +49,12 @@ from ._rules import QUAT_TOLERANCE, RULES_BY_ID
 from ._sniff import sniff
 from ._trace import MatrixTrace
 
-__all__ = ["check_stream", "sniff"]
+__all__ = ["check_stream", "check_stream_and_full_walk", "sniff"]
 
 _NUMBER_TYPES = (float, int, Int64)
 _FLOAT_ONLY = frozenset((float,))
+#: The classes of the values number() takes without a finding (when finite).
+_NUMBER_CLASSES = frozenset(_NUMBER_TYPES)
 
 TOP_KEYS = ("objects", "frames")
 OBJECT_KEYS = frozenset(("id", "name", "color", "static", "type"))
@@ -71,6 +74,8 @@ CMD_STYLE = ("r", "g", "b", "o")
 FLAGS = {"spec": {"i": False, "d": True},
          "compat": {"i": False, "d": True, "instantiated": False, "destroyed": True}}
 PROGRESS_EVERY = 4096  # frames
+#: The flags every profile allows ("i", "d"): a state with one of them breaks no profile's flag rule.
+_FLAGS_EVERYWHERE = frozenset.intersection(*map(frozenset, FLAGS.values()))
 
 
 def _where(doc: Document, key: str, default: int | None) -> int | None:
@@ -112,6 +117,14 @@ class _Walk:
         self.last_time: float | None = None
         self.fast_frames = 0
         self.trace: MatrixTrace | None = None
+
+    def copy(self, sink: FindingSink) -> _Walk:
+        """A walk that goes on from this one's state on its own, into ``sink``."""
+        twin = copy.copy(self)
+        twin.sink, twin.add = sink, sink.add
+        twin.objects, twin.destroyed, twin.destroyed_spec = dict(self.objects), set(self.destroyed), \
+            set(self.destroyed_spec)
+        return twin
 
     #: Pass by a subtree in which the decoder saw no irregular key (``Document.regular``); the
     #: tests turn it off to compare with the walk over every document.
@@ -159,7 +172,7 @@ class _Walk:
 
     def vector(self, v: Any, n: int, path: str, off: LazyOffset, rule: str) -> list[float] | None:
         """``n`` finite numbers, or None (reported under ``rule`` or NUM-*)."""
-        if not isinstance(v, Array) or len(v) != n:
+        if not isinstance(v, Array) or len(v.keys) != n:  # (v.keys: no call of Document.__len__)
             what = f"an array of {len(v)}" if isinstance(v, Array) else f"a {type_name(v)}"
             self.add(rule, f"{path} is {what}, not an array of {n} numbers", _resolve(off), None, path, n, what)
             return None
@@ -397,7 +410,7 @@ class _Walk:
                 add("MATRIX-STATE-001", f"{path}.i is a {type_name(flag)}, not a string", _where(s, "i", off), None,
                     path + ".i", "string", type_name(flag))
             else:
-                for profile, flags in FLAGS.items():  # each profile's flags
+                for profile, flags in () if flag in _FLAGS_EVERYWHERE else FLAGS.items():  # each profile's flags
                     if flag not in flags:
                         allowed = " or ".join(repr(k) for k in flags)
                         add("MATRIX-STATE-003", f"{path}.i is {flag!r}, not {allowed}", _where(s, "i", off), None,
@@ -459,13 +472,35 @@ class _Walk:
             add("MATRIX-CMD-001", f"{path}.t is {what}, not 'v', 'r', 's' or 'c'" if "t" in m else f"{path} has no 't'",
                 _where(c, "t", off), None, path + ".t", "v|r|s|c", kind if isinstance(kind, str) else type_name(kind))
             return
+        fields = CMD_COMMON + CMD_NEEDS[kind]
+        got = [*map(m.get, fields, repeat(_MISSING))]
+        if {*map(type, got)} <= _NUMBER_CLASSES and all(map(math.isfinite, got)):
+            # every field there and a finite number: the values the loop below takes, and none of its
+            # findings (found in C, with no call of number() per field)
+            self.command_values(kind, dict(zip(fields, map(float, got))), path, off, c, m, None)
+        else:
+            self.command_fields(kind, fields, path, off, c, m)
+        style = [*compress(map(m.get, CMD_STYLE), map(m.__contains__, CMD_STYLE))]
+        if not ({*map(type, style)} <= _NUMBER_CLASSES and all(map(math.isfinite, style))
+                and (not style or (min(style) >= 0.0 and max(style) <= 1.0))):
+            for key in CMD_STYLE:  # (a style value that is no finite number in [0, 1] is among them)
+                if key in m:
+                    v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
+                    if v is not None and not 0.0 <= v <= 1.0:
+                        add("MATRIX-CMD-003", f"{path}.{key} is {v!r}, outside [0, 1]", _where(c, key, off), None,
+                            f"{path}.{key}", "[0, 1]", v)
+        self.unknown_keys(c, frozenset(("t", *CMD_COMMON, *CMD_NEEDS[kind], *CMD_STYLE)), path, "command")
+
+    def command_fields(self, kind: str, fields: tuple[str, ...], path: str, off: int | None, c: Document,
+                       m: dict[str, Any]) -> None:
+        """A command's position and shape fields one by one, where one is missing or no finite number."""
         values: dict[str, float] = {}
         defaults: dict[str, float] = {}
-        for key in CMD_COMMON + CMD_NEEDS[kind]:
+        for key in fields:
             if key not in m:
                 # spec: a missing field is an error; compat: the viewer's default stands in
-                add("MATRIX-CMD-002", f"{path} ({_CMD_NAMES[kind]}) has no {key!r}", off, None, path, key, None,
-                    only="spec")
+                self.add("MATRIX-CMD-002", f"{path} ({_CMD_NAMES[kind]}) has no {key!r}", off, None, path, key,
+                         None, only="spec")
                 defaults[key] = CMD_DEFAULTS[key]
                 continue
             v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
@@ -476,13 +511,6 @@ class _Walk:
         else:  # the checks that read the values, once per reading
             self.command_values(kind, values, path, off, c, m, "spec")
             self.command_values(kind, {**values, **defaults}, path, off, c, m, "compat")
-        for key in CMD_STYLE:
-            if key in m:
-                v = self.number(m[key], f"{path}.{key}", partial(_where, c, key, off))
-                if v is not None and not 0.0 <= v <= 1.0:
-                    add("MATRIX-CMD-003", f"{path}.{key} is {v!r}, outside [0, 1]", _where(c, key, off), None,
-                        f"{path}.{key}", "[0, 1]", v)
-        self.unknown_keys(c, frozenset(("t", *CMD_COMMON, *CMD_NEEDS[kind], *CMD_STYLE)), path, "command")
 
     def command_values(self, kind: str, values: dict[str, float], path: str, off: int | None, c: Document,
                        m: dict[str, Any], only: str | None) -> None:
@@ -570,99 +598,147 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     same bytes at the same offset and depth gives the same value; a unit not found there, or
     larger than the walk buffers, is decoded as usual). Every rule still runs on every value;
     a property test holds the reports equal with and without it."""
-    sink = FindingSink(RULES_BY_ID, profile)
-    report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
-    walk = _Walk(sink, profile)
-    walk.trace = report.trace = MatrixTrace() if trace_enabled() else None
-    evidence: dict[str, Any] = {}
-    report.evidence = evidence
-    try:
-        w = RecordingWalker(f, size)
-    except DecodeError as e:
-        sink.add(e.rule, e.message, e.offset, None, e.path)
-        return _finish(report, sink, walk)
-    truncated = w.declared > w.size
-    if w.trailing:
-        sink.add("MATRIX-BSON-006", f"{w.trailing} bytes after the document (declared length {w.declared}, file "
-                 f"size {w.size})", w.declared, w.trailing, "", w.declared, w.size)
-    sections: list[Section] = []
-    skimmed = True
-    deferred: DecodeError | None = None
-    try:
-        for s in w.sections():
-            sections.append(s)
-    except DecodeError as e:
-        skimmed = False  # the sections after the fault cannot be located
-        if isinstance(e, Truncated):
-            deferred = e  # the frames walk usually meets the same end of file and names the last frame
-        else:
-            _structural(walk, e, truncated, w)
-    paths = _section_paths(sections)
-    walk.top_keys(sections, paths)
-    frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
-    objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
-    top: Mapping[int, Document] = decoded if decoded is not None else {}
-    for s, s_path in zip(sections, paths):
-        if s is frames_s and s.type_code == T_ARRAY:
-            continue
+    top = _Top(f, path, profile, size, decoded)
+    return top.report if top.done else top.frames(fast_path, progress)
+
+
+def check_stream_and_full_walk(f: BinaryIO, *, path: str, profile: str, decoded: Mapping[int, Document] | None,
+                               walk_too: Callable[[FileReport], bool]) -> tuple[FileReport, FileReport | None]:
+    """``check_stream(f, ...)``, and where ``walk_too(report)`` says so, ``check_stream(f, ...,
+    fast_path=False)`` too (``None`` where it does not), for a caller that compares the two (the
+    fuzz harness). The top level and the objects array, which both walks read with the same code
+    (the fast path is only the frames'), are walked once: the frames are walked twice from what the
+    walk held after them (its findings, counts, objects and state, copied)."""
+    if trace_enabled():  # the trace is one walk's: two walks, each of the whole file
+        report = check_stream(f, path=path, profile=profile, decoded=decoded)
+        return report, (check_stream(f, path=path, profile=profile, decoded=decoded, fast_path=False)
+                        if walk_too(report) else None)
+    top = _Top(f, path, profile, None, decoded)
+    if top.done:  # the file could not be walked at all: the two walks are the same, and cost little
+        report = top.report
+        return report, (_Top(f, path, profile, None, decoded).report if walk_too(report) else None)
+    twin = top.copy()
+    report = top.frames(True, None)
+    return report, (twin.frames(False, None) if walk_too(report) else None)
+
+
+class _Top:
+    """A check after the top level and every top-level value but the frames array: the walk, the
+    findings so far and what the frames walk needs (``done``: nothing is left to walk)."""
+
+    def __init__(self, f: BinaryIO, path: str, profile: str, size: int | None,
+                 decoded: Mapping[int, Document] | None) -> None:
+        self.f, self.size = f, size
+        sink = self.sink = FindingSink(RULES_BY_ID, profile)
+        report = self.report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
+        walk = self.walk = _Walk(sink, profile)
+        walk.trace = report.trace = MatrixTrace() if trace_enabled() else None
+        report.evidence = {}
+        self.done = False
         try:
-            value = top.get(s.offset, _MISSING) if _shareable(s) else _MISSING
-            if value is _MISSING:
-                value = w.value(s, s_path)
+            w = self.w = RecordingWalker(f, size)
         except DecodeError as e:
-            _structural(walk, e, truncated, w)
+            sink.add(e.rule, e.message, e.offset, None, e.path)
+            _finish(report, sink, walk)
+            self.done = True
+            return
+        truncated = self.truncated = w.declared > w.size
+        if w.trailing:
+            sink.add("MATRIX-BSON-006", f"{w.trailing} bytes after the document (declared length {w.declared}, file "
+                     f"size {w.size})", w.declared, w.trailing, "", w.declared, w.size)
+        sections: list[Section] = []
+        skimmed = True
+        self.deferred: DecodeError | None = None
+        try:
+            for s in w.sections():
+                sections.append(s)
+        except DecodeError as e:
+            skimmed = False  # the sections after the fault cannot be located
+            if isinstance(e, Truncated):
+                self.deferred = e  # the frames walk usually meets the same end of file and names the last frame
+            else:
+                _structural(walk, e, truncated, w)
+        paths = _section_paths(sections)
+        walk.top_keys(sections, paths)
+        frames_s = self.frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
+        objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
+        top = self.top = decoded if decoded is not None else {}
+        for s, s_path in zip(sections, paths):
+            if s is frames_s and s.type_code == T_ARRAY:
+                continue
+            try:
+                value = top.get(s.offset, _MISSING) if _shareable(s) else _MISSING
+                if value is _MISSING:
+                    value = w.value(s, s_path)
+            except DecodeError as e:
+                _structural(walk, e, truncated, w)
+                if s is objects_s:
+                    walk.objects_known = False
+                continue
             if s is objects_s:
+                walk.objects_array(value, s)
+            elif s is frames_s:
+                sink.add("MATRIX-DOC-001", f"frames is a {type_name(value)}, not an array", s.offset, None, "frames",
+                         "array", type_name(value))
+            else:
+                walk.generic(value, s_path, s.offset)
+        if objects_s is None:
+            if skimmed:
+                sink.add("MATRIX-DOC-001", "the top-level document has no 'objects' array", 0, 4, "", "objects", None)
+            else:
                 walk.objects_known = False
-            continue
-        if s is objects_s:
-            walk.objects_array(value, s)
-        elif s is frames_s:
-            sink.add("MATRIX-DOC-001", f"frames is a {type_name(value)}, not an array", s.offset, None, "frames",
-                     "array", type_name(value))
-        else:
-            walk.generic(value, s_path, s.offset)
-    if objects_s is None:
-        if skimmed:
-            sink.add("MATRIX-DOC-001", "the top-level document has no 'objects' array", 0, 4, "", "objects", None)
-        else:
-            walk.objects_known = False
-    if frames_s is None and skimmed:
-        sink.add("MATRIX-DOC-001", "the top-level document has no 'frames' array", 0, 4, "", "frames", None)
-    elif frames_s is not None and frames_s.type_code == T_ARRAY:
-        fast = _fastpath.FrameMatcher(walk) if fast_path else None
-        runs = fast_path and walk.trace is None
-        bulk = _runs.FrameRuns(walk) if runs else None
-        total = w.size
-        try:
-            for entry in w.entries(frames_s, raw=True):
-                if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):
-                    _empty_frames(walk, entry, w)
-                elif fast is None or not fast.frame(entry):
-                    value = entry.value
-                    if entry.raw is not None:
-                        value = top.get(entry.offset, _MISSING)
-                        if value is _MISSING:
-                            value = decode_raw(entry, f"frames[{entry.index}]")
-                    walk.frame(entry.index, entry.key, entry.offset, value)
-                elif bulk is not None and fast.runs:
-                    before = walk.frames
-                    n = bulk.after(entry, w, fast.states, fast.producer)
-                    if n:
-                        fast.matched += n
-                        if progress is not None and before // PROGRESS_EVERY != walk.frames // PROGRESS_EVERY:
-                            progress(entry.end, total)
-                        continue
-                if progress is not None and not walk.frames % PROGRESS_EVERY:
-                    progress(entry.end, total)
-        except DecodeError as e:
-            _structural(walk, e, truncated, w)
-        if walk.trace is not None:
-            walk.trace.end(walk.states)
-        if fast is not None:
-            evidence["fast_path_frames"] = fast.matched
-    if deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):
-        _structural(walk, deferred, truncated, w)
-    return _finish(report, sink, walk)
+        if frames_s is None and skimmed:
+            sink.add("MATRIX-DOC-001", "the top-level document has no 'frames' array", 0, 4, "", "frames", None)
+
+    def copy(self) -> _Top:
+        """Another check from here on: its own walk, findings and report, the same file and frames array."""
+        twin = copy.copy(self)
+        twin.sink = self.sink.copy()
+        twin.walk = self.walk.copy(twin.sink)
+        twin.report = FileReport(self.report.path, "matrix-smt", None, self.report.profile, Verdict.VALID)
+        twin.report.evidence = {}
+        twin.report.trace = twin.walk.trace
+        twin.w = RecordingWalker(self.f, self.size)  # its own read window and place in the frames array
+        return twin
+
+    def frames(self, fast_path: bool, progress: Callable[[int, int], None] | None) -> FileReport:
+        """Walk the frames array (the fast path where ``fast_path``) and finish the report."""
+        walk, w, sink, top, frames_s = self.walk, self.w, self.sink, self.top, self.frames_s
+        if frames_s is not None and frames_s.type_code == T_ARRAY:
+            fast = _fastpath.FrameMatcher(walk) if fast_path else None
+            runs = fast_path and walk.trace is None
+            bulk = _runs.FrameRuns(walk) if runs else None
+            total = w.size
+            try:
+                for entry in w.entries(frames_s, raw=True):
+                    if runs and entry.raw == EMPTY_DOCUMENT and entry.key == str(entry.index):
+                        _empty_frames(walk, entry, w)
+                    elif fast is None or not fast.frame(entry):
+                        value = entry.value
+                        if entry.raw is not None:
+                            value = top.get(entry.offset, _MISSING)
+                            if value is _MISSING:
+                                value = decode_raw(entry, f"frames[{entry.index}]")
+                        walk.frame(entry.index, entry.key, entry.offset, value)
+                    elif bulk is not None and fast.runs:
+                        before = walk.frames
+                        n = bulk.after(entry, w, fast.states, fast.producer)
+                        if n:
+                            fast.matched += n
+                            if progress is not None and before // PROGRESS_EVERY != walk.frames // PROGRESS_EVERY:
+                                progress(entry.end, total)
+                            continue
+                    if progress is not None and not walk.frames % PROGRESS_EVERY:
+                        progress(entry.end, total)
+            except DecodeError as e:
+                _structural(walk, e, self.truncated, w)
+            if walk.trace is not None:
+                walk.trace.end(walk.states)
+            if fast is not None:
+                self.report.evidence["fast_path_frames"] = fast.matched
+        if self.deferred is not None and not any(f.rule == "MATRIX-BSON-007" for f in sink.findings):
+            _structural(walk, self.deferred, self.truncated, w)
+        return _finish(self.report, sink, walk)
 
 
 def _section_paths(sections: list[Section]) -> list[str]:

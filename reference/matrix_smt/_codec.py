@@ -23,6 +23,8 @@ and double for a number. What it cannot map raises :class:`ModelError`
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from recspec.errors import DecodeError, EncodeError
@@ -230,31 +232,49 @@ def _need(doc: Any, key: str, path: str, at: int = 0) -> Any:
     return m[key]
 
 
+def _fields(d: Any, path: str, keys: frozenset[str]) -> Callable[[str], Any]:
+    """The reader of ``d``'s fields: where ``d`` is a document holding every one of ``keys``, its map's
+    lookup (no check is left for ``_need`` to make); else ``_need``, which raises for the first one
+    asked that is missing, after the checks of the fields asked before it."""
+    if type(d) is Document and d.map().keys() >= keys:
+        return d.map().__getitem__
+    return partial(_need, d, path=path)
+
+
+_NUMBERS = frozenset((float, int, Int64))
+
+
 def _number(v: Any, path: str, at: int) -> float:
-    if type(v) in (float, int, Int64):
+    if type(v) in _NUMBERS:
         return float(v)
     raise ModelError(f"{path} is not a number", at, path)
 
 
 def _vector(v: Any, n: int, path: str, at: int) -> tuple[float, ...]:
-    if not isinstance(v, Array) or len(v) != n:
+    if not isinstance(v, Array) or len(v.keys) != n:
         raise ModelError(f"{path} is not an array of {n} numbers", at, path)
+    if {*map(type, v.values)} <= _NUMBERS:  # every element a number: each made a float in C, as _number makes it
+        return tuple(map(float, v.values))
     return tuple(_number(x, f"{path}[{i}]", at) for i, x in enumerate(v))
+
+
+_OBJECT_FIELDS = frozenset(("id", "name", "type", "color"))
 
 
 def _read_object(d: Any, path: str) -> SceneObject:
     at = 0
-    oid = _need(d, "id", path)
+    need = _fields(d, path, _OBJECT_FIELDS)
+    oid = need("id")
     if type(oid) not in (int, Int64):
         raise ModelError(f"{path}.id is not an integer", at, path)
-    name = _need(d, "name", path)
+    name = need("name")
     if not isinstance(name, str):
         raise ModelError(f"{path}.name is not a string", at, path)
     try:
-        geometry = Geometry(_need(d, "type", path))
+        geometry = Geometry(need("type"))
     except ValueError:
         raise ModelError(f"{path}.type is not one of box, sphere, capsule, convex", at, path) from None
-    color = _vector(_need(d, "color", path), 3, path + ".color", at)
+    color = _vector(need("color"), 3, path + ".color", at)
     static = d.get("static", False)
     m = d.map()
     hd = _vector(m["half_dimentions"], 3, path + ".half_dimentions", at) if "half_dimentions" in m else None
@@ -273,18 +293,22 @@ _PRESENCE = {"i": Presence.INSTANTIATED, "instantiated": Presence.INSTANTIATED,
              "d": Presence.DESTROYED, "destroyed": Presence.DESTROYED}
 
 
+_STATE_FIELDS = frozenset(("id", "i", "m", "p", "r"))
+
+
 def _read_state(d: Any, path: str) -> State:
-    sid = _need(d, "id", path)
+    need = _fields(d, path, _STATE_FIELDS)
+    sid = need("id")
     if type(sid) not in (int, Int64):
         raise ModelError(f"{path}.id is not an integer", 0, path)
-    flag = _need(d, "i", path)
+    flag = need("i")
     if not isinstance(flag, str) or flag not in _PRESENCE:
         raise ModelError(f"{path}.i is {flag!r}, not an instance flag", 0, path)
-    meta = _need(d, "m", path)
+    meta = need("m")
     if not isinstance(meta, str):
         raise ModelError(f"{path}.m is not a string", 0, path)
-    return State(int(sid), _PRESENCE[flag], meta, _vector(_need(d, "p", path), 3, path + ".p", 0),  # type: ignore[arg-type]
-                 _vector(_need(d, "r", path), 4, path + ".r", 0))  # type: ignore[arg-type]
+    return State(int(sid), _PRESENCE[flag], meta, _vector(need("p"), 3, path + ".p", 0),  # type: ignore[arg-type]
+                 _vector(need("r"), 4, path + ".r", 0))  # type: ignore[arg-type]
 
 
 def _read_command(d: Any, path: str) -> DebugCommand:
