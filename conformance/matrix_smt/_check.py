@@ -480,7 +480,7 @@ class _Walk:
             self.command_values(kind, dict(zip(fields, map(float, got))), path, off, c, m, None)
         else:
             self.command_fields(kind, fields, path, off, c, m)
-        style = [*compress(map(m.get, CMD_STYLE), map(m.__contains__, CMD_STYLE))]
+        style: list[Any] = [*compress(map(m.get, CMD_STYLE), map(m.__contains__, CMD_STYLE))]
         if not ({*map(type, style)} <= _NUMBER_CLASSES and all(map(math.isfinite, style))
                 and (not style or (min(style) >= 0.0 and max(style) <= 1.0))):
             for key in CMD_STYLE:  # (a style value that is no finite number in [0, 1] is among them)

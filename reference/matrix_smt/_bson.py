@@ -582,7 +582,7 @@ class _Reader:
                 and buf[p + 1:p + 3] == b"0\x00":
             wide = _wide_array(buf, p, last, buf[p])
             if wide is not None:
-                count, values, rel = wide
+                count, vals, rel = wide
                 if buf[last] != 0:
                     raise self.fail(R_LENGTH, f"document of declared length {n} does not end with NUL "
                                     f"(byte {buf[last]:#04x} at its end)", last, path)
@@ -590,7 +590,7 @@ class _Reader:
                 if self.count > MAX_ELEMENTS:
                     raise LimitExceeded(f"more than {MAX_ELEMENTS} elements in one buffered unit", self.base + pos,
                                         path, R_COUNT, "elements", self.count, MAX_ELEMENTS)
-                return cls(index_keys(count), values, list(map(base.__add__, rel)), self.irregular == irregular), end
+                return cls(index_keys(count), vals, list(map(base.__add__, rel)), self.irregular == irregular), end
         keys: list[str] = []
         values: list[Any] = []
         offsets: list[int] = []

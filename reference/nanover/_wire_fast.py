@@ -61,7 +61,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import cache
 from operator import attrgetter, itemgetter, methodcaller
-from typing import Any
+from typing import Any, Literal
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.message import DecodeError as PbDecodeError
@@ -169,7 +169,7 @@ def _pool() -> descriptor_pool.DescriptorPool:
 _PARSE: dict[str, Callable[[bytes], Message]] = {"traj": parse_frame, "state": parse_state_update}
 
 
-def _proved(payload: bytes, kind: str) -> Message | bool | None:
+def _proved(payload: bytes, kind: str) -> Message | Literal[False] | None:
     """:func:`wire_verdict`, with the mirror message in place of ``True``."""
     if len(payload) >= CLEAN_MAX_PAYLOAD:
         return None
