@@ -1068,7 +1068,7 @@ def empty_run_files(draw: st.DrawFn) -> tuple[bytes, str]:
     ts = draw(st.integers(0, 10**7))
     for _ in range(draw(st.integers(1, 5))):
         if draw(st.booleans()):
-            out.append(encode_record(ts, frame if kind == "traj" else update))
+            out.append(encode_record(max(ts, 0), frame if kind == "traj" else update))
             ts += 10**6
         step = draw(st.sampled_from([1, 10**6, 0, 0, -5, 120_000_000]))
         for _ in range(draw(st.sampled_from([1, 2, 3, 40, 150]))):
