@@ -117,7 +117,18 @@ def _with_packet(packet: Any) -> dict[str, Any]:
     {"kind": "Teleport", "records": []},
 ], ids=["FrameStart", "FrameEnd", "unknown"])
 def test_a_packet_kind_a_frame_cannot_hold_is_refused_at_its_kind(packet: dict[str, Any]) -> None:
-    assert _refusal(lambda: from_case(_with_packet(packet))).path == "frames[0].packets[0].kind"
+    error = _refusal(lambda: from_case(_with_packet(packet)))
+    assert error.path == "frames[0].packets[0].kind"
+    # the kinds a frame may hold are named: record packets, fixed values and Raw, never the frame's own brackets
+    listed = str(error).split("(one of: ")[1].split(")")[0]
+    assert "Position" in listed and "PlatformTime" in listed and listed.endswith(", Raw")
+    assert "FrameStart" not in listed and "FrameEnd" not in listed
+
+
+def test_a_case_with_neither_frames_nor_packets_asks_for_frames() -> None:
+    """``packets`` is the form of a log not bracketed into frames only; a case otherwise has ``frames``."""
+    case = {"recspec_case": 2, "format": "carla", "variant": V15, "header": HEADER}
+    assert "frames" in str(_refusal(lambda: from_case(case)))
 
 
 @pytest.mark.parametrize(("payload", "path"), [
@@ -130,7 +141,9 @@ def test_a_payload_that_is_not_hex_is_refused_at_its_path(payload: str, path: st
 
 
 def test_a_raw_packet_id_is_a_u8() -> None:
-    """The packet id is one byte on disk (docs/formats/carla.md: offset 0, u8)."""
+    """The packet id is one byte on disk (docs/formats/carla.md: offset 0, u8): 0 .. 255."""
+    assert encode(from_case(_with_packet({"kind": "Raw", "packet_id": 0, "payload": ""})), variant=V15) == (
+        HEADER_BYTES + _frame_start(1, -1.0, 0.0) + _packet(0, b"") + FRAME_END)
     assert encode(from_case(_with_packet({"kind": "Raw", "packet_id": 255, "payload": ""})), variant=V15) == (
         HEADER_BYTES + _frame_start(1, -1.0, 0.0) + _packet(255, b"") + FRAME_END)
     for bad in (256, -1):
@@ -157,6 +170,7 @@ def test_the_schema_accepts_the_hand_written_cases_and_refuses_what_the_codec_re
                    {"kind": "PlatformTime", "time": 0.05, "extra": 1}):
         assert not validator.is_valid(_with_packet(packet)), packet
     assert validator.is_valid(_with_packet({"kind": "Raw", "packet_id": 255, "payload": "CAFE"}))
+    assert validator.is_valid(_with_packet({"kind": "Raw", "packet_id": 0, "payload": ""}))
     assert validator.is_valid(_with_packet({"kind": "PhysicsControl", "payload": "00"}))
     assert not validator.is_valid({"header": HEADER})  # frames or packets
     assert not validator.is_valid({**CASE, "packets": []})  # not both

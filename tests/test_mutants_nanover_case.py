@@ -209,7 +209,7 @@ def test_a_header_other_than_version_2_is_in_the_lossless_case() -> None:
     assert "header" not in to_case(decode(data, variant="state"), canonical=True)
     assert "header" not in to_case(decode(HEADER, variant="state"))
     assert encode(from_case(case)) == data
-    for field, bad in (("magic", 2**64), ("version", -1)):
+    for field, bad in (("magic", 2**64), ("magic", -1), ("version", 2**64), ("version", -1)):
         hand = {"recspec_case": 2, "format": "nanover", "variant": "state", "records": [],
                 "header": {"magic": 0x5C71E3C49989B7E3, "version": 2, field: bad}}
         assert _refusal(lambda hand=hand: from_case(hand)).path == f"header.{field}"
@@ -222,7 +222,10 @@ def test_timestamps_are_u128_and_frame_indexes_uint32() -> None:
     assert encode(from_case(case))[16:32] == b"\xff" * 16
     case["records"][0]["timestamp_us"] = 2**128
     assert _refusal(lambda: from_case(case)).path == "records[0].timestamp_us"
-    case = _traj_case()
+    for index in (0, 2**32 - 1):  # 0 is a reset; frame_index is a uint32
+        case = _traj_case()
+        case["records"][0]["frame"]["frame_index"] = index
+        assert _frame_payload(encode(from_case(case))).frame_index == index
     case["records"][0]["frame"]["frame_index"] = 2**32
     assert _refusal(lambda: from_case(case)).path == "records[0].frame.frame_index"
 
@@ -252,3 +255,8 @@ def test_the_schema_accepts_the_hand_written_cases_and_refuses_malformed_ones() 
         "a": {"index": [2**32 - 1]}, "e": {}}, "values": {"k": {"$number": {"nan": "0xfff8000000000001"}}}}}]})
     assert validator.is_valid({"variant": "state", "header": {"magic": 1, "version": 3}, "records": []})
     assert not validator.is_valid({"variant": "state", "header": {"magic": 1}, "records": []})
+    assert validator.is_valid({"variant": "state", "header": {"magic": 0, "version": 0}, "records": []})
+    assert not validator.is_valid({"variant": "state", "header": {"magic": 1, "version": -1}, "records": []})
+    assert not validator.is_valid({"variant": "state", "header": {"magic": -1, "version": 2}, "records": []})
+    assert validator.is_valid({**TRAJ_CASE, "records": [{**record, "frame": {
+        "frame_index": 0, "values": {}, "arrays": {"a": {"index": [0]}}}}]})
