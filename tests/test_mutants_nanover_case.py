@@ -226,8 +226,9 @@ def test_timestamps_are_u128_and_frame_indexes_uint32() -> None:
         case = _traj_case()
         case["records"][0]["frame"]["frame_index"] = index
         assert _frame_payload(encode(from_case(case))).frame_index == index
-    case["records"][0]["frame"]["frame_index"] = 2**32
-    assert _refusal(lambda: from_case(case)).path == "records[0].frame.frame_index"
+    for bad in (2**32, -1):
+        case["records"][0]["frame"]["frame_index"] = bad
+        assert _refusal(lambda: from_case(case)).path == "records[0].frame.frame_index"
 
 
 def test_a_record_holds_its_variants_message_only() -> None:
@@ -246,6 +247,8 @@ def test_the_schema_accepts_the_hand_written_cases_and_refuses_malformed_ones() 
     for bad in ({**record, "frame": {**record["frame"], "frame_index": 2**32}},
                 {**record, "timestamp_us": -1},
                 {**record, "frame": {**record["frame"], "arrays": {"a": {"index": [2**32]}}}},
+                {**record, "frame": {**record["frame"], "arrays": {"a": {"index": [-1]}}}},
+                {**record, "frame": {**record["frame"], "frame_index": -1}},
                 {**record, "frame": {**record["frame"], "arrays": {"a": {"float": [], "index": []}}}},
                 {**record, "frame": {**record["frame"], "values": {"k": {"$number": 5}}}},
                 {**record, "order": ["x", "x"]}, {**record, "unpacked": ["a", "a"]},
