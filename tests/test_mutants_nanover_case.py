@@ -209,6 +209,8 @@ def test_a_header_other_than_version_2_is_in_the_lossless_case() -> None:
     assert "header" not in to_case(decode(data, variant="state"), canonical=True)
     assert "header" not in to_case(decode(HEADER, variant="state"))
     assert encode(from_case(case)) == data
+    zero = {**case, "header": {"magic": 0, "version": 0}}  # u64 fields: 0 is a header the case can name
+    assert encode(from_case(zero)) == bytes(16)
     for field, bad in (("magic", 2**64), ("magic", -1), ("version", 2**64), ("version", -1)):
         hand = {"recspec_case": 2, "format": "nanover", "variant": "state", "records": [],
                 "header": {"magic": 0x5C71E3C49989B7E3, "version": 2, field: bad}}
@@ -261,5 +263,6 @@ def test_the_schema_accepts_the_hand_written_cases_and_refuses_malformed_ones() 
     assert validator.is_valid({"variant": "state", "header": {"magic": 0, "version": 0}, "records": []})
     assert not validator.is_valid({"variant": "state", "header": {"magic": 1, "version": -1}, "records": []})
     assert not validator.is_valid({"variant": "state", "header": {"magic": -1, "version": 2}, "records": []})
+    assert validator.is_valid({**TRAJ_CASE, "records": [{**record, "frame": {**record["frame"], "frame_index": 2**32 - 1}}]})
     assert validator.is_valid({**TRAJ_CASE, "records": [{**record, "frame": {
         "frame_index": 0, "values": {}, "arrays": {"a": {"index": [0]}}}}]})
