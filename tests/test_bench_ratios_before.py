@@ -23,9 +23,9 @@ def _module():
 
 def test_each_side_gets_the_options_but_the_comparisons_own() -> None:
     side_options = _module().side_options
-    argv = ["--only", "nanover", "--before", "../main", "--cpu", "--rounds=4", "--before-python", "/x/python",
+    argv = ["--only", "cross-check", "--before", "../main", "--cpu", "--rounds=4", "--before-python", "/x/python",
             "--repeat", "9", "--workdir", "/tmp/w", "--before=../other", "--nanover-size", "10MB"]
-    assert side_options(argv) == ["--only", "nanover", "--cpu", "--repeat", "9", "--nanover-size", "10MB"]
+    assert side_options(argv) == ["--only", "cross-check", "--cpu", "--repeat", "9", "--nanover-size", "10MB"]
 
 
 def test_a_runs_table_is_read_back_by_row() -> None:

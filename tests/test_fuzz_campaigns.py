@@ -94,7 +94,7 @@ def test_each_worker_saves_its_artifacts_under_a_name_of_its_own(tmp_path: Path)
     a zero-byte 'minimised' crash that way). Each worker's artifacts are named apart in the crash folder."""
     from recspec.fuzz import _campaign
 
-    c = _campaign._Campaign("carla", "ref", tmp_path, seed=1)
+    c = _campaign._Campaign(next(iter(FORMATS)), "ref", tmp_path, seed=1)
     prefixes = []
     for worker in (0, 1):
         args = _campaign._libfuzzer_args(c, worker=worker, corpus=tmp_path / "corpus", dict_path=tmp_path / "d",
