@@ -243,9 +243,10 @@ def test_non_finite_numbers_come_back_as_the_case_names_them() -> None:
 
 def test_the_schema_takes_the_case_and_refuses_what_from_case_refuses() -> None:
     schema = case_schema()
+    validator = jsonschema.validators.validator_for(schema)(schema)  # checked once, not per document
     body = {k: v for k, v in _case().items() if k not in ("recspec_case", "format")}
-    jsonschema.validate(body, schema)
-    jsonschema.validate({**body, "form": "compat", "numbers": {"frames[1].t": "int64"}}, schema)
+    validator.validate(body)
+    validator.validate({**body, "form": "compat", "numbers": {"frames[1].t": "int64"}})
     bads = []
     for where, value in ((("objects", 0, "type"), "cone"), (("objects", 0, "color"), [0.5, 0.5]),
                          (("objects", 0, "color"), [0.5, 0.5, 0.5, 0.5]), (("objects", 0, "static"), 1),
@@ -294,8 +295,7 @@ def test_the_schema_takes_the_case_and_refuses_what_from_case_refuses() -> None:
         del bad["frames"][0]["commands"][0][name]
         bads.append(bad)
     for bad in bads:
-        with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate(bad, schema)
+        assert not validator.is_valid(bad), bad
 
 
 def test_an_id_past_int32_stored_as_int64_is_the_forms_own_type() -> None:

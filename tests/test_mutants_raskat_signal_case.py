@@ -298,11 +298,12 @@ def test_v3_has_twelve_fields_and_v4_thirteen() -> None:
 
 def test_the_schema_takes_the_cases_above_and_the_layouts_limits() -> None:
     schema = case_schema()
+    validator = jsonschema.validators.validator_for(schema)(schema)  # checked once, not per document
     for case in (_v2_case(), _v3_case(3), _v3_case(4),
                  _v2_case(longitude={"int_part": 65535, "frac": 4294967295}, samples=[-32768, 32767], flags=255,
                           microseconds=4294967295, sample_rate=4294967295),
                  _v2_case(container="tar.xz", member="m", mtime=8**11 - 1, msgpack={"sample_rate": "0xCE"})):
-        jsonschema.validate({k: v for k, v in case.items() if k not in _HEAD}, schema)
+        validator.validate({k: v for k, v in case.items() if k not in _HEAD})
     for bad in (_v2_case(samples=[32768]), _v2_case(samples=[-32769]), _v2_case(flags=256), _v2_case(flags=-1),
                 _v2_case(microseconds=2**32), _v2_case(microseconds=-1), _v2_case(sample_rate=2**32),
                 _v2_case(longitude={"int_part": 65536, "frac": 0}), _v2_case(longitude={"int_part": -1, "frac": 0}),
@@ -311,8 +312,7 @@ def test_the_schema_takes_the_cases_above_and_the_layouts_limits() -> None:
                 _v2_case(msgpack={"sample_rate": "0xc"}), _v2_case(msgpack={"sample_rate": "ce"}),
                 {k: v for k, v in _v2_case().items() if k != "time"},
                 {k: v for k, v in _v3_case(3).items() if k != "samples"}):
-        with pytest.raises(jsonschema.ValidationError):
-            jsonschema.validate({k: v for k, v in bad.items() if k not in _HEAD}, schema)
+        assert not validator.is_valid({k: v for k, v in bad.items() if k not in _HEAD}), bad
 
 
 def test_the_millionth_floor_tolerance() -> None:
