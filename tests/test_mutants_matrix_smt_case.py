@@ -213,6 +213,19 @@ def test_ids_take_the_int64_range() -> None:
     case["frames"][0]["states"][0]["id"] = -(2**63)
     rec = from_case(case)
     assert (rec.objects[0].id, rec.frames[0].states[0].id) == (2**63 - 1, -(2**63))
+    case["objects"][0]["id"] = -(2**63)
+    case["frames"][0]["states"][0]["id"] = 2**63 - 1
+    rec = from_case(case)
+    assert (rec.objects[0].id, rec.frames[0].states[0].id) == (-(2**63), 2**63 - 1)
+    for where in (("objects", 0, "id"), ("frames", 0, "states", 0, "id")):
+        for past in (2**63, -(2**63) - 1):
+            bad = copy.deepcopy(case)
+            node: Any = bad
+            for key in where[:-1]:
+                node = node[key]
+            node[where[-1]] = past
+            with pytest.raises(CaseError):
+                from_case(bad)
 
 
 def test_unknown_and_missing_keys_are_refused() -> None:

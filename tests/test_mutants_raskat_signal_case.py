@@ -133,6 +133,7 @@ def test_a_v2_coordinate_of_nan_is_refused() -> None:
 def test_fixed_from_degrees_bounds() -> None:
     assert fixed_from_degrees(0.000001) == Fixed(0, 1)
     assert fixed_from_degrees(65535.0) == Fixed(65535, 0)
+    assert fixed_from_degrees(0.999999) == Fixed(0, 999_999)  # the largest frac: millionths, not parts of 999,999
     with pytest.raises(EncodeError, match=r"^latitude is -1e-06"):
         fixed_from_degrees(-0.000001, "latitude")
     with pytest.raises(EncodeError, match=r"^a v2 coordinate is 65536"):
@@ -175,6 +176,7 @@ def test_a_tar_xz_case_keeps_its_member_name_and_mtime() -> None:
     assert to_case(decode(encode(from_case(zero)))) == zero
     # the mtime field is 11 octal digits
     assert from_case(_v2_case(container="tar.xz", member="x.sig", mtime=8**11 - 1)).mtime == 8**11 - 1
+    assert from_case(_v2_case(container="tar.xz", member="x.sig", mtime=0)).mtime == 0
     with pytest.raises(CaseError):
         from_case(_v2_case(container="tar.xz", member="x.sig", mtime=8**11))
     with pytest.raises(CaseError):
@@ -275,6 +277,12 @@ def test_wide_leads_are_kept_by_path() -> None:
     assert encode(from_case({**case, "msgpack": {}})) == _v3_bytes(4, _V3_FIELDS[:5] + [5] + _V3_FIELDS[6:] + [643])
     assert from_case({**case, "msgpack": {}}).signal.leads is None
     assert "msgpack" not in to_case(decode(_v3_bytes()))
+
+
+def test_a_lead_byte_may_be_any_byte_0x00_included() -> None:
+    """The schema's pattern ``^0[xX][0-9a-fA-F]{2}$`` takes every byte; from_case reads it as that byte."""
+    assert from_case(_v3_case(msgpack={"sample_rate": "0x00"})).signal.leads == (("sample_rate", 0),)
+    assert from_case(_v3_case(msgpack={"sample_rate": "0xff"})).signal.leads == (("sample_rate", 255),)
 
 
 @pytest.mark.parametrize("lead", ["0x1", "0xcee", "ce", "1xce", "0xzz", "0x-1", ""])
