@@ -336,3 +336,11 @@ def test_the_millionth_floor_tolerance() -> None:
     assert not floor(70.000001, 70.0, "samples[0]")
     assert not floor({"int_part": 70, "frac": 1}, 70.0, "latitude")
     assert not floor(70.000001, {"int_part": 70, "frac": 0}, "latitude")
+
+
+def test_the_schema_numbers_the_v3_fields_in_stored_order() -> None:
+    """The v3/v4 body stores time first and threshold 13th (docs/formats/raskat-signal.md)."""
+    v3 = case_schema()["oneOf"][1]["properties"]
+    assert v3["time"]["description"] == "MessagePack field 1"
+    assert v3["coordinate_1"]["description"] == "MessagePack field 3"
+    assert v3["threshold"]["description"] == "MessagePack field 13"
