@@ -123,8 +123,7 @@ def test_a_compat_file_is_a_case_with_its_form() -> None:
 def test_numbers_stored_as_another_type_are_named_by_bson_path() -> None:
     doc = _spec_document()
     doc["frames"][1]["t"] = 2  # a whole number a writer stored as an int32
-    doc["objects"][0]["color"][1] = Int64(0)  # ... and one as an int64; 0.5 is not whole, so use a 0 below
-    doc["objects"][0]["color"] = [0.5, Int64(1), 0.5]
+    doc["objects"][0]["color"] = [0.5, Int64(1), 0.5]  # ... and a whole colour component as an int64
     data = bson.encode(doc)
     case = to_case(decode(data))
     assert case["numbers"] == {"frames[1].t": "int32", "objects[0].color[1]": "int64"}
