@@ -131,6 +131,7 @@ def test_a_v2_coordinate_of_nan_is_refused() -> None:
 
 
 def test_fixed_from_degrees_bounds() -> None:
+    assert fixed_from_degrees(0.0) == Fixed(0, 0)  # the lowest value the unsigned parts hold
     assert fixed_from_degrees(0.000001) == Fixed(0, 1)
     assert fixed_from_degrees(65535.0) == Fixed(65535, 0)
     assert fixed_from_degrees(0.999999) == Fixed(0, 999_999)  # the largest frac: millionths, not parts of 999,999
