@@ -345,3 +345,18 @@ def test_the_schema_numbers_the_v3_fields_in_stored_order() -> None:
     assert v3["time"]["description"] == "MessagePack field 1"
     assert v3["coordinate_1"]["description"] == "MessagePack field 3"
     assert v3["threshold"]["description"] == "MessagePack field 13"
+
+
+def test_a_string_in_a_doubles_place_is_a_string_of_the_wrong_type() -> None:
+    """Each v3/v4 field keeps its JSON type: a coordinate given as text is written as a MessagePack string."""
+    fields = _V3_FIELDS[:2] + ["north"] + _V3_FIELDS[3:] + [643]
+    assert encode(from_case(_v3_case(coordinate_1="north"))) == _v3_bytes(4, fields)
+
+
+def test_stored_parts_take_zero_and_refuse_a_negative_frac() -> None:
+    for parts, fixed in (({"int_part": 0, "frac": 1_000_000}, Fixed(0, 1_000_000)),
+                         ({"int_part": 5, "frac": 0}, Fixed(5, 0))):
+        assert from_case(_v2_case(longitude=parts)).signal.longitude == fixed
+    with pytest.raises(CaseError) as e:
+        from_case(_v2_case(longitude={"int_part": 1, "frac": -1}))
+    assert e.value.path == "longitude.frac"  # type: ignore[attr-defined]
