@@ -311,6 +311,8 @@ def test_the_schema_takes_the_cases_above_and_the_layouts_limits() -> None:
     for case in (_v2_case(), _v3_case(3), _v3_case(4),
                  _v2_case(longitude={"int_part": 65535, "frac": 4294967295}, samples=[-32768, 32767], flags=255,
                           microseconds=4294967295, sample_rate=4294967295),
+                 _v2_case(longitude={"int_part": 0, "frac": 0}, flags=0, microseconds=0, sample_rate=0,
+                          container="tar.xz", member="m", mtime=0),
                  _v2_case(container="tar.xz", member="m", mtime=8**11 - 1, msgpack={"sample_rate": "0xCE"})):
         validator.validate({k: v for k, v in case.items() if k not in _HEAD})
     for bad in (_v2_case(samples=[32768]), _v2_case(samples=[-32769]), _v2_case(flags=256), _v2_case(flags=-1),
