@@ -181,6 +181,8 @@ def number_types(stored: Any, canonical: Any, path: str = "") -> list[tuple[str,
 
 def _same_but_numbers(a: Any, b: Any, path: str, out: list[tuple[str, str]]) -> bool:
     ta, tb = type(a), type(b)
+    if tb is int and not -(1 << 31) <= b < 1 << 31:
+        tb = Int64  # the encoder writes an int past int32's range as an int64: that is the form's own type
     if ta in _TYPE_NAMES and tb in _TYPE_NAMES:
         same = float(a) == float(b) or (float(a) != float(a) and float(b) != float(b))
         if not same or (ta is not float and int(float(a)) != a):
