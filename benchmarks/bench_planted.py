@@ -116,6 +116,19 @@ PLANTED = (
     Planted("matrix-duplicate-id", "matrix-smt", "conformance/matrix_smt/_check.py",
             "            elif oid in self.objects:", "            elif False:",
             "the finding for an object id used twice deleted"),
+    # NanoVer bugs planted before the frame rules' second opinion was written, in rules and a decoder that the
+    # earlier bugs leave alone: an off-by-one index range, a check weakened in the fast path only, and a
+    # decoder that reads one kind of Value as another
+    Planted("nanover-user-index-range", "nanover", "conformance/nanover/_check.py",
+            'if ui and count is not None and self._maximum("forces.user.index") >= count:',
+            'if ui and count is not None and self._maximum("forces.user.index") > count:',
+            "a forces.user.index entry equal to particle.count is accepted (off by one)"),
+    Planted("nanover-box-fast", "nanover", "conformance/nanover/_check.py",
+            'if m != 9 and key == "system.box.vectors":', 'if m > 9 and key == "system.box.vectors":',
+            "the fast path accepts a system.box.vectors of fewer than 9 floats (NANOVER-FRAME-004 lost)"),
+    Planted("nanover-bool-number", "nanover", "reference/nanover/_payload.py",
+            "        return v.bool_value", "        return float(v.bool_value)",
+            "the decoder reads a boolean Value as a number (1.0 or 0.0)"),
 )
 
 _SITECUSTOMIZE = r'''
