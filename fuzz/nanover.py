@@ -16,8 +16,11 @@ saved as ``.nanover`` files, which ``recspec check`` also reads by content.
 
 The mutator (:func:`mutate`, atheris' ``custom_mutator`` signature) splits the
 input into header and records, and edits one thing: one record (timestamp,
-delete, duplicate, swap, truncate) or one protobuf field anywhere in one
-payload (its value, tag, body, or the field itself: delete, duplicate), then
+delete, duplicate, swap, truncate), one protobuf field anywhere in one
+payload (its value, tag, body, or the field itself: delete, duplicate), or one
+record's message on the edge of a rule (``_nanover_boundary.py``: a count equal
+to what an array needs or an index refers to, or one off; an array one entry
+off, of another kind or empty; a Value of another kind; a deletion), then
 re-encodes the enclosing length prefixes and the record's length, so the edit
 reaches the protobuf layer instead of dying at the framing. It falls back to
 byte mutation when the header does not decode, and at random
@@ -30,7 +33,7 @@ import io
 import json
 import random
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from recspec.conformance.nanover import RULES as _RULES
@@ -47,9 +50,12 @@ from recspec.reference import nanover as _nanover
 from recspec.reference.nanover import (
     HEADER_SIZE,
     MAGIC,
+    UNSET,
+    Array,
     ArrayKind,
     Frame,
     Kind,
+    Record,
     Recording,
     decode,
     encode,
@@ -58,10 +64,13 @@ from recspec.reference.nanover import (
 
 from . import _mutate
 from ._contract import ContractViolation, Divergent
+from ._nanover_boundary import boundary_edit
+from ._nanover_facts import ARRAYS, NUMBERS, derive_facts
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
 from ._oracles import (
     check_located,
+    check_model_view,
     check_paths_agree,
     check_profiles,
     check_rederived,
@@ -142,7 +151,9 @@ def fuzz_ref(data: bytes) -> None:
     # The oracles (fuzz/_oracles.py): findings inside the file, in a record the walk counted;
     # spec never kinder than compat; malformed exactly when decode() refuses; a valid
     # recording's decoded records re-encode to the same bytes or to a file that checks valid; on an
-    # eighth of the inputs, the walk's fast paths give the report of the walk without them.
+    # eighth of the inputs, the walk's fast paths give the report of the walk without them; the header and
+    # the records' timestamps in the model are those at the document's offsets; the rules whose facts the
+    # decoded records decide fire exactly where those facts hold (the second opinion, _nanover_facts.py).
     profile = "compat" if len(data) & 1 else "spec"
     report = _check(data, _fixed and _fixed.value, profile)
     # The file's report as the JSON report holds it (its "files" entry): the rest of a JSON report (the version,
@@ -159,8 +170,10 @@ def fuzz_ref(data: bytes) -> None:
     check_refusal(report, refused, _STRUCTURAL)
     if sampled(data):
         check_paths_agree(report, _walked(data, _fixed and _fixed.value, profile))
+    if decoded is not None:
+        check_model_view(lambda: framing_view(data, decoded), kind.value)
     if decoded is not None and report.verdict.value != "malformed":
-        check_rederived(report, lambda: rederived(decoded))
+        check_rederived(report, lambda: rederived(decoded, _other_kind(report)))
     if decoded is not None and report.verdict.value == "valid":
         check_round_trip(data, decoded, encode, lambda again: _check(again, kind.value, profile), kind.value)
 
@@ -173,10 +186,12 @@ _GAP_US = 120 * 1_000_000
 _STATE_KEYS = 65_536
 
 
-def rederived(rec: Recording) -> dict[str, str | None]:
-    """What the timestamps, the state's deletions and the bond arrays of a decoded recording
-    break, derived here from the records (``check_rederived``): TIME-001..003 and STATE-001 both
-    ways; FRAME-002's length facts only one way (its index range needs particle.count's reading)."""
+def rederived(rec: Recording, skipped: Collection[int] = ()) -> dict[str, str | None]:
+    """What a decoded recording breaks, derived here from its records (``check_rederived``): the
+    timestamps' TIME-001..003 and the state's STATE-001, and the frame, state and header rules of
+    ``_nanover_facts`` (FRAME-001..006, PROTO-004/005, HEADER-002, LIMIT-004; its ``COVERAGE`` says how
+    each rule of the catalogue is judged). ``skipped``: records the checker reads as the other kind's
+    message (NANOVER-PAYLOAD-001), which the frame facts leave out."""
     out: dict[str, str | None] = {"NANOVER-TIME-001": None, "NANOVER-TIME-002": None, "NANOVER-TIME-003": None}
     prev: int | None = None
     for i, r in enumerate(rec.records):
@@ -193,11 +208,32 @@ def rederived(rec: Recording) -> dict[str, str | None]:
         out["NANOVER-STATE-001"] = _deleted_missing(rec)
         if out["NANOVER-STATE-001"] == "":
             del out["NANOVER-STATE-001"]  # past NANOVER-LIMIT-004: not judged
-    else:
-        bonds = _bond_lengths(rec)
-        if bonds is not None:
-            out["NANOVER-FRAME-002"] = bonds
+    out.update(derive_facts(rec.records, rec.kind.value, rec.header.version, UNSET, skipped))
     return out
+
+
+def _other_kind(report: Any) -> set[int]:
+    """The records a report names under NANOVER-PAYLOAD-001 (the other kind's message, not judged further)."""
+    return {int(f.path[7:f.path.index("]")]) for f in report.findings
+            if f.rule == "NANOVER-PAYLOAD-001" and f.path.startswith("record[") and "]" in f.path}
+
+
+_RECORD_HEAD = struct.Struct("<QQQ")
+
+
+def framing_view(data: bytes, rec: Recording) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The model's header and timestamps, and the same read at the document's offsets (``model-view``):
+    the version at byte 8, then per record a u128 timestamp (low half first) and a u64 payload length."""
+    view = {"version": rec.header.version, "records": len(rec.records),
+            "timestamps": tuple(r.timestamp_us for r in rec.records)}
+    stamps = []
+    at = HEADER_SIZE
+    while at + _RECORD_HEAD.size <= len(data):
+        low, high, n = _RECORD_HEAD.unpack_from(data, at)
+        stamps.append(high << 64 | low)
+        at += _RECORD_HEAD.size + n
+    read = {"version": struct.unpack_from("<Q", data, 8)[0], "records": len(stamps), "timestamps": tuple(stamps)}
+    return view, read
 
 
 def _deleted_missing(rec: Recording) -> str | None:
@@ -214,33 +250,6 @@ def _deleted_missing(rec: Recording) -> str | None:
                 live.add(key)
         if len(live) > _STATE_KEYS:
             return ""
-    return None
-
-
-def _usable(a: Any, kind: ArrayKind) -> bool:
-    """An array of its documented kind (an empty index array reads as an empty array of any kind)."""
-    return a is not None and (a.kind is kind or (a.kind is ArrayKind.INDEX and not a.values))
-
-
-def _bond_lengths(rec: Recording) -> str | None:
-    """Where the aggregate frame's bond.pairs has an odd length or bond.orders not one entry per pair
-    (``None``: nowhere, which is not judged: the index range is the checker's alone)."""
-    arrays: dict[str, Any] = {}
-    for i, r in enumerate(rec.records):
-        frame = r.message
-        if not isinstance(frame, Frame):
-            continue
-        if frame.frame_index == 0:
-            arrays.clear()
-        arrays.update(frame.arrays)
-        pairs: Any = arrays.get("bond.pairs")
-        orders: Any = arrays.get("bond.orders")
-        if not _usable(pairs, ArrayKind.INDEX):
-            continue
-        if len(pairs.values) % 2:
-            return f"record[{i}]'s bond.pairs holds {len(pairs.values)} indices"
-        if _usable(orders, ArrayKind.FLOAT) and len(orders.values) != len(pairs.values) // 2:
-            return f"record[{i}]'s bond.orders holds {len(orders.values)} entries for {len(pairs.values) // 2} bonds"
     return None
 
 
@@ -436,8 +445,14 @@ def _split(data: bytes) -> tuple[bytes, list[tuple[int, bytes]], bytes] | None:
 def _mutate_structure(rng: random.Random, split: tuple[bytes, list[tuple[int, bytes]], bytes],
                       max_size: int) -> bytes | None:
     header, records, tail = split
-    op = rng.choices(range(6), weights=(50, 10, 8, 8, 8, 6))[0]
-    if op == 0 or not records:  # one protobuf field of one payload
+    op = rng.choices(range(7), weights=(50, 10, 8, 8, 8, 6, 60))[0]
+    if op == 6 and records:  # one record's message on the edge of a rule (_nanover_boundary.py)
+        edited = boundary_edit(rng, _codec, [payload for _, payload in records])
+        if edited is None:
+            return None
+        i, payload = edited
+        records[i] = (records[i][0], payload)
+    elif op == 0 or not records:  # one protobuf field of one payload
         if not records:
             records.append((1, b"\x12\x00"))
         i = rng.randrange(len(records))
@@ -486,9 +501,31 @@ def mutate(data: bytes, max_size: int, seed: int, *,
 
 
 def synthetic_seeds() -> list[tuple[str, bytes]]:
+    """The corpus generator's valid files, and a topology that holds every standard array (bond.orders,
+    which no corpus file holds, among them) at the length its counts give it: the boundary edits start
+    from arrays that fit, where one entry more or less breaks a rule."""
     from recspec.conformance.nanover._seeds import seeds
 
-    return [(s.name, s.data) for s in seeds() if s.name.startswith("valid/")]
+    return [(s.name, s.data) for s in seeds() if s.name.startswith("valid/")] + [
+        ("boundary/every-standard-array.traj", _every_standard_array())]
+
+
+def _every_standard_array() -> bytes:
+    """Four particles in two residues of one chain, two bonds, a user force on one particle, a box; then a
+    delta that moves the particles and sets the scalars (the numbers from docs/formats/nanover.md's table)."""
+    floats, index, strings = ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING
+    topology = Frame(0, {"particle.count": 4.0, "residue.count": 2.0, "chain.count": 1.0}, {
+        "particle.positions": Array(floats, (0.0,) * 12), "particle.velocities": Array(floats, (0.0,) * 12),
+        "particle.forces": Array(floats, (0.0,) * 12), "particle.forces.system": Array(floats, (0.0,) * 12),
+        "particle.elements": Array(index, (6, 1, 8, 1)), "particle.names": Array(strings, ("C", "H", "O", "H")),
+        "particle.residues": Array(index, (0, 0, 1, 1)), "residue.names": Array(strings, ("ALA", "GLY")),
+        "residue.ids": Array(strings, ("1", "2")), "residue.chains": Array(index, (0, 0)),
+        "chain.names": Array(strings, ("A",)), "bond.pairs": Array(index, (0, 1, 2, 3)),
+        "bond.orders": Array(floats, (1.0, 2.0)), "system.box.vectors": Array(floats, (1.0,) + (0.0,) * 8),
+        "forces.user.index": Array(index, (3,)), "forces.user.sparse": Array(floats, (0.5, 0.0, 0.0))})
+    step = Frame(1, {"system.simulation.time": 0.002, "energy.kinetic": 1.5, "server.timestamp": 10.0},
+                 {"particle.positions": Array(floats, (0.1,) * 12)})
+    return encode(Recording(Kind.TRAJ, (Record(1_000, topology), Record(41_000, step))))
 
 
 def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
@@ -539,10 +576,14 @@ def dictionary_entries() -> list[tuple[str, bytes]]:
         ("inf_f64", struct.pack("<d", float("inf"))),
         ("nan_f32", struct.pack("<f", float("nan"))),
     ]
-    for key in ("particle.count", "particle.positions", "particle.elements", "particle.names", "particle.residues",
-                "residue.count", "residue.ids", "residue.chains", "chain.count", "bond.pairs", "system.box.vectors",
-                "forces.user.index", "forces.user.sparse", "imd.velocity_reset_available"):
+    first = ("particle.count", "particle.positions", "particle.elements", "particle.names", "particle.residues",
+             "residue.count", "residue.ids", "residue.chains", "chain.count", "bond.pairs", "system.box.vectors",
+             "forces.user.index", "forces.user.sparse", "imd.velocity_reset_available")
+    # then every other standard key of docs/formats/nanover.md (the second opinion's table)
+    for key in (*first, *sorted((set(NUMBERS) | set(ARRAYS)) - set(first))):
         entries.append((f"key_{key.replace('.', '_')}", b"\x0a" + bytes([len(key)]) + key.encode()))
+    # a Value of each kind, for a standard number: a number's tag, a bool, a string
+    entries += [("number_tag", b"\x11"), ("bool_true", b"\x20\x01"), ("string_value", b"\x1a\x01x")]
     return entries
 
 
