@@ -90,6 +90,8 @@ COVERAGE: dict[str, str] = {
                           "two readings)",
 }
 
+#: The model's Values that hold others.
+_NESTED = (dict, list)
 #: A count present but not a whole number >= 0 (or not a number): the facts that need it are not judged.
 _UNUSABLE = object()
 
@@ -194,7 +196,7 @@ def _frames(records: Iterable[Any], unset: Any, skipped: Collection[int], out: d
             agg = _Aggregate()
         touched = False
         for key, value in frame.values.items():
-            if _has_unset(value, unset):
+            if value is unset or (type(value) in _NESTED and _has_unset(value, unset)):
                 _first(out, "NANOVER-PROTO-005", f"{where}: value {key!r} holds a Value with no kind")
             if key not in NUMBERS:
                 continue
