@@ -140,3 +140,22 @@ def test_a_state_past_the_live_key_limit_is_derived_and_reported() -> None:
         derived = nanover.rederived(decode(data, variant="state"))
         assert (derived["NANOVER-LIMIT-004"] is not None) is broken
         assert ("NANOVER-LIMIT-004" in fired_rules(nanover._check(data, "state", "spec"))) is broken
+
+
+def test_a_float_array_whose_field_is_a_varint_is_not_unpacked() -> None:
+    """FloatArray.values (field 1) as a varint: a wire type the schema does not give the field, so it is an
+    unknown field (PROTO-003) and the array holds no number; the model marks the array as written unpacked,
+    but PROTO-004 (numbers written a field each) is not broken, and the second opinion must not say it is."""
+    from recspec.reference.nanover import encode_header, encode_record
+
+    def field(number: int, body: bytes) -> bytes:  # a length-delimited field of one byte's length
+        return bytes([number << 3 | 2, len(body)]) + body
+
+    value_array = field(1, b"\x08\x01")  # float_values { 1: varint 1 }
+    entry = field(1, b"forces.user.sparse") + field(2, value_array)
+    payload = field(2, field(2, entry))  # GetFrameResponse.frame > FrameData.arrays entry
+    data = encode_header() + encode_record(1, payload)
+    fired = fired_rules(nanover._check(data, "traj", "spec"))
+    assert "NANOVER-PROTO-003" in fired and "NANOVER-PROTO-004" not in fired
+    assert nanover.rederived(decode(data, variant="traj")).get("NANOVER-PROTO-004") is None
+    nanover.fuzz_ref(data)
