@@ -129,7 +129,7 @@ class _Aggregate:
         no_particle_count = "particle.count" not in self.numbers
         count = {k: (None if self.numbers.get(k, _UNUSABLE) is _UNUSABLE else int(self.numbers[k])) for k in COUNTS}
         bonds, user = self.length("bond.pairs"), self.length("forces.user.index")
-        for key, (kind, (per, unit)) in ARRAYS.items():
+        for key, (_, (per, unit)) in ARRAYS.items():
             got = self.length(key)
             if got is None or unit is None:
                 continue

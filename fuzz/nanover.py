@@ -64,10 +64,10 @@ from recspec.reference.nanover import (
 
 from . import _mutate
 from ._contract import ContractViolation, Divergent
-from ._nanover_boundary import boundary_edit
-from ._nanover_facts import ARRAYS, NUMBERS, derive_facts
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
+from ._nanover_boundary import boundary_edit
+from ._nanover_facts import ARRAYS, NUMBERS, derive_facts
 from ._oracles import (
     check_located,
     check_model_view,
@@ -525,7 +525,8 @@ def _every_standard_array() -> bytes:
         "forces.user.index": Array(index, (3,)), "forces.user.sparse": Array(floats, (0.5, 0.0, 0.0))})
     step = Frame(1, {"system.simulation.time": 0.002, "energy.kinetic": 1.5, "server.timestamp": 10.0},
                  {"particle.positions": Array(floats, (0.1,) * 12)})
-    return encode(Recording(Kind.TRAJ, (Record(1_000, topology), Record(41_000, step))))
+    data: bytes = encode(Recording(Kind.TRAJ, (Record(1_000, topology), Record(41_000, step))))
+    return data
 
 
 def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
