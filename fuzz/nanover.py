@@ -462,11 +462,13 @@ def _mutate_structure(rng: random.Random, split: tuple[bytes, list[tuple[int, by
             return None
         _mutate_field(rng, nodes)
         records[i] = (ts, _serialize(nodes))
-    elif op == 1:  # a timestamp
+    elif op == 1:  # a timestamp, or one on an edge of the previous one's (equal, one before, the 120 s gap +-1)
         i = rng.randrange(len(records))
         ts = records[i][0]
-        records[i] = (rng.choice((0, ts - 1, ts + 1, ts + 120_000_001, 1 << 64, (1 << 64) + ts, (1 << 128) - 1)),
-                      records[i][1])
+        prev = records[i - 1][0] if i else ts
+        records[i] = (rng.choice((0, ts - 1, ts + 1, ts + 120_000_001, 1 << 64, (1 << 64) + ts, (1 << 128) - 1,
+                                  (1 << 64) - 1, prev, prev - 1, prev + _GAP_US - 1, prev + _GAP_US,
+                                  prev + _GAP_US + 1)) % (1 << 128), records[i][1])
     elif op == 2:
         del records[rng.randrange(len(records))]
     elif op == 3:
