@@ -91,3 +91,12 @@ def test_the_oracle_cost_benchmark_turns_every_oracle_off() -> None:
     checks = [name for name in _oracles.__all__ if name.startswith("check_")]
     assert checks and all(namespace[name] is namespace["_off"] for name in checks)
     assert namespace["sampled"](b"") is False  # type: ignore[operator]
+
+
+def test_the_offline_planted_sample_still_applies() -> None:
+    """bench_planted_offline.py's own sample of NanoVer bugs: each edit is in its module exactly once, and every
+    name is one bug's (bench_planted's included)."""
+    bench = _benchmark_module("bench_planted_offline")
+    for bug in bench.SAMPLE:
+        bench.bp.planted_source(bug)  # raises SystemExit when the replaced text is not there exactly once
+    assert len(bench.BUGS) == len(bench.SAMPLE) + len(bench.bp.PLANTED)

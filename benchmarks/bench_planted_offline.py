@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Does the `ref` harness's oracle see a planted bug on what its own mutator makes? In-process, no campaign.
+
+    python benchmarks/bench_planted_offline.py                        # SAMPLE, 3,000 inputs each
+    python benchmarks/bench_planted_offline.py --only nanover-bond-orders --inputs 10000
+    cd OTHER && OTHER/.venv/bin/python THIS/benchmarks/bench_planted_offline.py   # OTHER's harness
+
+A faster, coarser companion of bench_planted.py (whose 60 s campaigns are the measure): each bug (one
+of bench_planted's ``PLANTED``, or of ``SAMPLE`` below) is planted in this process the way
+bench_planted plants it (the edited module imported in place of the checkout's), then the format's
+seeds and ``--inputs`` mutants made by the harness's own ``mutate`` (from the seeds and a tenth of
+the mutants made so far, ``--seed``) go through the harness's ``ref`` target. A bug is *found* when an
+input raises; the row gives the first input that did and the signatures. No coverage feedback, no
+libFuzzer mutations: what a bug needs that only coverage guidance reaches is missed here.
+
+``SAMPLE`` holds NanoVer bugs written after the frame rules' second opinion (fuzz/_nanover_facts.py),
+without tuning either to the other: a wider sample of the kinds the planted benchmark stands for
+(weakened and inverted checks, deleted findings, lost findings in a fast path, off-by-one limits,
+decoder misreadings), for the harness of whichever checkout runs the script. One bug per process:
+the script runs itself for each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_planted as bp
+
+_C, _P = "conformance/nanover/_check.py", "reference/nanover/_payload.py"
+SAMPLE = (
+    bp.Planted("nv-short-arrays", "nanover", _C, "if got is not None and got != per * N:",
+               "if got is not None and got > per * N:", "per-particle arrays shorter than particle.count accepted"),
+    bp.Planted("nv-without-count", "nanover", _C, "            if present:\n",
+               "            if len(present) > 1:\n", "one particle.* array without particle.count accepted"),
+    bp.Planted("nv-sparse-short", "nanover", _C, "us != 3 * ui", "us < 3 * ui",
+               "forces.user.sparse longer than 3 per index accepted"),
+    bp.Planted("nv-odd-pairs", "nanover", _C, "            if bonds % 2:", "            if bonds % 2 and bonds > 2:",
+               "an odd bond.pairs of 1 index accepted"),
+    bp.Planted("nv-residue-sized", "nanover", _C, "if got is not None and got != int(c):",
+               "if got is not None and got < int(c):", "residue/chain arrays longer than their count accepted"),
+    bp.Planted("nv-refs-without-count", "nanover", _C, "elif self._len(refs) and bound not in numbers:",
+               "elif False:", "the finding for residue indices without residue.count deleted"),
+    bp.Planted("nv-count-fast", "nanover", _C,
+               "                    if not (x >= 0 and math.isfinite(x) and x == int(x)):",
+               "                    if not (x >= -1 and math.isfinite(x) and x == int(x)):",
+               "a count of -1 accepted in the fast path"),
+    bp.Planted("nv-ids-kind", "nanover", _C, 'elif key == "residue.ids" and member == "float_values":',
+               'elif key == "residue.ids" and member == "index_values":', "FRAME-005 tests the wrong array kind"),
+    bp.Planted("nv-empty-kind-inverted", "nanover", _C, 'if member == "index_values" and not a.index_values.values:',
+               'if member == "index_values" and a.index_values.values:', "FRAME-006's emptiness check inverted"),
+    bp.Planted("nv-state-kind-fast", "nanover", _C, "if k is None or (nested and", "if (nested and",
+               "a state value with no kind lost in the fast path (PROTO-005)"),
+    bp.Planted("nv-box-general", "nanover", _C, 'if key == "system.box.vectors" and len(arrays[key][1]) != 9:',
+               'if key == "system.box.vectors" and len(arrays[key][1]) < 9:',
+               "a box of more than 9 floats accepted off the fast path"),
+    bp.Planted("nv-version", "nanover", _C, "    if header.version != FORMAT_VERSION:",
+               "    if header.version > FORMAT_VERSION:", "versions below 2 accepted"),
+    bp.Planted("nv-gap", "nanover", _C, "MAX_GAP_US = 120_000_000", "MAX_GAP_US = 120_000_001",
+               "a gap of exactly 120 s accepted (off by one)"),
+    bp.Planted("nv-string-strip", "nanover", _P, "        return v.string_value",
+               "        return v.string_value.strip()", "the decoder strips strings"),
+    bp.Planted("nv-reset-lost", "nanover", _P, "    return Frame(msg.frame_index,",
+               "    return Frame(msg.frame_index or 1,", "the decoder never reads a reset (frame index 0)"),
+)
+BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE)}
+
+
+def one(bug: bp.Planted, inputs: int, seed: int) -> str:
+    """This process with ``bug`` planted: the row of its result."""
+    source = Path(os.environ.get("TMPDIR", "/tmp")) / f"planted-offline-{os.getpid()}.py"
+    source.write_text(bp.planted_source(bug), encoding="utf-8")
+    os.environ.update({"RECSPEC_PLANT_MODULE": bp.module_name(bug.path),
+                       "RECSPEC_PLANT_ORIGIN": str(bp.ROOT / bug.path), "RECSPEC_PLANT_SOURCE": str(source)})
+    exec(bp._SITECUSTOMIZE, {})  # the finder bench_planted puts in a campaign's sitecustomize, at its own top level
+    from recspec.formats import FORMATS
+    from recspec.fuzz._harness import load_harness
+
+    harness = load_harness(FORMATS[bug.format])
+    corpus = bp.ROOT / "corpus" / bug.format
+    pool = [p.read_bytes() for sub in ("valid", "invalid", "damaged", "regressions") if (corpus / sub).is_dir()
+            for p in sorted((corpus / sub).iterdir()) if p.is_file() and p.suffix != ".json"]
+    pool += [data for _, data in harness.synthetic_seeds()]
+    seeds = len(pool)
+    rng = random.Random(seed)
+    signatures: collections.Counter[str] = collections.Counter()
+    first: int | None = None
+    for i in range(seeds + inputs):
+        data = pool[i] if i < seeds else harness.mutate(rng.choice(pool), 4096, rng.randrange(1 << 30))
+        if i >= seeds and rng.random() < 0.1:
+            pool.append(data)
+        try:
+            harness.TARGETS["ref"](data)
+        except Exception as e:  # noqa: BLE001 - whatever the harness raises is the finding
+            signature = e.signature() if hasattr(e, "signature") else type(e).__name__
+            signatures[signature] += 1
+            first = i if first is None else first
+    source.unlink()
+    return (f"| `{bug.name}` | {bug.what} | {'yes' if signatures else 'no'} | {first if first is not None else '-'} "
+            f"| {', '.join(sorted(signatures))} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", nargs="+", metavar="NAME", help="these bugs (bench_planted's or SAMPLE's names)")
+    p.add_argument("--inputs", type=int, default=3000, help="mutants per bug after the seeds (default 3000)")
+    p.add_argument("--seed", type=int, default=1, help="the mutants' random seed (default 1)")
+    p.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # the child: one bug in this process
+    args = p.parse_args(argv)
+    if args.one:
+        print(one(BUGS[args.one], args.inputs, args.seed), flush=True)
+        return 0
+    names = args.only or [b.name for b in SAMPLE]
+    unknown = [n for n in names if n not in BUGS]
+    if unknown:
+        p.error(f"no planted bug named {', '.join(unknown)}")
+    for name in names:
+        bp.planted_source(BUGS[name])  # each edit applies before any run
+    print(f"load before: {Path('/proc/loadavg').read_text().split()[0]}; {args.inputs} inputs per bug, seed "
+          f"{args.seed}; harness of the checkout in {Path.cwd()}\n")
+    print("| bug | what | found | first input that raised | signatures |")
+    print("|---|---|---|---|---|")
+    found = 0
+    for name in names:
+        row = subprocess.run([sys.executable, __file__, "--one", name, "--inputs", str(args.inputs), "--seed",
+                              str(args.seed)], capture_output=True, text=True).stdout.strip()
+        print(row or f"| `{name}` | (the run failed) | - | - | |", flush=True)
+        found += "| yes |" in row
+    print(f"\n{found}/{len(names)} found")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
