@@ -1,12 +1,13 @@
-"""CARLA variant detection (conformance/carla/_detect.py) on logs put together byte by byte here,
-from the layout in docs/formats/carla.md and the research notes (shared/formats/carla_recorder.md):
-packets of a u8 id, a u32 size and the payload; counted payloads of a u16 count and fixed-size records
-(Position 28 bytes in UE4 builds, 52 in UE5 ones; EventDel 4); an EventAdd record of a u32 id, a u8
-actor type, two vectors, a u32 uid, a description string and u16-counted attributes (u8 type, two
-strings). What each variant must say of such a log follows from the notes' tables, not from the
-module: the packet-id table (section 4), which packets are written in every frame (section 3, "Packet
-order inside a frame"), the actor and attribute type enumerations (section 6: INVALID is the last
-actor type; dev-2023 and 0.9.16 number attribute types from 1, UE5 adds 5).
+"""CARLA variant detection (conformance/carla/_detect.py) on logs put together byte by byte
+(tests/build_carla.py), from the layout in docs/formats/carla.md and the research notes
+(shared/formats/carla_recorder.md): packets of a u8 id, a u32 size and the payload; counted
+payloads of a u16 count and fixed-size records (Position 28 bytes in UE4 builds, 52 in UE5 ones;
+EventDel 4); an EventAdd record of a u32 id, a u8 actor type, two vectors, a u32 uid, a description
+string and u16-counted attributes (u8 type, two strings). What each variant must say of such a log
+follows from the notes' tables, not from the module: the packet-id table (section 4), which packets
+are written in every frame (section 3, "Packet order inside a frame"), the actor and attribute type
+enumerations (section 6: INVALID is the last actor type; dev-2023 and 0.9.16 number attribute types
+from 1, UE5 adds 5).
 
 Every log is detected four ways, the fast and the straightforward readings (``bulk``) and judgements
 (``grouped``), with the file's size known and not (an unknown size reads packet by packet, frame by
@@ -20,7 +21,7 @@ import struct
 from typing import Any
 
 import pytest
-from test_mutants_carla_check import (
+from build_carla import (
     ADD,
     COLLISION,
     DEL,

@@ -5,7 +5,7 @@ frame to the packet-by-packet walk, which reports it at the offset the layout gi
 (docs/formats/carla.md: Position records of 28 bytes, State of 10 with the frozen flag at 4 and the
 light state at 9, AnimVehicleWheels records of 8 + 9n bytes); the counts of frames, packets and
 Position records are the layout's. Logs are put together byte by byte
-(tests/test_mutants_carla_check.py's writers), and each is checked with the fast paths on and off."""
+(tests/build_carla.py), and each is checked with the fast paths on and off."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import struct
 from collections.abc import Callable
 
 import pytest
-from test_mutants_carla_check import (
+from build_carla import (
     ADD,
     COLLISION,
     DEL,
