@@ -46,6 +46,7 @@ from itertools import compress, repeat
 from operator import add, attrgetter, eq, is_, itemgetter, mul
 from typing import Any, BinaryIO, cast
 
+from recspec._memo import BoundedMemo
 from recspec.reference import carla as dec
 from recspec.reference.carla import VARIANTS, Variant
 from recspec.reference.carla import PacketKind as K
@@ -185,17 +186,15 @@ class _FrameShape:
 
 #: Frame shapes by their packets' (id, size), kept across files (a fuzzer's inputs and a directory's
 #: logs repeat a few), up to ``_FRAME_SHAPES_MAX`` (then forgotten all at once).
-_FRAME_SHAPES: dict[tuple[tuple[int, int], ...], _FrameShape] = {}
 _FRAME_SHAPES_MAX = 1024
+_FRAME_SHAPES: BoundedMemo[tuple[tuple[int, int], ...], _FrameShape] = BoundedMemo(_FRAME_SHAPES_MAX)
 
 
 def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
     key = tuple(packets)
     shape = _FRAME_SHAPES.get(key)
     if shape is None:
-        if len(_FRAME_SHAPES) >= _FRAME_SHAPES_MAX:
-            _FRAME_SHAPES.clear()
-        shape = _FRAME_SHAPES[key] = _FrameShape.of(packets)
+        shape = _FRAME_SHAPES.keep(key, _FrameShape.of(packets))
     return shape
 
 
@@ -470,8 +469,8 @@ _ID_GROUPS = tuple(_id_groups(pid) for pid in range(256))
 #: alone (``layout_misfit`` reads the payload's size and its first u16, which the shape holds), so
 #: verdicts are kept across files, up to ``_VERDICTS_MAX`` shapes (then forgotten all at once).
 _Verdict = tuple[tuple[int, "K | None", str], ...]
-_VERDICTS: dict[tuple[int, int, int], _Judged] = {}
 _VERDICTS_MAX = 8192
+_VERDICTS: BoundedMemo[tuple[int, int, int], _Judged] = BoundedMemo(_VERDICTS_MAX)
 
 
 def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
@@ -518,7 +517,8 @@ def _missing_always(ids_seen: frozenset[int]) -> tuple[int, ...]:
     return tuple(len(_ALWAYS_IDS[v.name] - ids_seen) for v in _VARIANT_LIST)
 
 
-_MISSING_ALWAYS: dict[frozenset[int], tuple[int, ...]] = {}
+#: ``_missing_always`` by the ids a frame holds, kept across files (bounded like the verdicts).
+_MISSING_ALWAYS: BoundedMemo[frozenset[int], tuple[int, ...]] = BoundedMemo(_VERDICTS_MAX)
 
 
 def _fits(prefix: _Prefix) -> list[_Fit]:
@@ -531,10 +531,9 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     entries = list(prefix.shapes.values())
     kept = list(map(verdicts.get, shapes))
     for k in compress(range(len(kept)), map(is_, kept, repeat(None))):  # shapes not judged before
-        if len(verdicts) >= _VERDICTS_MAX:
-            verdicts.clear()
-            _JUDGED.clear()
-        kept[k] = verdicts[shapes[k]] = _judged(_verdict(shapes[k], entries[k][2]))
+        if verdicts.full():
+            _JUDGED.clear()  # forgotten with the shapes that hold them
+        kept[k] = verdicts.keep(shapes[k], _judged(_verdict(shapes[k], entries[k][2])))
     found = cast("list[_Judged]", kept)  # every shape judged now
     # the packets of each distinct verdict, and its first shape: shapes are in the order of their
     # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
@@ -572,9 +571,7 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     for ids_seen, n in prefix.frames.items():
         per_variant = _MISSING_ALWAYS.get(ids_seen)
         if per_variant is None:
-            if len(_MISSING_ALWAYS) >= _VERDICTS_MAX:
-                _MISSING_ALWAYS.clear()
-            per_variant = _MISSING_ALWAYS[ids_seen] = _missing_always(ids_seen)
+            per_variant = _MISSING_ALWAYS.keep(ids_seen, _missing_always(ids_seen))
         missing = list(map(add, missing, map(mul, per_variant, repeat(n))))
     return list(map(_Fit, _VARIANT_LIST, misfits, unknown, repeat(0), repeat(False), missing, repeat(0),
                     map(undefined_first.get, range(count), repeat(""))))
@@ -610,7 +607,8 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
 _Layout = tuple[K, bool, "int | None"]
 #: By (packet id, the variants asked): the variants (by index among them) grouped by the layout that
 #: walks a payload of that id's record chain; kept across files (bounded like the verdicts).
-_LAYOUT_GROUPS: dict[tuple[int, tuple[str, ...]], tuple[tuple[_Layout, tuple[int, ...]], ...]] = {}
+_LAYOUT_GROUPS: BoundedMemo[tuple[int, tuple[str, ...]], tuple[tuple[_Layout, tuple[int, ...]], ...]] = \
+    BoundedMemo(_VERDICTS_MAX)
 
 
 def _layout_groups(pid: int, variants: list[Variant]) -> tuple[tuple[_Layout, tuple[int, ...]], ...]:
@@ -627,9 +625,9 @@ def _layout_groups(pid: int, variants: list[Variant]) -> tuple[tuple[_Layout, tu
 #: fuzzer's inputs and a directory's logs repeat their payloads) for payloads of at most
 #: ``_CHAINS_PAYLOAD_MAX`` bytes, up to ``_CHAINS_MAX`` answers (then forgotten all at once; at most 4 MiB of
 #: payloads): an answer depends on the payload's bytes and the layout alone.
-_CHAINS: dict[tuple[K, bool, int | None, bytes], str | None] = {}
 _CHAINS_PAYLOAD_MAX = 4096
 _CHAINS_MAX = 1024
+_CHAINS: BoundedMemo[tuple[K, bool, int | None, bytes], str | None] = BoundedMemo(_CHAINS_MAX)
 
 
 def _chain_misfit(kind: K, vec_f64: bool, wheels: int | None, payload: bytes, variant: Variant) -> str | None:
@@ -639,10 +637,7 @@ def _chain_misfit(kind: K, vec_f64: bool, wheels: int | None, payload: bytes, va
     key = (kind, vec_f64, wheels, payload)
     if key in _CHAINS:
         return _CHAINS[key]
-    if len(_CHAINS) >= _CHAINS_MAX:
-        _CHAINS.clear()
-    why = _CHAINS[key] = dec.record_chain_misfit(kind, payload, variant)
-    return why
+    return _CHAINS.keep(key, dec.record_chain_misfit(kind, payload, variant))
 
 
 def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
@@ -655,9 +650,7 @@ def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     for (pid, payload), (copies, at) in prefix.variable.items():
         groups = _LAYOUT_GROUPS.get((pid, names))
         if groups is None:
-            if len(_LAYOUT_GROUPS) >= _VERDICTS_MAX:
-                _LAYOUT_GROUPS.clear()
-            groups = _LAYOUT_GROUPS[pid, names] = _layout_groups(pid, [fit.variant for fit in fits])
+            groups = _LAYOUT_GROUPS.keep((pid, names), _layout_groups(pid, [fit.variant for fit in fits]))
         for (kind, vec_f64, wheels), members in groups:  # each payload has its own offset: a key of its own
             why = answers[at, kind, vec_f64, wheels] = _chain_misfit(kind, vec_f64, wheels, payload,
                                                                      fits[members[0]].variant)
