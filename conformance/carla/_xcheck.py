@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
+from recspec._ksy_fast import carla_recorder
 from recspec._ksy_fast.carla_recorder import CarlaRecorder as KS  # the cross-check: no debug mode
 from recspec._plain import to_plain
 from recspec.errors import DecodeError, Malformed, Truncated
@@ -38,11 +39,14 @@ from recspec.reference.carla import Variant
 from recspec.report import FileReport, Finding
 
 from .. import _sample
-from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, unread
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, MemoryStream, read_in_memory, stream_for, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 from .._sink import add_late_findings
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
+
+# the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
+read_in_memory(carla_recorder)
 
 # the loaded names only (``vars``): the package's case codec loads on first use, and is no model class
 _MODEL_OF = {name: vars(m)[name] for name in m.__all__ if dataclasses.is_dataclass(vars(m).get(name))}
@@ -92,7 +96,7 @@ def kaitai_packets(f: BinaryIO, variant: Variant) -> Iterator[tuple[int, m.Packe
     A packet whose payload the parser rejects yields the error and the walk goes
     on (the framing is intact); a rejected header or framing ends the walk.
     """
-    ks_io = KaitaiStream(f)
+    ks_io = stream_for(f)
     try:
         header = unread(KS.Header, ks_io)
         header._read()
@@ -121,7 +125,7 @@ def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
     parser rejects; no other exception is expected (the fuzz target ``ksy``
     checks that).
     """
-    ks_io = KaitaiStream(io.BytesIO(data))
+    ks_io = MemoryStream(data)
     try:
         root = unread(KS, variant.code, ks_io)
         root._read()
