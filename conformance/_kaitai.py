@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import contextlib
+import enum
 import io
 import struct
 import sys
@@ -137,6 +138,22 @@ _U2LE, _U4LE, _U8LE = (struct.Struct(f) for f in ("<H", "<I", "<Q"))
 _F4BE, _F8BE, _F4LE, _F8LE = (struct.Struct(f) for f in (">f", ">d", "<f", "<d"))
 
 
+_ENUM_MISSING = vars(enum.Enum)["_missing_"].__func__  # Enum's own: a missing value is a ValueError
+#: enum class -> its members by value (``_value2member_map_``), or False where
+#: ``MemoryStream.resolve_enum`` must ask the enum itself
+_ENUM_TABLES: dict[Any, Any] = {}
+
+
+def _members_by_value(enum_obj: Any) -> Any:
+    """``enum_obj``'s table of members by value when a value missing from it makes
+    ``enum_obj(value)`` raise ``ValueError`` (Enum's own ``_missing_``), else False."""
+    table = getattr(enum_obj, "_value2member_map_", None)
+    missing = getattr(getattr(enum_obj, "_missing_", None), "__func__", None)
+    if isinstance(enum_obj, enum.EnumMeta) and isinstance(table, dict) and missing is _ENUM_MISSING:
+        return table
+    return False
+
+
 def _reader(packer: struct.Struct) -> Any:
     """A ``read_<type>`` method: ``packer`` unpacked at the position, which moves on."""
     n = packer.size
@@ -153,7 +170,7 @@ def _reader(packer: struct.Struct) -> Any:
     return read
 
 
-class MemoryStream(KaitaiStream):
+class MemoryStream(KaitaiStream):  # type: ignore[misc]  # the runtime has no type hints
     """A read-only ``KaitaiStream`` over bytes in memory, read directly.
 
     The runtime's stream reads through a file object: every integer is
@@ -174,7 +191,9 @@ class MemoryStream(KaitaiStream):
 
     def __init__(self, data: bytes | bytearray | memoryview | io.BytesIO) -> None:
         pos = 0
-        if isinstance(data, io.BytesIO):
+        if type(data) is bytes:
+            pass
+        elif isinstance(data, io.BytesIO):
             pos = data.tell()
             data = data.getvalue()  # the BytesIO's own bytes object when it was made from bytes: no copy
         elif not isinstance(data, bytes):
@@ -188,10 +207,31 @@ class MemoryStream(KaitaiStream):
         self.bits_le = False
         self.bits_write_mode = False
         self.write_back_handler = None
-        self.child_streams = []
+        self.child_streams: list[KaitaiStream] = []
 
     def close(self) -> None:
         self.align_to_byte()
+
+    @staticmethod
+    def resolve_enum(enum_obj: Any, value: Any) -> Any:
+        """The runtime's ``resolve_enum`` (the member whose value is ``value``, else
+        ``value`` itself) by the enum's own table of members by value.
+
+        The runtime calls ``enum_obj(value)`` and catches the ``ValueError``: a few
+        microseconds a value, and an exception made and thrown for every value the
+        enum lacks, such as the 0 that ends every BSON document. ``Enum`` looks the
+        value up in the same table first; an enum that answers a missing value
+        itself (its own ``_missing_``) or a value the table cannot hold goes the
+        runtime's way."""
+        table = _ENUM_TABLES.get(enum_obj)
+        if table is None:
+            table = _ENUM_TABLES[enum_obj] = _members_by_value(enum_obj)
+        if table is not False:
+            try:
+                return table.get(value, value)
+            except TypeError:  # unhashable: Enum searches its members one by one
+                pass
+        return KaitaiStream.resolve_enum(enum_obj, value)
 
     # positioning
 
@@ -226,12 +266,12 @@ class MemoryStream(KaitaiStream):
             raise InvalidArgumentError("requested invalid %d amount of bytes" % (n,))
         p = self._pos
         left = self._size - p  # negative after a seek past the end
-        if n >= _RUNTIME_PRECHECK:  # the runtime compares a request this large with what is left, reading nothing
-            available = left
-        else:  # it reads first, which moves the position to the end, and counts what came
-            available = max(left, 0)
+        # the runtime compares a request this large with what is left, reading nothing; a smaller
+        # one it reads first, which moves the position to the end, and counts what came
+        precheck = n >= _RUNTIME_PRECHECK
+        available = left if precheck else max(left, 0)
         if n > available:
-            self._pos = p if n >= _RUNTIME_PRECHECK else max(p, self._size)
+            self._pos = p if precheck else max(p, self._size)
             raise EndOfStreamError("requested %d bytes, but only %d bytes available" % (n, available), n, available)
         if n > left:  # 0 bytes asked for past the end: nothing read, the position stays
             return b""

@@ -28,10 +28,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from kaitaistruct import EndOfStreamError, InvalidArgumentError, KaitaiStream, KaitaiStruct, NoTerminatorFoundError
 
+from helpers import NOT_SHIPPED, REPO, real_file
 from recspec._ksy_fast.bson import Bson
 from recspec._ksy_fast.carla_recorder import CarlaRecorder
 from recspec._ksy_fast.matrix_smt_record import MatrixSmtRecord
 from recspec._ksy_fast.nanover_recording import NanoverRecording
+from recspec._ksy_fast.protobuf_wire import ProtobufWire
 from recspec._ksy_fast.raskat_signal_file import RaskatSignalFile
 from recspec.conformance._kaitai import MemoryStream, stack_for_nesting, unread
 from recspec.conformance.carla import _xcheck as carla_x
@@ -42,8 +44,6 @@ from recspec.pipeline import check_file
 from recspec.reference.carla import VARIANTS
 from recspec.reference.raskat_signal import MAX_DEPTH as RASKAT_MAX_DEPTH
 from recspec.reference.raskat_signal import MAX_UNPACKED
-
-from helpers import NOT_SHIPPED, REPO, real_file
 
 CORPUS = REPO / "corpus"
 XCHECKS = (carla_x, nanover_x, matrix_x, raskat_x)
@@ -56,7 +56,8 @@ def stock_streams() -> Iterator[None]:
     generated modules' substreams."""
     generated = [m for name, m in list(sys.modules.items()) if name.startswith("recspec._ksy_fast.")]
     saved = [(m, "KaitaiStream", m.KaitaiStream) for m in generated if hasattr(m, "KaitaiStream")]
-    saved += [(x, name, getattr(x, name)) for x in XCHECKS for name in ("MemoryStream", "stream_for") if hasattr(x, name)]
+    saved += [(x, name, getattr(x, name)) for x in XCHECKS for name in ("MemoryStream", "stream_for")
+              if hasattr(x, name)]
     try:
         for m in generated:
             if hasattr(m, "KaitaiStream"):
@@ -98,8 +99,9 @@ def _no_address(text: str) -> str:
 
 def _error(e: BaseException) -> tuple[Any, ...]:
     io_ = getattr(e, "io", None)
-    return (type(e), _no_address(str(e)), _no_address(repr(e.args)), getattr(e, "src_path", None), getattr(e, "bytes_needed", None),
-            getattr(e, "bytes_available", None), io_.pos() if io_ is not None else None)
+    return (type(e), _no_address(str(e)), _no_address(repr(e.args)), getattr(e, "src_path", None),
+            getattr(e, "bytes_needed", None), getattr(e, "bytes_available", None),
+            io_.pos() if io_ is not None else None)
 
 
 def _parse(cls: type, args: tuple[Any, ...], data: bytes, stock: bool) -> tuple[Any, ...]:
@@ -242,6 +244,49 @@ CALLS = st.one_of(
 def test_every_read_gives_what_the_runtime_gives(data: bytes, calls: list[tuple[str, tuple[Any, ...]]]) -> None:
     stock, mine = _both(data)
     assert _do(mine, calls) == _do(stock, calls)
+
+
+def _generated_enums() -> list[type[enum.Enum]]:
+    """Every enum of the generated parsers the cross-check runs (nested in their classes)."""
+    out: list[type[enum.Enum]] = []
+
+    def walk(cls: type) -> None:
+        for v in vars(cls).values():
+            if isinstance(v, type) and issubclass(v, enum.Enum):
+                out.append(v)
+            elif isinstance(v, type) and issubclass(v, KaitaiStruct):
+                walk(v)
+
+    for root in (Bson, CarlaRecorder, MatrixSmtRecord, NanoverRecording, RaskatSignalFile, ProtobufWire):
+        walk(root)
+    return out
+
+
+GENERATED_ENUMS = _generated_enums()
+
+
+@pytest.mark.parametrize("enum_cls", GENERATED_ENUMS, ids=lambda e: e.__qualname__)
+def test_an_enum_resolves_as_the_runtime_resolves_it(enum_cls: type[enum.Enum]) -> None:
+    values: list[Any] = [*range(-2, 300), 2**64, *enum_cls, None, "a", True, [1]]
+    for v in values:
+        mine, stock = MemoryStream.resolve_enum(enum_cls, v), KaitaiStream.resolve_enum(enum_cls, v)
+        assert type(mine) is type(stock) and mine == stock, v
+
+
+def test_the_generated_enums_are_found() -> None:
+    names = {e.__qualname__ for e in GENERATED_ENUMS}
+    assert {"Bson.ElementType", "CarlaRecorder.PacketKind", "ProtobufWire.WireType"} <= names
+
+
+def test_an_enum_with_its_own_missing_is_asked_itself() -> None:
+    class Lenient(enum.IntEnum):
+        ONE = 1
+
+        @classmethod
+        def _missing_(cls, value: object) -> Lenient:
+            return cls.ONE
+
+    assert MemoryStream.resolve_enum(Lenient, 7) is Lenient.ONE is KaitaiStream.resolve_enum(Lenient, 7)
 
 
 def test_a_read_past_the_end_says_how_many_bytes_were_there() -> None:
