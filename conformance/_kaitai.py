@@ -233,6 +233,20 @@ class MemoryStream(KaitaiStream):  # type: ignore[misc]  # the runtime has no ty
                 pass
         return KaitaiStream.resolve_enum(enum_obj, value)
 
+    @staticmethod
+    def byte_array_max(b: Any) -> Any:
+        """The runtime's ``byte_array_max`` (``max(b)``), at once for a block of
+        zeros: a tar's end and its members' padding, which the tar parser checks
+        block by block."""
+        if type(b) is bytes and b and b.count(0) == len(b):
+            return 0
+        return KaitaiStream.byte_array_max(b)
+
+    @staticmethod
+    def byte_array_index(data: Any, i: int) -> Any:
+        """The runtime's ``byte_array_index`` (``data[i]`` as an int), without its call to ``int_from_byte``."""
+        return data[i]
+
     # positioning
 
     def is_eof(self) -> bool:

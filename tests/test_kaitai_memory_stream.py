@@ -289,6 +289,18 @@ def test_an_enum_with_its_own_missing_is_asked_itself() -> None:
     assert MemoryStream.resolve_enum(Lenient, 7) is Lenient.ONE is KaitaiStream.resolve_enum(Lenient, 7)
 
 
+@given(st.one_of(st.binary(max_size=600), st.integers(0, 600).map(bytes)), st.integers(-700, 700))
+def test_the_byte_array_helpers_give_what_the_runtime_gives(b: bytes, i: int) -> None:
+    def outcome(f: Any, *args: Any) -> Any:
+        try:
+            return "ok", f(*args)
+        except Exception as e:  # noqa: BLE001 - the same exception, whatever it is
+            return type(e), str(e)
+
+    assert outcome(MemoryStream.byte_array_max, b) == outcome(KaitaiStream.byte_array_max, b)
+    assert outcome(MemoryStream.byte_array_index, b, i) == outcome(KaitaiStream.byte_array_index, b, i)
+
+
 def test_a_read_past_the_end_says_how_many_bytes_were_there() -> None:
     s = MemoryStream(b"\1\2\3")
     s.read_u1()
