@@ -189,24 +189,28 @@ class MemoryStream(KaitaiStream):  # type: ignore[misc]  # the runtime has no ty
     sized field's bytes in), read from its current position without moving it.
     """
 
+    # The runtime's per-stream state that a read-only stream starts with and rarely
+    # changes: class defaults, so that a substream (one per sized field) costs four
+    # assignments. An assignment (a bit read, a write attempt) makes them the
+    # instance's own, as usual.
+    _io = None  # no file object: every method that would use one is overridden
+    bits_left = 0
+    bits = 0
+    bits_le = False
+    bits_write_mode = False
+    write_back_handler = None
+
     def __init__(self, data: bytes | bytearray | memoryview | io.BytesIO) -> None:
         pos = 0
-        if type(data) is bytes:
-            pass
-        elif isinstance(data, io.BytesIO):
-            pos = data.tell()
-            data = data.getvalue()  # the BytesIO's own bytes object when it was made from bytes: no copy
-        elif not isinstance(data, bytes):
-            data = bytes(data)
-        self._io = None  # no file object: every method that would use one is overridden
+        if type(data) is not bytes:
+            if isinstance(data, io.BytesIO):
+                pos = data.tell()
+                data = data.getvalue()  # the BytesIO's own bytes object when it was made from bytes: no copy
+            else:
+                data = bytes(data)
         self._buf: bytes = data
         self._pos = pos
         self._size = len(data)
-        self.bits_left = 0
-        self.bits = 0
-        self.bits_le = False
-        self.bits_write_mode = False
-        self.write_back_handler = None
         self.child_streams: list[KaitaiStream] = []
 
     def close(self) -> None:
