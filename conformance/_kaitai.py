@@ -303,14 +303,16 @@ class MemoryStream(KaitaiStream):  # type: ignore[misc]  # the runtime has no ty
         return self._buf[p:]
 
     def read_bytes_term(self, term: int, include_term: bool, consume_term: bool, eos_error: bool) -> bytes:
-        self.bits_left = self.bits = 0
-        term_byte = KaitaiStream.byte_from_int(term)
+        if self.bits_left:
+            self.bits_left = self.bits = 0
+        if type(term) is not int or not 0 <= term <= 255:
+            KaitaiStream.byte_from_int(term)  # the runtime's error for a terminator that is no byte, once aligned
         p = self._pos
-        at = self._buf.find(term_byte, p) if p < self._size else -1
+        at = self._buf.find(term, p) if p < self._size else -1
         if at < 0:  # the runtime has read to the end looking for it
             self._pos = max(p, self._size)
             if eos_error:
-                raise NoTerminatorFoundError(term_byte, 0)
+                raise NoTerminatorFoundError(KaitaiStream.byte_from_int(term), 0)
             return self._buf[p:]
         self._pos = at + 1 if consume_term else at
         return self._buf[p:at + 1 if include_term else at]

@@ -234,7 +234,8 @@ CALLS = st.one_of(
     st.tuples(st.just("read_bytes"), st.tuples(st.integers(-2, 40))),
     st.tuples(st.just("seek"), st.tuples(st.integers(-2, 40))),
     st.tuples(st.sampled_from(["read_bits_int_be", "read_bits_int_le"]), st.tuples(st.integers(1, 20))),
-    st.tuples(st.just("read_bytes_term"), st.tuples(st.integers(0, 3), st.booleans(), st.booleans(), st.booleans())),
+    st.tuples(st.just("read_bytes_term"), st.tuples(st.one_of(st.integers(0, 3), st.sampled_from([-1, 255, 256])),
+                                                    st.booleans(), st.booleans(), st.booleans())),
     st.tuples(st.just("read_bytes_term_multi"),
               st.tuples(st.sampled_from([b"\0\0", b"\1\0", b"\0\0\0\0"]), st.booleans(), st.booleans(), st.booleans())),
 )
