@@ -59,6 +59,18 @@ class KaitaiRejected(_KaitaiRejected):
     rule = "CARLA-XCHECK-REJECT"
 
 
+#: dataclass -> its fields' names, in order (``dataclasses.fields`` makes its tuple anew at every call,
+#: and the cross-check asks it for every record of every packet)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def _convert(obj: Any) -> Any:
     if isinstance(obj, KS.String):
         return obj.value
@@ -66,7 +78,7 @@ def _convert(obj: Any) -> Any:
         return tuple(_convert(x) for x in obj)
     if isinstance(obj, KaitaiStruct):
         cls = _MODEL_OF[type(obj).__name__]
-        return cls(*(_convert(getattr(obj, f.name, None)) for f in dataclasses.fields(cls)))
+        return cls(*(_convert(getattr(obj, name, None)) for name in _field_names(cls)))
     return obj
 
 
@@ -137,7 +149,15 @@ def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Model equality where NaN equals NaN (the same float bits read twice)."""
+    """Model equality where NaN equals NaN (the same float bits read twice).
+
+    ``==`` first, in C: the model's dataclasses compare every field, with their
+    classes (none leaves a field out of ``__eq__``: tests/test_carla_xcheck_same.py),
+    so where ``==`` holds the walk below would too; it fails on a NaN, which the
+    walk then accepts, or on a difference, which the walk finds. A packet of
+    many fields costs one comparison instead of a call per field."""
+    if a == b:
+        return True
     if isinstance(a, float) and isinstance(b, float):
         return a == b or (math.isnan(a) and math.isnan(b))
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
@@ -163,16 +183,22 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
 
 
 def _has_bad_text(value: Any) -> bool:
+    """Whether a string in ``value`` (a model object, walked) is not UTF-8 (holds surrogates)."""
+    kind = type(value)
+    if kind is float or kind is int:  # most of a packet: no text
+        return False
     if isinstance(value, str):
+        if value.isascii():
+            return False
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             return True
         return False
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return any(_has_bad_text(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if hasattr(kind, "__dataclass_fields__"):  # a dataclass instance (a dataclass itself has type ``type``)
+        return any(_has_bad_text(getattr(value, name)) for name in _field_names(kind))
     if isinstance(value, tuple):
-        return any(_has_bad_text(v) for v in value)
+        return any(map(_has_bad_text, value))
     return False
 
 
