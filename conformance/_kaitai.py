@@ -13,9 +13,11 @@
 * :func:`unread`: an object of a generated class that has not parsed yet, for
   either build (``recspec/_ksy`` in debug mode, ``recspec/_ksy_fast`` without it);
 * :class:`MemoryStream`: the runtime's ``KaitaiStream`` for bytes held in memory,
-  reading them directly; :func:`stream_for` picks it for an in-memory file, and
-  :func:`read_in_memory` makes a generated module's own substreams (the
-  ``KaitaiStream(BytesIO(raw))`` of every sized field) MemoryStreams too.
+  reading them directly; :func:`stream_for` picks it for bytes or an in-memory
+  file, :func:`read_in_memory` makes a generated module's own substreams (the
+  ``KaitaiStream(BytesIO(raw))`` of every sized field) MemoryStreams too, and
+  :func:`runtime_streams` goes back to the runtime's stream for a while (to
+  compare the two).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from recspec.errors import Malformed
 from recspec.formats import Divergence
 
 __all__ = ["KAITAI_INPUT_ERRORS", "KAITAI_RUNTIME_ERRORS", "Divergence", "KaitaiRejected", "MemoryStream",
-           "read_in_memory", "stack_for_nesting", "stream_for", "unread"]
+           "read_in_memory", "runtime_streams", "stack_for_nesting", "stream_for", "unread"]
 
 #: The Kaitai runtime's own errors for bad input: ``KaitaiStructError`` (validation
 #: failures, and the process routines' errors, which derive from it) and
@@ -364,11 +366,20 @@ class MemoryStream(KaitaiStream):  # type: ignore[misc]  # the runtime has no ty
     read_f8le = _reader(_F8LE)
 
 
-def stream_for(f: BinaryIO) -> KaitaiStream:
-    """The stream a parser reads ``f`` through: a :class:`MemoryStream` when ``f``
-    is a ``BytesIO`` (read from its position, which does not move), else the
-    runtime's own ``KaitaiStream`` over the file."""
-    return MemoryStream(f) if isinstance(f, io.BytesIO) else KaitaiStream(f)
+#: the generated modules that read_in_memory has pointed at MemoryStream
+_IN_MEMORY: list[ModuleType] = []
+#: False inside runtime_streams(): the cross-check reads through the runtime's own KaitaiStream
+_memory_streams = True
+
+
+def stream_for(source: bytes | BinaryIO) -> KaitaiStream:
+    """The stream a parser reads ``source`` through: a :class:`MemoryStream` for
+    bytes or a ``BytesIO`` (read from its position, which does not move), else
+    the runtime's own ``KaitaiStream`` over the file; the runtime's for all of
+    them inside :func:`runtime_streams`."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return MemoryStream(source) if _memory_streams else KaitaiStream(io.BytesIO(source))
+    return MemoryStream(source) if _memory_streams and isinstance(source, io.BytesIO) else KaitaiStream(source)
 
 
 def read_in_memory(*modules: ModuleType) -> None:
@@ -384,4 +395,25 @@ def read_in_memory(*modules: ModuleType) -> None:
     runtime's static helpers (``resolve_enum``, ...), which the modules also call
     through that name."""
     for module in modules:
-        module.KaitaiStream = MemoryStream  # type: ignore[attr-defined]
+        if module not in _IN_MEMORY:
+            _IN_MEMORY.append(module)
+        module.KaitaiStream = MemoryStream if _memory_streams else KaitaiStream  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def runtime_streams() -> Iterator[None]:
+    """Inside: the cross-check reads as it did before :class:`MemoryStream`, through
+    the Kaitai runtime's own ``KaitaiStream`` (:func:`stream_for` and the generated
+    modules' substreams alike). For what compares the two: the equivalence tests,
+    ``benchmarks/profile_folder.py --runtime-streams``."""
+    global _memory_streams
+    was = _memory_streams
+    _memory_streams = False
+    for module in _IN_MEMORY:
+        module.KaitaiStream = KaitaiStream  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        _memory_streams = was
+        for module in _IN_MEMORY:
+            module.KaitaiStream = MemoryStream if was else KaitaiStream  # type: ignore[attr-defined]

@@ -18,7 +18,6 @@ import io
 import re
 import struct
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,7 @@ from recspec._ksy_fast.matrix_smt_record import MatrixSmtRecord
 from recspec._ksy_fast.nanover_recording import NanoverRecording
 from recspec._ksy_fast.protobuf_wire import ProtobufWire
 from recspec._ksy_fast.raskat_signal_file import RaskatSignalFile
-from recspec.conformance._kaitai import MemoryStream, stack_for_nesting, unread
+from recspec.conformance._kaitai import MemoryStream, runtime_streams, stack_for_nesting, unread
 from recspec.conformance.carla import _xcheck as carla_x
 from recspec.conformance.matrix_smt import _xcheck as matrix_x
 from recspec.conformance.nanover import _xcheck as nanover_x
@@ -46,31 +45,8 @@ from recspec.reference.raskat_signal import MAX_DEPTH as RASKAT_MAX_DEPTH
 from recspec.reference.raskat_signal import MAX_UNPACKED
 
 CORPUS = REPO / "corpus"
+#: the cross-checks: importing them points their parsers' modules at MemoryStream (read_in_memory)
 XCHECKS = (carla_x, nanover_x, matrix_x, raskat_x)
-
-
-@contextlib.contextmanager
-def stock_streams() -> Iterator[None]:
-    """The runtime's own KaitaiStream everywhere the cross-check reads: its top-level
-    streams (the ``_xcheck`` modules' ``MemoryStream`` and ``stream_for``) and the
-    generated modules' substreams."""
-    generated = [m for name, m in list(sys.modules.items()) if name.startswith("recspec._ksy_fast.")]
-    saved = [(m, "KaitaiStream", m.KaitaiStream) for m in generated if hasattr(m, "KaitaiStream")]
-    saved += [(x, name, getattr(x, name)) for x in XCHECKS for name in ("MemoryStream", "stream_for")
-              if hasattr(x, name)]
-    try:
-        for m in generated:
-            if hasattr(m, "KaitaiStream"):
-                m.KaitaiStream = KaitaiStream
-        for x in XCHECKS:
-            if hasattr(x, "MemoryStream"):
-                x.MemoryStream = lambda data: KaitaiStream(io.BytesIO(data))
-            if hasattr(x, "stream_for"):
-                x.stream_for = KaitaiStream
-        yield
-    finally:
-        for owner, name, value in saved:
-            setattr(owner, name, value)
 
 
 # --- one parser, both streams ---------------------------------------------------------
@@ -108,7 +84,7 @@ def _parse(cls: type, args: tuple[Any, ...], data: bytes, stock: bool) -> tuple[
     """(tree, error or None, the stream's position at the end) of ``cls(*args)`` over ``data``."""
     with contextlib.ExitStack() as stack:
         if stock:
-            stack.enter_context(stock_streams())
+            stack.enter_context(runtime_streams())
             stream: KaitaiStream = KaitaiStream(io.BytesIO(data))
         else:
             stream = MemoryStream(data)
@@ -188,10 +164,24 @@ def test_the_seeds_cover_every_format() -> None:
         assert len(seeds) >= 10
 
 
+def test_every_generated_module_a_cross_check_runs_reads_in_memory() -> None:
+    names = ["bson", "carla_recorder", "matrix_smt_record", "msgpack", "nanover_recording", "protobuf_wire",
+             "raskat_signal", "raskat_signal_file", "tar"]
+    modules = [sys.modules[f"recspec._ksy_fast.{n}"] for n in names]
+    assert all(x.__name__ in sys.modules for x in XCHECKS)
+    assert [m.KaitaiStream for m in modules] == [MemoryStream] * len(names)
+    with runtime_streams():
+        assert [m.KaitaiStream for m in modules] == [KaitaiStream] * len(names)
+        assert type(carla_x.stream_for(b"")) is KaitaiStream
+    assert [m.KaitaiStream for m in modules] == [MemoryStream] * len(names)
+    assert type(carla_x.stream_for(b"")) is MemoryStream
+    assert type(carla_x.stream_for(io.BytesIO(b""))) is MemoryStream
+
+
 def test_the_parsers_sized_fields_read_through_memory_streams_and_stock_ones_when_asked() -> None:
     """The comparison above compares two different streams: the generated CARLA
     parser's payloads are MemoryStreams after ``read_in_memory``, the runtime's
-    own under ``stock_streams``."""
+    own under ``runtime_streams``."""
     def payload_streams() -> set[type]:
         streams = set()
         for log in CARLA_SEEDS:
@@ -204,7 +194,7 @@ def test_the_parsers_sized_fields_read_through_memory_streams_and_stock_ones_whe
         return streams
 
     assert payload_streams() == {MemoryStream}
-    with stock_streams():
+    with runtime_streams():
         assert payload_streams() == {KaitaiStream}
 
 
@@ -341,7 +331,7 @@ REAL_NAMES = sorted({p.name for p in (CORPUS / "real").iterdir() if p.suffix != 
 
 
 def _report(path: Path, stock: bool) -> Any:
-    with stock_streams() if stock else contextlib.nullcontext():
+    with runtime_streams() if stock else contextlib.nullcontext():
         fr = check_file(path, fmt=None, variant=None, profile=None, cross_check="full", named=True)
     return None if fr is None else fr.to_json()
 

@@ -39,7 +39,7 @@ from recspec.reference.carla import Variant
 from recspec.report import FileReport, Finding
 
 from .. import _sample
-from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, MemoryStream, read_in_memory, stream_for, unread
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, read_in_memory, stream_for, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 from .._sink import add_late_findings
 
@@ -137,7 +137,7 @@ def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
     parser rejects; no other exception is expected (the fuzz target ``ksy``
     checks that).
     """
-    ks_io = MemoryStream(data)
+    ks_io = stream_for(data)
     try:
         root = unread(KS, variant.code, ks_io)
         root._read()

@@ -51,7 +51,7 @@ from recspec.reference import matrix_smt as b
 from recspec.report import FileReport, Finding
 
 from .. import _sample
-from .._kaitai import KAITAI_INPUT_ERRORS, MemoryStream, read_in_memory, stack_for_nesting
+from .._kaitai import KAITAI_INPUT_ERRORS, read_in_memory, stack_for_nesting, stream_for
 from .._kaitai import Divergence as _Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 from ._json import plain
@@ -91,7 +91,7 @@ def kaitai_parse(data: bytes) -> KS:
     """The Kaitai parse of a whole file; :class:`KaitaiRejected` when it fails."""
     try:
         with stack_for_nesting(b.MAX_DEPTH):  # the ksy bounds the depth at MAX_DEPTH too
-            root = KS(MemoryStream(data))  # parses (no debug mode)
+            root = KS(stream_for(data))  # parses (no debug mode)
         return root
     except RecursionError as e:  # pragma: no cover - bounded by the depth limit in the ksy
         raise KaitaiRejected(f"recursion: {e}", 0) from None

@@ -36,7 +36,7 @@ from recspec.reference.raskat_signal import (
 )
 from recspec.report import FileReport, Finding
 
-from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence, MemoryStream, read_in_memory
+from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence, read_in_memory, stream_for
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "kaitai_read", "same"]
@@ -101,7 +101,7 @@ def _cstr(raw: bytes) -> str:
 def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
     """The file as the Kaitai parser reads it; :class:`KaitaiRejected` if it does not."""
     try:
-        root = RaskatSignalFile(max_unpacked, MAX_DEPTH, MemoryStream(data))  # parses (no debug mode)
+        root = RaskatSignalFile(max_unpacked, MAX_DEPTH, stream_for(data))  # parses (no debug mode)
         if not root.is_xz:
             return SignalFile("raw", _signal(root.raw))
         members = []
@@ -118,7 +118,7 @@ def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
         if len(regular) != 1:
             raise KaitaiRejected(f"{len(regular)} regular tar members", 0, "tar")
         name, _, _, e = regular[0]
-        sig = RaskatSignal(MAX_DEPTH, MemoryStream(e.body))  # parses (no debug mode)
+        sig = RaskatSignal(MAX_DEPTH, stream_for(e.body))  # parses (no debug mode)
         return SignalFile("tar.xz", _signal(sig), name)
     except KAITAI_INPUT_ERRORS as e:
         raise KaitaiRejected.from_error(e, "kaitai: ", offset=0) from None
