@@ -185,7 +185,8 @@ class MemoryStream(KaitaiStream):  # type: ignore[misc]  # the runtime has no ty
     Every result, every exception (its class, message and attributes) and every
     position are the runtime's for the same bytes (``tests/test_kaitai_memory_stream.py``
     compares the two on every generated parser): the cross-check's findings quote
-    the exception and the position it names. Writing is not supported.
+    the exception and the position it names. Writing is not supported, nor the
+    runtime's deprecated ``ensure_fixed_contents`` (no compiler since 0.9 calls it).
 
     ``data`` is the bytes, or a ``BytesIO`` (what the generated parsers wrap a
     sized field's bytes in), read from its current position without moving it.
