@@ -45,7 +45,7 @@ from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
 from . import _fastpath, _runs
-from ._rules import QUAT_TOLERANCE, RULES_BY_ID
+from ._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE, QUAT_TOLERANCE, RULES_BY_ID
 from ._sniff import sniff
 from ._trace import MatrixTrace
 
@@ -67,10 +67,6 @@ STATE_KEYS = frozenset(("id", "i", "m", "p", "r"))
 _STATE_REQUIRED_ORDER = ("id", "i", "m", "p", "r")
 _OBJECT_REQUIRED_ORDER = ("id", "name", "type", "color")
 _OBJECT_REQUIRED = frozenset(_OBJECT_REQUIRED_ORDER)
-CMD_COMMON = ("ox", "oy", "oz")
-CMD_NEEDS = {"v": ("vx", "vy", "vz"), "r": ("ex", "ey", "ez"), "s": ("sr",),
-             "c": ("sx", "sy", "sz", "rx", "ry", "rz", "rw")}
-CMD_STYLE = ("r", "g", "b", "o")
 FLAGS = {"spec": {"i": False, "d": True},
          "compat": {"i": False, "d": True, "instantiated": False, "destroyed": True}}
 PROGRESS_EVERY = 4096  # frames

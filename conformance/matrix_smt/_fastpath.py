@@ -6,7 +6,9 @@ A frame written by the spec profile's encoder, ``{states: [...], cmd: [], t}``
 ``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is matched state by state
 with one compiled regular expression over its bytes; the lengths the pattern
 cannot check (the state's document length, the two string lengths) are compared
-in Python, and the numbers are unpacked with one struct call per vector. The
+in Python, and the numbers are unpacked with one struct call per vector. Debug
+commands in the spec encoder's shape (``{t: kind, ox, oy, oz, ...}``, every field
+a double) are matched the same way, one pattern per command (``_commands``). The
 fast path *declines* a frame (returns False, having changed nothing) as soon as
 anything differs from that shape or any rule could have something to say (an
 unknown or destroyed id, a bad flag, a non-finite number, a quaternion off unit
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from recspec.reference.matrix_smt import Entry
 
-from ._rules import QUAT_TOLERANCE
+from ._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE, QUAT_TOLERANCE
 
 if TYPE_CHECKING:
     from ._walk_state import WalkState
@@ -76,6 +78,8 @@ _NUMBER_GROUPS = (8, 10, 12, 15, 17, 19, 21)
 
 _STATES_HEAD = b"\x04states\x00"
 _TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
+_T_KEY = b"\x01t\x00"  # the time element's head, a double
+_CMD_KEY = b"\x04cmd\x00"  # the cmd element's head, an array
 _TIME_FIRST = b"\x01t\x00"  # a frame that starts with its time (a double), then states, then an empty cmd
 _EMPTY_CMD = b"\x04cmd\x00\x05\x00\x00\x00\x00"
 #: Bytes of one state element besides its key and metadata text (see _STATE).
@@ -89,6 +93,91 @@ _ONE = {1}
 _DOC = {_DOC_MINUS_META_LEN}
 _LO = 1.0 - QUAT_TOLERANCE + 1e-12  # strictly inside the tolerance: borderline norms take the full path
 _HI = 1.0 + QUAT_TOLERANCE - 1e-12
+
+
+#: A debug command as the spec encoder writes it: its kind, a one-letter string, under "t" first, then
+#: doubles under keys of one or two letters (which keys, in what order: ``_command_layout``). Groups:
+#: the element's key, the document's length field, the kind, the doubles' elements.
+_COMMAND = re.compile(
+    rb"\x03(\d{1,9})\x00(.{4})\x02t\x00\x02\x00\x00\x00([vrsc])\x00((?:\x01[a-z]{1,2}\x00.{8})+)\x00", re.DOTALL)
+#: One double element of a command's (its key in the group): they tile ``_COMMAND``'s last group.
+_COMMAND_NUMBER = re.compile(rb"\x01([a-z]{1,2})\x00.{8}", re.DOTALL)
+#: Bytes of a command's document besides its doubles: the length field, the "t" element, the final NUL.
+_COMMAND_FIXED = 14
+_CUBE_ROTATION = ("rx", "ry", "rz", "rw")
+_RAY = (("ox", "oy", "oz"), ("ex", "ey", "ez"))
+
+
+class _CommandLayout:
+    """A command kind with one sequence of keys: the unpacker of its doubles, and where the values
+    are that the rules read (the style, those that must be > 0, a cube's rotation, a ray's two ends)."""
+
+    __slots__ = ("positive", "quaternion", "ray", "style", "unpack")
+
+    def __init__(self, kind: str, keys: Sequence[str]) -> None:
+        self.unpack = struct.Struct("<" + "".join(f"{2 + len(key)}xd" for key in keys)).unpack
+        at = {key: i for i, key in enumerate(keys)}
+        self.style = tuple(at[key] for key in CMD_STYLE if key in at)
+        self.positive = tuple(at[key] for key in ("sr", "sx", "sy", "sz") if key in at)
+        self.quaternion = tuple(at[key] for key in _CUBE_ROTATION) if kind == "c" else ()
+        self.ray = tuple(tuple(at[key] for key in end) for end in _RAY) if kind == "r" else ()
+
+
+@functools.lru_cache(maxsize=256)
+def _command_layout(kind: bytes, keys: tuple[bytes, ...]) -> _CommandLayout | None:
+    """The layout of a command of ``kind`` with the double elements ``keys`` (in order), or None where
+    a rule has something to say about its keys: one missing (MATRIX-CMD-002), one unknown
+    (MATRIX-DOC-002), one twice (MATRIX-BSON-009)."""
+    names = [key.decode("ascii") for key in keys]
+    needed = {*CMD_COMMON, *CMD_NEEDS[kind.decode("ascii")]}
+    if len(set(names)) != len(names) or not needed <= set(names) <= needed.union(CMD_STYLE):
+        return None
+    return _CommandLayout(kind.decode("ascii"), names)
+
+
+def _commands(raw: bytes, at: int, end: int) -> int:
+    """The debug commands of the frame ``raw``'s cmd array (its length field at ``at``, its end at
+    ``end``): how many, where every one is in the spec encoder's shape and no rule has anything to
+    say about it (every field there once, finite, the style in [0, 1], a radius or half size > 0, a
+    cube's rotation of unit length, a ray that ends elsewhere than it starts); -1 otherwise (the
+    full walk then reads the frame). What a command's rules read depends on nothing the walk keeps."""
+    if end - at < 5 or _I32_AT(raw, at)[0] != end - at or raw[end - 1] != 0:
+        return -1
+    first, last = at + 4, end - 1
+    if first == last:
+        return 0
+    found = _COMMAND.findall(raw, first, last)
+    k = len(found)
+    if not k:
+        return -1
+    keys, dls, kinds, bodies = zip(*found)
+    sizes = [_COMMAND_FIXED + len(body) for body in bodies]
+    # findall skips what does not match: the matches must tile the array exactly
+    if sum(map(len, keys)) + sum(sizes) + 2 * k != last - first:
+        return -1
+    if keys != _INDEX[:k] if k <= len(_INDEX) else list(keys) != [str(i).encode() for i in range(k)]:
+        return -1
+    if list(_structs(k).ints(b"".join(dls))) != sizes:
+        return -1
+    for kind, body in zip(kinds, bodies):
+        layout = _command_layout(kind, tuple(_COMMAND_NUMBER.findall(body)))
+        if layout is None:
+            return -1
+        values = layout.unpack(body)
+        total = sum(values)
+        if total - total != 0.0:  # a NaN or an infinity among them
+            return -1
+        for i in layout.style:
+            if not 0.0 <= values[i] <= 1.0:
+                return -1
+        for i in layout.positive:
+            if not values[i] > 0.0:
+                return -1
+        if layout.quaternion and not _LO <= hypot(*[values[i] for i in layout.quaternion]) <= _HI:
+            return -1
+        if layout.ray and [values[i] for i in layout.ray[0]] == [values[i] for i in layout.ray[1]]:
+            return -1
+    return k
 
 
 class _Structs:
@@ -125,10 +214,24 @@ class FrameMatcher:
             return False
         walk = self.walk
         n = len(raw)
-        if raw[4:12] == _STATES_HEAD:  # {states, cmd: [], t}: the spec encoder's order
-            if n < 38 or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
+        commands = 0
+        if raw[4:12] == _STATES_HEAD:  # {states, cmd: [...], t}: the spec encoder's order
+            if n < 38 or raw[n - 1] != 0:
                 return False
-            array, end, t_at = 12, n - 22, n - 9  # the states array's length field and end, the time
+            if raw[n - 22:n - 9] == _TAIL:  # no debug command
+                array, end, t_at = 12, n - 22, n - 9  # the states array's length field and end, the time
+            elif raw[n - 12:n - 9] == _T_KEY:
+                # debug commands between the states and the time: the states array ends where its
+                # length field says, the cmd array runs from there to the time element
+                array, t_at = 12, n - 9
+                end = array + _I32_AT(raw, array)[0]
+                if end < array or raw[end:end + 5] != _CMD_KEY:
+                    return False
+                commands = _commands(raw, end + 5, n - 12)
+                if commands < 0:
+                    return False
+            else:
+                return False
         elif raw[4:7] == _TIME_FIRST and raw[15:23] == _STATES_HEAD:  # {t, states, cmd: []}: the same keys
             if n < 38 or raw[n - 11:n - 1] != _EMPTY_CMD or raw[n - 1] != 0:
                 return False
@@ -190,7 +293,7 @@ class FrameMatcher:
             norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
             if min(norms) < _LO or max(norms) > _HI:
                 return False
-            self.runs = b"d" not in flags
+            self.runs = b"d" not in flags and not commands  # (a run's layout has no command: _runs)
             if not self.runs:  # "d" destroys under both profiles
                 gone = [i for i, f in zip(ids, flags) if f == b"d"]
                 walk.destroyed.update(gone)
@@ -200,6 +303,9 @@ class FrameMatcher:
         if trace is not None:
             trace.fast_frame(entry.index, walk.states, t, list(zip(ids, ps[0::3], ps[1::3], ps[2::3]))
                              if k and trace.positions.wants(entry.index) else ())
+        if commands:
+            self.runs = False
+            walk.commands += commands
         walk.frames += 1
         walk.states += k
         self.states, self.producer = k, False

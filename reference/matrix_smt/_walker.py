@@ -132,7 +132,9 @@ class RecordingWalker:
             self.f.seek(offset)
             return self.f.read(n)
         self.f.seek(offset)
-        self._win = self.f.read(WINDOW)
+        # never more than the file holds: a read of WINDOW bytes allocates them all first, which
+        # costs a small file more than its whole check's reading
+        self._win = self.f.read(max(min(WINDOW, self.size - offset), n))
         self._win_at = offset
         return self._win[:n]
 
@@ -351,7 +353,7 @@ class RecordingWalker:
         start = pos - self._win_at
         if not (start >= 0 and start + n <= len(self._win)):
             self.f.seek(pos)
-            self._win = self.f.read(WINDOW)
+            self._win = self.f.read(max(min(WINDOW, self.size - pos), n))
             self._win_at = pos
             start = 0
         return memoryview(self._win)[start:start + n]
