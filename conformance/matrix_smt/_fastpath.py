@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import hypot
 from operator import sub
 from typing import TYPE_CHECKING, Any
@@ -35,7 +35,7 @@ from ._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE, QUAT_TOLERANCE
 if TYPE_CHECKING:
     from ._walk_state import WalkState
 
-__all__ = ["FrameMatcher"]
+__all__ = ["FrameMatcher", "objects"]
 
 _STATE = re.compile(
     rb"\x03(\d{1,9})\x00(.{4})"
@@ -450,3 +450,104 @@ def producer_findings(walk: WalkState, index: int, base: int, time_at: int, size
         walk.add("MATRIX-STATE-003", f"{path} is {text!r}, not {_SPEC_FLAGS}", base + at, None, path, _SPEC_FLAGS,
                  text, only="spec")
     walk.add(*producer_finding_args(index, base, time_at, size, 2), only=PRODUCER_RULES[2][1])
+
+
+# --- the objects array -----------------------------------------------------------------------------
+
+#: A scene object as the spec encoder writes it: ``{id: int32, name, color: [3 doubles], static, type}``
+#: then its type's geometry (``half_dimentions``: 3 doubles; ``radius``, and a capsule's ``half_height``:
+#: doubles; ``vertices``: arrays of 3 doubles). Groups: the element's key, the document's length field,
+#: the id, the name's length field and text, the colour, the type's length field and text, then the
+#: half dimensions, the radius, the half height, the vertices' length field and elements (those of the
+#: other geometries None).
+_OBJECT = re.compile(
+    rb"\x03(\d{1,9})\x00(.{4})"
+    rb"\x10id\x00(.{4})"
+    rb"\x02name\x00(.{4})([^\x00]*)\x00"
+    rb"\x04color\x00\x26\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8})\x00"
+    rb"\x08static\x00[\x00\x01]"
+    rb"\x02type\x00(.{4})(box|sphere|capsule|convex)\x00"
+    rb"(?:\x04half_dimentions\x00\x26\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8})\x00"
+    rb"|\x01radius\x00(.{8})(?:\x01half_height\x00(.{8}))?"
+    rb"|\x04vertices\x00(.{4})((?:\x04\d{1,9}\x00\x26\x00\x00\x00\x010\x00.{8}\x011\x00.{8}\x012\x00.{8}\x00)*)\x00)"
+    rb"\x00",
+    re.DOTALL,
+)
+#: One vertex of ``_OBJECT``'s vertices (its key, its three doubles' elements): they tile the group.
+_VERTEX = re.compile(rb"\x04(\d{1,9})\x00\x26\x00\x00\x00(.{33})\x00", re.DOTALL)
+_VEC3 = struct.Struct("<3xd3xd3xd").unpack
+_F64_1 = struct.Struct("<d").unpack
+_INF = float("inf")
+
+
+def _positive(raw: bytes | None) -> bool:
+    """A double's bytes hold a finite number > 0 (what MATRIX-OBJ-002 and MATRIX-NUM-002 leave alone)."""
+    return raw is not None and 0.0 < _F64_1(raw)[0] < _INF
+
+
+def objects(walk: WalkState, raw: bytes, spans_volume: Callable[[list[list[float]]], bool]) -> int:
+    """The objects array ``raw`` (the section's value: its length field to its final NUL), where every
+    object is in the spec encoder's shape and no rule has anything to say about it (a new id >= 0, a
+    valid UTF-8 name, a colour in [0, 1], its type's geometry alone, sizes > 0, a convex hull of at
+    least 4 vertices that spans a volume): the objects are recorded in the walk as the full walk
+    records them, and their number returned; else -1, with nothing changed (the caller decodes the
+    array and walks it in full). ``spans_volume``: the full walk's hull test."""
+    n = len(raw)
+    if _I32_AT(raw, 0)[0] != n or raw[n - 1] != 0:
+        return -1
+    pos, last = 4, n - 1
+    index = 0
+    found: dict[int, str] = {}
+    known = walk.objects
+    for m in _OBJECT.finditer(raw, 4, last):
+        if m.start() != pos:  # finditer skips what does not match: the matches must tile the array
+            return -1
+        key, dl, oid_b, name_len, name, color, type_len, gtype, hd, radius, half_height, vlen, verts = m.groups()
+        if key != (_INDEX[index] if index < len(_INDEX) else str(index).encode()):
+            return -1
+        if _I32_AT(dl)[0] != m.end() - m.start(2) or _I32_AT(name_len)[0] != len(name) + 1 \
+                or _I32_AT(type_len)[0] != len(gtype) + 1:
+            return -1
+        (oid,) = _I32_AT(oid_b)
+        if oid < 0 or oid in known or oid in found:
+            return -1
+        if not name.isascii():
+            try:
+                name.decode("utf-8")
+            except UnicodeDecodeError:
+                return -1
+        if not all(0.0 <= c <= 1.0 for c in _VEC3(color)):  # (a NaN compares False)
+            return -1
+        if gtype == b"box":
+            if hd is None or not all(0.0 < c < _INF for c in _VEC3(hd)):
+                return -1
+        elif gtype == b"sphere":
+            if not _positive(radius) or half_height is not None:
+                return -1
+        elif gtype == b"capsule":
+            if not (_positive(radius) and _positive(half_height)):
+                return -1
+        elif verts is None or not _hull(vlen, verts, spans_volume):
+            return -1
+        found[oid] = gtype.decode("ascii")
+        pos = m.end()
+        index += 1
+    if pos != last:
+        return -1
+    known.update(found)  # in the array's order, as the full walk adds them
+    return index
+
+
+def _hull(length: bytes, verts: bytes, spans_volume: Callable[[list[list[float]]], bool]) -> bool:
+    """A convex object's vertices (the array's length field and elements) are at least 4 points of
+    finite numbers, under the keys "0", "1"..., that span a volume."""
+    if _I32_AT(length)[0] != len(verts) + 5:
+        return False
+    found = _VERTEX.findall(verts)
+    if len(found) < 4 or 40 * len(found) + sum(len(k) for k, _ in found) != len(verts):
+        return False
+    if [k for k, _ in found] != [_INDEX[i] if i < len(_INDEX) else str(i).encode() for i in range(len(found))]:
+        return False
+    points = [list(_VEC3(xyz)) for _, xyz in found]
+    total = sum(map(sum, points))
+    return total - total == 0.0 and spans_volume(points)

@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 
+from . import _bson
 from ._bson import (
     _F64,
     _I32,
@@ -290,6 +291,18 @@ class RecordingWalker:
     def value(self, s: Section, path: str | None = None) -> Any:
         """Decode one top-level value (at most ``MAX_BUFFERED_SIZE`` bytes)."""
         return self._decode_value(s.type_code, s.offset, s.value_offset, self.last, path or s.key, 1)[0]
+
+    def value_bytes(self, s: Section) -> bytes | None:
+        """The bytes of the section ``s``'s value (a document or array: its length field to its final
+        NUL), undecoded, where :meth:`value` would decode them in one piece within every limit: inside
+        the file and the top-level document, at most ``MAX_BUFFERED_SIZE`` bytes and too few to hold
+        more than ``_bson.MAX_ELEMENTS`` elements (each takes 2 bytes at least); else None."""
+        n = s.end - s.value_offset
+        if s.type_code not in (T_DOCUMENT, T_ARRAY) or not 5 <= n <= MAX_BUFFERED_SIZE \
+                or n >= 2 * _bson.MAX_ELEMENTS or s.end > min(self.last, self.size):
+            return None
+        data = self._read(s.value_offset, n)
+        return data if len(data) == n else None
 
     def entries(self, s: Section, path: str | None = None, *, raw: bool = False) -> Iterator[Entry]:
         """Stream the elements of the array or document section ``s``, each decoded
