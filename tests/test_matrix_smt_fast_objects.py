@@ -178,3 +178,22 @@ def test_an_object_one_edit_away_gets_the_full_walks_report(index, key, value, p
 def test_recordings_with_objects_mutated_get_the_full_walks_report(file, seed, profile) -> None:  # type: ignore[no-untyped-def]
     data = mutate(file[0], 1 << 16, seed) if seed % 4 else file[0]
     assert _report(data, profile, True) == _report(data, profile, False)
+
+
+def test_frames_after_an_unreadable_objects_array_take_the_fast_path() -> None:
+    # the objects array breaks (a name that is not UTF-8): ids are then not judged, by either path; the
+    # frames still take the fast path, a destroyed id named again and an id of no object included
+    def state(oid: int, flag: str) -> b.Document:
+        return b.Document.of(("id", oid), ("i", flag), ("m", ""), ("p", b.Array.of_values([1.0, 2.0, 3.0])),
+                             ("r", b.Array.of_values([0.0, 0.0, 0.0, 1.0])))
+    frames = [b.Document.of(("states", b.Array.of_values(states)), ("cmd", b.Array()), ("t", float(i)))
+              for i, states in enumerate([[state(0, "d")], [state(0, "i"), state(99, "i")], [state(1, "i")]])]
+    data = bytearray(b.encode_document(b.Document.of(("objects", b.Array.of_values(_objects())),
+                                                     ("frames", b.Array.of_values(frames)))))
+    name = data.index(b"n1\x00")
+    data[name] = 0xFF
+    report = check_stream(io.BytesIO(bytes(data)), path="x", profile="spec")
+    assert [(f.rule, f.offset) for f in report.findings] == [("MATRIX-BSON-005", name)]
+    assert report.evidence["fast_path_frames"] == 3 and report.stats["states"] == 4
+    for profile in ("spec", "compat"):
+        assert _report(bytes(data), profile, True) == _report(bytes(data), profile, False)

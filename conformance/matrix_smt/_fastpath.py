@@ -283,7 +283,12 @@ class FrameMatcher:
                     return False
             ids = st.ints(b"".join(sids))
             idset = set(ids)
-            if len(idset) != k or not walk.objects.keys() >= idset or not walk.destroyed.isdisjoint(idset):
+            if len(idset) != k:
+                return False
+            # ids are judged against the objects only where the objects array could be read (as the
+            # full walk judges them: no finding about an id, no object destroyed, otherwise)
+            known = walk.objects_known
+            if known and (not walk.objects.keys() >= idset or not walk.destroyed.isdisjoint(idset)):
                 return False
             ps = st.p(b"".join(pbs))
             qs = st.r(b"".join(rbs))
@@ -293,8 +298,9 @@ class FrameMatcher:
             norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
             if min(norms) < _LO or max(norms) > _HI:
                 return False
-            self.runs = b"d" not in flags and not commands  # (a run's layout has no command: _runs)
-            if not self.runs:  # "d" destroys under both profiles
+            # (a run's layout has no command, and its ids name known objects: _runs)
+            self.runs = b"d" not in flags and not commands and known
+            if known and b"d" in flags:  # "d" destroys under both profiles
                 gone = [i for i, f in zip(ids, flags) if f == b"d"]
                 walk.destroyed.update(gone)
                 walk.destroyed_spec.update(gone)

@@ -22,6 +22,8 @@ class WalkState(Protocol):
     #: ``sink.add``: one finding
     add: Callable[..., None]
     objects: dict[int, str]  # id -> geometry type
+    #: False when the objects array could not be read: ids are not judged
+    objects_known: bool
     destroyed: set[int]
     destroyed_spec: set[int]
     frames: int
