@@ -505,8 +505,9 @@ def objects(walk: WalkState, raw: bytes, spans_volume: Callable[[list[list[float
     index = 0
     found: dict[int, str] = {}
     known = walk.objects
-    for m in _OBJECT.finditer(raw, 4, last):
-        if m.start() != pos:  # finditer skips what does not match: the matches must tile the array
+    while pos < last:
+        m = _OBJECT.match(raw, pos, last)  # (at pos: an array in another shape is declined at its first object)
+        if m is None:
             return -1
         key, dl, oid_b, name_len, name, color, type_len, gtype, hd, radius, half_height, vlen, verts = m.groups()
         if key != (_INDEX[index] if index < len(_INDEX) else str(index).encode()):
@@ -538,8 +539,6 @@ def objects(walk: WalkState, raw: bytes, spans_volume: Callable[[list[list[float
         found[oid] = gtype.decode("ascii")
         pos = m.end()
         index += 1
-    if pos != last:
-        return -1
     known.update(found)  # in the array's order, as the full walk adds them
     return index
 
