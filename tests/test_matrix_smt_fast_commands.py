@@ -7,29 +7,20 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
 
 import pytest
+from build_matrix_smt import checked_both_ways
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recspec.conformance.matrix_smt import check_stream
-from recspec.conformance.matrix_smt._locate import add_element_lengths
-from recspec.conformance.matrix_smt._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE, RULES_BY_ID
+from recspec.conformance.matrix_smt._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.fuzz.matrix_smt import mutate
 from recspec.reference import matrix_smt as b
 from recspec.strategies import matrix_files
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-def _report(data: bytes, profile: str, fast_path: bool) -> Any:
-    """What a report shows of ``data``: the walk's, with the element lengths ``check`` adds after it."""
-    r = check_stream(io.BytesIO(data), path="x", profile=profile, fast_path=fast_path)
-    add_element_lengths(r, io.BytesIO(data), len(data), RULES_BY_ID)
-    return ([(f.rule, f.severity, f.message, f.offset, f.length, f.path) for f in r.findings],
-            {p: (v.verdict, dict(v.rules)) for p, v in r.verdicts.items()}, repr(r.stats))
 
 
 def _fast_frames(data: bytes, profile: str = "spec") -> int:
@@ -103,12 +94,11 @@ def _edited(kind: str, **values: float) -> b.Document:
 def test_each_command_rule_is_left_to_the_full_walk(cmd: b.Document, rule: str, key: str | None) -> None:
     data = _recording([_command("s"), cmd])
     assert _fast_frames(data) == 0
-    fast = _report(data, "spec", True)
-    assert fast == _report(data, "spec", False)
+    fast = checked_both_ways(data, "spec")
     # the finding at the command (its element, 03 "1" 00 ...) or at the field's own element
     command_at = data.index(b"\x031\x00", data.index(b"\x04cmd\x00"))
     at = command_at if key is None else data.index(b"\x01" + key.encode() + b"\x00", command_at)
-    assert [(f[0], f[3]) for f in fast[0]] == [(rule, at)]
+    assert [(f.rule, f.offset) for f in fast.findings] == [(rule, at)]
 
 
 def test_a_field_twice_is_left_to_the_full_walk() -> None:
@@ -117,9 +107,8 @@ def test_a_field_twice_is_left_to_the_full_walk() -> None:
     cmd.values.append(0.0)
     data = _recording([cmd])
     assert _fast_frames(data) == 0
-    fast = _report(data, "spec", True)
-    assert fast == _report(data, "spec", False)
-    assert [(f[0], f[5]) for f in fast[0]] == [("MATRIX-BSON-009", "frames[0].cmd[0].ox")]
+    fast = checked_both_ways(data, "spec")
+    assert [(f.rule, f.path) for f in fast.findings] == [("MATRIX-BSON-009", "frames[0].cmd[0].ox")]
 
 
 def test_every_byte_of_the_commands_edited_gets_the_full_walks_report() -> None:
@@ -133,7 +122,7 @@ def test_every_byte_of_the_commands_edited_gets_the_full_walks_report() -> None:
             data = bytearray(clean)
             data[at] = (data[at] + delta) % 256
             taken += _fast_frames(bytes(data)) == 1
-            assert _report(bytes(data), "spec", True) == _report(bytes(data), "spec", False), (at, delta)
+            checked_both_ways(bytes(data), "spec")
     assert 0 < taken < 2 * (last - first)  # (a number's low bytes: clean still)
 
 
@@ -172,7 +161,7 @@ def test_a_command_one_edit_away_gets_the_full_walks_report(kinds, edit, where, 
             cmd.values[cmd.keys.index(end)] = cmd.values[cmd.keys.index(origin)]
     cmd._map = None
     data = _recording(commands)
-    assert _report(data, profile, True) == _report(data, profile, False)
+    checked_both_ways(data, profile)
 
 
 @SLOW
@@ -180,4 +169,4 @@ def test_a_command_one_edit_away_gets_the_full_walks_report(kinds, edit, where, 
        st.sampled_from(["spec", "compat"]))
 def test_recordings_with_commands_mutated_get_the_full_walks_report(file, seed, profile) -> None:  # type: ignore[no-untyped-def]
     data = mutate(file[0], 1 << 16, seed) if seed % 4 else file[0]
-    assert _report(data, profile, True) == _report(data, profile, False)
+    checked_both_ways(data, profile)

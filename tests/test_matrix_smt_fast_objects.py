@@ -10,26 +10,17 @@ import math
 from typing import Any
 
 import pytest
+from build_matrix_smt import checked_both_ways
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recspec.conformance.matrix_smt import _fastpath, check_stream
-from recspec.conformance.matrix_smt._locate import add_element_lengths
-from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.conformance.matrix_smt._seeds import BASE
 from recspec.fuzz.matrix_smt import mutate
 from recspec.reference import matrix_smt as b
 from recspec.strategies import matrix_files
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-def _report(data: bytes, profile: str, fast_path: bool) -> Any:
-    """What a report shows of ``data``: the walk's, with the element lengths ``check`` adds after it."""
-    r = check_stream(io.BytesIO(data), path="x", profile=profile, fast_path=fast_path)
-    add_element_lengths(r, io.BytesIO(data), len(data), RULES_BY_ID)
-    return ([(f.rule, f.severity, f.message, f.offset, f.length, f.path) for f in r.findings],
-            {p: (v.verdict, dict(v.rules)) for p, v in r.verdicts.items()}, repr(r.stats))
 
 
 def _taken(data: bytes, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -125,9 +116,8 @@ def test_each_object_rule_is_left_to_the_full_walk(objects: list[b.Document], ru
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     data = _recording(objects)
     assert _taken(data, monkeypatch) == [-1]
-    fast = _report(data, "spec", True)
-    assert fast == _report(data, "spec", False)
-    assert (rule, path) in [(f[0], f[5]) for f in fast[0]]
+    fast = checked_both_ways(data, "spec")
+    assert (rule, path) in [(f.rule, f.path) for f in fast.findings]
 
 
 def test_an_element_between_two_objects_is_left_to_the_full_walk(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,9 +132,8 @@ def test_an_element_between_two_objects_is_left_to_the_full_walk(monkeypatch: py
     rest = clean[4:arr] + array + clean[frames:]
     data = (len(rest) + 4).to_bytes(4, "little") + rest
     assert _taken(data, monkeypatch) == [-1]
-    fast = _report(data, "spec", True)
-    assert fast == _report(data, "spec", False)
-    assert ("MATRIX-OBJ-001", "objects[1]") in [(f[0], f[5]) for f in fast[0]]  # a null, not a document
+    fast = checked_both_ways(data, "spec")
+    assert ("MATRIX-OBJ-001", "objects[1]") in [(f.rule, f.path) for f in fast.findings]  # a null, not a document
 
 
 def test_every_byte_of_the_objects_edited_gets_the_full_walks_report() -> None:
@@ -155,7 +144,7 @@ def test_every_byte_of_the_objects_edited_gets_the_full_walks_report() -> None:
         for delta in (1, 0x80):
             data = bytearray(clean)
             data[at] = (data[at] + delta) % 256
-            assert _report(bytes(data), "spec", True) == _report(bytes(data), "spec", False), (at, delta)
+            checked_both_ways(bytes(data), "spec")
 
 
 _VALUES = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.0, 1.5, math.nan, math.inf, 5e-324, 0, 3, b.Int64(1), "x",
@@ -169,7 +158,7 @@ def test_an_object_one_edit_away_gets_the_full_walks_report(index, key, value, p
     if value is _DELETE and key not in _objects()[index].keys:
         value = 1.0
     data = _recording(_edited(index, key, value))
-    assert _report(data, profile, True) == _report(data, profile, False)
+    checked_both_ways(data, profile)
 
 
 @SLOW
@@ -177,7 +166,7 @@ def test_an_object_one_edit_away_gets_the_full_walks_report(index, key, value, p
        st.sampled_from(["spec", "compat"]))
 def test_recordings_with_objects_mutated_get_the_full_walks_report(file, seed, profile) -> None:  # type: ignore[no-untyped-def]
     data = mutate(file[0], 1 << 16, seed) if seed % 4 else file[0]
-    assert _report(data, profile, True) == _report(data, profile, False)
+    checked_both_ways(data, profile)
 
 
 def test_frames_after_an_unreadable_objects_array_take_the_fast_path() -> None:
@@ -196,4 +185,4 @@ def test_frames_after_an_unreadable_objects_array_take_the_fast_path() -> None:
     assert [(f.rule, f.offset) for f in report.findings] == [("MATRIX-BSON-005", name)]
     assert report.evidence["fast_path_frames"] == 3 and report.stats["states"] == 4
     for profile in ("spec", "compat"):
-        assert _report(bytes(data), profile, True) == _report(bytes(data), profile, False)
+        checked_both_ways(bytes(data), profile)
