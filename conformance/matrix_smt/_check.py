@@ -8,11 +8,14 @@ are streamed one at a time. The state kept across frames is the object table,
 the set of destroyed ids and the previous frame's time.
 
 Frames in the document's canonical shape (spec key order, doubles, ``"i"`` /
-``"d"``, no debug command), and under compat frames in the producer's layout,
-go through ``_fastpath``, which matches a whole state
-with one regular expression; anything else, and any frame where the fast path
-sees something a rule could report, is decoded and checked in full. Both paths
-give the same findings (a property test holds them to it).
+``"d"``, debug commands of doubles), and under compat frames in the producer's
+layout, go through ``_fastpath``, which matches a whole state (and a whole
+command) with one regular expression; anything else, and any frame where the
+fast path sees something a rule could report, is decoded and checked in full.
+The objects array in the spec encoder's shape is read the same way
+(``_fastpath.objects``), unless the caller has it decoded already. Both paths
+give the same findings (property tests hold them to it; ``fast_path=False``
+turns every fast path off).
 """
 
 from __future__ import annotations
