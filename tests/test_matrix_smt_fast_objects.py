@@ -1,7 +1,8 @@
 """The fast path's objects array (``_fastpath.objects``): an array of objects in the spec encoder's shape is
 read from its bytes without decoding it, where no rule has anything to say about them; on generated
-recordings, on recordings mutated, one edit or one byte away from an object's rules, the report (findings
-with their offsets, lengths and paths, both profiles' verdicts, the counts) is the full walk's."""
+recordings one edit or one byte away from an object's rules, the report (findings with their offsets,
+lengths and paths, both profiles' verdicts, the counts) is the full walk's (generated recordings, mutated:
+``test_matrix_smt_fast_commands.py``)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,7 @@ from hypothesis import strategies as st
 
 from recspec.conformance.matrix_smt import _fastpath, check_stream
 from recspec.conformance.matrix_smt._seeds import BASE
-from recspec.fuzz.matrix_smt import mutate
 from recspec.reference import matrix_smt as b
-from recspec.strategies import matrix_files
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -158,14 +157,6 @@ def test_an_object_one_edit_away_gets_the_full_walks_report(index, key, value, p
     if value is _DELETE and key not in _objects()[index].keys:
         value = 1.0
     data = _recording(_edited(index, key, value))
-    checked_both_ways(data, profile)
-
-
-@SLOW
-@given(st.one_of(matrix_files(max_frames=2), matrix_files(max_frames=2, valid=False)), st.integers(0, 2**32 - 1),
-       st.sampled_from(["spec", "compat"]))
-def test_recordings_with_objects_mutated_get_the_full_walks_report(file, seed, profile) -> None:  # type: ignore[no-untyped-def]
-    data = mutate(file[0], 1 << 16, seed) if seed % 4 else file[0]
     checked_both_ways(data, profile)
 
 
