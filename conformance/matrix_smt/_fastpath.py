@@ -80,7 +80,7 @@ _STATES_HEAD = b"\x04states\x00"
 _TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
 _T_KEY = b"\x01t\x00"  # the time element's head, a double
 _CMD_KEY = b"\x04cmd\x00"  # the cmd element's head, an array
-_TIME_FIRST = b"\x01t\x00"  # a frame that starts with its time (a double), then states, then an empty cmd
+_TIME_FIRST = _T_KEY  # a frame that starts with its time (a double), then states, then an empty cmd
 _EMPTY_CMD = b"\x04cmd\x00\x05\x00\x00\x00\x00"
 #: Bytes of one state element besides its key and metadata text (see _STATE).
 _STATE_FIXED = 125

@@ -28,6 +28,7 @@ class WalkState(Protocol):
     destroyed_spec: set[int]
     frames: int
     states: int
+    commands: int
     prev_time: float | None
     last_time: float | None
     trace: MatrixTrace | None
