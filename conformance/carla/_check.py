@@ -80,6 +80,12 @@ _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 _TIMES = frozenset((K.PLATFORM_TIME, K.VISUAL_TIME))
 _LABELS = {k: k.label for k in K}
 _FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
+#: The kinds the per-packet paths compare with, as module constants: on Python 3.11 reading a member off
+#: the enum class (``K.FRAME_END``) is a lookup of about 0.4 us, which a packet would pay several times.
+(_K_ANIM_VEHICLE_WHEELS, _K_COLLISION, _K_EVENT_ADD, _K_EVENT_DEL, _K_EVENT_PARENT, _K_FRAME_COUNTER, _K_FRAME_END,
+ _K_FRAME_START, _K_POSITION, _K_RAW, _K_WALKER_BONES) = (
+    K.ANIM_VEHICLE_WHEELS, K.COLLISION, K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.FRAME_COUNTER, K.FRAME_END,
+    K.FRAME_START, K.POSITION, K.RAW, K.WALKER_BONES)
 
 
 # --- the walk ----------------------------------------------------------------------
@@ -167,7 +173,7 @@ class _Walk:
             self._order(kind, raw)
             return
         sink = self.sink
-        if kind is K.FRAME_START:
+        if kind is _K_FRAME_START:
             self.frame_start(raw)
             if self.trace is not None:
                 self.trace.frame_start(*(self.prev_start[1:3] if self.prev_start is not None else (None, None)))
@@ -177,14 +183,14 @@ class _Walk:
                      raw.offset, 5 + len(raw.payload), self._path(kind))
         else:
             self.packet_index += 1
-        if kind is K.FRAME_END:
+        if kind is _K_FRAME_END:
             if raw.payload:
                 sink.add("CARLA-PACKET-001", f"FrameEnd payload is {len(raw.payload)} bytes, its layout implies 0",
                          raw.offset, 5 + len(raw.payload), self._path(kind), 0, len(raw.payload))
             if self.in_frame:
                 self.frame_end(raw)
             return
-        if kind is K.RAW:
+        if kind is _K_RAW:
             if raw.packet_id >= 100:
                 sink.add("CARLA-PACKET-003", f"user packet id {raw.packet_id} ({len(raw.payload)} bytes) kept as raw",
                          raw.offset, 5 + len(raw.payload), self._path(kind))
@@ -195,14 +201,14 @@ class _Walk:
             return
         if self.in_frame:
             self._order(kind, raw)
-        if kind is K.FRAME_COUNTER:
+        if kind is _K_FRAME_COUNTER:
             sink.add("CARLA-PACKET-004", "FrameCounter packet in a recorder file", raw.offset, 5 + len(raw.payload),
                      self._path(kind))
         if kind in _FIXED_KINDS:
             self._fixed(kind, raw)
             return
         try:
-            if kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
+            if kind is _K_ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
                 alive = self.alive
                 for i, (pos, actor) in enumerate(dec.anim_wheel_ids(raw.payload, raw.payload_offset, self._path(kind))):
                     if actor not in alive:
@@ -210,7 +216,7 @@ class _Walk:
                                  f"AnimVehicleWheels record refers to actor {actor}, which is not alive",
                                  raw.payload_offset + pos, 4, self._path(kind, f"/record[{i}].database_id"), None,
                                  actor)
-            elif kind is K.EVENT_ADD and self.fast and self.trace is None and \
+            elif kind is _K_EVENT_ADD and self.fast and self.trace is None and \
                     (scan := dec.scan_event_add(raw.payload, self.v.vec_f64)) is not None:
                 self.event_adds(raw, scan)  # fast path: no object per attribute
             else:
@@ -399,6 +405,11 @@ class _Walk:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
                     return t, k, last
+        if room is not None and room < 2 * (reader.tell() - prev[3] + 5):
+            # the rest of the file holds fewer than two frames of the size of the one walked last (a short log,
+            # a log's last frames): a template proves frames of one shape, and the first frame it proves costs
+            # about what walking it does, so it could not repay its making; the walk goes on packet by packet
+            return None
         t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
                            lacking=self.sink.only_counted_one("CARLA-FRAME-011"))
         if t is None:
@@ -436,7 +447,7 @@ class _Walk:
                  stride: int) -> None:
         alive = self.alive
         for i, actor in enumerate(ids):
-            if actor not in alive and not (kind is K.COLLISION and actor == NOT_AN_ACTOR):
+            if actor not in alive and not (kind is _K_COLLISION and actor == NOT_AN_ACTOR):
                 self.sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {actor}, which is not alive",
                               raw.payload_offset + 2 + index_of[i] * stride, stride,
                               self._path(kind, f"/record[{index_of[i]}].{what}"), None, actor)
@@ -447,14 +458,14 @@ class _Walk:
         alive = self.alive
         if kind in ACTOR_FIRST:
             ids = list(map(_FIRST, flat))
-            if kind is K.POSITION:
+            if kind is _K_POSITION:
                 self.position_records += len(ids)
                 if self.trace is not None:
                     self.trace.position_records(flat)
             if not alive.issuperset(ids):
                 bad = [i for i, a in enumerate(ids) if a not in alive]
                 self._missing([ids[i] for i in bad], kind, raw, "database_id", bad, self._stride(kind))
-        elif kind is K.EVENT_DEL:
+        elif kind is _K_EVENT_DEL:
             stride = self._stride(kind)
             sink = self.sink
             for i, (actor,) in enumerate(flat):
@@ -466,13 +477,13 @@ class _Walk:
                     sink.add("CARLA-ACTOR-003", f"EventDel of actor {actor}, which is not alive",
                              raw.payload_offset + 2 + i * stride, stride,
                              self._path(kind, f"/record[{i}].database_id"), None, actor)
-        elif kind is K.EVENT_PARENT:
+        elif kind is _K_EVENT_PARENT:
             for col, what in ((0, "database_id"), (1, "database_id_parent")):
                 ids = list(map(itemgetter(col), flat))
                 if not alive.issuperset(ids):
                     bad = [i for i, a in enumerate(ids) if a not in alive]
                     self._missing([ids[i] for i in bad], kind, raw, what, bad, self._stride(kind))
-        elif kind is K.COLLISION:
+        elif kind is _K_COLLISION:
             for col, what in ((1, "database_id1"), (2, "database_id2")):
                 ids = list(map(itemgetter(col), flat))
                 if not alive.issuperset(ids):
@@ -644,9 +655,9 @@ class _Walk:
             if not faults or hi == lo:
                 if not clean:
                     self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
-                                raw.payload_offset, self._path(K.EVENT_ADD, f"/record[{i}]"))
+                                raw.payload_offset, self._path(_K_EVENT_ADD, f"/record[{i}]"))
                 continue
-            path = self._path(K.EVENT_ADD, f"/record[{i}]")
+            path = self._path(_K_EVENT_ADD, f"/record[{i}]")
             if not clean:
                 self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
                             raw.payload_offset, path)
@@ -689,7 +700,7 @@ class _Walk:
         sink = self.sink
         alive = self.alive
         # the kind names the records' class (casts: no runtime check on this path)
-        if kind is K.EVENT_ADD:
+        if kind is _K_EVENT_ADD:
             for i, r in enumerate(cast("tuple[dec.EventAdd, ...]", records)):
                 path = self._path(kind, f"/record[{i}]")
                 if self.trace is not None:
@@ -713,7 +724,7 @@ class _Walk:
                              f"{kind.label} record refers to actor {rec.database_id}, which is not alive",
                              raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None,
                              rec.database_id)
-                if kind is K.WALKER_BONES:
+                if kind is _K_WALKER_BONES:
                     for j, b in enumerate(cast(dec.WalkerBones, rec).bones):
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
 
@@ -956,7 +967,7 @@ def _deletions(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> byt
     sink = walk.sink
     if not (sink.only_counted_one("CARLA-ORDER-002") and sink.only_counted_one("CARLA-ACTOR-003")):
         return None
-    position = walk.order.get(K.EVENT_DEL)
+    position = walk.order.get(_K_EVENT_DEL)
     late = position is not None and position < walk.last_order  # CARLA-ORDER-001 for every packet
     if late and not sink.only_counted_one("CARLA-ORDER-001"):
         return None
@@ -1066,12 +1077,12 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
             else:
                 walk.packet(raw)
                 prev_id, prev_payload = raw.packet_id, raw.payload
-                if raw.kind is K.EVENT_DEL and runs and walk.in_frame:  # EventDel packets that differ, in bulk
+                if raw.kind is _K_EVENT_DEL and runs and walk.in_frame:  # EventDel packets that differ, in bulk
                     last = _deletions(walk, raw, reader)
                     if last is not None:
                         prev_payload = last
             if not walk.in_frame and runs and (walk.bulk_frames(reader) or (
-                    raw.kind is K.FRAME_END and _repeat_frames(walk, reader))):  # in a frame, the common case
+                    raw.kind is _K_FRAME_END and _repeat_frames(walk, reader))):  # in a frame, the common case
                 prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
             if progress is not None and walk.packets >= next_progress:
                 progress(reader.tell(), size)
