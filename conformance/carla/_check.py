@@ -17,7 +17,7 @@ import struct
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from heapq import merge
 from itertools import compress, islice, repeat
 from operator import itemgetter, ne
@@ -80,12 +80,26 @@ _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 _TIMES = frozenset((K.PLATFORM_TIME, K.VISUAL_TIME))
 _LABELS = {k: k.label for k in K}
 _FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
+#: Per vector width (``Variant.vec_f64``): the fixed-record kinds whose one judged field is the actor id, the
+#: first (CARLA-ACTOR-001; no flag, no enum), with their record sizes.
+_ACTOR_ONLY_SIZES = {vec_f64: {kind: dec.record_struct(kind, vec_f64).size for kind in ACTOR_FIRST
+                               if kind not in FLAGS and kind not in ENUMS} for vec_f64 in (False, True)}
+#: A packet of at most this many records of such a kind has its actor ids read by a ``struct`` made for its
+#: record count (``_actor_ids``, kept); one of more takes the whole way, a tuple per record.
+ACTOR_IDS_MAX_RECORDS = 64
+
+
+@lru_cache(maxsize=1024)
+def _actor_ids(size: int, count: int) -> Callable[[bytes], tuple[int, ...]]:
+    """Reads the actor ids (each record's first u32) of a payload of ``count`` records of ``size`` bytes
+    after its u16 count, in one call."""
+    return struct.Struct("<2x" + f"I{size - 4}x" * count).unpack
 #: The kinds the per-packet paths compare with, as module constants: on Python 3.11 reading a member off
 #: the enum class (``K.FRAME_END``) is a lookup of about 0.4 us, which a packet would pay several times.
 (_K_ANIM_VEHICLE_WHEELS, _K_COLLISION, _K_EVENT_ADD, _K_EVENT_DEL, _K_EVENT_PARENT, _K_FRAME_COUNTER, _K_FRAME_END,
- _K_FRAME_START, _K_POSITION, _K_RAW, _K_WALKER_BONES) = (
+ _K_FRAME_START, _K_PHYSICS_CONTROL, _K_POSITION, _K_RAW, _K_WALKER_BONES) = (
     K.ANIM_VEHICLE_WHEELS, K.COLLISION, K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.FRAME_COUNTER, K.FRAME_END,
-    K.FRAME_START, K.POSITION, K.RAW, K.WALKER_BONES)
+    K.FRAME_START, K.PHYSICS_CONTROL, K.POSITION, K.RAW, K.WALKER_BONES)
 
 
 # --- the walk ----------------------------------------------------------------------
@@ -117,6 +131,9 @@ class _Walk:
         self.trace: CarlaTrace | None = None
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
+        #: the fixed-record kinds ``_fixed`` judges from their actor ids alone, with their record sizes
+        #: (emptied where every packet is to take the whole way: ``fast_path=False``, a trace)
+        self.actor_only = _ACTOR_ONLY_SIZES[variant.vec_f64]
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
         self.reference: Reference | None = None  # the last frame proved clean field by field
         self.proved: tuple[FrameTemplate, bytes] | None = None  # that frame, until it becomes the reference
@@ -219,6 +236,8 @@ class _Walk:
             elif kind is _K_EVENT_ADD and self.fast and self.trace is None and \
                     (scan := dec.scan_event_add(raw.payload, self.v.vec_f64)) is not None:
                 self.event_adds(raw, scan)  # fast path: no object per attribute
+            elif self.fast and self._clean_records(kind, raw.payload):
+                pass  # fast path: records that decode and break no rule, read without their objects
             else:
                 body = dec.decode_body(kind, raw.payload, self.v, raw.payload_offset, self._path(kind))
                 if isinstance(body, tuple):
@@ -228,7 +247,19 @@ class _Walk:
                      getattr(e, "expected", None), getattr(e, "actual", None))
 
     def _fixed(self, kind: K, raw: dec.RawPacket) -> None:
-        """A packet of fixed-size records; its path is made only for a finding."""
+        """A packet of fixed-size records; its path is made only for a finding. The usual packet of a kind
+        whose one judged field is the actor id (``actor_only``) is judged from its ids alone, read with one
+        ``struct`` call made for its record count (``_actor_ids``): when its count fits its size and every
+        id is alive, it has no finding; anything else takes the whole way below."""
+        payload = raw.payload
+        size = self.actor_only.get(kind)
+        if size is not None and len(payload) >= 2:
+            count = payload[0] | payload[1] << 8
+            if len(payload) == 2 + count * size and count <= ACTOR_IDS_MAX_RECORDS and \
+                    self.alive.issuperset(_actor_ids(size, count)(payload)):
+                if kind is _K_POSITION:
+                    self.position_records += count
+                return
         try:
             flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
         except DecodeError as e:
@@ -237,6 +268,23 @@ class _Walk:
             return
         if flat:
             self.fixed_records(kind, raw, flat)
+
+    def _clean_records(self, kind: K, payload: bytes) -> bool:
+        """Whether a PhysicsControl or WalkerBones payload decodes and its records break no rule, found from
+        their actor ids and bone names alone (``physics_control_ids``, ``walker_bones_scan``): then decoding
+        it and walking its records (``variable_records``) would add nothing. False says nothing: the packet
+        takes the whole way."""
+        if kind is _K_PHYSICS_CONTROL:
+            wheels = self.v.wheel_physics_size
+            ids = None if wheels is None else dec.physics_control_ids(payload, wheels)
+            return ids is not None and self.alive.issuperset(ids)
+        if kind is _K_WALKER_BONES:
+            scan = dec.walker_bones_scan(payload, self.v.vec_f64)
+            if scan is None:
+                return False
+            names = b"".join(scan[1])  # valid UTF-8 without NUL (CARLA-STRING-001, -002): ASCII without NUL
+            return self.alive.issuperset(scan[0]) and names.isascii() and b"\0" not in names
+        return False
 
     def _order(self, kind: K, raw: dec.RawPacket) -> None:
         # a finding past its rule's stored findings is only counted: its message and path are not made
@@ -1066,6 +1114,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     reader = dec.PacketReader(f, variant, offset, size)
     stopped = False
     runs = fast_path and walk.trace is None
+    if not runs:
+        walk.actor_only = {}  # every fixed-record packet the whole way (the tests compare the two)
     frame_end = variant.id_of[K.FRAME_END]
     try:
         prev_id, prev_payload = -1, b""
