@@ -3,8 +3,8 @@
 A log of a few frames (the seed corpus's, a writer's test output, a fuzzer's input) is walked
 packet by packet; three shorter ways serve it:
 
-* a fixed-record packet of a kind whose one judged field is the actor id is judged from its ids
-  alone (``_Walk._fixed``, ``_actor_ids``);
+* a fixed-record packet is judged from the fields the rules judge (actor ids, flags, enums) alone,
+  read by one ``struct`` call (``_Walk._fixed``, ``_judged_fields``), but Collision and EventDel;
 * a PhysicsControl or WalkerBones packet is read without its objects (``physics_control_ids``,
   ``walker_bones_scan``) and left there when it decodes and breaks no rule;
 * no frame template is built where fewer than two frames of the last one's size remain.
@@ -131,15 +131,15 @@ class _Taken:
         self.records = 0
         self.ids = 0
         clean = carla_check._Walk._clean_records
-        actor_ids = carla_check._actor_ids
+        judged_fields = carla_check._judged_fields
 
         def counted_clean(walk: Any, kind: K, payload: bytes) -> bool:
             taken = clean(walk, kind, payload)
             self.records += taken
             return taken
 
-        def counted_ids(size: int, count: int) -> Any:
-            read = actor_ids(size, count)
+        def counted_ids(record: str, count: int) -> Any:
+            read = judged_fields(record, count)
 
             def reading(payload: bytes) -> tuple[int, ...]:
                 self.ids += 1
@@ -147,7 +147,7 @@ class _Taken:
             return reading
 
         monkeypatch.setattr(carla_check._Walk, "_clean_records", counted_clean)
-        monkeypatch.setattr(carla_check, "_actor_ids", counted_ids)
+        monkeypatch.setattr(carla_check, "_judged_fields", counted_ids)
 
 
 @pytest.mark.parametrize("path", sorted(CORPUS.rglob("*.log")), ids=lambda p: p.name)
@@ -162,10 +162,11 @@ def test_the_short_ways_run_on_the_corpus(monkeypatch: pytest.MonkeyPatch) -> No
     taken = _Taken(monkeypatch)
     _check((CORPUS / "valid" / "0.9.15.log").read_bytes(), fast_path=True)
     # 0.9.15.log, four frames: one PhysicsControl and four WalkerBones packets (two of them empty), all clean;
-    # packets with records, every id alive, of the kinds judged by their ids alone: Position 4, AnimWalker 2,
-    # VehicleLight 4, AnimBiker 4, Kinematics 4, BoundingBox 1, TrafficLightTime 1
+    # fixed-record packets with records, every id alive and every flag and enum in range: Position 4,
+    # AnimWalker 2, VehicleLight 4, AnimBiker 4, Kinematics 4, BoundingBox 1, TrafficLightTime 1, State 4,
+    # AnimVehicle 4, SceneLight 1, EventParent 1 (its Collision and EventDel packets take the whole way)
     assert taken.records == 5
-    assert taken.ids == 20
+    assert taken.ids == 30
     before = taken.records, taken.ids
     _check((CORPUS / "valid" / "0.9.15.log").read_bytes(), fast_path=False)
     assert (taken.records, taken.ids) == before  # the slow way takes none
@@ -200,6 +201,33 @@ def test_a_dead_actor_in_a_short_way_packet_is_found_where_the_whole_way_finds_i
     found = [(f.rule, f.path, f.actual) for f in report.findings if f.rule == "CARLA-ACTOR-001"]
     assert found == [("CARLA-ACTOR-001", "frame[0]/packet[1]:Position/record[0].database_id", 5),
                      ("CARLA-ACTOR-001", "frame[0]/packet[2]:PhysicsControl/record[0].database_id", 5)]
+
+
+def test_a_flag_or_enum_out_of_range_is_found_where_the_whole_way_finds_it() -> None:
+    """A State whose frozen flag is 2 and light state 3 (0.9.4-0.9.5 has three: 0..2), and a SceneLight whose
+    light group is 5 (0..4): CARLA-VALUE-001, -ENUM-002 and -ENUM-004 at the record."""
+    v = VARIANTS["0.9.4-0.9.5"]
+
+    def p(kind: K, body: Any) -> m.Packet:
+        return m.Packet(kind, body, v.id_of[kind])
+
+    vec = m.Vec3(0.0, 0.0, 0.0)
+    add = m.EventAdd(4, 1, vec, m.Rotator(0.0, 0.0, 0.0), 1, "traffic.light", ())
+    packets = (p(K.FRAME_START, m.FrameStart(1, -1.0, 0.0)), p(K.EVENT_ADD, (add,)),
+               p(K.STATE, (m.TrafficLightState(4, 2, 1.5, 3),)), p(K.FRAME_END, m.FrameEnd()))
+    data = m.encode(m.Recording(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"), packets), variant=v)
+    report = carla_check.check_stream(io.BytesIO(data), path="x", variant=v, profile="spec")
+    state = "frame[0]/packet[2]:State/record[0]"
+    assert [(f.rule, f.path, f.actual) for f in report.findings if f.path.startswith(state)] == [
+        ("CARLA-VALUE-001", f"{state}.is_frozen", 2), ("CARLA-ENUM-002", f"{state}.state", 3)]
+    v = VARIANTS["0.9.10-0.9.11"]
+    light = m.SceneLight(3, 1.0, m.Color(1.0, 1.0, 1.0, 1.0), 1, 5)
+    packets = (p(K.FRAME_START, m.FrameStart(1, -1.0, 0.0)), m.Packet(K.SCENE_LIGHT, (light,), v.id_of[K.SCENE_LIGHT]),
+               m.Packet(K.FRAME_END, m.FrameEnd(), v.id_of[K.FRAME_END]))
+    data = m.encode(m.Recording(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"), packets), variant=v)
+    report = carla_check.check_stream(io.BytesIO(data), path="x", variant=v, profile="spec")
+    assert ("CARLA-ENUM-004", "frame[0]/packet[1]:SceneLight/record[0].light_group", 5) in \
+        [(f.rule, f.path, f.actual) for f in report.findings]
 
 
 def test_a_short_log_builds_no_frame_template(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -40,7 +40,7 @@ from ._detect import (  # noqa: F401 - re-exported
     detect_variant,
 )
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
-from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, build_template
+from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, _field_offsets, build_template
 from ._rules import RULES_BY_ID
 from ._sniff import MAGIC_FIELD, sniff
 from ._trace import CarlaTrace
@@ -80,26 +80,71 @@ _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 _TIMES = frozenset((K.PLATFORM_TIME, K.VISUAL_TIME))
 _LABELS = {k: k.label for k in K}
 _FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
-#: Per vector width (``Variant.vec_f64``): the fixed-record kinds whose one judged field is the actor id, the
-#: first (CARLA-ACTOR-001; no flag, no enum), with their record sizes.
-_ACTOR_ONLY_SIZES = {vec_f64: {kind: dec.record_struct(kind, vec_f64).size for kind in ACTOR_FIRST
-                               if kind not in FLAGS and kind not in ENUMS} for vec_f64 in (False, True)}
-#: A packet of at most this many records of such a kind has its actor ids read by a ``struct`` made for its
-#: record count (``_actor_ids``, kept); one of more takes the whole way, a tuple per record.
-ACTOR_IDS_MAX_RECORDS = 64
-
-
-@lru_cache(maxsize=1024)
-def _actor_ids(size: int, count: int) -> Callable[[bytes], tuple[int, ...]]:
-    """Reads the actor ids (each record's first u32) of a payload of ``count`` records of ``size`` bytes
-    after its u16 count, in one call."""
-    return struct.Struct("<2x" + f"I{size - 4}x" * count).unpack
 #: The kinds the per-packet paths compare with, as module constants: on Python 3.11 reading a member off
 #: the enum class (``K.FRAME_END``) is a lookup of about 0.4 us, which a packet would pay several times.
 (_K_ANIM_VEHICLE_WHEELS, _K_COLLISION, _K_EVENT_ADD, _K_EVENT_DEL, _K_EVENT_PARENT, _K_FRAME_COUNTER, _K_FRAME_END,
  _K_FRAME_START, _K_PHYSICS_CONTROL, _K_POSITION, _K_RAW, _K_WALKER_BONES) = (
     K.ANIM_VEHICLE_WHEELS, K.COLLISION, K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.FRAME_COUNTER, K.FRAME_END,
     K.FRAME_START, K.PHYSICS_CONTROL, K.POSITION, K.RAW, K.WALKER_BONES)
+
+#: A packet of at most this many fixed-size records has its judged fields read by a ``struct`` made for its
+#: record count (``_judged_fields``, kept); one of more takes the whole way, a tuple per record.
+JUDGED_MAX_RECORDS = 64
+
+#: The plan of a fixed-record kind's judged fields (``_judged_plans``): its record size, the ``struct`` format
+#: of one record reading only those fields, how many it reads, which are actor ids (CARLA-ACTOR-001) and
+#: which must stay below a bound (flags below 2, CARLA-VALUE-001; enums below their number of values).
+_JudgedPlan = tuple[int, str, int, tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+def _judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
+    """Per fixed-record kind of ``variant`` that ``_Walk._fixed`` may judge from its fields alone, its plan:
+    the kinds whose first field is an actor id, EventParent (both ids), and the kinds of flags and enums,
+    but Collision (an id that may be NOT_AN_ACTOR) and EventDel (it deletes). Made once per variant."""
+    plans = _JUDGED_PLANS.get(variant.name)
+    if plans is None:
+        plans = _JUDGED_PLANS[variant.name] = _make_judged_plans(variant)
+    return plans
+
+
+_JUDGED_PLANS: dict[str, dict[K, _JudgedPlan]] = {}
+
+
+def _make_judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
+    plans: dict[K, _JudgedPlan] = {}
+    for kind in _FIXED_KINDS:
+        if kind is _K_COLLISION or kind is _K_EVENT_DEL or not (
+                kind in ACTOR_FIRST or kind in FLAGS or kind in ENUMS or kind is _K_EVENT_PARENT):
+            continue
+        s = dec.record_struct(kind, variant.vec_f64)
+        columns: dict[int, int | None] = {}  # tuple index -> bound (None: an actor id)
+        if kind in ACTOR_FIRST:
+            columns[0] = None
+        if kind is _K_EVENT_PARENT:
+            columns[0] = columns[1] = None
+        for col, _ in FLAGS.get(kind, ()):
+            columns[col] = 2
+        if kind in ENUMS:
+            columns[ENUMS[kind][0]] = enum_size(kind, variant)
+        offsets = _field_offsets(s.format)
+        record, at = [], 0
+        for col in sorted(columns, key=lambda c: offsets[c][0]):
+            offset, code = offsets[col]
+            record.append(f"{offset - at}x{code}" if offset > at else code)
+            at = offset + struct.calcsize("<" + code)
+        if s.size > at:
+            record.append(f"{s.size - at}x")
+        read = sorted(columns, key=lambda c: offsets[c][0])
+        plans[kind] = (s.size, "".join(record), len(read), tuple(j for j, c in enumerate(read) if columns[c] is None),
+                       tuple((j, bound) for j, c in enumerate(read) if (bound := columns[c]) is not None))
+    return plans
+
+
+@lru_cache(maxsize=1024)
+def _judged_fields(record: str, count: int) -> Callable[[bytes], tuple[int, ...]]:
+    """Reads the judged fields (``record``: one record's format, of a ``_judged_plans`` plan) of a payload of
+    ``count`` records after its u16 count, in one call: the fields of the first record, then the next's."""
+    return struct.Struct("<2x" + record * count).unpack
 
 
 # --- the walk ----------------------------------------------------------------------
@@ -131,9 +176,9 @@ class _Walk:
         self.trace: CarlaTrace | None = None
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
-        #: the fixed-record kinds ``_fixed`` judges from their actor ids alone, with their record sizes
+        #: the fixed-record kinds ``_fixed`` judges from their judged fields alone, with their plans
         #: (emptied where every packet is to take the whole way: ``fast_path=False``, a trace)
-        self.actor_only = _ACTOR_ONLY_SIZES[variant.vec_f64]
+        self.judged = _judged_plans(variant)
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
         self.reference: Reference | None = None  # the last frame proved clean field by field
         self.proved: tuple[FrameTemplate, bytes] | None = None  # that frame, until it becomes the reference
@@ -248,18 +293,29 @@ class _Walk:
 
     def _fixed(self, kind: K, raw: dec.RawPacket) -> None:
         """A packet of fixed-size records; its path is made only for a finding. The usual packet of a kind
-        whose one judged field is the actor id (``actor_only``) is judged from its ids alone, read with one
-        ``struct`` call made for its record count (``_actor_ids``): when its count fits its size and every
-        id is alive, it has no finding; anything else takes the whole way below."""
+        with a plan (``judged``: ``_judged_plans``) is judged from its judged fields alone, read with one
+        ``struct`` call made for its record count (``_judged_fields``): when its count fits its size, every
+        actor id is alive and every flag and enum within its bound, it has no finding; anything else takes
+        the whole way below."""
         payload = raw.payload
-        size = self.actor_only.get(kind)
-        if size is not None and len(payload) >= 2:
+        plan = self.judged.get(kind)
+        if plan is not None and len(payload) >= 2:
+            size, record, width, ids, bounds = plan
             count = payload[0] | payload[1] << 8
-            if len(payload) == 2 + count * size and count <= ACTOR_IDS_MAX_RECORDS and \
-                    self.alive.issuperset(_actor_ids(size, count)(payload)):
-                if kind is _K_POSITION:
-                    self.position_records += count
-                return
+            if len(payload) == 2 + count * size and count <= JUDGED_MAX_RECORDS:
+                fields = _judged_fields(record, count)(payload)
+                alive = self.alive
+                clean = True
+                for j in ids:
+                    if not alive.issuperset(fields[j::width]):
+                        clean = False
+                for j, bound in bounds:
+                    if count and max(fields[j::width]) >= bound:
+                        clean = False
+                if clean:
+                    if kind is _K_POSITION:
+                        self.position_records += count
+                    return
         try:
             flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
         except DecodeError as e:
@@ -1115,7 +1171,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     stopped = False
     runs = fast_path and walk.trace is None
     if not runs:
-        walk.actor_only = {}  # every fixed-record packet the whole way (the tests compare the two)
+        walk.judged = {}  # every fixed-record packet the whole way (the tests compare the two)
     frame_end = variant.id_of[K.FRAME_END]
     try:
         prev_id, prev_payload = -1, b""
