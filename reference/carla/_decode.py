@@ -569,12 +569,17 @@ class PacketReader:
         size_limit = self._max
         total = self._size
         stop = total if total is not None else 1 << 64  # no packet ends past it
+        seen: bytes | None = None  # the buffer ``room`` was worked out for (window() replaces it on a refill)
+        base = room = 0
         while True:
             pos = self._pos
             buf = self._buf
-            i = pos - self._base
+            if buf is not seen:
+                seen, base = buf, self._base
+                room = min(len(buf), stop - base)  # no packet of this buffer ends past it
+            i = pos - base
             try:
-                # the common case in one comparison: the header is in the buffer (else struct raises),
+                # the common case in two comparisons: the header is in the buffer (else struct raises),
                 # the packet is whole in it, ends within the file's size and is within the limit
                 # (anything else: below, at length)
                 packet_id, size = unpack_header(buf, i)
@@ -582,7 +587,7 @@ class PacketReader:
                 pass
             else:
                 end = i + 5 + size
-                if end <= min(len(buf), stop - self._base, i + 5 + size_limit):
+                if end <= room and size <= size_limit:
                     self._pos = pos + 5 + size
                     yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end])
                     continue
