@@ -30,9 +30,15 @@ from test_carla_properties import mutations
 from recspec.conformance.carla import _check as carla_check
 from recspec.errors import DecodeError
 from recspec.reference import carla as m
-from recspec.reference.carla import VARIANTS, PacketReader, decode_body, decode_header, physics_control_ids
+from recspec.reference.carla import (
+    VARIANTS,
+    PacketReader,
+    decode_body,
+    decode_header,
+    physics_control_ids,
+    walker_bones_scan,
+)
 from recspec.reference.carla import PacketKind as K
-from recspec.reference.carla import walker_bones_scan
 from recspec.report import FileReport
 from recspec.strategies import carla_logs
 
