@@ -100,14 +100,16 @@ _JudgedPlan = tuple[int, str, int, tuple[int, ...], tuple[tuple[int, int], ...]]
 def _judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
     """Per fixed-record kind of ``variant`` that ``_Walk._fixed`` may judge from its fields alone, its plan:
     the kinds whose first field is an actor id, EventParent (both ids), and the kinds of flags and enums,
-    but Collision (an id that may be NOT_AN_ACTOR) and EventDel (it deletes). Made once per variant."""
-    plans = _JUDGED_PLANS.get(variant.name)
+    but Collision (an id that may be NOT_AN_ACTOR) and EventDel (it deletes). Made once per layout: the
+    vector width and the number of traffic-light states are all of a variant a plan reads."""
+    key = (variant.vec_f64, variant.traffic_light_states)
+    plans = _JUDGED_PLANS.get(key)
     if plans is None:
-        plans = _JUDGED_PLANS[variant.name] = _make_judged_plans(variant)
+        plans = _JUDGED_PLANS[key] = _make_judged_plans(variant)
     return plans
 
 
-_JUDGED_PLANS: dict[str, dict[K, _JudgedPlan]] = {}
+_JUDGED_PLANS: dict[tuple[bool, int], dict[K, _JudgedPlan]] = {}
 
 
 def _make_judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
