@@ -204,6 +204,7 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
 #: so the bound keeps detection's memory from growing with a file's packets.
 SMALL_PREFIX_BYTES = 16 * 1024
 _GET_ID = itemgetter(0)
+_U32_AT = struct.Struct("<I").unpack_from
 #: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
 _COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
 _IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
@@ -213,37 +214,36 @@ _FRAME_IDS = re.compile(rb"\x00([^\x00\x01]*)\x01")
 
 def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     """``_read_prefix`` of a file whose packets after the header are at most
-    ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the packets are framed whole in
-    a loop that only steps from one packet to the next, the prefix is cut from the lists of
-    offsets, ids and sizes, its shapes and variable payloads are counted in one loop over
-    them, and its frames by one regular expression over the ids. The same prefix as the
-    packet-by-packet reading (the tests compare the two)."""
+    ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the file is read whole, and one loop
+    steps from packet to packet, counting each packet's shape and variable payload as it goes, and
+    stops where the packet-by-packet reading stops (a packet whose header or payload runs past the
+    file, one above the size limit, the ``DETECTION_PREFIX_PACKETS``-th packet, the
+    ``DETECTION_PREFIX_FRAMES``-th FrameEnd); its frames are found by one regular expression over
+    the ids. The same prefix as the packet-by-packet reading (the tests compare the two)."""
     prefix = _Prefix()
     reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
     buf, i = reader.window(size - offset)
-    # a packet must end by the file's size and its bytes
-    starts, ids, sizes = dec.frame_packets(buf, i, min(len(buf), i + size - offset), reader.max_packet_size)
-    n = min(len(starts), DETECTION_PREFIX_PACKETS)
-    ids = ids[:n]
-    if ids.count(_FRAME_END) >= DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
-        k = -1
-        for _ in range(DETECTION_PREFIX_FRAMES):
-            k = ids.index(_FRAME_END, k + 1)
-        n = k + 1
-        ids = ids[:n]
-    del starts[n:], sizes[n:]
-    prefix.packets = n
-    if not n:
-        return prefix
-    # one step per packet: a dictionary look-up per shape (the maps over the lists this replaced made
-    # about twenty lists of a packet each, which cost more than the loop for the tens of packets of a
-    # corpus or fuzz input)
+    # a packet must end by the file's size and its bytes; its header must lie in the bytes
+    end = min(len(buf), i + size - offset)
+    heads_end = len(buf) - 5
+    limit = reader.max_packet_size
+    # one step per packet: a dictionary look-up per shape (the maps over lists this replaced made about
+    # twenty lists of a packet each, which cost more than the loop for the tens of packets of a corpus or
+    # fuzz input)
     shapes: dict[tuple[int, int, int], list[Any]] = {}
     variable: dict[tuple[int, bytes], list[int]] = {}
     get_shape, get_variable = shapes.get, variable.get
+    ids = bytearray()
+    u32 = _U32_AT
     shift = offset - i  # a position in the file, from one in the buffer
-    for at, pid, length in zip(starts, ids, sizes):
+    frame_ends = 0
+    at = i
+    while at < end and at <= heads_end and len(ids) < DETECTION_PREFIX_PACKETS:
+        pid = buf[at]
+        (length,) = u32(buf, at + 1)
         body = at + 5
+        if body + length > end or length > limit:
+            break
         key = (pid, length, buf[body] | buf[body + 1] << 8 if length >= 2 and _COUNTED[pid] else -1)
         entry = get_shape(key)
         if entry is None:
@@ -257,6 +257,15 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
                 variable[vkey] = [1, body + shift]
             else:
                 copies[0] += 1
+        ids.append(pid)
+        at = body + length
+        if pid == _FRAME_END:
+            frame_ends += 1
+            if frame_ends == DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
+                break
+    prefix.packets = len(ids)
+    if not ids:
+        return prefix
     prefix.shapes = shapes
     prefix.variable = variable
     prefix.frames = Counter(map(frozenset, _FRAME_IDS.findall(ids)))
