@@ -59,11 +59,19 @@ from recspec.formats import Divergence
 from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import encode, from_document
 
+from . import _matrix_smt_facts as _facts
 from . import _mutate
 from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render, unique
 from ._mutate import BYTE_MUTATION_RATE
-from ._oracles import check_located, check_profiles, check_rederived, check_refusal, check_round_trip
+from ._oracles import (
+    check_located,
+    check_model_view,
+    check_profiles,
+    check_rederived,
+    check_refusal,
+    check_round_trip,
+)
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -164,12 +172,15 @@ def fuzz_ref(data: bytes) -> None:
     stats = report.stats or {}
     # (objects are read as one unit, so a fault inside the array leaves the objects count at 0)
     check_located(report, len(data), {r"^frames\[(\d+)\]": (stats.get("frames") or 0) + 1})
-    check_profiles(report)
     check_refusal(report, refused, _STRUCTURAL)
+    # the second opinion before the profiles: a rule lost under one profile names itself (the profiles'
+    # invariant would name the other profile's rule it then leaves alone)
+    if doc is not None and report.verdict.value != "malformed":
+        check_model_view(lambda: _facts.model_view(doc, data), report.variant)
+        check_rederived(report, lambda: rederived(doc))
+    check_profiles(report)
     if doc is None:
         return
-    if report.verdict.value != "malformed":
-        check_rederived(report, lambda: rederived(doc))
     if report.verdict.value == "valid":
         check_round_trip(data, doc, b.encode_document,
                          lambda again: check_stream(io.BytesIO(again), path="<fuzz>", profile=profile))
@@ -182,39 +193,11 @@ def fuzz_ref(data: bytes) -> None:
 # --- the second opinion: facts of docs/formats/matrix-smt.md re-derived from the decoded document -------
 
 
-def _number(x: object) -> bool:
-    return type(x) in (int, float, b.Int64) and math.isfinite(x)  # type: ignore[arg-type]
-
-
 def rederived(doc: b.Document) -> dict[str, str | None]:
-    """MATRIX-FRAME-002 (frame times are >= 0 and never decrease: a time before the latest one
-    so far breaks it) and MATRIX-OBJ-003's uniqueness (two objects with one integer id), derived
-    here from the decoded document (``check_rederived``). FRAME-002 is judged both ways where
-    every frame's time (``t``, else ``time``) is a finite number; OBJ-003 only where it must fire
-    (a non-integer or negative id is the rule's too)."""
-    out: dict[str, str | None] = {}
-    frames = doc.get("frames")
-    if isinstance(frames, b.Array) and all(isinstance(f, b.Document) for f in frames):
-        times = [f.get("t", f.get("time")) for f in frames]
-        if all(_number(t) for t in times):
-            out["MATRIX-FRAME-002"] = None
-            latest = None
-            for i, t in enumerate(times):
-                if t < 0 or (latest is not None and t < latest):
-                    out["MATRIX-FRAME-002"] = f"frames[{i}]'s time {t!r} is before 0 or the latest {latest!r}"
-                    break
-                latest = t if latest is None else max(latest, t)
-    objects = doc.get("objects")
-    if isinstance(objects, b.Array):
-        seen: set[int] = set()
-        for i, o in enumerate(objects):
-            oid: Any = o.get("id") if isinstance(o, b.Document) else None
-            if type(oid) in (int, b.Int64):
-                if oid in seen:
-                    out["MATRIX-OBJ-003"] = f"objects[{i}] repeats the id {oid}"
-                    break
-                seen.add(oid)
-    return out
+    """Every rule whose fact the decoded document decides (``_matrix_smt_facts.JUDGED``), re-derived
+    from docs/formats/matrix-smt.md with lines of the harness's own: rule -> why ``doc`` breaks it, or
+    ``None`` where its fact holds (``check_rederived``: the rule must, or must not, have fired)."""
+    return _facts.facts(doc)
 
 
 def fuzz_ksy(data: bytes) -> None:
@@ -326,7 +309,12 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
     node = rng.choice(containers)
     exact = True
     n = len(node.keys)
-    op = rng.randrange(9)
+    op = rng.randrange(12)
+    if op >= 9:  # the boundary edits (BOUNDARY_EDITS): at a rule's edge rather than anywhere
+        done = _boundary_edit(rng, op - 9, node, containers)
+        if done is not None:
+            return done
+        op = rng.randrange(3)  # none applies to this node: change a value instead
     if op <= 2 and n:  # change a value
         i = rng.randrange(n)
         node.values[i] = _mutate_value(rng, node.values[i])
@@ -357,6 +345,89 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
     return exact
 
 
+#: Numbers at the edges of the format document's ranges: 0 and the values beside it (sizes > 0, times
+#: >= 0, ids >= 0, colours in [0, 1]), 1 and beside it (colours, unit quaternions), -1.
+_EDGES = (0.0, -0.0, 5e-324, -5e-324, 1.0, math.nextafter(1.0, 2.0), math.nextafter(1.0, 0.0), -1.0,
+          1.0 + 1e-3, 1.0 - 1e-3, 1.0011, 0.9989)
+
+
+def _as_stored(value: Any) -> Any:
+    """An int beyond int32 as the Int64 the encoder writes for it (what decoding gives back, see ``_TREES``)."""
+    return _tree.Int64(value) if type(value) is int and not -(1 << 31) <= value < (1 << 31) else value
+
+
+def _nudged(rng: random.Random, v: Any, steps: tuple[int, ...] = (0, 0, -1, 1)) -> Any:
+    """``v`` itself or just beside it: equal, one below or above (an int by 1, a double by one ulp or 1)."""
+    step = rng.choice(steps)
+    if type(v) is float:
+        if not step or not math.isfinite(v):
+            return v
+        return math.nextafter(v, step * math.inf) if rng.random() < 0.5 else v + step
+    return _as_stored(int(v) + step)
+
+
+def _numbers_at(node: Any) -> list[int]:
+    return [i for i, v in enumerate(node.values) if type(v) in (float, int, _tree.Int64)]
+
+
+#: The boundary edits, each generic over the tree (no rule named): ``0`` a number to a range's edge or one
+#: step beside its value; ``1`` a number to the value the same key holds elsewhere (an earlier frame's time,
+#: another object's id), or to a sibling's (a ray's end to its origin), equal or one step beside it; ``2``
+#: an array entry repeated, the keys renumbered (two states for one id, one id twice, a frame again for
+#: the bulk path's runs); ``3`` a value to its type's neighbour (int32, int64, double of one number; a
+#: boolean for 0/1; a string for a number).
+BOUNDARY_EDITS = 4
+
+
+def _boundary_edit(rng: random.Random, op: int, node: Any, containers: list[Any]) -> bool | None:
+    """One of the ``BOUNDARY_EDITS`` on ``node``; ``None`` when it has nothing to apply to there (else
+    whether the tree is still exact, as ``_edit``)."""
+    numbers = _numbers_at(node)
+    if op == 0 and numbers:
+        i = rng.choice(numbers)
+        v = node.values[i]
+        node.values[i] = rng.choice(_EDGES) if rng.random() < 0.5 else _nudged(rng, v, (-1, 1))
+        if type(v) is not float and type(node.values[i]) is float and node.values[i].is_integer() \
+                and rng.random() < 0.5:
+            node.values[i] = _as_stored(int(node.values[i]))  # an edge kept as an integer (an id of -1, 0)
+    elif op == 1 and numbers:
+        i = rng.choice(numbers)
+        key = node.keys[i]
+        if isinstance(node, _tree.Array) or rng.random() < 0.3:  # a sibling's number
+            donors = [(node, j) for j in numbers if j != i]
+        else:  # the same key's number elsewhere
+            donors = [(c, j) for c in containers if c is not node for j, k in enumerate(c.keys)
+                      if k == key and type(c.values[j]) in (float, int, _tree.Int64)]
+        if not donors:
+            return None
+        c, j = rng.choice(donors)
+        node.values[i] = _nudged(rng, c.values[j])
+    elif op == 2 and isinstance(node, _tree.Array) and node.values:
+        i = rng.randrange(len(node.values))
+        node.values.insert(rng.randrange(len(node.values) + 1), node.values[i])
+        node.keys = [str(k) for k in range(len(node.values))]
+        node._map = None
+        return False  # two places share one value
+    elif op == 3 and node.values:
+        i = rng.randrange(len(node.values))
+        v = node.values[i]
+        t = type(v)
+        if t is float and v.is_integer() and abs(v) < 2**63:
+            node.values[i] = rng.choice((_as_stored(int(v)), _tree.Int64(int(v))))
+        elif t is int or t is _tree.Int64:
+            node.values[i] = rng.choice((float(v), _tree.Int64(v), bool(v) if v in (0, 1) else str(v)))
+        elif t is bool:
+            node.values[i] = rng.choice((int(v), float(v), None))
+        elif t is str:
+            node.values[i] = rng.choice((_tree.Symbol(v), _tree.Code(v), None, 0))
+        else:
+            return None
+    else:
+        return None
+    node._map = None
+    return True
+
+
 def _break_framing(rng: random.Random, data: bytes) -> bytes:
     """One edit that breaks the BSON framing on purpose."""
     buf = bytearray(data)
@@ -370,15 +441,15 @@ def _break_framing(rng: random.Random, data: bytes) -> bytes:
     elif op == 1:
         del buf[rng.randrange(len(buf) + 1):]
     elif op == 2:  # a boolean byte
-        spots = [m.end() for m in re.finditer(rb"\x08[a-z_]{1,16}\x00", bytes(buf))]
+        spots = [m.end() for m in re.finditer(rb"\x08[a-z0-9_]{1,16}\x00[\x00\x01]", bytes(buf))]
         if spots:
-            at = rng.choice(spots)
-            if at < len(buf):
-                buf[at] = rng.choice((2, 0xFF))
+            at = rng.choice(spots) - 1
+            buf[at] = rng.choice((2, 2, 3, 0xFF))
     else:
         spots = [m.start() for m in re.finditer(rb"[\x01\x02\x03\x04\x08\x10][a-z0-9_]{1,16}\x00", bytes(buf))]
-        if spots:
-            buf[rng.choice(spots)] = rng.choice((0x00, 0x14, 0x06, 0x7F, 0x80))
+        if spots:  # a type byte to one that is no BSON type, or to its neighbour
+            at = rng.choice(spots)
+            buf[at] = rng.choice((0x00, 0x14, 0x06, 0x7F, 0x80, buf[at] - 1, buf[at] + 1))
     return bytes(buf)
 
 
@@ -405,8 +476,14 @@ def _mutate_structure(rng: random.Random, root: Any, max_size: int) -> bytes:
     exact = True
     for _ in range(rng.choice((1, 1, 2, 3))):
         exact = _edit(rng, root, containers) and exact
+    breaking = rng.random() < FRAMING_BREAK_RATE
+    if breaking and containers and rng.random() < 0.25:  # a boolean for _break_framing to give a byte of 2
+        node = rng.choice(containers)
+        node.keys.append(str(len(node.keys)) if isinstance(node, _tree.Array) else rng.choice(("static", "i", "t")))
+        node.values.append(rng.random() < 0.5)
+        node._map = None
     out: bytes = _tree.encode_document(root)
-    if rng.random() < FRAMING_BREAK_RATE:
+    if breaking:
         return _break_framing(rng, out)
     if exact and remember_trees and len(out) <= max_size:
         if len(_TREES) >= _TREES_MAX:
