@@ -23,6 +23,7 @@ rule to one of the two lists).
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -32,7 +33,7 @@ from bson.int64 import Int64
 
 from recspec.reference import matrix_smt as b
 
-__all__ = ["JUDGED", "UNJUDGED", "facts", "model_view"]
+__all__ = ["COUNTED", "JUDGED", "UNJUDGED", "facts", "facts_and_counts", "model_view"]
 
 # --- the format document's tables (docs/formats/matrix-smt.md) ---------------------------------------
 
@@ -60,6 +61,11 @@ _DEFAULT = {"ox": 0.0, "oy": 0.0, "oz": 0.0, "ex": 0.0, "ey": 1.0, "ez": 0.0,
 #: Decision 9: a unit quaternion within 1e-3.
 _UNIT_WITHIN = 1e-3
 
+#: The rules whose findings :func:`facts_and_counts` also counts (each break is one finding under both
+#: profiles, wherever the document has it: a finding lost in one frame while another frame still breaks the
+#: rule, as a fast or bulk path might lose it, changes the count and not the verdict).
+COUNTED = ("MATRIX-BSON-008", "MATRIX-BSON-009", "MATRIX-OBJ-003", "MATRIX-OBJ-005", "MATRIX-OBJ-006",
+           "MATRIX-FRAME-002", "MATRIX-FRAME-004", "MATRIX-STATE-002", "MATRIX-STATE-005", "MATRIX-CMD-001")
 #: The rules :func:`facts` judges (in both directions, OBJ-004 where decidable).
 JUDGED = ("MATRIX-BSON-008", "MATRIX-BSON-009", "MATRIX-DOC-001", "MATRIX-DOC-002", "MATRIX-NUM-001",
           "MATRIX-NUM-002", "MATRIX-OBJ-001", "MATRIX-OBJ-002", "MATRIX-OBJ-003", "MATRIX-OBJ-004",
@@ -90,9 +96,13 @@ class _Facts:
     def __init__(self) -> None:
         self.broken: dict[str, str] = {}
         self.undecided: set[str] = set()
+        #: findings of each of COUNTED (one per break, as the document places them)
+        self.counts: dict[str, int] = dict.fromkeys(COUNTED, 0)
 
-    def breaks(self, rule: str, why: str) -> None:
+    def breaks(self, rule: str, why: str, times: int = 1) -> None:
         self.broken.setdefault(rule, why)
+        if rule in self.counts:
+            self.counts[rule] += times
 
     # -- BSON-008/009 over a subtree the walk reads for them
     def keys(self, node: Any, where: str) -> None:
@@ -105,8 +115,8 @@ class _Facts:
             if type(doc) is b.Array:
                 if keys != (_INDEXES[:len(keys)] if len(keys) <= len(_INDEXES) else [str(i) for i in range(len(keys))]):
                     self.breaks("MATRIX-BSON-008", f"{at}'s keys are {keys[:4]!r}...")
-            elif len(set(keys)) != len(keys):
-                self.breaks("MATRIX-BSON-009", f"{at} repeats a key")
+            elif len(set(keys)) != len(keys):  # a finding at each repeat
+                self.breaks("MATRIX-BSON-009", f"{at} repeats a key", len(keys) - len(set(keys)))
             values = doc.values
             if _LEAVES.issuperset(map(type, values)):
                 continue  # no document under it (found in C: most arrays are vectors of numbers)
@@ -119,7 +129,7 @@ class _Facts:
         t = type(v)
         if t is float:
             if math.isfinite(v):
-                return v
+                return float(v)
             self.breaks("MATRIX-NUM-002", f"{at} is {v!r}")
             return None
         if t is int or t is b.Int64:
@@ -133,7 +143,7 @@ class _Facts:
             self.breaks(shape_rule, f"{at} is not an array of {n}")
             return None
         if _FLOATS.issuperset(map(type, v.values)) and all(map(math.isfinite, v.values)):
-            return v.values  # finite doubles (in C: what the loop below gives them)
+            return list(v.values)  # finite doubles (in C: what the loop below gives them)
         out = []
         for i, x in enumerate(v.values):
             got = self.number(x, f"{at}[{i}]")
@@ -159,10 +169,15 @@ def _whole(v: Any) -> int | None:
 
 def facts(doc: b.Document) -> dict[str, str | None]:
     """Each of :data:`JUDGED` (but undecidable cases) mapped to why ``doc`` breaks it, or to ``None``."""
+    return facts_and_counts(doc)[0]
+
+
+def facts_and_counts(doc: b.Document) -> tuple[dict[str, str | None], dict[str, int]]:
+    """:func:`facts`, and the number of findings of each of :data:`COUNTED` (one walk for both)."""
     f = _Facts()
     top = doc.map()
     if len(set(doc.keys)) != len(doc.keys):
-        f.breaks("MATRIX-BSON-009", "the top-level document repeats a key")
+        f.breaks("MATRIX-BSON-009", "the top-level document repeats a key", len(doc.keys) - len(set(doc.keys)))
     extra = [k for k in doc.keys if k not in ("objects", "frames")]
     if extra:
         f.breaks("MATRIX-DOC-002", f"top-level key {extra[0]!r}")
@@ -193,7 +208,7 @@ def facts(doc: b.Document) -> dict[str, str | None]:
         destroyed: set[int] = set()  # under compat ("d" or "destroyed"); spec's is a part of it
         for i, fr in enumerate(frames.values):
             latest = _frame(f, fr, f"frames[{i}]", ids, destroyed, latest)
-    return {rule: f.broken.get(rule) for rule in JUDGED if rule not in f.undecided or rule in f.broken}
+    return {rule: f.broken.get(rule) for rule in JUDGED if rule not in f.undecided or rule in f.broken}, f.counts
 
 
 def _object(f: _Facts, o: Any, at: str, ids: set[int]) -> None:
@@ -223,8 +238,9 @@ def _object(f: _Facts, o: Any, at: str, ids: set[int]) -> None:
             needs = _GEOMETRY[kind]
     if "color" in m:
         rgb = f.numbers(m["color"], 3, f"{at}.color", "MATRIX-OBJ-001")
-        if rgb is not None and not all(0.0 <= c <= 1.0 for c in rgb):
-            f.breaks("MATRIX-OBJ-005", f"{at}.color {rgb} leaves [0, 1]")
+        outside = 0 if rgb is None else sum(not 0.0 <= c <= 1.0 for c in rgb)
+        if outside:  # a finding per channel
+            f.breaks("MATRIX-OBJ-005", f"{at}.color {rgb} leaves [0, 1]", outside)
     if "static" in m and type(m["static"]) is not bool:
         f.breaks("MATRIX-OBJ-006", f"{at}.static is no boolean")
     for key in needs:
@@ -314,8 +330,10 @@ def _frame(f: _Facts, fr: Any, at: str, ids: set[int], destroyed: set[int], late
     if key:
         t = f.number(m[key], f"{at}.{key}")
         if t is not None:
-            if t < 0 or (latest is not None and t < latest):
-                f.breaks("MATRIX-FRAME-002", f"{at}.{key} {t!r} is below 0 or the latest {latest!r}")
+            if t < 0:
+                f.breaks("MATRIX-FRAME-002", f"{at}.{key} {t!r} is below 0")
+            if latest is not None and t < latest:
+                f.breaks("MATRIX-FRAME-002", f"{at}.{key} {t!r} is below the latest so far, {latest!r}")
             latest = t if latest is None else max(latest, t)
     states = m.get("states", _MISSING)
     if type(states) is not b.Array:
@@ -434,7 +452,17 @@ def model_view(doc: b.Document, data: bytes) -> tuple[dict[str, Any], dict[str, 
     try:
         other = pymongo_bson.decode(data, _PYMONGO_OPTIONS)
     except Exception as e:  # any refusal of bytes the reference decoder read is the finding
-        return {"document": "read"}, {"document": f"refused by pymongo: {type(e).__name__}"}
+        return {"document": "read"}, {"document": f"refused by pymongo: {type(e).__name__}: {e}"}
+    where = _first_difference(doc, other)
+    if where is None:
+        return None
+    at, mine, theirs = where
+    name = re.sub(r"\[\d+\]", "[]", at).lstrip(".") or "document"  # the field, one crash signature for all its places
+    return {name: f"{mine} (at {at or 'the top level'})"}, {name: f"{theirs} (at {at or 'the top level'})"}
+
+
+def _first_difference(doc: b.Document, other: Any) -> tuple[str, str, str] | None:
+    """(path, the reference's value, pymongo's) of the first difference, or None."""
     stack: list[tuple[Any, Any, str]] = [(doc, other, "")]
     while stack:
         mine, theirs, at = stack.pop()
@@ -443,22 +471,22 @@ def model_view(doc: b.Document, data: bytes) -> tuple[dict[str, Any], dict[str, 
             if type(theirs) is not dict:
                 if type(theirs).__name__ == "DBRef":  # pymongo's own reading of {$ref, $id}: not compared
                     continue
-                return {at: "a document"}, {at: type(theirs).__name__}
+                return at, "a document", type(theirs).__name__
             m = mine.map()
             if m.keys() != theirs.keys():
-                return {at: sorted(m)}, {at: sorted(theirs)}
+                return at, repr(sorted(m)), repr(sorted(theirs))
             stack.extend((v, theirs[k], f"{at}.{k}") for k, v in m.items())
         elif t is b.Array:
             values = mine.values
             if type(theirs) is not list or len(theirs) != len(values):
-                return {at: f"an array of {len(values)}"}, {at: repr(theirs)[:40]}
+                return at, f"an array of {len(values)}", repr(theirs)[:40]
             if values == theirs and _FLOATS.issuperset(map(type, values)) \
                     and _FLOATS.issuperset(map(type, theirs)):
                 continue  # doubles equal by value (in C); a NaN or another type is compared one by one
             stack.extend((v, w, f"{at}[{i}]") for i, (v, w) in enumerate(zip(mine.values, theirs)))
         elif t in _COMPARED and (_COMPARED[t] is not type(theirs)
                                  or (repr(mine) != repr(theirs) if t is float else mine != theirs)):
-            return {at: mine}, {at: theirs}
+            return at, repr(mine), repr(theirs)
     return None
 
 

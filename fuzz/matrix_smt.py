@@ -68,6 +68,7 @@ from ._oracles import (
     check_located,
     check_model_view,
     check_profiles,
+    check_recounted,
     check_rederived,
     check_refusal,
     check_round_trip,
@@ -177,7 +178,9 @@ def fuzz_ref(data: bytes) -> None:
     # invariant would name the other profile's rule it then leaves alone)
     if doc is not None and report.verdict.value != "malformed":
         check_model_view(lambda: _facts.model_view(doc, data), report.variant)
-        check_rederived(report, lambda: rederived(doc))
+        judged, counted = _facts.facts_and_counts(doc)
+        check_rederived(report, lambda: judged)
+        check_recounted(report, lambda: counted)
     check_profiles(report)
     if doc is None:
         return
@@ -309,9 +312,9 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
     node = rng.choice(containers)
     exact = True
     n = len(node.keys)
-    op = rng.randrange(12)
-    if op >= 9:  # the boundary edits (BOUNDARY_EDITS): at a rule's edge rather than anywhere
-        done = _boundary_edit(rng, op - 9, node, containers)
+    op = rng.randrange(9)
+    if rng.random() < BOUNDARY_RATE:  # the boundary edits (BOUNDARY_EDITS): at a rule's edge, not anywhere
+        done = _boundary_edit(rng, rng.randrange(BOUNDARY_EDITS), node, containers)
         if done is not None:
             return done
         op = rng.randrange(3)  # none applies to this node: change a value instead
@@ -347,7 +350,7 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
 
 #: Numbers at the edges of the format document's ranges: 0 and the values beside it (sizes > 0, times
 #: >= 0, ids >= 0, colours in [0, 1]), 1 and beside it (colours, unit quaternions), -1.
-_EDGES = (0.0, -0.0, 5e-324, -5e-324, 1.0, math.nextafter(1.0, 2.0), math.nextafter(1.0, 0.0), -1.0,
+_EDGES = (0.0, 0.0, -0.0, 5e-324, -5e-324, 1.0, 1.0, math.nextafter(1.0, 2.0), math.nextafter(1.0, 0.0), -1.0,
           1.0 + 1e-3, 1.0 - 1e-3, 1.0011, 0.9989)
 
 
@@ -377,21 +380,45 @@ def _numbers_at(node: Any) -> list[int]:
 #: the bulk path's runs); ``3`` a value to its type's neighbour (int32, int64, double of one number; a
 #: boolean for 0/1; a string for a number).
 BOUNDARY_EDITS = 4
+#: How often an edit is a boundary edit.
+BOUNDARY_RATE = 0.4
+
+
+def _by_field(containers: list[Any]) -> dict[tuple[str, str], list[tuple[Any, int]]]:
+    """Every number in the tree by its field, ``(its container's key in the parent, its own key)`` with
+    ``"[]"`` for an array's element (``("half_dimentions", "[]")``, ``("[]", "t")``), so that an edit picks
+    a field first, each with one chance, then a value of it: a recording has a few frame times and box
+    sizes, and many position and rotation components."""
+    fields: dict[tuple[str, str], list[tuple[Any, int]]] = {}
+    parents: dict[int, str] = {}
+    for c in containers:
+        for k, v in zip(c.keys, c.values):
+            if isinstance(v, _tree.Document):
+                parents[id(v)] = "[]" if isinstance(c, _tree.Array) else k
+    for c in containers:
+        field = parents.get(id(c), "")
+        for i, v in enumerate(c.values):
+            if type(v) in (float, int, _tree.Int64):
+                fields.setdefault((field, c.keys[i] if not isinstance(c, _tree.Array) else "[]"), []).append((c, i))
+    return fields
 
 
 def _boundary_edit(rng: random.Random, op: int, node: Any, containers: list[Any]) -> bool | None:
     """One of the ``BOUNDARY_EDITS`` on ``node``; ``None`` when it has nothing to apply to there (else
     whether the tree is still exact, as ``_edit``)."""
+    if op <= 1:  # a number picked by its field: (its container's key, its key)
+        fields = _by_field(containers)
+        if not fields:
+            return None
+        node, i = rng.choice(fields[rng.choice(sorted(fields))])
     numbers = _numbers_at(node)
     if op == 0 and numbers:
-        i = rng.choice(numbers)
         v = node.values[i]
         node.values[i] = rng.choice(_EDGES) if rng.random() < 0.5 else _nudged(rng, v, (-1, 1))
         if type(v) is not float and type(node.values[i]) is float and node.values[i].is_integer() \
                 and rng.random() < 0.5:
             node.values[i] = _as_stored(int(node.values[i]))  # an edge kept as an integer (an id of -1, 0)
     elif op == 1 and numbers:
-        i = rng.choice(numbers)
         key = node.keys[i]
         if isinstance(node, _tree.Array) or rng.random() < 0.3:  # a sibling's number
             donors = [(node, j) for j in numbers if j != i]
@@ -510,9 +537,42 @@ PREFIX_BYTES = 8192
 
 
 def synthetic_seeds() -> list[tuple[str, bytes]]:
-    """Seeds that need no corpus: the base recording in both encodings and a tiny document."""
+    """Seeds that need no corpus: the base recording in both encodings, a tiny document, and the base
+    recording at the edges of its ranges (:func:`edge_seed`)."""
     return [("base-spec", encode(BASE, profile="spec")), ("base-compat", encode(BASE, profile="compat")),
-            ("empty", b.encode_document(b.Document.of(("objects", b.Array()), ("frames", b.Array()))))]
+            ("empty", b.encode_document(b.Document.of(("objects", b.Array()), ("frames", b.Array())))),
+            ("edges", edge_seed())]
+
+
+#: The sizes docs/formats/matrix-smt.md requires > 0 (objects' and debug commands').
+_SIZES = frozenset(("radius", "half_height", "sr", "sx", "sy", "sz"))
+
+
+def edge_seed() -> bytes:
+    """The base recording, valid, with its numbers at the edges of the document's ranges, so that one
+    step of a number (the mutator's boundary edits) crosses one: every size the smallest positive double,
+    every frame at the first frame's time (never decreasing: equal is the edge), every ray's end one ulp
+    from its origin."""
+    root = b.decode_document(encode(BASE, profile="spec"))
+    first: Any = None
+    for node in _containers(root):
+        keys, values = node.keys, node.values
+        for i, (k, v) in enumerate(zip(keys, values)):
+            if k in _SIZES and type(v) is float:
+                values[i] = 5e-324
+            elif k == "half_dimentions" and isinstance(v, b.Array):
+                v.values = [5e-324] * len(v.values)
+            elif k == "t" and type(v) is float and "states" in node:
+                first = v if first is None else first
+                values[i] = first
+        if node.get("t") == "r" and all(type(node.get(k)) is float for k in ("ox", "oy", "oz")):
+            for o, e in (("ox", "ex"), ("oy", "ey"), ("oz", "ez")):
+                if e in keys:
+                    values[keys.index(e)] = node.get(o)
+            if "ey" in keys:
+                values[keys.index("ey")] = math.nextafter(node.get("oy"), math.inf)
+        node._map = None
+    return b.encode_document(root)
 
 
 def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
