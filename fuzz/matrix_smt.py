@@ -553,14 +553,14 @@ def edge_seed() -> bytes:
     step of a number (the mutator's boundary edits) crosses one: every size the smallest positive double,
     every frame at the first frame's time (never decreasing: equal is the edge), every ray's end one ulp
     from its origin."""
-    root = b.decode_document(encode(BASE, profile="spec"))
+    root = _tree.decode_document(encode(BASE, profile="spec"))  # the mutator's copy: _containers reads it
     first: Any = None
     for node in _containers(root):
         keys, values = node.keys, node.values
         for i, (k, v) in enumerate(zip(keys, values)):
             if k in _SIZES and type(v) is float:
                 values[i] = 5e-324
-            elif k == "half_dimentions" and isinstance(v, b.Array):
+            elif k == "half_dimentions" and isinstance(v, _tree.Array):
                 v.values = [5e-324] * len(v.values)
             elif k == "t" and type(v) is float and "states" in node:
                 first = v if first is None else first
@@ -572,7 +572,7 @@ def edge_seed() -> bytes:
             if "ey" in keys:
                 values[keys.index("ey")] = math.nextafter(node.get("oy"), math.inf)
         node._map = None
-    return b.encode_document(root)
+    return bytes(_tree.encode_document(root))
 
 
 def derive_seeds(data: bytes, max_len: int) -> list[bytes]:
