@@ -6,6 +6,8 @@ says what the second opinion is; tests/second_opinion.py holds the shared steps.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 import witness_matrix_smt
 from hypothesis import assume, given
@@ -51,6 +53,27 @@ def test_every_catalogued_rule_is_judged_or_left_with_a_reason() -> None:
     assert set(matrix_smt_facts.UNJUDGED) == set(NOT_JUDGED) and all(matrix_smt_facts.UNJUDGED.values())
     structural = {r.id for r in FORMATS[FORMAT].load().RULES if r.structural}
     assert structural <= set(NOT_JUDGED)  # judged by the refusal oracle
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _every_input_judged() -> Iterator[None]:
+    """The harness judges a hash-chosen share of the inputs (SECOND_OPINION_ONE_IN, MODEL_VIEW_ONE_IN);
+    these tests give it each witness, so every input is judged here (module-scoped: Hypothesis tests)."""
+    shares = matrix_smt.SECOND_OPINION_ONE_IN, matrix_smt.MODEL_VIEW_ONE_IN
+    matrix_smt.SECOND_OPINION_ONE_IN = matrix_smt.MODEL_VIEW_ONE_IN = 1
+    yield
+    matrix_smt.SECOND_OPINION_ONE_IN, matrix_smt.MODEL_VIEW_ONE_IN = shares
+
+
+def test_a_share_of_the_inputs_is_judged_in_a_campaign() -> None:
+    """The shares a campaign uses (restored after this module): the second opinion on half the inputs, the
+    reading against pymongo on a quarter, each chosen by the bytes (the same input, the same answer)."""
+    assert _every_input_judged is not None
+    from recspec.fuzz._oracles import sampled
+
+    inputs = [bytes([i, j]) for i in range(64) for j in range(16)]
+    assert 0.4 < sum(sampled(d, 2) for d in inputs) / len(inputs) < 0.6
+    assert all(sampled(d, 2) for d in inputs if sampled(d, 4))
 
 
 def expected(data: bytes) -> dict[str, str | None]:
