@@ -176,7 +176,9 @@ def fuzz_ref(data: bytes) -> None:
         raise ContractViolation(f"the fast path changes the report: {_findings(report)[:3]} vs "
                                 f"{_findings(slow)[:3]}")
     # The oracles (fuzz/_oracles.py): findings inside the file, in a frame the walk counted; spec
-    # never kinder than compat; malformed exactly when decode_document() refuses;
+    # never kinder than compat; malformed exactly when decode_document() refuses; the decoded document
+    # is pymongo's reading too (model-view); every rule the document decides fired exactly where its fact
+    # is broken, and ten of them as often (rederived, recounted: fuzz/_matrix_smt_facts.py);
     # a valid file's document re-encodes to its own bytes (BSON keeps every stored type).
     stats = report.stats or {}
     # (objects are read as one unit, so a fault inside the array leaves the objects count at 0)
