@@ -116,6 +116,23 @@ PLANTED = (
     Planted("matrix-duplicate-id", "matrix-smt", "conformance/matrix_smt/_check.py",
             "            elif oid in self.objects:", "            elif False:",
             "the finding for an object id used twice deleted"),
+    # Matrix-SMT bugs planted before the re-derivations of every decidable rule were written (a blind measure
+    # of them): an off-by-one size range, two fields swapped in a rule, a decoder's fast element loop
+    # reading int32 as unsigned, a deleted finding
+    Planted("matrix-box-zero", "matrix-smt", "conformance/matrix_smt/_check.py",
+            "if hd is not None and min(hd) <= 0:", "if hd is not None and min(hd) < 0:",
+            "a box's half size of 0 is accepted (off by one at the range's edge)"),
+    Planted("matrix-ray-swapped", "matrix-smt", "conformance/matrix_smt/_check.py",
+            '(values["ox"], values["oy"], values["oz"]) == (values["ex"], values["ey"], values["ez"])',
+            '(values["ox"], values["oy"], values["oz"]) == (values["ex"], values["ez"], values["ey"])',
+            "the ray-length check compares the origin with the end point's y and z swapped"),
+    Planted("matrix-int32-unsigned", "matrix-smt", "reference/matrix_smt/_bson.py",
+            "_FIXED = {T_DOUBLE: (8, _F64), T_INT32: (4, _I32)}", "_FIXED = {T_DOUBLE: (8, _F64), T_INT32: (4, _U32)}",
+            "the BSON decoder's fast element loop reads int32 values as unsigned (-1 reads as 4294967295)"),
+    Planted("matrix-state-twice", "matrix-smt", "conformance/matrix_smt/_check.py",
+            "            if sid in seen:\n                add(\"MATRIX-STATE-005\"",
+            "            if False:\n                add(\"MATRIX-STATE-005\"",
+            "the finding for a second state of one object in a frame deleted"),
     # NanoVer bugs planted before the frame rules' second opinion was written, in rules and a decoder that the
     # earlier bugs leave alone: an off-by-one index range, a check weakened in the fast path only, and a
     # decoder that reads one kind of Value as another

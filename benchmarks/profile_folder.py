@@ -13,12 +13,18 @@ inflates every figure, by several times for Python-heavy code: read its proporti
     python benchmarks/profile_folder.py                        # 5 copies, the default cross-check
     python benchmarks/profile_folder.py --no-cross-check --copies 10
     python benchmarks/profile_folder.py --cprofile tottime
+    python benchmarks/profile_folder.py --runtime-streams      # the cross-check through the runtime's KaitaiStream
+
+``--runtime-streams`` runs the whole measurement inside ``recspec.conformance._kaitai.runtime_streams()``: the
+cross-check reads through the Kaitai runtime's own ``KaitaiStream``, as it did before ``MemoryStream``, with the
+code otherwise the same, so that two runs of one checkout (with and without it) show what the stream costs.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import cProfile
 import io
 import pstats
@@ -58,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--run-files", type=int, default=10_000,
                     help="the run size each file is checked with (the cross-check's sampling reads it; default 10000)")
     ap.add_argument("--slowest", type=int, default=10, help="how many of the slowest files to list (default 10)")
+    ap.add_argument("--runtime-streams", action="store_true",
+                    help="let the cross-check read through the Kaitai runtime's own KaitaiStream instead of "
+                    "MemoryStream (to compare the two in one checkout)")
     ap.add_argument("--cprofile", metavar="SORT", help="profile the timed pass and print its top 40 by SORT "
                     "(tottime, cumtime)")
     args = ap.parse_args(argv)
@@ -65,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     from recspec.pipeline import check_file
 
     clock = time.process_time
-    with tempfile.TemporaryDirectory(prefix="recspec-profile-folder-") as tmp:
-        root = Path(tmp)
+    with contextlib.ExitStack() as stack:
+        root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="recspec-profile-folder-")))
         files = build(root, args.copies)
         groups: dict[tuple[str, str], list[float]] = collections.defaultdict(lambda: [0, 0.0])
         each: list[tuple[float, str]] = []
@@ -83,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
                     groups[key][1] += dt
                     each.append((dt, str(p.relative_to(root))))
 
+        if args.runtime_streams:
+            from recspec.conformance._kaitai import runtime_streams
+
+            stack.enter_context(runtime_streams())
         run(False)  # imports and first-use caches
         if args.cprofile:
             prof = cProfile.Profile(clock)
@@ -98,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(t for _n, t in groups.values())
     n = len(files)
     mode = "no cross-check" if args.no_cross_check else "default cross-check"
+    if args.runtime_streams:
+        mode += " through the runtime's KaitaiStream"
     print(f"{n} files ({args.copies} copies of the seed corpus), {mode}, run size {args.run_files}: "
           f"{total:.3f} s of CPU, {total / n * 1e6:.0f} us a file")
     print(f"{'format':15} {'verdict':12} {'files':>6} {'us/file':>9} {'share':>7} {'us/folder file':>15}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from recspec._memo import BoundedMemo
 from recspec.report import PROFILES, FileReport, Finding, ProfileVerdict, Rule, Severity, Verdict
 
 __all__ = ["MAX_FINDINGS_PER_RULE", "FindingSink", "add_late_findings", "verdict_of"]
@@ -203,7 +204,8 @@ class FindingSink:
 
 #: (rule id, profiles) -> (the rule, its level under each profile): a rule's levels looked up once per
 #: run, not once per file; a rule object other than the one kept (a test's own catalog) is looked up again.
-_LEVELS: dict[tuple[str, tuple[str, ...]], tuple[Rule, tuple[Severity, ...]]] = {}
+#: Up to 4,097 of them (then forgotten all at once): catalogs made on the fly (tests) do not pile up.
+_LEVELS: BoundedMemo[tuple[str, tuple[str, ...]], tuple[Rule, tuple[Severity, ...]]] = BoundedMemo(4097)
 
 
 def _levels(rule: Rule, profiles: tuple[str, ...]) -> tuple[Severity, ...]:
@@ -211,9 +213,7 @@ def _levels(rule: Rule, profiles: tuple[str, ...]) -> tuple[Severity, ...]:
     key = (rule.id, profiles)
     kept = _LEVELS.get(key)
     if kept is None or kept[0] is not rule:
-        if len(_LEVELS) > 4096:  # catalogs made on the fly (tests) do not pile up
-            _LEVELS.clear()
-        kept = _LEVELS[key] = (rule, tuple(rule.level(p) for p in profiles))
+        kept = _LEVELS.keep(key, (rule, tuple(rule.level(p) for p in profiles)))
     return kept[1]
 
 

@@ -17,9 +17,13 @@ exception-free run hides (a missing, wrong or mislocated finding).
   of its own, sharing nothing with the checker: a rule whose fact holds must have fired, and one
   whose fact does not hold must not have (a deleted, weakened or inverted rule, a lost finding in a
   bulk path, or a decoder that reads a field wrong, which the two readings then disagree on);
+* **recounted** (``check_recounted``, Matrix-SMT): the second opinion's count of a rule's findings
+  (per profile, the true totals) for rules each break of which is one finding: a finding lost in one
+  unit while another unit still breaks the rule (a fast or bulk path, a running maximum) changes it;
 * **model view** (``model-view``): the decoded model's named fields equal an independent reading of
   the same bytes at the positions the format document gives (a property that returns the wrong
-  field, two fields swapped by the decoder);
+  field, two fields swapped by the decoder; Matrix-SMT: the reference BSON decoder's document against
+  pymongo's reading of the same bytes, a refusal by pymongo included);
 * **paths agree**: the checker's fast paths give the report of the locating walk (checked on a
   fixed eighth of the inputs, chosen by a hash of their bytes so that a crash reproduces: the
   walk costs as much as the check again).
@@ -47,6 +51,7 @@ __all__ = [
     "check_model_view",
     "check_paths_agree",
     "check_profiles",
+    "check_recounted",
     "check_rederived",
     "check_refusal",
     "check_round_trip",
@@ -193,6 +198,20 @@ def check_rederived(report: FileReport, derive: Callable[[], Mapping[str, str | 
             raise InvariantBroken("rederived", f"{rule} did not fire, but {broken}", report.variant, rule)
         if broken is None and rule in fired:
             raise InvariantBroken("rederived", f"{rule} fired, but the fact it asserts holds", report.variant, rule)
+
+
+def check_recounted(report: FileReport, derive: Callable[[], Mapping[str, int]]) -> None:
+    """The second opinion, finer: ``derive()`` maps a rule to how many findings of it the input has under
+    every profile (a rule whose findings both profiles count alike). A finding lost where another of the
+    same rule still fires (one frame's, in a fast or bulk path) leaves the verdict as it was and changes
+    the count (``ProfileVerdict.rules``, the true totals past the per-rule cap)."""
+    expected = derive()
+    for profile, verdict in report.verdicts.items():
+        for rule, count in expected.items():
+            got = verdict.rules.get(rule, 0)
+            if got != count:
+                raise InvariantBroken("recounted", f"{rule} has {got} findings under {profile}, the input "
+                                      f"breaks it {count} times", report.variant, rule)
 
 
 def check_model_view(derive: Callable[[], tuple[Mapping[str, Any], Mapping[str, Any]] | None],

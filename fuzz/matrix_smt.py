@@ -37,6 +37,7 @@ does not decode and at random (``BYTE_MUTATION_RATE``).
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
@@ -59,11 +60,21 @@ from recspec.formats import Divergence
 from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import encode, from_document
 
+from . import _matrix_smt_facts as _facts
 from . import _mutate
 from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render, unique
 from ._mutate import BYTE_MUTATION_RATE
-from ._oracles import check_located, check_profiles, check_rederived, check_refusal, check_round_trip
+from ._oracles import (
+    check_located,
+    check_model_view,
+    check_profiles,
+    check_recounted,
+    check_rederived,
+    check_refusal,
+    check_round_trip,
+    sampled,
+)
 
 __all__ = [
     "BYTE_MUTATION_RATE",
@@ -124,6 +135,12 @@ def fast_path_took_part(report: Any, data: bytes) -> bool:
     return bool(report.evidence.get("fast_path_frames")) or _EMPTY_FRAME.search(data) is not None
 
 
+#: The second opinion (``rederived``, ``recounted``) runs on one input in this many, the reading against
+#: pymongo (``model-view``) on one in ``MODEL_VIEW_ONE_IN``, each chosen by a hash of the bytes (``sampled``:
+#: a crash reproduces): on every input the two cost about a tenth of an execution, on these shares about 4 %
+#: (fuzz/README.md, "Matrix-SMT: the second opinion of every decidable rule").
+SECOND_OPINION_ONE_IN = 2
+MODEL_VIEW_ONE_IN = 4
 #: The rules whose errors make a file malformed (the structural/semantic split, ARCHITECTURE.md).
 _STRUCTURAL = frozenset(r.id for r in _RULES if r.structural)
 
@@ -159,17 +176,27 @@ def fuzz_ref(data: bytes) -> None:
         raise ContractViolation(f"the fast path changes the report: {_findings(report)[:3]} vs "
                                 f"{_findings(slow)[:3]}")
     # The oracles (fuzz/_oracles.py): findings inside the file, in a frame the walk counted; spec
-    # never kinder than compat; malformed exactly when decode_document() refuses;
+    # never kinder than compat; malformed exactly when decode_document() refuses; the decoded document
+    # is pymongo's reading too (model-view); every rule the document decides fired exactly where its fact
+    # is broken, and ten of them as often (rederived, recounted: fuzz/_matrix_smt_facts.py);
     # a valid file's document re-encodes to its own bytes (BSON keeps every stored type).
     stats = report.stats or {}
     # (objects are read as one unit, so a fault inside the array leaves the objects count at 0)
     check_located(report, len(data), {r"^frames\[(\d+)\]": (stats.get("frames") or 0) + 1})
-    check_profiles(report)
     check_refusal(report, refused, _STRUCTURAL)
+    # the second opinion before the profiles: a rule lost under one profile names itself (the profiles'
+    # invariant would name the other profile's rule it then leaves alone)
+    # (on a fixed share of the inputs, chosen by their bytes: SECOND_OPINION_ONE_IN, MODEL_VIEW_ONE_IN)
+    if doc is not None and report.verdict.value != "malformed":
+        if sampled(data, MODEL_VIEW_ONE_IN):
+            check_model_view(lambda: _facts.model_view(doc, data), report.variant)
+        if sampled(data, SECOND_OPINION_ONE_IN):
+            second = functools.cache(lambda: _facts.facts_and_counts(doc))  # one walk for both oracles
+            check_rederived(report, lambda: second()[0])
+            check_recounted(report, lambda: second()[1])
+    check_profiles(report)
     if doc is None:
         return
-    if report.verdict.value != "malformed":
-        check_rederived(report, lambda: rederived(doc))
     if report.verdict.value == "valid":
         check_round_trip(data, doc, b.encode_document,
                          lambda again: check_stream(io.BytesIO(again), path="<fuzz>", profile=profile))
@@ -182,39 +209,11 @@ def fuzz_ref(data: bytes) -> None:
 # --- the second opinion: facts of docs/formats/matrix-smt.md re-derived from the decoded document -------
 
 
-def _number(x: object) -> bool:
-    return type(x) in (int, float, b.Int64) and math.isfinite(x)  # type: ignore[arg-type]
-
-
 def rederived(doc: b.Document) -> dict[str, str | None]:
-    """MATRIX-FRAME-002 (frame times are >= 0 and never decrease: a time before the latest one
-    so far breaks it) and MATRIX-OBJ-003's uniqueness (two objects with one integer id), derived
-    here from the decoded document (``check_rederived``). FRAME-002 is judged both ways where
-    every frame's time (``t``, else ``time``) is a finite number; OBJ-003 only where it must fire
-    (a non-integer or negative id is the rule's too)."""
-    out: dict[str, str | None] = {}
-    frames = doc.get("frames")
-    if isinstance(frames, b.Array) and all(isinstance(f, b.Document) for f in frames):
-        times = [f.get("t", f.get("time")) for f in frames]
-        if all(_number(t) for t in times):
-            out["MATRIX-FRAME-002"] = None
-            latest = None
-            for i, t in enumerate(times):
-                if t < 0 or (latest is not None and t < latest):
-                    out["MATRIX-FRAME-002"] = f"frames[{i}]'s time {t!r} is before 0 or the latest {latest!r}"
-                    break
-                latest = t if latest is None else max(latest, t)
-    objects = doc.get("objects")
-    if isinstance(objects, b.Array):
-        seen: set[int] = set()
-        for i, o in enumerate(objects):
-            oid: Any = o.get("id") if isinstance(o, b.Document) else None
-            if type(oid) in (int, b.Int64):
-                if oid in seen:
-                    out["MATRIX-OBJ-003"] = f"objects[{i}] repeats the id {oid}"
-                    break
-                seen.add(oid)
-    return out
+    """Every rule whose fact the decoded document decides (``_matrix_smt_facts.JUDGED``), re-derived
+    from docs/formats/matrix-smt.md with lines of the harness's own: rule -> why ``doc`` breaks it, or
+    ``None`` where its fact holds (``check_rederived``: the rule must, or must not, have fired)."""
+    return _facts.facts(doc)
 
 
 def fuzz_ksy(data: bytes) -> None:
@@ -327,6 +326,11 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
     exact = True
     n = len(node.keys)
     op = rng.randrange(9)
+    if rng.random() < BOUNDARY_RATE:  # the boundary edits (BOUNDARY_EDITS): at a rule's edge, not anywhere
+        done = _boundary_edit(rng, rng.randrange(BOUNDARY_EDITS), node, containers)
+        if done is not None:
+            return done
+        op = rng.randrange(3)  # none applies to this node: change a value instead
     if op <= 2 and n:  # change a value
         i = rng.randrange(n)
         node.values[i] = _mutate_value(rng, node.values[i])
@@ -357,6 +361,113 @@ def _edit(rng: random.Random, root: Any, containers: list[Any]) -> bool:
     return exact
 
 
+#: Numbers at the edges of the format document's ranges: 0 and the values beside it (sizes > 0, times
+#: >= 0, ids >= 0, colours in [0, 1]), 1 and beside it (colours, unit quaternions), -1.
+_EDGES = (0.0, 0.0, -0.0, 5e-324, -5e-324, 1.0, 1.0, math.nextafter(1.0, 2.0), math.nextafter(1.0, 0.0), -1.0,
+          1.0 + 1e-3, 1.0 - 1e-3, 1.0011, 0.9989)
+
+
+def _as_stored(value: Any) -> Any:
+    """An int beyond int32 as the Int64 the encoder writes for it (what decoding gives back, see ``_TREES``)."""
+    return _tree.Int64(value) if type(value) is int and not -(1 << 31) <= value < (1 << 31) else value
+
+
+def _nudged(rng: random.Random, v: Any, steps: tuple[int, ...] = (0, 0, -1, 1)) -> Any:
+    """``v`` itself or just beside it: equal, one below or above (an int by 1, a double by one ulp or 1)."""
+    step = rng.choice(steps)
+    if type(v) is float:
+        if not step or not math.isfinite(v):
+            return v
+        return math.nextafter(v, step * math.inf) if rng.random() < 0.5 else v + step
+    return _as_stored(int(v) + step)
+
+
+def _numbers_at(node: Any) -> list[int]:
+    return [i for i, v in enumerate(node.values) if type(v) in (float, int, _tree.Int64)]
+
+
+#: The boundary edits, each generic over the tree (no rule named): ``0`` a number to a range's edge or one
+#: step beside its value; ``1`` a number to the value the same key holds elsewhere (an earlier frame's time,
+#: another object's id), or to a sibling's (a ray's end to its origin), equal or one step beside it; ``2``
+#: an array entry repeated, the keys renumbered (two states for one id, one id twice, a frame again for
+#: the bulk path's runs); ``3`` a value to its type's neighbour (int32, int64, double of one number; a
+#: boolean for 0/1; a string for a number).
+BOUNDARY_EDITS = 4
+#: How often an edit is a boundary edit.
+BOUNDARY_RATE = 0.4
+
+
+def _by_field(containers: list[Any]) -> dict[tuple[str, str], list[tuple[Any, int]]]:
+    """Every number in the tree by its field, ``(its container's key in the parent, its own key)`` with
+    ``"[]"`` for an array's element (``("half_dimentions", "[]")``, ``("[]", "t")``), so that an edit picks
+    a field first, each with one chance, then a value of it: a recording has a few frame times and box
+    sizes, and many position and rotation components."""
+    fields: dict[tuple[str, str], list[tuple[Any, int]]] = {}
+    parents: dict[int, str] = {}
+    for c in containers:
+        for k, v in zip(c.keys, c.values):
+            if isinstance(v, _tree.Document):
+                parents[id(v)] = "[]" if isinstance(c, _tree.Array) else k
+    for c in containers:
+        field = parents.get(id(c), "")
+        for i, v in enumerate(c.values):
+            if type(v) in (float, int, _tree.Int64):
+                fields.setdefault((field, c.keys[i] if not isinstance(c, _tree.Array) else "[]"), []).append((c, i))
+    return fields
+
+
+def _boundary_edit(rng: random.Random, op: int, node: Any, containers: list[Any]) -> bool | None:
+    """One of the ``BOUNDARY_EDITS`` on ``node``; ``None`` when it has nothing to apply to there (else
+    whether the tree is still exact, as ``_edit``)."""
+    if op <= 1:  # a number picked by its field: (its container's key, its key)
+        fields = _by_field(containers)
+        if not fields:
+            return None
+        node, i = rng.choice(fields[rng.choice(sorted(fields))])
+    numbers = _numbers_at(node)
+    if op == 0 and numbers:
+        v = node.values[i]
+        node.values[i] = rng.choice(_EDGES) if rng.random() < 0.5 else _nudged(rng, v, (-1, 1))
+        if type(v) is not float and type(node.values[i]) is float and node.values[i].is_integer() \
+                and rng.random() < 0.5:
+            node.values[i] = _as_stored(int(node.values[i]))  # an edge kept as an integer (an id of -1, 0)
+    elif op == 1 and numbers:
+        key = node.keys[i]
+        if isinstance(node, _tree.Array) or rng.random() < 0.3:  # a sibling's number
+            donors = [(node, j) for j in numbers if j != i]
+        else:  # the same key's number elsewhere
+            donors = [(c, j) for c in containers if c is not node for j, k in enumerate(c.keys)
+                      if k == key and type(c.values[j]) in (float, int, _tree.Int64)]
+        if not donors:
+            return None
+        c, j = rng.choice(donors)
+        node.values[i] = _nudged(rng, c.values[j])
+    elif op == 2 and isinstance(node, _tree.Array) and node.values:
+        i = rng.randrange(len(node.values))
+        node.values.insert(rng.randrange(len(node.values) + 1), node.values[i])
+        node.keys = [str(k) for k in range(len(node.values))]
+        node._map = None
+        return False  # two places share one value
+    elif op == 3 and node.values:
+        i = rng.randrange(len(node.values))
+        v = node.values[i]
+        t = type(v)
+        if t is float and v.is_integer() and abs(v) < 2**63:
+            node.values[i] = rng.choice((_as_stored(int(v)), _tree.Int64(int(v))))
+        elif t is int or t is _tree.Int64:
+            node.values[i] = rng.choice((float(v), _tree.Int64(v), bool(v) if v in (0, 1) else str(v)))
+        elif t is bool:
+            node.values[i] = rng.choice((int(v), float(v), None))
+        elif t is str:
+            node.values[i] = rng.choice((_tree.Symbol(v), _tree.Code(v), None, 0))
+        else:
+            return None
+    else:
+        return None
+    node._map = None
+    return True
+
+
 def _break_framing(rng: random.Random, data: bytes) -> bytes:
     """One edit that breaks the BSON framing on purpose."""
     buf = bytearray(data)
@@ -370,15 +481,15 @@ def _break_framing(rng: random.Random, data: bytes) -> bytes:
     elif op == 1:
         del buf[rng.randrange(len(buf) + 1):]
     elif op == 2:  # a boolean byte
-        spots = [m.end() for m in re.finditer(rb"\x08[a-z_]{1,16}\x00", bytes(buf))]
+        spots = [m.end() for m in re.finditer(rb"\x08[a-z0-9_]{1,16}\x00[\x00\x01]", bytes(buf))]
         if spots:
-            at = rng.choice(spots)
-            if at < len(buf):
-                buf[at] = rng.choice((2, 0xFF))
+            at = rng.choice(spots) - 1
+            buf[at] = rng.choice((2, 2, 3, 0xFF))
     else:
         spots = [m.start() for m in re.finditer(rb"[\x01\x02\x03\x04\x08\x10][a-z0-9_]{1,16}\x00", bytes(buf))]
-        if spots:
-            buf[rng.choice(spots)] = rng.choice((0x00, 0x14, 0x06, 0x7F, 0x80))
+        if spots:  # a type byte to one that is no BSON type, or to its neighbour
+            at = rng.choice(spots)
+            buf[at] = rng.choice((0x00, 0x14, 0x06, 0x7F, 0x80, buf[at] - 1, buf[at] + 1))
     return bytes(buf)
 
 
@@ -405,8 +516,14 @@ def _mutate_structure(rng: random.Random, root: Any, max_size: int) -> bytes:
     exact = True
     for _ in range(rng.choice((1, 1, 2, 3))):
         exact = _edit(rng, root, containers) and exact
+    breaking = rng.random() < FRAMING_BREAK_RATE
+    if breaking and containers and rng.random() < 0.25:  # a boolean for _break_framing to give a byte of 2
+        node = rng.choice(containers)
+        node.keys.append(str(len(node.keys)) if isinstance(node, _tree.Array) else rng.choice(("static", "i", "t")))
+        node.values.append(rng.random() < 0.5)
+        node._map = None
     out: bytes = _tree.encode_document(root)
-    if rng.random() < FRAMING_BREAK_RATE:
+    if breaking:
         return _break_framing(rng, out)
     if exact and remember_trees and len(out) <= max_size:
         if len(_TREES) >= _TREES_MAX:
@@ -433,9 +550,42 @@ PREFIX_BYTES = 8192
 
 
 def synthetic_seeds() -> list[tuple[str, bytes]]:
-    """Seeds that need no corpus: the base recording in both encodings and a tiny document."""
+    """Seeds that need no corpus: the base recording in both encodings, a tiny document, and the base
+    recording at the edges of its ranges (:func:`edge_seed`)."""
     return [("base-spec", encode(BASE, profile="spec")), ("base-compat", encode(BASE, profile="compat")),
-            ("empty", b.encode_document(b.Document.of(("objects", b.Array()), ("frames", b.Array()))))]
+            ("empty", b.encode_document(b.Document.of(("objects", b.Array()), ("frames", b.Array())))),
+            ("edges", edge_seed())]
+
+
+#: The sizes docs/formats/matrix-smt.md requires > 0 (objects' and debug commands').
+_SIZES = frozenset(("radius", "half_height", "sr", "sx", "sy", "sz"))
+
+
+def edge_seed() -> bytes:
+    """The base recording, valid, with its numbers at the edges of the document's ranges, so that one
+    step of a number (the mutator's boundary edits) crosses one: every size the smallest positive double,
+    every frame at the first frame's time (never decreasing: equal is the edge), every ray's end one ulp
+    from its origin."""
+    root = _tree.decode_document(encode(BASE, profile="spec"))  # the mutator's copy: _containers reads it
+    first: Any = None
+    for node in _containers(root):
+        keys, values = node.keys, node.values
+        for i, (k, v) in enumerate(zip(keys, values)):
+            if k in _SIZES and type(v) is float:
+                values[i] = 5e-324
+            elif k == "half_dimentions" and isinstance(v, _tree.Array):
+                v.values = [5e-324] * len(v.values)
+            elif k == "t" and type(v) is float and "states" in node:
+                first = v if first is None else first
+                values[i] = first
+        if node.get("t") == "r" and all(type(node.get(k)) is float for k in ("ox", "oy", "oz")):
+            for o, e in (("ox", "ex"), ("oy", "ey"), ("oz", "ez")):
+                if e in keys:
+                    values[keys.index(e)] = node.get(o)
+            if "ey" in keys:
+                values[keys.index("ey")] = math.nextafter(node.get("oy"), math.inf)
+        node._map = None
+    return bytes(_tree.encode_document(root))
 
 
 def derive_seeds(data: bytes, max_len: int) -> list[bytes]:

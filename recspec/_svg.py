@@ -29,9 +29,9 @@ from .trace import Envelope
 
 __all__ = ["COLORS", "HERO", "LEFT", "MARK_SPACING", "MAX_BUCKETS", "MAX_FILE_MARKS", "MAX_TRACKS", "MAX_TRACK_POINTS",
            "PALETTE", "PICTURE_BUDGET", "PLOT_W", "RIGHT", "WIDTH", "Anchor", "Panel", "downsampled", "draw_legend",
-           "esc", "every", "figure", "file_marks", "kept_tracks", "mark_at", "mark_title", "merged_buckets", "moves",
-           "nice_ticks", "num", "padded_span", "placed_findings", "plural", "svg", "tick_label", "timeline_marks",
-           "timeline_top", "top_view"]
+           "esc", "every", "figure", "file_marks", "heading", "kept_tracks", "mark_at", "mark_title", "marks_caption",
+           "merged_buckets", "moves", "nice_ticks", "num", "padded_span", "placed_findings", "plural", "svg",
+           "tick_label", "timeline_marks", "timeline_svg", "timeline_top", "top_view"]
 
 #: Buckets (min/max pairs) drawn per series at most: about one per two pixels of the plot's width.
 MAX_BUCKETS = 288
@@ -273,10 +273,31 @@ def figure(svgs: Sequence[str], caption: str) -> str:
     return f'<figure>{"".join(svgs)}<figcaption>{esc(caption)}</figcaption></figure>'
 
 
+def heading(text: str) -> str:
+    """A picture's title, at its top left."""
+    return f'<text class="title" x="8" y="14">{esc(text)}</text>'
+
+
 def timeline_top(placed: Sequence[tuple[int, Finding, str]], loose: Sequence[tuple[Finding, str]]) -> float:
     """Where a timeline's first panel starts: below the title, the strip of file marks (if any) and
     the rows of timeline marks (one per rule, at most three)."""
     return (44 if loose else 26) + 9 * min(len({f.rule for _, f, _ in placed}), 3) + 4
+
+
+def timeline_svg(height: float, label: str, title: str, body: Iterable[str], marked: Panel,
+                 placed: Sequence[tuple[int, Finding, str]], loose: Sequence[tuple[Finding, str]],
+                 loose_what: str) -> str:
+    """A timeline picture, as every drawer lays one out: the title; the strip of marks of the findings
+    about the file as a whole (``loose``, labelled ``loose_what``); ``body``, the panels from
+    :func:`timeline_top` down, whose x is the frame, record or sample index; and the marks of the
+    findings at an index (``placed``) just above the panel ``marked``."""
+    return svg(height, label, [heading(title), file_marks(28, loose, loose_what), *body,
+                               timeline_marks(marked, placed, float)])
+
+
+def marks_caption(unit: str) -> str:
+    """The caption's sentence on a timeline's marks, each at its ``unit`` (frame, record)."""
+    return f"Marks above the plot are findings at their {unit}; click one to go to it."
 
 
 def every(stride: int) -> str:

@@ -63,7 +63,7 @@ def test_spec_and_compat_encodings_under_both_profiles() -> None:
 
 def test_fast_path_takes_the_canonical_frames() -> None:
     report = _check(SPEC)
-    assert report.evidence["fast_path_frames"] == 2  # frame 1 has debug commands: the full path
+    assert report.evidence["fast_path_frames"] == 3  # frame 1's debug commands too (_fastpath._commands)
     assert report.stats == {"objects": 4, "frames": 3, "states": 11, "commands": 4, "duration_s": 0.15}
 
 

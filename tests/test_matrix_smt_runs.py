@@ -12,17 +12,13 @@ import io
 import math
 import random
 import struct
-from typing import Any
 
 import pytest
+from build_matrix_smt import checked_both_ways, runs_taken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import real_file
-from recspec.conformance.matrix_smt import _runs
-from recspec.conformance.matrix_smt._check import check_stream
-from recspec.conformance.matrix_smt._locate import add_element_lengths
-from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.conformance.matrix_smt._xcheck import _frame_spans
 from recspec.errors import DecodeError
 from recspec.fuzz.matrix_smt import mutate
@@ -41,27 +37,8 @@ from recspec.reference.matrix_smt import (
     encode_document,
     to_document,
 )
-from recspec.report import FileReport
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
-
-
-def _report(data: bytes, profile: str, fast: bool) -> FileReport:
-    f = io.BytesIO(data)
-    report = check_stream(f, path="x", profile=profile, size=len(data), fast_path=fast)
-    add_element_lengths(report, f, len(data), RULES_BY_ID)  # as the format's check() does
-    return report
-
-
-def _key(r: FileReport) -> tuple[Any, ...]:
-    # repr: 0 and 0.0 are equal, but a report that says one where the other says the other differs
-    return (r.verdict, repr(r.findings), repr(r.stats), r.verdicts, r.capped, r.findings_cap)
-
-
-def _assert_same(data: bytes, profile: str) -> FileReport:
-    fast, full = _report(data, profile, True), _report(data, profile, False)
-    assert _key(fast) == _key(full)
-    return fast
 
 
 def _quat(rng: random.Random) -> tuple[float, float, float, float]:
@@ -162,30 +139,17 @@ def test_runs_and_the_full_walk_give_the_same_report(rng, frames, rare, encoding
     if encoding == "compat" and rng.random() < 0.3:  # the producer's long flags here and there
         data = _with_flags(rec, rng.choices(["i", "i", "i", "d", "instantiated", "destroyed"], k=rng.randint(1, 9)))
     for edited in _edits(data, rng):
-        _assert_same(edited, profile)
-
-
-def _runs_taken(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    taken: list[int] = []
-    after = _runs.FrameRuns.after
-
-    def spy(self: _runs.FrameRuns, *args: Any) -> int:
-        n = after(self, *args)
-        taken.append(n)
-        return n
-
-    monkeypatch.setattr(_runs.FrameRuns, "after", spy)
-    return taken
+        checked_both_ways(edited, profile)
 
 
 @pytest.mark.parametrize("encoding", ["spec", "compat", "time-first"])
 @pytest.mark.parametrize("profile", ["spec", "compat"])
 def test_a_recording_of_one_layout_is_checked_in_runs(monkeypatch: pytest.MonkeyPatch, encoding: str,
                                                       profile: str) -> None:
-    taken = _runs_taken(monkeypatch)
+    taken = runs_taken(monkeypatch)
     data = _encode(_recording(random.Random(7), 150, 0.0), encoding)
     assert encoding != "time-first" or (data.count(b"\x01t\x00") == 150 and b"\x03149\x00" in data)
-    report = _assert_same(data, profile)
+    report = checked_both_ways(data, profile)
     assert report.stats["frames"] == 150
     assert sum(taken) >= 140  # all but the frames that start a run (and the keys of 10 and 100)
     assert report.evidence["fast_path_frames"] == 150
@@ -200,8 +164,8 @@ def test_a_bad_frame_in_a_run_is_located(monkeypatch: pytest.MonkeyPatch) -> Non
     s = frames[70].states[0]
     frames[70] = Frame(frames[70].time, (State(s.id, s.presence, s.metadata, s.position, (0.0, 0.0, 0.0, 0.5)),
                                          *frames[70].states[1:]))
-    taken = _runs_taken(monkeypatch)
-    report = _assert_same(encode(Recording(rec.objects, tuple(frames)), profile="spec"), "spec")
+    taken = runs_taken(monkeypatch)
+    report = checked_both_ways(encode(Recording(rec.objects, tuple(frames)), profile="spec"), "spec")
     assert [f.path for f in report.findings] == ["frames[70].states[0].r"]
     assert sum(taken) >= 100
 
@@ -214,9 +178,9 @@ def test_frames_that_start_with_their_time_are_checked_in_runs(monkeypatch: pyte
     rec = _recording(rng, 120, 0.0)
     frames = [Frame(f.time, f.states[:states], f.commands) for f in rec.frames]
     frames[90] = Frame(frames[89].time - 1.0, frames[90].states, ())
-    taken = _runs_taken(monkeypatch)
+    taken = runs_taken(monkeypatch)
     for profile in ("spec", "compat"):
-        report = _assert_same(_encode(Recording(rec.objects, tuple(frames)), "time-first"), profile)
+        report = checked_both_ways(_encode(Recording(rec.objects, tuple(frames)), "time-first"), profile)
         assert report.evidence["fast_path_frames"] >= 119
         assert "frames[90].t" in [f.path for f in report.findings]
     assert sum(taken) >= 2 * 100
@@ -224,7 +188,7 @@ def test_frames_that_start_with_their_time_are_checked_in_runs(monkeypatch: pyte
 
 @pytest.mark.parametrize("profile", ["spec", "compat"])
 def test_scene1_gives_the_full_walks_report(profile: str) -> None:
-    report = _assert_same(real_file("Scene1.bson").read_bytes(), profile)
+    report = checked_both_ways(real_file("Scene1.bson").read_bytes(), profile)
     assert report.evidence["fast_path_frames"] == 500
 
 
@@ -271,6 +235,6 @@ def test_the_producers_long_flags_are_judged_as_the_full_walk_judges_them(flags:
     """A state flagged "instantiated" is MATRIX-STATE-003 under spec in every frame (its frame starts
     no run), and "destroyed" destroys under compat only."""
     data = _with_flags(_recording(random.Random(5), 60, 0.0), flags)
-    report = _assert_same(data, profile)
+    report = checked_both_ways(data, profile)
     if profile == "spec":
         assert report.verdicts["spec"].rules.get("MATRIX-STATE-003", 0) > 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 
 import bson
+from build_matrix_smt import document, pymongo_elements
 
 from recspec.conformance.matrix_smt._xcheck import differential, sample_frames
 
@@ -16,16 +17,6 @@ from recspec.conformance.matrix_smt._xcheck import differential, sample_frames
 def _frame(i: int, t: float) -> dict:
     return {"states": [{"id": 0, "i": "i", "m": "", "p": [float(i), 0.5, -1.0], "r": [0.0, 0.0, 0.0, 1.0]}],
             "cmd": [], "t": t}
-
-
-def _elements(doc: dict) -> bytes:
-    """The elements of pymongo's encoding of ``doc``: its bytes without the length and the final NUL."""
-    return bson.encode(doc)[4:-1]
-
-
-def _document(*element_runs: bytes) -> bytes:
-    body = b"".join(element_runs) + b"\x00"
-    return struct.pack("<i", len(body) + 4) + body
 
 
 def _frames_arrays(data: bytes) -> list[tuple[int, int]]:
@@ -49,7 +40,7 @@ def test_every_repeated_frames_array_is_sampled() -> None:
     objects = {"objects": [{"id": 0, "name": "o", "type": "sphere", "color": [0.0, 0.5, 1.0], "radius": 1.0}]}
     first = {"frames": [_frame(i, i / 60) for i in range(40)]}
     second = {"frames": [_frame(i, i / 30) for i in range(50)]}
-    data = _document(_elements(objects), _elements(first), _elements(second))
+    data = document(pymongo_elements(objects), pymongo_elements(first), pymongo_elements(second))
     arrays = _frames_arrays(data)
     assert len(arrays) == 2
     # pymongo keeps the last value of a repeated key: the second array is the recording

@@ -8,60 +8,22 @@ from __future__ import annotations
 
 import io
 import struct
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
+from build_matrix_smt import decoded_both_ways, document, element, shortcut_off
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recspec.conformance.matrix_smt import check_stream
-from recspec.errors import DecodeError
 from recspec.fuzz.matrix_smt import mutate
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import _bson  # private on purpose: the switch is read at call time
+from recspec.reference.matrix_smt import _bson  # private on purpose: what it reads at call time is patched
 from recspec.strategies import matrix_files
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@contextmanager
-def _loop_only() -> Iterator[None]:
-    _bson._Reader.double_arrays = False
-    try:
-        yield
-    finally:
-        _bson._Reader.double_arrays = True
-
-
-def _shape(v: Any) -> Any:
-    """A value tree with its keys and offsets, doubles as their bytes (so NaN equals itself)."""
-    if isinstance(v, b.Document):
-        return (type(v).__name__, list(v.keys), v.offsets, [_shape(x) for x in v.values])
-    if type(v) is float:
-        return ("double", struct.pack("<d", v))
-    return (type(v).__name__, repr(v))
-
-
-def _outcome(decode: Callable[[], Any]) -> Any:
-    try:
-        return ("ok", _shape(decode()))
-    except DecodeError as e:
-        return ("error", type(e).__name__, e.rule, e.message, e.offset, e.path)
-
-
-def _both(data: bytes) -> tuple[Any, Any]:
-    fast = _outcome(lambda: b.decode_document(data))
-    with _loop_only():
-        loop = _outcome(lambda: b.decode_document(data))
-    return fast, loop
-
-
 _DOUBLES = st.floats(allow_nan=True, allow_infinity=True, width=64)
-
-
-def _element(code: int, key: bytes, value: bytes) -> bytes:
-    return bytes((code,)) + key + b"\x00" + value
 
 
 @st.composite
@@ -69,7 +31,7 @@ def _vector_bytes(draw: st.DrawFn) -> bytes:
     """An array of doubles under "0".."k-1", or one edit away from it: a key, a type byte
     (to a type of the same width or not), the length field, the final NUL, a cut."""
     k = draw(st.integers(1, 10))
-    elements = [_element(1, str(i).encode(), struct.pack("<d", draw(_DOUBLES))) for i in range(k)]
+    elements = [element(1, str(i).encode(), struct.pack("<d", draw(_DOUBLES))) for i in range(k)]
     body = bytearray(b"".join(elements))
     length = 4 + len(body) + 1
     tail = b"\x00"
@@ -89,15 +51,13 @@ def _vector_bytes(draw: st.DrawFn) -> bytes:
     array = struct.pack("<i", length) + bytes(body) + tail
     if edit == "cut":
         array = array[:draw(st.integers(0, len(array)))]
-    inner = _element(4, b"p", array)
-    outer = struct.pack("<i", 4 + len(inner) + 1) + inner + b"\x00"
-    return outer
+    return document(element(4, b"p", array))
 
 
 @SLOW
 @given(_vector_bytes())
 def test_the_double_array_shortcut_reads_what_the_loop_reads(data: bytes) -> None:
-    fast, loop = _both(data)
+    fast, loop = decoded_both_ways(data, "double_arrays")
     assert fast == loop
 
 
@@ -105,10 +65,10 @@ def test_the_double_array_shortcut_reads_what_the_loop_reads(data: bytes) -> Non
 @given(st.one_of(matrix_files(max_frames=3), matrix_files(max_frames=3, valid=False)), st.integers(0, 2**32 - 1))
 def test_the_double_array_shortcut_changes_no_decode_and_no_report(file: tuple[bytes, str], seed: int) -> None:
     data = mutate(file[0], 1 << 16, seed) if seed % 3 else file[0]
-    fast, loop = _both(data)
+    fast, loop = decoded_both_ways(data, "double_arrays")
     assert fast == loop
     report = check_stream(io.BytesIO(data), path="x", profile=file[1], fast_path=False)
-    with _loop_only():
+    with shortcut_off("double_arrays"):
         again = check_stream(io.BytesIO(data), path="x", profile=file[1], fast_path=False)
     assert report == again
 
@@ -137,7 +97,7 @@ def test_the_shortcut_takes_part_and_its_edges() -> None:
     # an int32 among the doubles, or a key out of order: the loop reads it, the same as without the shortcut
     for data in (b.encode_document(b.Document.of(("p", b.Array.of_values([1.0, 2, 3.0])))),
                  b.encode_document(b.Document.of(("p", b.Array(["0", "2", "1"], [1.0, 2.0, 3.0]))))):
-        fast, loop = _both(data)
+        fast, loop = decoded_both_ways(data, "double_arrays")
         assert fast == loop and fast[0] == "ok"
 
 
@@ -200,7 +160,7 @@ def test_the_shortcut_keeps_the_depth_and_element_limits(monkeypatch: Any) -> No
     # the vector at the deepest level read and one level below it: read, then the depth finding
     outcomes = []
     for levels in (_bson.MAX_DEPTH - 1, _bson.MAX_DEPTH):
-        fast, loop = _both(_nested(levels, vec))
+        fast, loop = decoded_both_ways(_nested(levels, vec), "double_arrays")
         assert fast == loop
         outcomes.append(fast[0] if fast[0] == "ok" else fast[2])
     assert outcomes == ["ok", "MATRIX-LIMIT-001"]
@@ -209,6 +169,6 @@ def test_the_shortcut_keeps_the_depth_and_element_limits(monkeypatch: Any) -> No
     data = b.encode_document(vec)
     for limit in (4, 3, 2):
         monkeypatch.setattr(_bson, "MAX_ELEMENTS", limit)
-        fast, loop = _both(data)
+        fast, loop = decoded_both_ways(data, "double_arrays")
         assert fast == loop
         assert (fast[0] if fast[0] == "ok" else fast[2]) == ("ok" if limit == 4 else "MATRIX-LIMIT-003")

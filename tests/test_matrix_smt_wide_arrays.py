@@ -8,50 +8,17 @@ from __future__ import annotations
 
 import io
 import struct
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
+from build_matrix_smt import decoded_both_ways, document, element, shortcut_off
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from recspec.conformance.matrix_smt import check_stream
-from recspec.errors import DecodeError
 from recspec.reference import matrix_smt as b
-from recspec.reference.matrix_smt import _bson  # private on purpose: the switch is read at call time
+from recspec.reference.matrix_smt import _bson  # private on purpose: what it reads at call time is patched
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-@contextmanager
-def _loop_only() -> Iterator[None]:
-    _bson._Reader.wide_arrays = False
-    try:
-        yield
-    finally:
-        _bson._Reader.wide_arrays = True
-
-
-def _shape(v: Any) -> Any:
-    if isinstance(v, b.Document):
-        return (type(v).__name__, list(v.keys), v.offsets, [_shape(x) for x in v.values])
-    if type(v) is float:
-        return ("double", struct.pack("<d", v))
-    return (type(v).__name__, repr(v))
-
-
-def _outcome(decode: Callable[[], Any]) -> Any:
-    try:
-        return ("ok", _shape(decode()))
-    except DecodeError as e:
-        return ("error", type(e).__name__, e.rule, e.message, e.offset, e.path)
-
-
-def _both(data: bytes) -> tuple[Any, Any]:
-    fast = _outcome(lambda: b.decode_document(data))
-    with _loop_only():
-        loop = _outcome(lambda: b.decode_document(data))
-    return fast, loop
 
 
 _PACK = {0x10: struct.Struct("<i").pack, 0x01: struct.Struct("<d").pack}
@@ -92,28 +59,25 @@ def _wide_bytes(draw: st.DrawFn) -> bytes:
     array = struct.pack("<i", length) + bytes(body) + tail
     if edit == "cut":
         array = array[:draw(st.integers(0, len(array)))]
-    inner = b"\x04p\x00" + array
-    return struct.pack("<i", 4 + len(inner) + 1) + inner + b"\x00"
+    return document(element(0x04, b"p", array))
 
 
 @SLOW
 @given(_wide_bytes())
 def test_the_strided_reading_agrees_with_the_loop(data: bytes) -> None:
-    fast, loop = _both(data)
+    fast, loop = decoded_both_ways(data, "wide_arrays")
     assert fast == loop
 
 
 @SLOW
 @given(_wide_bytes())
 def test_the_checker_reports_agree_with_and_without_the_strided_reading(data: bytes) -> None:
-    frame = b"\x01t\x00" + struct.pack("<d", 0.0) + b"\x04states\x00" + data[4 + 3:-1]
-    doc_frame = struct.pack("<i", 4 + len(frame) + 1) + frame + b"\x00"
-    frames = b"\x030\x00" + doc_frame
-    body = b"\x04objects\x00\x05\x00\x00\x00\x00" + b"\x04frames\x00" + struct.pack("<i", 4 + len(frames) + 1) \
-        + frames + b"\x00"
-    file = struct.pack("<i", 4 + len(body) + 1) + body + b"\x00"
+    states = data[4 + 3:-1]  # the array of _wide_bytes, under the key "states"
+    frame = document(element(0x01, b"t", struct.pack("<d", 0.0)), element(0x04, b"states", states))
+    frames = document(element(0x03, b"0", frame))
+    file = document(element(0x04, b"objects", document()), element(0x04, b"frames", frames))
     report = check_stream(io.BytesIO(file), path="x", profile="spec", fast_path=False)
-    with _loop_only():
+    with shortcut_off("wide_arrays"):
         again = check_stream(io.BytesIO(file), path="x", profile="spec", fast_path=False)
     assert report == again
 
@@ -139,14 +103,15 @@ def test_the_strided_reading_takes_a_wide_array_and_its_keys_offsets_and_values(
     first = 4 + 1 + 2 + 4
     assert got.offsets[:3] == [first, first + 7, first + 14]  # "\x10" "0" "\0" and 4 bytes: 7 each
     assert got.offsets[10] == first + 70 and got.offsets[11] == first + 78  # key "10": 8 bytes
-    assert _both(data)[0] == _both(data)[1]
+    fast, loop = decoded_both_ways(data, "wide_arrays")
+    assert fast == loop
 
 
 def test_the_element_limit_names_the_same_place(monkeypatch: Any) -> None:
     data = b.encode_document(b.Document.of(("p", b.Array.of_values([0] * 100))))
     for limit in (101, 100, 99):
         monkeypatch.setattr(_bson, "MAX_ELEMENTS", limit)
-        fast, loop = _both(data)
+        fast, loop = decoded_both_ways(data, "wide_arrays")
         assert fast == loop
         assert (fast[0] if fast[0] == "ok" else (fast[2], fast[5])) == \
             ("ok" if limit == 101 else ("MATRIX-LIMIT-003", "" if limit == 100 else "p"))

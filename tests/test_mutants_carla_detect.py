@@ -1,12 +1,13 @@
-"""CARLA variant detection (conformance/carla/_detect.py) on logs put together byte by byte here,
-from the layout in docs/formats/carla.md and the research notes (shared/formats/carla_recorder.md):
-packets of a u8 id, a u32 size and the payload; counted payloads of a u16 count and fixed-size records
-(Position 28 bytes in UE4 builds, 52 in UE5 ones; EventDel 4); an EventAdd record of a u32 id, a u8
-actor type, two vectors, a u32 uid, a description string and u16-counted attributes (u8 type, two
-strings). What each variant must say of such a log follows from the notes' tables, not from the
-module: the packet-id table (section 4), which packets are written in every frame (section 3, "Packet
-order inside a frame"), the actor and attribute type enumerations (section 6: INVALID is the last
-actor type; dev-2023 and 0.9.16 number attribute types from 1, UE5 adds 5).
+"""CARLA variant detection (conformance/carla/_detect.py) on logs put together byte by byte
+(tests/build_carla.py), from the layout in docs/formats/carla.md and the research notes
+(shared/formats/carla_recorder.md): packets of a u8 id, a u32 size and the payload; counted
+payloads of a u16 count and fixed-size records (Position 28 bytes in UE4 builds, 52 in UE5 ones;
+EventDel 4); an EventAdd record of a u32 id, a u8 actor type, two vectors, a u32 uid, a description
+string and u16-counted attributes (u8 type, two strings). What each variant must say of such a log
+follows from the notes' tables, not from the module: the packet-id table (section 4), which packets
+are written in every frame (section 3, "Packet order inside a frame"), the actor and attribute type
+enumerations (section 6: INVALID is the last actor type; dev-2023 and 0.9.16 number attribute types
+from 1, UE5 adds 5).
 
 Every log is detected four ways, the fast and the straightforward readings (``bulk``) and judgements
 (``grouped``), with the file's size known and not (an unknown size reads packet by packet, frame by
@@ -20,7 +21,7 @@ import struct
 from typing import Any
 
 import pytest
-from test_mutants_carla_check import (
+from build_carla import (
     ADD,
     COLLISION,
     DEL,
@@ -45,6 +46,8 @@ from recspec.conformance.carla._detect import (
     SMALL_PREFIX_BYTES,
     detect_variant,
 )
+from recspec.reference.carla import VARIANTS
+from recspec.reference.carla import PacketKind as K
 
 HEADER_SIZE = 34  # "34 bytes for a 6-char map name" (header() writes Town06)
 FRAME_START_SIZE = 5 + 24  # u64 id, f64 durationThis, f64 elapsed
@@ -390,6 +393,21 @@ def test_the_frame_shape_cache_keeps_at_most_its_bound() -> None:
         _detect._frame_shape([(FS, 24), (USER, n), (FE, 0)])
         assert len(_detect._FRAME_SHAPES) <= _detect._FRAME_SHAPES_MAX
     _detect._FRAME_SHAPES.clear()
+
+
+def test_the_record_chain_cache_keeps_at_most_its_bound_and_no_long_payload() -> None:
+    """Record-chain answers are kept for payloads "of at most ``_CHAINS_PAYLOAD_MAX`` bytes, up to
+    ``_CHAINS_MAX`` answers": never more, and a longer payload is answered but not kept."""
+    v = VARIANTS["0.9.16"]
+    _detect._CHAINS.clear()
+    for n in range(_detect._CHAINS_MAX + 5):
+        payload = struct.pack("<HI", 1, n)  # one EventAdd record cut after its id: the chain does not add up
+        assert _detect._chain_misfit(K.EVENT_ADD, v.vec_f64, None, payload, v) is not None
+        assert len(_detect._CHAINS) <= _detect._CHAINS_MAX
+    long = struct.pack("<H", 1) + bytes(_detect._CHAINS_PAYLOAD_MAX)
+    _detect._CHAINS.clear()
+    assert _detect._chain_misfit(K.EVENT_ADD, v.vec_f64, None, long, v) is not None
+    assert len(_detect._CHAINS) == 0
 
 
 # --- packets at the reader's block boundary ------------------------------------------------------

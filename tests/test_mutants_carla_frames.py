@@ -5,7 +5,7 @@ frame to the packet-by-packet walk, which reports it at the offset the layout gi
 (docs/formats/carla.md: Position records of 28 bytes, State of 10 with the frozen flag at 4 and the
 light state at 9, AnimVehicleWheels records of 8 + 9n bytes); the counts of frames, packets and
 Position records are the layout's. Logs are put together byte by byte
-(tests/test_mutants_carla_check.py's writers), and each is checked with the fast paths on and off."""
+(tests/build_carla.py), and each is checked with the fast paths on and off."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import struct
 from collections.abc import Callable
 
 import pytest
-from test_mutants_carla_check import (
+from build_carla import (
     ADD,
     COLLISION,
     DEL,
@@ -295,7 +295,10 @@ def test_a_wheel_count_that_changes_is_walked(j: int) -> None:
 STEADY_LOGS = {  # name: the log, its variant, frame 1's packets, frames the reference proves, the template
     "same": (lambda: steady(), "0.9.4-0.9.5", 5, FRAMES - 2, 1),
     "rotate": (lambda: steady(rotate=True), "0.9.4-0.9.5", 5, 0, FRAMES - 1),
-    "two frames": (lambda: steady(frames=2), "0.9.4-0.9.5", 5, 0, 1),
+    # a template is built where the rest of the file holds two frames of the size of the one walked last: here
+    # the last frame, with its Positions ten times over
+    "two frames": (lambda: steady(lambda i, parts: parts.update(positions=[1, 2, 3] * 10) if i == 2 else None,
+                                  frames=2), "0.9.4-0.9.5", 5, 0, 1),
     "one record each": (lambda: steady(lambda i, parts: parts.update(positions=[2], states=[(1, 0, 1)])),
                         "0.9.4-0.9.5", 5, FRAMES - 2, 1),
     "wheels": (lambda: wheels_log(lambda i: (4, 4)), "0.9.15", 11, 38, 1),

@@ -4,54 +4,25 @@ offset; and the fast paths (_fastpath.py, _runs.py) held to the full walk on the
 
 The recordings are pymongo's ``bson.encode`` of the document's shape (``{objects, frames}``);
 where BSON allows what a dict cannot hold (a repeated key, an array key out of order, bytes after
-the document), elements are spliced from pymongo's bytes. The offsets are found by this module's
-own walk over the bytes (``_offsets``: each element's type byte, by its structural path), not by
-the code under test. Each file is checked with the fast paths on and off: the findings must be
-the same, so a fast path that takes a frame the full walk reports is seen too.
+the document), elements are spliced from pymongo's bytes. The offsets are found by the tests' own
+walk over the bytes (``element_offsets`` in tests/build_matrix_smt.py: each element's type byte, by
+its structural path), not by the code under test. Each file is checked with the fast paths on
+and off: the reports must be the same, so a fast path that takes a frame the full walk reports is
+seen too.
 """
 
 from __future__ import annotations
 
 import copy
-import io
 import math
-import struct
 from collections.abc import Callable
 from typing import Any
 
 import bson
 import pytest
+from build_matrix_smt import checked_both_ways, document, element, element_offsets, pymongo_elements
 
-from recspec.conformance.matrix_smt import check_stream
-from recspec.conformance.matrix_smt._locate import add_element_lengths
-from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.report import FileReport
-
-_FIXED = {0x01: 8, 0x08: 1, 0x09: 8, 0x0A: 0, 0x10: 4, 0x11: 8, 0x12: 8}
-
-
-def _offsets(data: bytes, at: int = 0, path: str = "", array: bool = False,
-             out: dict[str, int] | None = None) -> dict[str, int]:
-    """The offset of each element's type byte in the document at ``at``, by path (``objects[0].name``)."""
-    out = {} if out is None else out
-    (n,) = struct.unpack_from("<i", data, at)
-    pos, last = at + 4, at + n - 1
-    while pos < last:
-        t = data[pos]
-        key_end = data.index(b"\x00", pos + 1)
-        key = data[pos + 1:key_end].decode()
-        here = f"{path}[{key}]" if array else (f"{path}.{key}" if path else key)
-        out.setdefault(here, pos)  # a repeated key: its first place
-        v = key_end + 1
-        if t in (0x03, 0x04):
-            _offsets(data, v, here, t == 0x04, out)
-            size = struct.unpack_from("<i", data, v)[0]
-        elif t == 0x02:
-            size = 4 + struct.unpack_from("<i", data, v)[0]
-        else:
-            size = _FIXED[t]
-        pos = v + size
-    return out
 
 
 def _vec(*xs: float) -> list[float]:
@@ -79,21 +50,6 @@ def _recording(frames: int = 6) -> dict[str, Any]:
                   for i in range(4)]
         out.append({"states": states, "cmd": [], "t": f / 60 + 0.5})
     return {"objects": objects, "frames": out}
-
-
-def _located_report(data: bytes, profile: str, fast_path: bool) -> FileReport:
-    """The report as the format's check() makes it: the findings' element lengths filled in."""
-    f = io.BytesIO(data)
-    report = check_stream(f, path="x", profile=profile, size=len(data), fast_path=fast_path)
-    add_element_lengths(report, f, len(data), RULES_BY_ID)
-    return report
-
-
-def _check(data: bytes, profile: str) -> FileReport:
-    fast, full = (_located_report(data, profile, on) for on in (True, False))
-    assert repr(fast.findings) == repr(full.findings)
-    assert (fast.verdicts, repr(fast.stats)) == (full.verdicts, repr(full.stats))
-    return fast
 
 
 def _one(report: FileReport, rule: str, path: str) -> Any:
@@ -311,14 +267,14 @@ def test_each_finding_is_at_the_break(name: str, edit: Edit, profile: str, rule:
     doc = copy.deepcopy(_recording())
     edit(doc)
     data = bson.encode(doc)
-    offsets = _offsets(data)
-    finding = _one(_check(data, profile), rule, path)
+    offsets = element_offsets(data)
+    finding = _one(checked_both_ways(data, profile), rule, path)
     assert finding.offset == (0 if at == "" else offsets[at])
 
 
 @pytest.mark.parametrize("profile", ["spec", "compat"])
 def test_the_unbroken_recording_is_valid(profile: str) -> None:
-    report = _check(bson.encode(_recording()), profile)
+    report = checked_both_ways(bson.encode(_recording()), profile)
     assert report.findings == []
     assert report.stats["frames"] == 6 and report.stats["states"] == 24 and report.stats["objects"] == 4
     assert report.stats["duration_s"] == 5 / 60 + 0.5
@@ -326,27 +282,17 @@ def test_the_unbroken_recording_is_valid(profile: str) -> None:
 
 # -- what a dict cannot hold: elements spliced from pymongo's bytes
 
-def _elements(doc: dict[str, Any]) -> bytes:
-    """pymongo's elements of ``doc``: its encoding without the length and the final NUL."""
-    return bson.encode(doc)[4:-1]
-
-
-def _document(elements: bytes) -> bytes:
-    return struct.pack("<i", len(elements) + 5) + elements + b"\x00"
-
-
 def _array(key: str, keyed: list[tuple[str, dict[str, Any]]]) -> bytes:
     """An array element ``key`` of documents under the given keys (in any order)."""
-    body = b"".join(b"\x03" + k.encode() + b"\x00" + bson.encode(v) for k, v in keyed)
-    return b"\x04" + key.encode() + b"\x00" + struct.pack("<i", len(body) + 5) + body + b"\x00"
+    return element(0x04, key.encode(), document(*(element(0x03, k.encode(), bson.encode(v)) for k, v in keyed)))
 
 
 def test_a_repeated_top_level_key_is_reported_at_its_second_place() -> None:
     rec = _recording()
-    data = _document(_elements({"objects": rec["objects"]}) + _elements(rec))
+    data = document(pymongo_elements({"objects": rec["objects"]}) + pymongo_elements(rec))
     second = data.rindex(b"\x04objects\x00")
     assert second > data.index(b"\x04objects\x00")
-    report = _check(data, "spec")
+    report = checked_both_ways(data, "spec")
     assert [(f.offset, f.path, f.actual) for f in report.findings if f.rule == "MATRIX-BSON-009"] == [
         (second, "objects", "objects")]
     assert report.stats["objects"] == 4  # the last objects array is the one counted
@@ -356,9 +302,9 @@ def test_a_frames_key_out_of_order_is_reported_at_its_element() -> None:
     rec = _recording()
     keyed = [(str(i), f) for i, f in enumerate(rec["frames"])]
     keyed[3] = ("7", keyed[3][1])
-    data = _document(_elements({"objects": rec["objects"]}) + _array("frames", keyed))
-    offsets = _offsets(data)
-    report = _check(data, "spec")
+    data = document(pymongo_elements({"objects": rec["objects"]}) + _array("frames", keyed))
+    offsets = element_offsets(data)
+    report = checked_both_ways(data, "spec")
     found = [(f.offset, f.path, f.expected, f.actual) for f in report.findings if f.rule == "MATRIX-BSON-008"]
     assert found == [(offsets["frames[7]"], "frames", "3", "7")]
     assert report.stats["frames"] == 6
@@ -369,18 +315,16 @@ def test_a_states_key_out_of_order_and_a_repeated_state_key() -> None:
     frame = rec["frames"][1]
     states = [(str(i), s) for i, s in enumerate(frame["states"])]
     states[1], states[2] = (states[2][0], states[1][1]), (states[1][0], states[2][1])  # keys 0, 2, 1, 3
-    state0 = _document(_elements(frame["states"][0]) + _elements({"m": "again"}))
+    state0 = document(pymongo_elements(frame["states"][0]) + pymongo_elements({"m": "again"}))
     keyed = [(states[0][0], None)] + states[1:]
-    body = (b"\x030\x00" + state0 + b"".join(b"\x03" + k.encode() + b"\x00" + bson.encode(v)
-                                            for k, v in keyed[1:]))
-    states_element = b"\x04states\x00" + struct.pack("<i", len(body) + 5) + body + b"\x00"
-    frame_doc = _document(states_element + _elements({"cmd": [], "t": frame["t"]}))
-    frames = b"".join(b"\x03" + str(i).encode() + b"\x00" + (frame_doc if i == 1 else bson.encode(f))
-                      for i, f in enumerate(rec["frames"]))
-    data = _document(_elements({"objects": rec["objects"]}) + b"\x04frames\x00" + struct.pack("<i", len(frames) + 5)
-                     + frames + b"\x00")
-    offsets = _offsets(data)
-    report = _check(data, "spec")
+    states_element = element(0x04, b"states", document(
+        element(0x03, b"0", state0), *(element(0x03, k.encode(), bson.encode(v)) for k, v in keyed[1:])))
+    frame_doc = document(states_element, pymongo_elements({"cmd": [], "t": frame["t"]}))
+    frames = document(*(element(0x03, str(i).encode(), frame_doc if i == 1 else bson.encode(f))
+                        for i, f in enumerate(rec["frames"])))
+    data = document(pymongo_elements({"objects": rec["objects"]}), element(0x04, b"frames", frames))
+    offsets = element_offsets(data)
+    report = checked_both_ways(data, "spec")
     assert [(f.offset, f.path, f.expected, f.actual) for f in report.findings if f.rule == "MATRIX-BSON-008"] == [
         (offsets["frames[1].states[2]"], "frames[1].states", "1", "2")]
     second_m = data.index(b"\x02m\x00", offsets["frames[1].states[0].m"] + 1)
@@ -390,16 +334,16 @@ def test_a_states_key_out_of_order_and_a_repeated_state_key() -> None:
 
 def test_bytes_after_the_document() -> None:
     data = bson.encode(_recording())
-    report = _check(data + b"\x00\x07", "compat")
+    report = checked_both_ways(data + b"\x00\x07", "compat")
     assert [(f.rule, f.offset, f.length, f.expected, f.actual) for f in report.findings] == [
         ("MATRIX-BSON-006", len(data), 2, len(data), len(data) + 2)]
 
 
 def test_a_file_cut_inside_a_frame() -> None:
     data = bson.encode(_recording())
-    offsets = _offsets(data)
+    offsets = element_offsets(data)
     cut = offsets["frames[5]"] + 40
-    report = _check(data[:cut], "spec")
+    report = checked_both_ways(data[:cut], "spec")
     # at the frame's document, whose length runs past the end: after its type byte, key "5" and NUL
     assert [(f.rule, f.offset, f.path, f.expected, f.actual) for f in report.findings] == [
         ("MATRIX-BSON-007", offsets["frames[5]"] + 3, "frames[5]", len(data), cut)]

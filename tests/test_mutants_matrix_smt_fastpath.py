@@ -7,7 +7,7 @@ The shapes (docs/formats/matrix-smt.md, "Frames"; the producer's habits): the sp
 ``{cmd: "", states, time}``, its numbers doubles or, where whole, int32 (every frame, or two frames in four:
 then the layouts alternate). The recordings are
 pymongo's ``bson.encode`` of dicts in those key orders; offsets come from the walk over the bytes
-in tests/test_mutants_matrix_smt_check.py (each element's type byte, by path). Each file is
+in tests/build_matrix_smt.py (each element's type byte, by path). Each file is
 checked with the fast paths on and off, and the reports must be the same; besides, a frame no
 rule reports is the fast path's (``evidence["fast_path_frames"]``: a fast path that declines
 what it should take costs time, not findings, and is seen only there), and the broken frame is
@@ -17,7 +17,6 @@ reported at the broken element.
 from __future__ import annotations
 
 import copy
-import io
 import math
 import re
 from collections.abc import Callable
@@ -25,11 +24,8 @@ from typing import Any
 
 import bson
 import pytest
-from test_mutants_matrix_smt_check import _offsets
+from build_matrix_smt import checked_both_ways, element_offsets, located_report, runs_taken
 
-from recspec.conformance.matrix_smt import _runs, check_stream
-from recspec.conformance.matrix_smt._locate import add_element_lengths
-from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.report import FileReport
 from recspec.trace import collecting
 
@@ -71,35 +67,6 @@ def _recording(shape: str, frames: int) -> dict[str, Any]:
     return {"objects": copy.deepcopy(OBJECTS), "frames": out}
 
 
-def _located_report(data: bytes, profile: str, fast_path: bool) -> FileReport:
-    """The report as the format's check() makes it: the findings' element lengths filled in."""
-    f = io.BytesIO(data)
-    report = check_stream(f, path="x", profile=profile, size=len(data), fast_path=fast_path)
-    add_element_lengths(report, f, len(data), RULES_BY_ID)
-    return report
-
-
-def _check(data: bytes, profile: str) -> FileReport:
-    fast, full = (_located_report(data, profile, on) for on in (True, False))
-    assert repr(fast.findings) == repr(full.findings)
-    assert (fast.verdicts, repr(fast.stats), fast.capped) == (full.verdicts, repr(full.stats), full.capped)
-    return fast
-
-
-def _runs_taken(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The frames each ``FrameRuns.after`` took in bulk (with the fast paths on)."""
-    taken: list[int] = []
-    after = _runs.FrameRuns.after
-
-    def spy(self: _runs.FrameRuns, *args: Any) -> int:
-        n = after(self, *args)
-        taken.append(n)
-        return n
-
-    monkeypatch.setattr(_runs.FrameRuns, "after", spy)
-    return taken
-
-
 def _fast_path_alone(shape: str, frames: int) -> int:
     """The frames of a clean recording the fast path takes before runs take the rest (_runs' docstring):
     the first frame of each layout (the producer-mixed recording has two: whole numbers or not)."""
@@ -110,10 +77,10 @@ def _fast_path_alone(shape: str, frames: int) -> int:
 @pytest.mark.parametrize("shape", SHAPES)
 def test_every_frame_of_a_clean_recording_is_the_fast_paths(monkeypatch: pytest.MonkeyPatch, shape: str,
                                                             frames: int) -> None:
-    taken = _runs_taken(monkeypatch)
+    taken = runs_taken(monkeypatch)
     doc = _recording(shape, frames)
     data = bson.encode(doc)
-    report = _check(data, "compat")
+    report = checked_both_ways(data, "compat")
     # the producer's time key: the viewer's warning, at each frame's time element; nothing else
     assert [(f.rule, f.path) for f in report.findings] == (
         [("MATRIX-FRAME-005", f"frames[{j}].time") for j in range(frames)][:100] if shape.startswith("producer")
@@ -132,12 +99,12 @@ def test_the_producers_keys_are_reported_at_each_frames_elements(shape: str) -> 
     cmd's 1 + 4 + 4 + 1), and every one counted."""
     frames = 130
     data = bson.encode(_recording(shape, frames))
-    offsets = _offsets(data)
+    offsets = element_offsets(data)
     time_len = 10 if shape == "producer-int" else 14
     for profile, rule, key, length in (("spec", "MATRIX-FRAME-001", "time", time_len),
                                        ("spec", "MATRIX-FRAME-003", "cmd", 10),
                                        ("compat", "MATRIX-FRAME-005", "time", time_len)):
-        report = _check(data, profile)
+        report = checked_both_ways(data, profile)
         assert report.evidence["fast_path_frames"] == frames
         stored = [f for f in report.findings if f.rule == rule]
         assert [(f.path, f.offset, f.length) for f in stored] == [
@@ -197,11 +164,11 @@ def _located(path: str, shape: str) -> str:
 def test_a_broken_frame_in_a_run_is_reported_at_its_element(monkeypatch: pytest.MonkeyPatch, shape: str, name: str,
                                                             edit: Edit, profile: str, rule: str | None, path: str,
                                                             declined: int) -> None:
-    taken = _runs_taken(monkeypatch)
+    taken = runs_taken(monkeypatch)
     doc = _recording(shape, 150)
     edit(doc, shape)
     data = bson.encode(doc)
-    report = _check(data, profile)
+    report = checked_both_ways(data, profile)
     assert report.stats["frames"] == 150
     producer = {"MATRIX-FRAME-001", "MATRIX-FRAME-003", "MATRIX-FRAME-005"}
     if rule is None:
@@ -209,7 +176,7 @@ def test_a_broken_frame_in_a_run_is_reported_at_its_element(monkeypatch: pytest.
     else:
         path = _located(path, shape)
         found = [f for f in report.findings if f.rule == rule]
-        assert [(f.path, f.offset) for f in found if f.path.startswith(path)] == [(path, _offsets(data)[path])]
+        assert [(f.path, f.offset) for f in found if f.path.startswith(path)] == [(path, element_offsets(data)[path])]
     assert report.evidence["fast_path_frames"] == 150 - declined
     if shape in ("spec", "time-first", "producer"):  # numbers all doubles: an edited number keeps the layout
         # a run stops before the declined frame (or one of another layout), the full walk (or the fast path)
@@ -226,12 +193,12 @@ def test_a_destroyed_object_named_again(shape: str) -> None:
     doc = _recording(shape, 150)
     doc["frames"][70]["states"][2]["i"] = "destroyed" if shape.startswith("producer") else "d"
     data = bson.encode(doc)
-    offsets = _offsets(data)
-    report = _check(data, "compat")
+    offsets = element_offsets(data)
+    report = checked_both_ways(data, "compat")
     named = [(f.path, f.offset) for f in report.findings if f.rule == "MATRIX-STATE-004"]
     assert named[0] == ("frames[71].states[2].id", offsets["frames[71].states[2].id"])
     assert len(named) == 79 and report.verdicts["compat"].rules["MATRIX-STATE-004"] == 79
-    spec = _check(data, "spec")
+    spec = checked_both_ways(data, "spec")
     if shape.startswith("producer"):  # "destroyed" is no flag of spec's: it destroys nothing there
         assert "MATRIX-STATE-004" not in spec.verdicts["spec"].rules
         assert [(f.path, f.offset) for f in spec.findings if f.rule == "MATRIX-STATE-003"] == [
@@ -248,14 +215,14 @@ def test_a_thousand_frames_and_more(states: int) -> None:
            "frames": [{"states": [{"id": 3, "i": "i", "m": "", "p": [0.5, 1.5, float(f)], "r": [0.0, 0.0, 0.0, 1.0]}
                                   for _ in range(states)], "cmd": [], "t": 0.5 + f / 8} for f in range(frames)]}
     clean = bson.encode(doc)
-    report = _check(clean, "spec")
+    report = checked_both_ways(clean, "spec")
     assert report.findings == [] and report.evidence["fast_path_frames"] == frames
     assert report.stats["frames"] == frames and report.stats["states"] == states * frames
     doc["frames"][1057]["t"] = 1.0
     data = bson.encode(doc)
-    report = _check(data, "spec")
+    report = checked_both_ways(data, "spec")
     assert [(f.rule, f.path, f.offset) for f in report.findings] == [
-        ("MATRIX-FRAME-002", "frames[1057].t", _offsets(data)["frames[1057].t"])]
+        ("MATRIX-FRAME-002", "frames[1057].t", element_offsets(data)["frames[1057].t"])]
     assert report.evidence["fast_path_frames"] == frames - 1
 
 
@@ -276,7 +243,7 @@ def test_the_fast_path_collects_the_full_walks_picture(shape: str) -> None:
     for d in (doc, broken):
         data = bson.encode(d)
         with collecting():
-            fast, full = (_located_report(data, "compat", on) for on in (True, False))
+            fast, full = (located_report(data, "compat", on) for on in (True, False))
         assert _picture(fast) == _picture(full)
         tracks = fast.trace.positions.tracks()
         assert sorted(tracks) == sorted(IDS)  # every object's positions, frame by frame
@@ -288,7 +255,7 @@ def test_the_fast_path_collects_the_full_walks_picture(shape: str) -> None:
 def test_a_frame_key_out_of_place_in_a_run(monkeypatch: pytest.MonkeyPatch, index: int, key: str) -> None:
     """Frame ``index`` of a run stored under another key (of the same number of digits or not): the run
     stops before it, and MATRIX-BSON-008 names it at its element."""
-    taken = _runs_taken(monkeypatch)
+    taken = runs_taken(monkeypatch)
     doc = _recording("spec", 150)
     frames = b"".join(b"\x03" + (key if i == index else str(i)).encode() + b"\x00" + bson.encode(f)
                       for i, f in enumerate(doc["frames"]))
@@ -296,9 +263,9 @@ def test_a_frame_key_out_of_place_in_a_run(monkeypatch: pytest.MonkeyPatch, inde
                 + (len(frames) + 5).to_bytes(4, "little") + frames + b"\x00")
     data = (len(elements) + 5).to_bytes(4, "little") + elements + b"\x00"
     before = index - 1  # the element before it ends where it starts: type byte, key, NUL, document
-    at = _offsets(data)[f"frames[{before}]"] + 2 + len(str(before)) + len(bson.encode(doc["frames"][before]))
+    at = element_offsets(data)[f"frames[{before}]"] + 2 + len(str(before)) + len(bson.encode(doc["frames"][before]))
     assert data[at:at + 2 + len(key)] == b"\x03" + key.encode() + b"\x00"
-    report = _check(data, "spec")
+    report = checked_both_ways(data, "spec")
     assert [(f.rule, f.path, f.offset, f.expected, f.actual) for f in report.findings] == [
         ("MATRIX-BSON-008", "frames", at, str(index), key)]
     assert report.stats["frames"] == 150 and report.evidence["fast_path_frames"] == 149
@@ -316,8 +283,8 @@ def test_a_layout_seen_before_that_names_a_destroyed_object(flag: str) -> None:
     for f in range(11, 20):
         del frames[f]["states"][2]
     data = bson.encode(doc)
-    offsets = _offsets(data)
-    report = _check(data, "compat")
+    offsets = element_offsets(data)
+    report = checked_both_ways(data, "compat")
     found = [(f.path, f.offset) for f in report.findings if f.rule == "MATRIX-STATE-004"]
     assert found[0] == ("frames[20].states[2].id", offsets["frames[20].states[2].id"])
     assert len(found) == 20  # frames 20 to 39 name it
@@ -331,14 +298,14 @@ def test_meta_strings_beyond_ascii(monkeypatch: pytest.MonkeyPatch, shape: str) 
     for f in doc["frames"]:
         f["states"][3]["m"] = "caf\u00e9"
     clean = bson.encode(doc)
-    report = _check(clean, "compat")
+    report = checked_both_ways(clean, "compat")
     assert [f.rule for f in report.findings if f.rule != "MATRIX-FRAME-005"] == []
     assert report.evidence["fast_path_frames"] == 60
-    offsets = _offsets(clean)
+    offsets = element_offsets(clean)
     at = offsets["frames[33].states[3].m"]
     i = clean.index(b"caf\xc3\xa9", at)
     data = clean[:i + 3] + b"\xff\xff" + clean[i + 5:]
-    report = _check(data, "compat")
+    report = checked_both_ways(data, "compat")
     # MATRIX-BSON-005 at the first byte that is no UTF-8; a structural fault: the walk ends there
     assert [(f.rule, f.path, f.offset) for f in report.findings if f.rule != "MATRIX-FRAME-005"] == [
         ("MATRIX-BSON-005", "frames[33].states[3].m", i + 3)]

@@ -17,7 +17,7 @@ import struct
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from heapq import merge
 from itertools import compress, islice, repeat
 from operator import itemgetter, ne
@@ -40,7 +40,7 @@ from ._detect import (  # noqa: F401 - re-exported
     detect_variant,
 )
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
-from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, build_template
+from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, _field_offsets, build_template
 from ._rules import RULES_BY_ID
 from ._sniff import MAGIC_FIELD, sniff
 from ._trace import CarlaTrace
@@ -80,6 +80,73 @@ _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 _TIMES = frozenset((K.PLATFORM_TIME, K.VISUAL_TIME))
 _LABELS = {k: k.label for k in K}
 _FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
+#: The kinds the per-packet paths compare with, as module constants: on Python 3.11 reading a member off
+#: the enum class (``K.FRAME_END``) is a lookup of about 0.4 us, which a packet would pay several times.
+(_K_ANIM_VEHICLE_WHEELS, _K_COLLISION, _K_EVENT_ADD, _K_EVENT_DEL, _K_EVENT_PARENT, _K_FRAME_COUNTER, _K_FRAME_END,
+ _K_FRAME_START, _K_PHYSICS_CONTROL, _K_POSITION, _K_RAW, _K_WALKER_BONES) = (
+    K.ANIM_VEHICLE_WHEELS, K.COLLISION, K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.FRAME_COUNTER, K.FRAME_END,
+    K.FRAME_START, K.PHYSICS_CONTROL, K.POSITION, K.RAW, K.WALKER_BONES)
+
+#: A packet of at most this many fixed-size records has its judged fields read by a ``struct`` made for its
+#: record count (``_judged_fields``, kept); one of more takes the whole way, a tuple per record.
+JUDGED_MAX_RECORDS = 64
+
+#: The plan of a fixed-record kind's judged fields (``_judged_plans``): its record size, the ``struct`` format
+#: of one record reading only those fields, how many it reads, which are actor ids (CARLA-ACTOR-001) and
+#: which must stay below a bound (flags below 2, CARLA-VALUE-001; enums below their number of values).
+_JudgedPlan = tuple[int, str, int, tuple[int, ...], tuple[tuple[int, int], ...]]
+
+
+def _judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
+    """Per fixed-record kind of ``variant`` that ``_Walk._fixed`` may judge from its fields alone, its plan:
+    the kinds whose first field is an actor id, EventParent (both ids), and the kinds of flags and enums,
+    but Collision (an id that may be NOT_AN_ACTOR) and EventDel (it deletes). Made once per layout: the
+    vector width and the number of traffic-light states are all of a variant a plan reads."""
+    key = (variant.vec_f64, variant.traffic_light_states)
+    plans = _JUDGED_PLANS.get(key)
+    if plans is None:
+        plans = _JUDGED_PLANS[key] = _make_judged_plans(variant)
+    return plans
+
+
+_JUDGED_PLANS: dict[tuple[bool, int], dict[K, _JudgedPlan]] = {}
+
+
+def _make_judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
+    plans: dict[K, _JudgedPlan] = {}
+    for kind in _FIXED_KINDS:
+        if kind is _K_COLLISION or kind is _K_EVENT_DEL or not (
+                kind in ACTOR_FIRST or kind in FLAGS or kind in ENUMS or kind is _K_EVENT_PARENT):
+            continue
+        s = dec.record_struct(kind, variant.vec_f64)
+        columns: dict[int, int | None] = {}  # tuple index -> bound (None: an actor id)
+        if kind in ACTOR_FIRST:
+            columns[0] = None
+        if kind is _K_EVENT_PARENT:
+            columns[0] = columns[1] = None
+        for col, _ in FLAGS.get(kind, ()):
+            columns[col] = 2
+        if kind in ENUMS:
+            columns[ENUMS[kind][0]] = enum_size(kind, variant)
+        offsets = _field_offsets(s.format)
+        record, at = [], 0
+        for col in sorted(columns, key=lambda c: offsets[c][0]):
+            offset, code = offsets[col]
+            record.append(f"{offset - at}x{code}" if offset > at else code)
+            at = offset + struct.calcsize("<" + code)
+        if s.size > at:
+            record.append(f"{s.size - at}x")
+        read = sorted(columns, key=lambda c: offsets[c][0])
+        plans[kind] = (s.size, "".join(record), len(read), tuple(j for j, c in enumerate(read) if columns[c] is None),
+                       tuple((j, bound) for j, c in enumerate(read) if (bound := columns[c]) is not None))
+    return plans
+
+
+@lru_cache(maxsize=1024)
+def _judged_fields(record: str, count: int) -> Callable[[bytes], tuple[int, ...]]:
+    """Reads the judged fields (``record``: one record's format, of a ``_judged_plans`` plan) of a payload of
+    ``count`` records after its u16 count, in one call: the fields of the first record, then the next's."""
+    return struct.Struct("<2x" + record * count).unpack
 
 
 # --- the walk ----------------------------------------------------------------------
@@ -111,6 +178,9 @@ class _Walk:
         self.trace: CarlaTrace | None = None
         #: judge each distinct EventAdd attribute once (False: every attribute one by one)
         self.fast = True
+        #: the fixed-record kinds ``_fixed`` judges from their judged fields alone, with their plans
+        #: (emptied where every packet is to take the whole way: ``fast_path=False``, a trace)
+        self.judged = _judged_plans(variant)
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
         self.reference: Reference | None = None  # the last frame proved clean field by field
         self.proved: tuple[FrameTemplate, bytes] | None = None  # that frame, until it becomes the reference
@@ -167,7 +237,7 @@ class _Walk:
             self._order(kind, raw)
             return
         sink = self.sink
-        if kind is K.FRAME_START:
+        if kind is _K_FRAME_START:
             self.frame_start(raw)
             if self.trace is not None:
                 self.trace.frame_start(*(self.prev_start[1:3] if self.prev_start is not None else (None, None)))
@@ -177,14 +247,14 @@ class _Walk:
                      raw.offset, 5 + len(raw.payload), self._path(kind))
         else:
             self.packet_index += 1
-        if kind is K.FRAME_END:
+        if kind is _K_FRAME_END:
             if raw.payload:
                 sink.add("CARLA-PACKET-001", f"FrameEnd payload is {len(raw.payload)} bytes, its layout implies 0",
                          raw.offset, 5 + len(raw.payload), self._path(kind), 0, len(raw.payload))
             if self.in_frame:
                 self.frame_end(raw)
             return
-        if kind is K.RAW:
+        if kind is _K_RAW:
             if raw.packet_id >= 100:
                 sink.add("CARLA-PACKET-003", f"user packet id {raw.packet_id} ({len(raw.payload)} bytes) kept as raw",
                          raw.offset, 5 + len(raw.payload), self._path(kind))
@@ -195,14 +265,14 @@ class _Walk:
             return
         if self.in_frame:
             self._order(kind, raw)
-        if kind is K.FRAME_COUNTER:
+        if kind is _K_FRAME_COUNTER:
             sink.add("CARLA-PACKET-004", "FrameCounter packet in a recorder file", raw.offset, 5 + len(raw.payload),
                      self._path(kind))
         if kind in _FIXED_KINDS:
             self._fixed(kind, raw)
             return
         try:
-            if kind is K.ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
+            if kind is _K_ANIM_VEHICLE_WHEELS:  # fast path: only the vehicle ids matter to the rules
                 alive = self.alive
                 for i, (pos, actor) in enumerate(dec.anim_wheel_ids(raw.payload, raw.payload_offset, self._path(kind))):
                     if actor not in alive:
@@ -210,9 +280,11 @@ class _Walk:
                                  f"AnimVehicleWheels record refers to actor {actor}, which is not alive",
                                  raw.payload_offset + pos, 4, self._path(kind, f"/record[{i}].database_id"), None,
                                  actor)
-            elif kind is K.EVENT_ADD and self.fast and self.trace is None and \
+            elif kind is _K_EVENT_ADD and self.fast and self.trace is None and \
                     (scan := dec.scan_event_add(raw.payload, self.v.vec_f64)) is not None:
                 self.event_adds(raw, scan)  # fast path: no object per attribute
+            elif self.fast and self._clean_records(kind, raw.payload):
+                pass  # fast path: records that decode and break no rule, read without their objects
             else:
                 body = dec.decode_body(kind, raw.payload, self.v, raw.payload_offset, self._path(kind))
                 if isinstance(body, tuple):
@@ -222,7 +294,30 @@ class _Walk:
                      getattr(e, "expected", None), getattr(e, "actual", None))
 
     def _fixed(self, kind: K, raw: dec.RawPacket) -> None:
-        """A packet of fixed-size records; its path is made only for a finding."""
+        """A packet of fixed-size records; its path is made only for a finding. The usual packet of a kind
+        with a plan (``judged``: ``_judged_plans``) is judged from its judged fields alone, read with one
+        ``struct`` call made for its record count (``_judged_fields``): when its count fits its size, every
+        actor id is alive and every flag and enum within its bound, it has no finding; anything else takes
+        the whole way below."""
+        payload = raw.payload
+        plan = self.judged.get(kind)
+        if plan is not None and len(payload) >= 2:
+            size, record, width, ids, bounds = plan
+            count = payload[0] | payload[1] << 8
+            if len(payload) == 2 + count * size and count <= JUDGED_MAX_RECORDS:
+                fields = _judged_fields(record, count)(payload)
+                alive = self.alive
+                clean = True
+                for j in ids:
+                    if not alive.issuperset(fields[j::width]):
+                        clean = False
+                for j, bound in bounds:
+                    if count and max(fields[j::width]) >= bound:
+                        clean = False
+                if clean:
+                    if kind is _K_POSITION:
+                        self.position_records += count
+                    return
         try:
             flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
         except DecodeError as e:
@@ -231,6 +326,23 @@ class _Walk:
             return
         if flat:
             self.fixed_records(kind, raw, flat)
+
+    def _clean_records(self, kind: K, payload: bytes) -> bool:
+        """Whether a PhysicsControl or WalkerBones payload decodes and its records break no rule, found from
+        their actor ids and bone names alone (``physics_control_ids``, ``walker_bones_scan``): then decoding
+        it and walking its records (``variable_records``) would add nothing. False says nothing: the packet
+        takes the whole way."""
+        if kind is _K_PHYSICS_CONTROL:
+            wheels = self.v.wheel_physics_size
+            ids = None if wheels is None else dec.physics_control_ids(payload, wheels)
+            return ids is not None and self.alive.issuperset(ids)
+        if kind is _K_WALKER_BONES:
+            scan = dec.walker_bones_scan(payload, self.v.vec_f64)
+            if scan is None:
+                return False
+            names = b"".join(scan[1])  # valid UTF-8 without NUL (CARLA-STRING-001, -002): ASCII without NUL
+            return self.alive.issuperset(scan[0]) and names.isascii() and b"\0" not in names
+        return False
 
     def _order(self, kind: K, raw: dec.RawPacket) -> None:
         # a finding past its rule's stored findings is only counted: its message and path are not made
@@ -399,6 +511,11 @@ class _Walk:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
                     self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
                     return t, k, last
+        if room is not None and room < 2 * (reader.tell() - prev[3] + 5):
+            # the rest of the file holds fewer than two frames of the size of the one walked last (a short log,
+            # a log's last frames): a template proves frames of one shape, and the first frame it proves costs
+            # about what walking it does, so it could not repay its making; the walk goes on packet by packet
+            return None
         t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
                            lacking=self.sink.only_counted_one("CARLA-FRAME-011"))
         if t is None:
@@ -436,7 +553,7 @@ class _Walk:
                  stride: int) -> None:
         alive = self.alive
         for i, actor in enumerate(ids):
-            if actor not in alive and not (kind is K.COLLISION and actor == NOT_AN_ACTOR):
+            if actor not in alive and not (kind is _K_COLLISION and actor == NOT_AN_ACTOR):
                 self.sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {actor}, which is not alive",
                               raw.payload_offset + 2 + index_of[i] * stride, stride,
                               self._path(kind, f"/record[{index_of[i]}].{what}"), None, actor)
@@ -447,14 +564,14 @@ class _Walk:
         alive = self.alive
         if kind in ACTOR_FIRST:
             ids = list(map(_FIRST, flat))
-            if kind is K.POSITION:
+            if kind is _K_POSITION:
                 self.position_records += len(ids)
                 if self.trace is not None:
                     self.trace.position_records(flat)
             if not alive.issuperset(ids):
                 bad = [i for i, a in enumerate(ids) if a not in alive]
                 self._missing([ids[i] for i in bad], kind, raw, "database_id", bad, self._stride(kind))
-        elif kind is K.EVENT_DEL:
+        elif kind is _K_EVENT_DEL:
             stride = self._stride(kind)
             sink = self.sink
             for i, (actor,) in enumerate(flat):
@@ -466,13 +583,13 @@ class _Walk:
                     sink.add("CARLA-ACTOR-003", f"EventDel of actor {actor}, which is not alive",
                              raw.payload_offset + 2 + i * stride, stride,
                              self._path(kind, f"/record[{i}].database_id"), None, actor)
-        elif kind is K.EVENT_PARENT:
+        elif kind is _K_EVENT_PARENT:
             for col, what in ((0, "database_id"), (1, "database_id_parent")):
                 ids = list(map(itemgetter(col), flat))
                 if not alive.issuperset(ids):
                     bad = [i for i, a in enumerate(ids) if a not in alive]
                     self._missing([ids[i] for i in bad], kind, raw, what, bad, self._stride(kind))
-        elif kind is K.COLLISION:
+        elif kind is _K_COLLISION:
             for col, what in ((1, "database_id1"), (2, "database_id2")):
                 ids = list(map(itemgetter(col), flat))
                 if not alive.issuperset(ids):
@@ -644,9 +761,9 @@ class _Walk:
             if not faults or hi == lo:
                 if not clean:
                     self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
-                                raw.payload_offset, self._path(K.EVENT_ADD, f"/record[{i}]"))
+                                raw.payload_offset, self._path(_K_EVENT_ADD, f"/record[{i}]"))
                 continue
-            path = self._path(K.EVENT_ADD, f"/record[{i}]")
+            path = self._path(_K_EVENT_ADD, f"/record[{i}]")
             if not clean:
                 self._actor(database_id, actor_type, description.decode("utf-8", "surrogateescape"),
                             raw.payload_offset, path)
@@ -689,7 +806,7 @@ class _Walk:
         sink = self.sink
         alive = self.alive
         # the kind names the records' class (casts: no runtime check on this path)
-        if kind is K.EVENT_ADD:
+        if kind is _K_EVENT_ADD:
             for i, r in enumerate(cast("tuple[dec.EventAdd, ...]", records)):
                 path = self._path(kind, f"/record[{i}]")
                 if self.trace is not None:
@@ -713,7 +830,7 @@ class _Walk:
                              f"{kind.label} record refers to actor {rec.database_id}, which is not alive",
                              raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None,
                              rec.database_id)
-                if kind is K.WALKER_BONES:
+                if kind is _K_WALKER_BONES:
                     for j, b in enumerate(cast(dec.WalkerBones, rec).bones):
                         self._string(b.name, raw.payload_offset, self._path(kind, f"/record[{i}]/bones[{j}].name"))
 
@@ -956,7 +1073,7 @@ def _deletions(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> byt
     sink = walk.sink
     if not (sink.only_counted_one("CARLA-ORDER-002") and sink.only_counted_one("CARLA-ACTOR-003")):
         return None
-    position = walk.order.get(K.EVENT_DEL)
+    position = walk.order.get(_K_EVENT_DEL)
     late = position is not None and position < walk.last_order  # CARLA-ORDER-001 for every packet
     if late and not sink.only_counted_one("CARLA-ORDER-001"):
         return None
@@ -1055,6 +1172,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     reader = dec.PacketReader(f, variant, offset, size)
     stopped = False
     runs = fast_path and walk.trace is None
+    if not runs:
+        walk.judged = {}  # every fixed-record packet the whole way (the tests compare the two)
     frame_end = variant.id_of[K.FRAME_END]
     try:
         prev_id, prev_payload = -1, b""
@@ -1066,12 +1185,12 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
             else:
                 walk.packet(raw)
                 prev_id, prev_payload = raw.packet_id, raw.payload
-                if raw.kind is K.EVENT_DEL and runs and walk.in_frame:  # EventDel packets that differ, in bulk
+                if raw.kind is _K_EVENT_DEL and runs and walk.in_frame:  # EventDel packets that differ, in bulk
                     last = _deletions(walk, raw, reader)
                     if last is not None:
                         prev_payload = last
             if not walk.in_frame and runs and (walk.bulk_frames(reader) or (
-                    raw.kind is K.FRAME_END and _repeat_frames(walk, reader))):  # in a frame, the common case
+                    raw.kind is _K_FRAME_END and _repeat_frames(walk, reader))):  # in a frame, the common case
                 prev_id, prev_payload = frame_end, b""  # the last packet walked: a FrameEnd
             if progress is not None and walk.packets >= next_progress:
                 progress(reader.tell(), size)

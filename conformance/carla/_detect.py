@@ -46,6 +46,7 @@ from itertools import compress, repeat
 from operator import add, attrgetter, eq, is_, itemgetter, mul
 from typing import Any, BinaryIO, cast
 
+from recspec._memo import BoundedMemo
 from recspec.reference import carla as dec
 from recspec.reference.carla import VARIANTS, Variant
 from recspec.reference.carla import PacketKind as K
@@ -185,17 +186,15 @@ class _FrameShape:
 
 #: Frame shapes by their packets' (id, size), kept across files (a fuzzer's inputs and a directory's
 #: logs repeat a few), up to ``_FRAME_SHAPES_MAX`` (then forgotten all at once).
-_FRAME_SHAPES: dict[tuple[tuple[int, int], ...], _FrameShape] = {}
 _FRAME_SHAPES_MAX = 1024
+_FRAME_SHAPES: BoundedMemo[tuple[tuple[int, int], ...], _FrameShape] = BoundedMemo(_FRAME_SHAPES_MAX)
 
 
 def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
     key = tuple(packets)
     shape = _FRAME_SHAPES.get(key)
     if shape is None:
-        if len(_FRAME_SHAPES) >= _FRAME_SHAPES_MAX:
-            _FRAME_SHAPES.clear()
-        shape = _FRAME_SHAPES[key] = _FrameShape.of(packets)
+        shape = _FRAME_SHAPES.keep(key, _FrameShape.of(packets))
     return shape
 
 
@@ -205,6 +204,7 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
 #: so the bound keeps detection's memory from growing with a file's packets.
 SMALL_PREFIX_BYTES = 16 * 1024
 _GET_ID = itemgetter(0)
+_U32_AT = struct.Struct("<I").unpack_from
 #: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
 _COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
 _IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
@@ -214,37 +214,36 @@ _FRAME_IDS = re.compile(rb"\x00([^\x00\x01]*)\x01")
 
 def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     """``_read_prefix`` of a file whose packets after the header are at most
-    ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the packets are framed whole in
-    a loop that only steps from one packet to the next, the prefix is cut from the lists of
-    offsets, ids and sizes, its shapes and variable payloads are counted in one loop over
-    them, and its frames by one regular expression over the ids. The same prefix as the
-    packet-by-packet reading (the tests compare the two)."""
+    ``SMALL_PREFIX_BYTES`` (the fuzzer's inputs, small logs): the file is read whole, and one loop
+    steps from packet to packet, counting each packet's shape and variable payload as it goes, and
+    stops where the packet-by-packet reading stops (a packet whose header or payload runs past the
+    file, one above the size limit, the ``DETECTION_PREFIX_PACKETS``-th packet, the
+    ``DETECTION_PREFIX_FRAMES``-th FrameEnd); its frames are found by one regular expression over
+    the ids. The same prefix as the packet-by-packet reading (the tests compare the two)."""
     prefix = _Prefix()
     reader = dec.PacketReader(f, VARIANTS["0.9.4-0.9.5"], offset, size)
     buf, i = reader.window(size - offset)
-    # a packet must end by the file's size and its bytes
-    starts, ids, sizes = dec.frame_packets(buf, i, min(len(buf), i + size - offset), reader.max_packet_size)
-    n = min(len(starts), DETECTION_PREFIX_PACKETS)
-    ids = ids[:n]
-    if ids.count(_FRAME_END) >= DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
-        k = -1
-        for _ in range(DETECTION_PREFIX_FRAMES):
-            k = ids.index(_FRAME_END, k + 1)
-        n = k + 1
-        ids = ids[:n]
-    del starts[n:], sizes[n:]
-    prefix.packets = n
-    if not n:
-        return prefix
-    # one step per packet: a dictionary look-up per shape (the maps over the lists this replaced made
-    # about twenty lists of a packet each, which cost more than the loop for the tens of packets of a
-    # corpus or fuzz input)
+    # a packet must end by the file's size and its bytes; its header must lie in the bytes
+    end = min(len(buf), i + size - offset)
+    heads_end = len(buf) - 5
+    limit = reader.max_packet_size
+    # one step per packet: a dictionary look-up per shape (the maps over lists this replaced made about
+    # twenty lists of a packet each, which cost more than the loop for the tens of packets of a corpus or
+    # fuzz input)
     shapes: dict[tuple[int, int, int], list[Any]] = {}
     variable: dict[tuple[int, bytes], list[int]] = {}
     get_shape, get_variable = shapes.get, variable.get
+    ids = bytearray()
+    u32 = _U32_AT
     shift = offset - i  # a position in the file, from one in the buffer
-    for at, pid, length in zip(starts, ids, sizes):
+    frame_ends = 0
+    at = i
+    while at < end and at <= heads_end and len(ids) < DETECTION_PREFIX_PACKETS:
+        pid = buf[at]
+        (length,) = u32(buf, at + 1)
         body = at + 5
+        if body + length > end or length > limit:
+            break
         key = (pid, length, buf[body] | buf[body + 1] << 8 if length >= 2 and _COUNTED[pid] else -1)
         entry = get_shape(key)
         if entry is None:
@@ -258,6 +257,15 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
                 variable[vkey] = [1, body + shift]
             else:
                 copies[0] += 1
+        ids.append(pid)
+        at = body + length
+        if pid == _FRAME_END:
+            frame_ends += 1
+            if frame_ends == DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
+                break
+    prefix.packets = len(ids)
+    if not ids:
+        return prefix
     prefix.shapes = shapes
     prefix.variable = variable
     prefix.frames = Counter(map(frozenset, _FRAME_IDS.findall(ids)))
@@ -470,8 +478,8 @@ _ID_GROUPS = tuple(_id_groups(pid) for pid in range(256))
 #: alone (``layout_misfit`` reads the payload's size and its first u16, which the shape holds), so
 #: verdicts are kept across files, up to ``_VERDICTS_MAX`` shapes (then forgotten all at once).
 _Verdict = tuple[tuple[int, "K | None", str], ...]
-_VERDICTS: dict[tuple[int, int, int], _Judged] = {}
 _VERDICTS_MAX = 8192
+_VERDICTS: BoundedMemo[tuple[int, int, int], _Judged] = BoundedMemo(_VERDICTS_MAX)
 
 
 def _verdict(shape: tuple[int, int, int], payload: bytes) -> _Verdict:
@@ -518,7 +526,8 @@ def _missing_always(ids_seen: frozenset[int]) -> tuple[int, ...]:
     return tuple(len(_ALWAYS_IDS[v.name] - ids_seen) for v in _VARIANT_LIST)
 
 
-_MISSING_ALWAYS: dict[frozenset[int], tuple[int, ...]] = {}
+#: ``_missing_always`` by the ids a frame holds, kept across files (bounded like the verdicts).
+_MISSING_ALWAYS: BoundedMemo[frozenset[int], tuple[int, ...]] = BoundedMemo(_VERDICTS_MAX)
 
 
 def _fits(prefix: _Prefix) -> list[_Fit]:
@@ -531,10 +540,9 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     entries = list(prefix.shapes.values())
     kept = list(map(verdicts.get, shapes))
     for k in compress(range(len(kept)), map(is_, kept, repeat(None))):  # shapes not judged before
-        if len(verdicts) >= _VERDICTS_MAX:
-            verdicts.clear()
-            _JUDGED.clear()
-        kept[k] = verdicts[shapes[k]] = _judged(_verdict(shapes[k], entries[k][2]))
+        if verdicts.full():
+            _JUDGED.clear()  # forgotten with the shapes that hold them
+        kept[k] = verdicts.keep(shapes[k], _judged(_verdict(shapes[k], entries[k][2])))
     found = cast("list[_Judged]", kept)  # every shape judged now
     # the packets of each distinct verdict, and its first shape: shapes are in the order of their
     # first packets, so a variant's first undefined id (or misfit) is in the first verdict that has it
@@ -572,9 +580,7 @@ def _fits(prefix: _Prefix) -> list[_Fit]:
     for ids_seen, n in prefix.frames.items():
         per_variant = _MISSING_ALWAYS.get(ids_seen)
         if per_variant is None:
-            if len(_MISSING_ALWAYS) >= _VERDICTS_MAX:
-                _MISSING_ALWAYS.clear()
-            per_variant = _MISSING_ALWAYS[ids_seen] = _missing_always(ids_seen)
+            per_variant = _MISSING_ALWAYS.keep(ids_seen, _missing_always(ids_seen))
         missing = list(map(add, missing, map(mul, per_variant, repeat(n))))
     return list(map(_Fit, _VARIANT_LIST, misfits, unknown, repeat(0), repeat(False), missing, repeat(0),
                     map(undefined_first.get, range(count), repeat(""))))
@@ -610,7 +616,8 @@ def _inner_misfits(fits: list[_Fit], prefix: _Prefix) -> _Chains:
 _Layout = tuple[K, bool, "int | None"]
 #: By (packet id, the variants asked): the variants (by index among them) grouped by the layout that
 #: walks a payload of that id's record chain; kept across files (bounded like the verdicts).
-_LAYOUT_GROUPS: dict[tuple[int, tuple[str, ...]], tuple[tuple[_Layout, tuple[int, ...]], ...]] = {}
+_LAYOUT_GROUPS: BoundedMemo[tuple[int, tuple[str, ...]], tuple[tuple[_Layout, tuple[int, ...]], ...]] = \
+    BoundedMemo(_VERDICTS_MAX)
 
 
 def _layout_groups(pid: int, variants: list[Variant]) -> tuple[tuple[_Layout, tuple[int, ...]], ...]:
@@ -627,9 +634,9 @@ def _layout_groups(pid: int, variants: list[Variant]) -> tuple[tuple[_Layout, tu
 #: fuzzer's inputs and a directory's logs repeat their payloads) for payloads of at most
 #: ``_CHAINS_PAYLOAD_MAX`` bytes, up to ``_CHAINS_MAX`` answers (then forgotten all at once; at most 4 MiB of
 #: payloads): an answer depends on the payload's bytes and the layout alone.
-_CHAINS: dict[tuple[K, bool, int | None, bytes], str | None] = {}
 _CHAINS_PAYLOAD_MAX = 4096
 _CHAINS_MAX = 1024
+_CHAINS: BoundedMemo[tuple[K, bool, int | None, bytes], str | None] = BoundedMemo(_CHAINS_MAX)
 
 
 def _chain_misfit(kind: K, vec_f64: bool, wheels: int | None, payload: bytes, variant: Variant) -> str | None:
@@ -639,10 +646,7 @@ def _chain_misfit(kind: K, vec_f64: bool, wheels: int | None, payload: bytes, va
     key = (kind, vec_f64, wheels, payload)
     if key in _CHAINS:
         return _CHAINS[key]
-    if len(_CHAINS) >= _CHAINS_MAX:
-        _CHAINS.clear()
-    why = _CHAINS[key] = dec.record_chain_misfit(kind, payload, variant)
-    return why
+    return _CHAINS.keep(key, dec.record_chain_misfit(kind, payload, variant))
 
 
 def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
@@ -655,9 +659,7 @@ def _inner_misfits_by_layout(fits: list[_Fit], prefix: _Prefix) -> _Chains:
     for (pid, payload), (copies, at) in prefix.variable.items():
         groups = _LAYOUT_GROUPS.get((pid, names))
         if groups is None:
-            if len(_LAYOUT_GROUPS) >= _VERDICTS_MAX:
-                _LAYOUT_GROUPS.clear()
-            groups = _LAYOUT_GROUPS[pid, names] = _layout_groups(pid, [fit.variant for fit in fits])
+            groups = _LAYOUT_GROUPS.keep((pid, names), _layout_groups(pid, [fit.variant for fit in fits]))
         for (kind, vec_f64, wheels), members in groups:  # each payload has its own offset: a key of its own
             why = answers[at, kind, vec_f64, wheels] = _chain_misfit(kind, vec_f64, wheels, payload,
                                                                      fits[members[0]].variant)

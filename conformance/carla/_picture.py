@@ -13,11 +13,12 @@ from recspec._svg import (
     draw_legend,
     every,
     figure,
-    file_marks,
+    heading,
     kept_tracks,
+    marks_caption,
     placed_findings,
     svg,
-    timeline_marks,
+    timeline_svg,
     timeline_top,
     top_view,
 )
@@ -42,8 +43,7 @@ def picture(fr: FileReport, tr: CarlaTrace, anchor: Anchor) -> str:
         legend = [(HERO, "hero")] if tr.hero & {t for t, _ in tracks} else []
         legend += [("#fff", "start"), ("#57606a", "last position")]
         svgs.append(svg(bottom + 4, "actors' trajectories seen from above", [
-            '<text class="title" x="8" y="14">Actors seen from above (Position records)</text>',
-            draw_legend(14, legend, left=WIDTH - 260), body]))
+            heading("Actors seen from above (Position records)"), draw_legend(14, legend, left=WIDTH - 260), body]))
         caption.append(f"Top: the Position records of {len(tracks)} actors{' (hero in red)' if tr.hero else ''}, "
                        f"x across and y down the page as CARLA's maps are drawn, in metres; the view fits the actors "
                        f"that move, standing ones are dots"
@@ -55,16 +55,15 @@ def picture(fr: FileReport, tr: CarlaTrace, anchor: Anchor) -> str:
         top = timeline_top(placed, loose)
         p1 = Panel(top, 110, (0, max(frames - 1, 1)), (min(d_ext[0], 0.0), d_ext[1]))
         p2 = Panel(top + 130, 110, (0, max(frames - 1, 1)), e_ext)
-        svgs.append(svg(top + 270, "frame timeline: durationThis and elapsed per frame", [
-            '<text class="title" x="8" y="14">Frames: durationThis and elapsed</text>',
-            file_marks(28, loose, "header, file"),
+        svgs.append(timeline_svg(top + 270, "frame timeline: durationThis and elapsed per frame",
+                                 "Frames: durationThis and elapsed", [
             p1.axes("", "durationThis (s)", xticks=False), p1.series(tr.duration, PALETTE[0], label="durationThis"),
             p2.axes("frame", "elapsed (s)"), p2.series(tr.elapsed, PALETTE[1], label="elapsed"),
-            timeline_marks(p1, placed, float)]))
+        ], p1, placed, loose, "header, file"))
         last = f"{tr.last_duration!r}" if tr.last_duration is not None else "unreadable"
         caption.append(f"Bottom: durationThis and elapsed of {frames} frames ({downsampled(tr.elapsed, 'frame')}); "
                        f"the last frame's durationThis ({last}; CARLA writes -1.0 there) is not drawn. "
-                       "Marks above the plot are findings at their frame; click one to go to it.")
+                       + marks_caption("frame"))
     if not svgs:
         return ""
     return figure(svgs, " ".join(caption))

@@ -28,6 +28,7 @@ from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
+from recspec._ksy_fast import carla_recorder
 from recspec._ksy_fast.carla_recorder import CarlaRecorder as KS  # the cross-check: no debug mode
 from recspec._plain import to_plain
 from recspec.errors import DecodeError, Malformed, Truncated
@@ -38,11 +39,14 @@ from recspec.reference.carla import Variant
 from recspec.report import FileReport, Finding
 
 from .. import _sample
-from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, unread
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, read_in_memory, stream_for, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 from .._sink import add_late_findings
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_packets", "kaitai_parse", "same"]
+
+# the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
+read_in_memory(carla_recorder)
 
 # the loaded names only (``vars``): the package's case codec loads on first use, and is no model class
 _MODEL_OF = {name: vars(m)[name] for name in m.__all__ if dataclasses.is_dataclass(vars(m).get(name))}
@@ -55,6 +59,18 @@ class KaitaiRejected(_KaitaiRejected):
     rule = "CARLA-XCHECK-REJECT"
 
 
+#: dataclass -> its fields' names, in order (``dataclasses.fields`` makes its tuple anew at every call,
+#: and the cross-check asks it for every record of every packet)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def _convert(obj: Any) -> Any:
     if isinstance(obj, KS.String):
         return obj.value
@@ -62,7 +78,7 @@ def _convert(obj: Any) -> Any:
         return tuple(_convert(x) for x in obj)
     if isinstance(obj, KaitaiStruct):
         cls = _MODEL_OF[type(obj).__name__]
-        return cls(*(_convert(getattr(obj, f.name, None)) for f in dataclasses.fields(cls)))
+        return cls(*(_convert(getattr(obj, name, None)) for name in _field_names(cls)))
     return obj
 
 
@@ -92,7 +108,7 @@ def kaitai_packets(f: BinaryIO, variant: Variant) -> Iterator[tuple[int, m.Packe
     A packet whose payload the parser rejects yields the error and the walk goes
     on (the framing is intact); a rejected header or framing ends the walk.
     """
-    ks_io = KaitaiStream(f)
+    ks_io = stream_for(f)
     try:
         header = unread(KS.Header, ks_io)
         header._read()
@@ -121,7 +137,7 @@ def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
     parser rejects; no other exception is expected (the fuzz target ``ksy``
     checks that).
     """
-    ks_io = KaitaiStream(io.BytesIO(data))
+    ks_io = stream_for(data)
     try:
         root = unread(KS, variant.code, ks_io)
         root._read()
@@ -133,7 +149,15 @@ def kaitai_parse(data: bytes, variant: Variant) -> m.Recording:
 
 
 def same(a: Any, b: Any) -> bool:
-    """Model equality where NaN equals NaN (the same float bits read twice)."""
+    """Model equality where NaN equals NaN (the same float bits read twice).
+
+    ``==`` first, in C: the model's dataclasses compare every field, with their
+    classes (none leaves a field out of ``__eq__``: tests/test_carla_xcheck_same.py),
+    so where ``==`` holds the walk below would too; it fails on a NaN, which the
+    walk then accepts, or on a difference, which the walk finds. A packet of
+    many fields costs one comparison instead of a call per field."""
+    if a == b:
+        return True
     if isinstance(a, float) and isinstance(b, float):
         return a == b or (math.isnan(a) and math.isnan(b))
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
@@ -159,16 +183,22 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
 
 
 def _has_bad_text(value: Any) -> bool:
+    """Whether a string in ``value`` (a model object, walked) is not UTF-8 (holds surrogates)."""
+    kind = type(value)
+    if kind is float or kind is int:  # most of a packet: no text
+        return False
     if isinstance(value, str):
+        if value.isascii():
+            return False
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             return True
         return False
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return any(_has_bad_text(getattr(value, f.name)) for f in dataclasses.fields(value))
+    if hasattr(kind, "__dataclass_fields__"):  # a dataclass instance (a dataclass itself has type ``type``)
+        return any(_has_bad_text(getattr(value, name)) for name in _field_names(kind))
     if isinstance(value, tuple):
-        return any(_has_bad_text(v) for v in value)
+        return any(map(_has_bad_text, value))
     return False
 
 

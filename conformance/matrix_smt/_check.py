@@ -8,11 +8,14 @@ are streamed one at a time. The state kept across frames is the object table,
 the set of destroyed ids and the previous frame's time.
 
 Frames in the document's canonical shape (spec key order, doubles, ``"i"`` /
-``"d"``, no debug command), and under compat frames in the producer's layout,
-go through ``_fastpath``, which matches a whole state
-with one regular expression; anything else, and any frame where the fast path
-sees something a rule could report, is decoded and checked in full. Both paths
-give the same findings (a property test holds them to it).
+``"d"``, debug commands of doubles), and under compat frames in the producer's
+layout, go through ``_fastpath``, which matches a whole state (and a whole
+command) with one regular expression; anything else, and any frame where the
+fast path sees something a rule could report, is decoded and checked in full.
+The objects array in the spec encoder's shape is read the same way
+(``_fastpath.objects``), unless the caller has it decoded already. Both paths
+give the same findings (property tests hold them to it; ``fast_path=False``
+turns every fast path off).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
 from . import _fastpath, _runs
-from ._rules import QUAT_TOLERANCE, RULES_BY_ID
+from ._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE, QUAT_TOLERANCE, RULES_BY_ID
 from ._sniff import sniff
 from ._trace import MatrixTrace
 
@@ -67,10 +70,6 @@ STATE_KEYS = frozenset(("id", "i", "m", "p", "r"))
 _STATE_REQUIRED_ORDER = ("id", "i", "m", "p", "r")
 _OBJECT_REQUIRED_ORDER = ("id", "name", "type", "color")
 _OBJECT_REQUIRED = frozenset(_OBJECT_REQUIRED_ORDER)
-CMD_COMMON = ("ox", "oy", "oz")
-CMD_NEEDS = {"v": ("vx", "vy", "vz"), "r": ("ex", "ey", "ez"), "s": ("sr",),
-             "c": ("sx", "sy", "sz", "rx", "ry", "rz", "rw")}
-CMD_STYLE = ("r", "g", "b", "o")
 FLAGS = {"spec": {"i": False, "d": True},
          "compat": {"i": False, "d": True, "instantiated": False, "destroyed": True}}
 PROGRESS_EVERY = 4096  # frames
@@ -598,7 +597,7 @@ def check_stream(f: BinaryIO, *, path: str, profile: str, size: int | None = Non
     same bytes at the same offset and depth gives the same value; a unit not found there, or
     larger than the walk buffers, is decoded as usual). Every rule still runs on every value;
     a property test holds the reports equal with and without it."""
-    top = _Top(f, path, profile, size, decoded)
+    top = _Top(f, path, profile, size, decoded, fast_path)
     return top.report if top.done else top.frames(fast_path, progress)
 
 
@@ -627,7 +626,7 @@ class _Top:
     findings so far and what the frames walk needs (``done``: nothing is left to walk)."""
 
     def __init__(self, f: BinaryIO, path: str, profile: str, size: int | None,
-                 decoded: Mapping[int, Document] | None) -> None:
+                 decoded: Mapping[int, Document] | None, fast_path: bool = True) -> None:
         self.f, self.size = f, size
         sink = self.sink = FindingSink(RULES_BY_ID, profile)
         report = self.report = FileReport(path, "matrix-smt", None, profile, Verdict.VALID)
@@ -663,9 +662,19 @@ class _Top:
         frames_s = self.frames_s = next((s for s in reversed(sections) if s.key == "frames"), None)
         objects_s = next((s for s in reversed(sections) if s.key == "objects"), None)
         top = self.top = decoded if decoded is not None else {}
+        # (where the caller has the objects decoded already, the walk reads them: the fast path would
+        # only read their bytes a second time)
+        fast_objects = fast_path and decoded is None
         for s, s_path in zip(sections, paths):
             if s is frames_s and s.type_code == T_ARRAY:
                 continue
+            if s is objects_s and fast_objects and s.type_code == T_ARRAY and walk.trace is None:
+                # the objects array in the spec encoder's shape, breaking no rule, read from its bytes
+                raw = w.value_bytes(s)
+                count = -1 if raw is None else _fastpath.objects(walk, raw, _spans_volume)
+                if count >= 0:
+                    walk.object_entries = count
+                    continue
             try:
                 value = top.get(s.offset, _MISSING) if _shareable(s) else _MISSING
                 if value is _MISSING:
@@ -746,7 +755,10 @@ def _section_paths(sections: list[Section]) -> list[str]:
     dict-building reader keeps, whose frames and objects the walk counts and indexes as
     ``frames[i]``, ``objects[i]``), ``KEY#N`` for the N-th of a key that appears again
     later (MATRIX-BSON-009), so that no finding in a value readers drop names a counted unit."""
-    total = Counter(s.key for s in sections)
+    keys = [s.key for s in sections]
+    if len(set(keys)) == len(keys):  # no key again (every recording but a broken one): each its own key
+        return keys
+    total = Counter(keys)
     seen: Counter[str] = Counter()
     paths = []
     for s in sections:

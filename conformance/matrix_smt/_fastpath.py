@@ -6,7 +6,9 @@ A frame written by the spec profile's encoder, ``{states: [...], cmd: [], t}``
 ``{id: int32, i, m, p: [3 doubles], r: [4 doubles]}``, is matched state by state
 with one compiled regular expression over its bytes; the lengths the pattern
 cannot check (the state's document length, the two string lengths) are compared
-in Python, and the numbers are unpacked with one struct call per vector. The
+in Python, and the numbers are unpacked with one struct call per vector. Debug
+commands in the spec encoder's shape (``{t: kind, ox, oy, oz, ...}``, every field
+a double) are matched the same way, one pattern per command (``_commands``). The
 fast path *declines* a frame (returns False, having changed nothing) as soon as
 anything differs from that shape or any rule could have something to say (an
 unknown or destroyed id, a bad flag, a non-finite number, a quaternion off unit
@@ -21,19 +23,19 @@ from __future__ import annotations
 import functools
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import hypot
 from operator import sub
 from typing import TYPE_CHECKING, Any
 
 from recspec.reference.matrix_smt import Entry
 
-from ._rules import QUAT_TOLERANCE
+from ._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE, QUAT_TOLERANCE
 
 if TYPE_CHECKING:
     from ._walk_state import WalkState
 
-__all__ = ["FrameMatcher"]
+__all__ = ["FrameMatcher", "objects"]
 
 _STATE = re.compile(
     rb"\x03(\d{1,9})\x00(.{4})"
@@ -76,7 +78,9 @@ _NUMBER_GROUPS = (8, 10, 12, 15, 17, 19, 21)
 
 _STATES_HEAD = b"\x04states\x00"
 _TAIL = b"\x04cmd\x00\x05\x00\x00\x00\x00\x01t\x00"  # an empty cmd array, then the time key
-_TIME_FIRST = b"\x01t\x00"  # a frame that starts with its time (a double), then states, then an empty cmd
+_T_KEY = b"\x01t\x00"  # the time element's head, a double
+_CMD_KEY = b"\x04cmd\x00"  # the cmd element's head, an array
+_TIME_FIRST = _T_KEY  # a frame that starts with its time (a double), then states, then an empty cmd
 _EMPTY_CMD = b"\x04cmd\x00\x05\x00\x00\x00\x00"
 #: Bytes of one state element besides its key and metadata text (see _STATE).
 _STATE_FIXED = 125
@@ -89,6 +93,91 @@ _ONE = {1}
 _DOC = {_DOC_MINUS_META_LEN}
 _LO = 1.0 - QUAT_TOLERANCE + 1e-12  # strictly inside the tolerance: borderline norms take the full path
 _HI = 1.0 + QUAT_TOLERANCE - 1e-12
+
+
+#: A debug command as the spec encoder writes it: its kind, a one-letter string, under "t" first, then
+#: doubles under keys of one or two letters (which keys, in what order: ``_command_layout``). Groups:
+#: the element's key, the document's length field, the kind, the doubles' elements.
+_COMMAND = re.compile(
+    rb"\x03(\d{1,9})\x00(.{4})\x02t\x00\x02\x00\x00\x00([vrsc])\x00((?:\x01[a-z]{1,2}\x00.{8})+)\x00", re.DOTALL)
+#: One double element of a command's (its key in the group): they tile ``_COMMAND``'s last group.
+_COMMAND_NUMBER = re.compile(rb"\x01([a-z]{1,2})\x00.{8}", re.DOTALL)
+#: Bytes of a command's document besides its doubles: the length field, the "t" element, the final NUL.
+_COMMAND_FIXED = 14
+_CUBE_ROTATION = ("rx", "ry", "rz", "rw")
+_RAY = (("ox", "oy", "oz"), ("ex", "ey", "ez"))
+
+
+class _CommandLayout:
+    """A command kind with one sequence of keys: the unpacker of its doubles, and where the values
+    are that the rules read (the style, those that must be > 0, a cube's rotation, a ray's two ends)."""
+
+    __slots__ = ("positive", "quaternion", "ray", "style", "unpack")
+
+    def __init__(self, kind: str, keys: Sequence[str]) -> None:
+        self.unpack = struct.Struct("<" + "".join(f"{2 + len(key)}xd" for key in keys)).unpack
+        at = {key: i for i, key in enumerate(keys)}
+        self.style = tuple(at[key] for key in CMD_STYLE if key in at)
+        self.positive = tuple(at[key] for key in ("sr", "sx", "sy", "sz") if key in at)
+        self.quaternion = tuple(at[key] for key in _CUBE_ROTATION) if kind == "c" else ()
+        self.ray = tuple(tuple(at[key] for key in end) for end in _RAY) if kind == "r" else ()
+
+
+@functools.lru_cache(maxsize=256)
+def _command_layout(kind: bytes, keys: tuple[bytes, ...]) -> _CommandLayout | None:
+    """The layout of a command of ``kind`` with the double elements ``keys`` (in order), or None where
+    a rule has something to say about its keys: one missing (MATRIX-CMD-002), one unknown
+    (MATRIX-DOC-002), one twice (MATRIX-BSON-009)."""
+    names = [key.decode("ascii") for key in keys]
+    needed = {*CMD_COMMON, *CMD_NEEDS[kind.decode("ascii")]}
+    if len(set(names)) != len(names) or not needed <= set(names) <= needed.union(CMD_STYLE):
+        return None
+    return _CommandLayout(kind.decode("ascii"), names)
+
+
+def _commands(raw: bytes, at: int, end: int) -> int:
+    """The debug commands of the frame ``raw``'s cmd array (its length field at ``at``, its end at
+    ``end``): how many, where every one is in the spec encoder's shape and no rule has anything to
+    say about it (every field there once, finite, the style in [0, 1], a radius or half size > 0, a
+    cube's rotation of unit length, a ray that ends elsewhere than it starts); -1 otherwise (the
+    full walk then reads the frame). What a command's rules read depends on nothing the walk keeps."""
+    if end - at < 5 or _I32_AT(raw, at)[0] != end - at or raw[end - 1] != 0:
+        return -1
+    first, last = at + 4, end - 1
+    if first == last:
+        return 0
+    found = _COMMAND.findall(raw, first, last)
+    k = len(found)
+    if not k:
+        return -1
+    keys, dls, kinds, bodies = zip(*found)
+    sizes = [_COMMAND_FIXED + len(body) for body in bodies]
+    # findall skips what does not match: the matches must tile the array exactly
+    if sum(map(len, keys)) + sum(sizes) + 2 * k != last - first:
+        return -1
+    if keys != _INDEX[:k] if k <= len(_INDEX) else list(keys) != [str(i).encode() for i in range(k)]:
+        return -1
+    if list(_structs(k).ints(b"".join(dls))) != sizes:
+        return -1
+    for kind, body in zip(kinds, bodies):
+        layout = _command_layout(kind, tuple(_COMMAND_NUMBER.findall(body)))
+        if layout is None:
+            return -1
+        values = layout.unpack(body)
+        total = sum(values)
+        if total - total != 0.0:  # a NaN or an infinity among them
+            return -1
+        for i in layout.style:
+            if not 0.0 <= values[i] <= 1.0:
+                return -1
+        for i in layout.positive:
+            if not values[i] > 0.0:
+                return -1
+        if layout.quaternion and not _LO <= hypot(*[values[i] for i in layout.quaternion]) <= _HI:
+            return -1
+        if layout.ray and [values[i] for i in layout.ray[0]] == [values[i] for i in layout.ray[1]]:
+            return -1
+    return k
 
 
 class _Structs:
@@ -125,10 +214,24 @@ class FrameMatcher:
             return False
         walk = self.walk
         n = len(raw)
-        if raw[4:12] == _STATES_HEAD:  # {states, cmd: [], t}: the spec encoder's order
-            if n < 38 or raw[n - 22:n - 9] != _TAIL or raw[n - 1] != 0:
+        commands = 0
+        if raw[4:12] == _STATES_HEAD:  # {states, cmd: [...], t}: the spec encoder's order
+            if n < 38 or raw[n - 1] != 0:
                 return False
-            array, end, t_at = 12, n - 22, n - 9  # the states array's length field and end, the time
+            if raw[n - 22:n - 9] == _TAIL:  # no debug command
+                array, end, t_at = 12, n - 22, n - 9  # the states array's length field and end, the time
+            elif raw[n - 12:n - 9] == _T_KEY:
+                # debug commands between the states and the time: the states array ends where its
+                # length field says, the cmd array runs from there to the time element
+                array, t_at = 12, n - 9
+                end = array + _I32_AT(raw, array)[0]
+                if end < array or raw[end:end + 5] != _CMD_KEY:
+                    return False
+                commands = _commands(raw, end + 5, n - 12)
+                if commands < 0:
+                    return False
+            else:
+                return False
         elif raw[4:7] == _TIME_FIRST and raw[15:23] == _STATES_HEAD:  # {t, states, cmd: []}: the same keys
             if n < 38 or raw[n - 11:n - 1] != _EMPTY_CMD or raw[n - 1] != 0:
                 return False
@@ -180,7 +283,12 @@ class FrameMatcher:
                     return False
             ids = st.ints(b"".join(sids))
             idset = set(ids)
-            if len(idset) != k or not walk.objects.keys() >= idset or not walk.destroyed.isdisjoint(idset):
+            if len(idset) != k:
+                return False
+            # ids are judged against the objects only where the objects array could be read (as the
+            # full walk judges them: no finding about an id, no object destroyed, otherwise)
+            known = walk.objects_known
+            if known and (not walk.objects.keys() >= idset or not walk.destroyed.isdisjoint(idset)):
                 return False
             ps = st.p(b"".join(pbs))
             qs = st.r(b"".join(rbs))
@@ -190,8 +298,9 @@ class FrameMatcher:
             norms = list(map(hypot, qs[0::4], qs[1::4], qs[2::4], qs[3::4]))
             if min(norms) < _LO or max(norms) > _HI:
                 return False
-            self.runs = b"d" not in flags
-            if not self.runs:  # "d" destroys under both profiles
+            # (a run's layout has no command, and its ids name known objects: _runs)
+            self.runs = b"d" not in flags and not commands and known
+            if known and b"d" in flags:  # "d" destroys under both profiles
                 gone = [i for i, f in zip(ids, flags) if f == b"d"]
                 walk.destroyed.update(gone)
                 walk.destroyed_spec.update(gone)
@@ -200,6 +309,9 @@ class FrameMatcher:
         if trace is not None:
             trace.fast_frame(entry.index, walk.states, t, list(zip(ids, ps[0::3], ps[1::3], ps[2::3]))
                              if k and trace.positions.wants(entry.index) else ())
+        if commands:
+            self.runs = False
+            walk.commands += commands
         walk.frames += 1
         walk.states += k
         self.states, self.producer = k, False
@@ -344,3 +456,103 @@ def producer_findings(walk: WalkState, index: int, base: int, time_at: int, size
         walk.add("MATRIX-STATE-003", f"{path} is {text!r}, not {_SPEC_FLAGS}", base + at, None, path, _SPEC_FLAGS,
                  text, only="spec")
     walk.add(*producer_finding_args(index, base, time_at, size, 2), only=PRODUCER_RULES[2][1])
+
+
+# --- the objects array -----------------------------------------------------------------------------
+
+#: A scene object as the spec encoder writes it: ``{id: int32, name, color: [3 doubles], static, type}``
+#: then its type's geometry (``half_dimentions``: 3 doubles; ``radius``, and a capsule's ``half_height``:
+#: doubles; ``vertices``: arrays of 3 doubles). Groups: the element's key, the document's length field,
+#: the id, the name's length field and text, the colour, the type's length field and text, then the
+#: half dimensions, the radius, the half height, the vertices' length field and elements (those of the
+#: other geometries None).
+_OBJECT = re.compile(
+    rb"\x03(\d{1,9})\x00(.{4})"
+    rb"\x10id\x00(.{4})"
+    rb"\x02name\x00(.{4})([^\x00]*)\x00"
+    rb"\x04color\x00\x26\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8})\x00"
+    rb"\x08static\x00[\x00\x01]"
+    rb"\x02type\x00(.{4})(box|sphere|capsule|convex)\x00"
+    rb"(?:\x04half_dimentions\x00\x26\x00\x00\x00(\x010\x00.{8}\x011\x00.{8}\x012\x00.{8})\x00"
+    rb"|\x01radius\x00(.{8})(?:\x01half_height\x00(.{8}))?"
+    rb"|\x04vertices\x00(.{4})((?:\x04\d{1,9}\x00\x26\x00\x00\x00\x010\x00.{8}\x011\x00.{8}\x012\x00.{8}\x00)*)\x00)"
+    rb"\x00",
+    re.DOTALL,
+)
+#: One vertex of ``_OBJECT``'s vertices (its key, its three doubles' elements): they tile the group.
+_VERTEX = re.compile(rb"\x04(\d{1,9})\x00\x26\x00\x00\x00(.{33})\x00", re.DOTALL)
+_VEC3 = struct.Struct("<3xd3xd3xd").unpack
+_F64_1 = struct.Struct("<d").unpack
+_INF = float("inf")
+
+
+def _positive(raw: bytes | None) -> bool:
+    """A double's bytes hold a finite number > 0 (what MATRIX-OBJ-002 and MATRIX-NUM-002 leave alone)."""
+    return raw is not None and 0.0 < _F64_1(raw)[0] < _INF
+
+
+def objects(walk: WalkState, raw: bytes, spans_volume: Callable[[list[list[float]]], bool]) -> int:
+    """The objects array ``raw`` (the section's value: its length field to its final NUL), where every
+    object is in the spec encoder's shape and no rule has anything to say about it (a new id >= 0, a
+    valid UTF-8 name, a colour in [0, 1], its type's geometry alone, sizes > 0, a convex hull of at
+    least 4 vertices that spans a volume): the objects are recorded in the walk as the full walk
+    records them, and their number returned; else -1, with nothing changed (the caller decodes the
+    array and walks it in full). ``spans_volume``: the full walk's hull test."""
+    n = len(raw)
+    if _I32_AT(raw, 0)[0] != n or raw[n - 1] != 0:
+        return -1
+    pos, last = 4, n - 1
+    index = 0
+    found: dict[int, str] = {}
+    known = walk.objects
+    while pos < last:
+        m = _OBJECT.match(raw, pos, last)  # (at pos: an array in another shape is declined at its first object)
+        if m is None:
+            return -1
+        key, dl, oid_b, name_len, name, color, type_len, gtype, hd, radius, half_height, vlen, verts = m.groups()
+        if key != (_INDEX[index] if index < len(_INDEX) else str(index).encode()):
+            return -1
+        if _I32_AT(dl)[0] != m.end() - m.start(2) or _I32_AT(name_len)[0] != len(name) + 1 \
+                or _I32_AT(type_len)[0] != len(gtype) + 1:
+            return -1
+        (oid,) = _I32_AT(oid_b)
+        if oid < 0 or oid in known or oid in found:
+            return -1
+        if not name.isascii():
+            try:
+                name.decode("utf-8")
+            except UnicodeDecodeError:
+                return -1
+        if not all(0.0 <= c <= 1.0 for c in _VEC3(color)):  # (a NaN compares False)
+            return -1
+        if gtype == b"box":
+            if hd is None or not all(0.0 < c < _INF for c in _VEC3(hd)):
+                return -1
+        elif gtype == b"sphere":
+            if not _positive(radius) or half_height is not None:
+                return -1
+        elif gtype == b"capsule":
+            if not (_positive(radius) and _positive(half_height)):
+                return -1
+        elif verts is None or not _hull(vlen, verts, spans_volume):
+            return -1
+        found[oid] = gtype.decode("ascii")
+        pos = m.end()
+        index += 1
+    known.update(found)  # in the array's order, as the full walk adds them
+    return index
+
+
+def _hull(length: bytes, verts: bytes, spans_volume: Callable[[list[list[float]]], bool]) -> bool:
+    """A convex object's vertices (the array's length field and elements) are at least 4 points of
+    finite numbers, under the keys "0", "1"..., that span a volume."""
+    if _I32_AT(length)[0] != len(verts) + 5:
+        return False
+    found = _VERTEX.findall(verts)
+    if len(found) < 4 or 40 * len(found) + sum(len(k) for k, _ in found) != len(verts):
+        return False
+    if [k for k, _ in found] != [_INDEX[i] if i < len(_INDEX) else str(i).encode() for i in range(len(found))]:
+        return False
+    points = [list(_VEC3(xyz)) for _, xyz in found]
+    total = sum(map(sum, points))
+    return total - total == 0.0 and spans_volume(points)

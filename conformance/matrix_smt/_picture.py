@@ -11,11 +11,12 @@ from recspec._svg import (
     draw_legend,
     every,
     figure,
-    file_marks,
+    heading,
     kept_tracks,
+    marks_caption,
     placed_findings,
     svg,
-    timeline_marks,
+    timeline_svg,
     timeline_top,
     top_view,
 )
@@ -39,7 +40,7 @@ def picture(fr: FileReport, tr: MatrixTrace, anchor: Anchor) -> str:
         body, bottom = top_view(26, tracks, 1.0, labels, colors, False, "x", "z")
         legend = draw_legend(bottom + 6, [(colors[t], labels[t]) for t, _ in tracks])
         svgs.append(svg(bottom + 14 + 14 * (len(tracks) // 4), "objects' trajectories seen from above", [
-            '<text class="title" x="8" y="14">Objects seen from above (state positions p)</text>', body, legend]))
+            heading("Objects seen from above (state positions p)"), body, legend]))
         caption.append(f"Top: the positions of {len(tracks)} objects, x across and z up the page (y, the height, "
                        "is not drawn); hollow circles are where they start"
                        + (f"; {left_out} more objects that travel less are not drawn" if left_out else "")
@@ -50,15 +51,12 @@ def picture(fr: FileReport, tr: MatrixTrace, anchor: Anchor) -> str:
         s_ext = tr.states.extent() or (0.0, 1.0)
         p1 = Panel(top, 110, (0, max(frames - 1, 1)), (min(t_ext[0], 0.0), t_ext[1]))
         p2 = Panel(top + 130, 80, (0, max(frames - 1, 1)), (0.0, s_ext[1]))
-        svgs.append(svg(top + 240, "frame timeline", [
-            '<text class="title" x="8" y="14">Frames: time and states per frame</text>',
-            file_marks(28, loose, "objects, file"),
+        svgs.append(timeline_svg(top + 240, "frame timeline", "Frames: time and states per frame", [
             p1.axes("", "time (s)", xticks=False), p1.series(tr.times, PALETTE[0], label="time"),
             p2.axes("frame", "states"), p2.series(tr.states, PALETTE[2], label="states"),
-            timeline_marks(p1, placed, float)]))
+        ], p1, placed, loose, "objects, file"))
         caption.append(f"Bottom: the time and number of states of {frames} frames "
-                       f"({downsampled(tr.times, 'frame')}). Marks above the plot are findings at their frame; "
-                       "click one to go to it.")
+                       f"({downsampled(tr.times, 'frame')}). " + marks_caption("frame"))
     if not svgs:
         return ""
     return figure(svgs, " ".join(caption))

@@ -36,6 +36,13 @@ BSON = "BSON 1.1, bsonspec.org/spec.html"
 #: (an unnormalised or zero quaternion, Euler angles written as a quaternion).
 QUAT_TOLERANCE = 1e-3
 
+#: A debug command's keys ("cmd" section): the origin every kind has, the fields each kind ("t")
+#: needs, and the optional style (colour and opacity), as MATRIX-CMD-001/002/003 read them.
+CMD_COMMON = ("ox", "oy", "oz")
+CMD_NEEDS = {"v": ("vx", "vy", "vz"), "r": ("ex", "ey", "ez"), "s": ("sr",),
+             "c": ("sx", "sy", "sz", "rx", "ry", "rz", "rw")}
+CMD_STYLE = ("r", "g", "b", "o")
+
 RULES: tuple[Rule, ...] = (
     # --- BSON ---------------------------------------------------------------------------
     _r("MATRIX-BSON-001", "Declared lengths agree with the content",

@@ -22,10 +22,13 @@ class WalkState(Protocol):
     #: ``sink.add``: one finding
     add: Callable[..., None]
     objects: dict[int, str]  # id -> geometry type
+    #: False when the objects array could not be read: ids are not judged
+    objects_known: bool
     destroyed: set[int]
     destroyed_spec: set[int]
     frames: int
     states: int
+    commands: int
     prev_time: float | None
     last_time: float | None
     trace: MatrixTrace | None

@@ -41,8 +41,9 @@ from bson.min_key import MinKey
 from bson.objectid import ObjectId
 from bson.regex import Regex
 from bson.timestamp import Timestamp
-from kaitaistruct import KaitaiStream
 
+from recspec._ksy_fast import bson as bson_ksy
+from recspec._ksy_fast import matrix_smt_record
 from recspec._ksy_fast.bson import Bson as KB  # the cross-check: no debug mode
 from recspec._ksy_fast.matrix_smt_record import MatrixSmtRecord as KS
 from recspec.errors import DecodeError
@@ -50,13 +51,16 @@ from recspec.reference import matrix_smt as b
 from recspec.report import FileReport, Finding
 
 from .. import _sample
-from .._kaitai import KAITAI_INPUT_ERRORS, stack_for_nesting
+from .._kaitai import KAITAI_INPUT_ERRORS, read_in_memory, stack_for_nesting, stream_for
 from .._kaitai import Divergence as _Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 from ._json import plain
 
 __all__ = ["Divergence", "KaitaiRejected", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
            "pymongo_decode", "pymongo_form"]
+
+# the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
+read_in_memory(matrix_smt_record, bson_ksy)
 
 PYMONGO_OPTIONS: CodecOptions[dict[str, Any]] = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS,
                                unicode_decode_error_handler="strict")
@@ -87,7 +91,7 @@ def kaitai_parse(data: bytes) -> KS:
     """The Kaitai parse of a whole file; :class:`KaitaiRejected` when it fails."""
     try:
         with stack_for_nesting(b.MAX_DEPTH):  # the ksy bounds the depth at MAX_DEPTH too
-            root = KS(KaitaiStream(io.BytesIO(data)))  # parses (no debug mode)
+            root = KS(stream_for(data))  # parses (no debug mode)
         return root
     except RecursionError as e:  # pragma: no cover - bounded by the depth limit in the ksy
         raise KaitaiRejected(f"recursion: {e}", 0) from None

@@ -14,14 +14,13 @@ from recspec._svg import (
     draw_legend,
     esc,
     figure,
-    file_marks,
+    marks_caption,
     nice_ticks,
     num,
     placed_findings,
     plural,
-    svg,
     tick_label,
-    timeline_marks,
+    timeline_svg,
     timeline_top,
 )
 from recspec.report import FileReport
@@ -40,12 +39,9 @@ def picture(fr: FileReport, tr: NanoverTrace, anchor: Anchor) -> str:
     top = timeline_top(placed, loose)
     xr = (0, max(n - 1, 1)) if tr.kind == "traj" else (-0.5, n - 0.5)
     t_ext = tr.timestamps.extent() or (0.0, 1.0)
-    body = ['<text class="title" x="8" y="14">Records: timestamps' +
-            (", frame resets and particle.count" if tr.kind == "traj" else " and state keys") + "</text>",
-            file_marks(28, loose, "header, file")]
     left = LEFT if tr.kind == "traj" else 230
     p1 = Panel(top, 100, xr, t_ext, left=left, width=WIDTH - left - RIGHT)
-    body += [p1.axes("", "timestamp (s)", xticks=False), p1.series(tr.timestamps, PALETTE[0], label="timestamp")]
+    body = [p1.axes("", "timestamp (s)", xticks=False), p1.series(tr.timestamps, PALETTE[0], label="timestamp")]
     caption = [f"{plural(n, 'record')}: the timestamp of each ({downsampled(tr.timestamps, 'record')})"]
     if tr.kind == "traj":
         p_ext = tr.particles.extent() or (0.0, 1.0)
@@ -88,6 +84,7 @@ def picture(fr: FileReport, tr: NanoverTrace, anchor: Anchor) -> str:
         bottom = p2.top + p2.height + 30
         caption.append(f", and the records that set (filled) or delete (hollow) each of the state's "
                        f"{plural(len(keys), 'key')}")
-    body.append(timeline_marks(p1, placed, float))
-    caption.append(". Marks above the plot are findings at their record; click one to go to it.")
-    return figure([svg(bottom, "record timeline", body)], "".join(caption))
+    caption.append(". " + marks_caption("record"))
+    title = "Records: timestamps" + (", frame resets and particle.count" if tr.kind == "traj" else " and state keys")
+    return figure([timeline_svg(bottom, "record timeline", title, body, p1, placed, loose, "header, file")],
+                  "".join(caption))

@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 
 from kaitaistruct import KaitaiStream
 
+from recspec._ksy_fast import nanover_recording, protobuf_wire
 from recspec._ksy_fast.nanover_recording import NanoverRecording as KS  # the cross-check: no debug mode
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec._plain import to_plain
@@ -47,11 +48,14 @@ from recspec.reference.nanover import (
 from recspec.report import FileReport, Finding, Severity
 
 from .. import _sample
-from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, unread
+from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, read_in_memory, stream_for, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 from .._sink import add_late_findings
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "dump_kaitai", "kaitai_records"]
+
+# the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
+read_in_memory(nanover_recording, protobuf_wire)
 
 _KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
 _MASK64 = (1 << 64) - 1
@@ -186,7 +190,7 @@ def record_model(rec: Any, kind: Kind) -> tuple[int, Frame | StateUpdate]:
 
 def kaitai_records(f: BinaryIO, kind: Kind) -> Iterator[tuple[int, Any]]:
     """(offset, (timestamp, message) or KaitaiRejected) per record; the header first checked."""
-    io_ = KaitaiStream(f)
+    io_ = stream_for(f)
     header = unread(KS.Header, io_, None, None)
     try:
         header._read()

@@ -14,13 +14,11 @@ from recspec._svg import (
     draw_legend,
     esc,
     figure,
-    file_marks,
     nice_ticks,
     num,
     placed_findings,
-    svg,
     tick_label,
-    timeline_marks,
+    timeline_svg,
     timeline_top,
 )
 from recspec.report import FileReport
@@ -48,8 +46,7 @@ def picture(fr: FileReport, tr: RaskatTrace, anchor: Anchor) -> str:
         hi = max(hi, full)
     # the envelope is indexed by sample; the x axis shows time when the rate is known
     panel = Panel(top, 180, (0, max(n - 1, 1)), (min(lo, 0), hi), width=PLOT_W - 44)
-    body = ['<text class="title" x="8" y="14">Waveform</text>', file_marks(28, loose, "header fields")]
-    body.append(panel.axes("", "ADC code", xticks=False))
+    body = [panel.axes("", "ADC code", xticks=False)]
     right = panel.left + panel.width
     if full is not None and tr.vref is not None:  # the same codes in volts on the right
         ys, ystep = nice_ticks(panel.y0, panel.y1, 6)
@@ -88,11 +85,11 @@ def picture(fr: FileReport, tr: RaskatTrace, anchor: Anchor) -> str:
                         f'the threshold (sample {first})</title></path>')
             legend.append(("#1a7f37", "trigger"))
     body.append(draw_legend(14, legend, left=WIDTH - 330))
-    body.append(timeline_marks(panel, placed, float))
     caption = (f"{n} samples" + (f" at {tr.rate:,} Hz" if tr.rate else "") + f" ({downsampled(tr.wave, 'sample')})"
                + (f"; the right axis is volts, the code over {full} times Vref {tr.vref:.3g} V"
                   if tr.vref and full else "")
                + ("; the trigger is the first sample at or above the threshold" if tr.threshold is not None else
                   "; this version stores no trigger threshold")
                + ". Marks are findings at their sample or, in the strip above, about a header field.")
-    return figure([svg(top + 215, "waveform", body)], caption)
+    return figure([timeline_svg(top + 215, "waveform", "Waveform", body, panel, placed, loose, "header fields")],
+                  caption)

@@ -16,8 +16,7 @@ import dataclasses
 import math
 from typing import Any
 
-from kaitaistruct import KaitaiStream
-
+from recspec._ksy_fast import msgpack, raskat_signal, raskat_signal_file, tar
 from recspec._ksy_fast.raskat_signal import RaskatSignal  # the cross-check: no debug mode
 from recspec._ksy_fast.raskat_signal_file import RaskatSignalFile
 from recspec.errors import DecodeError
@@ -37,10 +36,13 @@ from recspec.reference.raskat_signal import (
 )
 from recspec.report import FileReport, Finding
 
-from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence
+from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence, read_in_memory, stream_for
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "kaitai_read", "same"]
+
+# the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
+read_in_memory(raskat_signal_file, tar, raskat_signal, msgpack)
 
 #: What the generated parser raises for bad input: the runtime's own errors and the
 #: process routine's, which derive from KaitaiStructError. Not the wider
@@ -99,7 +101,7 @@ def _cstr(raw: bytes) -> str:
 def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
     """The file as the Kaitai parser reads it; :class:`KaitaiRejected` if it does not."""
     try:
-        root = RaskatSignalFile(max_unpacked, MAX_DEPTH, KaitaiStream(_bytes_io(data)))  # parses (no debug mode)
+        root = RaskatSignalFile(max_unpacked, MAX_DEPTH, stream_for(data))  # parses (no debug mode)
         if not root.is_xz:
             return SignalFile("raw", _signal(root.raw))
         members = []
@@ -116,16 +118,10 @@ def kaitai_read(data: bytes, *, max_unpacked: int = MAX_UNPACKED) -> SignalFile:
         if len(regular) != 1:
             raise KaitaiRejected(f"{len(regular)} regular tar members", 0, "tar")
         name, _, _, e = regular[0]
-        sig = RaskatSignal(MAX_DEPTH, KaitaiStream(_bytes_io(e.body)))  # parses (no debug mode)
+        sig = RaskatSignal(MAX_DEPTH, stream_for(e.body))  # parses (no debug mode)
         return SignalFile("tar.xz", _signal(sig), name)
     except KAITAI_INPUT_ERRORS as e:
         raise KaitaiRejected.from_error(e, "kaitai: ", offset=0) from None
-
-
-def _bytes_io(data: bytes) -> Any:
-    import io
-
-    return io.BytesIO(data)
 
 
 def same(a: Any, b: Any) -> bool:

@@ -36,9 +36,11 @@ from ._scan import (
     alike_records,
     anim_wheel_ids,
     layout_misfit,
+    physics_control_ids,
     record_chain_misfit,
     record_ids,
     scan_event_add,
+    walker_bones_scan,
 )
 from ._variants import VARIANTS, Variant, variant_by_code, variant_by_name
 
@@ -67,6 +69,7 @@ __all__ = [
     "iter_packets",
     "iter_units",
     "layout_misfit",
+    "physics_control_ids",
     "record_chain_misfit",
     "read_header",
     "record_ids",
@@ -75,6 +78,7 @@ __all__ = [
     "unpack_flat",
     "variant_by_code",
     "variant_by_name",
+    "walker_bones_scan",
     *_model_all,
 ]
 

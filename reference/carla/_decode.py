@@ -217,10 +217,14 @@ class _Cursor:
         self.path = path
         self.kind = kind
 
-    def take(self, s: struct.Struct, what: str) -> tuple[Any, ...]:
+    def take(self, s: struct.Struct, what: str, index: int | None = None) -> tuple[Any, ...]:
+        """The fields of ``s`` at the cursor. ``what`` names them in an error; with ``index``, ``what`` is a
+        template of it (``"wheels[{}]"``), filled only for an error (a record of many items pays no text)."""
         try:
             t = s.unpack_from(self.buf, self.pos)
         except struct.error:  # fewer than ``s.size`` bytes left
+            if index is not None:
+                what = what.format(index)
             raise Malformed(
                 f"{self.kind.label} payload ends inside {what} (needs {s.size} bytes, {len(self.buf) - self.pos} left)",
                 self.base + self.pos, f"{self.path}.{what}", rule="CARLA-PACKET-001",
@@ -228,11 +232,14 @@ class _Cursor:
         self.pos += s.size
         return t
 
-    def string(self, what: str) -> str:
+    def string(self, what: str, index: int | None = None) -> str:
+        """A u16-length string at the cursor; ``what`` and ``index`` as :meth:`take` takes them."""
         if self.pos + 2 > len(self.buf):
-            self.take(_U16, what)
+            self.take(_U16, what, index)
         (n,) = _UNPACK_U16_FROM(self.buf, self.pos)
         if self.pos + 2 + n > len(self.buf):
+            if index is not None:
+                what = what.format(index)
             raise Malformed(
                 f"{self.kind.label} payload ends inside string {what} "
                 f"({n} bytes declared, {len(self.buf) - self.pos - 2} left)",
@@ -355,19 +362,19 @@ def _physics_control(c: _Cursor, wheel_size: int) -> m.PhysicsControl:
     h: _PhysHead = c.take(_S_PHYS_HEAD, "database_id")
     com = m.Vec3(*c.take(_S_V3F, "center_of_mass"))
     (n,) = c.take(_S_U32, "num_torque_curve")
-    torque = tuple(m.CurvePoint(*c.take(_S_F2, f"torque_curve[{i}]")) for i in range(n))
+    torque = tuple(m.CurvePoint(*c.take(_S_F2, "torque_curve[{}]", i)) for i in range(n))
     (n,) = c.take(_S_U32, "num_forward_gears")
-    gears = tuple(m.GearPhysics(*c.take(_S_F3, f"forward_gears[{i}]")) for i in range(n))
+    gears = tuple(m.GearPhysics(*c.take(_S_F3, "forward_gears[{}]", i)) for i in range(n))
     (n,) = c.take(_S_U32, "num_steering_curve")
-    steering = tuple(m.CurvePoint(*c.take(_S_F2, f"steering_curve[{i}]")) for i in range(n))
+    steering = tuple(m.CurvePoint(*c.take(_S_F2, "steering_curve[{}]", i)) for i in range(n))
     (n,) = c.take(_S_U32, "num_wheels")
     wheels = []
     for i in range(n):
         if wheel_size == 36:
-            t36: _Wheel36 = c.take(_S_WHEEL36, f"wheels[{i}]")
+            t36: _Wheel36 = c.take(_S_WHEEL36, "wheels[{}]", i)
             wheels.append(m.WheelPhysics(*t36[:6], None, None, None, m.Vec3(*t36[6:9])))
         else:
-            t48: _Wheel48 = c.take(_S_WHEEL48, f"wheels[{i}]")
+            t48: _Wheel48 = c.take(_S_WHEEL48, "wheels[{}]", i)
             wheels.append(m.WheelPhysics(*t48[:9], m.Vec3(*t48[9:12])))
     return m.PhysicsControl(*h[:11], com, torque, gears, steering, tuple(wheels))
 
@@ -376,9 +383,9 @@ def _walker_bones(c: _Cursor, vec: struct.Struct) -> m.WalkerBones:
     database_id, n = c.take(_S_ID_U16, "database_id")
     bones = []
     for i in range(n):
-        name = c.string(f"bones[{i}].name")
-        loc = m.Vec3(*c.take(vec, f"bones[{i}].location"))
-        rot = m.Rotator(*c.take(vec, f"bones[{i}].rotation"))
+        name = c.string("bones[{}].name", i)
+        loc = m.Vec3(*c.take(vec, "bones[{}].location", i))
+        rot = m.Rotator(*c.take(vec, "bones[{}].rotation", i))
         bones.append(m.WalkerBone(name, loc, rot))
     return m.WalkerBones(database_id, tuple(bones))
 
@@ -390,7 +397,7 @@ def _anim_wheels(c: _Cursor, vec: struct.Struct) -> m.AnimVehicleWheels:
             f"AnimVehicleWheels declares {n} wheels, more than the payload holds",
             c.base + c.pos - 4, f"{c.path}.num_wheels", rule="CARLA-PACKET-001",
         )
-    wheels = tuple(m.WheelAnim(*c.take(_S_WHEEL_ANIM, f"wheels[{i}]")) for i in range(n))
+    wheels = tuple(m.WheelAnim(*c.take(_S_WHEEL_ANIM, "wheels[{}]", i)) for i in range(n))
     return m.AnimVehicleWheels(database_id, wheels)
 
 
@@ -562,12 +569,17 @@ class PacketReader:
         size_limit = self._max
         total = self._size
         stop = total if total is not None else 1 << 64  # no packet ends past it
+        seen: bytes | None = None  # the buffer ``room`` was worked out for (window() replaces it on a refill)
+        base = room = 0
         while True:
             pos = self._pos
             buf = self._buf
-            i = pos - self._base
+            if buf is not seen:
+                seen, base = buf, self._base
+                room = min(len(buf), stop - base)  # no packet of this buffer ends past it
+            i = pos - base
             try:
-                # the common case in one comparison: the header is in the buffer (else struct raises),
+                # the common case in two comparisons: the header is in the buffer (else struct raises),
                 # the packet is whole in it, ends within the file's size and is within the limit
                 # (anything else: below, at length)
                 packet_id, size = unpack_header(buf, i)
@@ -575,7 +587,7 @@ class PacketReader:
                 pass
             else:
                 end = i + 5 + size
-                if end <= min(len(buf), stop - self._base, i + 5 + size_limit):
+                if end <= room and size <= size_limit:
                     self._pos = pos + 5 + size
                     yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end])
                     continue

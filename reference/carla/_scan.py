@@ -8,7 +8,9 @@ decoder on where a payload does not fit (tests/test_carla_fastpaths.py holds the
 * ``record_chain_misfit``: whether the record sizes a variable-record payload's inner counts
   and lengths imply add up to it;
 * ``scan_event_add`` (``EventAddScan``): an EventAdd payload's records and attributes as offsets;
-* ``anim_wheel_ids``: an AnimVehicleWheels payload's vehicle ids, without its wheels.
+* ``anim_wheel_ids``: an AnimVehicleWheels payload's vehicle ids, without its wheels;
+* ``physics_control_ids`` and ``walker_bones_scan``: a PhysicsControl payload's actor ids, a
+  WalkerBones payload's actor ids and bone names, when the payload decodes.
 
 They read the codec's layout tables (``_decode``); the codec does not use them.
 """
@@ -28,6 +30,7 @@ from ._decode import (
     _NO_COUNT,
     _RECORD_STRUCTS,
     _S_ID_TYPE,
+    _S_ID_U16,
     _S_ID_U32,
     _UNPACK_U16_FROM,
     _UNPACK_U32_FROM,
@@ -37,8 +40,8 @@ from ._decode import (
 from ._model import PacketKind as K
 from ._variants import Variant
 
-__all__ = ["EventAddScan", "alike_records", "anim_wheel_ids", "layout_misfit", "record_chain_misfit", "record_ids",
-           "scan_event_add"]
+__all__ = ["EventAddScan", "alike_records", "anim_wheel_ids", "layout_misfit", "physics_control_ids",
+           "record_chain_misfit", "record_ids", "scan_event_add", "walker_bones_scan"]
 
 
 # The smallest record of each variable-size layout, by vector width (f32, f64): the
@@ -380,3 +383,58 @@ def anim_wheel_ids(payload: bytes | memoryview, offset: int = 0, path: str = "")
     if pos != size:
         raise _size_error(K.ANIM_VEHICLE_WHEELS, size, pos, offset, path)
     return out
+
+
+#: A PhysicsControl record's bytes before its torque curve count: the id, 5 floats, a flag, 4 floats (41),
+#: and the centre of mass (12).
+_PHYSICS_HEAD = 41 + 12
+
+
+def physics_control_ids(payload: bytes, wheel_size: int) -> list[int] | None:
+    """PhysicsControl (wheels of ``wheel_size`` bytes, the variant's ``wheel_physics_size``) without building
+    its records: each record's database id, when the sizes its counts imply add up to the payload, which is
+    exactly when :func:`decode_body` decodes it; else None (the decoder says where it does not fit)."""
+    size = len(payload)
+    if size < 2:
+        return None
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    pos = 2
+    ids = []
+    try:
+        for _ in range(count):
+            ids.append(_UNPACK_U32_FROM(payload, pos)[0])
+            pos += _PHYSICS_HEAD
+            for step in (8, 12, 8, wheel_size):  # torque curve, forward gears, steering curve, wheels
+                (n,) = _UNPACK_U32_FROM(payload, pos)  # raises once a count lies past the end
+                pos += 4 + step * n
+    except struct.error:
+        return None
+    return ids if pos == size else None
+
+
+def walker_bones_scan(payload: bytes, vec_f64: bool) -> tuple[list[int], list[bytes]] | None:
+    """WalkerBones without building its records: each record's database id and each bone's name as stored
+    (bytes, records in order), when the sizes its counts and lengths imply add up to the payload, which is
+    exactly when :func:`decode_body` decodes it; else None (the decoder says where it does not fit)."""
+    size = len(payload)
+    if size < 2:
+        return None
+    (count,) = _UNPACK_U16_FROM(payload, 0)
+    vectors = 2 * (24 if vec_f64 else 12)  # a bone's location and rotation
+    pos = 2
+    ids = []
+    names = []
+    try:
+        for _ in range(count):
+            database_id, bones = _S_ID_U16.unpack_from(payload, pos)
+            ids.append(database_id)
+            pos += 6
+            for _ in range(bones):
+                (length,) = _UNPACK_U16_FROM(payload, pos)
+                names.append(payload[pos + 2:pos + 2 + length])
+                pos += 2 + length + vectors
+                if pos > size:
+                    return None
+    except struct.error:
+        return None
+    return (ids, names) if pos == size else None

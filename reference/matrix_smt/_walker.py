@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 
+from . import _bson
 from ._bson import (
     _F64,
     _I32,
@@ -132,7 +133,9 @@ class RecordingWalker:
             self.f.seek(offset)
             return self.f.read(n)
         self.f.seek(offset)
-        self._win = self.f.read(WINDOW)
+        # never more than the file holds: a read of WINDOW bytes allocates them all first, which
+        # costs a small file more than its whole check's reading
+        self._win = self.f.read(max(min(WINDOW, self.size - offset), n))
         self._win_at = offset
         return self._win[:n]
 
@@ -289,6 +292,18 @@ class RecordingWalker:
         """Decode one top-level value (at most ``MAX_BUFFERED_SIZE`` bytes)."""
         return self._decode_value(s.type_code, s.offset, s.value_offset, self.last, path or s.key, 1)[0]
 
+    def value_bytes(self, s: Section) -> bytes | None:
+        """The bytes of the section ``s``'s value (a document or array: its length field to its final
+        NUL), undecoded, where :meth:`value` would decode them in one piece within every limit: inside
+        the file and the top-level document, at most ``MAX_BUFFERED_SIZE`` bytes and too few to hold
+        more than ``_bson.MAX_ELEMENTS`` elements (each takes 2 bytes at least); else None."""
+        n = s.end - s.value_offset
+        if s.type_code not in (T_DOCUMENT, T_ARRAY) or not 5 <= n <= MAX_BUFFERED_SIZE \
+                or n >= 2 * _bson.MAX_ELEMENTS or s.end > min(self.last, self.size):
+            return None
+        data = self._read(s.value_offset, n)
+        return data if len(data) == n else None
+
     def entries(self, s: Section, path: str | None = None, *, raw: bool = False) -> Iterator[Entry]:
         """Stream the elements of the array or document section ``s``, each decoded
         on its own (a frame at a time for the frames array).
@@ -351,7 +366,7 @@ class RecordingWalker:
         start = pos - self._win_at
         if not (start >= 0 and start + n <= len(self._win)):
             self.f.seek(pos)
-            self._win = self.f.read(WINDOW)
+            self._win = self.f.read(max(min(WINDOW, self.size - pos), n))
             self._win_at = pos
             start = 0
         return memoryview(self._win)[start:start + n]

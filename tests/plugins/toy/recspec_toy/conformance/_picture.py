@@ -9,10 +9,9 @@ from recspec._svg import (
     Panel,
     downsampled,
     figure,
-    file_marks,
+    marks_caption,
     placed_findings,
-    svg,
-    timeline_marks,
+    timeline_svg,
     timeline_top,
 )
 from recspec.report import FileReport
@@ -31,9 +30,7 @@ def picture(fr: FileReport, tr: ToyTrace, anchor: Anchor) -> str:
     top = timeline_top(placed, loose)
     lo, hi = tr.values.extent() or (0.0, 1.0)
     panel = Panel(top, 110, (0, max(records - 1, 1)), (min(lo, 0.0), max(hi, 1.0)))
-    body = ['<text class="title" x="8" y="14">Records: the value of each</text>', file_marks(28, loose, "file"),
-            panel.axes("record", "value"), panel.series(tr.values, PALETTE[0], label="value"),
-            timeline_marks(panel, placed, float)]
-    return figure([svg(top + 140, "record values", body)],
-                  f"The values of {records} records ({downsampled(tr.values, 'record')}). Marks above the plot are "
-                  "findings at their record; click one to go to it.")
+    body = [panel.axes("record", "value"), panel.series(tr.values, PALETTE[0], label="value")]
+    return figure([timeline_svg(top + 140, "record values", "Records: the value of each", body, panel, placed, loose,
+                                "file")],
+                  f"The values of {records} records ({downsampled(tr.values, 'record')}). " + marks_caption("record"))
