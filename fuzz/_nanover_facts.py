@@ -146,17 +146,19 @@ class _Aggregate:
             elif unit == "user":
                 want = None if key == "forces.user.index" or user is None else 3 * user
             else:
-                want = None if count[unit] is None else per * count[unit]
+                c = count[unit]
+                want = None if c is None else per * c
             if want is not None and got != want:
                 _first(out, rule, f"{where}: {key} holds {got} entries, not {want}")
         for key, (bound, rule) in REFERS.items():
             if not self.length(key):
                 continue
+            c = count[bound]
             if bound not in self.numbers:
                 if bound != "particle.count":  # without particle.count only the per-particle arrays are judged
                     _first(out, rule, f"{where}: {key} present without {bound}")
-            elif count[bound] is not None and self.arrays[key][1] >= count[bound]:
-                _first(out, rule, f"{where}: {key} refers to {self.arrays[key][1]}, {bound} is {count[bound]}")
+            elif c is not None and self.arrays[key][1] >= c:
+                _first(out, rule, f"{where}: {key} refers to {self.arrays[key][1]}, {bound} is {c}")
 
 
 def _first(out: dict[str, str | None], rule: str, why: str) -> None:
