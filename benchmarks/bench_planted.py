@@ -116,6 +116,19 @@ PLANTED = (
     Planted("matrix-duplicate-id", "matrix-smt", "conformance/matrix_smt/_check.py",
             "            elif oid in self.objects:", "            elif False:",
             "the finding for an object id used twice deleted"),
+    # planted before the CARLA second opinion grew past frame times, lifetimes, flags and two enums, and
+    # before its boundary mutations: in rules and decoders that oracle did not re-derive
+    Planted("carla-invalid-actor-fast", "carla", "conformance/carla/_check.py",
+            "if max(map(_THIRD, records)) < last_type and", "if max(map(_THIRD, records)) <= last_type and",
+            "the fast path of clean EventAdd chunks accepts the INVALID actor type (CARLA-ENUM-001 lost)"),
+    Planted("carla-parent-unchecked", "carla", "conformance/carla/_check.py",
+            'for col, what in ((0, "database_id"), (1, "database_id_parent")):',
+            'for col, what in ((0, "database_id"),):',
+            "an EventParent's parent id is not checked (CARLA-ACTOR-001 lost)"),
+    Planted("carla-light-swapped", "carla", "reference/carla/_decode.py",
+            'K.STATE: ("IBfB", lambda t: m.TrafficLightState(*t)),',
+            'K.STATE: ("IBfB", lambda t: m.TrafficLightState(t[0], t[3], t[2], t[1])),',
+            "the decoder swaps a traffic light's frozen flag and state"),
 )
 
 _SITECUSTOMIZE = r'''
