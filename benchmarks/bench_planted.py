@@ -126,8 +126,8 @@ PLANTED = (
             'for col, what in ((0, "database_id"),):',
             "an EventParent's parent id is not checked (CARLA-ACTOR-001 lost)"),
     Planted("carla-light-swapped", "carla", "reference/carla/_decode.py",
-            'K.STATE: ("IBfB", lambda t: m.TrafficLightState(*t)),',
-            'K.STATE: ("IBfB", lambda t: m.TrafficLightState(t[0], t[3], t[2], t[1])),',
+            "K.COLLISION: m.Collision, K.STATE: m.TrafficLightState,",
+            "K.COLLISION: m.Collision, K.STATE: lambda i, frozen, t, state: m.TrafficLightState(i, state, t, frozen),",
             "the decoder swaps a traffic light's frozen flag and state"),
 )
 
