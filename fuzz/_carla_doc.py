@@ -56,8 +56,9 @@ ALWAYS: MappingProxyType[str, frozenset[K]] = MappingProxyType({
     "0.9.14": frozenset((K.POSITION, K.STATE, K.ANIM_VEHICLE, K.ANIM_WALKER, K.VEHICLE_LIGHT, K.VISUAL_TIME)),
     "0.9.15": frozenset((K.POSITION, K.STATE, K.ANIM_VEHICLE, K.ANIM_WALKER, K.VEHICLE_LIGHT, K.VISUAL_TIME,
                          K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER)),
-    **{name: frozenset((K.POSITION, K.STATE, K.ANIM_VEHICLE, K.ANIM_WALKER, K.VEHICLE_LIGHT, K.VISUAL_TIME,
-                        K.ANIM_VEHICLE_WHEELS, K.ANIM_BIKER, K.VEHICLE_DOOR)) for name in ("dev-2023", "0.9.16", "ue5")},
+    **dict.fromkeys(("dev-2023", "0.9.16", "ue5"), frozenset((
+        K.POSITION, K.STATE, K.ANIM_VEHICLE, K.ANIM_WALKER, K.VEHICLE_LIGHT, K.VISUAL_TIME, K.ANIM_VEHICLE_WHEELS,
+        K.ANIM_BIKER, K.VEHICLE_DOOR))),
 })
 
 # --- § Enumerations and § Variants (the "actor types", "light states", "attribute types" columns) --------------

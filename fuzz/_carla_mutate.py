@@ -7,6 +7,12 @@ payload size stays consistent and the edit reaches the layouts instead of dying 
 the framing. It falls back to byte mutation when the header does not decode, when
 no edit encodes, and at random (``BYTE_MUTATION_RATE``).
 
+Two edits aim at the rules' edges: ``_op_boundary`` sets a field a rule bounds (a flag, an enum,
+an actor type or attribute type, an actor id) to the edge of its range in docs/formats/carla.md
+(``_carla_doc``: the last value in range, the first outside; an id alive, deleted or never added),
+and ``_op_repeat_frame`` repeats a frame with its ids and times following on, often with such a
+value in a later copy, so that the checker's bulk frame proofs meet it inside a run.
+
 The harnesses are in ``recspec.fuzz.carla``; a campaign that fixes its variant
 tells this module with :func:`use_variant`.
 """
@@ -499,6 +505,8 @@ def _op_tail(rng: random.Random, d: _Draft) -> bool:
 #: reads them, and the actor ids (CARLA-ACTOR-001..003).
 _BOUNDED = frozenset((*doc.FLAGS, *(cls for (cls, _, _) in doc.ENUMS), *doc.ACTOR_FIELDS, m.TrafficLightState,
                       m.EventAdd, m.EventDel))
+#: Those with a flag or an enum (the actor type and the attribute types included).
+_RANGED = frozenset((*doc.FLAGS, *(cls for (cls, _, _) in doc.ENUMS), m.TrafficLightState, m.EventAdd))
 _FRAME_START_ID = VARIANTS["0.9.4-0.9.5"].id_of[K.FRAME_START]  # 0 and 1 in every variant
 _FRAME_END_ID = VARIANTS["0.9.4-0.9.5"].id_of[K.FRAME_END]
 
@@ -520,8 +528,9 @@ def _live_actors(d: _Draft) -> list[int]:
 
 
 def _edges(n: int) -> tuple[int, ...]:
-    """A range 0..n-1's edges: its last value, the first outside, the one after that."""
-    return (n - 1, n, n + 1) if n > 0 else (0, 1)
+    """A range 0..n-1's edges: its last value, the first outside (twice: the one an off-by-one
+    misses), the one after that."""
+    return (n - 1, n, n, n + 1)
 
 
 def _boundary_value(rng: random.Random, d: _Draft, cls: type, name: str, actors: list[int]) -> int | None:
@@ -529,10 +538,10 @@ def _boundary_value(rng: random.Random, d: _Draft, cls: type, name: str, actors:
     one never added, the collision's "not an actor"); ``None`` if the field has no range."""
     enums = doc.enum_values(d.variant.name)
     if name in doc.FLAGS.get(cls, ()):
-        return rng.choice((0, 1, 2, 3, 0xFF))
+        return rng.choice((1, 2, 3, 0xFF))  # a bool's range is 0..1
     if (cls, name) in enums:
         return rng.choice(_edges(enums[cls, name]))
-    if name in doc.ACTOR_FIELDS.get(cls, ()) or cls in (m.EventAdd, m.EventDel) and name == "database_id":
+    if name in doc.ACTOR_FIELDS.get(cls, ()) or (cls in (m.EventAdd, m.EventDel) and name == "database_id"):
         never = max(actors, default=0) + 1
         return rng.choice((*actors[-3:], *actors[:2], never, 0, doc.NOT_AN_ACTOR) if actors else (never, 0, 1))
     return None
@@ -550,9 +559,12 @@ def _bounded_fields(cls: type) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _at_boundary(rng: random.Random, d: _Draft, i: int, p: Packet, actors: list[int]) -> bool:
+def _at_boundary(rng: random.Random, d: _Draft, i: int, p: Packet, actors: list[int], *,
+                 ranged: bool = False) -> bool:
     """Packet ``i`` (of a bounded kind) with one record's judged field set to a boundary value; an empty
-    packet first gets an example record (so that the always-written packets, mostly empty, are judged)."""
+    packet first gets an example record (so that the always-written packets, mostly empty, are judged).
+    ``ranged``: a flag or an enum rather than an actor id, when the record has one (what the bulk frame
+    proofs judge besides ids and times)."""
     cls = m.RECORD_CLASSES[p.kind]
     body = p.body if isinstance(p.body, tuple) else ()
     if not body:
@@ -570,7 +582,10 @@ def _at_boundary(rng: random.Random, d: _Draft, i: int, p: Packet, actors: list[
         attrs = r.attributes[:k] + (dataclasses.replace(r.attributes[k], type=t),) + r.attributes[k + 1:]
         new = dataclasses.replace(r, attributes=attrs)
     else:
-        name = rng.choice(_bounded_fields(cls))
+        names = _bounded_fields(cls)
+        if ranged:
+            names = tuple(n for n in names if n not in doc.ACTOR_FIELDS.get(cls, ())) or names
+        name = rng.choice(names)
         value = _boundary_value(rng, d, cls, name, actors)
         if value is None:
             return False
@@ -583,16 +598,18 @@ def _op_boundary(rng: random.Random, d: _Draft) -> bool:
     first among the bounded kinds the draft holds, so that a rare kind (a door, a scene light) is as
     likely as a common one."""
     v = d.variant
+    ranged = rng.random() < 0.6  # a kind with a flag or an enum, most of the time: fewer than those with ids
+    wanted = _RANGED if ranged else _BOUNDED
     by_id: dict[int, list[int]] = {}
     for i, slot in enumerate(d.packets):
         kind = v.ids.get(slot.packet_id)
-        if kind in m.RECORD_CLASSES and m.RECORD_CLASSES[kind] in _BOUNDED:
+        if kind in m.RECORD_CLASSES and m.RECORD_CLASSES[kind] in wanted:
             by_id.setdefault(slot.packet_id, []).append(i)
     if not by_id:
         return False
     i = rng.choice(by_id[rng.choice(sorted(by_id))])
     p = d.packets[i].packet(v)
-    return p.kind is not K.RAW and _at_boundary(rng, d, i, p, _live_actors(d))
+    return p.kind is not K.RAW and _at_boundary(rng, d, i, p, _live_actors(d), ranged=ranged)
 
 
 #: The kinds whose records a repeated frame drops (added, deleted or reparented once; a collision once).
@@ -648,7 +665,7 @@ def _op_repeat_frame(rng: random.Random, d: _Draft) -> bool:
         picks = [i for i in range(lo, lo + len(copy)) if _bounded_kind(p := d.packets[i].packet(v)) and p.body]
         if picks:  # a record there (not a new one: the copy keeps the run's shape)
             i = rng.choice(picks)
-            _at_boundary(rng, d, i, d.packets[i].packet(v), actors)
+            _at_boundary(rng, d, i, d.packets[i].packet(v), actors, ranged=rng.random() < 0.7)
     return True
 
 
@@ -677,7 +694,7 @@ _OPS: tuple[Callable[[random.Random, _Draft], bool], ...] = (
     _op_field, _op_records, _op_duplicate_packet, _op_delete_packet, _op_swap_packets, _op_packet_id,
     _op_graft, _op_header, _op_tail, _op_boundary, _op_repeat_frame,
 )
-_WEIGHTS = (32, 14, 8, 8, 8, 10, 6, 8, 6, 14, 6)
+_WEIGHTS = (32, 14, 8, 8, 8, 10, 6, 8, 6, 14, 10)
 
 
 def _mutate_structure(rng: random.Random, parsed: _Parsed, max_size: int) -> bytes | None:

@@ -168,7 +168,9 @@ def fuzz_ref(data: bytes) -> None:
     # counted; spec never kinder than compat; malformed exactly when decode() refuses (but
     # for invalid UTF-8, which the decoder keeps); a valid log's decoded recording re-encodes
     # to the same bytes or to a log that checks valid; on an eighth of the inputs, the bulk frame
-    # proofs give the packet-by-packet walk's report.
+    # proofs give the packet-by-packet walk's report. The second opinion (rederived) judges every rule
+    # the decoded model decides, from the document's tables (_carla_doc.py), on every input the decoder
+    # reads; the model view reads the fixed fields at the document's positions, on the sampled eighth.
     profile = "compat" if len(data) & 1 else "spec"
     report = _check(data, _fixed, profile)
     # the file's entry (all of a one-file report that the input sets), a fresh tree: no cycle to look for
