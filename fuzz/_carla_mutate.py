@@ -654,13 +654,13 @@ def _op_repeat_frame(rng: random.Random, d: _Draft) -> bool:
             copy.append(s)
         else:
             copy.append(slot)
-    k = rng.choice((2, 3, 4, 6, 9))
+    k = rng.choice((2, 4, 6, 9, 12))
     at = last + 1
     d.packets[at:at] = copy * k
     if not _retime(d):
         return False
-    if rng.random() < 0.7:  # a boundary value in one of the later copies
-        c = rng.randrange(1, k)
+    if rng.random() < 0.7:  # a boundary value in a later copy, mostly the last: the bulk proofs take the
+        c = k - 1 if rng.random() < 0.6 else rng.randrange(1, k)  # copies before it as one run, then meet it
         lo = at + c * len(copy)
         picks = [i for i in range(lo, lo + len(copy)) if _bounded_kind(p := d.packets[i].packet(v)) and p.body]
         if picks:  # a record there (not a new one: the copy keeps the run's shape)
