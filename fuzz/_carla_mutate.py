@@ -612,6 +612,8 @@ def _op_boundary(rng: random.Random, d: _Draft) -> bool:
     return p.kind is not K.RAW and _at_boundary(rng, d, i, p, _live_actors(d), ranged=ranged)
 
 
+#: How many bytes a repeated frame's copies add, at most (past two copies).
+REPEAT_BYTES = 2048
 #: The kinds whose records a repeated frame drops (added, deleted or reparented once; a collision once).
 _ONCE = frozenset((K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION, K.WALKER_BONES, K.PHYSICS_CONTROL))
 
@@ -654,7 +656,8 @@ def _op_repeat_frame(rng: random.Random, d: _Draft) -> bool:
             copy.append(s)
         else:
             copy.append(slot)
-    k = rng.choice((2, 4, 6, 9, 12))
+    size = sum(len(slot.raw) for slot in copy)  # at most REPEAT_BYTES more: a longer input costs every execution
+    k = min(rng.choice((2, 4, 6, 9, 12)), max(2, REPEAT_BYTES // max(size, 1)))
     at = last + 1
     d.packets[at:at] = copy * k
     if not _retime(d):
@@ -694,7 +697,7 @@ _OPS: tuple[Callable[[random.Random, _Draft], bool], ...] = (
     _op_field, _op_records, _op_duplicate_packet, _op_delete_packet, _op_swap_packets, _op_packet_id,
     _op_graft, _op_header, _op_tail, _op_boundary, _op_repeat_frame,
 )
-_WEIGHTS = (32, 14, 8, 8, 8, 10, 6, 8, 6, 14, 10)
+_WEIGHTS = (32, 14, 8, 8, 8, 10, 6, 8, 6, 14, 7)
 
 
 def _mutate_structure(rng: random.Random, parsed: _Parsed, max_size: int) -> bytes | None:
