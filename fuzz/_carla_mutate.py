@@ -566,13 +566,13 @@ def _at_boundary(rng: random.Random, d: _Draft, i: int, p: Packet, actors: list[
     ``ranged``: a flag or an enum rather than an actor id, when the record has one (what the bulk frame
     proofs judge besides ids and times)."""
     cls = m.RECORD_CLASSES[p.kind]
-    body = p.body if isinstance(p.body, tuple) else ()
+    body: tuple[Any, ...] = p.body if isinstance(p.body, tuple) else ()
     if not body:
         body = (_example(cls),)
         if "database_id" in doc.ACTOR_FIELDS.get(cls, ()) and actors:
             body = (dataclasses.replace(body[0], database_id=rng.choice(actors)),)
     j = rng.randrange(len(body))
-    r = body[j]
+    r: Any = body[j]
     if cls is m.EventAdd and r.attributes and rng.random() < 0.3:  # an attribute's type at its set's edges
         types = doc.ATTRIBUTE_TYPES[d.variant.name]
         k = rng.randrange(len(r.attributes))
@@ -677,7 +677,7 @@ def _retime(d: _Draft) -> bool:
     before the last becomes 0.05, the last one's becomes -1.0)."""
     v = d.variant
     starts = [i for i, slot in enumerate(d.packets) if slot.packet_id == _FRAME_START_ID]
-    bodies = [d.packets[i].packet(v).body for i in starts]
+    bodies: list[Any] = [d.packets[i].packet(v).body for i in starts]
     if not bodies or not all(isinstance(b, m.FrameStart) for b in bodies):
         return False
     frame_id, elapsed = bodies[0].frame_id, bodies[0].elapsed

@@ -286,7 +286,7 @@ def rederived(rec: Recording, variant: str) -> dict[str, str | None]:
         if kind is end:
             in_frame = False
             continue
-        body = p.body
+        body: Any = p.body
         if kind is raw:
             pid = p.packet_id if p.packet_id is not None else -1
             broken("CARLA-PACKET-003" if pid >= 100 else "CARLA-PACKET-002", f"a packet has id {pid}")
@@ -449,7 +449,8 @@ def model_view(data: bytes, rec: Recording, vec_f64: bool) -> tuple[dict[str, An
             layout = _layout(fmt, vec_f64)
             if len(payload) != layout.size:
                 return None
-            values, read = [p.body], [layout.unpack(payload)]
+            values: list[Any] = [p.body]
+            read = [layout.unpack(payload)]
         elif p.kind in _RECORDS and isinstance(p.body, tuple) and p.body:
             fmt, names = _RECORDS[p.kind]
             layout = _layout(fmt, vec_f64)
