@@ -146,6 +146,19 @@ PLANTED = (
     Planted("nanover-bool-number", "nanover", "reference/nanover/_payload.py",
             "        return v.bool_value", "        return float(v.bool_value)",
             "the decoder reads a boolean Value as a number (1.0 or 0.0)"),
+    # planted before the CARLA second opinion grew past frame times, lifetimes, flags and two enums, and
+    # before its boundary mutations: in rules and decoders that oracle did not re-derive
+    Planted("carla-invalid-actor-fast", "carla", "conformance/carla/_check.py",
+            "if max(map(_THIRD, records)) < last_type and", "if max(map(_THIRD, records)) <= last_type and",
+            "the fast path of clean EventAdd chunks accepts the INVALID actor type (CARLA-ENUM-001 lost)"),
+    Planted("carla-parent-unchecked", "carla", "conformance/carla/_check.py",
+            'for col, what in ((0, "database_id"), (1, "database_id_parent")):',
+            'for col, what in ((0, "database_id"),):',
+            "an EventParent's parent id is not checked (CARLA-ACTOR-001 lost)"),
+    Planted("carla-light-swapped", "carla", "reference/carla/_decode.py",
+            "K.COLLISION: m.Collision, K.STATE: m.TrafficLightState,",
+            "K.COLLISION: m.Collision, K.STATE: lambda i, frozen, t, state: m.TrafficLightState(i, state, t, frozen),",
+            "the decoder swaps a traffic light's frozen flag and state"),
 )
 
 _SITECUSTOMIZE = r'''

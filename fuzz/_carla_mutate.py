@@ -7,6 +7,12 @@ payload size stays consistent and the edit reaches the layouts instead of dying 
 the framing. It falls back to byte mutation when the header does not decode, when
 no edit encodes, and at random (``BYTE_MUTATION_RATE``).
 
+Two edits aim at the rules' edges: ``_op_boundary`` sets a field a rule bounds (a flag, an enum,
+an actor type or attribute type, an actor id) to the edge of its range in docs/formats/carla.md
+(``_carla_doc``: the last value in range, the first outside; an id alive, deleted or never added),
+and ``_op_repeat_frame`` repeats a frame with its ids and times following on, often with such a
+value in a later copy, so that the checker's bulk frame proofs meet it inside a run.
+
 The harnesses are in ``recspec.fuzz.carla``; a campaign that fixes its variant
 tells this module with :func:`use_variant`.
 """
@@ -43,6 +49,7 @@ from recspec.reference.carla import (
 )
 from recspec.reference.carla import PacketKind as K
 
+from . import _carla_doc as doc
 from . import _mutate
 from ._dictionary import render, unique
 
@@ -492,11 +499,205 @@ def _op_tail(rng: random.Random, d: _Draft) -> bool:
     return True
 
 
+# --- boundary mutations: a judged field at its range's edges, inside one frame or a run of alike frames ----
+
+#: The record classes whose fields a rule bounds: the document's ranges (``_carla_doc``), as the second opinion
+#: reads them, and the actor ids (CARLA-ACTOR-001..003).
+_BOUNDED = frozenset((*doc.FLAGS, *(cls for (cls, _, _) in doc.ENUMS), *doc.ACTOR_FIELDS, m.TrafficLightState,
+                      m.EventAdd, m.EventDel))
+#: Those with a flag or an enum (the actor type and the attribute types included).
+_RANGED = frozenset((*doc.FLAGS, *(cls for (cls, _, _) in doc.ENUMS), m.TrafficLightState, m.EventAdd))
+_FRAME_START_ID = VARIANTS["0.9.4-0.9.5"].id_of[K.FRAME_START]  # 0 and 1 in every variant
+_FRAME_END_ID = VARIANTS["0.9.4-0.9.5"].id_of[K.FRAME_END]
+
+
+def _bounded_kind(p: Packet) -> bool:
+    return p.kind in m.RECORD_CLASSES and m.RECORD_CLASSES[p.kind] in _BOUNDED
+
+
+def _live_actors(d: _Draft) -> list[int]:
+    """The actor ids the draft's EventAdd packets add (in file order; deletions aside)."""
+    add = d.variant.id_of.get(K.EVENT_ADD)
+    out: list[int] = []
+    for slot in d.packets:
+        if slot.packet_id == add:
+            body = slot.packet(d.variant).body
+            if isinstance(body, tuple):
+                out += (r.database_id for r in body if isinstance(r, m.EventAdd))
+    return out
+
+
+def _edges(n: int) -> tuple[int, ...]:
+    """A range 0..n-1's edges: its last value, the first outside (twice: the one an off-by-one
+    misses), the one after that."""
+    return (n - 1, n, n, n + 1)
+
+
+def _boundary_value(rng: random.Random, d: _Draft, cls: type, name: str, actors: list[int]) -> int | None:
+    """A value at an edge of the field's range in the document (or, for an actor id, one alive,
+    one never added, the collision's "not an actor"); ``None`` if the field has no range."""
+    enums = doc.enum_values(d.variant.name)
+    if name in doc.FLAGS.get(cls, ()):
+        return rng.choice((1, 2, 3, 0xFF))  # a bool's range is 0..1
+    if (cls, name) in enums:
+        return rng.choice(_edges(enums[cls, name]))
+    if name in doc.ACTOR_FIELDS.get(cls, ()) or (cls in (m.EventAdd, m.EventDel) and name == "database_id"):
+        never = max(actors, default=0) + 1
+        return rng.choice((*actors[-3:], *actors[:2], never, 0, doc.NOT_AN_ACTOR) if actors else (never, 0, 1))
+    return None
+
+
+def _bounded_fields(cls: type) -> tuple[str, ...]:
+    names = [*doc.FLAGS.get(cls, ()), *doc.ACTOR_FIELDS.get(cls, ()),
+             *(name for (c, name, _) in doc.ENUMS if c is cls)]
+    if cls is m.TrafficLightState:
+        names.append("state")
+    if cls is m.EventAdd:
+        names += ("type", "database_id")
+    if cls is m.EventDel:
+        names.append("database_id")
+    return tuple(dict.fromkeys(names))
+
+
+def _at_boundary(rng: random.Random, d: _Draft, i: int, p: Packet, actors: list[int], *,
+                 ranged: bool = False) -> bool:
+    """Packet ``i`` (of a bounded kind) with one record's judged field set to a boundary value; an empty
+    packet first gets an example record (so that the always-written packets, mostly empty, are judged).
+    ``ranged``: a flag or an enum rather than an actor id, when the record has one (what the bulk frame
+    proofs judge besides ids and times)."""
+    cls = m.RECORD_CLASSES[p.kind]
+    body: tuple[Any, ...] = p.body if isinstance(p.body, tuple) else ()
+    if not body:
+        body = (_example(cls),)
+        if "database_id" in doc.ACTOR_FIELDS.get(cls, ()) and actors:
+            body = (dataclasses.replace(body[0], database_id=rng.choice(actors)),)
+    j = rng.randrange(len(body))
+    r: Any = body[j]
+    if cls is m.EventAdd and r.attributes and rng.random() < 0.3:  # an attribute's type at its set's edges
+        types = doc.ATTRIBUTE_TYPES[d.variant.name]
+        k = rng.randrange(len(r.attributes))
+        t = rng.choice((min(types) - 1, min(types), max(types), max(types) + 1, 0xFF))
+        if t < 0:
+            return False
+        attrs = r.attributes[:k] + (dataclasses.replace(r.attributes[k], type=t),) + r.attributes[k + 1:]
+        new = dataclasses.replace(r, attributes=attrs)
+    else:
+        names = _bounded_fields(cls)
+        if ranged:
+            names = tuple(n for n in names if n not in doc.ACTOR_FIELDS.get(cls, ())) or names
+        name = rng.choice(names)
+        value = _boundary_value(rng, d, cls, name, actors)
+        if value is None:
+            return False
+        new = dataclasses.replace(r, **{name: value})
+    return _replace(d, i, dataclasses.replace(p, body=body[:j] + (new,) + body[j + 1:]))
+
+
+def _op_boundary(rng: random.Random, d: _Draft) -> bool:
+    """Set one judged field of one record to an edge of its range (``_at_boundary``): the kind is drawn
+    first among the bounded kinds the draft holds, so that a rare kind (a door, a scene light) is as
+    likely as a common one."""
+    v = d.variant
+    ranged = rng.random() < 0.6  # a kind with a flag or an enum, most of the time: fewer than those with ids
+    wanted = _RANGED if ranged else _BOUNDED
+    by_id: dict[int, list[int]] = {}
+    for i, slot in enumerate(d.packets):
+        kind = v.ids.get(slot.packet_id)
+        if kind in m.RECORD_CLASSES and m.RECORD_CLASSES[kind] in wanted:
+            by_id.setdefault(slot.packet_id, []).append(i)
+    if not by_id:
+        return False
+    i = rng.choice(by_id[rng.choice(sorted(by_id))])
+    p = d.packets[i].packet(v)
+    return p.kind is not K.RAW and _at_boundary(rng, d, i, p, _live_actors(d), ranged=ranged)
+
+
+#: How many bytes a repeated frame's copies add, at most (past two copies).
+REPEAT_BYTES = 2048
+#: The kinds whose records a repeated frame drops (added, deleted or reparented once; a collision once).
+_ONCE = frozenset((K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION, K.WALKER_BONES, K.PHYSICS_CONTROL))
+
+
+def _frames_of(d: _Draft) -> list[tuple[int, int]]:
+    """(FrameStart index, FrameEnd index) of each well-bracketed frame of the draft."""
+    out, start = [], None
+    for i, slot in enumerate(d.packets):
+        if slot.packet_id == _FRAME_START_ID:
+            start = i
+        elif slot.packet_id == _FRAME_END_ID and start is not None:
+            out.append((start, i))
+            start = None
+    return out
+
+
+def _op_repeat_frame(rng: random.Random, d: _Draft) -> bool:
+    """Repeat one frame a few times after itself (its one-time records left out), re-time every frame so
+    that the ids and times follow (the bulk frame proofs take such runs whole), and often put one judged
+    field of a later copy at a boundary: the fast paths then meet the rules' edges inside a run."""
+    frames = _frames_of(d)
+    if not frames:
+        return False
+    first, last = rng.choice(frames)
+    v = d.variant
+    actors = _live_actors(d)
+    copy: list[_Slot] = []
+    for slot in d.packets[first:last + 1]:
+        p = slot.packet(v)
+        if p.kind not in _ONCE and p.body == () and _bounded_kind(p) and actors and rng.random() < 0.5:
+            record = _example(m.RECORD_CLASSES[p.kind])
+            if "database_id" in doc.ACTOR_FIELDS.get(type(record), ()):
+                record = dataclasses.replace(record, database_id=rng.choice(actors))
+            slot = _Slot.of(dataclasses.replace(p, body=(record,)), v) or slot  # a record whose fields are judged
+            copy.append(slot)
+        elif p.kind in _ONCE and isinstance(p.body, tuple) and p.body:
+            s = _Slot.of(dataclasses.replace(p, body=()), v)
+            if s is None:
+                return False
+            copy.append(s)
+        else:
+            copy.append(slot)
+    size = sum(len(slot.raw) for slot in copy)  # at most REPEAT_BYTES more: a longer input costs every execution
+    k = min(rng.choice((2, 4, 6, 9, 12)), max(2, REPEAT_BYTES // max(size, 1)))
+    at = last + 1
+    d.packets[at:at] = copy * k
+    if not _retime(d):
+        return False
+    if rng.random() < 0.7:  # a boundary value in a later copy, mostly the last: the bulk proofs take the
+        c = k - 1 if rng.random() < 0.6 else rng.randrange(1, k)  # copies before it as one run, then meet it
+        lo = at + c * len(copy)
+        picks = [i for i in range(lo, lo + len(copy)) if _bounded_kind(p := d.packets[i].packet(v)) and p.body]
+        if picks:  # a record there (not a new one: the copy keeps the run's shape)
+            i = rng.choice(picks)
+            _at_boundary(rng, d, i, d.packets[i].packet(v), actors, ranged=rng.random() < 0.7)
+    return True
+
+
+def _retime(d: _Draft) -> bool:
+    """Make the FrameStarts' ids count up from the first's and their times add up (a durationThis below 0
+    before the last becomes 0.05, the last one's becomes -1.0)."""
+    v = d.variant
+    starts = [i for i, slot in enumerate(d.packets) if slot.packet_id == _FRAME_START_ID]
+    bodies: list[Any] = [d.packets[i].packet(v).body for i in starts]
+    if not bodies or not all(isinstance(b, m.FrameStart) for b in bodies):
+        return False
+    frame_id, elapsed = bodies[0].frame_id, bodies[0].elapsed
+    for n, (i, b) in enumerate(zip(starts, bodies, strict=True)):
+        duration = -1.0 if n == len(bodies) - 1 else b.duration_this if b.duration_this >= 0 else 0.05
+        new = m.FrameStart(frame_id + n, duration, elapsed)
+        if new != b:
+            slot = _Slot.of(Packet(K.FRAME_START, new), v)
+            if slot is None:
+                return False
+            d.packets[i] = slot
+        elapsed = elapsed + duration
+    return True
+
+
 _OPS: tuple[Callable[[random.Random, _Draft], bool], ...] = (
     _op_field, _op_records, _op_duplicate_packet, _op_delete_packet, _op_swap_packets, _op_packet_id,
-    _op_graft, _op_header, _op_tail,
+    _op_graft, _op_header, _op_tail, _op_boundary, _op_repeat_frame,
 )
-_WEIGHTS = (32, 14, 8, 8, 8, 10, 6, 8, 6)
+_WEIGHTS = (32, 14, 8, 8, 8, 10, 6, 8, 6, 14, 7)
 
 
 def _mutate_structure(rng: random.Random, parsed: _Parsed, max_size: int) -> bytes | None:

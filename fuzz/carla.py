@@ -28,7 +28,10 @@ import functools
 import io
 import itertools
 import json
+import math
+import operator
 import re
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +52,7 @@ from recspec.reference.carla import (
 )
 from recspec.reference.carla import PacketKind as K
 
+from . import _carla_doc as doc
 from . import _carla_mutate as _mutator
 from ._carla_mutate import (
     DEFAULT_VARIANT,
@@ -63,6 +67,7 @@ from ._contract import ContractViolation, Divergent
 from ._mutate import BYTE_MUTATION_RATE
 from ._oracles import (
     check_located,
+    check_model_view,
     check_paths_agree,
     check_profiles,
     check_rederived,
@@ -163,7 +168,9 @@ def fuzz_ref(data: bytes) -> None:
     # counted; spec never kinder than compat; malformed exactly when decode() refuses (but
     # for invalid UTF-8, which the decoder keeps); a valid log's decoded recording re-encodes
     # to the same bytes or to a log that checks valid; on an eighth of the inputs, the bulk frame
-    # proofs give the packet-by-packet walk's report.
+    # proofs give the packet-by-packet walk's report. The second opinion (rederived) judges every rule
+    # the decoded model decides, from the document's tables (_carla_doc.py), on every input the decoder
+    # reads; the model view reads the fixed fields at the document's positions, on the sampled eighth.
     profile = "compat" if len(data) & 1 else "spec"
     report = _check(data, _fixed, profile)
     # the file's entry (all of a one-file report that the input sets), a fresh tree: no cycle to look for
@@ -183,8 +190,10 @@ def fuzz_ref(data: bytes) -> None:
         # its own) and its evidence is not compared, so running it again would only cost time
         walked_variant = variant if report.variant is not None else _fixed
         check_paths_agree(report, _check(data, walked_variant, profile, fast_path=False))
-    if decoded is not None and report.verdict.value != "malformed":
-        check_rederived(report, lambda: rederived(decoded))
+    if decoded is not None:  # malformed only by the rules the decoder keeps (check_refusal): judged too
+        check_rederived(report, lambda: rederived(decoded, variant.name))
+        if sampled(data):  # a decoder that swaps fields does so in most inputs: an eighth of them is enough
+            check_model_view(lambda: model_view(data, decoded, variant.vec_f64), variant.name)
     if decoded is not None and report.verdict.value == "valid":
         check_round_trip(data, decoded, functools.partial(encode, variant=variant),
                          lambda again: _check(again, variant, profile), variant.name)
@@ -199,25 +208,158 @@ def _check(data: bytes, variant: Any, profile: str, *, fast_path: bool = True) -
 
 # --- the second opinion: facts of docs/formats/carla.md re-derived from the decoded packets ------------
 
-#: CARLA-VALUE-001: the one-byte booleans, by record class and field (0 or 1).
-_FLAGS = {m.Collision: ("is_actor1_hero", "is_actor2_hero"), m.TrafficLightState: ("is_frozen",),
-          m.AnimVehicle: ("handbrake",), m.SceneLight: ("is_on",), m.VehicleDoor: ("is_open",)}
-#: CARLA-ENUM-003 and -004: (record class, field) -> number of values (doors 0..6, light groups 0..4).
-_ENUMS = {(m.VehicleDoor, "door", "CARLA-ENUM-003"): 7, (m.SceneLight, "light_group", "CARLA-ENUM-004"): 5}
+#: The rules the second opinion judges, both ways (``tests/test_carla_second_opinion.py`` lists every rule of
+#: the catalog as judged here or not, with the reason).
+REDERIVED = (
+    "CARLA-HEADER-001", "CARLA-HEADER-002", "CARLA-HEADER-003", "CARLA-HEADER-004", "CARLA-STRING-001",
+    "CARLA-STRING-002", "CARLA-PACKET-002", "CARLA-PACKET-003", "CARLA-PACKET-004", "CARLA-FRAME-001",
+    "CARLA-FRAME-002", "CARLA-FRAME-003", "CARLA-FRAME-004", "CARLA-FRAME-005", "CARLA-FRAME-006", "CARLA-FRAME-007",
+    "CARLA-FRAME-008", "CARLA-FRAME-009", "CARLA-FRAME-010", "CARLA-FRAME-011", "CARLA-ORDER-001", "CARLA-ORDER-002",
+    "CARLA-ACTOR-001", "CARLA-ACTOR-002", "CARLA-ACTOR-003", "CARLA-ENUM-001", "CARLA-ENUM-002", "CARLA-ENUM-003",
+    "CARLA-ENUM-004", "CARLA-ENUM-005", "CARLA-VALUE-001")
+
+#: The packets the frame rules do not count as a frame's kind (CARLA-ORDER-002, -FRAME-011): kept bytes.
+_BRACKETS = frozenset((K.FRAME_START, K.FRAME_END))
 
 
-def rederived(rec: Recording) -> dict[str, str | None]:
-    """What a decoded log's frame times, actor lifetimes, flags and two enumerations break, derived
-    here from its packets in file order (``check_rederived``), each rule both ways."""
-    out: dict[str, str | None] = dict.fromkeys(
-        ("CARLA-FRAME-003", "CARLA-FRAME-004", "CARLA-FRAME-005", "CARLA-FRAME-006", "CARLA-FRAME-008",
-         "CARLA-ACTOR-002", "CARLA-ACTOR-003", "CARLA-VALUE-001", "CARLA-ENUM-003", "CARLA-ENUM-004"))
+def _bad_utf8(text: str) -> bool:
+    """A string the decoder kept with bytes that are not UTF-8 (as lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def rederived(rec: Recording, variant: str) -> dict[str, str | None]:
+    """What a decoded log breaks of the rules in ``REDERIVED``, derived here from its header and its
+    packets in file order with the facts of ``_carla_doc`` (the document's tables, not the checker's),
+    each rule both ways (``check_rederived``): read under ``variant`` (a name), the one the check chose."""
+    out: dict[str, str | None] = dict.fromkeys(REDERIVED)
 
     def broken(rule: str, why: str) -> None:
         if out[rule] is None:
             out[rule] = why
 
-    starts: list[Any] = [p.body for p in rec.packets if p.kind is K.FRAME_START]
+    h = rec.header
+    if h.magic != "CARLA_RECORDER":
+        broken("CARLA-HEADER-001", f"the magic is {h.magic!r}")
+    if h.version != 1:
+        broken("CARLA-HEADER-002", f"the version is {h.version}")
+    if not doc.DATE_RANGE[0] <= h.date < doc.DATE_RANGE[1]:
+        broken("CARLA-HEADER-003", f"the date is {h.date}")
+    if not h.map_name:
+        broken("CARLA-HEADER-004", "the map name is empty")
+    strings = [h.magic, h.map_name]
+
+    order, required, plans = _plan(variant)
+    actor_types, attribute_types = doc.ACTOR_TYPES[variant], doc.ATTRIBUTE_TYPES[variant]
+    alive: set[int] = set()
+    starts: list[Any] = []
+    in_frame = False
+    kinds: set[K] = set()
+    last = -1
+    start, end, raw, counter, add, delete = (K.FRAME_START, K.FRAME_END, K.RAW, K.FRAME_COUNTER, K.EVENT_ADD,
+                                             K.EVENT_DEL)
+    for p in rec.packets:
+        kind = p.kind
+        if kind is start:
+            if in_frame:
+                broken("CARLA-FRAME-002", f"frame[{len(starts)}] starts inside frame[{len(starts) - 1}]")
+            in_frame, kinds, last = True, set(), -1
+            starts.append(p.body)
+            continue
+        if not in_frame:
+            broken("CARLA-FRAME-001", f"a {kind.name} packet lies outside a frame")
+        elif kind is end:
+            if not required <= kinds:
+                broken("CARLA-FRAME-011", f"frame[{len(starts) - 1}] lacks {sorted(k.name for k in required - kinds)}")
+        elif kind is not raw:
+            if kind in kinds:
+                broken("CARLA-ORDER-002", f"a second {kind.name} in frame[{len(starts) - 1}]")
+            kinds.add(kind)
+            pos = order.get(kind, last)  # raw, unknown and FrameCounter packets are not ordered
+            if pos < last:
+                broken("CARLA-ORDER-001", f"{kind.name} after a packet written later in frame[{len(starts) - 1}]")
+            else:
+                last = pos
+        if kind is end:
+            in_frame = False
+            continue
+        body: Any = p.body
+        if kind is raw:
+            pid = p.packet_id if p.packet_id is not None else -1
+            broken("CARLA-PACKET-003" if pid >= 100 else "CARLA-PACKET-002", f"a packet has id {pid}")
+        elif kind is counter:
+            broken("CARLA-PACKET-004", "a FrameCounter packet")
+        elif not body or not isinstance(body, tuple):
+            continue
+        elif kind is add:
+            r: Any
+            for r in body:
+                if r.database_id in alive:
+                    broken("CARLA-ACTOR-002", f"actor {r.database_id} is added again while alive")
+                alive.add(r.database_id)
+                if r.type >= actor_types:
+                    broken("CARLA-ENUM-001", f"an actor's type is {r.type}, in {variant} 0..{actor_types - 1}")
+                strings.append(r.description_id)
+                for a in r.attributes:
+                    if a.type not in attribute_types:
+                        broken("CARLA-ENUM-005", f"an attribute's type is {a.type}")
+                    strings += (a.id, a.value)
+        elif kind is delete:
+            for r in body:
+                if r.database_id not in alive:
+                    broken("CARLA-ACTOR-003", f"actor {r.database_id} is deleted while not alive")
+                alive.discard(r.database_id)
+        else:
+            ids, ranges = plans.get(type(body[0]), ((), ()))  # every record of a packet is of one class
+            for name, get in ids:
+                dead = set(map(get, body)) - alive
+                if kind is K.COLLISION:
+                    dead.discard(doc.NOT_AN_ACTOR)
+                if dead:
+                    broken("CARLA-ACTOR-001", f"a {kind.name} record's {name} {min(dead)} is not alive")
+            for rule, name, get, size in ranges:
+                if (top := max(map(get, body))) >= size:
+                    broken(rule, f"a {kind.name} record's {name} is {top}, outside 0..{size - 1}")
+            if kind is K.WALKER_BONES:
+                strings += (b.name for r in body for b in r.bones)
+    if in_frame:
+        broken("CARLA-FRAME-007", f"frame[{len(starts) - 1}] has no FrameEnd")
+    if not starts:
+        broken("CARLA-FRAME-009", "no FrameStart")
+    for s in strings:
+        if _bad_utf8(s):
+            broken("CARLA-STRING-001", f"the string {s!r} is not UTF-8")
+        elif "\x00" in s:
+            broken("CARLA-STRING-002", f"the string {s!r} holds a NUL")
+    _frame_times(starts, broken)
+    return out
+
+
+@functools.cache
+def _plan(variant: str) -> tuple[dict[K, int], frozenset[K], dict[type, tuple[Any, Any]]]:
+    """``rederived``'s tables for ``variant``: the writer's order (kind -> place), the kinds every frame
+    holds, and per record class its actor-id fields ((name, getter), ...) and its ranged fields ((rule,
+    name, getter, number of values), ...: a flag has two values, an enum the document's count)."""
+    ranged: dict[type, list[tuple[str, str, Any, int]]] = {}
+    for cls, names in doc.FLAGS.items():
+        ranged.setdefault(cls, []).extend(("CARLA-VALUE-001", name, _getter(name), 2) for name in names)
+    for (cls, name, rule), size in doc.ENUMS.items():
+        ranged.setdefault(cls, []).append((rule, name, _getter(name), size))
+    ranged.setdefault(m.TrafficLightState, []).append(("CARLA-ENUM-002", "state", _getter("state"),
+                                                       doc.LIGHT_STATES[variant]))
+    plans = {cls: (tuple((name, _getter(name)) for name in doc.ACTOR_FIELDS.get(cls, ())), tuple(ranged.get(cls, ())))
+             for cls in {*doc.ACTOR_FIELDS, *ranged}}
+    return {k: i for i, k in enumerate(doc.WRITER_ORDER[variant])}, doc.ALWAYS[variant], plans
+
+
+def _frame_times(starts: list[Any], broken: Callable[[str, str], None]) -> None:
+    """CARLA-FRAME-003..006, -008 and -010 from the FrameStarts in file order."""
+    for n, s in enumerate(starts):
+        if not (math.isfinite(s.duration_this) and math.isfinite(s.elapsed)):
+            broken("CARLA-FRAME-010", f"frame[{n}]'s times are {s.duration_this!r}, {s.elapsed!r}")
     if starts:
         if starts[0].frame_id != 1:
             broken("CARLA-FRAME-003", f"the first frame's id is {starts[0].frame_id}")
@@ -232,27 +374,104 @@ def rederived(rec: Recording) -> dict[str, str | None]:
             broken("CARLA-FRAME-008", f"frame[{n}] is not the last and has durationThis {a.duration_this!r}")
         elif a.elapsed + a.duration_this != b.elapsed:
             broken("CARLA-FRAME-004", f"frame[{n + 1}]'s elapsed {b.elapsed!r} != {a.elapsed!r} + {a.duration_this!r}")
-    alive: set[int] = set()
+
+
+# --- the model view: the decoded fields against the document's byte positions ---------------------------
+
+#: § Payload layouts, the packets with fixed fields: kind -> (struct format, with V a vector (3 x f32, UE5
+#: 3 x f64), the model's field names in that order, a vector's three names as one).
+_LAYOUTS: dict[K, tuple[str, tuple[str, ...]]] = {
+    K.FRAME_START: ("Qdd", ("frame_id", "duration_this", "elapsed")),
+    K.PLATFORM_TIME: ("d", ("time",)), K.VISUAL_TIME: ("d", ("time",)), K.FRAME_COUNTER: ("Q", ("frame_counter",)),
+}
+#: The same for the counted packets' records (after the u16 count).
+_RECORDS: dict[K, tuple[str, tuple[str, ...]]] = {
+    K.EVENT_DEL: ("I", ("database_id",)),
+    K.EVENT_PARENT: ("II", ("database_id", "database_id_parent")),
+    K.COLLISION: ("IIIBB", ("collision_id", "database_id1", "database_id2", "is_actor1_hero", "is_actor2_hero")),
+    K.POSITION: ("IVV", ("database_id", "location", "rotation")),
+    K.STATE: ("IBfB", ("database_id", "is_frozen", "elapsed_time", "state")),
+    K.ANIM_VEHICLE: ("IfffBi", ("database_id", "steering", "throttle", "brake", "handbrake", "gear")),
+    K.ANIM_WALKER: ("If", ("database_id", "speed")),
+    K.VEHICLE_LIGHT: ("II", ("database_id", "state")),
+    K.SCENE_LIGHT: ("if4fBB", ("light_id", "intensity", "color", "is_on", "light_group")),
+    K.KINEMATICS: ("IVV", ("database_id", "linear_velocity", "angular_velocity")),
+    K.BOUNDING_BOX: ("IVV", ("database_id", "origin", "extent")),
+    K.TRAFFIC_LIGHT_TIME: ("Ifff", ("database_id", "green_time", "yellow_time", "red_time")),
+    K.TRIGGER_VOLUME: ("IVV", ("database_id", "origin", "extent")),
+    K.ANIM_BIKER: ("Iff", ("database_id", "forward_speed", "engine_rotation")),
+    K.VEHICLE_DOOR: ("IBB", ("database_id", "door", "is_open")),
+}
+
+
+@functools.cache
+def _layout(fmt: str, vec_f64: bool) -> struct.Struct:
+    return struct.Struct("<" + fmt.replace("V", "3d" if vec_f64 else "3f"))
+
+
+#: A vector's, a rotation's and a colour's numbers, in the document's order.
+_PARTS = {"location": ("x", "y", "z"), "rotation": ("roll", "pitch", "yaw"), "linear_velocity": ("x", "y", "z"),
+          "angular_velocity": ("x", "y", "z"), "origin": ("x", "y", "z"), "extent": ("x", "y", "z"),
+          "color": ("r", "g", "b", "a")}
+
+
+@functools.cache
+def _flat_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The dotted names of a record's numbers (``location.x``), for one ``attrgetter``."""
+    return tuple(f"{n}.{part}" if n in _PARTS else n for n in names for part in _PARTS.get(n, ("",)))
+
+
+@functools.cache
+def _getter(*names: str) -> Callable[[Any], Any]:
+    return operator.attrgetter(*names)
+
+
+def model_view(data: bytes, rec: Recording, vec_f64: bool) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """For ``check_model_view``: the first fixed value or record whose decoded fields differ from the
+    same bytes read here at the document's positions (§ Info header, § Packets, § Payload layouts), as
+    ``({"Class.field": model value}, {"Class.field": read value})``; ``None`` when all agree (or the
+    framing read here does not pair with the decoded packets, which ``refusal`` judges)."""
+    h = rec.header
+    n = _U16(data, 2)[0]
+    version, date = _U16(data, 0)[0], _I64(data, 4 + n)[0]
+    if (version, date) != (h.version, h.date):
+        return {"Header.version": h.version, "Header.date": h.date}, {"Header.version": version, "Header.date": date}
+    at = 4 + n + 8
+    at += 2 + _U16(data, at)[0]
     for p in rec.packets:
-        if not isinstance(p.body, tuple):
+        if at + 5 > len(data):
+            return None
+        size = _U32(data, at + 1)[0]
+        payload = data[at + 5:at + 5 + size]
+        at += 5 + size
+        if p.kind in _LAYOUTS:
+            fmt, names = _LAYOUTS[p.kind]
+            layout = _layout(fmt, vec_f64)
+            if len(payload) != layout.size:
+                return None
+            values: list[Any] = [p.body]
+            read = [layout.unpack(payload)]
+        elif p.kind in _RECORDS and isinstance(p.body, tuple) and p.body:
+            fmt, names = _RECORDS[p.kind]
+            layout = _layout(fmt, vec_f64)
+            if len(payload) != 2 + len(p.body) * layout.size:
+                return None
+            values, read = list(p.body), list(layout.iter_unpack(payload[2:]))
+        else:
             continue
-        r: Any
-        for r in p.body:
-            if p.kind is K.EVENT_ADD:
-                if r.database_id in alive:
-                    broken("CARLA-ACTOR-002", f"actor {r.database_id} is added again while alive")
-                alive.add(r.database_id)
-            elif p.kind is K.EVENT_DEL:
-                if r.database_id not in alive:
-                    broken("CARLA-ACTOR-003", f"actor {r.database_id} is deleted while not alive")
-                alive.discard(r.database_id)
-            for name in _FLAGS.get(type(r), ()):
-                if getattr(r, name) > 1:
-                    broken("CARLA-VALUE-001", f"a {type(r).__name__}'s {name} is {getattr(r, name)}")
-            for (cls, name, rule), size in _ENUMS.items():
-                if type(r) is cls and getattr(r, name) >= size:
-                    broken(rule, f"a {cls.__name__}'s {name} is {getattr(r, name)}, above {size - 1}")
-    return out
+        flat_names = _flat_names(names)
+        get = _getter(*flat_names)
+        model = list(map(get, values)) if len(flat_names) > 1 else [(get(v),) for v in values]
+        if model != read and repr(model) != repr(read):  # repr: a NaN equals itself, 1 is not True
+            for one, other in zip(model, read, strict=True):
+                for name, a, b in zip(flat_names, one, other, strict=True):
+                    if repr(a) != repr(b):
+                        key = f"{type(values[0]).__name__}.{name}"
+                        return {key: a}, {key: b}
+    return None
+
+
+_U16, _U32, _I64 = struct.Struct("<H").unpack_from, struct.Struct("<I").unpack_from, struct.Struct("<q").unpack_from
 
 
 #: Structural rules decode() accepts on purpose: the header keeps the magic string as read, and strings keep
