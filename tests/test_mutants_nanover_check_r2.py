@@ -1,0 +1,93 @@
+"""The NanoVer checker (conformance/nanover/_check.py) after its record walk took kind detection's
+walks and its empty records in bulk: the resets a .traj counts (frame index 0 is a reset, proto/
+recspec_nanover.proto), a run of one empty record, progress on a one-record file, records of the
+other kind (NANOVER-PAYLOAD-001) when no detection ran, unknown fields (NANOVER-PROTO-003) and a
+timestamp with an upper half (NANOVER-TIME-001 alone). Files are put together with
+tests/witness_nanover.py's helpers (the protobuf runtime). Written against the survivors
+tools/mutate.py found in the module when it was measured again."""
+
+from __future__ import annotations
+
+import io
+
+from witness_nanover import File, frame, update
+
+from recspec.conformance.nanover import check_stream
+
+
+def _check(f: File, name: str):  # type: ignore[no-untyped-def]
+    data = f.bytes()
+    return check_stream(io.BytesIO(data), path=name, size=len(data))
+
+
+def _located(report) -> list[tuple[str, int | None, int | None, str]]:  # type: ignore[no-untyped-def]
+    return [(f.rule, f.offset, f.length, f.path) for f in report.findings]
+
+
+def test_each_frame_of_index_zero_is_one_reset() -> None:
+    payloads = [frame(0, {"particle.count": 1}), frame(1), frame(2), frame(0, {"particle.count": 2}), frame(1)]
+    report = _check(File("traj", payloads, [10, 20, 30, 40, 50]), "x.traj")
+    assert report.findings == []
+    assert (report.stats["resets"], report.stats["first_frame_index"], report.stats["last_frame_index"]) == (2, 0, 1)
+
+
+def test_a_traj_without_a_reset_counts_none() -> None:
+    report = _check(File("traj", [frame(3), frame(4)], [10, 20]), "x.traj")
+    assert (report.stats["resets"], report.stats["first_frame_index"]) == (0, 3)
+
+
+def test_one_empty_record_after_an_empty_record() -> None:
+    # an empty GetFrameResponse is frame index 0: a reset that touches no key
+    payloads = [b"", b"", frame(1, {"particle.count": 1})]
+    report = _check(File("traj", payloads, [10, 20, 30]), "x.traj")
+    assert report.findings == []
+    assert (report.stats["records"], report.stats["resets"], report.stats["last_frame_index"]) == (3, 2, 1)
+
+
+def test_a_one_record_file_reports_progress() -> None:
+    data = File("traj", [frame(0, {"particle.count": 1})], [10]).bytes()
+    calls: list[tuple[int, int]] = []
+    check_stream(io.BytesIO(data), path="x.traj", size=len(data), progress=lambda done, total: calls.append((done, total)))
+    assert calls and all(0 <= done <= total == len(data) for done, total in calls)
+
+
+def test_a_traj_record_holding_a_state_update_the_fast_path_cannot_prove() -> None:
+    # changed_keys written as one field per key: the same StateUpdate, not the bytes upb writes
+    split = update({"a": 1.0}) + update({"b": "x"})
+    f = File("traj", [frame(0, {"particle.count": 1}), split], [10, 20])
+    assert _located(_check(f, "x.traj")) == [("NANOVER-PAYLOAD-001", f.payload_at(1), len(split), "record[1]")]
+
+
+def test_a_length_delimited_field_one_in_a_traj_record() -> None:
+    # GetFrameResponse's field 1 is the uint32 frame index (a varint): 0a 00 is no frame, but it is an
+    # empty StateUpdate, so the record holds the other kind
+    f = File("traj", [frame(0, {"particle.count": 1}), b"\x0a\x00"], [10, 20])
+    assert _located(_check(f, "x.traj")) == [("NANOVER-PAYLOAD-001", f.payload_at(1), 2, "record[1]")]
+
+
+def test_unknown_fields_are_reported_at_the_first() -> None:
+    # fields 9 and 10 (varints: 0x48 0x01, 0x50 0x02) after a frame: in no GetFrameResponse
+    payload = frame(1, {"particle.count": 1}) + b"\x48\x01\x50\x02"
+    f = File("traj", [frame(0, {"particle.count": 1}), payload], [10, 20])
+    report = _check(f, "x.traj")
+    at = f.payload_at(1) + len(payload) - 4
+    assert _located(report) == [("NANOVER-PROTO-003", at, None, "record[1]:GetFrameResponse")]
+    message = report.findings[0].message
+    assert "unknown field 9 (wire type 0)" in message and "(and 1 more)" in message
+
+
+def test_one_unknown_field() -> None:
+    payload = frame(1, {"particle.count": 1}) + b"\x50\x02"
+    f = File("traj", [frame(0, {"particle.count": 1}), payload], [10, 20])
+    report = _check(f, "x.traj")
+    assert _located(report) == [("NANOVER-PROTO-003", f.payload_at(1) + len(payload) - 2, None,
+                                 "record[1]:GetFrameResponse")]
+    assert "unknown field 10 (wire type 0)" in report.findings[0].message and "more" not in report.findings[0].message
+
+
+def test_a_timestamp_with_an_upper_half_is_time_001_alone() -> None:
+    # the u128 timestamp's upper half is its last eight bytes (record offset + 8); the gap it makes is no
+    # NANOVER-TIME-003 of its own
+    f = File("traj", [frame(0, {"particle.count": 1}), frame(1)], [100, (1 << 64) + 200])
+    time = [x for x in _located(_check(f, "x.traj")) if x[0].startswith("NANOVER-TIME")]
+    assert time == [("NANOVER-TIME-001", f.record_at(1) + 8, 8, "record[1].timestamp")]
