@@ -67,3 +67,26 @@ def test_a_vector_of_doubles_has_one_key_per_double(k: int) -> None:
     v = _bson.decode_document(data).get("v")
     assert v == _bson.Array([str(i) for i in range(k)], values)
     assert len(v) == k and v.offsets == [4 + 3 + 4 + 11 * i for i in range(k)]  # each element: 1 + 2 + 8 bytes
+
+
+def _doc(body: bytes) -> bytes:
+    return struct.pack("<i", 4 + len(body) + 1) + body + b"\x00"
+
+
+def test_a_dbpointer_as_the_last_element() -> None:
+    # type 0x0C: a string (int32 length, bytes, NUL) then a 12-byte ObjectId (bsonspec.org, deprecated)
+    ns = b"db.c\x00"
+    data = _doc(b"\x0cp\x00" + struct.pack("<i", len(ns)) + ns + bytes(range(12)))
+    value = _bson.decode_document(data).get("p")
+    assert isinstance(value, _bson.DBPointer) and (value.namespace, value.oid) == ("db.c", bytes(range(12)))
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(_doc(b"\x0cp\x00" + struct.pack("<i", len(ns)) + ns + bytes(range(11))))
+    assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-001", 16, "p")
+
+
+def test_a_fault_inside_an_array_is_at_its_index() -> None:
+    # {"a": [1, <a string of length 2 holding 00 41>]}: the string's last byte (26) is no NUL
+    array = _doc(b"\x100\x00\x01\x00\x00\x00" + b"\x021\x00" + struct.pack("<i", 2) + b"\x00A")
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(_doc(b"\x04a\x00" + array))
+    assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-004", 26, "a[1]")
