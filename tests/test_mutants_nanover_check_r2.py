@@ -91,3 +91,16 @@ def test_a_timestamp_with_an_upper_half_is_time_001_alone() -> None:
     f = File("traj", [frame(0, {"particle.count": 1}), frame(1)], [100, (1 << 64) + 200])
     time = [x for x in _located(_check(f, "x.traj")) if x[0].startswith("NANOVER-TIME")]
     assert time == [("NANOVER-TIME-001", f.record_at(1) + 8, 8, "record[1].timestamp")]
+
+
+def test_a_record_detection_read_and_refused_is_located_in_the_file() -> None:
+    # a frame, then a frame whose last field (frame, tag 0x12) declares 5 bytes that are not there: kind
+    # detection reads and refuses it; the walk gives its finding at the length's field, in the file
+    good = frame(0, {"particle.count": 1})
+    bad = frame(1, {"particle.count": 1}) + b"\x12\x05"
+    f = File("traj", [good, bad], [10, 20])
+    for name in ("x.nanover", "x.traj"):
+        report = _check(f, name)
+        assert [(x.rule, x.offset) for x in report.findings] == [("NANOVER-PROTO-001", f.payload_at(1) + len(bad) - 2)]
+        assert report.findings[0].path.startswith("record[1]")
+    assert _check(f, "x.nanover").variant == "traj"
