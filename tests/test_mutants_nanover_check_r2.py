@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from witness_nanover import File, frame, update
 
 from recspec.conformance.nanover import check_stream
+from recspec.conformance.nanover._check import _Walk
 
 
 def _check(f: File, name: str):  # type: ignore[no-untyped-def]
@@ -104,3 +106,35 @@ def test_a_record_detection_read_and_refused_is_located_in_the_file() -> None:
         assert [(x.rule, x.offset) for x in report.findings] == [("NANOVER-PROTO-001", f.payload_at(1) + len(bad) - 2)]
         assert report.findings[0].path.startswith("record[1]")
     assert _check(f, "x.nanover").variant == "traj"
+
+
+def test_an_inconsistent_aggregate_is_reported_at_each_frame_that_touches_it() -> None:
+    # particle.count 2 needs 6 position floats; each frame holds 3 and changes nothing else
+    positions = ("float", [0.0, 0.0, 0.0])
+    payloads = [frame(0, {"particle.count": 2}, {"particle.positions": positions}),
+                frame(1, arrays={"particle.positions": positions}), frame(2, arrays={"particle.positions": positions})]
+    f = File("traj", payloads, [1, 2, 3])
+    assert _located(_check(f, "x.traj")) == [
+        ("NANOVER-FRAME-001", f.payload_at(i), len(payloads[i]), f"record[{i}]/arrays['particle.positions']")
+        for i in range(3)]
+
+
+@pytest.mark.parametrize("fast_rules", [True, False])
+def test_a_key_deleted_twice(monkeypatch: pytest.MonkeyPatch, fast_rules: bool) -> None:
+    monkeypatch.setattr(_Walk, "fast_rules", fast_rules)
+    payloads = [update({"a": 1.0, "b": 2.0}), update({"a": None}), update({"a": None})]
+    f = File("state", payloads, [1, 2, 3])
+    report = _check(f, "x.state")
+    assert _located(report) == [("NANOVER-STATE-001", f.payload_at(2), len(payloads[2]), "record[2]/changed_keys['a']")]
+    assert report.stats["state_keys"] == 1
+
+
+def test_positions_emptied_by_an_empty_index_array() -> None:
+    # NanoVer's Python recorder writes an empty list as an empty index array (NANOVER-FRAME-006): read as
+    # no positions, which particle.count 1 (3 floats) no longer matches (NANOVER-FRAME-001)
+    payloads = [frame(0, {"particle.count": 1}, {"particle.positions": ("float", [0.0, 0.0, 0.0])}),
+                frame(1, arrays={"particle.positions": ("index", [])})]
+    f = File("traj", payloads, [1, 2])
+    where = "record[1]/arrays['particle.positions']"
+    assert _located(_check(f, "x.traj")) == [("NANOVER-FRAME-006", f.payload_at(1), len(payloads[1]), where),
+                                            ("NANOVER-FRAME-001", f.payload_at(1), len(payloads[1]), where)]
