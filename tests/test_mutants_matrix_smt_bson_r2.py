@@ -90,3 +90,35 @@ def test_a_fault_inside_an_array_is_at_its_index() -> None:
     with pytest.raises(DecodeError) as e:
         _bson.decode_document(_doc(b"\x04a\x00" + array))
     assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-004", 26, "a[1]")
+
+
+def test_a_string_whose_length_passes_its_document() -> None:
+    # "s": length field 9 at byte 7, but only 4 bytes and the document's final NUL follow
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(_doc(b"\x02s\x00" + struct.pack("<i", 9) + b"abc\x00"))
+    assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-001", 7, "s")
+
+
+@pytest.mark.parametrize(("value", "at"), [(b"a\xffb\x00i\x00", 8), (b"ab\x00\xfe\x00", 10)])
+def test_a_regex_cstring_that_is_no_utf8(value: bytes, at: int) -> None:
+    # type 0x0B: the pattern's cstring, then the options' (from byte 7): the first byte that is no UTF-8
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(_doc(b"\x0br\x00" + value))
+    assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-005", at, "r")
+
+
+def test_a_long_number_array_whose_last_byte_is_no_nul() -> None:
+    data = bytearray(bson.encode({"a": list(range(100))}))
+    (n,) = struct.unpack_from("<i", data, 7)  # the array: after the length field, type 04 and "a\0"
+    data[7 + n - 1] = 1
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(bytes(data))
+    assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-001", 7 + n - 1, "a")
+
+
+def test_a_number_array_past_the_element_limit() -> None:
+    # docs/formats/matrix-smt.md MATRIX-LIMIT-003: at most 1,000,000 elements in one buffered unit
+    data = bson.encode({"a": [0] * 1_000_001})
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(data)
+    assert (e.value.rule, e.value.offset) == ("MATRIX-LIMIT-003", 7)

@@ -15,6 +15,7 @@ from witness_nanover import File, frame, update
 
 from recspec.conformance.nanover import check_stream
 from recspec.conformance.nanover._check import _Walk
+from recspec.report import Severity
 
 
 def _check(f: File, name: str):  # type: ignore[no-untyped-def]
@@ -138,3 +139,24 @@ def test_positions_emptied_by_an_empty_index_array() -> None:
     where = "record[1]/arrays['particle.positions']"
     assert _located(_check(f, "x.traj")) == [("NANOVER-FRAME-006", f.payload_at(1), len(payloads[1]), where),
                                             ("NANOVER-FRAME-001", f.payload_at(1), len(payloads[1]), where)]
+
+
+def test_repeated_timestamps_of_frames_past_the_stored_findings_are_all_counted() -> None:
+    # 151 frames (not empty: each record takes the record walk) at one timestamp: 150 NANOVER-TIME-003
+    # warnings, of which the report stores the first 100 (MAX_FINDINGS_PER_RULE) and counts the rest
+    payloads = [frame(0, {"particle.count": 1})] + [frame(i, {"particle.count": 1}) for i in range(1, 151)]
+    report = _check(File("traj", payloads, [1000] * 151), "x.traj")
+    assert len([x for x in report.findings if x.rule == "NANOVER-TIME-003"]) == 100
+    assert report.count(Severity.WARNING) == 150
+    assert {x.rule for x in report.findings} == {"NANOVER-TIME-003"}
+
+
+@pytest.mark.parametrize("n", [6, 8, 10])
+def test_box_vectors_of_another_length_than_nine(n: int) -> None:
+    # system.box.vectors: three vectors of three floats (docs/formats/nanover.md)
+    payloads = [frame(0, {"particle.count": 1}, {"system.box.vectors": ("float", [1.0] * n)})]
+    f = File("traj", payloads, [1])
+    report = _check(f, "x.traj")
+    assert _located(report) == [("NANOVER-FRAME-004", f.payload_at(0), len(payloads[0]),
+                                 "record[0]/arrays['system.box.vectors']")]
+    assert (report.findings[0].expected, report.findings[0].actual) == (9, n)
