@@ -122,3 +122,13 @@ def test_a_number_array_past_the_element_limit() -> None:
     with pytest.raises(DecodeError) as e:
         _bson.decode_document(data)
     assert (e.value.rule, e.value.offset) == ("MATRIX-LIMIT-003", 7)
+
+
+@pytest.mark.parametrize(("code", "size"), [(0x12, 8), (0x09, 8), (0x11, 8), (0x07, 12), (0x13, 16), (0x08, 1)])
+def test_a_fixed_size_value_one_byte_short(code: int, size: int) -> None:
+    # int64, UTC datetime, timestamp (8 bytes), ObjectId (12), decimal128 (16), boolean (1): bsonspec.org;
+    # the value starts at byte 7 and has one byte less than its size before the final NUL
+    with pytest.raises(DecodeError) as e:
+        _bson.decode_document(_doc(bytes((code,)) + b"x\x00" + bytes(size - 1)))
+    assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-001", 7, "x")
+    assert f"({size} bytes needed, {size - 1} left)" in e.value.message

@@ -9,6 +9,7 @@ tools/mutate.py found in the module when it was measured again."""
 from __future__ import annotations
 
 import io
+import struct
 
 import pytest
 from witness_nanover import File, frame, update
@@ -160,3 +161,29 @@ def test_box_vectors_of_another_length_than_nine(n: int) -> None:
     assert _located(report) == [("NANOVER-FRAME-004", f.payload_at(0), len(payloads[0]),
                                  "record[0]/arrays['system.box.vectors']")]
     assert (report.findings[0].expected, report.findings[0].actual) == (9, n)
+
+
+@pytest.mark.parametrize(("index", "bad"), [([0, 1], False), ([0, 2], True), ([3], True)])
+def test_user_forces_index_particles_below_the_count(index: list[int], bad: bool) -> None:
+    # docs/formats/nanover.md: forces.user.sparse holds 3 floats per forces.user.index entry, and those
+    # indices are below N (particle.count 2 here)
+    arrays = {"forces.user.index": ("index", index), "forces.user.sparse": ("float", [0.5] * (3 * len(index)))}
+    payloads = [frame(0, {"particle.count": 2}, arrays)]
+    f = File("traj", payloads, [1])
+    expected = [("NANOVER-FRAME-001", f.payload_at(0), len(payloads[0]), "record[0]/arrays['forces.user.index']")]
+    assert _located(_check(f, "x.traj")) == (expected if bad else [])
+
+
+def test_dump_detects_an_unnamed_state_file_the_fast_path_cannot_prove() -> None:
+    # no name to take the kind from: dump reads it from the first records' content, here an update whose
+    # map entry holds its value field (12) before its key field (0a): the same message, not the order upb
+    # writes, so the wire walk reads it
+    from recspec.conformance.nanover._format import dump
+
+    entry = b"\x12\x09\x11" + struct.pack("<d", 1.0) + b"\x0a\x01a"
+    struct_ = b"\x0a" + bytes((len(entry),)) + entry
+    payload = b"\x0a" + bytes((len(struct_),)) + struct_
+    out = io.StringIO()
+    dump(io.BytesIO(File("state", [payload, payload], [10, 20]).bytes()), out, variant=None, ksy=False)
+    text = out.getvalue()
+    assert '"variant": "state"' in text and text.count('"changes": {"a": 1.0}') == 2

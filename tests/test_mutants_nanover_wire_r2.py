@@ -58,3 +58,15 @@ def test_the_nesting_limit_holds_where_lengths_take_two_bytes() -> None:
     with pytest.raises(LimitExceeded) as e:
         scan(deep, 0, len(deep), "state")
     assert (e.value.rule, e.value.maximum) == ("NANOVER-LIMIT-002", 32)
+
+
+def test_map_entries_and_list_elements_past_max_values() -> None:
+    # NANOVER-LIMIT-003: each map entry and list element counts; 3 keys against a limit of 2
+    msg = pb.StateUpdate()
+    for k in "abc":
+        msg.changed_keys.fields[k].number_value = 1.0
+    payload = msg.SerializeToString()
+    assert scan(payload, 0, len(payload), "state", max_values=3).unknown == []
+    with pytest.raises(LimitExceeded) as e:
+        scan(payload, 0, len(payload), "state", max_values=2)
+    assert (e.value.rule, e.value.value, e.value.maximum) == ("NANOVER-LIMIT-003", 3, 2)
