@@ -132,3 +132,12 @@ def test_a_fixed_size_value_one_byte_short(code: int, size: int) -> None:
         _bson.decode_document(_doc(bytes((code,)) + b"x\x00" + bytes(size - 1)))
     assert (e.value.rule, e.value.offset, e.value.path) == ("MATRIX-BSON-001", 7, "x")
     assert f"({size} bytes needed, {size - 1} left)" in e.value.message
+
+
+@pytest.mark.parametrize("value", [object(), {1, 2}, 1j])
+def test_a_value_with_no_bson_type_is_not_encoded(value: object) -> None:
+    # the encoder writes nothing for a value no BSON type holds (pymongo refuses them too)
+    with pytest.raises(Exception):  # noqa: B017 - pymongo's own error, whatever its class
+        bson.encode({"x": value})
+    with pytest.raises(TypeError):
+        _bson.encode_document({"x": value})
