@@ -51,7 +51,8 @@ def test_one_empty_record_after_an_empty_record() -> None:
 def test_a_one_record_file_reports_progress() -> None:
     data = File("traj", [frame(0, {"particle.count": 1})], [10]).bytes()
     calls: list[tuple[int, int]] = []
-    check_stream(io.BytesIO(data), path="x.traj", size=len(data), progress=lambda done, total: calls.append((done, total)))
+    check_stream(io.BytesIO(data), path="x.traj", size=len(data),
+                 progress=lambda done, total: calls.append((done, total)))
     assert calls and all(0 <= done <= total == len(data) for done, total in calls)
 
 
