@@ -14,6 +14,7 @@ import struct
 import pytest
 from witness_nanover import File, frame, update
 
+from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance.nanover import check_stream
 from recspec.conformance.nanover._check import _Walk
 from recspec.report import Severity
@@ -188,3 +189,22 @@ def test_dump_detects_an_unnamed_state_file_the_fast_path_cannot_prove() -> None
     dump(io.BytesIO(File("state", [payload, payload], [10, 20]).bytes()), out, variant=None, ksy=False)
     text = out.getvalue()
     assert '"variant": "state"' in text and text.count('"changes": {"a": 1.0}') == 2
+
+
+def test_per_particle_arrays_without_a_particle_count() -> None:
+    # docs/formats/nanover.md NANOVER-FRAME-001: per-particle arrays are sized by particle.count
+    payloads = [frame(0, arrays={"particle.positions": ("float", [0.0, 0.0, 0.0])})]
+    f = File("traj", payloads, [1])
+    assert _located(_check(f, "x.traj")) == [("NANOVER-FRAME-001", f.payload_at(0), len(payloads[0]), "record[0]")]
+
+
+@pytest.mark.parametrize("fast_rules", [True, False])
+def test_a_state_key_holding_a_value_with_no_kind(monkeypatch: pytest.MonkeyPatch, fast_rules: bool) -> None:
+    monkeypatch.setattr(_Walk, "fast_rules", fast_rules)
+    msg = pb.StateUpdate()
+    msg.changed_keys.fields["a"].number_value = 1.0
+    msg.changed_keys.fields["k"].SetInParent()  # a Value with none of its kinds set
+    payload = msg.SerializeToString()
+    f = File("state", [update({"a": 2.0}), payload], [1, 2])
+    assert _located(_check(f, "x.state")) == [("NANOVER-PROTO-005", f.payload_at(1), len(payload),
+                                                "record[1]/changed_keys['k']")]
