@@ -6,6 +6,7 @@ survivors tools/mutate.py found in the module when it was measured again."""
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import pytest
@@ -52,6 +53,12 @@ def test_a_templated_update_with_a_numbers_tag_changed_is_not_proved(entry_len: 
     data = file_of([*history, last[:-9] + b"\x79" + last[-8:]])
     assert_same_reports(data)
     assert "NANOVER-PROTO-003" in report_json(data, entries=True)
+    # inside key "a": "p"'s number (11 <8>), then "s"'s map entry, whose tag 0a made 0b (a group)
+    after = last.index(b"\x11" + struct.pack("<d", 5.0)) + 9
+    assert last[after] == 0x0A
+    group = last[:after] + b"\x0b" + last[after + 1:]
+    assert entries.judge(group, {"a", "n"}) is None
+    assert_same_reports(file_of([*history, group]))
 
 
 @pytest.mark.parametrize("length", [128, 130, 200, 300])
