@@ -220,11 +220,6 @@ def _retyped(v: Any, path: str, types: dict[str, str]) -> Any:
 # --- reading -----------------------------------------------------------------------------
 
 
-def _where(doc: Document, key: str) -> int:
-    off = doc.offset_of(key) if doc.offsets is not None else None
-    return off if off is not None else 0
-
-
 def _need(doc: Any, key: str, path: str, at: int = 0) -> Any:
     if not isinstance(doc, Document) or isinstance(doc, Array):
         raise ModelError(f"{path} is not a document", at, path)
