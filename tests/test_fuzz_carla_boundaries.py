@@ -108,6 +108,32 @@ def test_repeated_frames_follow_on(name: str) -> None:
         cm.use_variant(None)
 
 
+
+def test_repeated_frames_do_not_compound_from_one_generation_to_the_next() -> None:
+    """Each generation of a campaign's corpus mutates the last one's inputs: repeating frames of an input
+    that repeats already would grow it without end, and every execution pays for the length. An input whose
+    packets hold more than REPEAT_INPUT_MAX bytes gets no more copies, so fifty generations stay within
+    one repeat's copies of that bound."""
+    rng = random.Random(11)
+    data = _seed("0.9.15")
+    cm.use_variant(VARIANTS["0.9.15"])
+    try:
+        grown = refused = 0
+        for _ in range(50):
+            draft = cm._Draft(cm._parse(data))
+            before = sum(len(slot.raw) for slot in draft.packets)
+            if cm._op_repeat_frame(rng, draft):
+                assert before <= cm.REPEAT_INPUT_MAX
+                data = draft.encode()
+                grown += 1
+            else:
+                assert before > cm.REPEAT_INPUT_MAX
+                refused += 1
+        assert grown and refused
+        assert len(data) <= cm.REPEAT_INPUT_MAX + 2 * cm.REPEAT_BYTES  # the seed's frames are far below REPEAT_BYTES
+    finally:
+        cm.use_variant(None)
+
 def test_a_flag_in_a_repeated_frame_is_reported_with_the_fast_paths_on() -> None:
     """The run of alike frames a repeat makes, with a flag of 2 in a later copy: the check reports
     CARLA-VALUE-001 with its bulk proofs on, as its walk does."""
