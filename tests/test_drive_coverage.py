@@ -21,6 +21,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
+from helpers import draws_independent_of_imports
 from recspec.drive._cases import case_strategy
 from recspec.formats import FORMATS
 
@@ -39,6 +40,7 @@ def drawn_cases_cover(fmt: str, variant: str | None, profile: str, features: Cal
     def draw(case: dict[str, Any]) -> None:
         seen.update(features(case))
 
-    draw()
+    with draws_independent_of_imports():
+        draw()
     missing = sorted(wanted - seen)
     assert not missing, f"{fmt} {variant} ({profile}): {len(missing)} never drawn in {N} cases: {', '.join(missing)}"
