@@ -147,8 +147,14 @@ def draws_independent_of_imports() -> Iterator[None]:
     """Hypothesis mixes the constants of every local module imported so far into its draws, even derandomized
     ones: a test asserting what a fixed set of draws covers then depends on which test files ran before it in
     the process (it passed alone and failed in the whole suite). Inside this block the pool is empty, so the
-    draws are the strategy's alone."""
+    draws are the strategy's alone. Hypothesis also caches the pools it has filtered per kind of draw
+    (``CONSTANTS_CACHE``), filled by every earlier test: the cache is emptied on the way in, so that the
+    empty pool is the one drawn from, and on the way out, so that later tests get the real one back."""
     from hypothesis.internal.conjecture import providers
 
-    with mock.patch.object(providers, "_get_local_constants", return_value=providers.Constants()):
-        yield
+    providers.CONSTANTS_CACHE.cache.clear()
+    try:
+        with mock.patch.object(providers, "_get_local_constants", return_value=providers.Constants()):
+            yield
+    finally:
+        providers.CONSTANTS_CACHE.cache.clear()

@@ -25,7 +25,7 @@ from helpers import draws_independent_of_imports
 from recspec.drive._cases import case_strategy
 from recspec.formats import FORMATS
 
-N = 400
+N = 200
 
 
 def drawn_cases_cover(fmt: str, variant: str | None, profile: str, features: Callable[[dict[str, Any]], Iterator[str]],
