@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 
 import pytest
+from build_nanover import nested_structs
 from google.protobuf import struct_pb2
 
 from recspec._pb import recspec_nanover_pb2 as pb
@@ -139,14 +140,7 @@ def test_a_length_past_the_message_end() -> None:
 
 
 def _nested_structs(depth: int) -> bytes:
-    v = struct_pb2.Value(number_value=1.0)
-    for _ in range(depth):
-        outer = struct_pb2.Value()
-        outer.struct_value.fields["k"].CopyFrom(v)
-        v = outer
-    msg = pb.StateUpdate()
-    msg.changed_keys.fields["a"].CopyFrom(v)
-    return msg.SerializeToString()
+    return nested_structs(depth, struct_pb2.Value(number_value=1.0))
 
 
 def test_structs_nest_to_the_limit() -> None:

@@ -6,6 +6,7 @@ Written against the survivors tools/mutate.py found in the module when it was me
 from __future__ import annotations
 
 import pytest
+from build_nanover import nested_structs
 from google.protobuf import struct_pb2
 
 from recspec._pb import recspec_nanover_pb2 as pb
@@ -39,14 +40,7 @@ def test_every_seven_bit_group_is_read(n: int) -> None:
 def _nested_long(depth: int) -> bytes:
     """A StateUpdate whose key holds ``depth`` Structs, each one key deep, around a 300-byte string:
     every Struct's length then takes two bytes (it is 128 or more)."""
-    v = struct_pb2.Value(string_value="x" * 300)
-    for _ in range(depth):
-        outer = struct_pb2.Value()
-        outer.struct_value.fields["k"].CopyFrom(v)
-        v = outer
-    msg = pb.StateUpdate()
-    msg.changed_keys.fields["a"].CopyFrom(v)
-    return msg.SerializeToString()
+    return nested_structs(depth, struct_pb2.Value(string_value="x" * 300))
 
 
 def test_the_nesting_limit_holds_where_lengths_take_two_bytes() -> None:
