@@ -102,9 +102,9 @@ def test_the_sink_counts_stores_and_judges_as_documented(profile: str, cap: int,
         elif op == "only":
             sink.add(rid, f"m{i}", i, only=other)
             model.add(rid, f"m{i}", other)
-        elif op == "count":
-            sink.count(rid, times)
-            model.count(rid, times)
+        elif op == "count":  # checkers count 1 or more (a count of 0 names the rule: test_sink_verdicts.py)
+            sink.count(rid, times + 1)
+            model.count(rid, times + 1)
         elif op == "repeat":  # a unit's findings repeated `times` more over a run of identical units
             before = sink.counts_now()
             sink.add(rid, f"m{i}", i)
@@ -135,7 +135,7 @@ def test_a_copy_goes_on_on_its_own(profile: str, first: list, then: list) -> Non
     _compare(twin, model)
     for i, (op, rid, _, times) in enumerate(then):  # the twin goes on; the original must not move
         twin.add(rid, f"b{i}", i)
-        twin.count(rid, times)
+        twin.count(rid, times + 1)
         if op == "structural":
             twin.structural_error = True
     model.counts = {p: Counter(c) for p, c in snapshot[0].items()}
