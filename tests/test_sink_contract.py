@@ -92,7 +92,7 @@ def _compare(sink: FindingSink, model: Model) -> None:
     assert sink.structural_error is (model.verdict(model.profile) is Verdict.MALFORMED)
 
 
-@given(st.sampled_from(PROFILES), st.integers(1, 4), _OPS)
+@given(st.sampled_from(PROFILES), st.integers(0, 4), _OPS)  # a cap of 0 stores nothing and counts all
 def test_the_sink_counts_stores_and_judges_as_documented(profile: str, cap: int, ops: list) -> None:
     sink, model = FindingSink(CATALOG, profile, max_per_rule=cap), Model(profile, cap)
     for i, (op, rid, other, times) in enumerate(ops):
@@ -157,6 +157,28 @@ def test_counted_since_names_only_the_rules_that_moved_and_by_how_much() -> None
     assert sink.counted_since(before) == {"spec": {"T-ERR": 3, "T-SPEC-ONLY": 1},
                                           "compat": {"T-ERR": 3, "T-COMPAT-ONLY": 1}}
     assert sink.counted_since(sink.counts_now()) == {"spec": {}, "compat": {}}
+
+
+def test_counting_one_by_default_and_again_on_rules_not_counted_yet() -> None:
+    sink = FindingSink(CATALOG, "spec")
+    sink.count("T-ERR")  # a walk's "one more past the cap" (the checkers' common call)
+    assert sink.counts == {"spec": {"T-ERR": 1}, "compat": {"T-ERR": 1}} and sink.close() == []
+    before = sink.counts_now()
+    sink.count("T-WARN", 0)  # counting nothing moves no total
+    assert sink.counted_since(before) == {"spec": {}, "compat": {}}
+    sink.count_again({"spec": {"T-INFO": 2}, "compat": {"T-INFO": 3, "T-ERR": 1}}, 4)
+    assert sink.counts["spec"] == {"T-ERR": 1, "T-WARN": 0, "T-INFO": 8}
+    assert sink.counts["compat"] == {"T-ERR": 5, "T-WARN": 0, "T-INFO": 12}
+
+
+def test_findings_for_the_driving_profile_alone_are_capped_alike() -> None:
+    for profile in PROFILES:
+        sink = FindingSink(CATALOG, profile, max_per_rule=2)
+        for i in range(3):
+            sink.add("T-ERR", f"m{i}", i, only=profile)
+            sink.add("T-ERR", f"other{i}", i, only=next(p for p in PROFILES if p != profile))
+        assert [f.offset for f in sink.close()] == [0, 1]  # the first two, the third only counted
+        assert sink.counts == {p: {"T-ERR": 3} for p in PROFILES}
 
 
 def test_a_rule_past_the_default_cap_stores_100_and_counts_every_one() -> None:
