@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 
     from ._contract import FuzzHarness
 
-__all__ = ["CANARY_ENV", "INSTRUMENT", "KAITAI_SIDE", "NOT_INSTRUMENTED", "PLUGIN_KAITAI_SIDE", "PLUGIN_NOT_INSTRUMENTED",
-           "TARGETS", "CanaryHit", "checked_harness", "format_modules_not_instrumented", "kaitai_side_modules",
-           "load_harness", "not_instrumented"]
+__all__ = ["CANARY_ENV", "INSTRUMENT", "KAITAI_SIDE", "NOT_INSTRUMENTED", "PLUGIN_KAITAI_SIDE",
+           "PLUGIN_NOT_INSTRUMENTED", "TARGETS", "CanaryHit", "checked_harness", "format_modules_not_instrumented",
+           "kaitai_side_modules", "load_harness", "not_instrumented"]
 
 #: The targets every harness module provides (``FuzzHarness.TARGETS``).
 TARGETS = ("ref", "ksy", "diff")
@@ -63,8 +63,8 @@ PLUGIN_NOT_INSTRUMENTED = ("_trace", "_picture")
 #: instrumentation (``not_instrumented("ref")``): instrumenting them took about a third of a CARLA fuzzing
 #: process's start (0.7 of 1.9 CPU seconds) and gave no coverage. ``tests/test_fuzz_instrument_target.py``
 #: runs every ``ref`` harness over its seeds and mutants and fails if any code of these modules runs.
-KAITAI_SIDE = ("kaitaistruct", "recspec._ksy_fast", "recspec._ksy", "recspec._ksy_process", "recspec.conformance._kaitai",
-               "recspec.conformance._sample")
+KAITAI_SIDE = ("kaitaistruct", "recspec._ksy_fast", "recspec._ksy", "recspec._ksy_process",
+               "recspec.conformance._kaitai", "recspec.conformance._sample")
 #: The plugin modules (``FormatInfo.module``'s submodules) of the Kaitai side: the format's cross-check.
 PLUGIN_KAITAI_SIDE = ("_xcheck",)
 #: The targets that run no Kaitai-side code (``KAITAI_SIDE``).
