@@ -107,7 +107,7 @@ def not_instrumented(target: str | None = None) -> list[str]:
     """The module names of ``NOT_INSTRUMENTED``, each package's modules listed one by one (atheris'
     ``exclude`` matches whole module names, not packages), and ``format_modules_not_instrumented()``;
     for ``target`` ``ref``, also ``kaitai_side_modules()`` (code that target never runs). Without a
-    target (a packaged fuzzer, the minimiser: any target), the Kaitai side stays instrumented."""
+    target (a packaged fuzzer, built for any target), the Kaitai side stays instrumented."""
     names = [*_with_submodules(NOT_INSTRUMENTED), *format_modules_not_instrumented()]
     if target in _WITHOUT_KAITAI:
         names += kaitai_side_modules()
