@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 from recspec.conformance._sink import MAX_FINDINGS_PER_RULE, FindingSink, add_late_findings, verdict_of
 from recspec.report import PROFILES, FileReport, Finding, Severity, Verdict, rule
 
-E, W, I, OFF = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.OFF
+E, W, INFO, OFF = Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.OFF
 
 #: one rule of each kind the catalogs hold: (spec level, compat level, structural)
 CATALOG = {
     "T-ERR": rule("T-ERR", "t", "c", "e", E),
     "T-WARN": rule("T-WARN", "t", "c", "e", W),
-    "T-INFO": rule("T-INFO", "t", "c", "e", I),
+    "T-INFO": rule("T-INFO", "t", "c", "e", INFO),
     "T-SPEC-ONLY": rule("T-SPEC-ONLY", "t", "c", "e", E, OFF),
     "T-COMPAT-ONLY": rule("T-COMPAT-ONLY", "t", "c", "e", OFF, W),
     "T-STRUCT": rule("T-STRUCT", "t", "c", "e", E, structural=True),
@@ -124,7 +124,7 @@ def test_the_sink_counts_stores_and_judges_as_documented(profile: str, cap: int,
 @given(st.sampled_from(PROFILES), _OPS, _OPS)
 def test_a_copy_goes_on_on_its_own(profile: str, first: list, then: list) -> None:
     sink, model = FindingSink(CATALOG, profile, max_per_rule=3), Model(profile, 3)
-    for i, (op, rid, other, times) in enumerate(first):
+    for i, (op, rid, other, _) in enumerate(first):
         sink.add(rid, f"a{i}", i, only=other if op == "only" else None)
         model.add(rid, f"a{i}", other if op == "only" else None)
         if op == "structural":
