@@ -27,11 +27,13 @@ from recspec.pipeline import check_file
 assert raskat_x  # imported for its side effect
 
 
-def _parse(cls: type, args: tuple[Any, ...], data: bytes, *, at: int, generated: bool,
-           then: tuple[str, ...] = ()) -> tuple[Any, ...]:
-    """(tree, error or None, position) of ``cls(*args)`` read from ``at`` in ``data``, the known reading or the
-    generated one; ``then``: instances read after the parse (their values join the tree)."""
-    with _tar_known.generated_tar() if generated else contextlib.nullcontext():
+def parse_either_way(cls: type, args: tuple[Any, ...], data: bytes, *, at: int,
+                     generated: contextlib.AbstractContextManager[None] | None,
+                     then: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    """(tree, error or None, position) of ``cls(*args)`` read from ``at`` in ``data`` through a MemoryStream,
+    inside ``generated`` (the generated reading put back) or with the known reading when it is None; ``then``:
+    instances read after the parse (their values join the tree)."""
+    with generated or contextlib.nullcontext():
         stream = MemoryStream(data)
         stream.seek(at)
         obj = unread(cls, *args, stream)
@@ -46,8 +48,8 @@ def _parse(cls: type, args: tuple[Any, ...], data: bytes, *, at: int, generated:
 
 
 def _both(cls: type, args: tuple[Any, ...], data: bytes, *, at: int = 0, then: tuple[str, ...] = ()) -> Any:
-    known = _parse(cls, args, data, at=at, generated=False, then=then)
-    assert known == _parse(cls, args, data, at=at, generated=True, then=then)
+    known = parse_either_way(cls, args, data, at=at, generated=None, then=then)
+    assert known == parse_either_way(cls, args, data, at=at, generated=_tar_known.generated_tar(), then=then)
     return known
 
 
