@@ -21,8 +21,8 @@ cross-check reads through the Kaitai runtime's own ``KaitaiStream``, as it did b
 code otherwise the same, so that two runs of one checkout (with and without it) show what the stream costs.
 
 ``--run-collector`` checks the files under the garbage collector's settings that ``recspec check`` gives a run of
-many files (``recspec/pipeline.py`` ``_collector_for_run``: a higher threshold for the youngest generation, what
-is alive frozen after the first file of each format); without it, the interpreter's own settings, as before.
+many files (``recspec/pipeline.py`` ``_collector_for_run``: what is alive frozen at the start and after the first
+file of each format); without it, the interpreter's own settings, as before.
 """
 
 from __future__ import annotations
