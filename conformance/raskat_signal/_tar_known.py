@@ -34,7 +34,7 @@ from recspec._ksy_fast.tar import Tar
 
 from .._kaitai import MemoryStream
 
-__all__ = ["generated_tar", "install", "octal_chars"]
+__all__ = ["generated_tar", "install"]
 
 _GENERATED_OCTAL_READ = Tar.Octal._read
 _GENERATED_WORDS = Tar.Header.words
@@ -42,26 +42,6 @@ _WORDS = struct.Struct(">64Q")
 _OCTAL_CHAR = Tar.OctalChar
 _CHECKSUM_ACC = Tar.ChecksumAcc
 _new = object.__new__
-
-
-def octal_chars(raw: bytes) -> list[tuple[int, int, int, int, int]] | None:
-    """Each character of an octal field as ``(state_before, value_before, c, state, value)``, as
-    ``ksy/tar.ksy``'s ``octal_char`` reads it (``state``: 0 in the leading spaces, 1 in the digits, 2 after the
-    first NUL or trailing space); ``None`` where a character is one the ksy rejects at its place."""
-    out = []
-    state = value = 0
-    for c in raw:
-        if c == 0:
-            new_state, new_value = 2, value
-        elif c == 0x20:
-            new_state, new_value = (0 if state == 0 else 2), value
-        elif 0x30 <= c <= 0x37 and state != 2:
-            new_state, new_value = 1, value * 8 + (c - 0x30)
-        else:
-            return None
-        out.append((state, value, c, new_state, new_value))
-        state, value = new_state, new_value
-    return out
 
 
 def _octal_read(self: Any) -> None:
@@ -75,7 +55,7 @@ def _octal_read(self: Any) -> None:
             root = self._root
             made = []
             state = value = 0
-            for c in raw:  # octal_chars, with the objects made as it goes
+            for c in raw:  # octal_char's state and value (0 in leading spaces, 1 in digits, 2 after), as it goes
                 if c == 0:
                     new_state, new_value = 2, value
                 elif c == 0x20:
