@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_kaitai_memory_stream import NANOVER_SEEDS, mutated
 from test_raskat_tar_known import parse_either_way
 
-from helpers import REPO
+from helpers import REPO, real_file
 from recspec._ksy_fast.nanover_recording import NanoverRecording
 from recspec._ksy_fast.protobuf_wire import ProtobufWire
 from recspec.conformance.nanover import _tag_known
@@ -73,3 +74,15 @@ def test_every_nanover_corpus_file_reports_the_same_either_way() -> None:
     assert len(files) > 20
 
 
+
+
+@pytest.mark.parametrize("name", ["hello_vel.traj", "sim-switching-test-recording.traj",
+                                  "sim-switching-test-recording.state"])
+def test_the_real_nanover_files_report_the_same_either_way(name: str) -> None:
+    path = real_file(name)
+    with _tag_known.generated_tags():
+        slow = check_file(path, fmt=None, variant=None, profile=None, cross_check="full", named=True)
+    fast = check_file(path, fmt=None, variant=None, profile=None, cross_check="full", named=True)
+    assert fast is not None and slow is not None
+    assert fast.evidence["cross_check"].startswith("kaitai: agrees")
+    assert fast.to_json() == slow.to_json()

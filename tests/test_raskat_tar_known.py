@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import contextlib
 import io
+import lzma
 import tarfile
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 from test_kaitai_memory_stream import _error, _tree
 
-from helpers import REPO
+from helpers import REPO, real_file
 from recspec._ksy_fast.tar import Tar
 from recspec.conformance._kaitai import MemoryStream, unread
 from recspec.conformance.raskat_signal import _tar_known
@@ -172,3 +174,23 @@ def test_every_raskat_corpus_file_reports_the_same_either_way() -> None:
         assert fast.to_json() == slow.to_json(), path
         tar_xz += path.read_bytes()[:6] == b"\xfd7zXZ\x00"
     assert tar_xz >= 10
+
+
+def test_the_real_signal_and_it_in_an_archive_report_the_same_either_way(tmp_path: Path) -> None:
+    # the real signal (raw), and the same bytes as the one member of a tar.xz written by tarfile and lzma
+    raw = real_file("signal.v3").read_bytes()
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        info = tarfile.TarInfo("signal.v3")
+        info.size = len(raw)
+        t.addfile(info, io.BytesIO(raw))
+    packed = tmp_path / "signal.v3.tar.xz.sig"
+    packed.write_bytes(lzma.compress(archive.getvalue(), check=lzma.CHECK_CRC64))
+    for path in (real_file("signal.v3"), packed):
+        with _tar_known.generated_tar():
+            slow = check_file(path, fmt=None, variant=None, profile=None, cross_check="full", named=True)
+        fast = check_file(path, fmt=None, variant=None, profile=None, cross_check="full", named=True)
+        assert fast is not None and slow is not None
+        assert fast.evidence["cross_check"] == "kaitai: agrees"
+        assert fast.to_json() == slow.to_json()
+    assert fast.stats["container"] == "tar.xz"
