@@ -69,16 +69,46 @@ SAMPLE = (
     bp.Planted("nv-reset-lost", "nanover", _P, "    return Frame(msg.frame_index,",
                "    return Frame(msg.frame_index or 1,", "the decoder never reads a reset (frame index 0)"),
 )
-BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE)}
+#: Decoder bugs that alter a decoded value's contents (a number, a float array, a key's value, a list item, a
+#: deleted key), planted before the oracle that reads values back from the bytes (``content_view``) was
+#: written: the blind measure of that oracle (with ``nv-string-strip`` above).
+VALUE_CONTENTS = (
+    bp.Planted("nv-float-rounded", "nanover", _P,
+               "    return Array(_ARRAY_KIND[member], tuple(getattr(a, member).values))",
+               "    vals = getattr(a, member).values\n    return Array(_ARRAY_KIND[member], tuple(round(x, 4) for x in vals)"
+               " if member == \"float_values\" else tuple(vals))", "the decoder rounds packed floats to 4 decimals"),
+    bp.Planted("nv-number-rounded", "nanover", _P, "        return v.number_value",
+               "        return round(v.number_value, 6)", "the decoder rounds a Value's number to 6 decimals"),
+    bp.Planted("nv-values-swapped", "nanover", _P,
+               "                 {k: value_from_message(f.values[k]) for k in canonical_keys(f.values)},",
+               "                 dict(zip(keys := canonical_keys(f.values), [value_from_message(f.values[k]) for k in"
+               " keys[1::-1] + keys[2:]])),", "the decoder swaps the values of a frame's first two keys"),
+    bp.Planted("nv-list-last", "nanover", _P, "    return [value_from_message(x) for x in v.list_value.values]",
+               "    return [value_from_message(x) for x in v.list_value.values][:-1]",
+               "the decoder drops a ListValue's last item"),
+    bp.Planted("nv-state-null-dropped", "nanover", _P,
+               "    return StateUpdate({k: value_from_message(fields[k]) for k in canonical_keys(fields)})",
+               "    return StateUpdate({k: value_from_message(fields[k]) for k in canonical_keys(fields)\n"
+               "                        if fields[k].WhichOneof(\"kind\") != \"null_value\" or len(fields) > 2})",
+               "the decoder drops a state update's deletions when it changes one or two keys"),
+)
+
+BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS)}
+
+
+def control(fmt: str) -> bp.Planted:
+    """The control run of ``fmt``: nothing planted (any input that raises is a false alarm or a real bug)."""
+    return bp.Planted(f"control:{fmt}", fmt, "", "", "", "nothing planted (control)")
 
 
 def one(bug: bp.Planted, inputs: int, seed: int) -> str:
-    """This process with ``bug`` planted: the row of its result."""
+    """This process with ``bug`` planted (none for a control): the row of its result."""
     source = Path(os.environ.get("TMPDIR", "/tmp")) / f"planted-offline-{os.getpid()}.py"
-    source.write_text(bp.planted_source(bug), encoding="utf-8")
-    os.environ.update({"RECSPEC_PLANT_MODULE": bp.module_name(bug.path),
-                       "RECSPEC_PLANT_ORIGIN": str(bp.ROOT / bug.path), "RECSPEC_PLANT_SOURCE": str(source)})
-    exec(bp._SITECUSTOMIZE, {})  # the finder bench_planted puts in a campaign's sitecustomize, at its own top level
+    if bug.path:
+        source.write_text(bp.planted_source(bug), encoding="utf-8")
+        os.environ.update({"RECSPEC_PLANT_MODULE": bp.module_name(bug.path),
+                           "RECSPEC_PLANT_ORIGIN": str(bp.ROOT / bug.path), "RECSPEC_PLANT_SOURCE": str(source)})
+        exec(bp._SITECUSTOMIZE, {})  # the finder bench_planted puts in a campaign's sitecustomize, at its own top level
     from recspec.formats import FORMATS
     from recspec.fuzz._harness import load_harness
 
@@ -101,7 +131,7 @@ def one(bug: bp.Planted, inputs: int, seed: int) -> str:
             signature = e.signature() if hasattr(e, "signature") else type(e).__name__
             signatures[signature] += 1
             first = i if first is None else first
-    source.unlink()
+    source.unlink(missing_ok=True)
     return (f"| `{bug.name}` | {bug.what} | {'yes' if signatures else 'no'} | {first if first is not None else '-'} "
             f"| {', '.join(sorted(signatures))} |")
 
@@ -111,17 +141,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", nargs="+", metavar="NAME", help="these bugs (bench_planted's or SAMPLE's names)")
     p.add_argument("--inputs", type=int, default=3000, help="mutants per bug after the seeds (default 3000)")
     p.add_argument("--seed", type=int, default=1, help="the mutants' random seed (default 1)")
+    p.add_argument("--control", nargs="+", metavar="FORMAT", default=[],
+                   help="also run these formats with nothing planted first (an input that raises there is a false "
+                        "alarm of an oracle, or a bug of the checkout)")
     p.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # the child: one bug in this process
     args = p.parse_args(argv)
     if args.one:
-        print(one(BUGS[args.one], args.inputs, args.seed), flush=True)
+        bug = control(args.one.removeprefix("control:")) if args.one.startswith("control:") else BUGS[args.one]
+        print(one(bug, args.inputs, args.seed), flush=True)
         return 0
-    names = args.only or [b.name for b in SAMPLE]
-    unknown = [n for n in names if n not in BUGS]
+    names = [f"control:{fmt}" for fmt in args.control] + (args.only or ([] if args.control else
+                                                                         [b.name for b in SAMPLE]))
+    unknown = [n for n in names if n not in BUGS and not n.startswith("control:")]
     if unknown:
         p.error(f"no planted bug named {', '.join(unknown)}")
     for name in names:
-        bp.planted_source(BUGS[name])  # each edit applies before any run
+        if name in BUGS:
+            bp.planted_source(BUGS[name])  # each edit applies before any run
     print(f"load before: {Path('/proc/loadavg').read_text().split()[0]}; {args.inputs} inputs per bug, seed "
           f"{args.seed}; harness of the checkout in {Path.cwd()}\n")
     print("| bug | what | found | first input that raised | signatures |")
@@ -131,8 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         row = subprocess.run([sys.executable, __file__, "--one", name, "--inputs", str(args.inputs), "--seed",
                               str(args.seed)], capture_output=True, text=True).stdout.strip()
         print(row or f"| `{name}` | (the run failed) | - | - | |", flush=True)
-        found += "| yes |" in row
-    print(f"\n{found}/{len(names)} found")
+        found += "| yes |" in row and not name.startswith("control:")
+    print(f"\n{found}/{len([n for n in names if n in BUGS])} found")
     return 0
 
 
