@@ -93,7 +93,24 @@ VALUE_CONTENTS = (
                "the decoder drops a state update's deletions when it changes one or two keys"),
 )
 
-BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS)}
+_MC = "reference/matrix_smt/_codec.py"
+#: Bugs of the Matrix-SMT typed codec (``from_document``: the BSON document to the typed recording), planted
+#: before the oracle that compares its fields with pymongo's reading (``_matrix_smt_typed.typed_view``).
+MATRIX_TYPED = (
+    bp.Planted("mx-ray-default", "matrix-smt", _MC, '"ex": 0.0, "ey": 1.0, "ez": 0.0,', '"ex": 0.0, "ey": 0.0, "ez": 0.0,',
+               "the typed reader's default for a ray's missing end y is 0, not the viewer's 1"),
+    bp.Planted("mx-rotation-reversed", "matrix-smt", _MC, '                 _vector(need("r"), 4, path + ".r", 0))',
+               '                 _vector(need("r"), 4, path + ".r", 0)[::-1])',
+               "the typed reader reverses a state's quaternion (w, z, y, x)"),
+    bp.Planted("mx-time-first", "matrix-smt", _MC, '    if "t" in m:\n        time = _number(m["t"]',
+               '    if "t" in m and "time" not in m:\n        time = _number(m["t"]',
+               "the typed reader takes 'time' over 't' when a frame has both"),
+    bp.Planted("mx-destroyed-flag", "matrix-smt", _MC, '"destroyed": Presence.DESTROYED}',
+               '"destroyed": Presence.INSTANTIATED}', "the typed reader reads compat's 'destroyed' as instantiated"),
+    bp.Planted("mx-static-default", "matrix-smt", _MC, 'static = d.get("static", False)',
+               'static = d.get("static", True)', "the typed reader's default for a missing 'static' is true"),
+)
+BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS, *MATRIX_TYPED)}
 
 
 def control(fmt: str) -> bp.Planted:

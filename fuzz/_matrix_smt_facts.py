@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -33,7 +34,7 @@ from bson.int64 import Int64
 
 from recspec.reference import matrix_smt as b
 
-__all__ = ["COUNTED", "JUDGED", "UNJUDGED", "facts", "facts_and_counts", "model_view"]
+__all__ = ["COUNTED", "JUDGED", "UNJUDGED", "facts", "facts_and_counts", "model_view", "pymongo_document"]
 
 # --- the format document's tables (docs/formats/matrix-smt.md) ---------------------------------------
 
@@ -441,7 +442,14 @@ _PYMONGO_OPTIONS: CodecOptions[dict[str, Any]] = CodecOptions(datetime_conversio
                                 unicode_decode_error_handler="strict")
 
 
-def model_view(doc: b.Document, data: bytes) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def pymongo_document(data: bytes) -> dict[str, Any]:
+    """pymongo's reading of ``data`` (the options :func:`model_view` compares under); raises what pymongo raises."""
+    read: dict[str, Any] = pymongo_bson.decode(data, _PYMONGO_OPTIONS)
+    return read
+
+
+def model_view(doc: b.Document, data: bytes, read: Callable[[], dict[str, Any]] | None = None
+               ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The reference decoder's document against pymongo's reading of ``data`` (``check_model_view``): the
     first value where the two differ, by its path, or ``None`` where they agree. A field read wrong by the
     reference decoder (a signed number read unsigned, two fields swapped, a value from the wrong offset)
@@ -450,7 +458,7 @@ def model_view(doc: b.Document, data: bytes) -> tuple[dict[str, Any], dict[str, 
     values without their keys) and on the types the recording uses (numbers by type and value, booleans,
     strings, null, documents, arrays); other BSON types are the diff target's to compare."""
     try:
-        other = pymongo_bson.decode(data, _PYMONGO_OPTIONS)
+        other = read() if read is not None else pymongo_document(data)
     except Exception as e:  # any refusal of bytes the reference decoder read is the finding
         return {"document": "read"}, {"document": f"refused by pymongo: {type(e).__name__}: {e}"}
     where = _first_difference(doc, other)
