@@ -110,7 +110,26 @@ MATRIX_TYPED = (
     bp.Planted("mx-static-default", "matrix-smt", _MC, 'static = d.get("static", False)',
                'static = d.get("static", True)', "the typed reader's default for a missing 'static' is true"),
 )
-BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS, *MATRIX_TYPED)}
+_RS, _RM = "reference/raskat_signal/_signal.py", "reference/raskat_signal/_msgpack.py"
+#: raSkat decoder bugs that alter sample values or strings, planted before the samples were read back from the
+#: bytes (``raskat_signal.read_fields``: v1/v2 samples by ``struct``, v3/v4 arrays of any plain values by msgpack).
+RASKAT_SAMPLES = (
+    bp.Planted("rk-v1-endian", "raskat-signal", _RS,
+               '    if (version == 2) != (struct.pack("=h", 1) == struct.pack("<h", 1)):', "    if False:",
+               "the v1 samples read little-endian, not big-endian"),
+    bp.Planted("rk-v2-unsigned", "raskat-signal", _RS, '    a = array("h")', '    a = array("H")',
+               "the v1/v2 samples read as unsigned int16"),
+    bp.Planted("rk-float-sample", "raskat-signal", _RM,
+               "            v, p = unpack(buf, p, depth=depth + 1, max_depth=max_depth, note=note)\n            append(v)",
+               "            v, p = unpack(buf, p, depth=depth + 1, max_depth=max_depth, note=note)\n"
+               "            append(float(int(v)) if type(v) is float and abs(v) < 1e300 else v)",
+               "the msgpack walk truncates a float inside an array to a whole number"),
+    bp.Planted("rk-fixstr-strip", "raskat-signal", _RM,
+               '        return buf[pos + 1:pos + 1 + n].decode("utf-8", "surrogateescape"), pos + 1 + n',
+               '        return buf[pos + 1:pos + 1 + n].decode("utf-8", "surrogateescape").strip(), pos + 1 + n',
+               "the msgpack walk strips a fixstr"),
+)
+BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS, *MATRIX_TYPED, *RASKAT_SAMPLES)}
 
 
 def control(fmt: str) -> bp.Planted:
