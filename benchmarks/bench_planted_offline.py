@@ -110,6 +110,24 @@ MATRIX_TYPED = (
     bp.Planted("mx-static-default", "matrix-smt", _MC, 'static = d.get("static", False)',
                'static = d.get("static", True)', "the typed reader's default for a missing 'static' is true"),
 )
+_MK = "conformance/matrix_smt/_check.py"
+#: Matrix-SMT checker bugs that lose a finding while another of the same rule still fires in the same file (the
+#: verdict stays; the count changes): for the rules the recount (``check_recounted``) took in when it was widened
+#: from ten rules to all 27 the second opinion judges. Written after that widening (not blind).
+MATRIX_RECOUNT = (
+    bp.Planted("mx-unknown-key-once", "matrix-smt", _MK,
+               "                         doc.offsets[i] if doc.offsets else None, None, _join(path, k), None, k)\n",
+               "                         doc.offsets[i] if doc.offsets else None, None, _join(path, k), None, k)\n"
+               "                return\n", "only the first unknown key of a document is noted (DOC-002)"),
+    bp.Planted("mx-style-first", "matrix-smt", _MK,
+               '                            f"{path}.{key}", "[0, 1]", v)\n',
+               '                            f"{path}.{key}", "[0, 1]", v)\n                        break\n',
+               "only the first command style value outside [0, 1] is reported (CMD-003)"),
+    bp.Planted("mx-missing-first", "matrix-smt", _MK,
+               '                    add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)\n',
+               '                    add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)\n'
+               '                    break\n', "only the first missing required key of an object is reported (OBJ-001)"),
+)
 _RS, _RM = "reference/raskat_signal/_signal.py", "reference/raskat_signal/_msgpack.py"
 #: raSkat decoder bugs that alter sample values or strings, planted before the samples were read back from the
 #: bytes (``raskat_signal.read_fields``: v1/v2 samples by ``struct``, v3/v4 arrays of any plain values by msgpack).
@@ -129,7 +147,7 @@ RASKAT_SAMPLES = (
                '        return buf[pos + 1:pos + 1 + n].decode("utf-8", "surrogateescape").strip(), pos + 1 + n',
                "the msgpack walk strips a fixstr"),
 )
-BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS, *MATRIX_TYPED, *RASKAT_SAMPLES)}
+BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS, *MATRIX_TYPED, *MATRIX_RECOUNT, *RASKAT_SAMPLES)}
 
 
 def control(fmt: str) -> bp.Planted:
