@@ -128,6 +128,32 @@ MATRIX_RECOUNT = (
                '                    add("MATRIX-OBJ-001", f"{path} has no {key!r}", off, None, path, key, None)\n'
                '                    break\n', "only the first missing required key of an object is reported (OBJ-001)"),
 )
+_CD = "reference/carla/_decode.py"
+#: CARLA decoder bugs in what no fixed-layout view reads (strings, names, variable-size records), planted before
+#: the oracle that reads them back from the bytes (``_carla_variable.variable_view``) was written.
+CARLA_VARIABLE = (
+    bp.Planted("carla-attr-swapped", "carla", _CD,
+               '        a = m.ActorAttribute(atype, bytes(buf[pos + 3:at_value]).decode("utf-8", "surrogateescape"),\n'
+               '                             bytes(buf[at_value + 2:stop]).decode("utf-8", "surrogateescape"))',
+               '        a = m.ActorAttribute(atype, bytes(buf[at_value + 2:stop]).decode("utf-8", "surrogateescape"),\n'
+               '                             bytes(buf[pos + 3:at_value]).decode("utf-8", "surrogateescape"))',
+               "the decoder swaps an actor attribute's id and value"),
+    bp.Planted("carla-string-cut", "carla", _CD,
+               '        return bytes(self.buf[start:self.pos]).decode("utf-8", "surrogateescape")',
+               '        return bytes(self.buf[start:self.pos])[:20].decode("utf-8", "surrogateescape")',
+               "the decoder cuts a payload's strings (blueprint ids, bone names) to 20 bytes"),
+    bp.Planted("carla-map-suffix", "carla", _CD,
+               '    text = bytes(buf[offset:offset + n]).decode("utf-8", "surrogateescape")\n',
+               '    text = bytes(buf[offset:offset + n]).decode("utf-8", "surrogateescape").rstrip("_Opt")\n',
+               "the decoder strips the header strings' _Opt suffix (Town10HD_Opt read as Town10HD)"),
+    bp.Planted("carla-bone-swapped", "carla", _CD, "        bones.append(m.WalkerBone(name, loc, rot))",
+               "        bones.append(m.WalkerBone(name, rot, loc))",
+               "the decoder swaps a walker bone's location and rotation"),
+    bp.Planted("carla-wheel-angles", "carla", _CD,
+               '    wheels = tuple(m.WheelAnim(*c.take(_S_WHEEL_ANIM, "wheels[{}]", i)) for i in range(n))',
+               '    wheels = tuple(m.WheelAnim(*(lambda t: (t[0], t[2], t[1]))(c.take(_S_WHEEL_ANIM, "wheels[{}]", i)))'
+               ' for i in range(n))', "the decoder swaps a wheel's steering angle and tyre rotation"),
+)
 _RS, _RM = "reference/raskat_signal/_signal.py", "reference/raskat_signal/_msgpack.py"
 #: raSkat decoder bugs that alter sample values or strings, planted before the samples were read back from the
 #: bytes (``raskat_signal.read_fields``: v1/v2 samples by ``struct``, v3/v4 arrays of any plain values by msgpack).
@@ -147,7 +173,8 @@ RASKAT_SAMPLES = (
                '        return buf[pos + 1:pos + 1 + n].decode("utf-8", "surrogateescape").strip(), pos + 1 + n',
                "the msgpack walk strips a fixstr"),
 )
-BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS, *MATRIX_TYPED, *MATRIX_RECOUNT, *RASKAT_SAMPLES)}
+BUGS = {b.name: b for b in (*bp.PLANTED, *SAMPLE, *VALUE_CONTENTS, *MATRIX_TYPED, *MATRIX_RECOUNT, *RASKAT_SAMPLES,
+                             *CARLA_VARIABLE)}
 
 
 def control(fmt: str) -> bp.Planted:
