@@ -3,6 +3,7 @@
 
     python benchmarks/bench_planted_offline.py                        # SAMPLE, 3,000 inputs each
     python benchmarks/bench_planted_offline.py --only nanover-bond-orders --inputs 10000
+    python benchmarks/bench_planted_offline.py --control carla --only carla-attr-swapped   # a control run first
     cd OTHER && OTHER/.venv/bin/python THIS/benchmarks/bench_planted_offline.py   # OTHER's harness
 
 A faster, coarser companion of bench_planted.py (whose 60 s campaigns are the measure): each bug (one
@@ -18,6 +19,13 @@ without tuning either to the other: a wider sample of the kinds the planted benc
 (weakened and inverted checks, deleted findings, lost findings in a fast path, off-by-one limits,
 decoder misreadings), for the harness of whichever checkout runs the script. One bug per process:
 the script runs itself for each.
+
+The other tuples hold bugs of the value-reading oracles, each planted and run before its oracle was written
+(but ``MATRIX_RECOUNT``, written after): ``VALUE_CONTENTS`` (NanoVer values, arrays, keys, deletions),
+``MATRIX_TYPED`` (the Matrix-SMT typed reader), ``MATRIX_RECOUNT`` (a finding lost beside another of its
+rule), ``RASKAT_SAMPLES`` (raSkat samples and strings) and ``CARLA_VARIABLE`` (CARLA strings and variable-size
+records). ``--control FORMAT`` runs a format with nothing planted first: an input that raises there is a false
+alarm of an oracle (or a bug of the checkout), and no planted bug's.
 """
 
 from __future__ import annotations

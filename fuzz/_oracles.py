@@ -23,7 +23,9 @@ exception-free run hides (a missing, wrong or mislocated finding).
 * **model view** (``model-view``): the decoded model's named fields equal an independent reading of
   the same bytes at the positions the format document gives (a property that returns the wrong
   field, two fields swapped by the decoder; Matrix-SMT: the reference BSON decoder's document against
-  pymongo's reading of the same bytes, a refusal by pymongo included);
+  pymongo's reading of the same bytes, a refusal by pymongo included, and the typed recording against
+  that document; NanoVer: every key and value against protobuf's parse of each payload; CARLA: the
+  header's strings and the variable-size records; raSkat: the samples too);
 * **paths agree**: the checker's fast paths give the report of the locating walk (checked on a
   fixed eighth of the inputs, chosen by a hash of their bytes so that a crash reproduces: the
   walk costs as much as the check again).
