@@ -2,8 +2,9 @@
 ``contents_view``): the payloads parsed by the protobuf runtime's generated messages against the reference
 decoder's model. A decoder bug that alters a value's contents (planted here by patching the decoder's
 conversion of a message) breaks ``Invariant:model-view:<part>``; the unbroken decoder passes on the corpus
-seeds, the synthetic seeds and drawn valid files. The recordings are put together with the protobuf runtime
-and framed by hand (the document's 16-byte header, a u128 timestamp and a u64 length per record)."""
+seeds, the synthetic seeds and drawn valid files. The recordings' messages are put together with the protobuf runtime
+(tests/witness_nanover.py's builders) and framed by hand (the document's 16-byte header, a u128 timestamp and
+a u64 length per record)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,8 @@ from typing import Any
 
 import pytest
 import witness_nanover
-from google.protobuf import struct_pb2
 from hypothesis import given
 
-from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS
 from recspec.fuzz import _nanover_contents, nanover
@@ -34,58 +33,17 @@ def _framed(payloads: list[bytes], first_us: int = 1_000) -> bytes:
                               for i, p in enumerate(payloads))
 
 
-def _value(x: Any) -> struct_pb2.Value:
-    v = struct_pb2.Value()
-    if x is None:
-        v.null_value = struct_pb2.NULL_VALUE
-    elif isinstance(x, bool):
-        v.bool_value = x
-    elif isinstance(x, float):
-        v.number_value = x
-    elif isinstance(x, str):
-        v.string_value = x
-    elif isinstance(x, dict):
-        v.struct_value.SetInParent()
-        for k, item in x.items():
-            v.struct_value.fields[k].CopyFrom(_value(item))
-    else:
-        v.list_value.SetInParent()
-        for item in x:
-            v.list_value.values.add().CopyFrom(_value(item))
-    return v
-
-
-def _frame(index: int, values: dict[str, Any], floats: dict[str, list[float]],
-           strings: dict[str, list[str]] = {}) -> bytes:
-    msg = pb.GetFrameResponse(frame_index=index)
-    msg.frame.SetInParent()
-    for k, x in values.items():
-        msg.frame.values[k].CopyFrom(_value(x))
-    for k, xs in floats.items():
-        msg.frame.arrays[k].float_values.values.extend(xs)
-    for k, ss in strings.items():
-        msg.frame.arrays[k].string_values.values.extend(ss)
-    return msg.SerializeToString()
-
-
-def _update(changes: dict[str, Any]) -> bytes:
-    msg = pb.StateUpdate()
-    msg.changed_keys.SetInParent()
-    for k, x in changes.items():
-        msg.changed_keys.fields[k].CopyFrom(_value(x))
-    return msg.SerializeToString()
-
-
 #: A trajectory whose values hold a string with spaces, a number with many decimals, a Struct and a
 #: ListValue, and a float array of non-round f32 values (0.1 is not one); then a delta.
 TRAJ = _framed([
-    _frame(0, {"user.label": " padded ", "energy.kinetic": 1.2345678901, "user.meta": {"a": 0.5, "b": "x"},
-               "user.list": [1.0, "two", True]},
-               {"particle.positions": [0.1, 0.2, 0.3]}, {"particle.names": ["C"]}),
-    _frame(1, {"energy.kinetic": 2.5}, {"particle.positions": [0.4, 0.5, 0.6]}),
+    witness_nanover.frame(0, {"user.label": " padded ", "energy.kinetic": 1.2345678901,
+                              "user.meta": {"a": 0.5, "b": "x"}, "user.list": [1.0, "two", True]},
+                          {"particle.positions": ("float", [0.1, 0.2, 0.3]), "particle.names": ("string", ["C"])}),
+    witness_nanover.frame(1, {"energy.kinetic": 2.5}, {"particle.positions": ("float", [0.4, 0.5, 0.6])}),
 ])
 #: A state: two keys set, then one deleted (a null Value) beside one change.
-STATE = _framed([_update({"scene": {"scale": 1.5}, "user.name": " a b "}), _update({"scene": None, "user.name": "c"})])
+STATE = _framed([witness_nanover.update({"scene": {"scale": 1.5}, "user.name": " a b "}),
+                 witness_nanover.update({"scene": None, "user.name": "c"})])
 
 
 def _contents(data: bytes, kind: str) -> tuple[dict[str, str], dict[str, str]] | None:
