@@ -83,7 +83,8 @@ SAMPLE = (
 VALUE_CONTENTS = (
     bp.Planted("nv-float-rounded", "nanover", _P,
                "    return Array(_ARRAY_KIND[member], tuple(getattr(a, member).values))",
-               "    vals = getattr(a, member).values\n    return Array(_ARRAY_KIND[member], tuple(round(x, 4) for x in vals)"
+               "    vals = getattr(a, member).values\n"
+               "    return Array(_ARRAY_KIND[member], tuple(round(x, 4) for x in vals)"
                " if member == \"float_values\" else tuple(vals))", "the decoder rounds packed floats to 4 decimals"),
     bp.Planted("nv-number-rounded", "nanover", _P, "        return v.number_value",
                "        return round(v.number_value, 6)", "the decoder rounds a Value's number to 6 decimals"),
@@ -105,7 +106,8 @@ _MC = "reference/matrix_smt/_codec.py"
 #: Bugs of the Matrix-SMT typed codec (``from_document``: the BSON document to the typed recording), planted
 #: before the oracle that compares its fields with pymongo's reading (``_matrix_smt_typed.typed_view``).
 MATRIX_TYPED = (
-    bp.Planted("mx-ray-default", "matrix-smt", _MC, '"ex": 0.0, "ey": 1.0, "ez": 0.0,', '"ex": 0.0, "ey": 0.0, "ez": 0.0,',
+    bp.Planted("mx-ray-default", "matrix-smt", _MC, '"ex": 0.0, "ey": 1.0, "ez": 0.0,',
+               '"ex": 0.0, "ey": 0.0, "ez": 0.0,',
                "the typed reader's default for a ray's missing end y is 0, not the viewer's 1"),
     bp.Planted("mx-rotation-reversed", "matrix-smt", _MC, '                 _vector(need("r"), 4, path + ".r", 0))',
                '                 _vector(need("r"), 4, path + ".r", 0)[::-1])',
@@ -172,7 +174,8 @@ RASKAT_SAMPLES = (
     bp.Planted("rk-v2-unsigned", "raskat-signal", _RS, '    a = array("h")', '    a = array("H")',
                "the v1/v2 samples read as unsigned int16"),
     bp.Planted("rk-float-sample", "raskat-signal", _RM,
-               "            v, p = unpack(buf, p, depth=depth + 1, max_depth=max_depth, note=note)\n            append(v)",
+               "            v, p = unpack(buf, p, depth=depth + 1, max_depth=max_depth, note=note)\n"
+               "            append(v)",
                "            v, p = unpack(buf, p, depth=depth + 1, max_depth=max_depth, note=note)\n"
                "            append(float(int(v)) if type(v) is float and abs(v) < 1e300 else v)",
                "the msgpack walk truncates a float inside an array to a whole number"),

@@ -34,7 +34,8 @@ from bson.int64 import Int64
 
 from recspec.reference import matrix_smt as b
 
-__all__ = ["COUNTED", "COUNTED_PER_PROFILE", "JUDGED", "UNJUDGED", "facts", "facts_and_counts", "model_view", "pymongo_document"]
+__all__ = ["COUNTED", "COUNTED_PER_PROFILE", "JUDGED", "UNJUDGED", "facts", "facts_and_counts", "model_view",
+           "pymongo_document"]
 
 # --- the format document's tables (docs/formats/matrix-smt.md) ---------------------------------------
 

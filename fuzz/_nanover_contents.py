@@ -45,7 +45,8 @@ _NO_KIND = "UNSET"
 def contents_view(data: bytes, rec: Any) -> tuple[dict[str, str], dict[str, str]] | None:
     """The first place where the decoded recording ``rec`` and protobuf's parse of ``data``'s payloads
     differ, as ``check_model_view``'s pair (the model's value, the bytes'), or ``None`` where they agree."""
-    parse = pb.StateUpdate.FromString if rec.kind.value == "state" else pb.GetFrameResponse.FromString
+    state = rec.kind.value == "state"
+    parse: Any = pb.StateUpdate.FromString if state else pb.GetFrameResponse.FromString
     at = _HEADER_SIZE
     for i, r in enumerate(rec.records):
         if at + _RECORD_HEAD.size > len(data):
@@ -57,7 +58,7 @@ def contents_view(data: bytes, rec: Any) -> tuple[dict[str, str], dict[str, str]
             msg = parse(payload)
         except Exception as e:  # any refusal of a payload the decoder read is the finding
             return {"payload": f"record[{i}] read"}, {"payload": f"record[{i}] refused: {type(e).__name__}: {e}"}
-        if rec.kind.value == "state":
+        if state:
             diff = _map_difference(r.message.changes, msg.changed_keys.fields, "changes")
         else:
             diff = _frame_difference(r.message, msg)

@@ -154,8 +154,9 @@ def fuzz_ref(data: bytes) -> None:
     # recording's decoded records re-encode to the same bytes or to a file that checks valid; on an
     # eighth of the inputs, the walk's fast paths give the report of the walk without them; the header and
     # the records' timestamps in the model are those at the document's offsets, and on a quarter of the
-    # inputs every key and value those of protobuf's parse of each payload (_nanover_contents.py); the rules whose facts the
-    # decoded records decide fire exactly where those facts hold (the second opinion, _nanover_facts.py).
+    # inputs every key and value those of protobuf's parse of each payload (_nanover_contents.py); the rules
+    # whose facts the decoded records decide fire exactly where those facts hold (the second opinion,
+    # _nanover_facts.py).
     profile = "compat" if len(data) & 1 else "spec"
     report = _check(data, _fixed and _fixed.value, profile)
     # The file's report as the JSON report holds it (its "files" entry): the rest of a JSON report (the version,

@@ -26,7 +26,7 @@ from recspec.reference.raskat_signal import decode as raskat_decode
 
 #: docs/formats/raskat-signal.md, "Version 2" and "Version 1": time, microseconds, three coordinates as
 #: (u16, u32), the sample rate, (v2: flags,) the count, then the i16 samples.
-_HEAD = ("20250101120000".encode(), 5, 30, 500_000, 60, 250_000, 100, 0, 1000)
+_HEAD = (b"20250101120000", 5, 30, 500_000, 60, 250_000, 100, 0, 1000)
 SAMPLES = (-3, 700, -32768, 32767, 1)
 
 
