@@ -112,4 +112,8 @@ def test_silent_on_the_seeds() -> None:
 
 @given(w=witness_raskat_signal.valid_files())
 def test_silent_on_drawn_valid_files(w: Any) -> None:
-    rs.fuzz_ref(w.data)
+    decoded = raskat_decode(w.data, max_unpacked=rs.FUZZ_MAX_UNPACKED)
+    read = rs.read_fields(w.data if decoded.container == "raw" else rs._body(w.data))
+    assert read is not None and "samples" in read
+    view = rs.model_view(decoded.signal)
+    assert {k: repr(v) for k, v in read.items()} == {k: repr(view[k]) for k in read}
