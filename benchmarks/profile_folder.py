@@ -14,10 +14,15 @@ inflates every figure, by several times for Python-heavy code: read its proporti
     python benchmarks/profile_folder.py --no-cross-check --copies 10
     python benchmarks/profile_folder.py --cprofile tottime
     python benchmarks/profile_folder.py --runtime-streams      # the cross-check through the runtime's KaitaiStream
+    python benchmarks/profile_folder.py --run-collector        # the garbage collector as a run of many files sets it
 
 ``--runtime-streams`` runs the whole measurement inside ``recspec.conformance._kaitai.runtime_streams()``: the
 cross-check reads through the Kaitai runtime's own ``KaitaiStream``, as it did before ``MemoryStream``, with the
 code otherwise the same, so that two runs of one checkout (with and without it) show what the stream costs.
+
+``--run-collector`` checks the files under the garbage collector's settings that ``recspec check`` gives a run of
+many files (``recspec/pipeline.py`` ``_collector_for_run``: what is alive frozen at the start and after the first
+file of each format); without it, the interpreter's own settings, as before.
 """
 
 from __future__ import annotations
@@ -67,10 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runtime-streams", action="store_true",
                     help="let the cross-check read through the Kaitai runtime's own KaitaiStream instead of "
                     "MemoryStream (to compare the two in one checkout)")
+    ap.add_argument("--run-collector", action="store_true",
+                    help="check under the garbage collector's settings of a run of many files (recspec/pipeline.py "
+                    "_collector_for_run), not the interpreter's")
     ap.add_argument("--cprofile", metavar="SORT", help="profile the timed pass and print its top 40 by SORT "
                     "(tottime, cumtime)")
     args = ap.parse_args(argv)
 
+    from recspec import pipeline
     from recspec.pipeline import check_file
 
     clock = time.process_time
@@ -81,10 +90,13 @@ def main(argv: list[str] | None = None) -> int:
         each: list[tuple[float, str]] = []
 
         def run(record: bool) -> None:
+            collector = pipeline._run_collector  # set inside _collector_for_run (--run-collector)
             for p in files:
                 t = clock()
                 fr = check_file(p, fmt=None, variant=None, profile=None, cross_check=not args.no_cross_check,
                                 named=False, run_files=args.run_files)
+                if collector is not None:
+                    collector.after(fr)
                 dt = clock() - t
                 if record:
                     key = (fr.format or "-", fr.verdict.value) if fr is not None else ("-", "unclaimed")
@@ -96,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
             from recspec.conformance._kaitai import runtime_streams
 
             stack.enter_context(runtime_streams())
+        if args.run_collector:
+            stack.enter_context(pipeline._collector_for_run(max(len(files), pipeline.RUN_GC_FILES)))
         run(False)  # imports and first-use caches
         if args.cprofile:
             prof = cProfile.Profile(clock)
@@ -113,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     mode = "no cross-check" if args.no_cross_check else "default cross-check"
     if args.runtime_streams:
         mode += " through the runtime's KaitaiStream"
+    if args.run_collector:
+        mode += ", the run's collector settings"
     print(f"{n} files ({args.copies} copies of the seed corpus), {mode}, run size {args.run_files}: "
           f"{total:.3f} s of CPU, {total / n * 1e6:.0f} us a file")
     print(f"{'format':15} {'verdict':12} {'files':>6} {'us/file':>9} {'share':>7} {'us/folder file':>15}")

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
     from ._contract import FuzzHarness
 
-__all__ = ["CANARY_ENV", "INSTRUMENT", "NOT_INSTRUMENTED", "PLUGIN_NOT_INSTRUMENTED", "TARGETS", "CanaryHit",
-           "checked_harness", "format_modules_not_instrumented", "load_harness", "not_instrumented"]
+__all__ = ["CANARY_ENV", "INSTRUMENT", "KAITAI_SIDE", "NOT_INSTRUMENTED", "PLUGIN_KAITAI_SIDE",
+           "PLUGIN_NOT_INSTRUMENTED", "TARGETS", "CanaryHit", "checked_harness", "format_modules_not_instrumented",
+           "kaitai_side_modules", "load_harness", "not_instrumented"]
 
 #: The targets every harness module provides (``FuzzHarness.TARGETS``).
 TARGETS = ("ref", "ksy", "diff")
@@ -54,6 +55,21 @@ NOT_INSTRUMENTED = ("recspec.fuzz", "recspec.report", "recspec._plain", "recspec
 #: its picture (``FormatModule.TRACE``, ``picture``): no parsing or checking there either.
 PLUGIN_NOT_INSTRUMENTED = ("_trace", "_picture")
 
+#: The Kaitai side: the generated parsers (``recspec._ksy_fast``, the debug builds in ``recspec._ksy``, the
+#: process hooks in ``recspec._ksy_process``), their runtime (``kaitaistruct``), the adapter that runs them
+#: (``recspec.conformance._kaitai``) and the sampled cross-check's cutting (``recspec.conformance._sample``),
+#: with each format's cross-check module (``PLUGIN_KAITAI_SIDE``, named from the registry). The ``ksy`` and
+#: ``diff`` harnesses run them; the ``ref`` harnesses never do, so a ``ref`` campaign leaves them out of the
+#: instrumentation (``not_instrumented("ref")``): instrumenting them took about a third of a CARLA fuzzing
+#: process's start (0.7 of 1.9 CPU seconds) and gave no coverage. ``tests/test_fuzz_instrument_target.py``
+#: runs every ``ref`` harness over its seeds and mutants and fails if any code of these modules runs.
+KAITAI_SIDE = ("kaitaistruct", "recspec._ksy_fast", "recspec._ksy", "recspec._ksy_process",
+               "recspec.conformance._kaitai", "recspec.conformance._sample")
+#: The plugin modules (``FormatInfo.module``'s submodules) of the Kaitai side: the format's cross-check.
+PLUGIN_KAITAI_SIDE = ("_xcheck",)
+#: The targets that run no Kaitai-side code (``KAITAI_SIDE``).
+_WITHOUT_KAITAI = frozenset({"ref"})
+
 
 def format_modules_not_instrumented() -> list[str]:
     """Every registered format's harness module and its plugin's ``PLUGIN_NOT_INSTRUMENTED`` modules, by
@@ -66,16 +82,36 @@ def format_modules_not_instrumented() -> list[str]:
             for name in (info.fuzz_module, *(f"{info.module}.{sub}" for sub in PLUGIN_NOT_INSTRUMENTED))]
 
 
-def not_instrumented() -> list[str]:
-    """The module names of ``NOT_INSTRUMENTED``, each package's modules listed one by one (atheris'
-    ``exclude`` matches whole module names, not packages), and ``format_modules_not_instrumented()``."""
+def _with_submodules(packages: tuple[str, ...]) -> list[str]:
+    """``packages`` and, for each that is a package, every module in it by name (atheris' ``exclude``
+    matches whole module names, not packages)."""
     names: list[str] = []
-    for name in NOT_INSTRUMENTED:
+    for name in packages:
         names.append(name)
         spec = importlib.util.find_spec(name)
         if spec is not None and spec.submodule_search_locations:
             names += [m.name for m in pkgutil.walk_packages(spec.submodule_search_locations, name + ".")]
-    return list(dict.fromkeys([*names, *format_modules_not_instrumented()]))
+    return names
+
+
+def kaitai_side_modules() -> list[str]:
+    """The module names of ``KAITAI_SIDE``, each package's modules one by one, and every registered
+    format's ``PLUGIN_KAITAI_SIDE`` modules (only names, as in ``format_modules_not_instrumented``)."""
+    from recspec.formats import FORMATS
+
+    return list(dict.fromkeys([*_with_submodules(KAITAI_SIDE),
+                               *(f"{info.module}.{sub}" for info in FORMATS.values() for sub in PLUGIN_KAITAI_SIDE)]))
+
+
+def not_instrumented(target: str | None = None) -> list[str]:
+    """The module names of ``NOT_INSTRUMENTED``, each package's modules listed one by one (atheris'
+    ``exclude`` matches whole module names, not packages), and ``format_modules_not_instrumented()``;
+    for ``target`` ``ref``, also ``kaitai_side_modules()`` (code that target never runs). Without a
+    target (a packaged fuzzer, built for any target), the Kaitai side stays instrumented."""
+    names = [*_with_submodules(NOT_INSTRUMENTED), *format_modules_not_instrumented()]
+    if target in _WITHOUT_KAITAI:
+        names += kaitai_side_modules()
+    return list(dict.fromkeys(names))
 
 
 def load_harness(info: FormatInfo) -> FuzzHarness:

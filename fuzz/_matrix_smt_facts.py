@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -33,7 +34,8 @@ from bson.int64 import Int64
 
 from recspec.reference import matrix_smt as b
 
-__all__ = ["COUNTED", "JUDGED", "UNJUDGED", "facts", "facts_and_counts", "model_view"]
+__all__ = ["COUNTED", "COUNTED_PER_PROFILE", "JUDGED", "UNJUDGED", "facts", "facts_and_counts", "model_view",
+           "pymongo_document"]
 
 # --- the format document's tables (docs/formats/matrix-smt.md) ---------------------------------------
 
@@ -47,7 +49,9 @@ _FRAME_FIELDS = frozenset({"states", "cmd", "t", "time"})
 _STATE_FIELDS = ("id", "i", "m", "p", "r")
 #: The instance flags: spec's, and what compat adds; the ones that destroy.
 _SPEC_FLAGS = frozenset({"i", "d"})
-_DESTROYING = frozenset({"d", "destroyed"})
+_COMPAT_FLAGS = frozenset({"instantiated", "destroyed"})
+#: The flags that destroy, per profile.
+_DESTROYING = {"spec": frozenset({"d"}), "compat": frozenset({"d", "destroyed"})}
 #: «cmd»: the origin every command has, the fields each kind needs, the optional style.
 _ORIGIN = ("ox", "oy", "oz")
 _CMD_FIELDS = {"v": ("vx", "vy", "vz"), "r": ("ex", "ey", "ez"), "s": ("sr",),
@@ -63,9 +67,22 @@ _UNIT_WITHIN = 1e-3
 
 #: The rules whose findings :func:`facts_and_counts` also counts (each break is one finding under both
 #: profiles, wherever the document has it: a finding lost in one frame while another frame still breaks the
-#: rule, as a fast or bulk path might lose it, changes the count and not the verdict).
+#: rule, as a fast or bulk path might lose it, changes the count and not the verdict). An unknown key is a
+#: finding per key (DOC-002), a bad number one per place the document reads one (the first bad element of a
+#: vector: NUM-001/002), a missing or mistyped required field one per field (OBJ-001, STATE-001).
 COUNTED = ("MATRIX-BSON-008", "MATRIX-BSON-009", "MATRIX-OBJ-003", "MATRIX-OBJ-005", "MATRIX-OBJ-006",
-           "MATRIX-FRAME-002", "MATRIX-FRAME-004", "MATRIX-STATE-002", "MATRIX-STATE-005", "MATRIX-CMD-001")
+           "MATRIX-FRAME-002", "MATRIX-FRAME-004", "MATRIX-STATE-002", "MATRIX-STATE-005", "MATRIX-CMD-001",
+           "MATRIX-DOC-001", "MATRIX-DOC-002", "MATRIX-NUM-001", "MATRIX-NUM-002", "MATRIX-OBJ-001",
+           "MATRIX-OBJ-002", "MATRIX-OBJ-004", "MATRIX-STATE-001", "MATRIX-CMD-003")
+#: The rules counted per profile: one finding per break, where the profiles read the break differently
+#: (a frame time under ``time``: FRAME-001 under spec, FRAME-005 under compat; a ``cmd`` that is missing,
+#: empty or null: FRAME-003 under spec only; compat's flags: STATE-003 under spec only, and ``"destroyed"``
+#: destroys under compat only, STATE-004; a missing command field: CMD-002 under spec only, while compat reads
+#: the viewer's default for it and judges the cube's quaternion and the ray's end with it, QUAT-001 and CMD-004).
+COUNTED_PER_PROFILE = ("MATRIX-FRAME-001", "MATRIX-FRAME-003", "MATRIX-FRAME-005", "MATRIX-STATE-003",
+                       "MATRIX-STATE-004", "MATRIX-CMD-002", "MATRIX-QUAT-001", "MATRIX-CMD-004")
+_PROFILES = ("spec", "compat")
+_SPEC, _COMPAT = ("spec",), ("compat",)
 #: The rules :func:`facts` judges (in both directions, OBJ-004 where decidable).
 JUDGED = ("MATRIX-BSON-008", "MATRIX-BSON-009", "MATRIX-DOC-001", "MATRIX-DOC-002", "MATRIX-NUM-001",
           "MATRIX-NUM-002", "MATRIX-OBJ-001", "MATRIX-OBJ-002", "MATRIX-OBJ-003", "MATRIX-OBJ-004",
@@ -96,13 +113,20 @@ class _Facts:
     def __init__(self) -> None:
         self.broken: dict[str, str] = {}
         self.undecided: set[str] = set()
-        #: findings of each of COUNTED (one per break, as the document places them)
+        #: findings of each of COUNTED (one per break, as the document places them), and per profile of each
+        #: of COUNTED_PER_PROFILE
         self.counts: dict[str, int] = dict.fromkeys(COUNTED, 0)
+        self.per_profile: dict[str, dict[str, int]] = {rule: dict.fromkeys(_PROFILES, 0)
+                                                       for rule in COUNTED_PER_PROFILE}
 
-    def breaks(self, rule: str, why: str, times: int = 1) -> None:
+    def breaks(self, rule: str, why: str, times: int = 1, profiles: tuple[str, ...] = _PROFILES) -> None:
+        """``rule`` broken ``times`` times (findings), under ``profiles`` (a rule of COUNTED_PER_PROFILE)."""
         self.broken.setdefault(rule, why)
         if rule in self.counts:
             self.counts[rule] += times
+        elif rule in self.per_profile:
+            for p in profiles:
+                self.per_profile[rule][p] += times
 
     # -- BSON-008/009 over a subtree the walk reads for them
     def keys(self, node: Any, where: str) -> None:
@@ -172,15 +196,16 @@ def facts(doc: b.Document) -> dict[str, str | None]:
     return facts_and_counts(doc)[0]
 
 
-def facts_and_counts(doc: b.Document) -> tuple[dict[str, str | None], dict[str, int]]:
-    """:func:`facts`, and the number of findings of each of :data:`COUNTED` (one walk for both)."""
+def facts_and_counts(doc: b.Document) -> tuple[dict[str, str | None], dict[str, int | dict[str, int]]]:
+    """:func:`facts`, and the number of findings of each of :data:`COUNTED` and, per profile, of
+    :data:`COUNTED_PER_PROFILE` (one walk for both); a rule left undecided is not counted."""
     f = _Facts()
     top = doc.map()
     if len(set(doc.keys)) != len(doc.keys):
         f.breaks("MATRIX-BSON-009", "the top-level document repeats a key", len(doc.keys) - len(set(doc.keys)))
     extra = [k for k in doc.keys if k not in ("objects", "frames")]
     if extra:
-        f.breaks("MATRIX-DOC-002", f"top-level key {extra[0]!r}")
+        f.breaks("MATRIX-DOC-002", f"top-level key {extra[0]!r}", len(extra))
     objects, frames = top.get("objects", _MISSING), top.get("frames", _MISSING)
     # every top-level value is read for duplicate and array keys, but the kept objects and frames when they
     # are no arrays (MATRIX-DOC-001 alone then), and the kept frames array's entries that are no documents
@@ -205,10 +230,13 @@ def facts_and_counts(doc: b.Document) -> tuple[dict[str, str | None], dict[str, 
             _object(f, o, f"objects[{i}]", ids)
     if type(frames) is b.Array:
         latest: float | None = None
-        destroyed: set[int] = set()  # under compat ("d" or "destroyed"); spec's is a part of it
+        destroyed: dict[str, set[int]] = {p: set() for p in _PROFILES}  # spec's ("d") is a part of compat's
         for i, fr in enumerate(frames.values):
             latest = _frame(f, fr, f"frames[{i}]", ids, destroyed, latest)
-    return {rule: f.broken.get(rule) for rule in JUDGED if rule not in f.undecided or rule in f.broken}, f.counts
+    counts: dict[str, int | dict[str, int]] = {**f.counts, **f.per_profile}
+    for rule in f.undecided:
+        counts.pop(rule, None)
+    return {rule: f.broken.get(rule) for rule in JUDGED if rule not in f.undecided or rule in f.broken}, counts
 
 
 def _object(f: _Facts, o: Any, at: str, ids: set[int]) -> None:
@@ -256,8 +284,9 @@ def _object(f: _Facts, o: Any, at: str, ids: set[int]) -> None:
             size = f.number(m[key], f"{at}.{key}")
             if size is not None and not size > 0:
                 f.breaks("MATRIX-OBJ-002", f"{at}.{key} is {size!r}, not > 0")
-    if not frozenset(o.keys) <= _OBJECT_FIELDS | frozenset(needs):
-        f.breaks("MATRIX-DOC-002", f"{at} has a key its type does not use")
+    unknown = [k for k in o.keys if k not in _OBJECT_FIELDS and k not in needs]
+    if unknown:
+        f.breaks("MATRIX-DOC-002", f"{at} has a key its type does not use", len(unknown))
 
 
 def _hull(f: _Facts, vs: Any, at: str) -> None:
@@ -315,7 +344,8 @@ def _rank(rows: list[list[Fraction]]) -> int:
     return rank
 
 
-def _frame(f: _Facts, fr: Any, at: str, ids: set[int], destroyed: set[int], latest: float | None) -> float | None:
+def _frame(f: _Facts, fr: Any, at: str, ids: set[int], destroyed: dict[str, set[int]],
+           latest: float | None) -> float | None:
     """One frame's facts; returns the latest time so far."""
     if not _plain(fr):
         f.breaks("MATRIX-FRAME-004", f"{at} is no document")
@@ -323,8 +353,8 @@ def _frame(f: _Facts, fr: Any, at: str, ids: set[int], destroyed: set[int], late
     m = fr.map()
     key = "t" if "t" in m else "time" if "time" in m else ""
     if key == "time":
-        f.breaks("MATRIX-FRAME-001", f"{at} has its time under 'time' (spec)")
-        f.breaks("MATRIX-FRAME-005", f"{at} has its time under 'time' only (compat)")
+        f.breaks("MATRIX-FRAME-001", f"{at} has its time under 'time' (spec)", profiles=_SPEC)
+        f.breaks("MATRIX-FRAME-005", f"{at} has its time under 'time' only (compat)", profiles=_COMPAT)
     elif not key:
         f.breaks("MATRIX-FRAME-001", f"{at} has no time")
     if key:
@@ -346,14 +376,16 @@ def _frame(f: _Facts, fr: Any, at: str, ids: set[int], destroyed: set[int], late
     if type(cmd) is b.Array:
         for i, c in enumerate(cmd.values):
             _command(f, c, f"{at}.cmd[{i}]")
-    else:
-        f.breaks("MATRIX-FRAME-003", f"{at}.cmd is missing or no array")
-    if not _FRAME_FIELDS.issuperset(fr.keys):
-        f.breaks("MATRIX-DOC-002", f"{at} has a key the document does not define")
+    else:  # compat reads a missing, empty or null cmd as no command
+        none = cmd is _MISSING or cmd is None or (type(cmd) is str and cmd == "")
+        f.breaks("MATRIX-FRAME-003", f"{at}.cmd is missing or no array", profiles=_SPEC if none else _PROFILES)
+    unknown = [k for k in fr.keys if k not in _FRAME_FIELDS]
+    if unknown:
+        f.breaks("MATRIX-DOC-002", f"{at} has a key the document does not define", len(unknown))
     return latest
 
 
-def _state(f: _Facts, s: Any, at: str, ids: set[int], destroyed: set[int], here: set[int]) -> None:
+def _state(f: _Facts, s: Any, at: str, ids: set[int], destroyed: dict[str, set[int]], here: set[int]) -> None:
     if not _plain(s):
         f.breaks("MATRIX-STATE-001", f"{at} is no document")
         return
@@ -369,7 +401,7 @@ def _state(f: _Facts, s: Any, at: str, ids: set[int], destroyed: set[int], here:
         if type(flag) is not str:
             f.breaks("MATRIX-STATE-001", f"{at}.i is no string")
         elif flag not in _SPEC_FLAGS:
-            f.breaks("MATRIX-STATE-003", f"{at}.i is {flag!r}")
+            f.breaks("MATRIX-STATE-003", f"{at}.i is {flag!r}", profiles=_SPEC if flag in _COMPAT_FLAGS else _PROFILES)
     if "m" in m and type(m["m"]) is not str:
         f.breaks("MATRIX-STATE-001", f"{at}.m is no string")
     if "p" in m:
@@ -381,20 +413,23 @@ def _state(f: _Facts, s: Any, at: str, ids: set[int], destroyed: set[int], here:
     if sid is not None:
         if sid not in ids:
             f.breaks("MATRIX-STATE-002", f"{at}.id {sid} names no object")
-        elif sid in destroyed:
-            f.breaks("MATRIX-STATE-004", f"{at}.id {sid} was destroyed before")
-        elif type(flag) is str and flag in _DESTROYING:
-            destroyed.add(sid)
+        else:
+            for p, gone in destroyed.items():
+                if sid in gone:
+                    f.breaks("MATRIX-STATE-004", f"{at}.id {sid} was destroyed before", profiles=(p,))
+                elif type(flag) is str and flag in _DESTROYING[p]:
+                    gone.add(sid)
         if sid in here:
             f.breaks("MATRIX-STATE-005", f"{at}.id {sid} has a state in this frame already")
         here.add(sid)
-    if not frozenset(s.keys) <= frozenset(_STATE_FIELDS):
-        f.breaks("MATRIX-DOC-002", f"{at} has a key the document does not define")
+    unknown = [k for k in s.keys if k not in _STATE_FIELDS]
+    if unknown:
+        f.breaks("MATRIX-DOC-002", f"{at} has a key the document does not define", len(unknown))
 
 
-def _unit(f: _Facts, q: list[float], at: str) -> None:
+def _unit(f: _Facts, q: list[float], at: str, profiles: tuple[str, ...] = _PROFILES) -> None:
     if not abs(math.hypot(*q) - 1.0) <= _UNIT_WITHIN:
-        f.breaks("MATRIX-QUAT-001", f"{at} {q} is no unit quaternion")
+        f.breaks("MATRIX-QUAT-001", f"{at} {q} is no unit quaternion", profiles=profiles)
 
 
 def _command(f: _Facts, c: Any, at: str) -> None:
@@ -410,7 +445,7 @@ def _command(f: _Facts, c: Any, at: str) -> None:
     read: dict[str, float] = {}  # compat's reading: a missing field as the viewer's default
     for key in fields:
         if key not in m:
-            f.breaks("MATRIX-CMD-002", f"{at} has no {key!r} (spec)")
+            f.breaks("MATRIX-CMD-002", f"{at} has no {key!r} (spec)", profiles=_SPEC)
             if key in _DEFAULT:
                 read[key] = _DEFAULT[key]
             continue
@@ -420,19 +455,23 @@ def _command(f: _Facts, c: Any, at: str) -> None:
             if key in _SIZES and not v > 0:
                 f.breaks("MATRIX-CMD-002", f"{at}.{key} is {v!r}, not > 0")
     # a field that is there but no finite number leaves the quaternion or the ray unread (both profiles)
+    # (spec judges them only where every field is given: it reads no default)
     quaternion = [read.get(k) for k in ("rx", "ry", "rz", "rw")]
     if kind == "c" and None not in quaternion:
-        _unit(f, quaternion, f"{at}.r*")  # type: ignore[arg-type]
+        given = all(k in m for k in ("rx", "ry", "rz", "rw"))
+        _unit(f, quaternion, f"{at}.r*", _PROFILES if given else _COMPAT)  # type: ignore[arg-type]
     ray = [read.get(k) for k in (*_ORIGIN, "ex", "ey", "ez")]
     if kind == "r" and None not in ray and ray[:3] == ray[3:]:
-        f.breaks("MATRIX-CMD-004", f"{at}: the ray ends at its origin")
+        given = all(k in m for k in (*_ORIGIN, "ex", "ey", "ez"))
+        f.breaks("MATRIX-CMD-004", f"{at}: the ray ends at its origin", profiles=_PROFILES if given else _COMPAT)
     for key in _STYLE:
         if key in m:
             v = f.number(m[key], f"{at}.{key}")
             if v is not None and not 0.0 <= v <= 1.0:
                 f.breaks("MATRIX-CMD-003", f"{at}.{key} is {v!r}, outside [0, 1]")
-    if not frozenset(c.keys) <= frozenset(("t", *fields, *_STYLE)):
-        f.breaks("MATRIX-DOC-002", f"{at} has a key its kind does not use")
+    unknown = [k for k in c.keys if k != "t" and k not in fields and k not in _STYLE]
+    if unknown:
+        f.breaks("MATRIX-DOC-002", f"{at} has a key its kind does not use", len(unknown))
 
 
 # --- the model against a second reader of the same bytes (pymongo's bson) ------------------------------
@@ -441,7 +480,14 @@ _PYMONGO_OPTIONS: CodecOptions[dict[str, Any]] = CodecOptions(datetime_conversio
                                 unicode_decode_error_handler="strict")
 
 
-def model_view(doc: b.Document, data: bytes) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def pymongo_document(data: bytes) -> dict[str, Any]:
+    """pymongo's reading of ``data`` (the options :func:`model_view` compares under); raises what pymongo raises."""
+    read: dict[str, Any] = pymongo_bson.decode(data, _PYMONGO_OPTIONS)
+    return read
+
+
+def model_view(doc: b.Document, data: bytes, read: Callable[[], dict[str, Any]] | None = None
+               ) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The reference decoder's document against pymongo's reading of ``data`` (``check_model_view``): the
     first value where the two differ, by its path, or ``None`` where they agree. A field read wrong by the
     reference decoder (a signed number read unsigned, two fields swapped, a value from the wrong offset)
@@ -450,7 +496,7 @@ def model_view(doc: b.Document, data: bytes) -> tuple[dict[str, Any], dict[str, 
     values without their keys) and on the types the recording uses (numbers by type and value, booleans,
     strings, null, documents, arrays); other BSON types are the diff target's to compare."""
     try:
-        other = pymongo_bson.decode(data, _PYMONGO_OPTIONS)
+        other = read() if read is not None else pymongo_document(data)
     except Exception as e:  # any refusal of bytes the reference decoder read is the finding
         return {"document": "read"}, {"document": f"refused by pymongo: {type(e).__name__}: {e}"}
     where = _first_difference(doc, other)

@@ -63,6 +63,7 @@ from ._carla_mutate import (
     mutate,
     variant_of,
 )
+from ._carla_variable import variable_view
 from ._contract import ContractViolation, Divergent
 from ._mutate import BYTE_MUTATION_RATE
 from ._oracles import (
@@ -194,6 +195,8 @@ def fuzz_ref(data: bytes) -> None:
         check_rederived(report, lambda: rederived(decoded, variant.name))
         if sampled(data):  # a decoder that swaps fields does so in most inputs: an eighth of them is enough
             check_model_view(lambda: model_view(data, decoded, variant.vec_f64), variant.name)
+            # the header's strings and the variable-size records (_carla_variable.py)
+            check_model_view(lambda: variable_view(data, decoded, variant.vec_f64), variant.name)
     if decoded is not None and report.verdict.value == "valid":
         check_round_trip(data, decoded, functools.partial(encode, variant=variant),
                          lambda again: _check(again, variant, profile), variant.name)

@@ -64,6 +64,7 @@ from . import _matrix_smt_facts as _facts
 from . import _mutate
 from ._contract import ContractViolation, Divergent, refuse_variant
 from ._dictionary import render, unique
+from ._matrix_smt_typed import typed_view
 from ._mutate import BYTE_MUTATION_RATE
 from ._oracles import (
     check_located,
@@ -187,9 +188,11 @@ def fuzz_ref(data: bytes) -> None:
     # the second opinion before the profiles: a rule lost under one profile names itself (the profiles'
     # invariant would name the other profile's rule it then leaves alone)
     # (on a fixed share of the inputs, chosen by their bytes: SECOND_OPINION_ONE_IN, MODEL_VIEW_ONE_IN)
+    # pymongo's reading of the bytes, once for the two views that compare with it
+    pymongo_read = functools.cache(lambda: _facts.pymongo_document(data))
     if doc is not None and report.verdict.value != "malformed":
         if sampled(data, MODEL_VIEW_ONE_IN):
-            check_model_view(lambda: _facts.model_view(doc, data), report.variant)
+            check_model_view(lambda: _facts.model_view(doc, data, pymongo_read), report.variant)
         if sampled(data, SECOND_OPINION_ONE_IN):
             second = functools.cache(lambda: _facts.facts_and_counts(doc))  # one walk for both oracles
             check_rederived(report, lambda: second()[0])
@@ -201,9 +204,20 @@ def fuzz_ref(data: bytes) -> None:
         check_round_trip(data, doc, b.encode_document,
                          lambda again: check_stream(io.BytesIO(again), path="<fuzz>", profile=profile))
     try:
-        from_document(doc)
+        typed = from_document(doc)
     except DecodeError:
-        pass
+        return
+    if sampled(data, MODEL_VIEW_ONE_IN):  # the typed recording's fields against pymongo's document, by the layout
+        check_model_view(lambda: _typed_view(typed, pymongo_read), report.variant)
+
+
+def _typed_view(typed: Any, read: Callable[[], dict[str, Any]]) -> tuple[dict[str, str], dict[str, str]] | None:
+    """``typed_view`` where pymongo reads the bytes into the document's layout; ``None`` where it does not (it
+    refuses them, which ``model-view`` reports, or reads a part as another class, such as a DBRef)."""
+    try:
+        return typed_view(typed, read())
+    except Exception:  # pymongo's refusal (bson.errors.InvalidBSON and others: model-view's to report), or a part
+        return None    # of the layout pymongo reads as another class
 
 
 # --- the second opinion: facts of docs/formats/matrix-smt.md re-derived from the decoded document -------

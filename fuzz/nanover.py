@@ -67,6 +67,7 @@ from ._contract import ContractViolation, Divergent
 from ._dictionary import render
 from ._mutate import BYTE_MUTATION_RATE
 from ._nanover_boundary import boundary_edit
+from ._nanover_contents import CONTENTS_ONE_IN, contents_view
 from ._nanover_facts import ARRAYS, NUMBERS, derive_facts
 from ._oracles import (
     check_located,
@@ -152,8 +153,10 @@ def fuzz_ref(data: bytes) -> None:
     # spec never kinder than compat; malformed exactly when decode() refuses; a valid
     # recording's decoded records re-encode to the same bytes or to a file that checks valid; on an
     # eighth of the inputs, the walk's fast paths give the report of the walk without them; the header and
-    # the records' timestamps in the model are those at the document's offsets; the rules whose facts the
-    # decoded records decide fire exactly where those facts hold (the second opinion, _nanover_facts.py).
+    # the records' timestamps in the model are those at the document's offsets, and on a quarter of the
+    # inputs every key and value those of protobuf's parse of each payload (_nanover_contents.py); the rules
+    # whose facts the decoded records decide fire exactly where those facts hold (the second opinion,
+    # _nanover_facts.py).
     profile = "compat" if len(data) & 1 else "spec"
     report = _check(data, _fixed and _fixed.value, profile)
     # The file's report as the JSON report holds it (its "files" entry): the rest of a JSON report (the version,
@@ -172,6 +175,8 @@ def fuzz_ref(data: bytes) -> None:
         check_paths_agree(report, _walked(data, _fixed and _fixed.value, profile))
     if decoded is not None:
         check_model_view(lambda: framing_view(data, decoded), kind.value)
+        if sampled(data, CONTENTS_ONE_IN):  # every key and value against protobuf's own parse of the payloads
+            check_model_view(lambda: contents_view(data, decoded), kind.value)
     if decoded is not None and report.verdict.value != "malformed":
         check_rederived(report, lambda: rederived(decoded, _other_kind(report)))
     if decoded is not None and report.verdict.value == "valid":

@@ -185,9 +185,10 @@ _MSGPACK_COUNT = {3: 12, 4: 13}
 
 
 def read_fields(body: bytes) -> dict[str, Any] | None:
-    """The body's fields read by ``struct`` (versions 1, 2) or the ``msgpack`` package (3, 4), at the
-    positions the format document gives; ``None`` when that reading fails (the rules then judge
-    the bytes alone). Only plain values are kept (no maps, ext types or nested arrays)."""
+    """The body's fields read by ``struct`` (versions 1, 2: the header and the samples) or the ``msgpack``
+    package (3, 4), at the positions the format document gives; ``None`` when that reading fails (the rules
+    then judge the bytes alone). Only plain values are kept (scalars and arrays of them, however nested;
+    no maps or ext types)."""
     if len(body) < 2:
         return None
     version = int.from_bytes(body[:2], "little")
@@ -200,6 +201,11 @@ def read_fields(body: bytes) -> dict[str, Any] | None:
                "latitude": (t[4], t[5]), "altitude": (t[6], t[7]), "sample_rate": t[8]}
         if version == 2:
             out["flags"] = t[9]
+        # the samples: the count's i16 values right after the header, to the end of the body (the byte order
+        # of the header's integers)
+        count, header = t[-1], 2 + st.size
+        if len(body) == header + 2 * count:
+            out["samples"] = struct.unpack_from(f"{'<' if version == 2 else '>'}{count}h", body, header)
         return out
     if version not in _MSGPACK_COUNT:
         return None
@@ -218,10 +224,16 @@ def read_fields(body: bytes) -> dict[str, Any] | None:
     return out
 
 
+#: The value classes both readers give a MessagePack scalar (bin is bytes in both; an ext or a map is not
+#: compared: each reader has its own class for them).
+_SCALARS = frozenset((int, float, str, bool, bytes, type(None)))
+
+
 def _plain(value: Any) -> bool:
-    if isinstance(value, tuple):
-        return all(type(x) is int for x in value)
-    return value is None or type(value) in (int, float, str, bool)
+    """A scalar, or an array (a tuple in both readers) of plain values, nested arrays included."""
+    if type(value) is tuple:
+        return _SCALARS.issuperset(map(type, value)) or all(map(_plain, value))
+    return type(value) in _SCALARS
 
 
 def model_view(signal: Any) -> dict[str, Any]:
@@ -232,7 +244,7 @@ def model_view(signal: Any) -> dict[str, Any]:
             "longitude": (signal.longitude.int_part, signal.longitude.frac),
             "latitude": (signal.latitude.int_part, signal.latitude.frac),
             "altitude": (signal.altitude.int_part, signal.altitude.frac), "sample_rate": signal.sample_rate,
-            "flags": signal.flags}
+            "flags": signal.flags, "samples": signal.samples}
 
 
 def _uint(x: Any) -> bool:

@@ -107,3 +107,25 @@ def test_each_worker_saves_its_artifacts_under_a_name_of_its_own(tmp_path: Path)
     for kind in ("crash-", "timeout-", "oom-", "leak-"):
         assert _campaign._artifact_kind(Path(prefixes[1] + kind + "ab" * 20)) == kind
     assert _campaign._artifact_kind(Path(tmp_path / ("timeout-" + "ab" * 20))) == "timeout-"
+
+
+@pytest.mark.slow
+def test_libfuzzer_picks_inputs_by_their_execution_time_and_takes_the_flag(tmp_path: Path) -> None:
+    """The campaign asks libFuzzer to weigh each corpus input by its execution time (faster ones mutated
+    more often), and the libFuzzer that atheris bundles knows the flag: an unknown one it would only warn
+    about and ignore."""
+    pytest.importorskip("atheris", reason="atheris is not installed (pip install -e '.[fuzz]'): no campaign")
+    from recspec.fuzz import _campaign
+    from recspec.fuzz._campaign import run_campaign
+
+    first = next(iter(FORMATS))
+    c = _campaign._Campaign(first, "ref", tmp_path, seed=1)
+    args = _campaign._libfuzzer_args(c, worker=0, corpus=tmp_path / "corpus", dict_path=tmp_path / "d", seconds=1,
+                                     runs=0, max_len=10, seed=1)
+    assert "-entropic_scale_per_exec_time=1" in args
+    err = io.StringIO()
+    rc = run_campaign(first, target="ref", seconds=2, out_dir=tmp_path / "out", seed=1, max_len=4096,
+                      stdout=io.StringIO(), stderr=err, verbose=True)
+    assert rc == 0, err.getvalue()[-3000:]
+    assert "INITED" in err.getvalue()
+    assert "unrecognized flag" not in err.getvalue()

@@ -51,11 +51,14 @@ from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, read_in_memory, stream_for, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
 from .._sink import add_late_findings
+from . import _tag_known
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "dump_kaitai", "kaitai_records"]
 
 # the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
 read_in_memory(nanover_recording, protobuf_wire)
+# and makes one-byte field tags at once (_tag_known's docstring)
+_tag_known.install()
 
 _KIND_CODE = {Kind.TRAJ: KS.RecordKind.traj, Kind.STATE: KS.RecordKind.state}
 _MASK64 = (1 << 64) - 1

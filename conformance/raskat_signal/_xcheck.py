@@ -38,11 +38,14 @@ from recspec.report import FileReport, Finding
 
 from .._kaitai import KAITAI_RUNTIME_ERRORS, Divergence, read_in_memory, stream_for
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from . import _tar_known
 
 __all__ = ["Divergence", "KaitaiRejected", "cross_check_report", "differential", "kaitai_read", "same"]
 
 # the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
 read_in_memory(raskat_signal_file, tar, raskat_signal, msgpack)
+# and makes the tar headers' octal characters and byte sums at once (_tar_known's docstring)
+_tar_known.install()
 
 #: What the generated parser raises for bad input: the runtime's own errors and the
 #: process routine's, which derive from KaitaiStructError. Not the wider
