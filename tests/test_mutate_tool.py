@@ -73,9 +73,13 @@ def test_module_names_follow_the_package_dir_mapping() -> None:
         for top in ("reference", "conformance"):
             part = next(p for p in sorted((ROOT / top / info.package).glob("*.py")) if p.name != "__init__.py")
             assert mutate.module_name(part) == f"recspec.{top}.{info.package}.{part.stem}"
+            assert mutate.module_path(f"recspec.{top}.{info.package}.{part.stem}") == part
         own = mutate.default_tests(part)
         assert own and all(t.startswith(f"tests/test_{info.package}_") for t in own)
     assert mutate.module_name(ROOT / "recspec" / "report.py") == "recspec.report"
+    assert mutate.module_path("recspec.report") == ROOT / "recspec" / "report.py"
+    assert mutate.module_path("recspec.conformance._sink") == ROOT / "conformance" / "_sink.py"
+    assert mutate.module_path("recspec.render") == ROOT / "recspec" / "render" / "__init__.py"
 
 
 def test_a_mutant_runs_in_place_of_the_module(tmp_path: Path) -> None:
@@ -102,7 +106,7 @@ def test_every_equivalent_mutant_names_a_mutant_of_its_module_as_it_is_now():
     equivalent = json.loads(mutate.EQUIVALENT.read_text(encoding="utf-8"))
     stale = []
     for name, keys in equivalent.items():
-        path = ROOT / (name.removeprefix("recspec.").replace(".", "/") + ".py")
+        path = mutate.module_path(name)
         assert path.is_file(), f"{name}: no module at {path}"
         made = {m.key for m in mutate.mutants(path.read_text(encoding="utf-8"))}
         stale += [f"{name} {key}" for key in keys if key not in made]

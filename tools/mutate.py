@@ -161,6 +161,16 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def module_path(name: str) -> Path:
+    """The source file of the module :func:`module_name` names ``name`` (its inverse; a package's name
+    gives its ``__init__.py``)."""
+    parts = name.split(".")
+    if parts[0] == "recspec" and len(parts) > 1 and parts[1] in _MAPPED:
+        parts = parts[1:]  # a mapped folder sits at the top of the checkout
+    base = ROOT.joinpath(*parts)
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
 def default_tests(path: Path) -> list[str]:
     rel = path.resolve().relative_to(ROOT)
     package = rel.parts[1] if rel.parts[0] in _MAPPED and len(rel.parts) > 2 else rel.stem
