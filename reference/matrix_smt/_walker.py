@@ -255,7 +255,7 @@ class RecordingWalker:
                 if n >= MAX_BUFFERED_SIZE:
                     raise LimitExceeded(f"a regex longer than {MAX_BUFFERED_SIZE} bytes", v, path, R_SIZE,
                                         "buffered size", n, MAX_BUFFERED_SIZE) from None
-                n *= 16
+                n = min(n * 16, MAX_BUFFERED_SIZE)  # the last read is of the limit itself, never past it
 
     def _decode_in(self, t: int, start: int, v: int, last: int, path: str, depth: int, n: int,
                    partial: bool = False) -> tuple[Any, int]:
