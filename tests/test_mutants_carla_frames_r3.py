@@ -11,14 +11,14 @@ off. Written against the survivors of a fresh sample of tools/mutate.py's mutant
 from __future__ import annotations
 
 import pytest
-from build_carla import both, found
+from build_carla import both
 from test_mutants_carla_frames import FRAMES, STEP, frame_starts, steady
 
 
 @pytest.mark.parametrize("rotate", [False, True])
 def test_a_negative_step_anywhere_before_the_last_frame(rotate: bool) -> None:
     for j in range(2, FRAMES):
-        def edit(i: int, parts: dict, j: int = j) -> None:
+        def edit(i: int, parts: dict[str, object], j: int = j) -> None:
             if i == j:
                 parts["duration"] = -STEP
             if i > j:
