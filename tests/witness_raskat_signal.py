@@ -256,7 +256,9 @@ def _wide(d: st.DrawFn) -> Witness:
     return inside("RSIG-MSGPACK-002", body, starts[i], "msgpack")
 
 
-_WRONG = {0: (None, True, 5, b"\x00", 1.5), 11: (None, True, "x", 7, b"\x00")}
+# field 12 (the threshold) is a signed int: -1 is its type (RSIG-THRESHOLD-001's case, not this rule's)
+_WRONG = {0: (None, True, 5, b"\x00", 1.5), 11: (None, True, "x", 7, b"\x00"),
+          12: (None, True, "x", b"\x00", (1, 2), 1.5)}
 
 
 def _wrong_type() -> st.SearchStrategy[Witness]:
