@@ -94,9 +94,11 @@ def test_the_oracle_cost_benchmark_turns_every_oracle_off() -> None:
 
 
 def test_the_offline_planted_sample_still_applies() -> None:
-    """bench_planted_offline.py's own sample of NanoVer bugs: each edit is in its module exactly once, and every
-    name is one bug's (bench_planted's included)."""
+    """bench_planted_offline.py's own bugs (the NanoVer sample and each oracle's blind set): each edit is in its
+    module exactly once, and every name is one bug's (bench_planted's included)."""
     bench = _benchmark_module("bench_planted_offline")
-    for bug in bench.SAMPLE:
+    own = (*bench.SAMPLE, *bench.VALUE_CONTENTS, *bench.MATRIX_TYPED, *bench.MATRIX_RECOUNT, *bench.CARLA_VARIABLE,
+           *bench.RASKAT_SAMPLES)
+    for bug in own:
         bench.bp.planted_source(bug)  # raises SystemExit when the replaced text is not there exactly once
-    assert len(bench.BUGS) == len(bench.SAMPLE) + len(bench.bp.PLANTED)
+    assert len(bench.BUGS) == len(own) + len(bench.bp.PLANTED)

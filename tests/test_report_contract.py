@@ -15,7 +15,7 @@ def _own_report() -> FileReport:
     """As recspec reports a file no checker could finish: findings, no per-profile verdicts."""
     findings = [Finding("RECSPEC-INTERNAL", E, "boom", None), Finding("X-WARN", W, "w", 3),
                 Finding("X-WARN", W, "w", 9), Finding("X-INFO", INFO, "i", 1)]
-    return FileReport("f.bin", "carla", None, "compat", Verdict.CRASH, findings)
+    return FileReport("f.bin", "alpha", None, "compat", Verdict.CRASH, findings)
 
 
 def test_a_report_recspec_makes_itself_counts_its_findings_under_every_profile() -> None:
@@ -66,10 +66,10 @@ def _checked(path: str, fmt: str | None, variant: str | None, profile: str, verd
 def _files() -> list[FileReport]:
     err, warn = Finding("X-ERR", E, "m", 0), Finding("X-WARN", W, "m", 1)
     return [
-        _checked("a.log", "carla", "0.9.15", "spec", Verdict.VALID, [warn]),
-        _checked("deep/b.log", "carla", None, "compat", Verdict.INVALID, [err, err, warn], known={"X-ERR": "known"}),
+        _checked("a.log", "alpha", "0.9.15", "spec", Verdict.VALID, [warn]),
+        _checked("deep/b.log", "alpha", None, "compat", Verdict.INVALID, [err, err, warn], known={"X-ERR": "known"}),
         _checked("c.bin", None, None, "spec", Verdict.UNRECOGNIZED, [Finding("RECSPEC-UNRECOGNIZED", E, "m")]),
-        _checked("d.traj", "nanover", None, "spec", Verdict.INVALID, [err],
+        _checked("d.traj", "betagamma", None, "spec", Verdict.INVALID, [err],
                  evidence={"cross_check": "sampled: not run (1 file in 16)"}),
     ]
 
@@ -80,12 +80,12 @@ def test_a_tally_counts_what_the_tables_and_summaries_show() -> None:
     assert t.verdicts == {Verdict.VALID: 1, Verdict.INVALID: 2, Verdict.UNRECOGNIZED: 1}
     assert t.failed == 2  # b.log's only errors are known deviations; c.bin and d.traj fail
     assert (t.known_findings, t.known_files) == (2, 1)
-    assert t.formats == {"carla": {"spec", "compat"}, "nanover": {"spec"}}
+    assert t.formats == {"alpha": {"spec", "compat"}, "betagamma": {"spec"}}
     assert t.under == {p: {Verdict.VALID: 1, Verdict.INVALID: 2, Verdict.UNRECOGNIZED: 1} for p in PROFILES}
     assert t.rules == {"X-ERR", "X-WARN", "RECSPEC-UNRECOGNIZED"}
     assert t.first == (0, "spec") and t.profile == "spec"
-    # the widest path ("deep/b.log"), format ("nanover"), variant ("0.9.15") and E/W/I text ("2/1/0")
-    assert t.widths == (10, 7, 6, 5)
+    # the widest path ("deep/b.log"), format ("betagamma"), variant ("0.9.15") and E/W/I text ("2/1/0")
+    assert t.widths == (10, 9, 6, 5)
     assert t.not_cross_checked == 1
     empty = Tally.of([])
     assert (empty.files, empty.widths, empty.first, empty.profile) == (0, (0, 0, 0, 0), None, "spec")
