@@ -40,18 +40,33 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, bool]]:
 
 @pytest.fixture
 def seen(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str | None, tuple[int, ...], int]]]:
-    """Each file's format, and the collector's threshold and freeze count when it was checked."""
+    """Each file's format, the collector's threshold when it was checked and the freezes made by then; each
+    ``gc.freeze`` also appends the number of files checked before it to ``_freezes``.
+
+    The freezes are recorded as they happen, not read back with ``gc.get_freeze_count()`` after each file: that
+    call walks the whole frozen list, which in a long test process (the whole suite) holds millions of objects."""
     calls: list[tuple[str | None, tuple[int, ...], int]] = []
     plain = pipeline.check_file
+    freeze = gc.freeze
 
     def spying(path: Path, **kw: Any) -> Any:
-        threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+        threshold = gc.get_threshold()
         fr = plain(path, **kw)
-        calls.append((fr.format if fr is not None else None, threshold, frozen))
+        calls.append((fr.format if fr is not None else None, threshold, len(_freezes)))
         return fr
 
+    def freezing() -> None:
+        _freezes.append(len(calls))  # the files checked before this freeze
+        freeze()
+
+    _freezes.clear()
     monkeypatch.setattr(pipeline, "check_file", spying)
+    monkeypatch.setattr(gc, "freeze", freezing)
     yield calls
+
+
+#: the number of files checked before each ``gc.freeze`` of the current test (filled by the ``seen`` fixture)
+_freezes: list[int] = []
 
 
 def test_a_run_of_many_files_freezes_what_is_alive_and_unfreezes_it(many: list[tuple[Path, bool]],
@@ -62,16 +77,12 @@ def test_a_run_of_many_files_freezes_what_is_alive_and_unfreezes_it(many: list[t
     assert {threshold for _, threshold, _ in seen} == {before}
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0  # unfrozen at the end: nothing was frozen before the run
-    # frozen at the start, and again after the first file of each format (its modules imported by then): the
-    # count grows there alone (a frozen object freed by its references going away leaves it)
-    frozen = [count for _, _, count in seen]
-    assert frozen[0] > 0
-    firsts = {}
+    # frozen at the start, and again after the first file of each format (its modules imported by then)
+    firsts: dict[str | None, int] = {}
     for i, (fmt, _, _) in enumerate(seen):
         firsts.setdefault(fmt, i)
-    grew = {i for i in range(1, len(frozen)) if frozen[i] > frozen[i - 1]}
-    assert grew and grew <= {i + 1 for i in firsts.values()}
-    assert len({fmt for fmt in firsts}) >= 5  # every format and the unclaimed files
+    assert _freezes == [0, *sorted(i + 1 for i in firsts.values())]
+    assert len(firsts) >= 5  # every format and the unclaimed files
 
 
 def test_a_short_run_leaves_the_collector_alone(many: list[tuple[Path, bool]], seen: list[Any]) -> None:
@@ -79,7 +90,7 @@ def test_a_short_run_leaves_the_collector_alone(many: list[tuple[Path, bool]], s
     short = many[:pipeline.RUN_GC_FILES - 1]
     pipeline.check_files(short, RunOptions(cross_check=False, run_files=len(short)))
     assert {threshold for _, threshold, _ in seen} == {before}
-    assert {count for _, _, count in seen} == {0}
+    assert _freezes == [] and len(seen) == len(short)
 
 
 def _tracked(obj: object) -> bool:
