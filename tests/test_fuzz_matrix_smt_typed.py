@@ -122,3 +122,16 @@ def test_silent_on_the_seeds() -> None:
 @given(w=witness_matrix_smt.valid_files())
 def test_silent_on_drawn_valid_files(w: Any) -> None:
     assert _view(w.data) is None
+
+
+def test_a_static_that_is_not_a_boolean_is_left_to_its_rule() -> None:
+    """An object whose ``static`` holds another BSON type is MATRIX-OBJ-006's finding; what the typed reading makes
+    of it is not documented (the reference model's BSON undefined is truthy, pymongo reads it as None), so the view
+    compares booleans only. A campaign found this false alarm: ``static`` of type undefined (0x06)."""
+    null = bson.encode({"objects": [{"id": 1, "name": "box", "type": "box", "color": [0.1, 0.2, 0.3],
+                                     "static": None, "half_dimentions": [0.5, 1.0, 1.5]}], "frames": []})
+    undefined = null.replace(b"\x0astatic\x00", b"\x06static\x00")  # null and undefined both hold no value bytes
+    assert undefined != null and len(undefined) == len(null)
+    for data in (null, undefined):
+        assert _broken(data) is None
+    assert _broken(DATA.replace(b"\x08static\x00\x00", b"\x08static\x00\x01")) is None  # a boolean is compared
