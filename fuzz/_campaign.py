@@ -71,6 +71,31 @@ INSTALL_HINT = "from a checkout of recspec's repository: pip install -e '.[fuzz]
 
 #: libFuzzer -timeout: one input running longer than this is saved as a crash (a hang).
 INPUT_TIMEOUT_S = 30
+
+#: The memory a fuzzing process may take for itself (MB): past it, the input is saved as an ``oom`` crash.
+#: libFuzzer's own default; see :func:`rss_limit_mb` for what is passed as ``-rss_limit_mb``.
+RSS_LIMIT_MB = 2048
+
+
+def rss_limit_mb(*, starter_peak_mb: int) -> int:
+    """libFuzzer's ``-rss_limit_mb`` for a child started by a process whose peak RSS is ``starter_peak_mb``.
+
+    libFuzzer compares ``RSS_LIMIT_MB`` with its process's peak resident set as ``getrusage`` tells it,
+    and on Linux a process that Python's ``subprocess`` starts (vfork, then exec) begins with the peak
+    of the process that started it. A campaign started from a process that once held more than 2 GB
+    (a test suite's, a notebook's) would stop at once with "out-of-memory" on the empty input. The
+    limit given is that inherited peak plus the child's own allowance.
+    """
+    return starter_peak_mb + RSS_LIMIT_MB
+
+
+def _own_peak_mb() -> int:
+    """This process's peak resident set in MB (0 where the platform does not carry it into a child)."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    import resource  # POSIX only; atheris runs on Linux and macOS
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024  # KiB on Linux
 #: A restart with less time left than this is not worth its start-up cost.
 MIN_RUN_S = 2
 
@@ -184,6 +209,7 @@ def _libfuzzer_args(c: _Campaign, *, worker: int, corpus: Path, dict_path: Path,
         f"-dict={dict_path}",
         f"-artifact_prefix={c.crash_dir}{os.sep}worker{worker}-",
         f"-timeout={INPUT_TIMEOUT_S}",
+        f"-rss_limit_mb={rss_limit_mb(starter_peak_mb=_own_peak_mb())}",
         f"-report_slow_units={10 ** 6}",  # no slow-unit-* files among the crashes
         "-print_final_stats=1",
         *SCHEDULE,
@@ -440,7 +466,8 @@ def _merge(c: _Campaign, *, work: Path, corpus: Path, dest: Path, max_len: int, 
     merged.mkdir()
     sources = [str(d) for d in (dest, corpus) if d.is_dir() and any(d.iterdir())]
     lf_args = ["-merge=1", f"-merge_control_file={state / 'merge.ctl'}", f"-max_len={max_len}",
-               f"-timeout={INPUT_TIMEOUT_S}", str(merged), *sources]
+               f"-timeout={INPUT_TIMEOUT_S}", f"-rss_limit_mb={rss_limit_mb(starter_peak_mb=_own_peak_mb())}",
+               str(merged), *sources]
     run = _run_child(c, -1, state, lf_args, echo, 3600)
     if run.returncode != 0:
         c.failure = f"merging the corpus failed (exit status {run.returncode}); run with --verbose to see why"
