@@ -49,7 +49,7 @@ SPANS = _spans(SMALL)
 
 def _broken(record: int) -> bytes:
     """small.traj with record ``record``'s payload starting with a tag of wire type 7 (no such type)."""
-    start, end = SPANS[record]
+    start = SPANS[record][0]
     return SMALL[:start + 24] + b"\x0f" + SMALL[start + 25:]
 
 

@@ -21,8 +21,8 @@ from recspec.reference.nanover import (
 from recspec.report import FileReport, Finding
 
 from .._plugin import cross_check_within, decode_error_json, dump_json_stream, malformed_from
-from ._rules import RULES_BY_ID
 from ._check import check_stream, detect_kind
+from ._rules import RULES_BY_ID
 
 __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "check", "dump"]
 

@@ -49,8 +49,8 @@ from recspec.report import FileReport, Finding, Severity
 
 from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, read_in_memory, stream_for, unread
-from .._plugin import RUN_SAMPLE_FROM
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from .._plugin import RUN_SAMPLE_FROM
 from .._sink import add_late_findings
 from . import _tag_known
 
@@ -352,11 +352,12 @@ MALFORMED_WHY = (f"since in a run of more than {RUN_SAMPLE_FROM} files a malform
 
 def _malformed_tail(data: bytes, start: int, kind: Kind) -> _sample.Sample | None:
     """The header and every framed record that ends past ``start`` (the one holding it, and those after it),
-    each record as the default sample leaves it out (over XCHECK_MAX_VALUES); ``None`` where that is every
+    but a record over XCHECK_MAX_VALUES, which the default sample leaves out too; ``None`` where that is every
     record, or none (``start`` in the header or past the records), or the header is not NanoVer's, or the file
     is above SAMPLE_ABOVE (whose default sample reads fewer records than this could): the file is then read as
     any other file."""
-    if start < HEADER_SIZE or len(data) > SAMPLE_ABOVE or data[:8] != MAGIC.to_bytes(8, "little") or len(data) < HEADER_SIZE:
+    if (start < HEADER_SIZE or not HEADER_SIZE <= len(data) <= SAMPLE_ABOVE
+            or data[:8] != MAGIC.to_bytes(8, "little")):
         return None
     spans = list(_record_spans(data))
     first = next((i for i, (_, end) in enumerate(spans) if end > start), None)
