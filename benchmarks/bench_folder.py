@@ -23,7 +23,11 @@ parent: the walk, the batches, receiving and spooling the results, the table) an
   the parent's serial share allows however many cores there are (the parent is one core).
 
 The tables of a configuration's runs at every ``-j`` must be byte-identical (checked; a difference
-is an error). Every file is read once before the runs, so the figures are CPU, not disk.
+is an error). Every file is read once before the runs, so the figures are CPU, not disk. The runs get a
+bytecode cache under the work folder, as an installed package has (pip compiles it on install), even where
+the machine sets PYTHONDONTWRITEBYTECODE: without one each run compiles recspec's modules from source
+first, about 0.2 s of CPU, 20 us a file of the 10,000 (``--no-bytecode-cache`` runs them as this
+environment has it; ``bench_ratios.py`` does the same for its whole-process rows).
 
     python benchmarks/bench_folder.py                      # 10,000 mixed, 100,000 raSkat files
     python benchmarks/bench_folder.py --quick              # 2,000 mixed, 10,000 raSkat, one round
@@ -49,7 +53,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_raskat_signal import write_tree  # noqa: E402  (sits next to this file)
+from bench_raskat_signal import write_tree  # noqa: E402  (both sit next to this file)
+from bench_ratios import bytecode_env  # noqa: E402
 
 #: Runs `recspec ARGS` in this (fresh) process and writes, as JSON to the file named first, the
 #: process's own CPU time and its children's (the workers, joined before main returns).
@@ -112,7 +117,8 @@ def warm(folder: Path) -> None:
             p.read_bytes()
 
 
-def run_once(python: str, folder: Path, jobs: int, cross_check: bool, table: Path) -> dict[str, Any]:
+def run_once(python: str, folder: Path, jobs: int, cross_check: bool, table: Path,
+             env: dict[str, str] | None = None) -> dict[str, Any]:
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
         stats = Path(tmp.name)
     cmd = [python, "-c", _LAUNCHER, str(stats), "check", "-j", str(jobs), str(folder)]
@@ -122,7 +128,7 @@ def run_once(python: str, folder: Path, jobs: int, cross_check: bool, table: Pat
     with table.open("wb") as out:
         # run from the table's folder: ``python -c`` puts its working folder first on the import path, so a
         # checkout as the working folder would lend its ``recspec/`` to every interpreter timed
-        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True, cwd=table.parent)
+        proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True, cwd=table.parent, env=env)
     wall = time.perf_counter() - start
     try:
         got = json.loads(stats.read_text())
@@ -152,6 +158,10 @@ def main(argv: list[str] | None = None) -> int:
                          "(e.g. before=/tmp/before/.venv/bin/python; repeatable; default: this interpreter, "
                          "labelled now)")
     ap.add_argument("--out", type=Path, default=HERE / "out", help="folder for the JSON result")
+    ap.add_argument("--no-bytecode-cache", action="store_true",
+                    help="run recspec as this environment has it (by default each run gets a bytecode cache "
+                         "under the work folder, as an installed package has, even where "
+                         "PYTHONDONTWRITEBYTECODE is set: otherwise every run compiles recspec first)")
     args = ap.parse_args(argv)
     if args.quick:
         args.mixed, args.raskat, args.repeat = min(args.mixed, 2_000), min(args.raskat, 10_000), 1
@@ -173,6 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         folders[name] = folder
         print(f"{name}: {count_files(folder):,} files, {nbytes / 1e6:.1f} MB in {folder}")
 
+    env = None if args.no_bytecode_cache else bytecode_env(work / "pycache")
+    print("runs: " + ("as this environment has it" + (" (PYTHONDONTWRITEBYTECODE: each compiles recspec first)"
+                                                     if os.environ.get("PYTHONDONTWRITEBYTECODE") else "")
+                      if env is None else f"with a bytecode cache in {work / 'pycache'}"))
     pythons = dict(p.split("=", 1) for p in args.python) or {"now": sys.executable}
     configs = [(label, name, mode, j) for name in folders for mode in modes for j in jobs for label in pythons]
     runs: dict[tuple[str, str, str, int], list[dict[str, Any]]] = {c: [] for c in configs}
@@ -180,12 +194,17 @@ def main(argv: list[str] | None = None) -> int:
     loads: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         table = Path(tmp) / "table.txt"
+        if env is not None:  # the cache written first by an untimed run over a part of each folder
+            for python in pythons.values():
+                for folder in folders.values():
+                    part = min((d for d in folder.iterdir() if d.is_dir()), default=folder)
+                    run_once(python, part, 1, True, table, env)
         for rnd in range(args.repeat):
             load = Path("/proc/loadavg").read_text().strip() if Path("/proc/loadavg").exists() else "?"
             loads.append(load)
             print(f"round {rnd + 1}/{args.repeat}, load {load}", flush=True)
             for label, name, mode, j in configs:
-                got = run_once(pythons[label], folders[name], j, mode == "default", table)
+                got = run_once(pythons[label], folders[name], j, mode == "default", table, env)
                 runs[(label, name, mode, j)].append(got)
                 tables.setdefault((label, name, mode), set()).add(hashlib.sha256(table.read_bytes()).hexdigest())
                 if "stderr_tail" in got:
@@ -220,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
           "NO: " + ", ".join(f"{c} {n} {m}" for (c, n, m), h in tables.items() if len(h) > 1)))
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "folder.json").write_text(json.dumps(
-        {"cpus": cores, "loads": loads, "load_after": load_after, "runs": results, "tables_identical": same},
+        {"cpus": cores, "loads": loads, "load_after": load_after, "runs": results, "tables_identical": same,
+         "bytecode_cache": None if env is None else env["PYTHONPYCACHEPREFIX"]},
         indent=2) + "\n")
     if args.workdir is None:
         shutil.rmtree(work, ignore_errors=True)

@@ -11,16 +11,17 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
 from recspec.errors import DecodeError
-from recspec.report import SAMPLED_OUT, FileReport, Verdict
+from recspec.report import SAMPLED_OUT, FileReport, Severity, Verdict
 
 __all__ = ["QUIET_COLLECTOR_SIZE", "RUN_SAMPLE", "RUN_SAMPLE_FROM", "cross_check_within", "decode_error_json",
-           "dump_json_stream", "run_sampled_out"]
+           "dump_json_stream", "malformed_from", "run_sampled_out"]
 
 #: The default cross-check in a long run. In a `recspec check` run of more than RUN_SAMPLE_FROM files
 #: (counted over the whole walk, before --shard keeps its part: ``check``'s ``run_files``), the second reading of a
 #: file costs several times its check (about 1.5 ms a small file against 0.5 ms), so it reads about one
 #: file in RUN_SAMPLE, those whose path (as the report shows it) has a CRC-32 of 0 modulo RUN_SAMPLE, and
-#: every file the check found malformed (where the two readers are likeliest to disagree). The choice
+#: every file the check found malformed (where the two readers are likeliest to disagree: one that the hash did
+#: not pick is read from where the check found it malformed, where its format has units, ``malformed_from``). The choice
 #: depends only on the path, the verdict and the run's size, so a rerun, any -j and any --shard pick the
 #: same files. A file named alone, a run of few files, the Python API (no run) and `--cross-check full`
 #: cross-check every file. Every built-in format follows this rule (``FormatExamples.run_sample``).
@@ -34,6 +35,27 @@ def run_sampled_out(report: FileReport, run_files: int | None) -> bool:
     if run_files is None or run_files <= RUN_SAMPLE_FROM or report.verdict is Verdict.MALFORMED:
         return False
     return zlib.crc32(os.fsencode(report.path)) % RUN_SAMPLE != 0
+
+
+def malformed_from(report: FileReport, run_files: int | None, rules: Mapping[str, Any]) -> int | None:
+    """Where the default cross-check of a malformed file in a long run starts reading units, or ``None`` to
+    read the file as any other (see RUN_SAMPLE).
+
+    A malformed file is in a long run's sample because the two readers are likeliest to disagree where the
+    check found it malformed; the units before that point passed the check, as the units of a valid file do,
+    and a valid file's are read in 1 file in RUN_SAMPLE. So a malformed file that the path's hash did not pick
+    is read from its first finding of a structural rule (``rules``: the format's rules by id, the rule an
+    error under the report's profile), which a format with units maps to the unit that holds it. ``None``
+    outside a long run, for a file the hash picked, for a file that is not malformed, and for one whose
+    structural findings have no offset (a structural error the check forced, such as a header it could not
+    read)."""
+    if (run_files is None or run_files <= RUN_SAMPLE_FROM or report.verdict is not Verdict.MALFORMED
+            or zlib.crc32(os.fsencode(report.path)) % RUN_SAMPLE == 0):
+        return None
+    offsets = [f.offset for f in report.findings
+               if f.offset is not None and (r := rules.get(f.rule)) is not None and r.structural
+               and r.level(report.profile) is Severity.ERROR]
+    return min(offsets) if offsets else None
 
 
 #: The cross-check of a file of at most this many bytes runs with the garbage collector off (then back on). The

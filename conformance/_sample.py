@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import and_, lt, mul
 
-__all__ = ["Sample", "choose", "chosen_indices", "cut", "cut_chosen", "evidence", "is_chosen"]
+__all__ = ["AS_MUCH_AS_THE_CHECK", "Sample", "choose", "chosen_indices", "cut", "cut_chosen", "evidence", "is_chosen"]
 
 _GOLDEN = 0x9E3779B1  # Knuth's multiplicative hash constant (2^32 / phi)
 
@@ -242,10 +242,14 @@ def cut_chosen(data: bytes, header_end: int, chosen: Iterator[tuple[int, int, in
     return Sample(b"".join(parts), i + 1, taken, runs, left)
 
 
+#: Why the default cross-check reads a sample (``evidence``'s ``why``).
+AS_MUCH_AS_THE_CHECK = "so the second reading costs about as much as the check"
+
+
 def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str, *, ends: bool = True,
-             which: str | None = None) -> str:
+             which: str | None = None, why: str = AS_MUCH_AS_THE_CHECK) -> str:
     """The report's ``evidence.cross_check`` for a sampled reading (``which``: what the sample takes, where the
-    format says more than ``ends`` does)."""
+    format says more than ``ends`` does; ``why``: why it reads a sample)."""
     if sample.left_out:  # over the cross-check's budget per unit: said first, it is what was not compared
         outcome += (f"; {sample.left_out:,} {unit}(s) left out, each above the cross-check's budget "
                     f"(the check reports them)")
@@ -255,6 +259,5 @@ def evidence(sample: Sample, size: int, unit: str, stride: int, outcome: str, *,
         which = (f"the header, the first and last {unit} and about 1 in {stride}" if ends
                  else f"the header and about 1 {unit} in {stride} (the last when the hash chose none)")
     return (f"kaitai: {outcome} on a sample of {sample.chosen:,} of {sample.units:,} {unit}s "
-            f"({len(sample.data):,} of {size:,} bytes: {which}, so the second reading costs about as much "
-            f"as the check; --cross-check full reads every byte)")
+            f"({len(sample.data):,} of {size:,} bytes: {which}, {why}; --cross-check full reads every byte)")
 

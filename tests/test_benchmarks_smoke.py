@@ -33,8 +33,8 @@ def test_parallel_benchmark_runs_and_reports(tmp_path: Path) -> None:
 
 def test_folder_benchmark_builds_its_folders_and_measures_the_parent(tmp_path: Path) -> None:
     """bench_folder.py on tiny folders: the mixed folder holds the corpus's seeds copied to the size asked
-    (not corpus/real), every configuration runs, the tables are identical at every -j, and the parent's and
-    the workers' CPU are read."""
+    (not corpus/real), every configuration runs, the tables are identical at every -j, the parent's and
+    the workers' CPU are read, and the runs have a bytecode cache."""
     import json
 
     work = tmp_path / "work"
@@ -47,6 +47,9 @@ def test_folder_benchmark_builds_its_folders_and_measures_the_parent(tmp_path: P
     assert len(list((work / "raskat-300").rglob("*.sig"))) == 300
     got = json.loads((tmp_path / "out" / "folder.json").read_text())
     assert got["tables_identical"] is True
+    # the runs read recspec's modules from a bytecode cache under the work folder, as an installed package does
+    assert got["bytecode_cache"] == str(work / "pycache")
+    assert list((work / "pycache").rglob("pipeline*.pyc"))
     runs = {(r["folder"], r["mode"], r["jobs"]): r for r in got["runs"]}
     assert set(runs) == {(f, m, j) for f in ("mixed", "raskat") for m in ("default", "no-cross-check") for j in (1, 2)}
     for (folder, mode, jobs), r in runs.items():

@@ -20,8 +20,9 @@ from recspec.reference.nanover import (
 )
 from recspec.report import FileReport, Finding
 
-from .._plugin import cross_check_within, decode_error_json, dump_json_stream
+from .._plugin import cross_check_within, decode_error_json, dump_json_stream, malformed_from
 from ._check import check_stream, detect_kind
+from ._rules import RULES_BY_ID
 
 __all__ = ["KAITAI", "MAX_CROSS_CHECK_SIZE", "check", "dump"]
 
@@ -41,8 +42,12 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         assert report.variant is not None
         f.seek(0)
         xprogress = None if progress is None else (lambda done, total: progress(done, total, "cross-check"))
-        # cross_check is True (the default: a sample of the units) or "full" (every byte)
-        cross_check_report(f, report, Kind(report.variant), size, progress=xprogress, full=cross_check == "full")
+        # cross_check is True (the default: a sample of the units) or "full" (every byte); a malformed file in a
+        # long run is read from the record the check found malformed (conformance/_plugin.py malformed_from)
+        full = cross_check == "full"
+        start = None if full else malformed_from(report, run_files, RULES_BY_ID)
+        cross_check_report(f, report, Kind(report.variant), size, progress=xprogress, full=full,
+                           malformed_from=start)
 
     cross_check_within(report, enabled=bool(cross_check) and report.variant is not None, size=size,
                        limit=cross_check_limit, run=run, sampled=cross_check is True, run_files=run_files)

@@ -50,6 +50,7 @@ from recspec.report import FileReport, Finding, Severity
 from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, Divergence, read_in_memory, stream_for, unread
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from .._plugin import RUN_SAMPLE_FROM
 from .._sink import add_late_findings
 from . import _tag_known
 
@@ -342,13 +343,44 @@ def _over_budget(data: bytes, start: int, end: int, kind: Kind) -> bool:
     return False
 
 
+#: What a long run's malformed file's sample takes (``evidence.cross_check``; ``_malformed_tail``).
+MALFORMED_SAMPLE = "the header and every record from the one the check found malformed"
+#: ... and why (a long run's malformed file that the path's hash did not pick: conformance/_plugin.py malformed_from)
+MALFORMED_WHY = (f"since in a run of more than {RUN_SAMPLE_FROM} files a malformed file is cross-checked where it is "
+                 "malformed, and the records before that passed the check")
+
+
+def _malformed_tail(data: bytes, start: int, kind: Kind) -> _sample.Sample | None:
+    """The header and every framed record that ends past ``start`` (the one holding it, and those after it),
+    but a record over XCHECK_MAX_VALUES, which the default sample leaves out too; ``None`` where that is every
+    record, or none (``start`` in the header or past the records), or the header is not NanoVer's, or the file
+    is above SAMPLE_ABOVE (whose default sample reads fewer records than this could): the file is then read as
+    any other file."""
+    if (start < HEADER_SIZE or not HEADER_SIZE <= len(data) <= SAMPLE_ABOVE
+            or data[:8] != MAGIC.to_bytes(8, "little")):
+        return None
+    spans = list(_record_spans(data))
+    first = next((i for i, (_, end) in enumerate(spans) if end > start), None)
+    if first is None or first == 0:
+        return None
+    chosen = ((i, s, e) for i, (s, e) in enumerate(spans) if i >= first)
+    return _sample.cut_chosen(data, HEADER_SIZE, chosen,
+                              leave_out=lambda s, e: _over_budget(data, s, e, kind))
+
+
 def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
-                       progress: Callable[[int, int], None] | None = None, *, full: bool = False) -> None:
+                       progress: Callable[[int, int], None] | None = None, *, full: bool = False,
+                       malformed_from: int | None = None) -> None:
     """Add NANOVER-XCHECK-001 findings and ``evidence.cross_check`` to a report: every record
-    with ``full``, else a sample (``conformance/_sample.py``)."""
+    with ``full``, else a sample (``conformance/_sample.py``). ``malformed_from``: the offset of a long
+    run's malformed file's first structural finding (``conformance/_plugin.py`` ``malformed_from``): the
+    sample is the header and every record from the one that holds it (or ends past it)."""
     data = f.read()
     sample = None
-    if data[:8] == MAGIC.to_bytes(8, "little") and len(data) >= HEADER_SIZE:
+    tail = _malformed_tail(data, malformed_from, kind) if malformed_from is not None and not full else None
+    if tail is not None:
+        sample = tail
+    elif data[:8] == MAGIC.to_bytes(8, "little") and len(data) >= HEADER_SIZE:
         every = full or len(data) <= SAMPLE_ABOVE
         chosen = _sample.choose(_record_spans(data), 1 if every else SAMPLE_STRIDE, len(data), ends=False)
         if not every:
@@ -378,9 +410,11 @@ def cross_check_report(f: BinaryIO, report: FileReport, kind: Kind, size: int,
         report.evidence["cross_check"] = (
             f"kaitai: {outcome}" if sample is None
             else _sample.evidence(sample, len(data), "record", SAMPLE_STRIDE, outcome, ends=False,
-                                  which=f"the header and about 1 record in {SAMPLE_STRIDE} (the last when the "
-                                        f"hash chose none), as long as they hold at most 1 byte in "
-                                        f"{SAMPLE_BUDGET} of the file's"))
+                                  which=MALFORMED_SAMPLE if tail is not None
+                                  else f"the header and about 1 record in {SAMPLE_STRIDE} (the last when the "
+                                       f"hash chose none), as long as they hold at most 1 byte in "
+                                       f"{SAMPLE_BUDGET} of the file's",
+                                  why=MALFORMED_WHY if tail is not None else _sample.AS_MUCH_AS_THE_CHECK))
     if progress is not None:
         progress(size, size)
 
