@@ -284,3 +284,120 @@ def test_a_new_keys_utf8_check_is_the_real_parses(key: bytes) -> None:
     assert (msg is not None) == (name is not None)
     if msg is not None:
         assert list(msg.changed_keys.fields) == [name]
+
+
+# --- the ends template: the repeated first and last entries, the ones between framed -------------------------
+
+
+def _interaction(rng: random.Random, particles: int) -> dict[str, Any]:
+    return {"type": "spring", "particles": [float(rng.randrange(99)) for _ in range(particles)]}
+
+
+def _session_update(rng: random.Random, between: dict[str, Any]) -> bytes:
+    """An update as the writers send them: two avatars first and a counter last (the keys sort so), and
+    ``between`` in the middle."""
+    changes: dict[str, Any] = {"avatar.a": _renumbered(_AVATAR, rng), "avatar.b": _renumbered(_AVATAR, rng)}
+    changes.update(between)
+    changes["zz.index"] = rng.uniform(0, 99)
+    return encode_state_update(StateUpdate(changes))
+
+
+def _wire_entries(payload: bytes) -> list[bytes]:
+    """The map entries of an update's one changed_keys field, in the wire's order."""
+    _, at = read_varint(payload, 1, len(payload))
+    parts = []
+    while at < len(payload):
+        n, start = read_varint(payload, at + 1, len(payload))
+        parts.append(payload[start:start + n])
+        at = start + n
+    return parts
+
+
+def _no_parse() -> Any:
+    raise AssertionError("the skeleton parse was used")
+
+
+def test_an_update_whose_middle_changes_length_is_proved_by_its_ends_without_a_parse() -> None:
+    """After two updates of the same first and last entries, an update whose middle entry has a length
+    never seen at that key is framed and proved without the skeleton parse, its keys in the wire's order;
+    fails before the ends template (every update whose length changes took the parse)."""
+    rng = random.Random(3)
+    entries = StateEntries()
+    held: set[str] = set()
+    for particles in (1, 2, 1, 2):  # each interaction length alone, then by the value shapes
+        payload = _session_update(rng, {"interaction.x": _interaction(rng, particles)})
+        assert entries.judge(payload, held) is not None
+        held |= {"avatar.a", "avatar.b", "interaction.x", "zz.index"}
+    entries._new = _no_parse  # type: ignore[assignment]
+    for between in ({"interaction.x": _interaction(rng, 5)}, {}, {"interaction.x": None, "scene": [1.0, 2.0]},
+                    {"interaction.x": _interaction(rng, 2), "interaction.y": _interaction(rng, 1)}):
+        payload = _session_update(rng, between)  # (a new key between the ends is proved alone, without it)
+        got = entries.judge(payload, held)
+        assert got is not None and list(got) == [e[2:2 + e[1]].decode() for e in _wire_entries(payload)]
+        assert got == {k: (None if between.get(k, 0) is None else True) for k in got}
+        held |= {k for k, v in got.items() if v is not None}
+        held -= {k for k, v in got.items() if v is None}
+
+
+@pytest.mark.parametrize("odd", [
+    # the middle entry's length as an overlong varint, its tag another field's, or the key of an end's entry
+    lambda mid, end: b"\x0a" + encode_varint(len(mid))[:-1] + bytes([encode_varint(len(mid))[-1] | 0x80, 0]) + mid,
+    lambda mid, end: b"\x12" + encode_varint(len(mid)) + mid,
+    lambda mid, end: b"\x0a" + encode_varint(len(end)) + end,
+    # an unknown field (15, varint) between the entries, a deletion of a key the state does not hold,
+    # an entry left without its value (a Value of no kind)
+    lambda mid, end: b"\x78\x01",
+    lambda mid, end: b"\x0a" + encode_varint(len(_entry("gone", None))) + _entry("gone", None),
+    lambda mid, end: b"\x0a" + encode_varint(2 + mid[1]) + mid[:2 + mid[1]],
+])
+def test_deviations_between_the_ends_give_the_record_paths_reports(odd: Any) -> None:
+    """Updates that make an ends template, then one whose ends repeat it and whose middle deviates: the record
+    path's reports, and no proof by the ends."""
+    rng = random.Random(5)
+    shaped = [_session_update(rng, {"interaction.x": _interaction(rng, n)}) for n in (1, 2, 1, 2)]
+    entries = StateEntries()
+    assert all(entries.judge(p, {"interaction.x"}) is not None for p in shaped)
+    assert entries._ends is not None
+    # the next update's wire bytes with its middle entry replaced by the deviation
+    parts = _wire_entries(_session_update(rng, {"interaction.x": _interaction(rng, 6)}))
+    mid = parts[2]
+    inner = b"".join(b"\x0a" + encode_varint(len(e)) + e for e in parts[:2]) + odd(mid, parts[0]) + (
+        b"\x0a" + encode_varint(len(parts[3])) + parts[3])
+    deviation = b"\x0a" + encode_varint(len(inner)) + inner
+    assert entries.judge(deviation, {"interaction.x"}) is None
+    assert_same_reports(_file([*shaped, deviation, *shaped]))
+
+
+@given(state_files(), st.integers(0, 2**32 - 1), st.sampled_from(("always", "never", "every 2nd")))
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_same_reports_whether_or_not_ends_templates_are_made(data: bytes, seed: int, policy: str) -> None:
+    """``_ends_pays`` only decides which updates an ends template proves: with templates made at every
+    chance, at none, or at every other, on generated and mutated files and on a session whose middle
+    entries come, go, change length and repeat an end's key, the reports are the record path's."""
+    chances = iter(range(1 << 30))
+    decide = {"always": lambda self: True, "never": lambda self: False,
+              "every 2nd": lambda self: next(chances) % 2 == 0}[policy]
+    rng = random.Random(seed)
+    session = [_session_update(rng, between) for between in (
+        {}, {"interaction.x": _interaction(rng, 1)}, {"interaction.x": _interaction(rng, 3)},
+        {"interaction.x": _interaction(rng, 2), "scene": 1.0}, {"interaction.x": None},
+        {"interaction.x": None}, {"avatar.a": 2.0}, {"zz.index": 1.0}, {})]
+    pays = StateEntries._ends_pays
+    StateEntries._ends_pays = decide  # type: ignore[method-assign]
+    try:
+        for blob in (data, mutate(data, 1 << 16, seed), _file(session), mutate(_file(session), 1 << 16, seed)):
+            assert_same_reports(blob)
+    finally:
+        StateEntries._ends_pays = pays  # type: ignore[method-assign]
+
+
+def test_a_length_is_read_only_in_its_shortest_form() -> None:
+    """``_shortest_length`` reads every length the encoder writes, up to 3 bytes, and refuses an overlong
+    form, a fourth byte and a cut varint."""
+    from recspec.conformance.nanover._entries import _shortest_length
+
+    for n in (0, 1, 0x7F, 0x80, 0x3FFF, 0x4000, 0x1FFFFF):
+        assert _shortest_length(b"\x00" + encode_varint(n) + b"\x05", 1) == (n, 1 + len(encode_varint(n)))
+    for odd in (b"\x81\x00", b"\x80\x80\x00", b"\x80\x80\x80\x01", b"\x80", b"\xff\xff"):
+        with pytest.raises(IndexError):
+            _shortest_length(odd, 0)

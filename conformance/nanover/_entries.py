@@ -42,6 +42,16 @@ entries proved by a shape (same length, same bytes elsewhere, no deletion) is
 proved by one masked comparison of the whole payload: each entry is then at the
 same place and matches the same shape.
 
+Most updates are proved by their *ends*: an ends template, made from two updates in a row proved entry by
+entry, holds the wire bytes (tag, shortest length, contents) of the first entries and of the last ones that
+repeat (the same keys at the same places and lengths in both, each matching its key's last shape), with the
+numbers of their shapes masked out: avatars at the start, counters at the end. A payload whose one
+``changed_keys`` field (``0a``, a shortest length, filling the payload) starts and ends with those bytes but for
+the numbers holds those entries, each at its place and matching its shape; the bytes between are framed here,
+each entry ``0a`` and a shortest length, filling them exactly (so the tail starts at an entry's start, and the
+payload is the skeleton's canonical encoding), and those entries (interactions that come, go and change length)
+are proved as above. The keys are in the wire's order, and a key twice takes the record path.
+
 The rules read of an update its keys, which are deletions (a null value), and
 whether a Value of no kind is anywhere in it (NANOVER-PROTO-005). :meth:`judge`
 returns the keys with their deletions only when the update has no PROTO-005 finding
@@ -165,8 +175,8 @@ MAX_TEMPLATES = 4096
 class StateEntries:
     """The keys and value shapes proved so far in a state walk (module docstring); :meth:`judge` one update."""
 
-    __slots__ = ("_builds", "_chances", "_hits", "_last", "_last_size", "_lengths_kept", "_names", "_new",
-                 "_shapes")
+    __slots__ = ("_alone_proofs", "_builds", "_chances", "_ends", "_ends_builds", "_ends_chances", "_ends_hits",
+                 "_ends_prev", "_hits", "_last", "_last_size", "_lengths_kept", "_names", "_new", "_shapes")
 
     def __init__(self) -> None:
         self._new = _skeleton_class()
@@ -183,6 +193,13 @@ class StateEntries:
         self._last: tuple[int, int, int, dict[str, Any]] | None = None
         # record templates made, updates they proved, chances to make one (``_template_pays``)
         self._builds = self._hits = self._chances = 0
+        # the ends template (_ends_template) of the last update it was made from, or None; and its counts as
+        # the record templates' (``_ends_pays``)
+        self._ends: tuple[Any, ...] | None = None
+        self._ends_builds = self._ends_hits = self._ends_chances = 0
+        self._alone_proofs = 0  # entries proved alone so far (an ends template is made of none)
+        # the entries of the last update proved entry by entry with none proved alone (``_ends_template``)
+        self._ends_prev: list[bytes] | None = None
 
     def judge(self, payload: bytes, held: Container[str]) -> dict[str, Any] | None:
         """The update's keys, each ``None`` (a deletion) or :data:`KEPT`, when the payload is proved
@@ -193,6 +210,13 @@ class StateEntries:
         if last is not None and len(payload) == last[0] and int.from_bytes(payload, "little") & last[1] == last[2]:
             self._hits += 1
             return last[3]
+        ends = self._ends
+        if ends is not None:
+            by_ends = self._judge_by_ends(payload, held, ends)
+            if by_ends is not None:
+                self._ends_hits += 1
+                self._last_size = len(payload)
+                return by_ends
         msg = self._new()
         try:
             msg.ParseFromString(payload)
@@ -209,6 +233,115 @@ class StateEntries:
         if len(payload) != inner + 4 - (inner < 0x80) - (inner < 0x4000):
             return None
         changes: dict[str, Any] = {}
+        alone = self._alone_proofs
+        if not self._entries(entries, held, changes):
+            return None
+        # a key twice: the real parse's map keeps the last, and the record path says what follows
+        if len(changes) != n:
+            return None
+        if len(payload) == self._last_size and None not in changes.values() and self._template_pays():
+            self._builds += 1
+            self._last = self._record_template(payload, entries, changes)
+        self._last_size = len(payload)
+        # an update with an entry proved alone (the first of a recording: the whole state, most keys new) is
+        # no model of the next ones; an update of keys that had shapes is
+        if alone == self._alone_proofs:
+            prev, self._ends_prev = self._ends_prev, entries
+            if prev is not None and self._ends_pays():
+                self._ends_builds += 1
+                self._ends = self._ends_template(prev, entries)
+        return changes
+
+    def _judge_by_ends(self, payload: bytes, held: Container[str], ends: tuple[Any, ...]) -> dict[str, Any] | None:
+        """``judge`` of a payload whose first and last entries repeat those of ``ends`` (``_ends_template``)
+        but for the numbers of their shapes: the entries between them are framed here and proved one by
+        one; ``None`` when the payload is not of that form or an entry between is not proved."""
+        head_size, head_mask, head_want, head_keys, tail_size, tail_mask, tail_want, tail_keys = ends
+        from_bytes = int.from_bytes
+        try:
+            # one changed_keys field (0a, a shortest length) that fills the payload
+            if payload[0] != 0x0A:
+                return None
+            inner, at = _shortest_length(payload, 1)
+            end = len(payload) - tail_size
+            if at + inner != len(payload) or end < at + head_size:
+                return None
+            if (from_bytes(payload[at:at + head_size], "little") & head_mask != head_want
+                    or from_bytes(payload[end:], "little") & tail_mask != tail_want):
+                return None
+            # the entries between, each 0a and a shortest length, filling the bytes between the ends exactly
+            middle: list[bytes] = []
+            pos = at + head_size
+            while pos < end:
+                if payload[pos] != 0x0A:
+                    return None
+                n, pos = _shortest_length(payload, pos + 1)
+                middle.append(payload[pos:pos + n])
+                pos += n
+            if pos != end:
+                return None
+        except IndexError:
+            return None
+        # the keys in the wire's order, as the entry by entry path gives them
+        changes = dict(head_keys)
+        if not self._entries(middle, held, changes):
+            return None
+        changes.update(tail_keys)
+        if len(changes) != len(head_keys) + len(middle) + len(tail_keys):  # a key twice: the record path's
+            return None
+        return changes
+
+    def _ends_pays(self) -> bool:
+        """Whether to make an ends template after an update proved entry by entry: as ``_template_pays``,
+        while the ends templates have proved at least three updates each (past the first), else at every
+        ``_TEMPLATE_RETRY``-th chance. Which updates it proves changes no report."""
+        self._ends_chances += 1
+        return (self._ends_builds < 2 or self._ends_hits >= 3 * (self._ends_builds - 1)
+                or self._ends_chances % _TEMPLATE_RETRY == 0)
+
+    def _ends_template(self, prev: list[bytes], entries: list[bytes]) -> tuple[Any, ...] | None:
+        """The ends template of an update that :meth:`judge` proved entry by entry (``entries`` in the
+        wire's order), after the update ``prev`` it proved so before: the longest run of first entries,
+        and of last entries after those, that each match their key's last shape and have the key and the
+        length of the entry at the same place in ``prev`` (the entries that repeat; those that come and go
+        or change length, between them, are framed and proved one by one), as (bytes, mask, masked bytes,
+        keys) of each run's wire bytes (each entry's tag, shortest length and contents; the mask clears
+        the numbers of the shapes). ``None`` when no entry repeats at either end."""
+        names = self._names.get
+        from_bytes = int.from_bytes
+        runs: list[list[Any]] = [[], []]  # the head's entries, then the tail's (reversed)
+        most = min(len(prev), len(entries))
+        for run, pairs in ((runs[0], zip(prev, entries)), (runs[1], zip(reversed(prev), reversed(entries)))):
+            for before, e in pairs:
+                if len(runs[0]) + len(runs[1]) == most:
+                    break
+                at = 2 + e[1]
+                key = names(e[:at])
+                if (key is None or len(e) != key[1] or len(before) != len(e) or before[:at] != e[:at]
+                        or from_bytes(e, "little") & key[2] != key[3]):
+                    break
+                run.append((e, key))
+        runs[1].reverse()
+        if not runs[0] and not runs[1]:
+            return None
+        out: list[Any] = []
+        for run in runs:
+            size = mask = want = 0
+            keys: dict[str, Any] = {}
+            for e, key in run:
+                prefix = b"\x0a" + encode_varint(len(e))  # each field's tag and length, all kept
+                low = 8 * len(prefix)
+                entry_mask = key[2] << low | (1 << low) - 1
+                mask |= entry_mask << 8 * size
+                want |= (key[3] << low | from_bytes(prefix, "little")) << 8 * size
+                size += len(prefix) + len(e)
+                keys[key[0]] = KEPT
+            out += (size, mask, want, keys)
+        return tuple(out)
+
+    def _entries(self, entries: list[bytes], held: Container[str], changes: dict[str, Any]) -> bool:
+        """Each of ``entries`` proved (by its key's shape, a value shape, as a deletion or alone) and its key
+        put in ``changes``; ``False`` at the first that is not."""
         keys = self._names.get
         shapes_of = self._shapes.get
         from_bytes = int.from_bytes
@@ -231,15 +364,15 @@ class StateEntries:
                         changes[name] = KEPT
                         continue
                 elif e[0] != 0x0A or e[1] > 0x7F or len(e) < at:
-                    return None
+                    return False
                 else:
                     try:  # a new key: its UTF-8 checked as the real parse checks a string's
                         name = e[2:at].decode()
                     except UnicodeDecodeError:
-                        return None
+                        return False
                 if e[at:] == _NULL_FIELD:  # a deletion (Value{null_value: NULL_VALUE}, as upb writes it)
                     if name not in held:
-                        return None
+                        return False
                     changes[name] = None
                     continue
                 if shapes := shapes_of(len(e) - at):
@@ -261,21 +394,14 @@ class StateEntries:
                         continue
                 kept = self._alone(head, e)
                 if kept is None:
-                    return None
+                    return False
                 name, value = kept
                 if value is None and name not in held:
-                    return None
+                    return False
                 changes[name] = value
         except IndexError:
-            return None
-        # a key twice: the real parse's map keeps the last, and the record path says what follows
-        if len(changes) != n:
-            return None
-        if len(payload) == self._last_size and None not in changes.values() and self._template_pays():
-            self._builds += 1
-            self._last = self._record_template(payload, entries, changes)
-        self._last_size = len(payload)
-        return changes
+            return False
+        return True
 
     def _template_pays(self) -> bool:
         """Whether to make a record template at this chance. One costs about as much as proving three
@@ -311,6 +437,7 @@ class StateEntries:
     def _alone(self, head: bytes, entry: bytes) -> tuple[str, Any] | None:
         """(key, None or KEPT) of one entry proved alone with no PROTO-005 finding, else ``None``.
         Its key is kept, and a kept value becomes a value shape."""
+        self._alone_proofs += 1
         inner = b"\x0a" + encode_varint(len(entry)) + entry
         msg = parse_clean(b"\x0a" + encode_varint(len(inner)) + inner, "state")
         if msg is None:
@@ -346,6 +473,24 @@ class StateEntries:
                 self._lengths_kept = 0
             key = self._names[head] = [name, -1, 0, 0, {}]
         return key
+
+
+def _shortest_length(buf: bytes, at: int) -> tuple[int, int]:
+    """(value, offset after) of the length varint at ``at`` when it is written in its fewest bytes and
+    takes at most 3 (every length below ``CLEAN_MAX_PAYLOAD``, 2^19, does); ``IndexError`` otherwise, and
+    past the end of ``buf``."""
+    b = buf[at]
+    if b < 0x80:
+        return b, at + 1
+    c = buf[at + 1]
+    if c < 0x80:
+        if c == 0:  # an overlong form
+            raise IndexError(at)
+        return b & 0x7F | c << 7, at + 2
+    d = buf[at + 2]
+    if d == 0 or d >= 0x80:
+        raise IndexError(at)
+    return b & 0x7F | (c & 0x7F) << 7 | d << 14, at + 3
 
 
 def value_has_unset(v: Any) -> bool:
