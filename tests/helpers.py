@@ -83,6 +83,15 @@ def carla_packets(data: bytes) -> list[tuple[int, int, int]]:
     return out
 
 
+def case_file(tmp_path: Path, case: Any, name: str = "case.json") -> Path:
+    """``case`` (a case document, or anything else JSON holds) written as JSON to ``tmp_path / name``."""
+    import json
+
+    path = tmp_path / name
+    path.write_text(json.dumps(case))
+    return path
+
+
 def run_cli(*args: str) -> tuple[int, str, str]:
     """``recspec ARGS`` in this process: (exit code, stdout, stderr); argparse's usage errors included."""
     import io
