@@ -2,7 +2,7 @@
 docs/formats/raskat-signal.md: a v2 body by the reference's encoder from a ``SignalV2`` changed field by field,
 a v3/v4 body (u16 version word, then the MessagePack fields) with each field packed by the ``msgpack``
 package (PyPI), which also gives each field's offset. ``findings`` checks a body and lists its value findings
-as (rule, offset, length, path, actual)."""
+as (rule, offset, length, path, actual). ``xz_vli`` writes the xz container's variable-length integers."""
 
 from __future__ import annotations
 
@@ -58,3 +58,14 @@ def v2(**change: Any) -> bytes:
     base = dict(version=2, time=b"20250624100658", microseconds=5, longitude=Fixed(37, 0), latitude=Fixed(55, 0),
                 altitude=Fixed(150, 0), sample_rate=500_000, flags=0, samples=(1000, 1001))
     return encode_body(SignalV2(**{**base, **change}))
+
+
+def xz_vli(v: int) -> bytes:
+    """``v`` as the xz file format writes a variable-length integer: 7 bits a byte, low groups first, the top bit
+    set on every byte but the last."""
+    out = bytearray()
+    while True:
+        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
