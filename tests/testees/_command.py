@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from recspec.errors import DecodeError, EncodeError
+from recspec.formats import FORMATS
 
 
 def reader_main(read: Callable[[], dict]) -> int:
@@ -18,6 +19,14 @@ def reader_main(read: Callable[[], dict]) -> int:
         return 1
     print(json.dumps(case))
     return 0
+
+
+def reference_encoding(case: dict, profile: str) -> bytes:
+    """The reference encoder's file for ``case`` (Matrix-SMT's form follows ``profile``); ``EncodeError`` for a case
+    the format cannot hold."""
+    codec = FORMATS[case["format"]].load_reference()
+    extra = {"profile": profile} if case["format"] == "matrix-smt" else {}
+    return codec.encode(codec.from_case(case), variant=case["variant"], **extra)
 
 
 def writer_main(write: Callable[[dict, str], None]) -> int:
