@@ -17,7 +17,10 @@
   file, :func:`read_in_memory` makes a generated module's own substreams (the
   ``KaitaiStream(BytesIO(raw))`` of every sized field) MemoryStreams too, and
   :func:`runtime_streams` goes back to the runtime's stream for a while (to
-  compare the two).
+  compare the two);
+* :class:`KnownReading`: members of generated classes (a ``_read``, a property)
+  pointed at hand-written ones that read the same faster, with the generated
+  ones put back for a while (to compare the two).
 """
 
 from __future__ import annotations
@@ -36,8 +39,8 @@ from kaitaistruct import EndOfStreamError, InvalidArgumentError, KaitaiStream, K
 from recspec.errors import Malformed
 from recspec.formats import Divergence
 
-__all__ = ["KAITAI_INPUT_ERRORS", "KAITAI_RUNTIME_ERRORS", "Divergence", "KaitaiRejected", "MemoryStream",
-           "read_in_memory", "runtime_streams", "stack_for_nesting", "stream_for", "unread"]
+__all__ = ["KAITAI_INPUT_ERRORS", "KAITAI_RUNTIME_ERRORS", "Divergence", "KaitaiRejected", "KnownReading",
+           "MemoryStream", "read_in_memory", "runtime_streams", "stack_for_nesting", "stream_for", "unread"]
 
 #: The Kaitai runtime's own errors for bad input: ``KaitaiStructError`` (validation
 #: failures, and the process routines' errors, which derive from it) and
@@ -418,3 +421,43 @@ def runtime_streams() -> Iterator[None]:
         _memory_streams = was
         for module in _IN_MEMORY:
             module.KaitaiStream = MemoryStream if was else KaitaiStream  # type: ignore[attr-defined]
+
+
+# --- hand-written members of generated classes ----------------------------------------------
+
+
+class KnownReading:
+    """Members of generated classes pointed at hand-written ones that read the same, faster.
+
+    The generated modules stay as the compiler writes them (``tests/test_ksy_drift.py``), so a
+    format's faster reading of a few of their classes replaces class attributes instead: a
+    ``_read`` that makes objects whose content one byte already fixes, a property computed in one
+    pass. ``KnownReading((cls, name, known), ...)`` keeps each generated member as the class's own
+    ``__dict__`` holds it (a property stays a property, not the value it computes), so build it
+    before :meth:`install`. :meth:`install` points the members at the ``known`` ones;
+    :meth:`generated` puts the compiler's back for a ``with`` block (the equivalence tests and
+    benchmarks compare the two) and, on leaving it, what was there on entering: also on an
+    exception, and a nested block leaves the outer one's reading in place.
+    """
+
+    def __init__(self, *members: tuple[type, str, Any]) -> None:
+        #: (class, name, the generated member, the known member) for each member replaced
+        self.members = tuple((owner, name, vars(owner)[name], known) for owner, name, known in members)
+
+    def _point(self, values: list[Any]) -> None:
+        for (owner, name, _, _), value in zip(self.members, values):
+            setattr(owner, name, value)
+
+    def install(self) -> None:
+        """Point every member at its known reading."""
+        self._point([known for _, _, _, known in self.members])
+
+    @contextlib.contextmanager
+    def generated(self) -> Iterator[None]:
+        """Inside: every member as the compiler wrote it; after: as it was before."""
+        was = [vars(owner)[name] for owner, name, _, _ in self.members]
+        self._point([generated for _, _, generated, _ in self.members])
+        try:
+            yield
+        finally:
+            self._point(was)

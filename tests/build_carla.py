@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import io
 import struct
+from collections.abc import Callable
 
 from helpers import carla_packets
 from recspec.conformance.carla import check_stream
-from recspec.reference.carla import VARIANTS
+from recspec.reference.carla import VARIANTS, PacketReader
 
 OLD = "0.9.4-0.9.5"  # ids 0-7: FrameStart 0, FrameEnd 1, EventAdd 2, EventDel 3, EventParent 4,
 FS, FE, ADD, DEL, PARENT, COLLISION, POSITION, STATE = range(8)  # Collision 5, Position 6, State 7
@@ -37,6 +38,18 @@ def header(version: int = 1, magic: bytes = b"CARLA_RECORDER", date: int = 1_700
 
 def packet(pid: int, payload: bytes) -> bytes:
     return struct.pack("<BI", pid, len(payload)) + payload
+
+
+def packet_reader(data: bytes, size: int | None, variant: str = "0.9.15") -> PacketReader:
+    """The reference's packet reader over ``data`` from offset 0, the file's size ``size`` (None: unknown)."""
+    return PacketReader(io.BytesIO(data), VARIANTS[variant], 0, size)
+
+
+def after_first(data: bytes, size: int | None) -> tuple[PacketReader, int]:
+    """A 0.9.15 packet reader over ``data`` that has read its first packet, and where that packet ends."""
+    reader = packet_reader(data, size)
+    first = next(iter(reader))
+    return reader, first.end
 
 
 def start(frame_id: int, duration: float, elapsed: float) -> bytes:
@@ -114,3 +127,49 @@ def both(data: bytes, variant: str | None = OLD):  # type: ignore[no-untyped-def
 def offsets(data: bytes) -> list[int]:
     """Every packet's offset after the header, by the framing (u8 id, u32 size)."""
     return [at for at, _, _ in carla_packets(data)]
+
+
+# -- a steady run of frames (conformance/carla/_frames.py proves such runs in bulk)
+
+FRAMES = 80
+STEP = 0.5  # exact in binary: elapsed (i - 1) * STEP adds up bit for bit
+
+
+def frame_starts(data: bytes) -> list[int]:
+    """The offset of each FrameStart (id 0), by the packet framing."""
+    return [at for at, pid, _ in carla_packets(data) if pid == 0]
+
+
+Edit = Callable[[int, dict], None]
+
+
+def steady(edit: Edit | None = None, frames: int = FRAMES, rotate: bool = False, events: bool = False) -> bytes:
+    """Frame 1 adds actors 1, 2, 3; every frame holds their Positions and the States of 1 and 2
+    (frozen 0 and 1, light states 0 and 1 of the three 0.9.4-0.9.5 has); ``edit(i, parts)`` may
+    change frame i's parts first. ``rotate``: the Positions' actor ids change places from frame to
+    frame (same shape, other bytes: a reference frame proves none of them, the template does).
+    ``events``: every frame holds the four event packets, empty but for frame 1's EventAdd, as the
+    0.9.4-0.9.5 writer writes them ("all always")."""
+    out = [header()]
+    for i in range(1, frames + 1):
+        ids = [1 + (i + r) % 3 for r in range(3)] if rotate else [1, 2, 3]
+        parts = {"id": i, "duration": -1.0 if i == frames else STEP, "elapsed": (i - 1) * STEP,
+                 "positions": ids, "states": [(1, 0, 0), (2, 1, 1)]}
+        if edit is not None:
+            edit(i, parts)
+        if parts.get("short"):  # a FrameStart without its elapsed time
+            body = packet(0, struct.pack("<Qd", parts["id"], parts["duration"]))
+        else:
+            body = start(parts["id"], parts["duration"], parts["elapsed"])
+        if i == 1:
+            body += counted(ADD, [actor(1), actor(2), actor(3)])
+        elif events:
+            body += counted(ADD, [])
+        if events:
+            body += counted(DEL, []) + counted(PARENT, []) + counted(COLLISION, [])
+        if parts.get("deleted"):
+            body += counted(DEL, [struct.pack("<I", a) for a in parts["deleted"]])
+        body += counted(POSITION, [position(a) for a in parts["positions"]])
+        body += counted(STATE, [state(*s) for s in parts["states"]]) * (2 if parts.get("twice") else 1) + end()
+        out.append(body)
+    return b"".join(out)

@@ -27,6 +27,7 @@ from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.errors import DecodeError
 from recspec.reference import matrix_smt as b
 from recspec.reference.matrix_smt import _bson
+from recspec.reference.matrix_smt._walker import RecordingWalker
 from recspec.report import FileReport
 
 # -- bytes by hand
@@ -45,6 +46,33 @@ def document(*elements: bytes, length_change: int = 0, tail: bytes = b"\x00") ->
 def pymongo_elements(doc: dict[str, Any]) -> bytes:
     """pymongo's elements of ``doc``: its encoding without the length and the final NUL."""
     return bson.encode(doc)[4:-1]
+
+
+def walker(data: bytes) -> RecordingWalker:
+    """The streaming walker over ``data`` held in memory."""
+    return RecordingWalker(io.BytesIO(data))
+
+
+class MadeFile(io.RawIOBase):
+    """A seekable file of ``size`` bytes made on demand, ``piece(pos, n)`` the ``n`` bytes at ``pos``, so a test
+    of a file of hundreds of MiB holds no copy of it; a read returns at most ``most`` bytes (a raw read may
+    return fewer than asked)."""
+
+    def __init__(self, size: int, piece: Callable[[int, int], bytes], most: int | None = None) -> None:
+        self.size, self.piece, self.most, self.pos = size, piece, most, 0
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self.pos = offset if whence == 0 else self.size + offset
+        return self.pos
+
+    def tell(self) -> int:
+        return self.pos
+
+    def read(self, n: int = -1) -> bytes:
+        n = min(n, self.size - self.pos) if self.most is None else min(n, self.most, self.size - self.pos)
+        out = self.piece(self.pos, n)
+        self.pos += n
+        return out
 
 
 #: The value sizes of the fixed-size types the tests' recordings hold.

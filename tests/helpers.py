@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from recspec.formats import FormatInfo
 
 REPO = Path(__file__).resolve().parents[1]
+#: the programs the drive tests run as testees
+TESTEES = REPO / "tests" / "testees"
 #: The real samples that are not shipped: ../shared/real/ beside the checkout, or RECSPEC_REAL_DIR.
 REAL = Path(os.environ.get("RECSPEC_REAL_DIR") or REPO.parent / "shared" / "real")
 REAL_SAMPLES_REASON = "needs ../shared/real/ (the real sample files, see README)"
@@ -83,6 +85,15 @@ def carla_packets(data: bytes) -> list[tuple[int, int, int]]:
     return out
 
 
+def case_file(tmp_path: Path, case: Any, name: str = "case.json") -> Path:
+    """``case`` (a case document, or anything else JSON holds) written as JSON to ``tmp_path / name``."""
+    import json
+
+    path = tmp_path / name
+    path.write_text(json.dumps(case))
+    return path
+
+
 def run_cli(*args: str) -> tuple[int, str, str]:
     """``recspec ARGS`` in this process: (exit code, stdout, stderr); argparse's usage errors included."""
     import io
@@ -100,6 +111,24 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     finally:
         sys.stdout, sys.stderr = old
     return code, out.getvalue(), err.getvalue()
+
+
+def check_json(*args: str) -> tuple[int, dict[str, Any]]:
+    """``recspec check --json ARGS`` in this process: the exit code and the JSON report (no traceback on
+    stderr)."""
+    import json
+
+    code, out, err = run_cli("check", "--json", *args)
+    assert "Traceback" not in err
+    return code, json.loads(out)
+
+
+def drive_report(*argv: str) -> tuple[int, dict[str, Any]]:
+    """``recspec drive DIRECTION FORMAT --json ARGV...`` in this process: the exit code and the JSON report."""
+    import json
+
+    code, out, _ = run_cli("drive", *argv[:2], "--json", *argv[2:])
+    return code, json.loads(out)
 
 
 def example_valid_file(info: FormatInfo) -> Path:

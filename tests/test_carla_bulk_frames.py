@@ -67,44 +67,48 @@ ACTORS = (7, 8, 9)
 DELTA = 0.05
 
 
+def _added() -> tuple[m.EventAdd, ...]:
+    """Frame 0's EventAdd records: the ACTORS as they are at the call (a test may widen them), vehicles at the
+    origin."""
+    return tuple(m.EventAdd(a, 1, m.Vec3(0.0, 0.0, 0.0), m.Rotator(0.0, 0.0, 0.0), 1, "vehicle.a", ()) for a in ACTORS)
+
+
+def _packet(kind: K, body: Any) -> m.Packet:
+    """A 0.9.15 packet of ``kind`` holding ``body``."""
+    return m.Packet(kind, body, V.id_of[kind])
+
+
 def _body(frame: int, state: int = 1, handbrake: int = 0, actor: int = 9, deleted: tuple[int, ...] = ()
           ) -> list[m.Packet]:
-    def p(kind: K, body: Any) -> m.Packet:
-        return m.Packet(kind, body, V.id_of[kind])
-
     vec = m.Vec3(1.0 * frame, 2.0, 3.0)
     rot = m.Rotator(0.0, 90.0, 0.0)
     return [
-        p(K.VISUAL_TIME, m.VisualTime(0.1 * frame)),
-        p(K.EVENT_ADD, ()), p(K.EVENT_DEL, tuple(map(m.EventDel, deleted))), p(K.EVENT_PARENT, ()), p(K.COLLISION, ()),
-        p(K.POSITION, tuple(m.Position(a if a != 9 else actor, vec, rot) for a in ACTORS)),
-        p(K.STATE, (m.TrafficLightState(8, 0, 1.5, state),)),
-        p(K.ANIM_VEHICLE, (m.AnimVehicle(7, 0.1, 0.5, 0.0, handbrake, 3),)),
-        p(K.ANIM_WALKER, (m.AnimWalker(9, 1.2),)),
-        p(K.VEHICLE_LIGHT, (m.VehicleLight(7, 1),)),
-        p(K.ANIM_VEHICLE_WHEELS, (m.AnimVehicleWheels(7, tuple(m.WheelAnim(w, 0.0, 1.0) for w in range(4))),)),
-        p(K.ANIM_BIKER, ()),
+        _packet(K.VISUAL_TIME, m.VisualTime(0.1 * frame)),
+        _packet(K.EVENT_ADD, ()), _packet(K.EVENT_DEL, tuple(map(m.EventDel, deleted))), _packet(K.EVENT_PARENT, ()),
+        _packet(K.COLLISION, ()),
+        _packet(K.POSITION, tuple(m.Position(a if a != 9 else actor, vec, rot) for a in ACTORS)),
+        _packet(K.STATE, (m.TrafficLightState(8, 0, 1.5, state),)),
+        _packet(K.ANIM_VEHICLE, (m.AnimVehicle(7, 0.1, 0.5, 0.0, handbrake, 3),)),
+        _packet(K.ANIM_WALKER, (m.AnimWalker(9, 1.2),)),
+        _packet(K.VEHICLE_LIGHT, (m.VehicleLight(7, 1),)),
+        _packet(K.ANIM_VEHICLE_WHEELS, (m.AnimVehicleWheels(7, tuple(m.WheelAnim(w, 0.0, 1.0) for w in range(4))),)),
+        _packet(K.ANIM_BIKER, ()),
     ]
 
 
 def _log(frames: int, **changes: Any) -> bytes:
     """A 0.9.15 log of ``frames`` frames; ``changes`` maps a frame index to keyword
     arguments of ``_body`` or to a (duration, elapsed) override."""
-    def p(kind: K, body: Any) -> m.Packet:
-        return m.Packet(kind, body, V.id_of[kind])
-
-    add = tuple(m.EventAdd(a, 1, m.Vec3(0.0, 0.0, 0.0), m.Rotator(0.0, 0.0, 0.0), 1, "vehicle.a", ())
-                for a in ACTORS)
     packets: list[m.Packet] = []
     at = 0.0
     for i in range(frames):
         body = _body(i, **changes.get(f"body{i}", {}))
         if i == 0:
-            body[1] = p(K.EVENT_ADD, add)
+            body[1] = _packet(K.EVENT_ADD, _added())
         duration, elapsed = changes.get(f"time{i}", (DELTA if i < frames - 1 else -1.0, at))
         at += DELTA  # the writer's arithmetic: each elapsed is the previous one plus its durationThis
-        packets += [p(K.FRAME_START, m.FrameStart(changes.get(f"id{i}", i + 1), duration, elapsed)), *body,
-                    p(K.FRAME_END, m.FrameEnd())]
+        packets += [_packet(K.FRAME_START, m.FrameStart(changes.get(f"id{i}", i + 1), duration, elapsed)), *body,
+                    _packet(K.FRAME_END, m.FrameEnd())]
     return encode(m.Recording(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"), tuple(packets)), variant=V)
 
 
@@ -535,25 +539,20 @@ def _log_lacking(frames: int, dropped: frozenset[K], since: int = 0, *, shuffle_
     breaks CARLA-FRAME-011), and at ``shuffle_at`` a frame whose VisualTime comes last as well; ``segments``: runs
     of (frames, kinds left out) instead, one after another."""
     drops = [k for n, kinds in segments or () for k in [kinds] * n]
-    def p(kind: K, body: Any) -> m.Packet:
-        return m.Packet(kind, body, V.id_of[kind])
-
-    add = tuple(m.EventAdd(a, 1, m.Vec3(0.0, 0.0, 0.0), m.Rotator(0.0, 0.0, 0.0), 1, "vehicle.a", ())
-                for a in ACTORS)
     packets: list[m.Packet] = []
     at = 0.0
     for i in range(frames):
         body = _body(i)
         if i == 0:
-            body[1] = p(K.EVENT_ADD, add)
+            body[1] = _packet(K.EVENT_ADD, _added())
         if segments is not None:
             body = [q for q in body if q.kind not in drops[i]]
         elif i >= since:
             body = [q for q in body if q.kind not in dropped]
         if i == shuffle_at:
             body = body[1:] + body[:1]
-        packets += [p(K.FRAME_START, m.FrameStart(i + 1, DELTA if i < frames - 1 else -1.0, at)), *body,
-                    p(K.FRAME_END, m.FrameEnd())]
+        packets += [_packet(K.FRAME_START, m.FrameStart(i + 1, DELTA if i < frames - 1 else -1.0, at)), *body,
+                    _packet(K.FRAME_END, m.FrameEnd())]
         at += DELTA
     return encode(m.Recording(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"), tuple(packets)), variant=V)
 

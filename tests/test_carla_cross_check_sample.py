@@ -90,6 +90,20 @@ def _header_runs(draw: st.DrawFn, blob: bytes) -> bytes:
     return blob[:off] + run + blob[off:] if draw(st.booleans()) else blob + run
 
 
+def _edited_log(data: st.DataObject) -> bytes:
+    """A drawn log of up to 6 frames as it is, mutated, with bytes appended, or with runs of packets of one
+    header."""
+    blob, _ = data.draw(carla_logs(min_frames=0, max_frames=6), label="log")
+    edit = data.draw(st.sampled_from(("none", "mutated", "appended", "runs")), label="edit")
+    if edit == "mutated":
+        blob = data.draw(mutations(blob), label="mutated")
+    elif edit == "appended":
+        blob += data.draw(st.binary(min_size=1, max_size=12), label="tail")
+    elif edit == "runs":
+        blob = data.draw(_header_runs(blob), label="runs")
+    return blob
+
+
 @given(data=st.data(), stride=st.sampled_from((1, 2, 3, 7, carla_x.SAMPLE_STRIDE)),
        window=st.sampled_from((1, 7, 12, 64, 1 << 16)), run_min=st.sampled_from((1, 2, 5, carla_x._RUN_MIN)),
        run_block=st.sampled_from((1, 3, carla_x._RUN_BLOCK)))
@@ -101,14 +115,7 @@ def test_carla_chosen_packets_are_the_sample_of_every_packet(data: st.DataObject
     arithmetic, in blocks of ``run_block`` packets, from ``run_min`` packets on), framed in windows smaller
     and larger than their packets: the packets ``_chosen_packets`` takes are ``choose`` of every packet
     ``_packet_spans`` frames, and the samples cut from them are the same."""
-    blob, _ = data.draw(carla_logs(min_frames=0, max_frames=6), label="log")
-    edit = data.draw(st.sampled_from(("none", "mutated", "appended", "runs")), label="edit")
-    if edit == "mutated":
-        blob = data.draw(mutations(blob), label="mutated")
-    elif edit == "appended":
-        blob += data.draw(st.binary(min_size=1, max_size=12), label="tail")
-    elif edit == "runs":
-        blob = data.draw(_header_runs(blob), label="runs")
+    blob = _edited_log(data)
     try:
         _, off = carla_reference.decode_header(blob, 0)
     except DecodeError:
@@ -136,14 +143,7 @@ def test_the_sample_s_framing_ends_the_packets_frame_packets_frames(data: st.Dat
     """``_frame_ends`` (the sample's framing: ends only) against the reference's ``frame_packets`` on valid,
     mutated and appended logs, from any offset, in windows ending anywhere, with payload limits that stop
     the framing early: the same packets, each ending where ``frame_packets`` says."""
-    blob, _ = data.draw(carla_logs(min_frames=0, max_frames=6), label="log")
-    edit = data.draw(st.sampled_from(("none", "mutated", "appended", "runs")), label="edit")
-    if edit == "mutated":
-        blob = data.draw(mutations(blob), label="mutated")
-    elif edit == "appended":
-        blob += data.draw(st.binary(min_size=1, max_size=12), label="tail")
-    elif edit == "runs":
-        blob = data.draw(_header_runs(blob), label="runs")
+    blob = _edited_log(data)
     start = data.draw(st.integers(0, len(blob)), label="start")
     end = data.draw(st.integers(start, len(blob)), label="end")
     starts, _, sizes = carla_reference.frame_packets(blob, start, end, limit)

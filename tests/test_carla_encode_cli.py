@@ -3,28 +3,19 @@ every format shares is tests/test_encode_cli.py's)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
+from helpers import REPO
 from recspec.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _case(tmp_path: Path, case: Any, name: str = "case.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps(case))
-    return path
 
 
 def test_a_case_with_undecodable_bytes_prints_and_encodes_back(tmp_path: Path) -> None:
     """corpus/carla/invalid/CARLA-STRING-001.log holds a name that is not UTF-8: the case keeps its bytes
     (\\udcXX escapes in ASCII JSON) and encodes back to the file; before, `recspec case` raised
     UnicodeEncodeError writing it."""
-    log = ROOT / "corpus" / "carla" / "invalid" / "CARLA-STRING-001.log"
+    log = REPO / "corpus" / "carla" / "invalid" / "CARLA-STRING-001.log"
     done = subprocess.run([sys.executable, "-m", "recspec", "case", str(log)], capture_output=True)
     assert done.returncode == 0 and b"Traceback" not in done.stderr
     assert b"\\udc" in done.stdout and done.stdout.isascii()

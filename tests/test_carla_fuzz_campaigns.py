@@ -12,12 +12,11 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from recspec.cli import main
+from helpers import run_cli
 from recspec.errors import UsageError
 from recspec.fuzz import CampaignResult, _carla_mutate, _harness, _seeds, _signature, _triage, carla, run_campaign
 
@@ -30,17 +29,6 @@ CANARY = b"recspec-canary"
 def _detect_again() -> object:
     yield
     carla.use_variant(None)
-
-
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
 
 
 # --- minimising ---------------------------------------------------------------------------------
@@ -99,11 +87,11 @@ def test_the_mutator_decodes_only_the_packets_it_edits(monkeypatch: pytest.Monke
 def test_unknown_or_inapplicable_variants_are_usage_errors() -> None:
     with pytest.raises(UsageError, match="unknown CARLA variant"):
         carla.use_variant("0.9.99")
-    code, _, err = _cli("fuzz", "carla", "--variant", "0.9.99", "--time", "1", "--out", "/nonexistent/x")
+    code, _, err = run_cli("fuzz", "carla", "--variant", "0.9.99", "--time", "1", "--out", "/nonexistent/x")
     assert code == 2 and "unknown CARLA variant '0.9.99'" in err and "0.9.15" in err
-    code, _, err = _cli("fuzz", "raskat-signal", "--variant", "v4", "--time", "1")
+    code, _, err = run_cli("fuzz", "raskat-signal", "--variant", "v4", "--time", "1")
     assert code == 2 and "--variant does not apply to raskat-signal" in err
-    code, _, err = _cli("fuzz", "nanover", "--variant", "movie", "--time", "1")
+    code, _, err = run_cli("fuzz", "nanover", "--variant", "movie", "--time", "1")
     assert code == 2 and "unknown NanoVer kind" in err
 
 
@@ -117,7 +105,7 @@ def test_triage_groups_a_folder_of_crashes_by_signature(tmp_path: Path, monkeypa
     (folder / "carla_ref_fuzzer" / "crash-a").write_bytes(VALID.read_bytes() + CANARY)
     (folder / "carla_ref_fuzzer" / "crash-b").write_bytes(CANARY + b"\x00")
     (folder / "ok.log").write_bytes(VALID.read_bytes())
-    code, out, _ = _cli("fuzz", "carla", "--triage", str(folder))
+    code, out, _ = run_cli("fuzz", "carla", "--triage", str(folder))
     assert code == 1
     assert "3 input(s), 5 run(s); 1 distinct failure(s)" in out  # the ref fuzzer's folder names the target
     assert "ref  CanaryHit@recspec.fuzz._harness:harness:" in out
@@ -125,7 +113,7 @@ def test_triage_groups_a_folder_of_crashes_by_signature(tmp_path: Path, monkeypa
     assert "1 input(s) hold under every target" in out
     report = json.loads((folder / "triage.json").read_text())
     assert [g["count"] for g in report["groups"]] == [2] and len(report["rows"]) == 5
-    code, out, _ = _cli("fuzz", "carla", "--triage", str(folder / "ok.log"), "--target", "diff")
+    code, out, _ = run_cli("fuzz", "carla", "--triage", str(folder / "ok.log"), "--target", "diff")
     assert code == 0 and "0 distinct failure(s)" in out
 
 

@@ -78,6 +78,14 @@ def _edited(data: st.DataObject, payload: bytes) -> bytes:
     return payload
 
 
+def _decoded(kind: K, payload: bytes, v: Any) -> Any:
+    """``decode_body``'s records of the payload, None where it refuses it: what a scan must agree with."""
+    try:
+        return decode_body(kind, payload, v)
+    except DecodeError:
+        return None
+
+
 @given(data=st.data())
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_physics_control_ids_agree_with_decode_body(data: st.DataObject) -> None:
@@ -86,10 +94,7 @@ def test_physics_control_ids_agree_with_decode_body(data: st.DataObject) -> None
         if v.wheel_physics_size is None:
             continue  # UE5: kept as bytes, never scanned
         payload = _edited(data, payload)
-        try:
-            records = decode_body(kind, payload, v)
-        except DecodeError:
-            records = None
+        records = _decoded(kind, payload, v)
         ids = physics_control_ids(payload, v.wheel_physics_size)
         assert (ids is None) == (records is None)
         if records is not None:
@@ -102,10 +107,7 @@ def test_walker_bones_scan_agrees_with_decode_body(data: st.DataObject) -> None:
     blob, _ = data.draw(carla_logs(min_frames=1, max_frames=4), label="log")
     for v, kind, payload in _payloads(blob, (K.WALKER_BONES,)):
         payload = _edited(data, payload)
-        try:
-            records = decode_body(kind, payload, v)
-        except DecodeError:
-            records = None
+        records = _decoded(kind, payload, v)
         scan = walker_bones_scan(payload, v.vec_f64)
         assert (scan is None) == (records is None)
         if records is not None:

@@ -8,22 +8,15 @@ Each test here was written against a failure measured on the real files (issue
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, check_json
 from helpers import run_cli as run
 
 CARLA_VALID = REPO / "corpus" / "carla" / "valid" / "0.9.15.log"
 NANOVER_VALID = REPO / "corpus" / "nanover" / "valid" / "small.traj"
-
-
-def json_run(*args: str) -> tuple[int, dict]:
-    code, out, err = run("check", "--json", *args)
-    assert "Traceback" not in err
-    return code, json.loads(out)
 
 
 # --- a folder run never skips a broken recording silently ----------------------------------------
@@ -46,7 +39,7 @@ def mixed_folder(root: Path) -> Path:
 
 def test_a_folder_run_reports_every_broken_recording_and_fails(tmp_path):
     folder = mixed_folder(tmp_path)
-    code, rep = json_run(str(folder))
+    code, rep = check_json(str(folder))
     assert code == 1
     by_name = {Path(f["path"]).name: f for f in rep["files"]}
     assert set(by_name) == {"run1.log", "run2.log", "run4.log", "session.traj"}
@@ -87,5 +80,5 @@ def test_reproduce_compares_the_kaitai_reading_for_every_format(tmp_path, fmt, n
 
 
 def test_stats_have_no_float_noise():
-    _code, rep = json_run(str(REPO / "corpus" / "carla" / "invalid" / "CARLA-FRAME-004.log"))
+    _code, rep = check_json(str(REPO / "corpus" / "carla" / "invalid" / "CARLA-FRAME-004.log"))
     assert rep["files"][0]["stats"]["duration_s"] == 0.15  # stored as 0.15000000000000002

@@ -12,24 +12,17 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import TESTEES, drive_report
 from recspec.cli import main
 from recspec.formats import FORMATS, FormatInfo
 
-ROOT = Path(__file__).resolve().parents[1]
-TESTEES = ROOT / "tests" / "testees"
 sys.path.insert(0, str(TESTEES))  # the testees are imported by the format files
 
 PY = sys.executable
-
-
-def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["drive", *argv[:2], "--json", *argv[2:]])
-    return code, json.loads(capsys.readouterr().out)
 
 
 def _failure(report: dict[str, Any]) -> dict[str, Any]:
@@ -54,18 +47,18 @@ _PAIRS = [(info, v) for info in FORMATS.values() for v in (info.variants or (Non
 
 
 @pytest.mark.parametrize(("info", "variant"), _PAIRS, ids=[f"{i.id}-{v}" for i, v in _PAIRS])
-def test_the_reference_codec_as_a_command_passes_drive(info: FormatInfo, variant: str | None,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_reference_codec_as_a_command_passes_drive(info: FormatInfo, variant: str | None) -> None:
     # a legacy variant is an error under spec, for any writer
     profile = "compat" if variant in info.legacy_variants else "spec"
     fmt = info.id
     pick = _variant_args(info, variant)
-    code, report = _drive(capsys, "writer", fmt, *pick, "--profile", profile, "--max-examples", "4", "--seed", "2",
-                          "--byte-exact", "--", PY, str(TESTEES / "reference_writer.py"), "{case}", "{out}", profile)
+    code, report = drive_report("writer", fmt, *pick, "--profile", profile, "--max-examples", "4", "--seed", "2",
+                                "--byte-exact", "--", PY, str(TESTEES / "reference_writer.py"), "{case}", "{out}",
+                                profile)
     assert code == 0, report
-    code, report = _drive(capsys, "reader", fmt, *pick, "--profile", profile, "--max-examples", "4", "--seed", "2",
-                          "--", PY, str(TESTEES / "reference_reader.py"), fmt, variant or "", "{file}", "case",
-                          profile)
+    code, report = drive_report("reader", fmt, *pick, "--profile", profile, "--max-examples", "4", "--seed", "2",
+                                "--", PY, str(TESTEES / "reference_reader.py"), fmt, variant or "", "{file}", "case",
+                                profile)
     assert code == 0, report
 
 
@@ -86,8 +79,8 @@ _ANY_VARIANT = _variant_args(_ANY, _ANY.variants[0] if _ANY.variants else None)
 ], ids=["crash", "timeout", "no-output", "refused", "missing-program"])
 def test_a_writers_crash_hang_or_silence_is_its_verdict(command: list[str], verdict: str,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "writer", _ANY.id, *_ANY_VARIANT, "--max-examples", "2", "--seed", "1",
-                          "--timeout", "1", "--", *command, "{out}")
+    code, report = drive_report("writer", _ANY.id, *_ANY_VARIANT, "--max-examples", "2", "--seed", "1",
+                                "--timeout", "1", "--", *command, "{out}")
     assert code == 1
     assert _failure(report)["verdicts"] == [verdict]
     assert "Traceback" not in capsys.readouterr().err

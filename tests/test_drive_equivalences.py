@@ -11,27 +11,16 @@ table of every format's equivalences and what those files share."""
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from recspec.cli import main
+from helpers import REPO, TESTEES, drive_report
 from recspec.drive._cases import compare
 from recspec.drive._equivalences import all_equivalences
 from recspec.formats import FORMATS
 from recspec.report import Severity
 
-ROOT = Path(__file__).resolve().parents[1]
-TESTEES = ROOT / "tests" / "testees"
 PY = sys.executable
-
-
-def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["drive", *argv[:2], "--json", *argv[2:]])
-    return code, json.loads(capsys.readouterr().out)
 
 
 def _error_rules(report: dict[str, Any]) -> set[str]:
@@ -44,7 +33,7 @@ def test_spec_has_no_equivalence_and_each_basis_is_below_an_error_under_its_prof
         assert e.format in FORMATS and e.explanation
         if e.basis.startswith("docs/"):
             path, anchor = e.basis.split("#")
-            assert f'id="{anchor}"' in (ROOT / path).read_text(encoding="utf-8")
+            assert f'id="{anchor}"' in (REPO / path).read_text(encoding="utf-8")
             continue
         rule = FORMATS[e.format].load().RULES_BY_ID[e.basis]
         for profile in e.profiles:
@@ -56,11 +45,11 @@ def _same(fmt: str, profile: str, expected: Any, actual: Any) -> bool:
     return compare(FORMATS[fmt], expected, actual, (), profile) is None
 
 
-def reference_codec_passes_compat(capsys: pytest.CaptureFixture[str], fmt: str, variant: str | None) -> None:
+def reference_codec_passes_compat(fmt: str, variant: str | None) -> None:
     """The reference codec as a writer of ``variant`` passes ``drive --profile compat`` with nothing excused (each
     format's test_<package>_drive_equivalences.py runs it on one variant)."""
     pick = ["--variant", variant] if variant else []
-    code, report = _drive(capsys, "writer", fmt, *pick, "--profile", "compat", "--max-examples", "10", "--seed", "3",
-                          "--", PY, str(TESTEES / "reference_writer.py"), "{case}", "{out}", "compat")
+    code, report = drive_report("writer", fmt, *pick, "--profile", "compat", "--max-examples", "10", "--seed", "3",
+                                "--", PY, str(TESTEES / "reference_writer.py"), "{case}", "{out}", "compat")
     assert code == 0, report
     assert not report["files"][0].get("known_deviations")

@@ -5,26 +5,16 @@ tests/test_raskat_signal_drive_persistent.py and test_nanover_drive_persistent.p
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from recspec.cli import main
+from helpers import TESTEES, drive_report
 from recspec.drive import CommandWriter, DriveOptions, run_drive
 from recspec.formats import FORMATS, FormatInfo
 
-ROOT = Path(__file__).resolve().parents[1]
-TESTEES = ROOT / "tests" / "testees"
 PY = sys.executable
 TESTEE = str(TESTEES / "persistent_testee.py")
-
-
-def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["drive", *argv[:2], "--json", *argv[2:]])
-    return code, json.loads(capsys.readouterr().out)
 
 
 def _first_variant(info: FormatInfo) -> str | None:
@@ -42,21 +32,21 @@ def test_one_process_writes_every_case() -> None:
 
 
 @pytest.mark.parametrize("info", list(FORMATS.values()), ids=lambda i: i.id)
-def test_the_persistent_reference_passes_as_writer_and_reader(info: FormatInfo,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_persistent_reference_passes_as_writer_and_reader(info: FormatInfo) -> None:
     fmt, variant = info.id, _first_variant(info)
     pick = ["--variant", variant] if variant else []
-    code, report = _drive(capsys, "writer", fmt, *pick, "--max-examples", "10", "--seed", "2", "--persistent",
-                          "--byte-exact", "--", PY, TESTEE, "spec")
+    code, report = drive_report("writer", fmt, *pick, "--max-examples", "10", "--seed", "2", "--persistent",
+                                "--byte-exact", "--", PY, TESTEE, "spec")
     assert code == 0, report
-    code, report = _drive(capsys, "reader", fmt, *pick, "--max-examples", "10", "--seed", "2", "--persistent",
-                          "--", PY, TESTEE, "--read", fmt, variant or "")
+    code, report = drive_report("reader", fmt, *pick, "--max-examples", "10", "--seed", "2", "--persistent",
+                                "--", PY, TESTEE, "--read", fmt, variant or "")
     assert code == 0, report
 
 
-def test_a_testee_that_breaks_the_protocol_is_a_crash(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "writer", next(iter(FORMATS)), "--persistent", "--max-examples", "2", "--seed", "1",
-                          "--timeout", "2", "--", PY, "-c", "import sys; sys.stdin.buffer.read(4); print('hello')")
+def test_a_testee_that_breaks_the_protocol_is_a_crash() -> None:
+    code, report = drive_report("writer", next(iter(FORMATS)), "--persistent", "--max-examples", "2", "--seed", "1",
+                                "--timeout", "2", "--", PY, "-c",
+                                "import sys; sys.stdin.buffer.read(4); print('hello')")
     assert code == 1
     (failure,) = report["files"][0]["evidence"]["drive"]["failures"]
     assert failure["verdicts"] == ["crash"]

@@ -10,22 +10,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from helpers import example_valid_file
+from helpers import case_file, example_valid_file
 from recspec.cli import main
 from recspec.formats import FORMATS, FormatInfo
 
-ROOT = Path(__file__).resolve().parents[1]
 INFOS = list(FORMATS.values())
-
-
-def _case(tmp_path: Path, case: Any, name: str = "case.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps(case))
-    return path
 
 
 def test_encode_of_a_file_that_is_not_json_is_an_error_not_a_traceback(
@@ -64,7 +56,7 @@ def test_encode_refuses_each_formats_malformed_case_with_its_json_path(
         info: FormatInfo, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     case, path = info.load().EXAMPLES.malformed_case
     out = tmp_path / "never"
-    assert main(["encode", str(_case(tmp_path, case)), "-o", str(out)]) == 2
+    assert main(["encode", str(case_file(tmp_path, case)), "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert f"{path}: " in err and "Traceback" not in err
     assert not out.exists()

@@ -16,22 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from recspec.cli import main
+from helpers import run_cli
 from recspec.errors import DecodeError
 from recspec.formats import FORMATS
 from recspec.fuzz import ContractViolation, _signature, _triage
-
-
-def _cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = out, err
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdout, sys.stderr = old
-    return code, out.getvalue(), err.getvalue()
-
 
 # --- signatures ---------------------------------------------------------------------------------
 
@@ -81,7 +69,7 @@ def test_shrink_stops_at_its_deadline() -> None:
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_triage_of_a_missing_folder_is_a_usage_error(tmp_path: Path, fmt: str) -> None:
-    code, _, err = _cli("fuzz", fmt, "--triage", str(tmp_path / "nope"))
+    code, _, err = run_cli("fuzz", fmt, "--triage", str(tmp_path / "nope"))
     assert code == 2 and "does not exist" in err
 
 

@@ -3,29 +3,20 @@ every format shares is tests/test_encode_cli.py's)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
+from helpers import case_file
 from recspec.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _case(tmp_path: Path, case: Any, name: str = "case.json") -> Path:
-    path = tmp_path / name
-    path.write_text(json.dumps(case))
-    return path
 
 
 def test_matrix_profile_option_chooses_the_form(tmp_path: Path) -> None:
     """compat writes the frame time under "time", spec under "t" (docs/formats/matrix-smt.md)."""
     case = {"recspec_case": 2, "format": "matrix-smt", "variant": None, "objects": [],
             "frames": [{"time": 1.0, "states": [], "commands": []}]}
-    path = _case(tmp_path, case)
+    path = case_file(tmp_path, case)
     assert main(["encode", str(path), "-o", str(tmp_path / "s.bson")]) == 0
     assert main(["encode", "--profile", "compat", str(path), "-o", str(tmp_path / "c.bson")]) == 0
-    assert main(["encode", str(_case(tmp_path, {**case, "form": "compat"}, "f.json")),
+    assert main(["encode", str(case_file(tmp_path, {**case, "form": "compat"}, "f.json")),
                  "-o", str(tmp_path / "f.bson")]) == 0
     assert b"\x01t\x00" in (tmp_path / "s.bson").read_bytes()
     assert b"\x10time\x00\x01\x00\x00\x00" in (tmp_path / "c.bson").read_bytes()  # int32 1

@@ -9,21 +9,15 @@ from __future__ import annotations
 
 import json
 
-from helpers import REPO, real_file
+from helpers import REPO, check_json, real_file
 from helpers import run_cli as run
 
 COMPAT = REPO / "corpus" / "matrix-smt" / "valid" / "compat.bson"
 
 
-def json_run(*args: str) -> tuple[int, dict]:
-    code, out, err = run("check", "--json", *args)
-    assert "Traceback" not in err
-    return code, json.loads(out)
-
-
 def test_scene1_counts_are_true():
     path = real_file("Scene1.bson")
-    _code, rep = json_run("--cross-check", "full", str(path))
+    _code, rep = check_json("--cross-check", "full", str(path))
     spec = rep["files"][0]["verdicts"]["spec"]
     assert spec["errors"] == sum(spec["rules"].values()) >= 1001
     assert rep["files"][0]["verdicts"]["compat"]["verdict"] == "valid"

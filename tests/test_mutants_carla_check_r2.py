@@ -1,13 +1,13 @@
 """The CARLA checker (conformance/carla/_check.py) after its walk took time packets and EventAdd
 chunks a shorter way: an actor of the INVALID type (research notes section 6: in 0.9.4-0.9.5 the
 types are 0..3 and 4 is INVALID) with a fresh id, alone or beside clean records, is CARLA-ENUM-001 at
-its record. Logs are made byte by byte with tests/test_mutants_carla_check.py's builders. Written
+its record. Logs are made byte by byte with tests/build_carla.py. Written
 against the survivors tools/mutate.py found in the module when it was measured again."""
 
 from __future__ import annotations
 
 import pytest
-from test_mutants_carla_check import ADD, actor, check, counted, empty_middle, found, frame, log, offsets
+from build_carla import ADD, actor, check, counted, empty_middle, found, frame, log, offsets
 
 
 @pytest.mark.parametrize(("kinds", "bad"), [((4,), [0]), ((0, 4), [1]), ((4, 3, 2), [0]), ((1, 4, 4), [1, 2])])

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
-from test_mutants_carla_reader import _after_first, _packet
+from build_carla import after_first, packet
 
 from recspec.errors import Malformed, Truncated
 from recspec.reference.carla import VARIANTS, PacketKind
@@ -84,14 +84,14 @@ def at_most(seconds: float) -> Iterator[None]:
 
 # the widest packet a run may repeat: a user packet (id 200, kept as its bytes) of 70,000 bytes, wider than
 # the 64 KiB compared at a time
-WIDE = _packet(200, bytes(range(256)) * 273 + b"w" * 112)
+WIDE = packet(200, bytes(range(256)) * 273 + b"w" * 112)
 
 
 @pytest.mark.parametrize("known", [True, False])
 def test_skip_repeats_of_a_packet_wider_than_a_comparison_block(known: bool) -> None:
     assert len(WIDE) == 5 + 70_000
-    data = WIDE * 3 + _packet(1, b"")
-    reader, end = _after_first(data, len(data) if known else None)
+    data = WIDE * 3 + packet(1, b"")
+    reader, end = after_first(data, len(data) if known else None)
     assert end == len(WIDE)
     with at_most(20):
         assert reader.skip_repeats(WIDE) == 2

@@ -16,69 +16,25 @@ from collections.abc import Callable
 import pytest
 from build_carla import (
     ADD,
-    COLLISION,
     DEL,
-    PARENT,
+    FRAMES,
     POSITION,
     POSITION_SIZE,
     STATE,
     STATE_SIZE,
+    STEP,
     actor,
     both,
     counted,
     end,
     found,
+    frame_starts,
     header,
     packet,
     position,
     start,
-    state,
+    steady,
 )
-
-from helpers import carla_packets
-
-FRAMES = 80
-STEP = 0.5  # exact in binary: elapsed (i - 1) * STEP adds up bit for bit
-
-
-def frame_starts(data: bytes) -> list[int]:
-    """The offset of each FrameStart (id 0), by the packet framing."""
-    return [at for at, pid, _ in carla_packets(data) if pid == 0]
-
-
-Edit = Callable[[int, dict], None]
-
-
-def steady(edit: Edit | None = None, frames: int = FRAMES, rotate: bool = False, events: bool = False) -> bytes:
-    """Frame 1 adds actors 1, 2, 3; every frame holds their Positions and the States of 1 and 2
-    (frozen 0 and 1, light states 0 and 1 of the three 0.9.4-0.9.5 has); ``edit(i, parts)`` may
-    change frame i's parts first. ``rotate``: the Positions' actor ids change places from frame to
-    frame (same shape, other bytes: a reference frame proves none of them, the template does).
-    ``events``: every frame holds the four event packets, empty but for frame 1's EventAdd, as the
-    0.9.4-0.9.5 writer writes them ("all always")."""
-    out = [header()]
-    for i in range(1, frames + 1):
-        ids = [1 + (i + r) % 3 for r in range(3)] if rotate else [1, 2, 3]
-        parts = {"id": i, "duration": -1.0 if i == frames else STEP, "elapsed": (i - 1) * STEP,
-                 "positions": ids, "states": [(1, 0, 0), (2, 1, 1)]}
-        if edit is not None:
-            edit(i, parts)
-        if parts.get("short"):  # a FrameStart without its elapsed time
-            body = packet(0, struct.pack("<Qd", parts["id"], parts["duration"]))
-        else:
-            body = start(parts["id"], parts["duration"], parts["elapsed"])
-        if i == 1:
-            body += counted(ADD, [actor(1), actor(2), actor(3)])
-        elif events:
-            body += counted(ADD, [])
-        if events:
-            body += counted(DEL, []) + counted(PARENT, []) + counted(COLLISION, [])
-        if parts.get("deleted"):
-            body += counted(DEL, [struct.pack("<I", a) for a in parts["deleted"]])
-        body += counted(POSITION, [position(a) for a in parts["positions"]])
-        body += counted(STATE, [state(*s) for s in parts["states"]]) * (2 if parts.get("twice") else 1) + end()
-        out.append(body)
-    return b"".join(out)
 
 
 @pytest.mark.parametrize("rotate", [False, True])

@@ -5,14 +5,13 @@ the frame falls in the batches of 16, 4 or 1 frames the template and the referen
 the frames after it timed as elapsed + durationThis says (the earlier test of this rule gave the next
 frame the broken frame's elapsed, so its CARLA-FRAME-004, hidden behind FRAME-008, kept every such run
 out of the bulk proof). Logs are
-tests/test_mutants_carla_frames.py's steady runs, made byte by byte, checked with the fast paths on and
+tests/build_carla.py's steady runs, made byte by byte, checked with the fast paths on and
 off. Written against the survivors of a fresh sample of tools/mutate.py's mutants of the module (seed 7)."""
 
 from __future__ import annotations
 
 import pytest
-from build_carla import both
-from test_mutants_carla_frames import FRAMES, STEP, frame_starts, steady
+from build_carla import FRAMES, STEP, both, frame_starts, steady
 
 
 @pytest.mark.parametrize("rotate", [False, True])

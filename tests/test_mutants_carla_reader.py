@@ -11,32 +11,24 @@ import io
 import struct
 
 import pytest
+from build_carla import after_first, header, packet, packet_reader
 
 from recspec.errors import LimitExceeded, Malformed, Truncated
 from recspec.reference.carla import VARIANTS, Packet, PacketReader, decode, decode_body, frames
 from recspec.reference.carla import PacketKind as K
 from recspec.reference.carla._decode import READ_BLOCK, count_repeats
 
-HEADER = (struct.pack("<HH", 1, 14) + b"CARLA_RECORDER" + struct.pack("<q", 1_700_000_000)
-          + struct.pack("<H", 6) + b"Town01")
+HEADER = header(map_name=b"Town01")
 V = VARIANTS["0.9.15"]
-
-
-def _packet(packet_id: int, payload: bytes) -> bytes:
-    return struct.pack("<BI", packet_id, len(payload)) + payload
-
-
-def _reader(data: bytes, size: int | None) -> PacketReader:
-    return PacketReader(io.BytesIO(data), V, 0, size)
 
 
 # --- the packet reader -------------------------------------------------------------------------
 
 
 def test_the_reader_knows_the_file_size_it_was_given() -> None:
-    data = _packet(1, b"") * 3
-    assert _reader(data, len(data)).size == 15
-    assert _reader(data, None).size is None
+    data = packet(1, b"") * 3
+    assert packet_reader(data, len(data)).size == 15
+    assert packet_reader(data, None).size is None
 
 
 @pytest.mark.parametrize("known", [True, False])
@@ -45,8 +37,8 @@ def test_a_packet_ending_one_byte_past_the_first_block(known: bool) -> None:
     # byte past it, so the packet is only whole after a second read; a FrameEnd (id 1, 0 bytes) follows
     size = READ_BLOCK + 1 - 5
     payload = bytes(range(256)) * (size // 256) + b"\xaa" * (size % 256)
-    data = _packet(200, payload) + _packet(1, b"")
-    got = [(p.offset, p.packet_id, p.payload) for p in _reader(data, len(data) if known else None)]
+    data = packet(200, payload) + packet(1, b"")
+    got = [(p.offset, p.packet_id, p.payload) for p in packet_reader(data, len(data) if known else None)]
     assert got == [(0, 200, payload), (5 + size, 1, b"")]
 
 
@@ -54,9 +46,9 @@ def test_a_packet_ending_one_byte_past_the_first_block(known: bool) -> None:
 def test_a_file_ending_right_after_a_packet_header(known: bool) -> None:
     # the last packet's 5 header bytes are there (id 6, size 3), none of its payload: a truncated
     # payload (3 bytes needed, 0 there) at that packet's offset, not a truncated header
-    data = _packet(1, b"") + struct.pack("<BI", 6, 3)
+    data = packet(1, b"") + struct.pack("<BI", 6, 3)
     with pytest.raises(Truncated) as e:
-        list(_reader(data, len(data) if known else None))
+        list(packet_reader(data, len(data) if known else None))
     assert (e.value.rule, e.value.offset, e.value.needed, e.value.available) == ("CARLA-STREAM-001", 5, 3, 0)
 
 
@@ -71,25 +63,19 @@ def test_a_log_ending_right_after_a_packet_header() -> None:
 def test_a_whole_packet_above_the_limit(known: bool) -> None:
     # 11 payload bytes, all in the file, read with a limit of 10: the limit's rule, at the size field
     # (the packet's offset + 1: after its u8 id)
-    data = _packet(1, b"") + _packet(6, bytes(11)) + _packet(1, b"")
+    data = packet(1, b"") + packet(6, bytes(11)) + packet(1, b"")
     reader = PacketReader(io.BytesIO(data), V, 0, len(data) if known else None, max_packet_size=10)
     with pytest.raises(LimitExceeded) as e:
         list(reader)
     assert (e.value.rule, e.value.offset, e.value.value, e.value.maximum) == ("CARLA-LIMIT-001", 6, 11, 10)
 
 
-def _after_first(data: bytes, size: int | None) -> tuple[PacketReader, int]:
-    reader = _reader(data, size)
-    first = next(iter(reader))
-    return reader, first.end
-
-
 @pytest.mark.parametrize("known", [True, False])
 def test_skip_repeats_steps_past_the_copies_of_the_last_packet(known: bool) -> None:
-    unit = _packet(6, struct.pack("<H", 0))  # an empty Position packet: 7 bytes
-    other = _packet(1, b"")
+    unit = packet(6, struct.pack("<H", 0))  # an empty Position packet: 7 bytes
+    other = packet(1, b"")
     data = unit * 4 + other
-    reader, end = _after_first(data, len(data) if known else None)
+    reader, end = after_first(data, len(data) if known else None)
     assert end == 7
     assert reader.skip_repeats(unit) == 3
     assert reader.tell() == 28
@@ -97,18 +83,18 @@ def test_skip_repeats_steps_past_the_copies_of_the_last_packet(known: bool) -> N
 
 
 def test_skip_repeats_of_a_single_copy() -> None:
-    unit = _packet(6, struct.pack("<H", 0))
+    unit = packet(6, struct.pack("<H", 0))
     data = unit * 2
-    reader, _ = _after_first(data, len(data))
+    reader, _ = after_first(data, len(data))
     assert reader.skip_repeats(unit) == 1
     assert reader.tell() == 14
 
 
 def test_skip_repeats_stops_at_the_file_size() -> None:
     # only whole packets within the size the reader was given count, whatever the stream holds after it
-    unit = _packet(6, struct.pack("<H", 0))
+    unit = packet(6, struct.pack("<H", 0))
     data = unit * 6
-    reader, _ = _after_first(data, 7 * 3 + 4)
+    reader, _ = after_first(data, 7 * 3 + 4)
     assert reader.skip_repeats(unit) == 2
     assert reader.tell() == 21
 

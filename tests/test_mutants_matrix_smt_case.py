@@ -154,13 +154,8 @@ def test_the_form_is_spec_or_compat() -> None:
     assert e.value.path == "form"  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("where", "value", "path"), [
-    (("objects", 0, "type"), "cone", "objects[0].type"),
-    (("frames", 0, "states", 1, "presence"), "destroyed", "frames[0].states[1].presence"),
-    (("frames", 0, "commands", 2, "kind"), "x", "frames[0].commands[2].kind"),
-])
-def test_an_enumerated_field_outside_its_values_is_refused_at_its_path(where: tuple[Any, ...], value: str,
-                                                                       path: str) -> None:
+def _refusal_with(where: tuple[Any, ...], value: Any) -> CaseError:
+    """What ``from_case`` raises for the case with the field at the keys ``where`` set to ``value``."""
     case = copy.deepcopy(_case())
     node: Any = case
     for key in where[:-1]:
@@ -168,7 +163,17 @@ def test_an_enumerated_field_outside_its_values_is_refused_at_its_path(where: tu
     node[where[-1]] = value
     with pytest.raises(CaseError) as e:
         from_case(case)
-    assert e.value.path == path  # type: ignore[attr-defined]
+    return e.value
+
+
+@pytest.mark.parametrize(("where", "value", "path"), [
+    (("objects", 0, "type"), "cone", "objects[0].type"),
+    (("frames", 0, "states", 1, "presence"), "destroyed", "frames[0].states[1].presence"),
+    (("frames", 0, "commands", 2, "kind"), "x", "frames[0].commands[2].kind"),
+])
+def test_an_enumerated_field_outside_its_values_is_refused_at_its_path(where: tuple[Any, ...], value: str,
+                                                                       path: str) -> None:
+    assert _refusal_with(where, value).path == path  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("where", "value", "path"), [
@@ -196,14 +201,7 @@ def test_an_enumerated_field_outside_its_values_is_refused_at_its_path(where: tu
     (("frames", 0, "time"), "soon", "frames[0].time"),
 ])
 def test_a_field_of_the_wrong_shape_is_refused_at_its_path(where: tuple[Any, ...], value: Any, path: str) -> None:
-    case = copy.deepcopy(_case())
-    node: Any = case
-    for key in where[:-1]:
-        node = node[key]
-    node[where[-1]] = value
-    with pytest.raises(CaseError) as e:
-        from_case(case)
-    assert e.value.path.startswith(path)  # type: ignore[attr-defined]
+    assert _refusal_with(where, value).path.startswith(path)  # type: ignore[attr-defined]
 
 
 def test_ids_take_the_int64_range() -> None:

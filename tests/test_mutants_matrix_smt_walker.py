@@ -1,4 +1,4 @@
-"""The streaming walk over a Matrix-SMT file (reference/matrix_smt/_walker.py): every refusal it
+"""The streaming walk over a Matrix-SMT file (reference/matrix_smt/walker.py): every refusal it
 makes, at the offset and with the rule the BSON 1.1 specification and docs/formats/matrix-smt.md
 give: a document is an int32 length (at least 5), elements (type byte, NUL-terminated UTF-8 name,
 value) and a final NUL; a double is 8 bytes, an int32 4, a boolean one byte 0x00 or 0x01.
@@ -9,11 +9,11 @@ tools/mutate.py found in the module."""
 
 from __future__ import annotations
 
-import io
 import struct
 
 import bson
 import pytest
+from build_matrix_smt import MadeFile, walker
 
 from recspec.errors import DecodeError, LimitExceeded, Malformed, Truncated
 from recspec.reference.matrix_smt._walker import RecordingWalker, Section
@@ -29,10 +29,6 @@ def _doc(body: bytes, declared: int | None = None) -> bytes:
     return struct.pack("<i", n if declared is None else declared) + body + b"\x00"
 
 
-def _walker(data: bytes) -> RecordingWalker:
-    return RecordingWalker(io.BytesIO(data))
-
-
 def _raises(kind: type[DecodeError], rule: str, offset: int, fn, path: str | None = None) -> DecodeError:
     with pytest.raises(kind) as e:
         fn()
@@ -44,7 +40,7 @@ def _raises(kind: type[DecodeError], rule: str, offset: int, fn, path: str | Non
 
 def test_a_valid_document_is_walked() -> None:
     data = bson.encode({"objects": [], "frames": [{"t": 1.0}]})
-    w = _walker(data)
+    w = walker(data)
     sections = list(w.sections())
     assert [s.key for s in sections] == ["objects", "frames"]
     assert sections[0].offset == 4 and sections[-1].end == len(data) - 1
@@ -55,40 +51,40 @@ def test_a_valid_document_is_walked() -> None:
 
 
 def test_a_file_shorter_than_the_length_field() -> None:
-    e = _raises(Truncated, TRUNCATED, 0, lambda: _walker(b"\x05\x00"))
+    e = _raises(Truncated, TRUNCATED, 0, lambda: walker(b"\x05\x00"))
     assert "2 of 4" in e.message
 
 
 def test_a_declared_length_below_five() -> None:
-    _raises(Malformed, LENGTH, 0, lambda: _walker(b"\x04\x00\x00\x00"))
+    _raises(Malformed, LENGTH, 0, lambda: walker(b"\x04\x00\x00\x00"))
 
 
 # --- element heads --------------------------------------------------------------------------
 
 
 def test_a_file_that_ends_where_an_element_starts() -> None:
-    w = _walker(struct.pack("<i", 20))
+    w = walker(struct.pack("<i", 20))
     _raises(Truncated, TRUNCATED, 4, lambda: list(w.sections()))
 
 
 def test_a_name_without_its_nul() -> None:
     # declared 10: the name runs from byte 5 to the document's last byte, which is no NUL
-    w = _walker(b"\x0a\x00\x00\x00\x0aabcde")
+    w = walker(b"\x0a\x00\x00\x00\x0aabcde")
     _raises(Malformed, LENGTH, 5, lambda: next(iter(w.sections())))
 
 
 def test_a_name_that_is_not_utf8() -> None:
-    w = _walker(_doc(b"\x0a\xff\x00"))
+    w = walker(_doc(b"\x0a\xff\x00"))
     _raises(Malformed, UTF8, 5, lambda: list(w.sections()))
 
 
 def test_a_bad_name_after_a_byte_that_is_no_type_is_a_type_fault() -> None:
-    w = _walker(_doc(b"\x20\xff\x00"))
+    w = walker(_doc(b"\x20\xff\x00"))
     _raises(Malformed, TYPE, 4, lambda: list(w.sections()))
 
 
 def test_a_byte_that_is_no_bson_type() -> None:
-    w = _walker(_doc(b"\x20a\x00"))
+    w = walker(_doc(b"\x20a\x00"))
     _raises(Malformed, TYPE, 4, lambda: list(w.sections()), "a")
 
 
@@ -96,50 +92,50 @@ def test_a_byte_that_is_no_bson_type() -> None:
 
 
 def test_a_binary_whose_length_field_passes_the_document() -> None:
-    w = _walker(_doc(b"\x05a\x00\x01\x00"))
+    w = walker(_doc(b"\x05a\x00\x01\x00"))
     _raises(Malformed, LENGTH, 7, lambda: list(w.sections()), "a")
 
 
 def test_a_string_whose_length_field_passes_the_document() -> None:
-    w = _walker(_doc(b"\x02a\x00\x01\x00"))
+    w = walker(_doc(b"\x02a\x00\x01\x00"))
     _raises(Malformed, LENGTH, 7, lambda: list(w.sections()), "a")
 
 
 def test_a_double_that_passes_the_document() -> None:
-    w = _walker(_doc(b"\x01a\x00" + b"\x00" * 4))
+    w = walker(_doc(b"\x01a\x00" + b"\x00" * 4))
     _raises(Malformed, LENGTH, 7, lambda: next(iter(w.sections())), "a")
 
 
 def test_a_file_that_ends_inside_a_value() -> None:
     # declared 20: the double (bytes 7 to 14) fits the document, the file ends at byte 11
-    w = _walker(struct.pack("<i", 20) + b"\x01a\x00" + b"\x00" * 4)
+    w = walker(struct.pack("<i", 20) + b"\x01a\x00" + b"\x00" * 4)
     _raises(Truncated, TRUNCATED, 11, lambda: list(w.sections()), "a")
 
 
 def test_a_file_that_ends_before_the_final_nul() -> None:
     data = bson.encode({"a": 1.5})
-    w = _walker(data[:-1])
+    w = walker(data[:-1])
     # the value of "a" is whole: the fault is the document's final NUL, not the value
     _raises(Truncated, TRUNCATED, len(data) - 1, lambda: list(w.sections()), "")
 
 
 def test_a_document_whose_last_byte_is_not_nul() -> None:
     data = bson.encode({"a": 1.5})
-    w = _walker(data[:-1] + b"\x01")
+    w = walker(data[:-1] + b"\x01")
     _raises(Malformed, LENGTH, len(data) - 1, lambda: list(w.sections()))
 
 
 def test_a_value_declared_over_the_buffer_limit() -> None:
     # a top-level document declared 64 MiB + 1 bytes long, in a document declared longer still
     body = b"\x03a\x00" + struct.pack("<i", 64 * 1024 * 1024 + 1) + b"\x00"
-    w = _walker(struct.pack("<i", 0x7FFFFFF0) + body)
+    w = walker(struct.pack("<i", 0x7FFFFFF0) + body)
     section = next(iter(w.sections()))
     e = _raises(LimitExceeded, "MATRIX-LIMIT-002", 7, lambda: w.value(section))
     assert e.path == "a"
 
 
 def test_a_regex_without_its_nul_is_a_length_fault() -> None:
-    w = _walker(_doc(b"\x0ba\x00ab"))
+    w = walker(_doc(b"\x0ba\x00ab"))
     with pytest.raises(DecodeError) as e:
         list(w.sections())
     assert e.value.rule in (LENGTH, TRUNCATED)
@@ -154,7 +150,7 @@ def _array(elements: bytes, declared: int | None = None, terminator: bytes = b"\
 
 
 def _entries(data: bytes, section: Section | None = None) -> list:
-    w = _walker(data)
+    w = walker(data)
     s = section if section is not None else next(iter(w.sections()))
     return list(w.entries(s))
 
@@ -207,32 +203,18 @@ def test_an_array_whose_last_byte_is_not_nul() -> None:
     _raises(Malformed, LENGTH, 14, lambda: _entries(data), "a")
 
 
-class _ShortReads(io.RawIOBase):
+def _short_reads(head: bytes, fill: bytes, size: int) -> MadeFile:
     """A file of ``size`` bytes, ``head`` then ``fill`` repeated, whose reads return at most 4,096 bytes
     (a raw read may return fewer bytes than asked): a regex longer than the 64 MiB limit without
     holding hundreds of MiB."""
-
-    def __init__(self, head: bytes, fill: bytes, size: int) -> None:
-        self.head, self.fill, self.size, self.pos = head, fill, size, 0
-
-    def seek(self, offset: int, whence: int = 0) -> int:
-        self.pos = offset if whence == 0 else self.size + offset
-        return self.pos
-
-    def tell(self) -> int:
-        return self.pos
-
-    def read(self, n: int = -1) -> bytes:
-        n = min(n, 4096, self.size - self.pos)
-        out = bytes(self.head[i] if i < len(self.head) else self.fill[0] for i in range(self.pos, self.pos + n))
-        self.pos += n
-        return out
+    return MadeFile(size, lambda pos, n: bytes(head[i] if i < len(head) else fill[0] for i in range(pos, pos + n)),
+                    most=4096)
 
 
 def test_a_regex_longer_than_the_buffer_limit() -> None:
     # a 300 MiB document whose one element is a regex named "a" whose pattern never ends
     size = 300 * 1024 * 1024
-    f = _ShortReads(struct.pack("<i", size) + b"\x0ba\x00", b"a", size)
+    f = _short_reads(struct.pack("<i", size) + b"\x0ba\x00", b"a", size)
     w = RecordingWalker(f, size)
     e = _raises(LimitExceeded, "MATRIX-LIMIT-002", 7, lambda: list(w.sections()))
     assert e.path == "a"
@@ -240,10 +222,10 @@ def test_a_regex_longer_than_the_buffer_limit() -> None:
 
 def test_trailing_bytes_are_what_follows_the_declared_document() -> None:
     data = bson.encode({"a": 1.5})
-    assert _walker(data + b"\x01\x02\x03").trailing == 3
-    assert _walker(data).trailing == 0
-    assert _walker(data[:-1]).trailing == 0  # a file shorter than declared has nothing after it
-    assert _walker(data[:-5]).trailing == 0
+    assert walker(data + b"\x01\x02\x03").trailing == 3
+    assert walker(data).trailing == 0
+    assert walker(data[:-1]).trailing == 0  # a file shorter than declared has nothing after it
+    assert walker(data[:-5]).trailing == 0
 
 
 def test_sections_skim_values_and_value_judges_them() -> None:
@@ -252,7 +234,7 @@ def test_sections_skim_values_and_value_judges_them() -> None:
     # their lengths; decoding the value finds the fault
     for body, fault in ((b"\x05a\x00" + struct.pack("<i", 0) + b"\x02", 12),
                         (b"\x03a\x00" + struct.pack("<i", 5) + b"\x01", 11)):
-        w = _walker(_doc(body))
+        w = walker(_doc(body))
         sections = list(w.sections())
         assert [(s.key, s.value_offset, s.end) for s in sections] == [("a", 7, 12)]
         with pytest.raises(Malformed) as e:
@@ -263,7 +245,7 @@ def test_sections_skim_values_and_value_judges_them() -> None:
 def test_a_string_length_field_that_fits_but_whose_value_does_not() -> None:
     # the length field (bytes 7 to 10) ends at the final NUL (byte 11); the string of length 1
     # needs 4 + 1 bytes from byte 7, where 4 are left
-    w = _walker(_doc(b"\x02a\x00" + struct.pack("<i", 1)))
+    w = walker(_doc(b"\x02a\x00" + struct.pack("<i", 1)))
     e = _raises(Malformed, LENGTH, 7, lambda: list(w.sections()), "a")
     assert "5 bytes needed, 4 left" in e.message
 
@@ -273,7 +255,7 @@ def test_streamed_entries_of_each_fixed_size_type_end_where_the_next_begins() ->
     # (type, "0\0", 8 bytes) 11 bytes, an int32 7, a boolean 4, a null 3, the string "x" (int32
     # length 2, "x\0") 9; the array's final NUL at 45
     data = bson.encode({"a": [1.5, 2, True, None, "x"]})
-    w = _walker(data)
+    w = walker(data)
     entries = list(w.entries(next(iter(w.sections()))))
     assert [e.value for e in entries] == [1.5, 2, True, None, "x"]
     assert [e.index for e in entries] == [0, 1, 2, 3, 4]
@@ -287,7 +269,7 @@ def test_skip_empty_documents_steps_over_a_run_of_empty_frames(empty: int) -> No
     from recspec.reference.matrix_smt._walker import decode_raw
 
     data = bson.encode({"frames": [{"t": 0.0}] + [{}] * empty + [{"t": 1.0}]})
-    w = _walker(data)
+    w = walker(data)
     walk = w.entries(next(iter(w.sections())), raw=True)
     first = next(walk)
     assert first.index == 0

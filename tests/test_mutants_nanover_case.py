@@ -14,18 +14,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+from build_nanover import HEADER, record
 from google.protobuf import struct_pb2
 
 from recspec._case_json import CaseError
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.reference.nanover import decode, encode
 from recspec.reference.nanover._case import case_schema, from_case, to_case
-
-HEADER = struct.pack("<QQ", 0x5C71E3C49989B7E3, 2)
-
-
-def _record(timestamp_us: int, payload: bytes) -> bytes:
-    return struct.pack("<QQQ", timestamp_us & (2**64 - 1), timestamp_us >> 64, len(payload)) + payload
 
 
 def _refusal(call: Any) -> CaseError:
@@ -76,7 +71,7 @@ def test_a_hand_written_traj_case_encodes_to_the_message_it_describes() -> None:
 
 
 def test_a_traj_file_laid_out_by_hand_decodes_to_the_hand_written_case() -> None:
-    data = HEADER + _record(1000, _traj_message().SerializeToString(deterministic=True))
+    data = HEADER + record(1000, _traj_message().SerializeToString(deterministic=True))
     assert to_case(decode(data, variant="traj"), canonical=True) == TRAJ_CASE
 
 
@@ -87,7 +82,7 @@ def test_a_struct_is_wrapped_only_when_its_one_key_is_a_tag() -> None:
     two = message.frame.values["two"].struct_value.fields
     two["$number"].number_value = 1.0
     two["a"].number_value = 2.0
-    data = HEADER + _record(5, message.SerializeToString(deterministic=True))
+    data = HEADER + record(5, message.SerializeToString(deterministic=True))
     values = to_case(decode(data, variant="traj"), canonical=True)["records"][0]["frame"]["values"]
     assert values == {"tag": {"$struct": {"$unset": 1.0}}, "plain": {"a": 1.0}, "two": {"$number": 1.0, "a": 2.0}}
 
@@ -118,7 +113,7 @@ def test_an_unset_value_and_an_empty_value_array_are_lossless_only() -> None:
     ``{"$unset": true}`` and ``{}``, the canonical case has none."""
     message = pb.GetFrameResponse(frame_index=1)
     message.frame.values["u"].CopyFrom(struct_pb2.Value())
-    data = HEADER + _record(5, message.SerializeToString())
+    data = HEADER + record(5, message.SerializeToString())
     model = decode(data, variant="traj")
     assert to_case(model)["records"][0]["frame"]["values"] == {"u": {"$unset": True}}
     assert _refusal(lambda: to_case(model, canonical=True)).path == "records[0].frame.values.u"
@@ -126,7 +121,7 @@ def test_an_unset_value_and_an_empty_value_array_are_lossless_only() -> None:
 
     message = pb.GetFrameResponse(frame_index=1)
     message.frame.arrays["a"].CopyFrom(pb.ValueArray())
-    data = HEADER + _record(5, message.SerializeToString())
+    data = HEADER + record(5, message.SerializeToString())
     model = decode(data, variant="traj")
     assert to_case(model)["records"][0]["frame"]["arrays"] == {"a": {}}
     assert _refusal(lambda: to_case(model, canonical=True)).path == "records[0].frame.arrays.a"
@@ -175,14 +170,14 @@ def _number(x: float) -> bytes:
 
 
 def test_a_state_update_in_wire_order_keeps_its_order() -> None:
-    data = HEADER + _record(9, _state_payload(("b", _number(1.0)), ("a", NULL)))
+    data = HEADER + record(9, _state_payload(("b", _number(1.0)), ("a", NULL)))
     case = to_case(decode(data, variant="state"))
     assert case == {"recspec_case": 2, "format": "nanover", "variant": "state",
                     "records": [{"timestamp_us": 9, "update": {"b": 1.0, "a": None}, "order": ["b", "a"]}]}
     assert encode(from_case(case)) == data
     assert "order" not in to_case(decode(data, variant="state"), canonical=True)["records"][0]
     assert encode(from_case({**case, "records": [{"timestamp_us": 9, "update": {"b": 1.0, "a": None}}]})) == (
-        HEADER + _record(9, _state_payload(("a", NULL), ("b", _number(1.0)))))  # the encoder's order: by key
+        HEADER + record(9, _state_payload(("a", NULL), ("b", _number(1.0)))))  # the encoder's order: by key
 
 
 @pytest.mark.parametrize(("order", "says"), [(["a"], "missing 'b'"), (["a", "b", "c"], "not an entry: 'c'"),

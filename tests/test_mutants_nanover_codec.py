@@ -11,7 +11,7 @@ import io
 import struct
 
 import pytest
-from test_mutants_nanover_payload import _sample_frame, _unpacked_payload, frame_entries, ld
+from build_nanover import frame_entries, ld, sample_frame, unpacked_payload
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.errors import Malformed
@@ -41,7 +41,7 @@ def test_the_kind_is_the_files_extension(name: str, kind: Kind | None) -> None:
 
 
 def test_a_canonical_payload_keeps_no_order() -> None:
-    msg = _sample_frame()
+    msg = sample_frame()
     payload = msg.SerializeToString(deterministic=True)
     frame = decode_payload(Kind.TRAJ, payload)
     assert frame == frame_from_message(msg)
@@ -50,7 +50,7 @@ def test_a_canonical_payload_keeps_no_order() -> None:
 
 
 def test_a_payload_in_another_order_keeps_it_and_round_trips() -> None:
-    msg = _sample_frame()
+    msg = sample_frame()
     payload = pb.GetFrameResponse(frame_index=7).SerializeToString() + ld(2, b"".join(reversed(frame_entries(msg))))
     frame = decode_payload(Kind.TRAJ, payload)
     assert frame == frame_from_message(msg)
@@ -69,7 +69,7 @@ def test_a_state_update_in_another_order_round_trips() -> None:
 
 
 def test_unpacked_numbers_are_kept_and_round_trip() -> None:
-    payload, want = _unpacked_payload()
+    payload, want = unpacked_payload()
     frame = decode_payload(Kind.TRAJ, payload)
     assert frame == frame_from_message(want)
     assert frame.unpacked == ("pos", "bonds")
@@ -88,7 +88,7 @@ def test_an_unpacked_member_overwritten_by_another_is_packed() -> None:
 
 
 def test_recordings_decode_and_encode_by_the_layout() -> None:
-    msg = _sample_frame()
+    msg = sample_frame()
     p0 = pb.GetFrameResponse(frame=pb.FrameData()).SerializeToString()  # a reset frame: 12 00
     assert p0 == b"\x12\x00"
     p1 = msg.SerializeToString(deterministic=True)

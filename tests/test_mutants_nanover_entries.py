@@ -14,6 +14,7 @@ import struct
 from typing import Any
 
 import pytest
+from build_nanover import entry, file_of, update
 from google.protobuf import struct_pb2
 from test_nanover_entries import assert_same_reports, report_json
 
@@ -21,50 +22,6 @@ from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance.nanover import _entries
 from recspec.conformance.nanover._entries import MAX_TEMPLATES, StateEntries, number_holes, value_has_unset
 from recspec.reference.nanover import CLEAN_MAX_PAYLOAD, MAX_VALUES
-
-HEADER = bytes.fromhex("e3b78999c4e3715c" "0200000000000000")
-
-
-def _set(v: struct_pb2.Value, x: Any) -> None:
-    if x is None:
-        v.null_value = struct_pb2.NULL_VALUE
-    elif isinstance(x, bool):
-        v.bool_value = x
-    elif isinstance(x, float):
-        v.number_value = x
-    elif isinstance(x, str):
-        v.string_value = x
-    elif isinstance(x, dict):
-        v.struct_value.SetInParent()
-        for k, y in x.items():
-            _set(v.struct_value.fields[k], y)
-    else:
-        v.list_value.SetInParent()
-        for y in x:
-            _set(v.list_value.values.add(), y)
-
-
-def update(changes: dict[str, Any]) -> bytes:
-    """A StateUpdate payload as the runtime writes it (deterministic: keys in order)."""
-    msg = pb.StateUpdate()
-    msg.changed_keys.SetInParent()
-    for k, x in changes.items():
-        _set(msg.changed_keys.fields[k], x)
-    return msg.SerializeToString(deterministic=True)
-
-
-def entry(key: str, x: Any) -> bytes:
-    """One Struct map entry (key field 1, Value field 2) as the runtime writes it."""
-    s = struct_pb2.Struct()
-    _set(s.fields[key], x)
-    data = s.SerializeToString()
-    assert data[0] == 0x0A and data[1] < 0x80
-    return data[2:]
-
-
-def file_of(payloads: list[bytes]) -> bytes:
-    return HEADER + b"".join(struct.pack("<QQQ", 10**6 + 33_333 * i, 0, len(p)) + p
-                             for i, p in enumerate(payloads))
 
 
 def no_parse(*_: Any) -> Any:

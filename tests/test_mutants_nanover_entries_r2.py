@@ -10,8 +10,8 @@ import struct
 from typing import Any
 
 import pytest
+from build_nanover import file_of, set_value, update
 from google.protobuf import struct_pb2
-from test_mutants_nanover_entries import _set, file_of, update
 from test_nanover_entries import assert_same_reports, report_json
 
 from recspec.conformance.nanover._entries import StateEntries, number_holes
@@ -20,7 +20,7 @@ from recspec.conformance.nanover._entries import StateEntries, number_holes
 def _entry_len(key: str, x: Any) -> int:
     """The length of ``key``'s map entry (key field and Value field) as the runtime writes it."""
     s = struct_pb2.Struct()
-    _set(s.fields[key], x)
+    set_value(s.fields[key], x)
     data = s.SerializeToString()
     i = 1
     while data[i] & 0x80:
@@ -80,7 +80,7 @@ def test_number_holes_after_lengths_of_128() -> None:
     # 8 bytes, after its tag 0x11; m runs the inner lengths across 128 (varint 80 01, two bytes)
     for m in range(100, 140):
         s = struct_pb2.Struct()
-        _set(s.fields["k"], {"a": "x" * m, "b": 1.5})
+        set_value(s.fields["k"], {"a": "x" * m, "b": 1.5})
         data = s.SerializeToString(deterministic=True)  # map entries in key order
         e = data[2:] if data[1] < 0x80 else data[3:]
         assert e[-9] == 0x11

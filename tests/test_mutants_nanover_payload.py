@@ -8,9 +8,8 @@ field. Written against the survivors tools/mutate.py found in the module."""
 
 from __future__ import annotations
 
-import struct
-
 import pytest
+from build_nanover import F_ENTRY, frame_entries, ld, sample_frame, unpacked_payload
 from google.protobuf import struct_pb2
 
 from recspec._pb import recspec_nanover_pb2 as pb
@@ -30,38 +29,6 @@ from recspec.reference.nanover import (
     value_from_message,
 )
 from recspec.reference.nanover._payload import wire_details, wire_order
-
-
-def ld(number: int, body: bytes) -> bytes:
-    """A length-delimited field (wire type 2), lengths below 128."""
-    assert len(body) < 128
-    return bytes((number << 3 | 2, len(body))) + body
-
-
-def frame_entries(msg: pb.GetFrameResponse) -> list[bytes]:
-    """Each map entry of a frame as the runtime writes a FrameData of that entry alone, values then
-    arrays, each map's keys sorted."""
-    out = []
-    for k in sorted(msg.frame.values):
-        one = pb.FrameData()
-        one.values[k].CopyFrom(msg.frame.values[k])
-        out.append(one.SerializeToString())
-    for k in sorted(msg.frame.arrays):
-        one = pb.FrameData()
-        one.arrays[k].CopyFrom(msg.frame.arrays[k])
-        out.append(one.SerializeToString())
-    return out
-
-
-def _sample_frame() -> pb.GetFrameResponse:
-    msg = pb.GetFrameResponse(frame_index=7)
-    msg.frame.values["b.name"].string_value = "water"
-    msg.frame.values["a.count"].number_value = 3.0
-    msg.frame.arrays["z.positions"].float_values.values.extend([1.5, -2.25, 0.1])
-    msg.frame.arrays["c.bonds"].index_values.values.extend([0, 1, 300])
-    msg.frame.arrays["m.names"].string_values.values.extend(["O", "H"])
-    return msg
-
 
 # --- message -> model ---------------------------------------------------------------------
 
@@ -86,7 +53,7 @@ def test_values_of_every_kind_read_from_messages() -> None:
 
 
 def test_frames_and_updates_read_from_payloads() -> None:
-    msg = _sample_frame()
+    msg = sample_frame()
     msg.frame.arrays["empty"].SetInParent()  # a ValueArray with no member
     got = frame_from_message(parse_frame(msg.SerializeToString()))
     assert got == Frame(7, {"a.count": 3.0, "b.name": "water"},
@@ -112,7 +79,7 @@ def test_bytes_the_runtime_rejects_are_proto_001(parse: object) -> None:
 
 
 def test_the_encoder_writes_the_runtimes_deterministic_bytes() -> None:
-    msg = _sample_frame()
+    msg = sample_frame()
     frame = frame_from_message(msg)
     assert encode_frame(frame) == msg.SerializeToString(deterministic=True)
     up = pb.StateUpdate()
@@ -132,7 +99,7 @@ def test_a_value_protobuf_cannot_hold_is_an_encode_error() -> None:
 
 
 def test_a_frame_written_entry_by_entry_in_another_order_round_trips() -> None:
-    msg = _sample_frame()
+    msg = sample_frame()
     entries = frame_entries(msg)
     wire = list(reversed(entries))  # arrays first, then values, each map backwards
     payload = pb.GetFrameResponse(frame_index=7).SerializeToString() + ld(2, b"".join(wire))
@@ -165,24 +132,8 @@ def test_a_state_update_written_key_by_key_round_trips() -> None:
         encode_state_update(StateUpdate({"z": 1.0, "a": 2.0}, order=("z",)))
 
 
-FLOATS = [1.5, -2.25, 3e-8]
-F_ENTRY = ld(1, b"pos") + ld(2, ld(1, b"".join(b"\x0d" + struct.pack("<f", x) for x in FLOATS)))
-
-
-def _unpacked_payload() -> tuple[bytes, pb.GetFrameResponse]:
-    floats = FLOATS
-    indexes = [0, 1, 300]
-    f_entry = F_ENTRY
-    i_entry = ld(1, b"bonds") + ld(2, ld(2, b"\x08\x00\x08\x01\x08\xac\x02"))  # 300 = ac 02
-    payload = b"\x08\x02" + ld(2, ld(2, f_entry) + ld(2, i_entry))
-    want = pb.GetFrameResponse(frame_index=2)
-    want.frame.arrays["pos"].float_values.values.extend(floats)
-    want.frame.arrays["bonds"].index_values.values.extend(indexes)
-    return payload, want
-
-
 def test_arrays_written_a_field_per_number_round_trip() -> None:
-    payload, want = _unpacked_payload()
+    payload, want = unpacked_payload()
     assert parse_frame(payload) == want  # the runtime accepts the unpacked form
     order, unpacked = wire_details(payload, "traj")
     assert (order, unpacked) == (("arrays/pos", "arrays/bonds"), ("pos", "bonds"))

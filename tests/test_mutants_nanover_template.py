@@ -9,7 +9,7 @@ out by hand. Written against the survivors tools/mutate.py found in the module."
 from __future__ import annotations
 
 import pytest
-from test_mutants_nanover_payload import frame_entries as entries
+from build_nanover import frame_entries as entries
 
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance.nanover._template import FrameTemplate, _float_data, _key

@@ -14,40 +14,27 @@ from __future__ import annotations
 import io
 import json
 import struct
-from typing import Any
 
 import pytest
+from build_nanover import (
+    HEADER,
+    cross_check_evidence,
+    frame_response,
+    kaitai_reading,
+    ld,
+    record,
+    tag,
+    traj_of_size,
+    traj_of_sizes,
+    trajectory,
+    varint,
+)
 
-import recspec
 from recspec._pb import recspec_nanover_pb2 as pb
 from recspec.conformance import _sample
 from recspec.conformance.nanover import _xcheck as nanover_x
-from recspec.conformance.nanover._xcheck import KaitaiRejected, differential, kaitai_records
+from recspec.conformance.nanover._xcheck import KaitaiRejected, differential
 from recspec.reference.nanover import Array, ArrayKind, Kind, StateUpdate
-
-HEADER = struct.pack("<QQ", 0x5C71E3C49989B7E3, 2)
-
-
-def _record(timestamp: int, payload: bytes) -> bytes:
-    return struct.pack("<QQQ", timestamp, 0, len(payload)) + payload
-
-
-def _frame(index: int, **values: Any) -> bytes:
-    msg = pb.GetFrameResponse(frame_index=index)
-    for key, value in values.items():
-        if isinstance(value, str):
-            msg.frame.values[key].string_value = value
-        else:
-            msg.frame.values[key].number_value = value
-    return msg.SerializeToString()
-
-
-def _traj(*payloads: bytes) -> bytes:
-    return HEADER + b"".join(_record(1000 * (i + 1), p) for i, p in enumerate(payloads))
-
-
-def _kaitai_reading(data: bytes, kind: Kind = Kind.TRAJ) -> list[tuple[int, Any]]:
-    return list(kaitai_records(io.BytesIO(data), kind))
 
 
 def _kaitai_reads(monkeypatch: pytest.MonkeyPatch, other: bytes) -> None:
@@ -75,8 +62,8 @@ def _every_field() -> bytes:
 
 
 def test_the_kaitai_reading_of_every_field_is_what_was_written() -> None:
-    data = _traj(_every_field())
-    ((offset, (timestamp, frame)),) = _kaitai_reading(data)
+    data = trajectory(_every_field())
+    ((offset, (timestamp, frame)),) = kaitai_reading(data)
     assert (offset, timestamp) == (16, 1000)
     assert frame.frame_index == (1 << 31) + 5
     assert frame.values == {"n": 1.5, "s": "x", "b": True, "z": None, "st": {"k": 2.0}, "l": ["y"]}
@@ -85,25 +72,16 @@ def test_the_kaitai_reading_of_every_field_is_what_was_written() -> None:
     assert differential(data, Kind.TRAJ) == []
 
 
-def _tag(number: int, wire_type: int) -> bytes:
-    return bytes([number << 3 | wire_type])
-
-
-def _len(number: int, body: bytes) -> bytes:
-    assert len(body) < 128
-    return _tag(number, 2) + bytes([len(body)]) + body
-
-
 def test_unpacked_repeated_values_are_read_like_packed_ones() -> None:
     """FloatArray and IndexArray values one field each (wire types 5 and 0): the runtime appends them."""
-    floats = _len(1, _tag(1, 5) + struct.pack("<f", 1.5) + _tag(1, 5) + struct.pack("<f", -2.0))
-    indices = _len(2, _tag(1, 0) + b"\x07" + _tag(1, 0) + b"\xac\x02")  # 7 and 300
+    floats = ld(1, tag(1, 5) + struct.pack("<f", 1.5) + tag(1, 5) + struct.pack("<f", -2.0))
+    indices = ld(2, tag(1, 0) + b"\x07" + tag(1, 0) + b"\xac\x02")  # 7 and 300
     # FrameData.arrays (field 2): entries of key (field 1) and ValueArray (field 2)
-    frame = _len(2, _len(2, b"\x0a\x01f" + _len(2, floats)) + _len(2, b"\x0a\x01i" + _len(2, indices)))
-    data = _traj(b"\x08\x02" + frame)
+    frame = ld(2, ld(2, b"\x0a\x01f" + ld(2, floats)) + ld(2, b"\x0a\x01i" + ld(2, indices)))
+    data = trajectory(b"\x08\x02" + frame)
     parsed = pb.GetFrameResponse.FromString(b"\x08\x02" + frame)  # the runtime's reading of the same bytes
     assert list(parsed.frame.arrays["i"].index_values.values) == [7, 300]
-    ((_, (_, got)),) = _kaitai_reading(data)
+    ((_, (_, got)),) = kaitai_reading(data)
     assert got.frame_index == 2
     assert got.arrays == {"f": Array(ArrayKind.FLOAT, (1.5, -2.0)), "i": Array(ArrayKind.INDEX, (7, 300))}
     assert differential(data, Kind.TRAJ) == []
@@ -119,11 +97,11 @@ def test_fields_seen_twice_merge_as_the_runtime_merges_them() -> None:
     second = pb.GetFrameResponse()
     second.frame.values["a"].string_value = "y"
     second.frame.arrays["f"].index_values.values.append(4)  # another member of the array's oneof
-    one_value = _len(1, b"\x0a\x01s" + _len(2, _len(5, _len(1, b"\x0a\x01p" + _len(2, b"\x20\x01"))))
-                     + _len(2, _len(5, _len(1, b"\x0a\x01q" + _len(2, b"\x08\x00")))))
-    payload = first.SerializeToString() + second.SerializeToString() + _len(2, one_value)
-    data = _traj(payload)
-    ((_, (_, got)),) = _kaitai_reading(data)
+    one_value = ld(1, b"\x0a\x01s" + ld(2, ld(5, ld(1, b"\x0a\x01p" + ld(2, b"\x20\x01"))))
+                     + ld(2, ld(5, ld(1, b"\x0a\x01q" + ld(2, b"\x08\x00")))))
+    payload = first.SerializeToString() + second.SerializeToString() + ld(2, one_value)
+    data = trajectory(payload)
+    ((_, (_, got)),) = kaitai_reading(data)
     assert got.frame_index == 3
     assert got.values == {"a": "y", "b": "x", "s": {"p": True, "q": None}}
     assert got.arrays == {"f": Array(ArrayKind.INDEX, (4,))}
@@ -131,32 +109,29 @@ def test_fields_seen_twice_merge_as_the_runtime_merges_them() -> None:
 
 
 def test_a_map_entry_with_a_field_of_its_own_is_dropped_as_the_runtime_drops_it() -> None:
-    entry = b"\x0a\x01k" + _len(2, b"\x11" + struct.pack("<d", 1.0)) + _tag(3, 0) + b"\x01"
-    payload = _len(2, _len(1, entry) + _len(1, b"\x0a\x01m" + _len(2, b"\x20\x01")))
-    data = _traj(payload)
+    entry = b"\x0a\x01k" + ld(2, b"\x11" + struct.pack("<d", 1.0)) + tag(3, 0) + b"\x01"
+    payload = ld(2, ld(1, entry) + ld(1, b"\x0a\x01m" + ld(2, b"\x20\x01")))
+    data = trajectory(payload)
     assert dict(pb.GetFrameResponse.FromString(payload).frame.values).keys() == {"m"}  # the runtime's own reading
-    ((_, (_, got)),) = _kaitai_reading(data)
+    ((_, (_, got)),) = kaitai_reading(data)
     assert got.values == {"m": True}
     assert differential(data, Kind.TRAJ) == []
 
 
-def _varint(value: int) -> bytes:
-    out = b""
-    while value > 0x7F:
-        out += bytes([value & 0x7F | 0x80])
-        value >>= 7
-    return out + bytes([value])
-
-
-@pytest.mark.parametrize("number, runtime", [(1 << 30, 1 << 30), (1 << 31, -(1 << 31)), ((1 << 64) - 1, -1)])
+@pytest.mark.parametrize("number, runtime", [
+    (1 << 30, 1 << 30), (1 << 31, -(1 << 31)), ((1 << 64) - 1, -1),
+    # wider than 32 bits: the low 32 are kept
+    (1 << 32, 0), ((1 << 32) + 5, 5), ((1 << 33) + (1 << 31), -(1 << 31)),
+])
 def test_a_null_value_of_any_number_is_a_null(number: int, runtime: int) -> None:
     """``null_value`` is an enum (int32 on the wire as a varint; docs/formats/nanover.md says only 0 is
-    written): the runtime keeps the low 32 bits as a signed number, and either reading is a null."""
-    value = b"\x08" + _varint(number)
-    payload = _len(1, _len(1, b"\x0a\x01z" + _len(2, value)))  # StateUpdate.changed_keys.fields["z"]
+    written): the runtime keeps the low 32 bits of a varint of up to 64 as a signed number, and either
+    reading is a null."""
+    value = b"\x08" + varint(number)
+    payload = ld(1, ld(1, b"\x0a\x01z" + ld(2, value)))  # StateUpdate.changed_keys.fields["z"]
     assert pb.StateUpdate.FromString(payload).changed_keys.fields["z"].null_value == runtime
-    data = HEADER + _record(1, payload)
-    assert _kaitai_reading(data, Kind.STATE) == [(16, (1, StateUpdate({"z": None})))]
+    data = HEADER + record(1, payload)
+    assert kaitai_reading(data, Kind.STATE) == [(16, (1, StateUpdate({"z": None})))]
     assert differential(data, Kind.STATE) == []
 
 
@@ -164,27 +139,27 @@ def test_a_state_update_read_by_kaitai_is_what_was_written() -> None:
     msg = pb.StateUpdate()
     msg.changed_keys.fields["gone"].null_value = 0
     msg.changed_keys.fields["pose"].list_value.values.add().number_value = 2.0
-    data = HEADER + _record(5, msg.SerializeToString())
-    ((offset, (timestamp, update)),) = _kaitai_reading(data, Kind.STATE)
+    data = HEADER + record(5, msg.SerializeToString())
+    ((offset, (timestamp, update)),) = kaitai_reading(data, Kind.STATE)
     assert (offset, timestamp) == (16, 5)
     assert update == StateUpdate({"gone": None, "pose": [2.0]})
     assert differential(data, Kind.STATE) == []
 
 
 def test_a_header_kaitai_rejects_ends_its_reading_at_offset_0() -> None:
-    ((offset, rejected),) = _kaitai_reading(struct.pack("<QQ", 1, 2) + _record(1, b""))
+    ((offset, rejected),) = kaitai_reading(struct.pack("<QQ", 1, 2) + record(1, b""))
     assert offset == 0 and isinstance(rejected, KaitaiRejected) and rejected.rule == "NANOVER-XCHECK-REJECT"
 
 
 # --- the comparison: readings that differ by construction -----------------------------------------------------
 
-RECORDS = [_frame(1, e=1.0), _frame(2, e=2.0), _frame(3, e=3.0)]
-TRAJ = _traj(*RECORDS)
+RECORDS = [frame_response(1, e=1.0), frame_response(2, e=2.0), frame_response(3, e=3.0)]
+TRAJ = trajectory(*RECORDS)
 STARTS = [16, 16 + 24 + len(RECORDS[0]), 16 + 48 + len(RECORDS[0]) + len(RECORDS[1])]
 
 
 def test_a_value_that_differs_is_reported_at_its_record(monkeypatch: pytest.MonkeyPatch) -> None:
-    _kaitai_reads(monkeypatch, _traj(RECORDS[0], _frame(2, e=2.5), RECORDS[2]))
+    _kaitai_reads(monkeypatch, trajectory(RECORDS[0], frame_response(2, e=2.5), RECORDS[2]))
     (d,) = differential(TRAJ, Kind.TRAJ)
     assert d.offset == STARTS[1] and d.message.startswith("record 1: values differ: reference (2000, ")
 
@@ -192,95 +167,63 @@ def test_a_value_that_differs_is_reported_at_its_record(monkeypatch: pytest.Monk
 def test_a_record_kaitai_reads_at_another_offset_differs(monkeypatch: pytest.MonkeyPatch) -> None:
     """An unknown field (number 9) makes Kaitai's first record longer: its value is the same (unknown
     fields are not part of the model), the records after it are at other offsets."""
-    _kaitai_reads(monkeypatch, _traj(RECORDS[0] + _tag(9, 0) + b"\x01", *RECORDS[1:]))
+    _kaitai_reads(monkeypatch, trajectory(RECORDS[0] + tag(9, 0) + b"\x01", *RECORDS[1:]))
     got = differential(TRAJ, Kind.TRAJ)
     assert [d.offset for d in got] == STARTS[1:]
     assert all(d.message.startswith(f"record {i}: values differ") for i, d in enumerate(got, 1))
 
 
 def test_a_divergence_quotes_each_reading_to_300_characters(monkeypatch: pytest.MonkeyPatch) -> None:
-    _kaitai_reads(monkeypatch, _traj(_frame(1, note="b" * 1000)))
-    (d,) = differential(_traj(_frame(1, note="a" * 1000)), Kind.TRAJ)
+    _kaitai_reads(monkeypatch, trajectory(frame_response(1, note="b" * 1000)))
+    (d,) = differential(trajectory(frame_response(1, note="a" * 1000)), Kind.TRAJ)
     head, kaitai = d.message.split(" / Kaitai ")
     assert head.startswith("record 0: values differ: reference (1000, ")
     assert len(head) == len("record 0: values differ: reference ") + 300 and len(kaitai) == 300
 
 
 def test_one_reader_rejecting_a_record_the_other_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    bad = _traj(RECORDS[0], b"\x0f", RECORDS[2])  # a tag of wire type 7: no protobuf reader reads it
-    _kaitai_reads(monkeypatch, _traj(RECORDS[0], b"\x08\x01", RECORDS[2]))
+    bad = trajectory(RECORDS[0], b"\x0f", RECORDS[2])  # a tag of wire type 7: no protobuf reader reads it
+    _kaitai_reads(monkeypatch, trajectory(RECORDS[0], b"\x08\x01", RECORDS[2]))
     (d,) = differential(bad, Kind.TRAJ)
     assert d.offset == STARTS[1]
     assert d.message.startswith("record 1: reference rejects: ") and d.message.endswith(", Kaitai accepts")
     monkeypatch.undo()
     _kaitai_reads(monkeypatch, bad)
-    (d,) = differential(_traj(RECORDS[0], b"\x08\x01", RECORDS[2]), Kind.TRAJ)
+    (d,) = differential(trajectory(RECORDS[0], b"\x08\x01", RECORDS[2]), Kind.TRAJ)
     assert d.offset == STARTS[1]
     assert d.message.startswith("record 1: reference accepts, Kaitai rejects: ")
 
 
 def test_a_record_only_one_reader_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    _kaitai_reads(monkeypatch, _traj(*RECORDS[:2]))
+    _kaitai_reads(monkeypatch, trajectory(*RECORDS[:2]))
     (d,) = differential(TRAJ, Kind.TRAJ)
     assert d.offset == STARTS[2] and d.message.startswith("record 2: only the reference reads it: ")
     monkeypatch.undo()
     _kaitai_reads(monkeypatch, TRAJ)
-    (d,) = differential(_traj(*RECORDS[:2]), Kind.TRAJ)
+    (d,) = differential(trajectory(*RECORDS[:2]), Kind.TRAJ)
     assert d.offset == STARTS[2] and d.message.startswith("record 2: only Kaitai reads it: ")
 
 
 @pytest.mark.parametrize("limit", [1, 20])
 def test_at_most_limit_divergences(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
-    _kaitai_reads(monkeypatch, _traj(*(_frame(i, e=0.5) for i in range(30))))
-    got = differential(_traj(*(_frame(i, e=1.5) for i in range(30))), Kind.TRAJ, limit)
+    _kaitai_reads(monkeypatch, trajectory(*(frame_response(i, e=0.5) for i in range(30))))
+    got = differential(trajectory(*(frame_response(i, e=1.5) for i in range(30))), Kind.TRAJ, limit)
     assert [d.message.split(":")[0] for d in got] == [f"record {i}" for i in range(limit)]
 
 
 # --- the sample: which records the second reading is given ----------------------------------------------------
 
 
-def _evidence(data: bytes, kind: str = "traj", cross_check: str = "default") -> str:
-    return recspec.check(data, format="nanover", variant=kind,
-                         cross_check=cross_check).evidence["cross_check"]  # type: ignore[arg-type]
-
-
 def test_a_recording_of_the_header_alone_is_read_whole() -> None:
     """16 bytes: a valid recording of no records (docs/formats/nanover.md, "Header")."""
-    assert _evidence(HEADER) == "kaitai: agrees (every record of this file is in the sample)"
-
-
-def _record_of_size(index: int, size: int) -> bytes:
-    """Record ``index`` of a trajectory (one text value) of exactly ``size`` bytes: frame index ``index + 1``,
-    or where a length prefix grows a byte at that size, a key a byte longer or another frame index."""
-    for frame_index, key in ((index + 1, "note"), (index + 1, "notes"), (0, "note"), (0, "notes"), (1, "note")):
-        for n in range(size):
-            record = _record(1000 * (index + 1), _frame(frame_index, **{key: "n" * n}))
-            if len(record) >= size:
-                break
-        if len(record) == size:
-            return record
-    raise AssertionError(size)  # pragma: no cover - no record size above 50 bytes is missed by all five
-
-
-def _traj_of_sizes(sizes: list[int]) -> bytes:
-    data = HEADER + b"".join(_record_of_size(i, n) for i, n in enumerate(sizes))
-    assert len(data) == len(HEADER) + sum(sizes)
-    return data
-
-
-def _traj_of_size(size: int) -> bytes:
-    """A trajectory of exactly ``size`` bytes: records of 1,000 bytes, the last two sharing what is left."""
-    body = size - len(HEADER)
-    whole, rest = divmod(body, 1000)
-    sizes = [1000] * (whole - 1) + [(1000 + rest) // 2, 1000 + rest - (1000 + rest) // 2]
-    return _traj_of_sizes(sizes)
+    assert cross_check_evidence(HEADER) == "kaitai: agrees (every record of this file is in the sample)"
 
 
 def test_a_recording_of_exactly_sample_above_bytes_is_read_whole() -> None:
-    at = _traj_of_size(nanover_x.SAMPLE_ABOVE)
-    assert _evidence(at) == "kaitai: agrees (every record of this file is in the sample)"
-    above = _traj_of_size(nanover_x.SAMPLE_ABOVE + 1)
-    assert "on a sample of" in _evidence(above)
+    at = traj_of_size(nanover_x.SAMPLE_ABOVE)
+    assert cross_check_evidence(at) == "kaitai: agrees (every record of this file is in the sample)"
+    above = traj_of_size(nanover_x.SAMPLE_ABOVE + 1)
+    assert "on a sample of" in cross_check_evidence(above)
 
 
 @pytest.mark.parametrize("keys, left_out", [(8_192, False), (8_193, True)])
@@ -290,8 +233,8 @@ def test_a_record_of_more_than_xcheck_max_values_entries_is_left_out(keys: int, 
     msg = pb.StateUpdate()
     for i in range(keys):
         msg.changed_keys.fields[f"k{i}"].bool_value = True
-    data = HEADER + _record(1, msg.SerializeToString())
-    evidence = _evidence(data, "state", "full")
+    data = HEADER + record(1, msg.SerializeToString())
+    evidence = cross_check_evidence(data, "state", "full")
     if left_out:
         assert evidence.startswith("kaitai: agrees on every record but 1, each above 8,192 map entries"), evidence
     else:
@@ -314,8 +257,8 @@ def test_the_sample_s_records_hold_at_most_1_byte_in_512_of_the_file_s(over: int
     sizes = [filler] * 299
     sizes[0] += rest
     sizes.insert(232, record)
-    data = _traj_of_sizes(sizes)
-    evidence = _evidence(data)
+    data = traj_of_sizes(sizes)
+    evidence = cross_check_evidence(data)
     if over:
         assert f"on a sample of 0 of 300 records (16 of {size:,} bytes" in evidence, evidence
     else:
@@ -343,7 +286,7 @@ def test_every_record_of_a_file_up_to_sample_above_is_cut_into_the_sample() -> N
 
 
 def test_the_ksy_dump_places_each_field_at_its_bytes() -> None:
-    data = _traj(_every_field())
+    data = trajectory(_every_field())
     out = io.StringIO()
     nanover_x.dump_kaitai(io.BytesIO(data), out, Kind.TRAJ)
     header, line = (json.loads(x) for x in out.getvalue().splitlines())

@@ -11,6 +11,7 @@ import struct
 import zlib
 
 import pytest
+from build_raskat_signal import xz_vli
 
 from recspec.reference.raskat_signal._xz_index import _vli, declared_unpacked
 
@@ -108,23 +109,14 @@ def test_anything_before_or_after_the_stream_declares_nothing() -> None:
     assert len(smallest) == 32 and declared_unpacked(smallest) == 0  # header, empty index (8), footer
 
 
-def _vli_bytes(v: int) -> bytes:
-    out = bytearray()
-    while True:
-        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
-        v >>= 7
-        if not v:
-            return bytes(out)
-
-
 def _framed(records: list[tuple[int, int]], flags: bytes = b"\x00\x04") -> bytes:
     """A stream's framing written from the format: header (CRC64 flags), blocks of the records' unpadded
     sizes (their bytes are not read by the index reading, only their lengths), index, footer."""
     header = b"\xfd7zXZ\x00" + flags + struct.pack("<I", zlib.crc32(flags))
     blocks = b"".join(b"\x42" * ((unpadded + 3) & ~3) for unpadded, _ in records)
-    index = bytearray(b"\x00" + _vli_bytes(len(records)))
+    index = bytearray(b"\x00" + xz_vli(len(records)))
     for unpadded, size in records:
-        index += _vli_bytes(unpadded) + _vli_bytes(size)
+        index += xz_vli(unpadded) + xz_vli(size)
     index += b"\0" * (-len(index) % 4)
     index += struct.pack("<I", zlib.crc32(bytes(index)))
     backward = struct.pack("<I", len(index) // 4 - 1)

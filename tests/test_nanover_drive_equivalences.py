@@ -6,19 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from test_drive_equivalences import PY, TESTEES, _drive, _error_rules, _same, reference_codec_passes_compat
+from test_drive_equivalences import PY, _error_rules, _same, reference_codec_passes_compat
 
+from helpers import TESTEES, drive_report
 from recspec.drive._equivalences import equivalences_for
 
 
-def test_a_nanover_writer_typing_empty_arrays_as_index_passes_compat(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_nanover_writer_typing_empty_arrays_as_index_passes_compat() -> None:
     testee = ["--", PY, str(TESTEES / "nanover_guess_writer.py"), "{case}", "{out}"]
-    code, report = _drive(capsys, "writer", "nanover", "--variant", "traj", "--profile", "compat", "--max-examples",
-                          "20", "--seed", "1", *testee)
+    code, report = drive_report("writer", "nanover", "--variant", "traj", "--profile", "compat", "--max-examples",
+                                "20", "--seed", "1", *testee)
     assert code == 0, report
-    code, report = _drive(capsys, "writer", "nanover", "--variant", "traj", "--profile", "spec", "--max-examples",
-                          "20", "--seed", "1", *testee)
+    code, report = drive_report("writer", "nanover", "--variant", "traj", "--profile", "spec", "--max-examples",
+                                "20", "--seed", "1", *testee)
     assert code == 1 and "DRIVE-WRITER-007" in _error_rules(report)
 
 
@@ -39,5 +39,5 @@ def test_nanover_empty_arrays_and_float_residue_ids_under_compat() -> None:
     assert [e.name for e in equivalences_for("carla", "compat")] == []
 
 
-def test_the_reference_codec_passes_compat_with_nothing_excused(capsys: pytest.CaptureFixture[str]) -> None:
-    reference_codec_passes_compat(capsys, "nanover", "traj")
+def test_the_reference_codec_passes_compat_with_nothing_excused() -> None:
+    reference_codec_passes_compat("nanover", "traj")

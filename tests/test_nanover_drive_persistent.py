@@ -3,28 +3,16 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
-from typing import Any
 
-import pytest
+from helpers import REPO, TESTEES, drive_report
 
-from recspec.cli import main
-
-ROOT = Path(__file__).resolve().parents[1]
-TESTEES = ROOT / "tests" / "testees"
 PY = sys.executable
 TESTEE = str(TESTEES / "persistent_testee.py")
 
 
-def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["drive", *argv[:2], "--json", *argv[2:]])
-    return code, json.loads(capsys.readouterr().out)
-
-
-def test_the_python_persistent_example_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "writer", "nanover", "--persistent", "--max-examples", "20", "--seed", "3", "--",
-                          PY, str(ROOT / "docs" / "testees" / "persistent_writer.py"))
+def test_the_python_persistent_example_passes() -> None:
+    code, report = drive_report("writer", "nanover", "--persistent", "--max-examples", "20", "--seed", "3", "--",
+                                PY, str(REPO / "docs" / "testees" / "persistent_writer.py"))
     assert code == 0, report
 

@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
+from helpers import REPO, TESTEES, drive_report
 from recspec.cli import main
 from recspec.testing import DriveFailure, check_reader
 
-ROOT = Path(__file__).resolve().parents[1]
-TESTEES = ROOT / "tests" / "testees"
 sys.path.insert(0, str(TESTEES))
 PY = sys.executable
 #: NanoVer's policy rules (tests/test_drive_policy.py lists every format's)
@@ -35,18 +34,12 @@ def test_rules_and_explain_show_the_policy_rules(capsys: pytest.CaptureFixture[s
     assert "source:     recspec's own policy" in capsys.readouterr().out
 
 
-def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["drive", *argv[:2], "--json", *argv[2:]])
-    return code, json.loads(capsys.readouterr().out)
-
-
 @pytest.mark.parametrize(("variant", "policy_rule"), [("traj", "NANOVER-PROTO-006"), ("state", "NANOVER-LIMIT-002")])
-def test_a_protobuf_runtime_reader_accepting_policy_breaks_passes_with_a_note(
-        variant: str, policy_rule: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_protobuf_runtime_reader_accepting_policy_breaks_passes_with_a_note(variant: str, policy_rule: str) -> None:
     """The runtime reader accepts the corpus's group (traj) and 33-deep Struct (state) files, as NanoVer's
     readers do; before the split each was DRIVE-READER-006, "accepted a malformed file"."""
-    code, report = _drive(capsys, "reader", "nanover", "--variant", variant, "--max-examples", "20", "--seed", "1",
-                          "--", PY, str(TESTEES / "nanover_runtime_reader.py"), variant, "{file}")
+    code, report = drive_report("reader", "nanover", "--variant", variant, "--max-examples", "20", "--seed", "1",
+                                "--", PY, str(TESTEES / "nanover_runtime_reader.py"), variant, "{file}")
     assert code == 0, report
     findings = report["files"][0]["findings"]
     assert not any(f["rule"] == "DRIVE-READER-006" for f in findings)
@@ -57,7 +50,7 @@ def test_a_protobuf_runtime_reader_accepting_policy_breaks_passes_with_a_note(
 def test_a_file_breaking_a_format_rule_as_well_still_fails_the_reader() -> None:
     import nanover_runtime_reader
 
-    group = (ROOT / "corpus" / "nanover" / "invalid" / "NANOVER-PROTO-006.traj").read_bytes()
+    group = (REPO / "corpus" / "nanover" / "invalid" / "NANOVER-PROTO-006.traj").read_bytes()
 
     def read(path: Path) -> Any:
         return nanover_runtime_reader.read(str(path), "traj")

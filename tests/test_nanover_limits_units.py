@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 
 import pytest
+from build_nanover import varint
 from test_limits_units import _finding
 
 import recspec
@@ -14,16 +15,8 @@ from recspec.report import Verdict
 _NANOVER_HEADER = bytes.fromhex("e3b78999c4e3715c") + struct.pack("<Q", 2)
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    return bytes(out + bytes((n,)))
-
-
 def _ld(field: int, payload: bytes) -> bytes:
-    return _varint(field << 3 | 2) + _varint(len(payload)) + payload
+    return varint(field << 3 | 2) + varint(len(payload)) + payload
 
 
 def _state_record(timestamp: int, keys: list[bytes]) -> bytes:
@@ -40,7 +33,7 @@ def test_nanover_payload_of_too_many_map_entries_is_a_limit_finding() -> None:
     data = _NANOVER_HEADER + _state_record(1, many) + _state_record(2, [b"a"]) + _state_record(3, [b"b"])
     r = recspec.check(data, format="nanover", variant="state")
     f = _finding(r, "NANOVER-LIMIT-003")
-    first_entry = len(_NANOVER_HEADER) + 24 + 1 + len(_varint(16 * MAX_VALUES + 16))
+    first_entry = len(_NANOVER_HEADER) + 24 + 1 + len(varint(16 * MAX_VALUES + 16))
     assert f.offset == first_entry + 16 * MAX_VALUES  # the first entry over the limit
     assert r.verdict is Verdict.MALFORMED
     assert r.stats["records"] == 3  # the record is skipped, the walk goes on

@@ -5,18 +5,19 @@
 from __future__ import annotations
 
 import pytest
-from test_drive_equivalences import PY, TESTEES, _drive, _error_rules, _same, reference_codec_passes_compat
+from test_drive_equivalences import PY, _error_rules, _same, reference_codec_passes_compat
+
+from helpers import TESTEES, drive_report
 
 
 @pytest.mark.parametrize("variant", ["v3", "v4"])
-def test_a_raskat_writer_packing_whole_doubles_as_integers_passes_compat_and_fails_spec(
-        variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_raskat_writer_packing_whole_doubles_as_integers_passes_compat_and_fails_spec(variant: str) -> None:
     testee = ["--", PY, str(TESTEES / "raskat_whole_int_writer.py"), "{case}", "{out}"]
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", variant, "--profile", "compat",
-                          "--max-examples", "30", "--seed", "1", *testee)
+    code, report = drive_report("writer", "raskat-signal", "--variant", variant, "--profile", "compat",
+                                "--max-examples", "30", "--seed", "1", *testee)
     assert code == 0, report
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", variant, "--profile", "spec",
-                          "--max-examples", "30", "--seed", "1", *testee)
+    code, report = drive_report("writer", "raskat-signal", "--variant", variant, "--profile", "spec",
+                                "--max-examples", "30", "--seed", "1", *testee)
     assert code == 1
     assert {"RSIG-FIELDS-003", "DRIVE-WRITER-006", "DRIVE-WRITER-007"} <= _error_rules(report)
 
@@ -31,5 +32,5 @@ def test_raskat_whole_doubles_equal_integers_in_double_fields_only() -> None:
     assert not _same("raskat-signal", "spec", {"altitude": 150.0}, {"altitude": 150})
 
 
-def test_the_reference_codec_passes_compat_with_nothing_excused(capsys: pytest.CaptureFixture[str]) -> None:
-    reference_codec_passes_compat(capsys, "raskat-signal", "v4")
+def test_the_reference_codec_passes_compat_with_nothing_excused() -> None:
+    reference_codec_passes_compat("raskat-signal", "v4")

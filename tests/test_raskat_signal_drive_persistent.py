@@ -9,29 +9,21 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from recspec.cli import main
+from helpers import REPO, TESTEES, drive_report
 
-ROOT = Path(__file__).resolve().parents[1]
-TESTEES = ROOT / "tests" / "testees"
 PY = sys.executable
 TESTEE = str(TESTEES / "persistent_testee.py")
 
 
-def _drive(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
-    code = main(["drive", *argv[:2], "--json", *argv[2:]])
-    return code, json.loads(capsys.readouterr().out)
-
-
-def test_a_crash_and_a_hang_are_reported_against_their_cases(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_crash_and_a_hang_are_reported_against_their_cases() -> None:
     """The testee dies (SIGSEGV) on a sample rate above 1000 and stops answering on flags 2 or more: each is a
     failure of its own, shrunk to its smallest case, and the examples in between are judged by a new process."""
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
-                          "--persistent", "--timeout", "1", "--max-examples", "40", "--seed", "1", "--",
-                          PY, TESTEE, "--crash-above-sample-rate", "1000", "--hang-from-flags", "2", "compat")
+    code, report = drive_report("writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+                                "--persistent", "--timeout", "1", "--max-examples", "40", "--seed", "1", "--",
+                                PY, TESTEE, "--crash-above-sample-rate", "1000", "--hang-from-flags", "2", "compat")
     assert code == 1
     drive = report["files"][0]["evidence"]["drive"]
     assert drive["examples"] == 40
@@ -54,14 +46,14 @@ def _compiler() -> str:
 def _build(tmp_path: Path) -> Path:
     exe = tmp_path / "raskat_v2_writer"
     subprocess.run([_compiler(), "-std=c++17", "-O2", "-o", str(exe),
-                    str(ROOT / "docs" / "testees" / "raskat_v2_writer.cpp")], check=True)
+                    str(REPO / "docs" / "testees" / "raskat_v2_writer.cpp")], check=True)
     return exe
 
 
-def test_the_cpp_example_runs_persistent(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_the_cpp_example_runs_persistent(tmp_path: Path) -> None:
     exe = _build(tmp_path)
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
-                          "--persistent", "--max-examples", "40", "--seed", "4", "--", str(exe), "--persistent")
+    code, report = drive_report("writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+                                "--persistent", "--max-examples", "40", "--seed", "4", "--", str(exe), "--persistent")
     assert code == 0, report
     assert report["files"][0]["evidence"]["drive"]["examples"] == 40
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, check_json
 from helpers import run_cli as run
 from recspec.reference.raskat_signal import Fixed, SignalV2, encode_body
 
@@ -23,17 +23,11 @@ CARLA_VALID = REPO / "corpus" / "carla" / "valid" / "0.9.15.log"
 RASKAT_WRITER = REPO / "corpus" / "raskat-signal" / "valid" / "v3-writer.sig"
 
 
-def json_run(*args: str) -> tuple[int, dict]:
-    code, out, err = run("check", "--json", *args)
-    assert "Traceback" not in err
-    return code, json.loads(out)
-
-
 # --- both profiles in every run ------------------------------------------------------------------
 
 
 def test_every_file_gets_a_spec_and_a_compat_verdict(tmp_path):
-    code, rep = json_run(str(RASKAT_WRITER), str(CARLA_VALID))
+    code, rep = check_json(str(RASKAT_WRITER), str(CARLA_VALID))
     writer, carla = rep["files"]
     assert set(writer["verdicts"]) == {"spec", "compat"}
     assert writer["profile"] == "spec" and writer["verdict"] == "invalid"
@@ -45,7 +39,7 @@ def test_every_file_gets_a_spec_and_a_compat_verdict(tmp_path):
 
 
 def test_profile_picks_which_verdict_drives_the_exit_code():
-    code, rep = json_run("--profile", "compat", str(RASKAT_WRITER))
+    code, rep = check_json("--profile", "compat", str(RASKAT_WRITER))
     assert code == 0
     f = rep["files"][0]
     assert f["profile"] == "compat" and f["verdict"] == "valid" and f["failed"] is False
@@ -81,7 +75,7 @@ def test_every_report_format_carries_both_verdicts(tmp_path):
 
 def test_a_finding_off_under_the_driving_profile_still_counts_for_the_other(tmp_path):
     """RSIG-CONTAINER-001 is off under compat: a compat run keeps it for the spec verdict."""
-    _code, rep = json_run("--profile", "compat", str(RASKAT_WRITER))
+    _code, rep = check_json("--profile", "compat", str(RASKAT_WRITER))
     f = rep["files"][0]
     assert "RSIG-CONTAINER-001" not in {x["rule"] for x in f["findings"]}
     assert f["verdicts"]["spec"]["rules"]["RSIG-CONTAINER-001"] == 1
@@ -102,7 +96,7 @@ def many_findings(tmp_path) -> Path:
 
 
 def test_totals_are_never_capped_and_the_cap_is_not_a_finding(many_findings):
-    _code, rep = json_run(str(many_findings))
+    _code, rep = check_json(str(many_findings))
     f = rep["files"][0]
     assert f["verdicts"]["spec"]["errors"] == 751
     assert f["verdicts"]["spec"]["rules"]["RSIG-SAMPLES-002"] == 750

@@ -20,6 +20,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from build_raskat_signal import xz_vli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -179,14 +180,7 @@ def test_what_is_not_one_whole_consistent_stream_declares_nothing() -> None:
 
 def _index_of(record: tuple[int, int], count: int) -> bytes:
     """An index (xz format 3) of ``count`` records ``(unpadded, uncompressed)`` with its padding and CRC32."""
-    def vli(v: int) -> bytes:
-        out = bytearray()
-        while True:
-            out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
-            v >>= 7
-            if not v:
-                return bytes(out)
-    body = b"\x00" + vli(count) + (vli(record[0]) + vli(record[1])) * count
+    body = b"\x00" + xz_vli(count) + (xz_vli(record[0]) + xz_vli(record[1])) * count
     body += b"\0" * (-len(body) % 4)
     return body + struct.pack("<I", zlib.crc32(body))
 

@@ -14,16 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import REPO, example_valid_file, format_valid_by_default
+from helpers import REPO, check_json, example_valid_file, format_valid_by_default
 from helpers import run_cli as run
 from recspec.formats import FORMATS
-
-
-def json_run(*args: str) -> tuple[int, dict]:
-    code, out, err = run("check", "--json", *args)
-    assert "Traceback" not in err
-    return code, json.loads(out)
-
 
 # --- 1. a folder run never skips a broken recording silently -----------------------------------
 
@@ -42,7 +35,7 @@ def test_files_that_are_clearly_not_recordings_are_counted_and_listed_with_verbo
     code, out, err = run("check", "--verbose", str(folder))
     assert code == 0
     assert "notes.txt" in out and "image.png" in out
-    code, rep = json_run(str(folder))
+    code, rep = check_json(str(folder))
     assert rep["summary"]["unclaimed"] == 2
     assert [Path(p).name for p in rep["unclaimed"]] == ["image.png", "notes.txt"]  # sorted by path
 
@@ -72,7 +65,7 @@ def test_a_fifo_named_on_the_command_line_is_read(tmp_path):
     data = example_valid_file(info).read_bytes()
     writer = threading.Thread(target=lambda: fifo.write_bytes(data))
     writer.start()
-    code, rep = json_run(str(fifo))
+    code, rep = check_json(str(fifo))
     writer.join()
     assert code == 0 and rep["files"][0]["verdict"] == "valid" and rep["files"][0]["format"] == info.id
 
@@ -136,7 +129,7 @@ def test_the_mit_licensed_real_samples_ship_with_provenance_and_licence_notices(
 
 
 def test_a_fresh_clone_checks_its_real_samples_under_both_profiles():
-    code, rep = json_run("--cross-check", "full", str(SHIPPED))  # real files: the whole second reading
+    code, rep = check_json("--cross-check", "full", str(SHIPPED))  # real files: the whole second reading
     assert code == 0 and rep["summary"]["files"] == 4 and rep["summary"]["unclaimed"] == 2  # the two .md files
     for f in rep["files"]:
         assert f["verdicts"]["spec"]["verdict"] == f["verdicts"]["compat"]["verdict"] == "valid", f["path"]

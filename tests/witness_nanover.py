@@ -14,6 +14,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any
 
+from build_nanover import varint
 from google.protobuf import struct_pb2
 from hypothesis import strategies as st
 from witness_common import Witness, Witnesses
@@ -230,26 +231,17 @@ def _nested(depth: int) -> tuple[bytes, list[int]]:
     inner = b"\x08\x00"  # the innermost Value{null_value: 0}
     heads = []  # bytes from a Value's contents to the next Value's contents, innermost level first
     for _ in range(depth):
-        listvalue = b"\x0a" + _varint(len(inner)) + inner
-        outer = b"\x32" + _varint(len(listvalue)) + listvalue
+        listvalue = b"\x0a" + varint(len(inner)) + inner
+        outer = b"\x32" + varint(len(listvalue)) + listvalue
         heads.append(len(outer) - len(inner))
         inner = outer
-    entry = b"\x0a\x01k" + b"\x12" + _varint(len(inner)) + inner
-    struct_ = b"\x0a" + _varint(len(entry)) + entry
-    payload = b"\x0a" + _varint(len(struct_)) + struct_
+    entry = b"\x0a\x01k" + b"\x12" + varint(len(inner)) + inner
+    struct_ = b"\x0a" + varint(len(entry)) + entry
+    payload = b"\x0a" + varint(len(struct_)) + struct_
     at = [len(payload) - len(inner)]
     for head in reversed(heads):
         at.append(at[-1] + head)
     return payload, at
-
-
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        b, n = n & 0x7F, n >> 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 @st.composite
@@ -269,10 +261,10 @@ def _many_values(n: int) -> bytes:
     # a StateUpdate with one key holding a list of n nulls: n list elements and one map entry
     element = b"\x0a\x02\x08\x00"
     listvalue = element * n
-    value_ = b"\x32" + _varint(len(listvalue)) + listvalue
-    entry = b"\x0a\x01k" + b"\x12" + _varint(len(value_)) + value_
-    struct_ = b"\x0a" + _varint(len(entry)) + entry
-    return b"\x0a" + _varint(len(struct_)) + struct_
+    value_ = b"\x32" + varint(len(listvalue)) + listvalue
+    entry = b"\x0a\x01k" + b"\x12" + varint(len(value_)) + value_
+    struct_ = b"\x0a" + varint(len(entry)) + entry
+    return b"\x0a" + varint(len(struct_)) + struct_
 
 
 def _values() -> st.SearchStrategy[Witness]:
@@ -306,7 +298,7 @@ def _group(draw: st.DrawFn) -> Witness:
     k = draw(st.integers(0, len(traj.payloads) - 1))
     good = traj.payloads[k]
     # a start-group tag (wire type 3), which proto3 does not have: refused by recspec's policy
-    traj.payloads[k] = good + _varint(draw(st.integers(1, 1000)) << 3 | 3)
+    traj.payloads[k] = good + varint(draw(st.integers(1, 1000)) << 3 | 3)
     return witness("NANOVER-PROTO-006", traj, traj.payload_at(k) + len(good), f"record[{k}]")
 
 
@@ -316,7 +308,7 @@ def _undefined_wire_type(draw: st.DrawFn) -> Witness:
     k = draw(st.integers(0, len(traj.payloads) - 1))
     good = traj.payloads[k]
     # a tag of wire type 6 or 7, which protobuf does not define
-    traj.payloads[k] = good + _varint(draw(st.integers(1, 1000)) << 3 | draw(st.sampled_from((6, 7))))
+    traj.payloads[k] = good + varint(draw(st.integers(1, 1000)) << 3 | draw(st.sampled_from((6, 7))))
     return witness("NANOVER-PROTO-001", traj, traj.payload_at(k) + len(good), f"record[{k}]")
 
 
@@ -326,7 +318,7 @@ def _unknown(draw: st.DrawFn) -> Witness:
     k = draw(st.integers(0, len(traj.payloads) - 1))
     good = traj.payloads[k]
     number = draw(st.integers(3, 1000))  # GetFrameResponse has fields 1 and 2
-    traj.payloads[k] = good + _varint(number << 3) + _varint(draw(st.integers(0, 2**32)))
+    traj.payloads[k] = good + varint(number << 3) + varint(draw(st.integers(0, 2**32)))
     return witness("NANOVER-PROTO-003", traj, traj.payload_at(k) + len(good), f"record[{k}]:GetFrameResponse")
 
 
@@ -336,11 +328,11 @@ def _unpacked(draw: st.DrawFn) -> Witness:
     k = draw(st.integers(1, len(traj.payloads) - 1))
     xs = draw(st.lists(_F32, min_size=3 * n, max_size=3 * n))
     floats = b"".join(b"\x0d" + struct.pack("<f", x) for x in xs)  # FloatArray.values, one field per element
-    array = b"\x0a" + _varint(len(floats)) + floats  # ValueArray.float_values
+    array = b"\x0a" + varint(len(floats)) + floats  # ValueArray.float_values
     key = b"particle.positions"
-    entry = b"\x0a" + _varint(len(key)) + key + b"\x12" + _varint(len(array)) + array
-    frame_data = b"\x12" + _varint(len(entry)) + entry
-    traj.payloads[k] = b"\x08" + _varint(k) + b"\x12" + _varint(len(frame_data)) + frame_data
+    entry = b"\x0a" + varint(len(key)) + key + b"\x12" + varint(len(array)) + array
+    frame_data = b"\x12" + varint(len(entry)) + entry
+    traj.payloads[k] = b"\x08" + varint(k) + b"\x12" + varint(len(frame_data)) + frame_data
     # at the first unpacked element, naming the message that holds it
     at = traj.payload_at(k) + len(traj.payloads[k]) - len(floats)
     return witness("NANOVER-PROTO-004", traj, at, f"record[{k}]:FloatArray")

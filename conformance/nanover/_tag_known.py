@@ -22,13 +22,11 @@ while. The parse trees, errors and positions are the generated code's (``tests/t
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 from recspec._ksy_fast.protobuf_wire import ProtobufWire
 
-from .._kaitai import MemoryStream
+from .._kaitai import KnownReading, MemoryStream
 
 __all__ = ["generated_tags", "install"]
 
@@ -57,21 +55,9 @@ def _tag_read(self: Any) -> None:
     _GENERATED_READ(self)
 
 
-def _point(known: bool) -> None:
-    ProtobufWire.Tag._read = _tag_read if known else _GENERATED_READ
+_KNOWN = KnownReading((ProtobufWire.Tag, "_read", _tag_read))
 
-
-def install() -> None:
-    """Point the generated tag's reading at this module's."""
-    _point(True)
-
-
-@contextlib.contextmanager
-def generated_tags() -> Iterator[None]:
-    """Inside: the tags read as the compiler wrote them (to compare the two)."""
-    was = ProtobufWire.Tag._read is _tag_read
-    _point(False)
-    try:
-        yield
-    finally:
-        _point(was)
+#: Point the generated tag's reading at this module's.
+install = _KNOWN.install
+#: Inside: the tags read as the compiler wrote them (to compare the two).
+generated_tags = _KNOWN.generated

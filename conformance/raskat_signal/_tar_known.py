@@ -25,14 +25,12 @@ headers, every octal field drawn character by character, edited and cut, and the
 
 from __future__ import annotations
 
-import contextlib
 import struct
-from collections.abc import Iterator
 from typing import Any
 
 from recspec._ksy_fast.tar import Tar
 
-from .._kaitai import MemoryStream
+from .._kaitai import KnownReading, MemoryStream
 
 __all__ = ["generated_tar", "install"]
 
@@ -111,22 +109,9 @@ def _header_words_get(self: Any) -> Any:
 _header_words = property(_header_words_get, doc=_GENERATED_WORDS.__doc__)
 
 
-def _point(known: bool) -> None:
-    Tar.Octal._read = _octal_read if known else _GENERATED_OCTAL_READ
-    Tar.Header.words = _header_words if known else _GENERATED_WORDS
+_KNOWN = KnownReading((Tar.Octal, "_read", _octal_read), (Tar.Header, "words", _header_words))
 
-
-def install() -> None:
-    """Point the generated tar parser's octal fields and header sums at this module's reading."""
-    _point(True)
-
-
-@contextlib.contextmanager
-def generated_tar() -> Iterator[None]:
-    """Inside: the tar parser reads as the compiler wrote it (to compare the two)."""
-    was = Tar.Octal._read is _octal_read
-    _point(False)
-    try:
-        yield
-    finally:
-        _point(was)
+#: Point the generated tar parser's octal fields and header sums at this module's reading.
+install = _KNOWN.install
+#: Inside: the tar parser reads as the compiler wrote it (to compare the two).
+generated_tar = _KNOWN.generated

@@ -18,6 +18,8 @@ import struct
 import sys
 import time
 
+from _command import reference_encoding
+
 import recspec
 from recspec.errors import EncodeError
 from recspec.formats import FORMATS
@@ -42,11 +44,8 @@ def write(case: dict, out: str, profile: str, crash: int | None, hang: int | Non
         os.kill(os.getpid(), signal.SIGSEGV)
     if hang is not None and case.get("flags", -1) >= hang:
         time.sleep(3600)
-    codec = FORMATS[case["format"]].load_reference()
     try:
-        model = codec.from_case(case)
-        extra = {"profile": profile} if case["format"] == "matrix-smt" else {}
-        data = codec.encode(model, variant=case["variant"], **extra)
+        data = reference_encoding(case, profile)
     except EncodeError as e:
         return {"ok": False, "error": str(e)}
     with open(out, "wb") as f:

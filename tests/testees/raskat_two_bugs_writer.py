@@ -13,12 +13,11 @@ Everything else is recspec's reference encoder.
 ``recspec drive`` reports both, each shrunk on its own: a mismatch at
 ``antenna`` and one at ``threshold``."""
 
-import json
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-from recspec.errors import EncodeError
+from _command import writer_main
+
 from recspec.reference.raskat_signal import encode, from_case
 
 ANTENNA, THRESHOLD = 10, 12  # field indices (MessagePack fields 11 and 13)
@@ -38,14 +37,5 @@ def write(case: dict, out_path: str) -> None:
         f.write(encode(model))
 
 
-def main() -> int:
-    try:
-        write(json.loads(Path(sys.argv[1]).read_text(encoding="utf-8")), sys.argv[2])
-    except EncodeError as e:
-        print(f"cannot write this case: {e}", file=sys.stderr)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(writer_main(write))

@@ -12,13 +12,12 @@ convert the integer back to the double, so under compat the file holds its case:
 file's RSIG-FIELDS-003 error, and the read-back ``0`` for ``0.0``). v1/v2 are
 written by the reference encoder unchanged."""
 
-import json
 import math
 import sys
 from dataclasses import replace
-from pathlib import Path
 
-from recspec.errors import EncodeError
+from _command import writer_main
+
 from recspec.reference.raskat_signal import encode, from_case
 
 DOUBLE_FIELDS = (2, 3, 4, 8)  # coordinate_1, coordinate_2, altitude, vref: MessagePack fields 3, 4, 5 and 9
@@ -40,14 +39,5 @@ def write(case: dict, out_path: str) -> None:
         f.write(encode(model))
 
 
-def main() -> int:
-    try:
-        write(json.loads(Path(sys.argv[1]).read_text(encoding="utf-8")), sys.argv[2])
-    except EncodeError as e:
-        print(f"cannot write this case: {e}", file=sys.stderr)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(writer_main(write))

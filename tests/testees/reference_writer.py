@@ -9,18 +9,16 @@ import json
 import sys
 from pathlib import Path
 
+from _command import reference_encoding
+
 from recspec.errors import EncodeError
-from recspec.formats import FORMATS
 
 
 def main() -> int:
     case = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     profile = sys.argv[3] if len(sys.argv) > 3 else "spec"
-    codec = FORMATS[case["format"]].load_reference()
     try:
-        model = codec.from_case(case)
-        extra = {"profile": profile} if case["format"] == "matrix-smt" else {}
-        data = codec.encode(model, variant=case["variant"], **extra)
+        data = reference_encoding(case, profile)
     except EncodeError as e:
         print(f"cannot write this case: {e}", file=sys.stderr)
         return 1
