@@ -13,7 +13,9 @@ layout, go through ``_fastpath``, which matches a whole state (and a whole
 command) with one regular expression; anything else, and any frame where the
 fast path sees something a rule could report, is decoded and checked in full.
 The objects array in the spec encoder's shape is read the same way
-(``_fastpath.objects``), unless the caller has it decoded already. Both paths
+(``_fastpath.objects``), unless the caller has it decoded already. After a frame
+the full walk judged, the frames that repeat its bytes but for their time are
+counted in bulk once its findings would only be counted (``_repeats``). Both paths
 give the same findings (property tests hold them to it; ``fast_path=False``
 turns every fast path off).
 """

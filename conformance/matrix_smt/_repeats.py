@@ -112,7 +112,8 @@ class Repeats:
         walk = self.walk
         if entry.index + 1 != walk.frames:
             return 0
-        layout = self._layout(entry.raw, time_at, code)  # type: ignore[arg-type]
+        assert entry.raw is not None  # (may_follow said so)
+        layout = self._layout(entry.raw, time_at, code)
         index = entry.index + 1
         pos = entry.end
         chunk = FIRST_CHUNK

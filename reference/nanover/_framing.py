@@ -300,10 +300,11 @@ class RecordReader:
 
     def empty_run(self, wide: bool = False) -> tuple[int, ...]:
         """The timestamps of the records from ``tell()`` on that have an empty payload and a timestamp
-        below 2^64 (``wide``: any timestamp, its upper half too), as many in a row as the buffer holds (none when it holds no whole record), framed
-        past as :meth:`records` would frame them: for a walk that takes a run of empty records in bulk
-        (hostile.py nanover-empty-records, a header then zeros). The run's lengths and upper halves are
-        compared as strided 8-byte words, its timestamps unpacked in one call. The words are looked at
+        below 2^64 (``wide``: any timestamp, its upper half too), as many in a row as the buffer holds
+        (none when it holds no whole record), framed past as :meth:`records` would frame them: for a
+        walk that takes a run of empty records in bulk (hostile.py nanover-empty-records, a header then
+        zeros). The run's lengths and upper halves are compared as strided 8-byte words, its timestamps
+        unpacked in one call. The words are looked at
         in blocks, each twice the last (from :data:`_RUN_FIRST_BLOCK` records), so that a call costs in
         proportion to the run it finds, not to the buffer: a walk calls this after every empty record,
         and a flood of empty records that each end a run at once (hostile.py nanover-wide-times) would
