@@ -79,6 +79,34 @@ def carla_distinct_dels(f: BinaryIO, count: int) -> None:
     f.write(_FRAME_END)
 
 
+def carla_distinct_parents(f: BinaryIO, count: int) -> None:
+    """One frame of ``count`` EventParent packets of one record each (15 bytes), each attaching a new id to
+    another never added: no two packets alike, and each record refers to actors that do not exist."""
+    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
+    parent = struct.Struct("<BIHII")
+    out = []
+    for i in range(count):
+        out.append(parent.pack(4, 10, 1, 2 * i + 1, 2 * i + 2))
+        if len(out) >= 4096:
+            f.write(b"".join(out))
+            out.clear()
+    f.write(b"".join(out))
+    f.write(_FRAME_END)
+
+
+def carla_elapsed_frames(f: BinaryIO, count: int) -> None:
+    """``count`` empty frames (34 bytes each) that all say elapsed 0: from the second on each breaks
+    ``elapsed[n+1] == elapsed[n] + durationThis[n]``, and only their ids differ."""
+    f.write(_carla_header())
+    out = []
+    for i in range(count):
+        out.append(_frame_start(i + 1, 0.0, 0.05 if i + 1 < count else -1.0) + _FRAME_END)
+        if len(out) >= 4096:
+            f.write(b"".join(out))
+            out.clear()
+    f.write(b"".join(out))
+
+
 def carla_empty_frames(f: BinaryIO, count: int) -> None:
     """``count`` frames holding only FrameStart and FrameEnd (34 bytes each), timed as CARLA writes them."""
     f.write(_carla_header())
@@ -257,6 +285,32 @@ def nanover_empty_records(f: BinaryIO, count: int) -> None:
     f.write(b"".join(out))
 
 
+def nanover_falling_times(f: BinaryIO, count: int) -> None:
+    """``count`` records with empty payloads whose timestamps fall by 1 us each (24 bytes each): from
+    the second on each breaks "timestamps never decrease", and no two are alike."""
+    f.write(_NANOVER_MAGIC + struct.pack("<Q", 2))
+    out = []
+    for i in range(count):
+        out.append(struct.pack("<QQQ", count - i, 0, 0))
+        if len(out) >= 4096:
+            f.write(b"".join(out))
+            out.clear()
+    f.write(b"".join(out))
+
+
+def nanover_wide_times(f: BinaryIO, count: int) -> None:
+    """``count`` records with empty payloads, 1 us apart, whose timestamps' upper 8 bytes are not zero
+    (24 bytes each): each breaks NANOVER-TIME-001, and no two are alike."""
+    f.write(_NANOVER_MAGIC + struct.pack("<Q", 2))
+    out = []
+    for i in range(count):
+        out.append(struct.pack("<QQQ", i + 1, 1, 0))
+        if len(out) >= 4096:
+            f.write(b"".join(out))
+            out.clear()
+    f.write(b"".join(out))
+
+
 def nanover_header_zeros(f: BinaryIO, count: int) -> None:
     """A valid header, then ``count`` bytes of zeros: empty records all at timestamp 0."""
     f.write(_NANOVER_MAGIC + struct.pack("<Q", 2))
@@ -321,6 +375,42 @@ def matrix_deep_nesting(f: BinaryIO, count: int) -> None:
     _matrix_frames(f, 1, lambda i: inner)
 
 
+def _timed_frame(i: int, state: bytes) -> bytes:
+    """``{t: i * 0.02, states: [state], cmd: []}``: one state, the time the only number that changes."""
+    states = struct.pack("<i", 4 + 2 + 1 + len(state) + 1) + b"\x030\0" + state + b"\0"
+    body = (b"\x01" + _bson_key("t") + struct.pack("<d", i * 0.02)
+            + b"\x04" + _bson_key("states") + states + b"\x04" + _bson_key("cmd") + _EMPTY_DOC)
+    return struct.pack("<i", 4 + len(body) + 1) + body + b"\0"
+
+
+def _nested(depth: int) -> bytes:
+    """``{a: {a: ... {}}}``, ``depth`` documents inside the outermost one."""
+    inner = _EMPTY_DOC
+    for _ in range(depth):
+        inner = struct.pack("<i", 4 + 1 + 2 + len(inner) + 1) + b"\x03a\0" + inner + b"\0"
+    return inner
+
+
+def matrix_empty_states(f: BinaryIO, count: int) -> None:
+    """``count`` frames ``{t, states: [{}], cmd: []}`` (55 bytes each), 0.02 s apart: each state lacks
+    every key (five findings a frame), and no two frames are alike (their times differ)."""
+    _matrix_frames(f, count, lambda i: _timed_frame(i, _EMPTY_DOC))
+
+
+def matrix_nested_states(f: BinaryIO, count: int) -> None:
+    """``count`` frames whose one state is ``{a: {a: ...}}`` nested 95 deep (just inside the nesting
+    limit of 100 with the frame and the top level), 0.02 s apart: a deep document in every frame."""
+    state = _nested(95)
+    _matrix_frames(f, count, lambda i: _timed_frame(i, state))
+
+
+def matrix_keyed_states(f: BinaryIO, count: int) -> None:
+    """``count`` frames whose one state is ``{a: {}}`` (63 bytes each), 0.02 s apart: an unknown key
+    and five missing ones in every frame."""
+    state = _nested(1)
+    _matrix_frames(f, count, lambda i: _timed_frame(i, state))
+
+
 def matrix_zeros(f: BinaryIO, count: int) -> None:
     """A document length claiming ``count`` bytes, then zeros: an empty key with type 0 ends it early."""
     f.write(struct.pack("<i", count))
@@ -364,6 +454,10 @@ CASES: tuple[Case, ...] = (
          what="one frame of 2,000,000 empty packets"),
     Case("carla-distinct-dels", "carla", carla_distinct_dels, 2_000_000, "packets",
          what="one frame of 2,000,000 EventDel packets, each deleting a new id"),
+    Case("carla-distinct-parents", "carla", carla_distinct_parents, 1_000_000, "packets",
+         what="one frame of 1,000,000 EventParent packets, each attaching a new id to an actor never added"),
+    Case("carla-elapsed-frames", "carla", carla_elapsed_frames, 900_000, "frames",
+         what="900,000 empty frames all at elapsed 0 (a finding in every frame but the first)"),
     Case("carla-empty-frames", "carla", carla_empty_frames, 900_000, "frames",
          what="900,000 frames of FrameStart and FrameEnd only"),
     Case("carla-unknown-packets", "carla", carla_unknown_packets, 2_000_000, "packets",
@@ -390,6 +484,10 @@ CASES: tuple[Case, ...] = (
          ("--variant", "traj"), "one .traj frame of 1,000,000 value keys"),
     Case("nanover-empty-records", "nanover", nanover_empty_records, 1_000_000, "records",
          ("--variant", "traj"), "1,000,000 empty records"),
+    Case("nanover-falling-times", "nanover", nanover_falling_times, 1_000_000, "records",
+         ("--variant", "traj"), "1,000,000 empty records, each 1 us before the last"),
+    Case("nanover-wide-times", "nanover", nanover_wide_times, 1_000_000, "records",
+         ("--variant", "traj"), "1,000,000 empty records whose timestamps' upper 8 bytes are 1"),
     Case("nanover-header-zeros", "nanover", nanover_header_zeros, 100_000_000, "bytes",
          ("--variant", "traj"), "a valid header then 100 MB of zeros"),
     Case("matrix-bare-frames", "matrix-smt", matrix_bare_frames, 1_000_000, "frames",
@@ -400,6 +498,12 @@ CASES: tuple[Case, ...] = (
          what="one states array of 1,000,000 int32 elements"),
     Case("matrix-deep-nesting", "matrix-smt", matrix_deep_nesting, 10_000, "levels",
          what="one frame of 10,000 nested documents"),
+    Case("matrix-empty-states", "matrix-smt", matrix_empty_states, 200_000, "frames",
+         what="200,000 frames {t, states: [{}], cmd: []}, their times all different"),
+    Case("matrix-nested-states", "matrix-smt", matrix_nested_states, 12_500, "frames",
+         what="12,500 frames whose one state is nested 95 deep, their times all different"),
+    Case("matrix-keyed-states", "matrix-smt", matrix_keyed_states, 170_000, "frames",
+         what="170,000 frames whose one state is {a: {}}, their times all different"),
     Case("matrix-zeros", "matrix-smt", matrix_zeros, 100_000_000, "bytes",
          what="a document length of 100 MB, then zeros"),
     Case("raskat-max-samples", "raskat-signal", raskat_max_samples, 4_000_000, "samples",

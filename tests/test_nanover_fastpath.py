@@ -1223,3 +1223,32 @@ def test_state_deletions_are_found_in_the_same_order_with_and_without_the_shortc
             report = check_stream(io.BytesIO(data), path="x.state", size=len(data))
         paths.append([f.path for f in report.findings if f.rule == "NANOVER-STATE-001"])
     assert paths[0] == paths[1] == ["record[0]/changed_keys['avatar.gon\\x00']", "record[0]/changed_keys['']"]
+
+
+@pytest.mark.parametrize("kind", ["traj", "state"])
+def test_a_run_of_empty_records_with_upper_halves_is_judged_once(kind: str) -> None:
+    """1,000 empty records 1 us apart whose timestamps' upper half is 1 (hostile.py nanover-wide-times):
+    record() judges the first, the rest are taken in bulk, each a NANOVER-TIME-001 (100 stored); then the
+    same with the timestamps falling back now and then, into and out of the upper half, against record()
+    on every record."""
+    n = 1000
+    data = encode_header() + b"".join(encode_record(i + 1 | 1 << 64, b"") for i in range(n))
+    judged: list[int] = []
+    original = _check._Walk.judge
+
+    def counting(self: _check._Walk, index: int, pos: int, payload: bytes) -> None:
+        judged.append(index)
+        original(self, index, pos, payload)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_check._Walk, "judge", counting)
+        report = json.loads(empty_report_json(data, kind, fast=True))["files"][0]
+    assert judged == [0]
+    assert report["stats"]["records"] == n
+    assert report["capped"]["rules"] == {"NANOVER-TIME-001": n}
+    assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)
+    stamps = [(i + 1) | (1 << 64 if i % 300 < 200 else 0) for i in range(n)]
+    for i in range(0, n, 137):
+        stamps[i] -= 5
+    data = encode_header() + b"".join(encode_record(t, b"") for t in stamps)
+    assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)

@@ -13,7 +13,9 @@ layout, go through ``_fastpath``, which matches a whole state (and a whole
 command) with one regular expression; anything else, and any frame where the
 fast path sees something a rule could report, is decoded and checked in full.
 The objects array in the spec encoder's shape is read the same way
-(``_fastpath.objects``), unless the caller has it decoded already. Both paths
+(``_fastpath.objects``), unless the caller has it decoded already. After a frame
+the full walk judged, the frames that repeat its bytes but for their time are
+counted in bulk once its findings would only be counted (``_repeats``). Both paths
 give the same findings (property tests hold them to it; ``fast_path=False``
 turns every fast path off).
 """
@@ -47,7 +49,7 @@ from recspec.report import FileReport, Verdict
 from recspec.trace import enabled as trace_enabled
 
 from .._sink import FindingSink
-from . import _fastpath, _runs
+from . import _fastpath, _repeats, _runs
 from ._rules import CMD_COMMON, CMD_NEEDS, CMD_STYLE, QUAT_TOLERANCE, RULES_BY_ID
 from ._sniff import sniff
 from ._trace import MatrixTrace
@@ -717,6 +719,7 @@ class _Top:
             fast = _fastpath.FrameMatcher(walk) if fast_path else None
             runs = fast_path and walk.trace is None
             bulk = _runs.FrameRuns(walk) if runs else None
+            repeats = _repeats.Repeats(walk) if runs else None
             total = w.size
             try:
                 for entry in w.entries(frames_s, raw=True):
@@ -728,7 +731,14 @@ class _Top:
                             value = top.get(entry.offset, _MISSING)
                             if value is _MISSING:
                                 value = decode_raw(entry, f"frames[{entry.index}]")
-                        walk.frame(entry.index, entry.key, entry.offset, value)
+                        if repeats is not None and repeats.may_follow(entry, w):
+                            before = walk.frames
+                            if _judge_then_repeats(walk, entry, value, w, repeats):
+                                if progress is not None and before // PROGRESS_EVERY != walk.frames // PROGRESS_EVERY:
+                                    progress(entry.end, total)
+                                continue
+                        else:
+                            walk.frame(entry.index, entry.key, entry.offset, value)
                     elif bulk is not None and fast.runs:
                         before = walk.frames
                         n = bulk.after(entry, w, fast.states, fast.producer)
@@ -790,6 +800,55 @@ def _empty_frames(walk: _Walk, entry: Entry, w: RecordingWalker) -> None:
         n = w.skip_empty_documents(entry)
         walk.frames += n
         sink.count_again(added, n)
+
+
+def _judge_then_repeats(walk: _Walk, entry: Entry, value: Document, w: RecordingWalker,
+                        repeats: _repeats.Repeats) -> int:
+    """Walk the frame ``entry`` (decoded: ``value``) in full; then, where its findings would be the
+    same again in a frame of its bytes but for the time, only counted (it destroyed no object, its time
+    made no finding, and every rule it broke has its stored findings), count the frames that follow it
+    so in bulk (``_repeats``); returns how many."""
+    sink = walk.sink
+    before = sink.counts_now()
+    prev = walk.prev_time
+    destroyed = len(walk.destroyed) + len(walk.destroyed_spec)  # (sets that only grow)
+    states, commands = walk.states, walk.commands
+    walk.frame(entry.index, entry.key, entry.offset, value)
+    if len(walk.destroyed) + len(walk.destroyed_spec) != destroyed:
+        return 0
+    added = sink.counted_since(before)
+    if not sink.only_counted(added[sink.profile]):
+        return 0
+    spot = _time_spot(value, entry, prev)
+    if spot is None:
+        return 0
+    return repeats.after(entry, w, added, walk.states - states, walk.commands - commands, *spot)
+
+
+#: The struct code of a time stored as each BSON number type (double, int32, int64).
+_TIME_CODES = {0x01: "d", 0x10: "i", 0x12: "q"}
+
+
+def _time_spot(frame: Document, entry: Entry, prev: float | None) -> tuple[int, str] | None:
+    """Where the frame's time number lies in ``entry.raw`` and its struct code; ``(0, "")`` when the
+    frame has no time number (no time key, or a value of another type: its bytes are then fixed, and
+    its findings the same in a repeat); None when the time made a finding (it is not finite, below 0 or
+    before ``prev``, the time before the frame)."""
+    m = frame.map()
+    key = "t" if "t" in m else "time" if "time" in m else None
+    if key is None:
+        return 0, ""
+    at = frame.offset_of(key)
+    if at is None:
+        return None
+    at -= entry.value_offset  # the element's type byte, in the frame's bytes
+    code = _TIME_CODES.get(entry.raw[at]) if entry.raw is not None else None
+    if code is None:
+        return 0, ""
+    t = float(m[key])
+    if t - t != 0.0 or t < 0.0 or (prev is not None and t < prev):
+        return None
+    return at + 2 + len(key.encode()), code
 
 
 def _structural(walk: _Walk, e: DecodeError, truncated: bool, w: RecordingWalker) -> None:

@@ -239,7 +239,7 @@ class _Walk:
                 if trace is not None:
                     trace.record(ts, self.numbers.get("particle.count"), self.resets != resets)
                 # the records after an empty one that are empty too change the walk as it did: taken at once
-                if bulk_empty and not payload and self._template is None and (stamps := reader.empty_run()):
+                if bulk_empty and not payload and self._template is None and (stamps := reader.empty_run(wide=True)):
                     self.empty_records(index + 1, offset + 24, stamps)
                     index += len(stamps)
                     offset += 24 * len(stamps)
@@ -285,10 +285,10 @@ class _Walk:
 
     def empty_records(self, index: int, offset: int, stamps: tuple[int, ...]) -> None:
         """Records ``index`` on (the first at ``offset``), with empty payloads and the timestamps
-        ``stamps`` (each below 2^64), right after an empty record that record() judged with no template
-        left: what record() would do with each. An empty payload is a frame of index 0 holding nothing
-        (a reset that touches no key) or a StateUpdate that changes nothing, so each adds only its
-        timestamp's findings; NANOVER-TIME-003 past its stored findings is counted at the end."""
+        ``stamps``, right after an empty record that record() judged with no template left: what
+        record() would do with each. An empty payload is a frame of index 0 holding nothing (a reset
+        that touches no key) or a StateUpdate that changes nothing, so each adds only its timestamp's
+        findings; NANOVER-TIME-003 and NANOVER-TIME-001 past their stored findings are counted at the end."""
         prev = self.prev_ts
         assert prev is not None  # the empty record before these
         gap = MAX_GAP_US
@@ -296,7 +296,19 @@ class _Walk:
         sink = self.sink
         counted_only = False  # once NANOVER-TIME-003's stored findings are full, for the rest of the run
         repeats = 0  # NANOVER-TIME-003 findings of repeated timestamps, counted without messages
+        wide_only = False  # once NANOVER-TIME-001's stored findings are full, for the rest of the run
+        wides = 0  # NANOVER-TIME-001 findings of timestamps with an upper half, counted without messages
         for j, ts in enumerate(stamps):
+            if ts >> 64:
+                # an upper half: NANOVER-TIME-001, and -002 when it is below prev (never -003)
+                if self.fast_rules and ts >= prev and (wide_only or sink.only_counted_one("NANOVER-TIME-001")):
+                    wide_only = True
+                    wides += 1
+                else:
+                    self.timestamps(index + j, offset + 24 * j, ts, prev)
+                prev = ts
+                fast = False
+                continue
             if fast:
                 if prev < ts < prev + gap:
                     prev = ts
@@ -310,6 +322,8 @@ class _Walk:
             fast = self.fast_rules  # prev is below 2^64 from here on
         if repeats:
             sink.count("NANOVER-TIME-003", repeats)
+        if wides:
+            sink.count("NANOVER-TIME-001", wides)
         n = len(stamps)
         self.records += n
         self.prev_ts = prev

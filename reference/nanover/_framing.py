@@ -136,6 +136,10 @@ READ_BLOCK = 1 << 20
 LARGE_PAYLOAD = 1 << 16
 
 
+#: Records :meth:`RecordReader.empty_run` looks at first; each next block is twice the last.
+_RUN_FIRST_BLOCK = 64
+
+
 class RecordReader:
     """Records one at a time from a binary file object positioned at ``offset``.
 
@@ -294,12 +298,17 @@ class RecordReader:
             self.count += 1
             yield pos, ts, buf[start:end]
 
-    def empty_run(self) -> tuple[int, ...]:
+    def empty_run(self, wide: bool = False) -> tuple[int, ...]:
         """The timestamps of the records from ``tell()`` on that have an empty payload and a timestamp
-        below 2^64, as many in a row as the buffer holds (none when it holds no whole record), framed
-        past as :meth:`records` would frame them: for a walk that takes a run of empty records in bulk
-        (hostile.py nanover-empty-records, a header then zeros). The run's lengths and upper halves are
-        compared as strided 8-byte words, its timestamps unpacked in one call."""
+        below 2^64 (``wide``: any timestamp, its upper half too), as many in a row as the buffer holds
+        (none when it holds no whole record), framed past as :meth:`records` would frame them: for a
+        walk that takes a run of empty records in bulk (hostile.py nanover-empty-records, a header then
+        zeros). The run's lengths and upper halves are compared as strided 8-byte words, its timestamps
+        unpacked in one call. The words are looked at
+        in blocks, each twice the last (from :data:`_RUN_FIRST_BLOCK` records), so that a call costs in
+        proportion to the run it finds, not to the buffer: a walk calls this after every empty record,
+        and a flood of empty records that each end a run at once (hostile.py nanover-wide-times) would
+        otherwise cost the whole buffer a record."""
         buf = self._buf
         i = self._pos - self._base
         m = (len(buf) - i) // RECORD_HEADER_SIZE
@@ -307,13 +316,29 @@ class RecordReader:
             m = min(m, (self._size - self._pos) // RECORD_HEADER_SIZE)  # no record past the file's size
         if m <= 0:
             return ()
-        words = memoryview(buf)[i:i + m * RECORD_HEADER_SIZE].cast("Q")  # zero is zero in either byte order
-        lengths = words[2::3].tobytes()
-        highs = words[1::3].tobytes()
-        k = min(len(lengths) - len(lengths.lstrip(b"\0")), len(highs) - len(highs.lstrip(b"\0"))) // 8
+        view = memoryview(buf)
+        k = 0  # records of the run so far
+        block = _RUN_FIRST_BLOCK
+        while k < m:
+            n = min(block, m - k)
+            at = i + k * RECORD_HEADER_SIZE
+            words = view[at:at + n * RECORD_HEADER_SIZE].cast("Q")  # zero is zero in either byte order
+            lengths = words[2::3].tobytes()
+            highs = words[1::3].tobytes() if not wide else b""
+            found = len(lengths) - len(lengths.lstrip(b"\0"))
+            if not wide:
+                found = min(found, len(highs) - len(highs.lstrip(b"\0")))
+            found //= 8
+            k += found
+            if found < n:
+                break
+            block *= 2
         if not k:
             return ()
-        stamps = struct.unpack_from(f"<{3 * k}Q", buf, i)[::3]
+        words3 = struct.unpack_from(f"<{3 * k}Q", buf, i)
+        stamps = words3[::3]
+        if wide and any(words3[1::3]):
+            stamps = tuple(low | high << 64 if high else low for low, high in zip(stamps, words3[1::3]))
         self._pos += k * RECORD_HEADER_SIZE
         self._last = (self._pos - RECORD_HEADER_SIZE, stamps[-1])
         self.count += k
