@@ -24,14 +24,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, count, repeat, starmap
-from operator import add, gt, itemgetter
+from operator import add, gt, is_, itemgetter
 from typing import Any, BinaryIO
 
+from recspec._memo import BoundedMemo
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
 from . import _model as m
 from ._model import PacketKind as K
-from ._variants import Variant
+from ._variants import VARIANTS, Variant
 
 __all__ = [
     "MAX_PACKET_SIZE",
@@ -673,6 +674,34 @@ def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iter
         yield m.Packet(raw.kind, body, raw.packet_id)
 
 
+#: ``decode_body``'s answers by (variant, packet id, payload), kept across logs for payloads of at most
+#: ``_BODIES_PAYLOAD_MAX`` bytes, up to ``_BODIES_MAX`` answers (then forgotten all at once; at most
+#: 1 MiB of payloads and their records): an answer depends on the payload's bytes and the variant's
+#: layout of that id alone, and is immutable (a tuple of frozen records, a frozen record, bytes), so one
+#: object serves every copy. A fuzzer's mutants keep most of their parent's payloads, and a log repeats
+#: its empty and small packets frame after frame. Only answers are kept: a payload that does not decode
+#: is decoded again, in file order, and raises as before.
+_BODIES_PAYLOAD_MAX = 256
+_BODIES_MAX = 4096
+_BODIES: BoundedMemo[tuple[str, int, bytes], Any] = BoundedMemo(_BODIES_MAX)
+
+
+def _bodies(ids: bytes, kinds: list[K], payloads: list[bytes], at: list[int], variant: Variant) -> list[Any]:
+    """``decode_body`` of each packet, in file order (the first that does not decode raises), the ones
+    kept in ``_BODIES`` looked up in C loops, with no Python step per packet."""
+    if VARIANTS.get(variant.name) is not variant:  # a variant of its own (a test's): nothing kept
+        return list(map(decode_body, kinds, payloads, repeat(variant), at, map(_PACKET_PATH, count())))
+    memo = _BODIES
+    keys = list(zip(repeat(variant.name), ids, payloads))
+    bodies = list(map(memo.get, keys))
+    for j in list(compress(count(), map(is_, bodies, repeat(None)))):  # not kept: decoded (no answer is None)
+        payload = payloads[j]
+        body = bodies[j] = decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j))
+        if len(payload) <= _BODIES_PAYLOAD_MAX:
+            memo.keep(keys[j], body)
+    return bodies
+
+
 def decode(data: bytes, variant: Variant) -> m.Recording:
     """Decode a whole log held in memory. Raises :class:`DecodeError` subclasses only."""
     import io
@@ -687,9 +716,8 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     # lists (``map``), with no Python step of this function's own per packet
     kinds = list(map(variant.ids.get, ids, repeat(K.RAW)))
     at = list(map(add, starts, repeat(5)))  # the payloads' offsets
-    payloads = map(data.__getitem__, map(slice, at, map(add, at, sizes)))
-    bodies = map(decode_body, kinds, payloads, repeat(variant), at, map(_PACKET_PATH, count()))
-    packets: list[m.Packet] = list(map(m.Packet, kinds, bodies, ids))
+    payloads = list(map(data.__getitem__, map(slice, at, map(add, at, sizes))))
+    packets: list[m.Packet] = list(map(m.Packet, kinds, _bodies(ids, kinds, payloads, at, variant), ids))
     append = packets.append
     if pos < total:
         f = io.BytesIO(data)

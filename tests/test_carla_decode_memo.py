@@ -1,0 +1,95 @@
+"""``decode`` keeps ``decode_body``'s answers across logs by (variant, packet id, payload)
+(``_decode._BODIES``): a recording decoded with answers kept is the one decoded packet by packet with
+nothing kept (``iter_packets``), and a log that does not decode raises the same first error, whether its
+payloads were seen before or not."""
+
+from __future__ import annotations
+
+import io
+import random
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recspec.errors import DecodeError
+from recspec.fuzz import carla
+from recspec.reference.carla import VARIANTS, _decode
+from recspec.reference.carla import _model as m
+from recspec.reference.carla._decode import decode, read_header
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = sorted((REPO / "corpus" / "carla").glob("*/*.log"))
+
+
+def _inputs() -> list[bytes]:
+    files = [p.read_bytes()[:8192] for p in CORPUS]
+    rng = random.Random(11)
+    return files + [carla.mutate(rng.choice(files), 8192, i) for i in range(120)]
+
+
+def _packet_by_packet(data: bytes, variant: Any) -> tuple[str, Any]:
+    """The recording (as text: a NaN equals itself there) or the error, decoding each packet on its own."""
+    try:
+        f = io.BytesIO(data)
+        header, _ = read_header(f)
+        f.seek(0)
+        packets = tuple(_decode.iter_packets(f, variant, len(data)))
+    except DecodeError as e:
+        return "error", (type(e).__name__, e.message, e.offset, e.path, getattr(e, "rule", None))
+    return "recording", repr(m.Recording(header, packets))
+
+
+def _kept(data: bytes, variant: Any) -> tuple[str, Any]:
+    try:
+        rec = decode(data, variant)
+    except DecodeError as e:
+        return "error", (type(e).__name__, e.message, e.offset, e.path, getattr(e, "rule", None))
+    return "recording", repr(rec)
+
+
+@pytest.mark.parametrize("variant", ["0.9.15", "0.9.4-0.9.5", "ue5"])
+def test_decode_with_answers_kept_is_the_packet_by_packet_decoding(variant: str) -> None:
+    v = VARIANTS[variant]
+    _decode._BODIES.clear()
+    outcomes = set()
+    for data in _inputs():
+        slow = _packet_by_packet(data, v)
+        assert _kept(data, v) == slow, data[:40]  # answers kept from the logs before it
+        assert _kept(data, v) == slow, data[:40]  # every payload of its own kept now
+        outcomes.add(slow[0])
+    assert outcomes == {"error", "recording"}  # both ways compared
+    assert len(_decode._BODIES) > 0
+
+
+def test_a_payload_kept_under_one_variant_is_decoded_again_under_another() -> None:
+    # a Position record is 28 bytes under a 0.9.x layout of f32 vectors, 52 under UE5's f64 vectors: the
+    # same payload decodes under the first and is a size misfit (CARLA-PACKET-001) under the second
+    f32, f64 = VARIANTS["0.9.15"], VARIANTS["ue5"]
+    assert not f32.vec_f64 and f64.vec_f64
+    position = next(pid for pid, k in f32.ids.items() if k is m.PacketKind.POSITION)
+    assert f64.ids[position] is m.PacketKind.POSITION
+    record = struct.pack("<I3f3f", 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    assert len(record) == 28
+    payload = struct.pack("<H", 1) + record
+    header = struct.pack("<H", 1) + struct.pack("<H", 14) + b"CARLA_RECORDER" + struct.pack("<q", 1_700_000_000) \
+        + struct.pack("<H", 4) + b"Town"
+    log = header + bytes([position]) + struct.pack("<I", len(payload)) + payload
+    _decode._BODIES.clear()
+    assert decode(log, f32).packets[0].body[0].database_id == 1
+    with pytest.raises(DecodeError) as e:
+        decode(log, f64)
+    assert e.value.rule == "CARLA-PACKET-001"
+    assert e.value.offset == len(header) + 5
+
+
+def test_a_variant_of_its_own_keeps_nothing() -> None:
+    import dataclasses
+
+    own = dataclasses.replace(VARIANTS["0.9.15"])
+    assert own is not VARIANTS["0.9.15"]
+    _decode._BODIES.clear()
+    data = CORPUS[0].read_bytes()[:8192]
+    assert _kept(data, own) == _packet_by_packet(data, own)
+    assert len(_decode._BODIES) == 0
