@@ -82,3 +82,4 @@ def test_a_variant_of_its_own_keeps_nothing_across_files() -> None:
     _check._CLEAN_FIXED.clear()
     assert _check._clean_fixed(own) is not _check._clean_fixed(own)
     assert not _check._CLEAN_FIXED
+

@@ -324,12 +324,11 @@ class _Walk:
         actor id is alive and every flag and enum within its bound, it has no finding; anything else takes
         the whole way below."""
         payload = raw.payload
+        known = self.clean.get((raw.packet_id, payload))  # judged clean before: only its ids to test
+        if known is not None and self.alive.issuperset(known[0]):
+            self.position_records += known[1]
+            return
         plan = self.judged.get(kind)
-        if plan is not None:
-            known = self.clean.get((raw.packet_id, payload))  # judged clean before: only its ids to test
-            if known is not None and self.alive.issuperset(known[0]):
-                self.position_records += known[1]
-                return
         if plan is not None and len(payload) >= 2:
             size, record, width, ids, bounds = plan
             count = payload[0] | payload[1] << 8
@@ -1206,6 +1205,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     runs = fast_path and walk.trace is None
     if not runs:
         walk.judged = {}  # every fixed-record packet the whole way (the tests compare the two)
+        walk.clean = BoundedMemo(_CLEAN_MAX)  # and none judged by the payloads other walks kept
     frame_end = variant.id_of[K.FRAME_END]
     try:
         prev_id, prev_payload = -1, b""

@@ -577,10 +577,12 @@ class PacketReader:
             buf = self._buf
             if buf is not seen:
                 seen, base = buf, self._base
-                room = min(len(buf), stop - base)  # no packet of this buffer ends past it
+                # no packet of this buffer ends past it; and none ending by it is above the size limit (only
+                # the first ``size_limit + 5`` bytes of a larger buffer are read this way)
+                room = min(len(buf), stop - base, size_limit + 5)
             i = pos - base
             try:
-                # the common case in two comparisons: the header is in the buffer (else struct raises),
+                # the common case in one comparison: the header is in the buffer (else struct raises),
                 # the packet is whole in it, ends within the file's size and is within the limit
                 # (anything else: below, at length)
                 packet_id, size = unpack_header(buf, i)
@@ -588,7 +590,7 @@ class PacketReader:
                 pass
             else:
                 end = i + 5 + size
-                if end <= room and size <= size_limit:
+                if end <= room:
                     self._pos = pos + 5 + size
                     yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end])
                     continue
