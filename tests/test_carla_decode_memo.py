@@ -1,7 +1,7 @@
 """``decode`` keeps ``decode_body``'s answers across logs by (variant, packet id, payload)
-(``_decode._BODIES``): a recording decoded with answers kept is the one decoded packet by packet with
-nothing kept (``iter_packets``), and a log that does not decode raises the same first error, whether its
-payloads were seen before or not."""
+(``_decode._BODIES``, and ``_LARGE_BODIES`` for payloads of 257 to 4,096 bytes): a recording decoded
+with answers kept is the one decoded packet by packet with nothing kept (``iter_packets``), and a log
+that does not decode raises the same first error, whether its payloads were seen before or not."""
 
 from __future__ import annotations
 
@@ -53,6 +53,7 @@ def _kept(data: bytes, variant: Any) -> tuple[str, Any]:
 def test_decode_with_answers_kept_is_the_packet_by_packet_decoding(variant: str) -> None:
     v = VARIANTS[variant]
     _decode._BODIES.clear()
+    _decode._LARGE_BODIES.clear()
     outcomes = set()
     for data in _inputs():
         slow = _packet_by_packet(data, v)
@@ -61,6 +62,7 @@ def test_decode_with_answers_kept_is_the_packet_by_packet_decoding(variant: str)
         outcomes.add(slow[0])
     assert outcomes == {"error", "recording"}  # both ways compared
     assert len(_decode._BODIES) > 0
+    assert len(_decode._LARGE_BODIES) > 0  # the corpus's first frames hold EventAdd packets of more than 256 bytes
 
 
 def test_a_payload_kept_under_one_variant_is_decoded_again_under_another() -> None:
@@ -77,6 +79,7 @@ def test_a_payload_kept_under_one_variant_is_decoded_again_under_another() -> No
         + struct.pack("<H", 4) + b"Town"
     log = header + bytes([position]) + struct.pack("<I", len(payload)) + payload
     _decode._BODIES.clear()
+    _decode._LARGE_BODIES.clear()
     assert decode(log, f32).packets[0].body[0].database_id == 1
     with pytest.raises(DecodeError) as e:
         decode(log, f64)
@@ -90,6 +93,25 @@ def test_a_variant_of_its_own_keeps_nothing() -> None:
     own = dataclasses.replace(VARIANTS["0.9.15"])
     assert own is not VARIANTS["0.9.15"]
     _decode._BODIES.clear()
+    _decode._LARGE_BODIES.clear()
     data = CORPUS[0].read_bytes()[:8192]
     assert _kept(data, own) == _packet_by_packet(data, own)
-    assert len(_decode._BODIES) == 0
+    assert len(_decode._BODIES) == len(_decode._LARGE_BODIES) == 0
+
+
+def test_payloads_of_each_size_are_kept_up_to_4096_bytes() -> None:
+    from build_carla import ADD, actor, counted, frame, log
+
+    v = VARIANTS["0.9.4-0.9.5"]
+    sizes = {}
+    for n in (1, 4, 40):  # EventAdd payloads of 2 + 46 * n bytes (an actor of "vehicle.a" and no attribute)
+        data = log(frame(1, counted(ADD, [actor(i) for i in range(n)]), last=True))
+        _decode._BODIES.clear()
+        _decode._LARGE_BODIES.clear()
+        first, again = decode(data, v), decode(data, v)
+        assert first == again
+        size = 2 + 46 * n
+        sizes[size] = (first.packets[1].body is again.packets[1].body, len(_decode._BODIES), len(_decode._LARGE_BODIES))
+    assert sizes == {48: (True, 3, 0), 186: (True, 3, 0), 1842: (True, 2, 1)}  # FrameStart, FrameEnd and it
+    data = log(frame(1, counted(ADD, [actor(i) for i in range(100)]), last=True))  # 4,602 bytes: not kept
+    assert decode(data, v).packets[1].body is not decode(data, v).packets[1].body

@@ -678,7 +678,7 @@ def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iter
 
 #: ``decode_body``'s answers by (variant, packet id, payload), kept across logs for payloads of at most
 #: ``_BODIES_PAYLOAD_MAX`` bytes, up to ``_BODIES_MAX`` answers (then forgotten all at once; at most
-#: 1 MiB of payloads and their records): an answer depends on the payload's bytes and the variant's
+#: 1 MiB of payloads and their records; larger ones below): an answer depends on the payload's bytes and the variant's
 #: layout of that id alone, and is immutable (a tuple of frozen records, a frozen record, bytes), so one
 #: object serves every copy. A fuzzer's mutants keep most of their parent's payloads, and a log repeats
 #: its empty and small packets frame after frame. Only answers are kept: a payload that does not decode
@@ -686,6 +686,12 @@ def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iter
 _BODIES_PAYLOAD_MAX = 256
 _BODIES_MAX = 4096
 _BODIES: BoundedMemo[tuple[str, int, bytes], Any] = BoundedMemo(_BODIES_MAX)
+#: The same for payloads of more than ``_BODIES_PAYLOAD_MAX`` bytes and at most ``_LARGE_BODIES_PAYLOAD_MAX``
+#: (a frame's EventAdd or PhysicsControl packet, which a fuzzer's mutants keep as often), up to
+#: ``_LARGE_BODIES_MAX`` answers (at most 1 MiB of payloads and their records), looked up one by one.
+_LARGE_BODIES_PAYLOAD_MAX = 4096
+_LARGE_BODIES_MAX = 256
+_LARGE_BODIES: BoundedMemo[tuple[str, int, bytes], Any] = BoundedMemo(_LARGE_BODIES_MAX)
 
 
 def _bodies(ids: bytes, kinds: list[K], payloads: list[bytes], at: list[int], variant: Variant) -> list[Any]:
@@ -696,11 +702,17 @@ def _bodies(ids: bytes, kinds: list[K], payloads: list[bytes], at: list[int], va
     memo = _BODIES
     keys = list(zip(repeat(variant.name), ids, payloads))
     bodies = list(map(memo.get, keys))
+    large = _LARGE_BODIES
     for j in list(compress(count(), map(is_, bodies, repeat(None)))):  # not kept: decoded (no answer is None)
-        payload = payloads[j]
-        body = bodies[j] = decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j))
+        payload, key = payloads[j], keys[j]
         if len(payload) <= _BODIES_PAYLOAD_MAX:
-            memo.keep(keys[j], body)
+            bodies[j] = memo.keep(key, decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j)))
+        elif len(payload) > _LARGE_BODIES_PAYLOAD_MAX:
+            bodies[j] = decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j))
+        elif (body := large.get(key)) is not None:
+            bodies[j] = body
+        else:
+            bodies[j] = large.keep(key, decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j)))
     return bodies
 
 
