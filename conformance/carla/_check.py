@@ -252,7 +252,13 @@ class _Walk:
         self.packets += 1
         if kind in _FIXED_KINDS and self.in_frame:  # the common case, in few tests: what the steps below do
             self.packet_index += 1
-            self._order(kind, raw)
+            # _order's common case at once: the first packet of its kind in the frame, in the writer's order
+            pos = self.order.get(kind)
+            if kind in self.frame_kinds or pos is None or pos < self.last_order:
+                self._order(kind, raw)
+            else:
+                self.frame_kinds.add(kind)
+                self.last_order = pos
             if raw.payload != _NO_RECORDS:  # no record (a count of 0 and nothing after it): nothing to judge
                 self._fixed(kind, raw)
             return
