@@ -115,3 +115,17 @@ def test_payloads_of_each_size_are_kept_up_to_4096_bytes() -> None:
     assert sizes == {48: (True, 3, 0), 186: (True, 3, 0), 1842: (True, 2, 1)}  # FrameStart, FrameEnd and it
     data = log(frame(1, counted(ADD, [actor(i) for i in range(100)]), last=True))  # 4,602 bytes: not kept
     assert decode(data, v).packets[1].body is not decode(data, v).packets[1].body
+
+
+def test_an_event_add_scan_is_kept_by_payload_and_width() -> None:
+    from build_carla import actor, counted
+
+    from recspec.reference.carla import _scan
+
+    payload = counted(2, [actor(1), actor(2)])[5:]  # two records of 46 bytes after the u16 count
+    _scan._SCAN_KEPT.clear()
+    narrow = _scan.scan_event_add(payload, False)
+    assert narrow is not None and [r[1] for r in narrow.records] == [1, 2]
+    assert _scan.scan_event_add(bytes(payload), False) is narrow  # an equal payload, another object
+    assert _scan.scan_event_add(payload, True) is None  # f64 vectors: the records do not add up
+    assert _scan.scan_event_add(payload, False) is narrow  # the other width did not replace it
