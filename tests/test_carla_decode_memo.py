@@ -129,3 +129,12 @@ def test_an_event_add_scan_is_kept_by_payload_and_width() -> None:
     assert _scan.scan_event_add(bytes(payload), False) is narrow  # an equal payload, another object
     assert _scan.scan_event_add(payload, True) is None  # f64 vectors: the records do not add up
     assert _scan.scan_event_add(payload, False) is narrow  # the other width did not replace it
+
+
+def test_a_log_in_a_bytearray_or_a_view_decodes_as_in_bytes() -> None:
+    v = VARIANTS["0.9.15"]
+    data = next(p for p in CORPUS if p.name == "0.9.15.log").read_bytes()
+    expected = _kept(data, v)
+    assert expected[0] == "recording"
+    assert _kept(bytearray(data), v) == expected  # type: ignore[arg-type]
+    assert _kept(memoryview(data), v) == expected  # type: ignore[arg-type]

@@ -731,7 +731,9 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     kinds = list(map(variant.ids.get, ids, repeat(K.RAW)))
     at = list(map(add, starts, repeat(5)))  # the payloads' offsets
     payloads = list(map(data.__getitem__, map(slice, at, map(add, at, sizes))))
-    packets: list[m.Packet] = list(map(m.Packet, kinds, _bodies(ids, kinds, payloads, at, variant), ids))
+    bodies = (_bodies(ids, kinds, payloads, at, variant) if isinstance(data, bytes)  # a key must be hashable
+              else map(decode_body, kinds, payloads, repeat(variant), at, map(_PACKET_PATH, count())))
+    packets: list[m.Packet] = list(map(m.Packet, kinds, bodies, ids))
     append = packets.append
     if pos < total:
         f = io.BytesIO(data)
