@@ -83,3 +83,18 @@ def test_a_variant_of_its_own_keeps_nothing_across_files() -> None:
     assert _check._clean_fixed(own) is not _check._clean_fixed(own)
     assert not _check._CLEAN_FIXED
 
+
+
+def test_a_stream_that_reads_bytearrays_is_checked_as_a_file() -> None:
+    import io
+
+    from recspec.conformance.carla import check_stream
+
+    class Bytearrays(io.BytesIO):
+        def read(self, n: int | None = -1) -> bytearray:  # type: ignore[override]
+            return bytearray(super().read(n))
+
+    data = CORPUS[0].read_bytes()
+    expected = check_stream(io.BytesIO(data), path="x", variant=None, profile="spec")
+    got = check_stream(Bytearrays(data), path="x", variant=None, profile="spec")
+    assert got.to_json() == expected.to_json()

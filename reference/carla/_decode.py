@@ -482,7 +482,9 @@ def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
             break
         parts.append(more)
         have += len(more)
-    return parts[0] if len(parts) == 1 else b"".join(parts)  # one part: no copy
+    if len(parts) == 1 and type(parts[0]) is bytes:
+        return parts[0]  # one part: no copy
+    return b"".join(parts)  # bytes whatever the stream returned: payloads are kept by their bytes (hashable)
 
 
 class PacketReader:
