@@ -23,6 +23,7 @@ from itertools import compress, islice, repeat
 from operator import itemgetter, ne
 from typing import Any, BinaryIO, cast
 
+from recspec._memo import BoundedMemo
 from recspec.errors import DecodeError, LimitExceeded, Truncated
 from recspec.reference import carla as dec
 from recspec.reference.carla import PacketKind as K
@@ -142,6 +143,28 @@ def _make_judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
     return plans
 
 
+#: Per variant (by name), the fixed-record payloads ``_Walk._fixed`` judged clean from their plan's fields, by
+#: (packet id, payload): the actor ids they refer to and the Position records they count (0 for another
+#: kind). Whether a payload's count fits its size and its flags and enums are within their bounds depends on
+#: its bytes and the variant alone; only its actor ids depend on the walk (alive then or not), so a payload
+#: met again is judged by one set test. Kept across files (a fuzzer's mutants keep their parent's payloads,
+#: a folder's logs repeat theirs) for payloads of at most ``_CLEAN_PAYLOAD_MAX`` bytes, up to
+#: ``_CLEAN_MAX`` a variant (then forgotten all at once: at most 2 MiB of payloads a variant).
+_CLEAN_PAYLOAD_MAX = 512
+_CLEAN_MAX = 4096
+_CLEAN_FIXED: dict[str, BoundedMemo[tuple[int, bytes], tuple[frozenset[int], int]]] = {}
+
+
+def _clean_fixed(variant: Variant) -> BoundedMemo[tuple[int, bytes], tuple[frozenset[int], int]]:
+    """The clean payloads kept for ``variant``; a variant not in ``VARIANTS`` (a test's) gets a memo of its own."""
+    if dec.VARIANTS.get(variant.name) is not variant:
+        return BoundedMemo(_CLEAN_MAX)
+    memo = _CLEAN_FIXED.get(variant.name)
+    if memo is None:
+        memo = _CLEAN_FIXED[variant.name] = BoundedMemo(_CLEAN_MAX)
+    return memo
+
+
 @lru_cache(maxsize=1024)
 def _judged_fields(record: str, count: int) -> Callable[[bytes], tuple[int, ...]]:
     """Reads the judged fields (``record``: one record's format, of a ``_judged_plans`` plan) of a payload of
@@ -181,6 +204,7 @@ class _Walk:
         #: the fixed-record kinds ``_fixed`` judges from their judged fields alone, with their plans
         #: (emptied where every packet is to take the whole way: ``fast_path=False``, a trace)
         self.judged = _judged_plans(variant)
+        self.clean = _clean_fixed(variant)  # payloads of ``judged`` kinds judged clean, kept across files
         self.template: FrameTemplate | None = None  # the shape of the last frames proved clean in bulk
         self.reference: Reference | None = None  # the last frame proved clean field by field
         self.proved: tuple[FrameTemplate, bytes] | None = None  # that frame, until it becomes the reference
@@ -228,7 +252,13 @@ class _Walk:
         self.packets += 1
         if kind in _FIXED_KINDS and self.in_frame:  # the common case, in few tests: what the steps below do
             self.packet_index += 1
-            self._order(kind, raw)
+            # _order's common case at once: the first packet of its kind in the frame, in the writer's order
+            pos = self.order.get(kind)
+            if kind in self.frame_kinds or pos is None or pos < self.last_order:
+                self._order(kind, raw)
+            else:
+                self.frame_kinds.add(kind)
+                self.last_order = pos
             if raw.payload != _NO_RECORDS:  # no record (a count of 0 and nothing after it): nothing to judge
                 self._fixed(kind, raw)
             return
@@ -300,6 +330,10 @@ class _Walk:
         actor id is alive and every flag and enum within its bound, it has no finding; anything else takes
         the whole way below."""
         payload = raw.payload
+        known = self.clean.get((raw.packet_id, payload))  # judged clean before: only its ids to test
+        if known is not None and self.alive.issuperset(known[0]):
+            self.position_records += known[1]
+            return
         plan = self.judged.get(kind)
         if plan is not None and len(payload) >= 2:
             size, record, width, ids, bounds = plan
@@ -315,8 +349,11 @@ class _Walk:
                     if count and max(fields[j::width]) >= bound:
                         clean = False
                 if clean:
-                    if kind is _K_POSITION:
-                        self.position_records += count
+                    records = count if kind is _K_POSITION else 0
+                    self.position_records += records
+                    if len(payload) <= _CLEAN_PAYLOAD_MAX:
+                        self.clean.keep((raw.packet_id, payload),
+                                        (frozenset().union(*(fields[j::width] for j in ids)), records))
                     return
         try:
             flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
@@ -1174,6 +1211,7 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     runs = fast_path and walk.trace is None
     if not runs:
         walk.judged = {}  # every fixed-record packet the whole way (the tests compare the two)
+        walk.clean = BoundedMemo(_CLEAN_MAX)  # and none judged by the payloads other walks kept
     frame_end = variant.id_of[K.FRAME_END]
     try:
         prev_id, prev_payload = -1, b""

@@ -24,14 +24,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, count, repeat, starmap
-from operator import add, gt, itemgetter
+from operator import add, gt, is_, itemgetter
 from typing import Any, BinaryIO
 
+from recspec._memo import BoundedMemo
 from recspec.errors import LimitExceeded, Malformed, Truncated
 
 from . import _model as m
 from ._model import PacketKind as K
-from ._variants import Variant
+from ._variants import VARIANTS, Variant
 
 __all__ = [
     "MAX_PACKET_SIZE",
@@ -481,7 +482,9 @@ def _read_more(read: Callable[[int], bytes], got: bytes, n: int) -> bytes:
             break
         parts.append(more)
         have += len(more)
-    return parts[0] if len(parts) == 1 else b"".join(parts)  # one part: no copy
+    if len(parts) == 1 and type(parts[0]) is bytes:
+        return parts[0]  # one part: no copy
+    return b"".join(parts)  # bytes whatever the stream returned: payloads are kept by their bytes (hashable)
 
 
 class PacketReader:
@@ -576,10 +579,12 @@ class PacketReader:
             buf = self._buf
             if buf is not seen:
                 seen, base = buf, self._base
-                room = min(len(buf), stop - base)  # no packet of this buffer ends past it
+                # no packet of this buffer ends past it; and none ending by it is above the size limit (only
+                # the first ``size_limit + 5`` bytes of a larger buffer are read this way)
+                room = min(len(buf), stop - base, size_limit + 5)
             i = pos - base
             try:
-                # the common case in two comparisons: the header is in the buffer (else struct raises),
+                # the common case in one comparison: the header is in the buffer (else struct raises),
                 # the packet is whole in it, ends within the file's size and is within the limit
                 # (anything else: below, at length)
                 packet_id, size = unpack_header(buf, i)
@@ -587,7 +592,7 @@ class PacketReader:
                 pass
             else:
                 end = i + 5 + size
-                if end <= room and size <= size_limit:
+                if end <= room:
                     self._pos = pos + 5 + size
                     yield RawPacket(pos, packet_id, kinds_get(packet_id, raw), buf[i + 5:end])
                     continue
@@ -673,6 +678,46 @@ def iter_packets(f: BinaryIO, variant: Variant, size: int | None = None) -> Iter
         yield m.Packet(raw.kind, body, raw.packet_id)
 
 
+#: ``decode_body``'s answers by (variant, packet id, payload), kept across logs for payloads of at most
+#: ``_BODIES_PAYLOAD_MAX`` bytes, up to ``_BODIES_MAX`` answers (then forgotten all at once; at most
+#: 1 MiB of payloads and their records; larger ones below): an answer depends on the payload's bytes and the variant's
+#: layout of that id alone, and is immutable (a tuple of frozen records, a frozen record, bytes), so one
+#: object serves every copy. A fuzzer's mutants keep most of their parent's payloads, and a log repeats
+#: its empty and small packets frame after frame. Only answers are kept: a payload that does not decode
+#: is decoded again, in file order, and raises as before.
+_BODIES_PAYLOAD_MAX = 256
+_BODIES_MAX = 4096
+_BODIES: BoundedMemo[tuple[str, int, bytes], Any] = BoundedMemo(_BODIES_MAX)
+#: The same for payloads of more than ``_BODIES_PAYLOAD_MAX`` bytes and at most ``_LARGE_BODIES_PAYLOAD_MAX``
+#: (a frame's EventAdd or PhysicsControl packet, which a fuzzer's mutants keep as often), up to
+#: ``_LARGE_BODIES_MAX`` answers (at most 1 MiB of payloads and their records), looked up one by one.
+_LARGE_BODIES_PAYLOAD_MAX = 4096
+_LARGE_BODIES_MAX = 256
+_LARGE_BODIES: BoundedMemo[tuple[str, int, bytes], Any] = BoundedMemo(_LARGE_BODIES_MAX)
+
+
+def _bodies(ids: bytes, kinds: list[K], payloads: list[bytes], at: list[int], variant: Variant) -> list[Any]:
+    """``decode_body`` of each packet, in file order (the first that does not decode raises), the ones
+    kept in ``_BODIES`` looked up in C loops, with no Python step per packet."""
+    if VARIANTS.get(variant.name) is not variant:  # a variant of its own (a test's): nothing kept
+        return list(map(decode_body, kinds, payloads, repeat(variant), at, map(_PACKET_PATH, count())))
+    memo = _BODIES
+    keys = list(zip(repeat(variant.name), ids, payloads))
+    bodies = list(map(memo.get, keys))
+    large = _LARGE_BODIES
+    for j in list(compress(count(), map(is_, bodies, repeat(None)))):  # not kept: decoded (no answer is None)
+        payload, key = payloads[j], keys[j]
+        if len(payload) <= _BODIES_PAYLOAD_MAX:
+            bodies[j] = memo.keep(key, decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j)))
+        elif len(payload) > _LARGE_BODIES_PAYLOAD_MAX:
+            bodies[j] = decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j))
+        elif (body := large.get(key)) is not None:
+            bodies[j] = body
+        else:
+            bodies[j] = large.keep(key, decode_body(kinds[j], payload, variant, at[j], _PACKET_PATH(j)))
+    return bodies
+
+
 def decode(data: bytes, variant: Variant) -> m.Recording:
     """Decode a whole log held in memory. Raises :class:`DecodeError` subclasses only."""
     import io
@@ -687,8 +732,9 @@ def decode(data: bytes, variant: Variant) -> m.Recording:
     # lists (``map``), with no Python step of this function's own per packet
     kinds = list(map(variant.ids.get, ids, repeat(K.RAW)))
     at = list(map(add, starts, repeat(5)))  # the payloads' offsets
-    payloads = map(data.__getitem__, map(slice, at, map(add, at, sizes)))
-    bodies = map(decode_body, kinds, payloads, repeat(variant), at, map(_PACKET_PATH, count()))
+    payloads = list(map(data.__getitem__, map(slice, at, map(add, at, sizes))))
+    bodies = (_bodies(ids, kinds, payloads, at, variant) if isinstance(data, bytes)  # a key must be hashable
+              else map(decode_body, kinds, payloads, repeat(variant), at, map(_PACKET_PATH, count())))
     packets: list[m.Packet] = list(map(m.Packet, kinds, bodies, ids))
     append = packets.append
     if pos < total:

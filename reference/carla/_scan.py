@@ -23,6 +23,7 @@ from array import array
 from dataclasses import dataclass
 from itertools import repeat
 
+from recspec._memo import BoundedMemo
 from recspec.errors import Malformed
 
 from ._decode import (
@@ -188,6 +189,13 @@ class EventAddScan:
 
 
 _SCAN_CACHE: list[tuple[bytes, bool, EventAddScan | None]] = []
+#: The answers about payloads of at most ``_SCAN_KEPT_PAYLOAD_MAX`` bytes, by (payload, vector width), kept
+#: across logs up to ``_SCAN_KEPT_MAX`` of them (then forgotten all at once; at most 2 MiB of payloads and
+#: their scans): a fuzzer's mutants and a folder's logs repeat their EventAdd packets. A scan is never
+#: changed by the code that reads it, so one serves every copy.
+_SCAN_KEPT_PAYLOAD_MAX = 4096
+_SCAN_KEPT_MAX = 512
+_SCAN_KEPT: BoundedMemo[tuple[bytes, bool], EventAddScan | None] = BoundedMemo(_SCAN_KEPT_MAX)
 
 
 def scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
@@ -196,8 +204,13 @@ def scan_event_add(payload: bytes, vec_f64: bool) -> EventAddScan | None:
 
     One tight pass over the length fields, with no object per attribute: the fast
     path of the checker and of variant detection, which reads the same payloads. The
-    last two answers about payloads with records are kept, so the walk does not scan again a
-    payload detection scanned (an empty EventAdd, in every frame, costs nothing to scan)."""
+    answers about payloads of up to 4 KiB are kept (``_SCAN_KEPT``); of larger ones, the last two
+    with records, so the walk does not scan again a payload detection scanned."""
+    if len(payload) <= _SCAN_KEPT_PAYLOAD_MAX:
+        key = (payload, vec_f64)
+        if key in _SCAN_KEPT:
+            return _SCAN_KEPT[key]
+        return _SCAN_KEPT.keep(key, _scan_event_add(payload, vec_f64))
     for cached, f64, answer in tuple(_SCAN_CACHE):
         if f64 is vec_f64 and (cached is payload or cached == payload):
             return answer
