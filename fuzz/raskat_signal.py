@@ -259,6 +259,7 @@ _INT16 = (-0x8000, 0x7FFF)
 
 def rederived(read: dict[str, Any]) -> dict[str, str | None]:
     """What the fields break, judged on :func:`read_fields`'s reading (``check_rederived``): the
+    versions the document does not define (1, 4), doubles stored as integers, and the
     document's ranges of the microseconds, the sample rate, the flags, the coordinates (v1/v2: their
     fractions; v3/v4 read in either field order, as the two profiles do), the altitude, the load
     resistance, the ADC resolution, the reference voltage, the antenna type, the samples (v1/v2 stored
@@ -277,6 +278,9 @@ def rederived(read: dict[str, Any]) -> dict[str, str | None]:
         if out.get(rule) is None:
             out[rule] = why
 
+    version = read["version"]
+    out["RSIG-VERSION-002"] = "version 1" if version == 1 else None  # the legacy layout, which recspec names
+    out["RSIG-VERSION-003"] = "version 4" if version == 4 else None  # v31: not in this copy of the document
     judge("RSIG-TIME-002", "microseconds", lambda x: x >= 1_000_000)
     judge("RSIG-RATE-001", "sample_rate", lambda x: x == 0)
     judge("RSIG-FLAGS-001", "flags", lambda x: bool(x & ~0x03))
@@ -286,6 +290,9 @@ def rederived(read: dict[str, Any]) -> dict[str, str | None]:
         vref = read.get("vref")
         if type(vref) is float:
             out["RSIG-ADC-003"] = None if math.isfinite(vref) and 0 < vref <= 50 else f"vref is {vref!r}"
+        # fields 3 to 5 and 9 are doubles; a whole number packed as a MessagePack integer is RSIG-FIELDS-003's
+        ints = [name for name in ("coordinate_1", "coordinate_2", "altitude", "vref") if type(read.get(name)) is int]
+        out["RSIG-FIELDS-003"] = f"{ints[0]} is an integer" if ints else None
         bits = read.get("adc_bits")
         judge("RSIG-ADC-001", "adc_bits", lambda x: not _ADC_BITS[0] <= x <= _ADC_BITS[1])
         top = (1 << bits) - 1 if _uint(bits) and _ADC_BITS[0] <= bits <= _ADC_BITS[1] else None
