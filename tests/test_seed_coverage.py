@@ -51,6 +51,8 @@ def _without(tmp_path: Path, fmt: str, gone: str) -> Path:
     ("carla", "0.9.16-edges", {"0.9.16: enum VEHICLE_DOOR.door = 6", "0.9.16: flag STATE.is_frozen = 1",
                                "0.9.16: event-free frames the bulk proof takes whole (template and run)",
                                "0.9.16: a judged flag or enum changing between two event-free frames"}),
+    ("carla", "-least", {"CARLA-ENUM-003: VEHICLE_DOOR.door one past its last value (the least break) in an "
+                         "invalid seed"}),
     ("nanover", "every-key", {"key bond.orders", "key particle.velocities", "key system.temperature",
                               "forces.user.index reaching particle.count - 1 (NANOVER-FRAME-001)"}),
     ("raskat-signal", "v3-edges", {"v3: antenna 2 (RSIG-ANTENNA-001)", "v3: microseconds 999,999 (RSIG-TIME-002)"}),

@@ -14,7 +14,8 @@ valid seeds that hold it (read with the reference decoder, not the checker):
 - CARLA: per variant (release), every packet kind the writer writes (with a record, where the kind
   holds records); every flag field at 1 and every enum field at its last value (CARLA-VALUE-001,
   CARLA-ENUM-002..004); a run of event-free frames the bulk frame proof takes whole (the template
-  and a run compared with it), with a judged flag or enum that changes between two of them.
+  and a run compared with it), with a judged flag or enum that changes between two of them; and, in
+  an invalid seed, each of those rules broken by the least amount (a flag 2, an enum one past its end).
 - NanoVer: both kinds (.traj, .state); every standard key of docs/formats/nanover.md ("Standard
   keys"); every index array reaching its count's last value (FRAME-001..003); a delta frame after
   a reset; every Value kind in a state update, and a key deleted.
@@ -147,6 +148,28 @@ def carla(corpus: Path) -> Coverage:
             _check.check_stream(io.BytesIO(data), path=path, variant=v, profile="spec")
         _hold(cov, f"{v.name}: event-free frames the bulk proof takes whole (template and run)", path,
               counts["template"] > 0 and counts["run"] > 0)
+    # each flag and enum rule broken by the least amount (a flag 2, an enum one past its last value) in some
+    # invalid seed: an off-by-one at the range's edge is then judged on the seed itself
+    least = {"CARLA-VALUE-001": "a flag of 2", **{rule: f"{kind.name}.{name} one past its last value"
+                                                 for kind, (_, name, rule, _) in _fields.ENUMS.items()}}
+    for rule, what in least.items():
+        _want(cov, f"{rule}: {what} (the least break) in an invalid seed")
+    for path, variant, data in _entries(corpus, "carla", sub="invalid/"):
+        if variant not in VARIANTS:
+            continue
+        v = VARIANTS[variant]
+        try:
+            rec = m.decode(data, variant=v)
+        except Exception:  # noqa: BLE001 - an invalid seed the decoder refuses holds no records to read
+            continue
+        for p in rec.packets:
+            for r in p.body if isinstance(p.body, tuple) else ():
+                if any(getattr(r, name, None) == 2 for _, name in _fields.FLAGS.get(p.kind, ())):
+                    _hold(cov, f"CARLA-VALUE-001: {least['CARLA-VALUE-001']} (the least break) in an invalid seed", path)
+                if p.kind in _fields.ENUMS:
+                    _, name, rule, _ = _fields.ENUMS[p.kind]
+                    _hold(cov, f"{rule}: {least[rule]} (the least break) in an invalid seed", path,
+                          getattr(r, name, None) == _fields.enum_size(p.kind, v))
     return cov
 
 

@@ -352,6 +352,8 @@ def seeds() -> Iterator[Seed]:
         yield Seed(f"valid/{v.name}-edges.log", _log(v, edge_packets(v)), v.name, _valid(),
                    f"{v.title}: every flag and enum a rule judges at its edge (a flag 1, an enum's last value), "
                    "then steady frames the bulk proof takes whole, their flags and enums changing frame by frame")
+    for rule, variant, data, expect, description in _least_breaks():
+        yield Seed(f"invalid/{rule}-least.log", data, variant, expect, description)
     v15 = VARIANTS["0.9.15"]
     user = valid_packets(v15)
     user.insert(len(user) - 1, m.Packet(K.RAW, b"recspec user data", 120))
@@ -364,6 +366,30 @@ def seeds() -> Iterator[Seed]:
     for rule, data, expect, description in _invalid_cases(v16):
         if rule == "CARLA-ENUM-003":
             yield Seed(f"invalid/{rule}.log", data, "0.9.16", expect, description)
+
+
+def _least_breaks() -> Iterator[tuple[str, str, bytes, dict[str, tuple[str, tuple[str, ...]]], str]]:
+    """(rule, variant, bytes, expectations, description): each flag and enum rule broken by the least amount
+    (the first value outside the range: an off-by-one at the edge is then judged on the seed itself), in the
+    edge seed's last steady frame but one, which the bulk frame proof judges (a template or a run)."""
+    def edit(v: Variant, kind: K, change: Callable[[Any], Any], last: int = 2) -> bytes:
+        ps = edge_packets(v)
+        j = [i for i, p in enumerate(ps) if p.kind is kind][-last]
+        body = cast("tuple[Any, ...]", ps[j].body)
+        ps[j] = m.Packet(kind, (change(body[0]), *body[1:]))
+        return _log(v, ps)
+
+    v15, v16 = VARIANTS["0.9.15"], VARIANTS["0.9.16"]
+    yield ("CARLA-VALUE-001", v15.name, edit(v15, K.STATE, lambda r: replace(r, is_frozen=2)),
+           _valid(("CARLA-VALUE-001",), ()), "a traffic light's is_frozen flag 2 in a steady frame (frame 7 of 8)")
+    n = v15.traffic_light_states
+    yield ("CARLA-ENUM-002", v15.name, edit(v15, K.STATE, lambda r: replace(r, state=n)),
+           _valid(("CARLA-ENUM-002",), verdict="invalid"),
+           f"traffic-light state {n}, one past the last, in a steady frame (frame 7 of 8)")
+    yield ("CARLA-ENUM-003", v16.name, edit(v16, K.VEHICLE_DOOR, lambda r: replace(r, door=7)),
+           _valid(("CARLA-ENUM-003",), verdict="invalid"), "door 7, one past the last, in a steady frame (frame 7 of 8)")
+    yield ("CARLA-ENUM-004", v15.name, edit(v15, K.SCENE_LIGHT, lambda r: replace(r, light_group=5), last=1),
+           _valid(("CARLA-ENUM-004",), verdict="invalid"), "light group 5, one past the last (frame 1)")
 
 
 #: Valid seeds with a damaged header: no sniffer recognises the first bytes, and the extension names the
