@@ -251,11 +251,20 @@ def _uint(x: Any) -> bool:
     return type(x) is int and x >= 0
 
 
+#: docs/formats/raskat-signal.md's ranges: latitude, longitude (degrees), altitude (m), ADC bits, int16.
+_LAT, _LON, _ALT = 90.0, 180.0, (-500.0, 10_000.0)
+_ADC_BITS = (1, 16)
+_INT16 = (-0x8000, 0x7FFF)
+
+
 def rederived(read: dict[str, Any]) -> dict[str, str | None]:
     """What the fields break, judged on :func:`read_fields`'s reading (``check_rederived``): the
-    document's ranges of the microseconds, the sample rate, the flags, the load resistance, the
-    antenna type and the v1/v2 coordinate fractions. A field of the wrong type is RSIG-FIELDS-001's
-    and is not judged here."""
+    versions the document does not define (1, 4), doubles stored as integers, and the
+    document's ranges of the microseconds, the sample rate, the flags, the coordinates (v1/v2: their
+    fractions; v3/v4 read in either field order, as the two profiles do), the altitude, the load
+    resistance, the ADC resolution, the reference voltage, the antenna type, the samples (v1/v2 stored
+    non-negative; v3/v4 int16 and raw codes of the resolution's range) and version 4's threshold. A
+    field of the wrong type is RSIG-FIELDS-001's and is not judged here."""
     out: dict[str, str | None] = {}
 
     def judge(rule: str, name: str, bad: Callable[[int], bool]) -> None:
@@ -265,6 +274,13 @@ def rederived(read: dict[str, Any]) -> dict[str, str | None]:
             if out.get(rule) is None:
                 out[rule] = why
 
+    def first(rule: str, why: str | None) -> None:
+        if out.get(rule) is None:
+            out[rule] = why
+
+    version = read["version"]
+    out["RSIG-VERSION-002"] = "version 1" if version == 1 else None  # the legacy layout, which recspec names
+    out["RSIG-VERSION-003"] = "version 4" if version == 4 else None  # v31: not in this copy of the document
     judge("RSIG-TIME-002", "microseconds", lambda x: x >= 1_000_000)
     judge("RSIG-RATE-001", "sample_rate", lambda x: x == 0)
     judge("RSIG-FLAGS-001", "flags", lambda x: bool(x & ~0x03))
@@ -274,10 +290,48 @@ def rederived(read: dict[str, Any]) -> dict[str, str | None]:
         vref = read.get("vref")
         if type(vref) is float:
             out["RSIG-ADC-003"] = None if math.isfinite(vref) and 0 < vref <= 50 else f"vref is {vref!r}"
+        # fields 3 to 5 and 9 are doubles; a whole number packed as a MessagePack integer is RSIG-FIELDS-003's
+        ints = [name for name in ("coordinate_1", "coordinate_2", "altitude", "vref") if type(read.get(name)) is int]
+        out["RSIG-FIELDS-003"] = f"{ints[0]} is an integer" if ints else None
+        bits = read.get("adc_bits")
+        judge("RSIG-ADC-001", "adc_bits", lambda x: not _ADC_BITS[0] <= x <= _ADC_BITS[1])
+        top = (1 << bits) - 1 if _uint(bits) and _ADC_BITS[0] <= bits <= _ADC_BITS[1] else None
+        # a whole-number double packed as an integer is read as the number (RSIG-FIELDS-003 notes it)
+        c1, c2, alt = (float(x) if type(x) in (int, float) else None
+                       for x in (read.get("coordinate_1"), read.get("coordinate_2"), read.get("altitude")))
+        coordinates = [(name, c) for name, c in (("coordinate_1", c1), ("coordinate_2", c2)) if c is not None]
+        if coordinates:
+            # spec reads field 3 as longitude and field 4 as latitude, compat the other way round, each
+            # coordinate on its own: a finding under either profile counts, so each must be a finite latitude
+            wide = [f"{name} is {c!r}" for name, c in coordinates if not (math.isfinite(c) and -_LAT <= c <= _LAT)]
+            first("RSIG-COORD-002", wide[0] if wide else None)
+        if alt is not None:
+            first("RSIG-COORD-003", None if math.isfinite(alt) and _ALT[0] <= alt <= _ALT[1] else f"altitude is {alt!r}")
+        samples = read.get("samples")
+        if type(samples) is tuple and set(map(type, samples)) <= {int}:  # min and max first: C loops
+            lo, hi = (min(samples), max(samples)) if samples else (0, 0)
+            wide = lo < _INT16[0] or hi > _INT16[1]
+            first("RSIG-SAMPLES-004", f"a sample of {lo} .. {hi} is not an int16" if wide else None)
+            if top is not None:
+                out_of = (lo < 0 or hi > top) and any(_INT16[0] <= x <= _INT16[1] and not 0 <= x <= top
+                                                      for x in samples)
+                first("RSIG-SAMPLES-003", f"a sample of {lo} .. {hi} is not a code 0 .. {top}" if out_of else None)
+        threshold = read.get("threshold")
+        if read["version"] == 4 and type(threshold) is int:
+            bad = not _INT16[0] <= threshold <= _INT16[1] or (top is not None and not 0 <= threshold <= top)
+            first("RSIG-THRESHOLD-001", f"threshold {threshold} (bits {bits!r})" if bad else None)
     else:
         fractions = [f"{name}'s fraction is {read[name][1]}" for name in ("longitude", "latitude", "altitude")
                      if read[name][1] >= 1_000_000]
         out["RSIG-COORD-001"] = fractions[0] if fractions else None
+        # "A coordinate is integer part + fraction / 1,000,000", both unsigned: read longitude first
+        lon, lat, alt = (read[name][0] + read[name][1] / 1_000_000 for name in ("longitude", "latitude", "altitude"))
+        out["RSIG-COORD-002"] = (f"latitude is {lat!r}" if lat > _LAT else f"longitude is {lon!r}" if lon > _LON
+                                 else None)
+        out["RSIG-COORD-003"] = f"altitude is {alt!r}" if alt > _ALT[1] else None
+        if "samples" in read:
+            negative = [x for x in read["samples"] if x < 0]
+            out["RSIG-SAMPLES-002"] = f"stored sample {negative[0]} is negative" if negative else None
     return out
 
 

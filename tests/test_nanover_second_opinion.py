@@ -18,6 +18,7 @@ from second_opinion import (
     agrees_on_real_file,
     lost_finding_breaks_rederived,
     raises_invariant,
+    seeds,
     seeds_are_judged,
 )
 
@@ -80,3 +81,28 @@ def test_a_timestamp_check_that_sees_equal_times_as_decreasing_breaks_rederived(
         e = raises_invariant(nanover, data)
     assert e is not None and e.signature() in ("Invariant:rederived:NANOVER-TIME-002",
                                                "Invariant:rederived:NANOVER-TIME-003")
+
+
+def test_an_index_range_off_by_one_breaks_rederived() -> None:
+    """docs/formats/nanover.md, FRAME-003: residue.chains entries index the chains, so each is below
+    chain.count. On the every-key seed (chains (0, 1, 1) of 2), the last index one past its edge (2) breaks
+    the rule; a checker that reads each index array's maximum one too low (an off-by-one: 2 then passes as
+    1) says nothing, and the second opinion catches it."""
+    from recspec.conformance.nanover import _check
+
+    seed = next(s.data for s in seeds(FORMAT) if s.name == "valid/every-key.traj")
+    at = seed.index(bytes((0, 1, 1)), seed.index(b"residue.chains"))
+    bad = seed[:at + 2] + b"\x02" + seed[at + 3:]
+    assert expected(seed)["NANOVER-FRAME-003"] is None
+    assert expected(bad)["NANOVER-FRAME-003"] is not None
+    nanover.fuzz_ref(seed)
+    nanover.fuzz_ref(bad)
+    maximum = _check._Walk._maximum
+
+    def one_too_low(self: object, key: str) -> int:
+        return maximum(self, key) - 1  # type: ignore[arg-type]
+
+    with mock.patch.object(_check._Walk, "_maximum", one_too_low):
+        assert raises_invariant(nanover, seed) is None  # every other index array stays below its count
+        e = raises_invariant(nanover, bad)
+    assert e is not None and e.signature() == "Invariant:rederived:NANOVER-FRAME-003"

@@ -61,6 +61,9 @@ ALLOWED: dict[str, str] = {
                                     "parsers (recspec/_ksy_fast), so the equivalence with the stock stream is shown "
                                     "on each of those parsers with its own corpus files; a plugin's cross-check "
                                     "chooses its own stream",
+    "test_seed_coverage.py": "tools/seed_coverage.py audits each built-in format's corpus by its own items (a "
+                             "CARLA release's packet kinds, NanoVer's standard keys, raSkat's range edges), and the "
+                             "edge seeds are shown one byte from a rule of the format whose seed they are",
     "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files "
                        "(corpus/ and ../shared/real/), so another format's file cannot stand in; the content tests "
                        "check the README's worked example (CARLA-FRAME-004 at byte 1990, with its clause in the "

@@ -23,7 +23,7 @@ from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS, Variant, encode, encode_packet
 from recspec.reference.carla import PacketKind as K
 
-__all__ = ["DAMAGED_HEADERS", "Seed", "seeds", "valid_packets"]
+__all__ = ["DAMAGED_HEADERS", "EDGE_FRAMES", "Seed", "edge_packets", "seeds", "valid_packets"]
 
 HEADER = m.Header(1, "CARLA_RECORDER", 1700000000, "Town10HD_Opt")
 DELTA = 0.05  # a binary fraction would hide rounding; 0.05 exercises the exact elapsed chain
@@ -137,9 +137,49 @@ def _body(v: Variant, kind: K, frame: int, alive: set[int]) -> m.Fixed | tuple[m
     raise AssertionError(kind)
 
 
-def valid_packets(v: Variant, frames: int = 4) -> list[m.Packet]:
-    """A log CARLA could have written for variant ``v``, as packets (header separate)."""
+#: The steady frames of an edge seed: after the four of ``valid_packets``, frames without events, of
+#: one shape, that the bulk frame proof takes whole (a template, then a run compared with it).
+EDGE_FRAMES = 8
+
+
+def _edge_body(v: Variant, kind: K, frame: int, alive: set[int]) -> m.Fixed | tuple[m.Record, ...] | bytes | None:
+    """``_body``, with every flag and enum a rule judges at its edge values (a flag 1, an enum at its largest
+    value) in some frame, and, in the steady frames, flags and enums that change from frame to frame, so that
+    one byte's mutation puts each just out of range in a frame the bulk proof judges (``edge_packets``)."""
+    t = frame * DELTA
+    steady = frame > 4
+    if kind is K.STATE:  # is_frozen and the variant's last traffic-light state, alternating
+        odd = frame % 2
+        return (m.TrafficLightState(10, odd, t, v.traffic_light_states - 1 if odd else frame % 3),)
+    if kind is K.VEHICLE_DOOR and steady:  # door 6 (the last of CARLA's seven), open and shut in turn
+        return (m.VehicleDoor(20, 6, frame % 2), m.VehicleDoor(21, frame % 7, 1))
+    if kind is K.ANIM_VEHICLE:  # the handbrake pulled every other frame
+        return (m.AnimVehicle(20, 0.1, 0.5, 0.0, frame % 2, 1), m.AnimVehicle(21, 0.0, 0.2, 0.0, 1, 1))
+    if kind is K.SCENE_LIGHT and frame == 1:  # light group 4, the last of five
+        return (m.SceneLight(5, 1200.0, m.Color(1.0, 0.9, 0.8, 1.0), 1, 4), m.SceneLight(6, 0.0,
+                m.Color(0.0, 0.0, 0.0, 0.0), 0, 0))
+    if kind is K.COLLISION and frame == 2:
+        return (m.Collision(1, 20, 21, 1, 1), m.Collision(2, 21, 0xFFFFFFFF, 0, 0))
+    if kind is K.TRIGGER_VOLUME and frame == 1:  # the traffic light's, written with the additional data
+        return (m.TriggerVolume(10, _v(-150.0, 20.0, 0.0), _v(240.0, 180.0, 100.0)),)
+    return _body(v, kind, frame, alive)
+
+
+def edge_packets(v: Variant) -> list[m.Packet]:
+    """A log CARLA could have written for ``v`` whose judged fields sit at the edges of their ranges: the four
+    frames of ``valid_packets`` (actors come, collide, open doors and go), then steady frames the bulk proof
+    takes whole, whose flags and enums differ from the template's (``_edge_body``)."""
+    return valid_packets(v, EDGE_FRAMES, _edge_body)
+
+
+def valid_packets(v: Variant, frames: int = 4,
+                  body: Callable[[Variant, K, int, set[int]], m.Fixed | tuple[m.Record, ...] | bytes | None] | None
+                  = None) -> list[m.Packet]:
+    """A log CARLA could have written for variant ``v``, as packets (header separate); ``body`` gives each
+    packet's body (``_body`` by default)."""
     from ._check import WRITER_ORDER
+
+    body = body or _body
 
     out: list[m.Packet] = []
     alive: set[int] = set()
@@ -152,11 +192,11 @@ def valid_packets(v: Variant, frames: int = 4) -> list[m.Packet]:
         if frame == 1:
             alive |= {a.database_id for a in _actors(v)}
         for kind in WRITER_ORDER[v.name]:
-            body = _body(v, kind, frame, alive)
-            if kind is K.EVENT_DEL and body:
-                alive -= {r.database_id for r in cast("tuple[m.EventDel, ...]", body)}  # an EventDel body
-            if body is not None:
-                out.append(m.Packet(kind, body))
+            content = body(v, kind, frame, alive)
+            if kind is K.EVENT_DEL and content:
+                alive -= {r.database_id for r in cast("tuple[m.EventDel, ...]", content)}  # an EventDel body
+            if content is not None:
+                out.append(m.Packet(kind, content))
         out.append(m.Packet(K.FRAME_END, m.FrameEnd()))
     return out
 
@@ -308,6 +348,12 @@ def seeds() -> Iterator[Seed]:
     for v in VARIANTS.values():
         yield Seed(f"valid/{v.name}.log", _log(v, valid_packets(v)), v.name, _valid(),
                    f"{v.title}: every packet kind the variant defines")
+    for v in VARIANTS.values():
+        yield Seed(f"valid/{v.name}-edges.log", _log(v, edge_packets(v)), v.name, _valid(),
+                   f"{v.title}: every flag and enum a rule judges at its edge (a flag 1, an enum's last value), "
+                   "then steady frames the bulk proof takes whole, their flags and enums changing frame by frame")
+    for rule, variant, data, expect, description in _least_breaks():
+        yield Seed(f"invalid/{rule}-least.log", data, variant, expect, description)
     v15 = VARIANTS["0.9.15"]
     user = valid_packets(v15)
     user.insert(len(user) - 1, m.Packet(K.RAW, b"recspec user data", 120))
@@ -320,6 +366,30 @@ def seeds() -> Iterator[Seed]:
     for rule, data, expect, description in _invalid_cases(v16):
         if rule == "CARLA-ENUM-003":
             yield Seed(f"invalid/{rule}.log", data, "0.9.16", expect, description)
+
+
+def _least_breaks() -> Iterator[tuple[str, str, bytes, dict[str, tuple[str, tuple[str, ...]]], str]]:
+    """(rule, variant, bytes, expectations, description): each flag and enum rule broken by the least amount
+    (the first value outside the range: an off-by-one at the edge is then judged on the seed itself), in the
+    edge seed's last steady frame but one, which the bulk frame proof judges (a template or a run)."""
+    def edit(v: Variant, kind: K, change: Callable[[Any], Any], last: int = 2) -> bytes:
+        ps = edge_packets(v)
+        j = [i for i, p in enumerate(ps) if p.kind is kind][-last]
+        body = cast("tuple[Any, ...]", ps[j].body)
+        ps[j] = m.Packet(kind, (change(body[0]), *body[1:]))
+        return _log(v, ps)
+
+    v15, v16 = VARIANTS["0.9.15"], VARIANTS["0.9.16"]
+    yield ("CARLA-VALUE-001", v15.name, edit(v15, K.STATE, lambda r: replace(r, is_frozen=2)),
+           _valid(("CARLA-VALUE-001",), ()), "a traffic light's is_frozen flag 2 in a steady frame (frame 7 of 8)")
+    n = v15.traffic_light_states
+    yield ("CARLA-ENUM-002", v15.name, edit(v15, K.STATE, lambda r: replace(r, state=n)),
+           _valid(("CARLA-ENUM-002",), verdict="invalid"),
+           f"traffic-light state {n}, one past the last, in a steady frame (frame 7 of 8)")
+    yield ("CARLA-ENUM-003", v16.name, edit(v16, K.VEHICLE_DOOR, lambda r: replace(r, door=7)),
+           _valid(("CARLA-ENUM-003",), verdict="invalid"), "door 7, one past the last, in a steady frame (frame 7 of 8)")
+    yield ("CARLA-ENUM-004", v15.name, edit(v15, K.SCENE_LIGHT, lambda r: replace(r, light_group=5), last=1),
+           _valid(("CARLA-ENUM-004",), verdict="invalid"), "light group 5, one past the last (frame 1)")
 
 
 #: Valid seeds with a damaged header: no sniffer recognises the first bytes, and the extension names the

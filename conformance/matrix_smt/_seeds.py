@@ -225,6 +225,14 @@ def seeds() -> Iterator[Seed]:
                description="frames[1] stores its time under 'time', which the viewer does not read")
     yield Seed("invalid/MATRIX-FRAME-002.bson", _edit(_frames(2, "t"), lambda old: 0.075),
                expect=_both(INVALID, "MATRIX-FRAME-002"), description="frames[2].t 0.075 is before frames[1].t 0.1")
+    # the rule's state after its first finding: a later frame is judged against the latest time so far (0.1),
+    # not the frame before it (0.075)
+    third = BASE.frames[2]
+    behind = Recording(BASE.objects, (*BASE.frames[:2], Frame(0.075, third.states), Frame(0.09, third.states)))
+    yield Seed("invalid/MATRIX-FRAME-002-twice.bson", encode(behind, profile="spec"),
+               expect=_both(INVALID, "MATRIX-FRAME-002"),
+               description="frames[2].t 0.075 and frames[3].t 0.09 are both before frames[1].t 0.1 (frames[3] is "
+                           "after frames[2])")
     yield Seed("invalid/MATRIX-FRAME-003.bson", _edit(_frames(0, "cmd"), lambda old: 0),
                expect=_both(INVALID, "MATRIX-FRAME-003"), description="frames[0].cmd is the int32 0")
     yield Seed("invalid/MATRIX-FRAME-004.bson", _edit(_frames(2, "states"), lambda old: _DELETE),

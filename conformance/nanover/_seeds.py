@@ -32,7 +32,7 @@ from recspec.reference.nanover import (
     encode_varint,
 )
 
-__all__ = ["DAMAGED_HEADERS", "Seed", "seeds", "state_updates", "topology_frame"]
+__all__ = ["DAMAGED_HEADERS", "Seed", "every_key_frame", "seeds", "state_updates", "topology_frame"]
 
 F, X, S = ArrayKind.FLOAT, ArrayKind.INDEX, ArrayKind.STRING
 
@@ -56,6 +56,39 @@ def topology_frame(n_res: int = 2, frame_index: int = 0) -> Frame:
         "system.box.vectors": Array(F, (5.0, 0.0, 0.0, 0.0, 5.0, 0.0, 0.0, 0.0, 5.0)),
         "forces.user.index": Array(X, ()),
         "forces.user.sparse": Array(F, ()),
+    })
+
+
+def every_key_frame() -> Frame:
+    """A reset frame with every standard key of docs/formats/nanover.md, each with values that are not trivial:
+    7 particles in 3 residues of 2 chains, every index array reaching its count's last value (a residue or
+    chain index equal to the count is one mutation away), bond orders of each kind, the user's force on
+    the last particle, and every number key."""
+    n, res, chains = 7, 3, 2
+    pairs = (0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6)
+    return Frame(0, {
+        "particle.count": float(n), "residue.count": float(res), "chain.count": float(chains),
+        "system.simulation.time": 2.5, "system.simulation.counter": 1250.0, "system.reset.counter": 3.0,
+        "system.temperature": 300.25, "energy.kinetic": 12.5, "energy.potential": -48.75, "energy.total": -36.25,
+        "energy.potential_corrected": -47.5, "energy.user.total": 1.75, "forces.user.work_done": 0.375,
+        "server.timestamp": 1_700_000_000.5,
+    }, {
+        "particle.positions": Array(F, tuple(0.25 * i - 1.0 for i in range(3 * n))),
+        "particle.velocities": Array(F, tuple(0.5 - 0.125 * i for i in range(3 * n))),
+        "particle.forces": Array(F, tuple(float(i % 5) - 2.0 for i in range(3 * n))),
+        "particle.forces.system": Array(F, tuple(float(i % 3) * 0.75 for i in range(3 * n))),
+        "particle.elements": Array(X, (7, 6, 6, 8, 1, 16, 118)),
+        "particle.names": Array(S, ("N", "CA", "C", "O", "H", "SG", "OG")),
+        "particle.residues": Array(X, (0, 0, 0, 1, 1, 2, 2)),
+        "residue.names": Array(S, ("GLY", "CYS", "SER")),
+        "residue.ids": Array(S, ("1", "2", "10")),
+        "residue.chains": Array(X, (0, 1, 1)),
+        "chain.names": Array(S, ("A", "B")),
+        "bond.pairs": Array(X, pairs),
+        "bond.orders": Array(F, (1.0, 2.0, 1.5, 3.0, 1.0, 1.0)),
+        "system.box.vectors": Array(F, (4.0, 0.0, 0.0, 0.5, 4.0, 0.0, 0.0, 0.25, 4.0)),
+        "forces.user.index": Array(X, (0, n - 1)),
+        "forces.user.sparse": Array(F, (1.0, -2.0, 0.5, -0.25, 0.0, 3.0)),
     })
 
 
@@ -115,6 +148,14 @@ def seeds() -> Iterator[Seed]:
                                               for i, u in enumerate(state_updates())]), "state", _valid(),
                "state updates with every Value kind (false, inf, nested struct and list, null deleting a key)")
     yield Seed("valid/header-only.traj", encode_header(), "traj", _valid(), "a header and no record")
+    edges = every_key_frame()
+    later = Frame(1, {"energy.kinetic": 13.0, "system.simulation.time": 2.51},
+                  {"particle.velocities": Array(F, tuple(0.25 - 0.125 * i for i in range(21))),
+                   "bond.orders": Array(F, (1.0, 1.0, 1.5, 2.0, 1.0, 3.0)), "forces.user.index": Array(X, (6,)),
+                   "forces.user.sparse": Array(F, (0.5, 0.5, 0.5))})
+    yield Seed("valid/every-key.traj", _file(_traj([edges, later])), "traj", _valid(),
+               "a reset frame with every standard key (bond orders, velocities, forces, every energy), each index "
+               "array reaching its count's last value, then a delta of velocities, bond orders and a user force")
     # Unpacked repeated fields: valid protobuf, an info finding only.
     yield Seed("valid/unpacked-floats.traj", _file([(5, _unpacked_positions_frame((1.0, 2.0, 3.0)))]), "traj",
                _valid(), "particle.positions written unpacked (one fixed32 field per float), which readers must accept")

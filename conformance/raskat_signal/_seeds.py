@@ -32,7 +32,7 @@ from recspec.reference.raskat_signal import (
 )
 from recspec.reference.raskat_signal import msgpack_pack as pack
 
-__all__ = ["DAMAGED_HEADERS", "Seed", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
+__all__ = ["DAMAGED_HEADERS", "Seed", "edges_v2", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
 
 TIME = b"20250624100658"
 MTIME = 1750759618  # the same instant, for tar headers
@@ -77,6 +77,26 @@ def spec_v4() -> SignalMsgpack:
 
 def writer_v4() -> SignalMsgpack:
     return _v3(70.54321, 128.012345, 0x82, _CODES, threshold=643)
+
+
+def _edges_msgpack(bits: int, threshold: int | None) -> SignalMsgpack:
+    """v3 (no threshold) or v4 with every field a range rule judges at an edge of its range
+    (docs/formats/raskat-signal.md): microseconds 999,999, coordinates at +-90 (valid in either field order),
+    altitude 10,000 m, sample rate 1 Hz, load 65,535 ohm, vref 50 V, both defined flags, antenna 2 (the
+    last type), samples from 0 to the largest code ``bits`` allow (at most int16's 32,767)."""
+    top = min((1 << bits) - 1, 0x7FFF)
+    return SignalMsgpack.build(time=TIME.decode(), microseconds=999_999, coordinate_1=90.0, coordinate_2=-90.0,
+                               altitude=10_000.0, sample_rate=1, load_ohm=0xFFFF, adc_bits=bits, vref=50.0,
+                               flags=0x03, antenna=2, samples=(0, top, top // 2, 1, top - 1),
+                               threshold=threshold)
+
+
+def edges_v2() -> SignalV2:
+    """A v2 signal with every judged field at an edge: microseconds 999,999, fractions of 999,999
+    millionths (longitude 179.999999, altitude 9,999.999999 m), latitude 90, sample rate 1 Hz, both
+    defined flags, stored samples 0 (the offset's -1000) and 32,767 (int16's top)."""
+    return SignalV2(2, TIME, 999_999, Fixed(179, 999_999), Fixed(90, 0), Fixed(9_999, 999_999), 1, 0x03,
+                    (0, 32_767, 1000, 1, 999))
 
 
 # --- containers --------------------------------------------------------------------------
@@ -224,6 +244,12 @@ def seeds() -> Iterator[Seed]:
     yield Seed("valid/v4-writer.sig", encode(writer_v4()), "v4",
                _spec_only("invalid", ("RSIG-CONTAINER-001", "RSIG-COORD-002", "RSIG-FLAGS-001")),
                "version 4 raw: raw 10-bit codes near 512, threshold 643, flags 0x82")
+    # v3 and version 4 at 16 bits (samples and threshold at int16's top), version 4 at 12 (at 2^12 - 1)
+    for name, sig in (("v2", edges_v2()), ("v3", _edges_msgpack(16, None)), ("v4", _edges_msgpack(12, 4095)),
+                      ("v4-16-bits", _edges_msgpack(16, 0x7FFF))):
+        yield Seed(f"valid/{name}-edges.sig", encode(sig), name[:2], _spec_only("invalid", ("RSIG-CONTAINER-001",)),
+                   f"{name} raw, every field a range rule judges at an edge of its range (antenna 2, microseconds "
+                   "999,999, coordinates at their limits, the largest sample code): valid but for the container")
     for rule, data, variant, expect, description in _invalid_cases():
         yield Seed(f"invalid/{rule}.sig", data, variant, expect, description)
 
