@@ -293,12 +293,12 @@ def rederived(read: dict[str, Any]) -> dict[str, str | None]:
         # fields 3 to 5 and 9 are doubles; a whole number packed as a MessagePack integer is RSIG-FIELDS-003's
         ints = [name for name in ("coordinate_1", "coordinate_2", "altitude", "vref") if type(read.get(name)) is int]
         out["RSIG-FIELDS-003"] = f"{ints[0]} is an integer" if ints else None
-        bits = read.get("adc_bits")
+        bits: Any = read.get("adc_bits")
         judge("RSIG-ADC-001", "adc_bits", lambda x: not _ADC_BITS[0] <= x <= _ADC_BITS[1])
         top = (1 << bits) - 1 if _uint(bits) and _ADC_BITS[0] <= bits <= _ADC_BITS[1] else None
         # a whole-number double packed as an integer is read as the number (RSIG-FIELDS-003 notes it)
-        c1, c2, alt = (float(x) if type(x) in (int, float) else None
-                       for x in (read.get("coordinate_1"), read.get("coordinate_2"), read.get("altitude")))
+        raw: tuple[Any, ...] = (read.get("coordinate_1"), read.get("coordinate_2"), read.get("altitude"))
+        c1, c2, alt = (float(x) if type(x) in (int, float) else None for x in raw)
         coordinates = [(name, c) for name, c in (("coordinate_1", c1), ("coordinate_2", c2)) if c is not None]
         if coordinates:
             # spec reads field 3 as longitude and field 4 as latitude, compat the other way round, each
@@ -306,12 +306,13 @@ def rederived(read: dict[str, Any]) -> dict[str, str | None]:
             wide = [f"{name} is {c!r}" for name, c in coordinates if not (math.isfinite(c) and -_LAT <= c <= _LAT)]
             first("RSIG-COORD-002", wide[0] if wide else None)
         if alt is not None:
-            first("RSIG-COORD-003", None if math.isfinite(alt) and _ALT[0] <= alt <= _ALT[1] else f"altitude is {alt!r}")
+            in_range = math.isfinite(alt) and _ALT[0] <= alt <= _ALT[1]
+            first("RSIG-COORD-003", None if in_range else f"altitude is {alt!r}")
         samples = read.get("samples")
         if type(samples) is tuple and set(map(type, samples)) <= {int}:  # min and max first: C loops
             lo, hi = (min(samples), max(samples)) if samples else (0, 0)
-            wide = lo < _INT16[0] or hi > _INT16[1]
-            first("RSIG-SAMPLES-004", f"a sample of {lo} .. {hi} is not an int16" if wide else None)
+            not_int16 = lo < _INT16[0] or hi > _INT16[1]
+            first("RSIG-SAMPLES-004", f"a sample of {lo} .. {hi} is not an int16" if not_int16 else None)
             if top is not None:
                 out_of = (lo < 0 or hi > top) and any(_INT16[0] <= x <= _INT16[1] and not 0 <= x <= top
                                                       for x in samples)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import math
 import sys
@@ -139,11 +140,12 @@ def carla(corpus: Path) -> Coverage:
         def judged(frame: list[Any]) -> tuple[Any, ...]:
             return tuple((p.kind, name, getattr(r, name)) for p in frame if isinstance(p.body, tuple)
                          for r in p.body for name in (*(n for _, n in _fields.FLAGS.get(p.kind, ())),
-                                                      *((_fields.ENUMS[p.kind][1],) if p.kind in _fields.ENUMS else ())))
+                                                      *((_fields.ENUMS[p.kind][1],) if p.kind in _fields.ENUMS
+                                                        else ())))
 
         steady = [f for f in frames if f and not any(p.kind in events and p.body for p in f)]
         _hold(cov, f"{v.name}: a judged flag or enum changing between two event-free frames", path,
-              any(judged(a) != judged(b) and len(judged(a)) == len(judged(b)) for a, b in zip(steady, steady[1:])))
+              any(judged(a) != judged(b) and len(judged(a)) == len(judged(b)) for a, b in itertools.pairwise(steady)))
         with _counting_bulk_proofs() as counts:
             _check.check_stream(io.BytesIO(data), path=path, variant=v, profile="spec")
         _hold(cov, f"{v.name}: event-free frames the bulk proof takes whole (template and run)", path,
@@ -165,7 +167,8 @@ def carla(corpus: Path) -> Coverage:
         for p in rec.packets:
             for r in p.body if isinstance(p.body, tuple) else ():
                 if any(getattr(r, name, None) == 2 for _, name in _fields.FLAGS.get(p.kind, ())):
-                    _hold(cov, f"CARLA-VALUE-001: {least['CARLA-VALUE-001']} (the least break) in an invalid seed", path)
+                    _hold(cov, f"CARLA-VALUE-001: {least['CARLA-VALUE-001']} (the least break) in an invalid seed",
+                          path)
                 if p.kind in _fields.ENUMS:
                     _, name, rule, _ = _fields.ENUMS[p.kind]
                     _hold(cov, f"{rule}: {least[rule]} (the least break) in an invalid seed", path,
@@ -198,7 +201,7 @@ def nanover(corpus: Path) -> Coverage:
         for y in x.values() if isinstance(x, dict) else x if isinstance(x, list) else ():
             yield from walk(y)
 
-    for path, variant, data in _entries(corpus, "nanover"):
+    for path, _variant, data in _entries(corpus, "nanover"):
         kind = "state" if path.endswith(".state") else "traj"
         rec = n.decode(data, variant=kind)
         _hold(cov, f"kind {kind}", path, bool(rec.records))
@@ -250,7 +253,8 @@ def raskat_signal(corpus: Path) -> Coverage:
         "a sample 2^bits - 1 (RSIG-SAMPLES-003)": lambda f: (1 << f[7]) - 1 in f[11] or (
             f[7] >= 16 and 0x7FFF in f[11]),
         "a sample 32,767, int16's top (RSIG-SAMPLES-004)": lambda f: 0x7FFF in f[11],
-        "threshold at the largest code, 2^bits - 1 or int16's 32,767 (RSIG-THRESHOLD-001)": lambda f: len(f) > 12 and f[12] == min((1 << f[7]) - 1, 0x7FFF),
+        "threshold at the largest code, 2^bits - 1 or int16's 32,767 (RSIG-THRESHOLD-001)":
+            lambda f: len(f) > 12 and f[12] == min((1 << f[7]) - 1, 0x7FFF),
     }
     v2_edges: dict[str, Callable[[Any], bool]] = {
         "microseconds 999,999 (RSIG-TIME-002)": lambda s: s.microseconds == 999_999,
@@ -334,7 +338,7 @@ def matrix_smt(corpus: Path) -> Coverage:
         except Exception:  # noqa: BLE001 - a seed the decoder refuses holds no frames to judge
             continue
         latest = -math.inf
-        for a, b in zip(times, times[1:]):
+        for a, b in itertools.pairwise(times):
             latest = max(latest, a)
             if b < latest and a < b:
                 _hold(cov, "frames judged against the latest time so far", path)
@@ -353,9 +357,10 @@ def unseeded_rules(fmt: str) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("formats", nargs="*", metavar="FORMAT", help=f"formats to audit (default: all; {', '.join(AUDITS)})")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("formats", nargs="*", metavar="FORMAT",
+                    help=f"formats to audit (default: all; {', '.join(AUDITS)})")
     ap.add_argument("--corpus", type=Path, default=ROOT / "corpus", help="corpus folder (default: ./corpus)")
     ap.add_argument("--verbose", action="store_true", help="list every item with the seeds that hold it")
     args = ap.parse_args(argv)

@@ -387,7 +387,8 @@ def _least_breaks() -> Iterator[tuple[str, str, bytes, dict[str, tuple[str, tupl
            _valid(("CARLA-ENUM-002",), verdict="invalid"),
            f"traffic-light state {n}, one past the last, in a steady frame (frame 7 of 8)")
     yield ("CARLA-ENUM-003", v16.name, edit(v16, K.VEHICLE_DOOR, lambda r: replace(r, door=7)),
-           _valid(("CARLA-ENUM-003",), verdict="invalid"), "door 7, one past the last, in a steady frame (frame 7 of 8)")
+           _valid(("CARLA-ENUM-003",), verdict="invalid"),
+           "door 7, one past the last, in a steady frame (frame 7 of 8)")
     yield ("CARLA-ENUM-004", v15.name, edit(v15, K.SCENE_LIGHT, lambda r: replace(r, light_group=5), last=1),
            _valid(("CARLA-ENUM-004",), verdict="invalid"), "light group 5, one past the last (frame 1)")
 

@@ -32,7 +32,8 @@ from recspec.reference.raskat_signal import (
 )
 from recspec.reference.raskat_signal import msgpack_pack as pack
 
-__all__ = ["DAMAGED_HEADERS", "Seed", "edges_v2", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3", "writer_v4"]
+__all__ = ["DAMAGED_HEADERS", "Seed", "edges_v2", "seeds", "spec_v2", "spec_v3", "spec_v4", "writer_v2", "writer_v3",
+           "writer_v4"]
 
 TIME = b"20250624100658"
 MTIME = 1750759618  # the same instant, for tar headers
