@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_drive import PY, ROOT, TESTEES, _drive, exact  # puts tests/testees on sys.path
+from test_drive import PY, exact  # puts tests/testees on sys.path
 
+from helpers import REPO as ROOT
+from helpers import TESTEES, drive_report
 from recspec.testing import DriveFailure, check_reader
 
 # isort: split
@@ -29,7 +31,7 @@ def assert_minimal_carla(failure: dict[str, Any]) -> None:
 
 
 def test_cli_finds_and_shrinks_the_carla_truncation_reader(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "reader", "carla", "--variant", "0.9.15", "--max-examples", "20", "--seed", "1",
+    code, report = drive_report("reader", "carla", "--variant", "0.9.15", "--max-examples", "20", "--seed", "1",
                           "--", PY, str(TESTEES / "carla_truncated_reader.py"), "0.9.15", "{file}")
     assert code == 1
     fr = report["files"][0]
@@ -58,7 +60,7 @@ def test_testing_finds_the_planted_carla_truncation_reader_and_shrinks_it() -> N
 
 def test_the_command_line_carla_writer_example_passes(capsys: pytest.CaptureFixture[str]) -> None:
     for variant in ("0.9.15", "ue5"):  # a UE4 build (f32 vectors) and a UE5 build (f64 vectors)
-        code, report = _drive(capsys, "writer", "carla", "--variant", variant, "--max-examples", "6", "--seed", "3",
+        code, report = drive_report("writer", "carla", "--variant", variant, "--max-examples", "6", "--seed", "3",
                               "--byte-exact", "--", PY, str(ROOT / "docs" / "testees" / "carla_writer.py"), "{case}",
                               "{out}")
         assert code == 0, report

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_drive import PY, ROOT, TESTEES, _drive, _failure, exact  # puts tests/testees on sys.path
+from test_drive import PY, _failure, exact  # puts tests/testees on sys.path
 
+from helpers import REPO as ROOT
+from helpers import TESTEES, drive_report
 from recspec.testing import DriveFailure, check_writer
 
 # isort: split
@@ -31,7 +33,7 @@ def assert_minimal_matrix(case: dict[str, Any]) -> None:
 
 
 def test_cli_finds_and_shrinks_the_matrix_int64_writer(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "writer", "matrix-smt", "--max-examples", "100", "--max-size", "1", "--seed", "1",
+    code, report = drive_report("writer", "matrix-smt", "--max-examples", "100", "--max-size", "1", "--seed", "1",
                           "--", PY, str(TESTEES / "matrix_int64_writer.py"), "{case}", "{out}")
     assert code == 1
     failure = _failure(report)
@@ -51,7 +53,7 @@ def test_testing_finds_the_planted_matrix_int64_writer_and_shrinks_it() -> None:
 
 
 def test_the_reference_reader_agrees_on_stats(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "reader", "matrix-smt", "--compare", "stats", "--max-examples", "4", "--seed", "2",
+    code, report = drive_report("reader", "matrix-smt", "--compare", "stats", "--max-examples", "4", "--seed", "2",
                           "--no-corpus", "--", PY, str(TESTEES / "reference_reader.py"), "matrix-smt", "", "{file}",
                           "stats")
     assert code == 0, report

@@ -10,10 +10,9 @@ import struct
 import pytest
 
 import recspec.reference.carla as carla
+from helpers import SHIPPED_REAL
 from recspec.errors import UsageError
 from recspec.reference.carla._variants import VARIANTS
-
-from helpers import SHIPPED_REAL
 
 REAL = (SHIPPED_REAL / "carla_0910_DistanceToLaneCenter.log").read_bytes()
 RELEASE = "0.9.10-0.9.11"  # corpus/real/PROVENANCE.md: written by CARLA 0.9.10
@@ -60,7 +59,8 @@ def test_no_variant_is_a_usage_error_that_says_why(call) -> None:
 
 @pytest.mark.parametrize("name", ["0.9.99", "", "0.9.15 "])
 def test_an_unknown_variant_is_a_usage_error_naming_it(name: str) -> None:
-    for call in (lambda: carla.decode(REAL, variant=name), lambda: list(carla.iter_packets(io.BytesIO(REAL), variant=name))):
+    for call in (lambda: carla.decode(REAL, variant=name),
+                 lambda: list(carla.iter_packets(io.BytesIO(REAL), variant=name))):
         with pytest.raises(UsageError) as e:
             call()
         assert repr(name) in e.value.message

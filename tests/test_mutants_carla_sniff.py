@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import real_file
 from recspec.conformance.carla._sniff import sniff
 from recspec.formats import EXTENSION_EVIDENCE, SNIFF_BYTES
-
-from helpers import real_file
 
 ROOT = Path(__file__).resolve().parent.parent
 VALID = sorted((ROOT / "corpus" / "carla" / "valid").glob("*.log"))

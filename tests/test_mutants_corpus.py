@@ -72,7 +72,8 @@ def test_a_manifest_entry_as_the_docstring_describes_it() -> None:
 
 
 def test_the_manifest_text_is_json_indented_by_two_and_ends_with_a_newline() -> None:
-    assert corpus.manifest_json({"files": [{"path": "é"}]}) == '{\n  "files": [\n    {\n      "path": "é"\n    }\n  ]\n}\n'
+    expected = '{\n  "files": [\n    {\n      "path": "é"\n    }\n  ]\n}\n'
+    assert corpus.manifest_json({"files": [{"path": "é"}]}) == expected
 
 
 def test_a_format_from_another_package_has_its_registry_entrys_folder(tmp_path: Path,

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 import recspec.reference.matrix_smt as msmt
-from recspec.errors import UsageError
-
 from helpers import real_file
+from recspec.errors import UsageError
 
 VALID = Path(__file__).resolve().parent.parent / "corpus" / "matrix-smt" / "valid"
 SPEC = (VALID / "spec.bson").read_bytes()

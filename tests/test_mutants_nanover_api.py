@@ -10,10 +10,9 @@ import io
 import pytest
 
 import recspec.reference.nanover as nanover
+from helpers import SHIPPED_REAL
 from recspec.errors import EncodeError, UsageError
 from recspec.reference.nanover import Kind
-
-from helpers import SHIPPED_REAL
 
 TRAJ = (SHIPPED_REAL / "hello_vel.traj").read_bytes()
 STATE = (SHIPPED_REAL / "sim-switching-test-recording.state").read_bytes()

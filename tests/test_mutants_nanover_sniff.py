@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import real_file
 from recspec.conformance.nanover._sniff import MAGIC_BYTES, sniff
 from recspec.formats import EXTENSION_EVIDENCE, SNIFF_BYTES
-
-from helpers import real_file
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus" / "nanover"
@@ -34,7 +33,7 @@ def _version_1(payload: bytes, *, low: int = 1000, high: int = 0) -> bytes:
 
 
 def test_the_magic_as_the_document_gives_it() -> None:
-    assert MAGIC_BYTES == bytes.fromhex("e3b78999c4e3715c")
+    assert bytes.fromhex("e3b78999c4e3715c") == MAGIC_BYTES
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import real_file
 from recspec.conformance.raskat_signal._sniff import sniff
 from recspec.formats import EXTENSION_EVIDENCE, SNIFF_BYTES
-
-from helpers import real_file
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus" / "raskat-signal"

@@ -9,8 +9,10 @@ import sys
 from typing import Any
 
 import pytest
-from test_drive import PY, ROOT, TESTEES, _drive, _failure  # puts tests/testees on sys.path
+from test_drive import PY, _failure  # puts tests/testees on sys.path
 
+from helpers import REPO as ROOT
+from helpers import TESTEES, drive_report
 from recspec.testing import DriveFailure, check_writer
 
 # isort: split
@@ -29,7 +31,7 @@ def assert_minimal_nanover(case: dict[str, Any]) -> None:
 
 
 def test_cli_finds_and_shrinks_the_nanover_empty_array_writer(capsys: pytest.CaptureFixture[str]) -> None:
-    code, report = _drive(capsys, "writer", "nanover", "--max-examples", "20", "--seed", "1", "--",
+    code, report = drive_report("writer", "nanover", "--max-examples", "20", "--seed", "1", "--",
                           PY, str(TESTEES / "nanover_guess_writer.py"), "{case}", "{out}")
     assert code == 1
     traj, state = report["files"]

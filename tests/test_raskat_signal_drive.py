@@ -14,8 +14,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-from test_drive import PY, ROOT, TESTEES, _drive, _failure, exact  # puts tests/testees on sys.path
+from test_drive import PY, _failure, exact  # puts tests/testees on sys.path
 
+from helpers import REPO as ROOT
+from helpers import TESTEES, drive_report
 from recspec.cli import main
 from recspec.testing import DriveFailure, check_writer
 
@@ -32,7 +34,7 @@ def assert_minimal_raskat(case: dict[str, Any]) -> None:
 
 def test_cli_finds_and_shrinks_the_raskat_negative_coordinate_writer(capsys: pytest.CaptureFixture[str],
                                                                      tmp_path: Path) -> None:
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+    code, report = drive_report("writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
                           "--max-examples", "30", "--seed", "1", "--out", str(tmp_path), "--",
                           PY, str(TESTEES / "raskat_negative_writer.py"), "{case}", "{out}")
     assert code == 1
@@ -109,7 +111,7 @@ def test_expectations_file_keys_targets(capsys: pytest.CaptureFixture[str], tmp_
     exp.write_text(json.dumps({"recspec_expectations": 1, "files": {
         "drive/writer/raskat-signal": {"DRIVE-WRITER-005": "negative coordinates are written as the C++ writer does"},
         "drive/writer/raskat-signal/v2": {"RSIG-COORD-001": "never happens: stale"}}}))
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+    code, report = drive_report("writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
                           "--max-examples", "20", "--seed", "1", "--expectations", str(exp), "--",
                           PY, str(TESTEES / "raskat_negative_writer.py"), "{case}", "{out}")
     assert code == 1
@@ -129,7 +131,7 @@ def test_the_cpp_driver_example_passes_and_refuses_negative_coordinates(capsys: 
     exe = tmp_path / "raskat_v2_writer"
     subprocess.run([compiler, "-std=c++17", "-O2", "-o", str(exe), str(ROOT / "docs" / "testees" /
                                                                        "raskat_v2_writer.cpp")], check=True)
-    code, report = _drive(capsys, "writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
+    code, report = drive_report("writer", "raskat-signal", "--variant", "v2", "--profile", "compat",
                           "--max-examples", "25", "--seed", "4", "--", str(exe), "{case}", "{out}")
     assert code == 0, report
 
