@@ -47,6 +47,10 @@ def _del(actor: int) -> bytes:
     return _packet(3, struct.pack("<HI", 1, actor))
 
 
+def _parent(actor: int, parent: int) -> bytes:
+    return _packet(4, struct.pack("<HII", 1, actor, parent))
+
+
 def _add_attributes(attributes: list[tuple[int, bytes, bytes]]) -> bytes:
     record = struct.pack("<IB6fI", 9, 1, 0, 0, 0, 0, 0, 0, 0) + _s("vehicle.b") + struct.pack("<H", len(attributes))
     record += b"".join(struct.pack("<BH", t, len(k)) + k + struct.pack("<H", len(v)) + v for t, k, v in attributes)
@@ -71,6 +75,12 @@ CARLA_UNITS = {
     "add-cycle": lambda i: _add(1000 + i % 300),
     "del-cycle": lambda i: _del(1000 + i % 300),
     "del-pair": lambda i: _packet(3, struct.pack("<HII", 2, 1000 + i % 300, 7)),
+    # EventParent packets that all differ (hostile.py carla-distinct-parents): of actors never added, of one
+    # alive (7, added by "add"), of the actors "add-cycle" added, two records a packet, ids repeated
+    "parent-new": lambda i: _parent(200_000 + 2 * i, 200_001 + 2 * i),
+    "parent-alive": lambda i: _parent(7, 300_000 + i),
+    "parent-cycle": lambda i: _parent(1000 + i % 300, 1000 + (i * 7) % 300),
+    "parent-pair": lambda i: _packet(4, struct.pack("<HIIII", 2, 1000 + i % 300, 7, 7, 400_000 + i % 5)),
     "unknown": lambda i: _packet(99, b""),
     "user": lambda i: _packet(150, b"xy"),
     "position": lambda i: _packet(6, struct.pack("<HI6f", 1, 7, 0, 0, 0, 0, 0, 0)),
@@ -133,6 +143,35 @@ def test_carla_one_frame_of_distinct_deletions_is_walked_in_bulk(monkeypatch: py
     _same(report, _carla(data, fast_path=False))
 
 
+def test_carla_one_frame_of_distinct_parents_is_walked_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """EventParent packets that all differ (each attaches a new id to another, neither ever added:
+    hostile.py carla-distinct-parents) are walked one by one until their rules have their stored findings,
+    then a block of packets at a time; each packet's two ids break CARLA-ACTOR-001."""
+    n = 50_000
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + b"".join(_parent(2 * i + 1, 2 * i + 2) for i in range(n)) \
+        + FRAME_END
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
+    report = _carla(data, fast_path=True)
+    assert calls.calls < 300
+    assert report.stats["packets"] == n + 2
+    assert report.capped == {"CARLA-ORDER-002": n - 1, "CARLA-ACTOR-001": 2 * n}
+    _same(report, _carla(data, fast_path=False))
+
+
+def test_carla_parents_of_alive_actors_count_only_the_others() -> None:
+    """A run of EventParent packets whose child is alive (added before the frame's parents) and whose parent
+    is not: CARLA-ACTOR-001 once a packet, for the parent alone; after EventParent written late in the frame
+    (after a Position, which CARLA writes after the events), CARLA-ORDER-001 for every one of them."""
+    n = 2_000
+    position = _packet(6, struct.pack("<HI6f", 1, 7, 0, 0, 0, 0, 0, 0))
+    data = CARLA_HEADER + _frame_start(1, 0.0, -1.0) + _add(7) + position \
+        + b"".join(_parent(7, 500_000 + i) for i in range(n)) + FRAME_END
+    report = _carla(data, fast_path=True)
+    assert report.stats["packets"] == n + 4
+    assert report.capped == {"CARLA-ORDER-002": n - 1, "CARLA-ACTOR-001": n, "CARLA-ORDER-001": n}
+    _same(report, _carla(data, fast_path=False))
+
+
 @pytest.mark.parametrize("packet", [struct.pack("<BIHII", 21, 10, 1, 7, 2**32 - 1),
                                     struct.pack("<BIHIH", 19, 8, 1, 7, 0xFFFF)])
 def test_carla_frames_that_repeat_with_a_finding_are_walked_in_bulk(monkeypatch: pytest.MonkeyPatch,
@@ -175,6 +214,32 @@ def test_carla_fast_and_slow_paths_give_the_same_report(runs: list[tuple[str, in
     data = data[:len(data) - cut]  # a cut last packet: the run must not count past the end of the file
     _same(_carla(data, fast_path=True, profile=profile, variant="0.9.15"),
           _carla(data, fast_path=False, profile=profile, variant="0.9.15"))
+
+
+@given(n=st.integers(100, 400), alive=st.booleans(), records=st.integers(1, 3),
+       edits=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 255)), max_size=4),
+       insert=st.one_of(st.none(), st.tuples(st.floats(0, 1), st.binary(max_size=9))), cut=st.integers(0, 6))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_carla_edited_parent_floods_give_the_same_report(n: int, alive: bool, records: int,
+                                                         edits: list[tuple[float, int]],
+                                                         insert: tuple[float, bytes] | None, cut: int) -> None:
+    """A frame of EventParent packets that all differ (hostile.py carla-distinct-parents), of actors alive
+    or not, with bytes overwritten, a few inserted and the end cut: wherever an edit breaks a packet's head,
+    size or count the run stops there, and the fast and the slow path give the same report."""
+    first = 7 if alive else 600_000
+    flood = b"".join(_packet(4, struct.pack(f"<H{2 * records}I", records,
+                                            *[first if j % 2 == 0 else 700_000 + i * records + j
+                                              for j in range(2 * records)]))
+                     for i in range(n))
+    data = bytearray(CARLA_HEADER + _frame_start(1, 0.0, -1.0) + _add(7) + flood + FRAME_END)
+    start = len(CARLA_HEADER) + 29
+    for at, value in edits:  # the header and the FrameStart stay: the variant and frame are not in question
+        data[start + int(at * (len(data) - start - 1))] = value
+    if insert is not None:
+        at = start + int(insert[0] * (len(data) - start))
+        data[at:at] = insert[1]
+    data = bytes(data[:len(data) - cut])
+    _same(_carla(data, fast_path=True, variant="0.9.15"), _carla(data, fast_path=False, variant="0.9.15"))
 
 
 def test_carla_run_stops_at_the_size_the_check_was_given() -> None:

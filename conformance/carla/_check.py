@@ -1093,37 +1093,48 @@ def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) ->
     return count
 
 
-#: Packets of a run of EventDel packets (`_deletions`) read from the reader's window at a time.
-DELETION_BLOCK = 4096
+#: Packets of a run of EventDel or EventParent packets (`_distinct_events`) read from the reader's window at a
+#: time.
+EVENT_RUN_BLOCK = 4096
+
+#: The kinds `_distinct_events` takes in bulk, with the rule a record of an actor not alive breaks and the
+#: actor ids in a record: EventDel (database_id; the alive ones are deleted) and EventParent (database_id,
+#: database_id_parent; the alive set stays).
+_EVENT_RUNS = {_K_EVENT_DEL: ("CARLA-ACTOR-003", 1), _K_EVENT_PARENT: ("CARLA-ACTOR-001", 2)}
 
 
-def _deletions(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> bytes | None:
-    """After walking ``raw``, an EventDel in a frame: account in bulk for the EventDel packets right after
-    it that have its id, size and record count (their actor ids may all differ: hostile.py's
-    carla-distinct-dels), once every rule such a packet can break has its stored findings, so that the
-    next findings are only counted. Walking each would move the packet counters, count CARLA-ORDER-002
-    (a second EventDel in the frame), CARLA-ORDER-001 when EventDel comes after a packet written later in
-    a frame, and CARLA-ACTOR-003 for each record whose actor is not alive, deleting those that are: in
-    record order, a run of ids deletes the alive ones among them once and finds the rest not alive. No
-    other rule reads an EventDel of a size that fits its count (the first was walked whole). Returns the
-    payload of the run's last packet, or None when there was no run."""
+def _distinct_events(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> bytes | None:
+    """After walking ``raw``, an EventDel or EventParent in a frame: account in bulk for the packets right
+    after it that have its id, size and record count (their actor ids may all differ: hostile.py's
+    carla-distinct-dels and carla-distinct-parents), once every rule such a packet can break has its stored
+    findings, so that the next findings are only counted. Walking each would move the packet counters, count
+    CARLA-ORDER-002 (a second packet of its kind in the frame), CARLA-ORDER-001 when the kind comes after a
+    packet written later in a frame, and its actor rule for each actor id not alive: for EventDel
+    CARLA-ACTOR-003, deleting the alive ones (in record order, a run of ids deletes the alive ones among them
+    once and finds the rest not alive); for EventParent CARLA-ACTOR-001 for each of its two ids not alive
+    (it adds and deletes none). No other rule reads such a packet of a size that fits its count (the first
+    was walked whole). Returns the payload of the run's last packet, or None when there was no run."""
     sink = walk.sink
-    if not (sink.only_counted_one("CARLA-ORDER-002") and sink.only_counted_one("CARLA-ACTOR-003")):
+    kind = raw.kind
+    actor_rule, per_record = _EVENT_RUNS[kind]
+    if not (sink.only_counted_one("CARLA-ORDER-002") and sink.only_counted_one(actor_rule)):
         return None
-    position = walk.order.get(_K_EVENT_DEL)
+    position = walk.order.get(kind)
     late = position is not None and position < walk.last_order  # CARLA-ORDER-001 for every packet
     if late and not sink.only_counted_one("CARLA-ORDER-001"):
         return None
     payload = raw.payload
-    records = (len(payload) - 2) // 4
-    if len(payload) < 2 or records != int.from_bytes(payload[:2], "little") or len(payload) != 2 + 4 * records:
+    stride = 4 * per_record
+    records = (len(payload) - 2) // stride
+    if len(payload) < 2 or records != int.from_bytes(payload[:2], "little") or len(payload) != 2 + stride * records:
         return None  # a size that does not fit its count: walked (and reported) packet by packet
     head = _PACKET_HEAD(raw.packet_id, len(payload)) + payload[:2]
-    width = len(head) + 4 * records
-    ids_of = struct.Struct(f"<{len(head)}x{records}I").iter_unpack
+    width = len(head) + stride * records
+    ids_of = struct.Struct(f"<{len(head)}x{records * per_record}I").iter_unpack
+    deletes = kind is _K_EVENT_DEL
     last: bytes | None = None
     while True:
-        most = DELETION_BLOCK if reader.size is None else min(DELETION_BLOCK, (reader.size - reader.tell()) // width)
+        most = EVENT_RUN_BLOCK if reader.size is None else min(EVENT_RUN_BLOCK, (reader.size - reader.tell()) // width)
         if most <= 0:
             break
         buf, i = reader.window(most * width)
@@ -1133,15 +1144,18 @@ def _deletions(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> byt
             break
         run = buf[i:i + k * width]
         ids = [actor for actors in ids_of(run) for actor in actors]
-        distinct = set(ids)
         alive = walk.alive
-        not_alive = len(ids) - len(distinct & alive)  # each alive id is deleted once, its other records found
-        alive.difference_update(distinct)
+        if deletes:
+            distinct = set(ids)
+            not_alive = len(ids) - len(distinct & alive)  # each alive id is deleted once, its other records found
+            alive.difference_update(distinct)
+        else:
+            not_alive = len(ids) - sum(map(alive.__contains__, ids))
         sink.count("CARLA-ORDER-002", k)
         if late:
             sink.count("CARLA-ORDER-001", k)
         if not_alive:
-            sink.count("CARLA-ACTOR-003", not_alive)
+            sink.count(actor_rule, not_alive)
         walk.packets += k
         walk.packet_index += k
         reader.advance(k * width)
@@ -1223,8 +1237,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
             else:
                 walk.packet(raw)
                 prev_id, prev_payload = raw.packet_id, raw.payload
-                if raw.kind is _K_EVENT_DEL and runs and walk.in_frame:  # EventDel packets that differ, in bulk
-                    last = _deletions(walk, raw, reader)
+                if raw.kind in _EVENT_RUNS and runs and walk.in_frame:  # EventDel, EventParent that differ
+                    last = _distinct_events(walk, raw, reader)
                     if last is not None:
                         prev_payload = last
             if not walk.in_frame and runs and (walk.bulk_frames(reader) or (
