@@ -23,7 +23,11 @@ def collector_on() -> Iterator[None]:
     was = gc.isenabled()
     gc.enable()
     yield
-    if not was:
+    # back as it was, whatever the test left: a test that turns the collector off must not leave the rest of
+    # the suite's process without collections (its garbage cycles then pile up)
+    if was:
+        gc.enable()
+    else:
         gc.disable()
 
 
