@@ -64,34 +64,27 @@ def carla_empty_packets(f: BinaryIO, count: int) -> None:
     f.write(_FRAME_END)
 
 
+def _carla_one_frame_of(f: BinaryIO, count: int, packet: Callable[[int], bytes]) -> None:
+    """A CARLA log of one frame holding ``packet(0)`` .. ``packet(count - 1)``, written 4,096 packets at a
+    time (a flood of packets that all differ never sits whole in memory)."""
+    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
+    for start in range(0, count, 4096):
+        f.write(b"".join(packet(i) for i in range(start, min(start + 4096, count))))
+    f.write(_FRAME_END)
+
+
 def carla_distinct_dels(f: BinaryIO, count: int) -> None:
     """One frame of ``count`` EventDel packets of one record each (11 bytes), each deleting a new id: no
     two packets alike, so no run of repeated units applies; each deletes an actor never added."""
-    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
     dels = struct.Struct("<BIHI")
-    out = []
-    for i in range(count):
-        out.append(dels.pack(3, 6, 1, i + 1))
-        if len(out) >= 4096:
-            f.write(b"".join(out))
-            out.clear()
-    f.write(b"".join(out))
-    f.write(_FRAME_END)
+    _carla_one_frame_of(f, count, lambda i: dels.pack(3, 6, 1, i + 1))
 
 
 def carla_distinct_parents(f: BinaryIO, count: int) -> None:
     """One frame of ``count`` EventParent packets of one record each (15 bytes), each attaching a new id to
     another never added: no two packets alike, and each record refers to actors that do not exist."""
-    f.write(_carla_header() + _frame_start(1, 0.0, -1.0))
     parent = struct.Struct("<BIHII")
-    out = []
-    for i in range(count):
-        out.append(parent.pack(4, 10, 1, 2 * i + 1, 2 * i + 2))
-        if len(out) >= 4096:
-            f.write(b"".join(out))
-            out.clear()
-    f.write(b"".join(out))
-    f.write(_FRAME_END)
+    _carla_one_frame_of(f, count, lambda i: parent.pack(4, 10, 1, 2 * i + 1, 2 * i + 2))
 
 
 def carla_elapsed_frames(f: BinaryIO, count: int) -> None:

@@ -5,7 +5,6 @@ files), and writes the same bytes twice from the same seed."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from helpers import load_script
 from recspec.formats import FORMATS
 from recspec.report import FileReport
 
@@ -20,11 +20,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def load(script: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{Path(script).stem}", BENCHMARKS / script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"benchmarks/{script}", f"bench_{Path(script).stem}")
 
 
 def script(name: str, suffix: str, *args: str) -> Callable[[Path, tuple[str, ...]], list[Path]]:

@@ -4,11 +4,14 @@ walker written by hand with struct (independent of the code under test)."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import struct
+import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from unittest import mock
 
@@ -33,6 +36,24 @@ NOT_SHIPPED = {
 }
 #: npm devDependencies (package.json), installed by `npm ci`.
 NPM_PACKAGES = REPO / "node_modules"
+
+
+def load_script(relative: str, name: str) -> ModuleType:
+    """The repository's script at ``relative`` (tools/, benchmarks/, setup.py: not importable as packages),
+    loaded once as module ``name`` and kept in ``sys.modules`` (its dataclasses look their module up there;
+    a second test file that loads it under the same name shares the one module)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO / relative)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
 
 
 def build_view(into: Path) -> Path:

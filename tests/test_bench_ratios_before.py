@@ -3,22 +3,19 @@ left out and the same synthetic files, their tables read back row by row."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+
+from helpers import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "benchmarks" / "bench_ratios.py"
 
 
-def _module():
-    spec = importlib.util.spec_from_file_location("bench_ratios_under_test", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+def _module() -> ModuleType:
+    return load_script("benchmarks/bench_ratios.py", "bench_ratios_under_test")
 
 
 def test_each_side_gets_the_options_but_the_comparisons_own() -> None:

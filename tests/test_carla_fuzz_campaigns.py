@@ -9,14 +9,14 @@ open, so crashes come from the runner's self-test canary (``RECSPEC_FUZZ_CANARY`
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from helpers import run_cli
+from helpers import load_script, run_cli
 from recspec.errors import UsageError
 from recspec.fuzz import CampaignResult, _carla_mutate, _harness, _seeds, _signature, _triage, carla, run_campaign
 
@@ -120,12 +120,8 @@ def test_triage_groups_a_folder_of_crashes_by_signature(tmp_path: Path, monkeypa
 # --- the campaign table ---------------------------------------------------------------------------
 
 
-def _tool() -> object:
-    spec = importlib.util.spec_from_file_location("run_campaigns", REPO / "tools" / "run_campaigns.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _tool() -> ModuleType:
+    return load_script("tools/run_campaigns.py", "run_campaigns")
 
 
 def test_a_campaign_appends_one_row_to_the_table(tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ from types import ModuleType
 import pytest
 from kaitaistruct import KaitaiStream
 
+from helpers import load_script
+
 REPO = Path(__file__).resolve().parents[1]
 COMMITTED = REPO / "recspec" / "_ksy"
 #: build name -> (committed folder, debug mode)
@@ -30,12 +32,7 @@ pytestmark = pytest.mark.requires_node
 
 
 def _load_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("_recspec_generate_parsers", REPO / "tools" / "generate_parsers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/generate_parsers.py", "_recspec_generate_parsers")
 
 
 @pytest.fixture(scope="module")

@@ -9,26 +9,20 @@ grow with the count: four times the units cost at most a fixed margin more.
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import load_script
 from recspec.formats import resolve_format
 from recspec.pipeline import check_stream
 from recspec.report import Verdict
 
-_spec = importlib.util.spec_from_file_location(
-    "recspec_hostile", Path(__file__).resolve().parents[1] / "benchmarks" / "hostile.py")
-hostile = importlib.util.module_from_spec(_spec)
-sys.modules["recspec_hostile"] = hostile
-_spec.loader.exec_module(hostile)
+hostile = load_script("benchmarks/hostile.py", "recspec_hostile")
 
 CASES = {c.name: c for c in hostile.CASES}
 #: Allocation that may come on top when the units are multiplied by four: the findings

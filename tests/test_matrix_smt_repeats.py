@@ -8,11 +8,8 @@ encoding of Python values (int: int32, float: double, Int64: int64), not the cod
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import bson
@@ -24,6 +21,7 @@ from hypothesis import strategies as st
 from test_limits_runs import _Counting
 from test_matrix_smt_runs import _edits
 
+from helpers import load_script
 from recspec.conformance.matrix_smt import _check as matrix_check
 
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
@@ -151,13 +149,7 @@ def test_a_frame_that_destroys_starts_no_run(profile: str) -> None:
 
 def test_the_hostile_floods_give_the_full_walks_report() -> None:
     """The three cases of benchmarks/hostile.py this path is for, at a small size."""
-    hostile = sys.modules.get("recspec_hostile")
-    if hostile is None:  # loaded as tests/test_limits_properties.py loads it
-        spec = importlib.util.spec_from_file_location(
-            "recspec_hostile", Path(__file__).resolve().parents[1] / "benchmarks" / "hostile.py")
-        hostile = importlib.util.module_from_spec(spec)
-        sys.modules["recspec_hostile"] = hostile
-        spec.loader.exec_module(hostile)
+    hostile = load_script("benchmarks/hostile.py", "recspec_hostile")
     for name in ("matrix-empty-states", "matrix-nested-states", "matrix-keyed-states"):
         case = next(c for c in hostile.CASES if c.name == name)
         buf = io.BytesIO()

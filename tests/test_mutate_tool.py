@@ -3,19 +3,14 @@ mutant run through the import hook (killed when a test fails, survived when none
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import textwrap
 from pathlib import Path
 
+from helpers import load_script
 from recspec.formats import FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("mutate_tool", ROOT / "tools" / "mutate.py")
-assert _spec is not None and _spec.loader is not None
-mutate = importlib.util.module_from_spec(_spec)
-sys.modules["mutate_tool"] = mutate
-_spec.loader.exec_module(mutate)
+mutate = load_script("tools/mutate.py", "mutate_tool")
 
 SOURCE = textwrap.dedent('''\
     """Doc: 5 is not a constant to mutate."""

@@ -22,6 +22,7 @@ import io
 import json
 import struct
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -1098,13 +1099,9 @@ def test_runs_of_empty_records_give_the_same_reports(f: tuple[bytes, str], block
         assert empty_report_json(data, kind, fast=True) == empty_report_json(data, kind, fast=False)
 
 
-@pytest.mark.parametrize("kind", ["traj", "state"])
-def test_a_run_of_empty_records_is_judged_once(kind: str) -> None:
-    """The property can fail: of 1,000 empty records at one timestamp after a header (hostile.py
-    nanover-header-zeros), record() judges the first and the rest are taken in bulk; each still counts as
-    a record (and in a .traj as a reset), and each repeat of the timestamp as a NANOVER-TIME-003."""
-    n = 1000
-    data = encode_header() + bytes(24 * n)
+def judged_records(data: bytes, kind: str) -> tuple[dict[str, Any], list[int]]:
+    """The fast path's report of ``data`` and the indexes of the records it judged one by one
+    (``_Walk.judge``); the rest it took in bulk."""
     judged: list[int] = []
     original = _check._Walk.judge
 
@@ -1115,6 +1112,17 @@ def test_a_run_of_empty_records_is_judged_once(kind: str) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_check._Walk, "judge", counting)
         report = json.loads(empty_report_json(data, kind, fast=True))["files"][0]
+    return report, judged
+
+
+@pytest.mark.parametrize("kind", ["traj", "state"])
+def test_a_run_of_empty_records_is_judged_once(kind: str) -> None:
+    """The property can fail: of 1,000 empty records at one timestamp after a header (hostile.py
+    nanover-header-zeros), record() judges the first and the rest are taken in bulk; each still counts as
+    a record (and in a .traj as a reset), and each repeat of the timestamp as a NANOVER-TIME-003."""
+    n = 1000
+    data = encode_header() + bytes(24 * n)
+    report, judged = judged_records(data, kind)
     assert judged == [0]
     assert report["stats"]["records"] == n and report["stats"]["last_timestamp_us"] == 0
     assert report["stats"].get("resets", n) == n
@@ -1233,16 +1241,7 @@ def test_a_run_of_empty_records_with_upper_halves_is_judged_once(kind: str) -> N
     on every record."""
     n = 1000
     data = encode_header() + b"".join(encode_record(i + 1 | 1 << 64, b"") for i in range(n))
-    judged: list[int] = []
-    original = _check._Walk.judge
-
-    def counting(self: _check._Walk, index: int, pos: int, payload: bytes) -> None:
-        judged.append(index)
-        original(self, index, pos, payload)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_check._Walk, "judge", counting)
-        report = json.loads(empty_report_json(data, kind, fast=True))["files"][0]
+    report, judged = judged_records(data, kind)
     assert judged == [0]
     assert report["stats"]["records"] == n
     assert report["capped"]["rules"] == {"NANOVER-TIME-001": n}

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import tomllib
 from pathlib import Path
+from types import ModuleType
+
+from helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _setup_module():
-    spec = importlib.util.spec_from_file_location("recspec_setup", ROOT / "setup.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # guarded: setup() runs only as __main__
-    return module
+def _setup_module() -> ModuleType:
+    return load_script("setup.py", "recspec_setup")  # guarded: setup() runs only as __main__
 
 
 def test_every_package_folder_is_shipped():

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import load_script
+
 ROOT = Path(__file__).resolve().parents[1]
 PLUGIN = ROOT / "tests" / "plugins" / "toy"
 TESTEES = PLUGIN / "testees"
@@ -505,12 +507,7 @@ def test_a_short_fuzz_campaign(site: Path, tmp_path: Path) -> None:
 
 @pytest.mark.requires_node
 def test_the_committed_parser_is_what_the_pinned_compiler_makes_of_the_ksy(tmp_path: Path) -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("_toy_generate_parsers", ROOT / "tools" / "generate_parsers.py")
-    assert spec is not None and spec.loader is not None
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
+    gen = load_script("tools/generate_parsers.py", "_recspec_generate_parsers")
     ksy = PLUGIN / "recspec_toy" / "ksy" / "toy.ksy"
     written = gen.generate(tmp_path, [ksy.relative_to(ROOT)], debug=False)
     assert [p.name for p in written] == ["toy.py"]

@@ -5,16 +5,15 @@ they hold (the checker judges the byte after the edge, at its offset, in the fas
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import shutil
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from helpers import load_script
 from recspec.conformance.carla import _check as carla_check
 from recspec.conformance.carla._seeds import HEADER, edge_packets
 from recspec.conformance.nanover import check_stream as nanover_stream
@@ -24,11 +23,7 @@ from recspec.reference.carla import VARIANTS, encode
 from recspec.reference.carla import PacketKind as K
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("seed_coverage_tool", ROOT / "tools" / "seed_coverage.py")
-assert _spec is not None and _spec.loader is not None
-coverage = importlib.util.module_from_spec(_spec)
-sys.modules["seed_coverage_tool"] = coverage
-_spec.loader.exec_module(coverage)
+coverage = load_script("tools/seed_coverage.py", "seed_coverage_tool")
 
 
 @pytest.mark.parametrize("fmt", list(coverage.AUDITS))
