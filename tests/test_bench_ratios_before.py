@@ -3,6 +3,7 @@ left out and the same synthetic files, their tables read back row by row."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,16 @@ def test_a_comparison_of_this_checkout_with_itself(tmp_path: Path) -> None:
     cells = [c.strip() for c in table[0].strip()[1:-1].split("|")]
     assert cells[1].endswith(" s") and cells[2].endswith(" s")  # before's value, after's value (seconds)
     assert "round 1, before" in proc.stdout and "round 1, after" in proc.stdout
+
+
+def test_with_cpu_the_whole_process_rows_still_time_the_process(tmp_path: Path) -> None:
+    """``--cpu`` times the in-process rows by this thread's CPU time; a whole-process row waits on a child,
+    which this thread's CPU time does not see, so it must keep the wall clock: a Python process that starts
+    and exits takes milliseconds, not the microseconds the waiting thread spends."""
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--only", "startup", "--repeat", "1", "--cpu",
+                           "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    value = _module().table_rows(proc.stdout)[next(r for r in _module().table_rows(proc.stdout)
+                                                   if r.startswith("recspec check "))]
+    recspec_s, bare_s = (float(x) for x in re.findall(r"([\d.]+) s", value))
+    assert bare_s >= 0.005 and recspec_s >= 0.005, value
