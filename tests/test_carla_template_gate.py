@@ -11,6 +11,7 @@ answer reads and proves as one made afresh.
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from typing import Any
 
@@ -20,8 +21,8 @@ from test_carla_bulk_frames import DELTA, V, _added, _body, _BulkCount, _log, _p
 from recspec.conformance.carla import _check as carla_check
 from recspec.conformance.carla import _frames
 from recspec.reference import carla as m
-from recspec.reference.carla import encode
 from recspec.reference.carla import PacketKind as K
+from recspec.reference.carla import encode
 
 HEADER = m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD")
 
@@ -38,7 +39,8 @@ def _alternating(frames: int, unlike: int | None = None) -> bytes:
         if i % 2 and (unlike is None or i < unlike):
             body[5] = _packet(K.POSITION, body[5].body[:2])
         duration = DELTA if i < frames - 1 else -1.0
-        packets += [_packet(K.FRAME_START, m.FrameStart(i + 1, duration, at)), *body, _packet(K.FRAME_END, m.FrameEnd())]
+        packets += [_packet(K.FRAME_START, m.FrameStart(i + 1, duration, at)), *body,
+                    _packet(K.FRAME_END, m.FrameEnd())]
         at += DELTA
     return encode(m.Recording(HEADER, tuple(packets)), variant=V)
 
@@ -67,7 +69,7 @@ def _offsets(data: bytes, kind: K) -> list[int]:
 def test_frames_each_unlike_the_next_make_no_template(monkeypatch: pytest.MonkeyPatch) -> None:
     data = _alternating(12)
     starts = _offsets(data, K.FRAME_START)
-    sizes = {b - a for a, b in zip(starts[1:], starts[2:], strict=False)}  # after frame 0 (its EventAdd)
+    sizes = {b - a for a, b in itertools.pairwise(starts[1:])}  # after frame 0 (its EventAdd)
     assert sizes == {271, 299}  # one Position record (28 bytes) apart
     builds, bulk = _Builds(monkeypatch), _BulkCount(monkeypatch)
     report = _same(data, V)

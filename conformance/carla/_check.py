@@ -185,9 +185,9 @@ def _two_frames_alike(reader: dec.PacketReader, room: int | None) -> bool:
     with a FrameEnd's header too. A template proves a frame only after reading every packet of it, so a
     payload holding those bytes only makes this answer wrong, never a report: True lets the template be tried,
     False leaves the frame to the packet-by-packet walk. Where no frame follows the next one in the buffered
-    bytes (the file's last frame, a frame larger than the reader's buffer), True. A template's making and its first frame cost more than walking that frame
-    packet by packet (a fuzzer's inputs of a few frames, each unlike the next, made one for nearly every frame
-    and proved one frame with it)."""
+    bytes (the file's last frame, a frame larger than the reader's buffer), True. A template's making and its
+    first frame cost more than walking that frame packet by packet (a fuzzer's inputs of a few frames, each
+    unlike the next, made one for nearly every frame and proved one frame with it)."""
     buf, i = reader.window(5)
     end = len(buf) if room is None else min(len(buf), i + room)
     at = buf.find(_FRAME_BOUNDARY, i, end)
@@ -196,7 +196,8 @@ def _two_frames_alike(reader: dec.PacketReader, room: int | None) -> bool:
     twice = 2 * (at + 5 - i)  # two frames of the next one's size, from here
     if i + twice > end:
         return len(buf) - i < twice and (room is None or twice <= room)  # past the buffer: cannot tell
-    return buf[i + twice - 5:i + twice] == _FRAME_END_HEAD
+    ends: bytes = buf[i + twice - 5:i + twice]
+    return ends == _FRAME_END_HEAD
 
 # --- the walk ----------------------------------------------------------------------
 

@@ -468,13 +468,12 @@ def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], tuple[t
 #: fuzzer's mutants of one log, or a folder's logs of one writer, make templates of the same frames again.
 _FORMATS_FIELDS_MAX = 1024
 _FORMATS_MAX = 64
-_FORMATS: BoundedMemo[tuple[tuple[int, str, Any], ...], tuple[str, tuple[Any, ...], tuple[tuple[int, int], ...],
-                                                          tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] \
-    = BoundedMemo(_FORMATS_MAX)
+_Spans = tuple[tuple[int, int], ...]
+_FORMATS: BoundedMemo[tuple[tuple[int, str, Any], ...], tuple[str, tuple[Any, ...], _Spans, _Spans, _Spans]] = \
+    BoundedMemo(_FORMATS_MAX)
 
 
-def _format_kept(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], tuple[tuple[int, int], ...],
-                                                                tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+def _format_kept(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], _Spans, _Spans, _Spans]:
     """``_format(fields)``, remembered (``_FORMATS``); the roles as a list of the template's own."""
     if len(fields) > _FORMATS_FIELDS_MAX:
         return _format(fields)
