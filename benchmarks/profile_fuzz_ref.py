@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Where a `ref` fuzz execution goes, and what a user's campaign runs at: three measurements.
+"""Where a `ref` fuzz execution goes, and what a user's campaign runs at: four measurements.
 
     python benchmarks/profile_fuzz_ref.py stages carla            # time per stage, instrumented
     python benchmarks/profile_fuzz_ref.py hooks carla             # atheris' coverage hooks per module
     python benchmarks/profile_fuzz_ref.py campaigns carla --before /work/main --rounds 3
+    recspec fuzz carla --target ref --time 30 --seed 1 --merge kept/   # a campaign's corpus, kept
+    python benchmarks/profile_fuzz_ref.py loop carla --corpus kept/ --mutants 1500 --before /work/main --rounds 3
 
 * ``stages``: in this process, the harness module imported under a campaign's instrumentation
   (``_harness.not_instrumented("ref")``), its inputs the campaign's seeds and ``--mutants`` mutants made
@@ -14,6 +16,14 @@
   a packet and a finding cost the check (a least-squares fit over the mutants, variant given).
 * ``hooks``: the same loop under ``cProfile``; atheris' ``_trace_branch`` and ``_trace_cmp`` calls per
   execution, by the module that made them.
+* ``--corpus DIR`` (stages, hooks, loop): the parents are DIR's inputs instead of the seeds and earlier
+  mutants: a campaign's grown corpus (``recspec fuzz ... --merge DIR``) holds the inputs a campaign runs, which
+  the seeds' mutants do not (smaller ones, and ones the kept answers have not seen).
+* ``loop``: the harness instrumented as in a campaign, over ``--mutants`` mutants of ``--corpus``'s inputs (made
+  before the clock starts; the corpus's inputs run once first, as a campaign runs them first), in executions per
+  CPU-second of this process; with ``--before``, that checkout's code (this script run by its interpreter) and
+  this one's, interleaved ``--rounds`` times. The mutator and libFuzzer are left out: the figure is the code
+  under test's and the oracles'.
 * ``campaigns``: ``python -m recspec fuzz FORMAT --target ref --time T --seed S`` as a user runs it,
   ``--before``'s checkout (its own interpreter) and this one interleaved, A B A B; per campaign the load
   before it, the execs/s of its summary line and execs per CPU-second of its processes (the parent and
@@ -60,8 +70,20 @@ def _instrumented(fmt: str) -> Any:
     return mod
 
 
-def _inputs(fmt: str, mod: Any, mutants: int) -> list[tuple[bytes, int]]:
-    """(parent, seed) of each execution: the parent a campaign seed or an earlier mutant (three in ten kept)."""
+def _corpus(corpus: Path) -> list[bytes]:
+    files = [p.read_bytes() for p in sorted(corpus.iterdir()) if p.is_file()]
+    if not files:
+        raise SystemExit(f"{corpus}: no inputs")
+    return files
+
+
+def _inputs(fmt: str, mod: Any, mutants: int, corpus: Path | None = None) -> list[tuple[bytes, int]]:
+    """(parent, seed) of each execution: the parent one of ``corpus``'s inputs, else a campaign seed or an
+    earlier mutant (three in ten kept)."""
+    if corpus is not None:
+        rng = random.Random(1)
+        files = _corpus(corpus)
+        return [(rng.choice(files), i) for i in range(mutants)]
     sys.path.insert(0, str(HERE))
     from bench_fuzz import seed_inputs
 
@@ -76,9 +98,9 @@ def _inputs(fmt: str, mod: Any, mutants: int) -> list[tuple[bytes, int]]:
     return out
 
 
-def stages(fmt: str, mutants: int, rounds: int) -> None:
+def stages(fmt: str, mutants: int, rounds: int, corpus: Path | None = None) -> None:
     mod = _instrumented(fmt)
-    inputs = _inputs(fmt, mod, mutants)
+    inputs = _inputs(fmt, mod, mutants, corpus)
     spent: collections.Counter[str] = collections.Counter()
     calls: collections.Counter[str] = collections.Counter()
     clock = time.perf_counter
@@ -171,9 +193,9 @@ def _cpu(check: Any, f: io.BytesIO, variant: Any) -> float:
     return time.process_time() - t0
 
 
-def hooks(fmt: str, mutants: int) -> None:
+def hooks(fmt: str, mutants: int, corpus: Path | None = None) -> None:
     mod = _instrumented(fmt)
-    inputs = _inputs(fmt, mod, mutants)
+    inputs = _inputs(fmt, mod, mutants, corpus)
     mutate, harness = mod.mutate, mod.TARGETS["ref"]
     profile = cProfile.Profile()
     profile.enable()
@@ -194,6 +216,49 @@ def hooks(fmt: str, mutants: int) -> None:
     print(f"{fmt}: {total / len(inputs):,.0f} coverage hooks an execution (mutator and harness)")
     for module, k in by_module.most_common(12):
         print(f"  {k / len(inputs):7,.0f} {100 * k / total:5.1f} %  {module}")
+
+
+def loop_one(fmt: str, corpus: Path, mutants: int) -> float:
+    """Executions per CPU-second of the instrumented harness over mutants of ``corpus``'s inputs (``loop``)."""
+    mod = _instrumented(fmt)
+    harness = mod.TARGETS["ref"]
+
+    def run(inputs: list[bytes]) -> float:
+        t0 = time.process_time()
+        for data in inputs:
+            try:
+                harness(data)
+            except Exception:  # noqa: BLE001 - a finding is a campaign's business; here only time counts
+                pass
+        return time.process_time() - t0
+
+    run(_corpus(corpus))  # as a campaign runs its corpus first: the answers kept across inputs are warm
+    inputs = [mod.mutate(parent, 65536, seed) for parent, seed in _inputs(fmt, mod, mutants, corpus)]
+    return len(inputs) / run(inputs)
+
+
+def loop(fmt: str, corpus: Path, mutants: int, rounds: int, before: Path | None, before_python: str | None) -> None:
+    if before is None:
+        print(f"{fmt}: {loop_one(fmt, corpus, mutants):,.0f} executions per CPU-second (load {_load()})")
+        return
+    old_python = before_python or str(before / ".venv" / "bin" / "python")
+    rows: dict[str, list[tuple[str, float]]] = {"before": [], "after": []}
+    for _ in range(rounds):
+        for side, python, cwd in (("before", old_python, before), ("after", sys.executable, REPO)):
+            load = _load()
+            proc = subprocess.run([python, str(Path(__file__).resolve()), "loop", fmt, "--corpus", str(corpus),
+                                   "--mutants", str(mutants), "--one"], capture_output=True, text=True, cwd=cwd)
+            m = re.search(r"^([\d,]+) executions per CPU-second", proc.stdout, re.M)
+            if m is None:
+                raise SystemExit(f"{side}: {(proc.stdout + proc.stderr)[-2000:]}")
+            rows[side].append((load, float(m.group(1).replace(",", ""))))
+    print(f"{fmt}: the instrumented harness over {mutants} mutants of {corpus}'s inputs, {before} (before) and "
+          f"{REPO} (after) interleaved, executions per CPU-second")
+    for side, runs in rows.items():
+        print(f"  {side:6s} " + " / ".join(f"{r[1]:,.0f}" for r in runs) + "; load before each "
+              + ", ".join(r[0] for r in runs))
+    ratio = sorted(r[1] for r in rows["after"])[rounds // 2] / sorted(r[1] for r in rows["before"])[rounds // 2]
+    print(f"  after / before (medians): x{ratio:.2f}")
 
 
 def _campaign(python: str, checkout: Path, fmt: str, seconds: int, seed: int) -> tuple[str, float, float]:
@@ -235,19 +300,32 @@ def campaigns(fmt: str, seconds: int, seed: int, rounds: int, before: Path, befo
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=("stages", "hooks", "campaigns"))
+    ap.add_argument("what", choices=("stages", "hooks", "loop", "campaigns"))
     ap.add_argument("format")
-    ap.add_argument("--mutants", type=int, default=400, help="stages, hooks: mutants made (default 400)")
-    ap.add_argument("--rounds", type=int, default=2, help="stages: passes; campaigns: rounds of each (default 2)")
+    ap.add_argument("--mutants", type=int, default=400, help="stages, hooks, loop: mutants made (default 400)")
+    ap.add_argument("--rounds", type=int, default=2,
+                    help="stages: passes; loop, campaigns: rounds of each (default 2)")
+    ap.add_argument("--corpus", type=Path, help="stages, hooks, loop (needed there): mutants of this folder's "
+                    "inputs (a campaign's corpus: recspec fuzz ... --merge DIR), not of the seeds")
     ap.add_argument("--time", type=int, default=60, help="campaigns: seconds each (default 60)")
     ap.add_argument("--seed", type=int, default=1, help="campaigns: libFuzzer seed (default 1)")
-    ap.add_argument("--before", type=Path, help="campaigns: the other checkout (run by its .venv's interpreter)")
-    ap.add_argument("--before-python", help="campaigns: the interpreter for --before")
+    ap.add_argument("--before", type=Path,
+                    help="loop, campaigns: the other checkout (run by its .venv's interpreter)")
+    ap.add_argument("--before-python", help="loop, campaigns: the interpreter for --before")
+    ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # loop: one measurement, this process
     args = ap.parse_args()
     if args.what == "stages":
-        stages(args.format, args.mutants, args.rounds)
+        stages(args.format, args.mutants, args.rounds, args.corpus)
     elif args.what == "hooks":
-        hooks(args.format, args.mutants)
+        hooks(args.format, args.mutants, args.corpus)
+    elif args.what == "loop":
+        if args.corpus is None:
+            ap.error("loop needs --corpus DIR (a campaign's corpus: recspec fuzz FORMAT --target ref --merge DIR)")
+        if args.one:
+            print(f"{loop_one(args.format, args.corpus.resolve(), args.mutants):,.0f} executions per CPU-second")
+        else:
+            loop(args.format, args.corpus.resolve(), args.mutants, args.rounds,
+                 args.before.resolve() if args.before else None, args.before_python)
     else:
         if args.before is None:
             ap.error("campaigns needs --before CHECKOUT")

@@ -57,6 +57,7 @@ def _wrapped(monkeypatch: pytest.MonkeyPatch, name: str, change: Callable[[Any],
     # apart from them (the next test finds the unchanged decoder's answers again)
     monkeypatch.setattr(_decode, "_BODIES", BoundedMemo(_decode._BODIES_MAX))
     monkeypatch.setattr(_decode, "_LARGE_BODIES", BoundedMemo(_decode._LARGE_BODIES_MAX))
+    monkeypatch.setattr(_decode, "_HEADERS", BoundedMemo(_decode._HEADERS_MAX))  # the headers' too
 
 
 def _attributes_swapped(attrs: tuple[m.ActorAttribute, ...]) -> tuple[m.ActorAttribute, ...]:

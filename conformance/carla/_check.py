@@ -172,6 +172,33 @@ def _judged_fields(record: str, count: int) -> Callable[[bytes], tuple[int, ...]
     return struct.Struct("<2x" + record * count).unpack
 
 
+#: A FrameEnd's header (id 1, no payload) and the next FrameStart's (id 0, 24 bytes): where one frame ends and
+#: the next begins, in every variant.
+_FRAME_END_HEAD = b"\x01\x00\x00\x00\x00"
+_FRAME_BOUNDARY = _FRAME_END_HEAD + b"\x00\x18\x00\x00\x00"
+
+
+def _two_frames_alike(reader: dec.PacketReader, room: int | None) -> bool:
+    """Whether the frame at ``reader.tell()`` may be followed by a frame of its size, which is when a template of
+    it can prove more than that one frame: the next frame's end is taken where the bytes of a FrameEnd and a
+    FrameStart header first follow each other (one search in C), and a frame of its size after it must end
+    with a FrameEnd's header too. A template proves a frame only after reading every packet of it, so a
+    payload holding those bytes only makes this answer wrong, never a report: True lets the template be tried,
+    False leaves the frame to the packet-by-packet walk. Where no frame follows the next one in the buffered
+    bytes (the file's last frame, a frame larger than the reader's buffer), True. A template's making and its
+    first frame cost more than walking that frame packet by packet (a fuzzer's inputs of a few frames, each
+    unlike the next, made one for nearly every frame and proved one frame with it)."""
+    buf, i = reader.window(5)
+    end = len(buf) if room is None else min(len(buf), i + room)
+    at = buf.find(_FRAME_BOUNDARY, i, end)
+    if at < 0:  # no frame follows the next one within the buffer: the file's last frame (the room
+        return True  # test before this one judges it) or a large one
+    twice = 2 * (at + 5 - i)  # two frames of the next one's size, from here
+    if i + twice > end:
+        return len(buf) - i < twice and (room is None or twice <= room)  # past the buffer: cannot tell
+    ends: bytes = buf[i + twice - 5:i + twice]
+    return ends == _FRAME_END_HEAD
+
 # --- the walk ----------------------------------------------------------------------
 
 
@@ -553,6 +580,8 @@ class _Walk:
             # a log's last frames): a template proves frames of one shape, and the first frame it proves costs
             # about what walking it does, so it could not repay its making; the walk goes on packet by packet
             return None
+        if not _two_frames_alike(reader, room):
+            return None  # a template made here would prove one frame at most, at more than walking it costs
         t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
                            lacking=self.sink.only_counted_one("CARLA-FRAME-011"))
         if t is None:

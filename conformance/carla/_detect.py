@@ -740,6 +740,30 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     fewest = min(outers)
     tied = list(compress(fits, map(eq, outers, repeat(fewest))))  # the inner sizes and the enums only break ties
     _enum_misfits(tied, prefix, (_inner_misfits_by_layout if grouped else _inner_misfits)(tied, prefix))
+    # the choice and its evidence depend on the fits' counts and first problems alone (and name the prefix's packets)
+    key = tuple(map(_COLUMNS, fits))
+    chosen = _CHOSEN.get(key)
+    if chosen is None:
+        chosen = _CHOSEN.keep(key, _choose(fits))
+    variant, evidence = chosen
+    return variant, dict(evidence, prefix_packets=prefix.packets)
+
+
+#: The fits' columns the choice and its evidence read, in ``VARIANTS``' order (``_choose``).
+_COLUMNS = attrgetter("misfits", "unknown", "inner", "missing_always", "enum_misfits", "first_problem")
+#: ``_choose``'s answers by the fits' columns, kept across files (a fuzzer's
+#: mutants and a folder's logs explain their shapes the same way again: a mutant changes values far more often
+#: than the ids and sizes, the record chains and the frames' kinds these count), up to ``_CHOSEN_MAX`` answers
+#: (then forgotten all at once; an answer is the evidence's strings, about 2 KB: at most about 2 MiB). An answer's
+#: evidence is shared by the reports that get it: its lists are read only, and each call returns a dict of its own.
+_CHOSEN_MAX = 1024
+_CHOSEN: BoundedMemo[tuple[tuple[Any, ...], ...], tuple[Variant, dict[str, Any]]] = BoundedMemo(_CHOSEN_MAX)
+
+
+def _choose(fits: list[_Fit]) -> tuple[Variant, dict[str, Any]]:
+    """The variant ``fits`` (in ``VARIANTS``' order, their counts complete) rank first, and the evidence for the
+    report but for ``prefix_packets``."""
+    outers = list(map(add, map(_MISFITS, fits), map(_UNKNOWN, fits)))
     inners = list(map(_INNER, fits))
     ranks = list(zip(outers, inners, map(_MISSING, fits), map(_ENUMS, fits), map(_RANK.__getitem__, map(_NAME, fits))))
     order = sorted(range(len(fits)), key=ranks.__getitem__)
@@ -759,7 +783,7 @@ def detect_variant(f: BinaryIO, offset: int, size: int | None, *, grouped: bool 
     evidence = {
         "method": "content",
         "rule": RULE,
-        "prefix_packets": prefix.packets,
+        "prefix_packets": 0,  # the caller's prefix's
         "also_fit_equally": list(compress(names[1:], map(eq, map(_FIRST_FOUR, ranks[1:]), repeat(ranks[0][:4])))),
         "candidates": candidates,
     }

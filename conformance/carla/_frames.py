@@ -44,6 +44,7 @@ from itertools import chain, repeat
 from operator import add, itemgetter
 from typing import Any
 
+from recspec._memo import BoundedMemo
 from recspec.reference import carla as dec
 from recspec.reference.carla import PacketKind as K
 from recspec.reference.carla import Variant
@@ -372,7 +373,7 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
             lacks = not required <= set(kinds)
             if (lacks and not lacking) or len(fields) > MAX_FIELDS:
                 return None
-            t = FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format(fields))
+            t = FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format_kept(fields))
             t.lacks_required = lacks
             return t
         else:
@@ -459,6 +460,29 @@ def _format(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], tuple[t
                     keep.append([offset, at])
     return ("".join(parts), [role for _, _, role in fields], tuple((a, b) for a, b in equal),
             tuple((a, b) for a, b in shape), tuple(lanes))
+
+
+#: ``_format``'s answers by a frame's fields (offset, code, role, as ``build_template`` lists them), kept across
+#: frames and files for frames of at most ``_FORMATS_FIELDS_MAX`` fields, up to ``_FORMATS_MAX`` answers (then
+#: forgotten all at once; at most about 7 MiB with their keys): an answer depends on the fields alone, and a
+#: fuzzer's mutants of one log, or a folder's logs of one writer, make templates of the same frames again.
+_FORMATS_FIELDS_MAX = 1024
+_FORMATS_MAX = 64
+_Spans = tuple[tuple[int, int], ...]
+_FORMATS: BoundedMemo[tuple[tuple[int, str, Any], ...], tuple[str, tuple[Any, ...], _Spans, _Spans, _Spans]] = \
+    BoundedMemo(_FORMATS_MAX)
+
+
+def _format_kept(fields: list[tuple[int, str, Any]]) -> tuple[str, list[Any], _Spans, _Spans, _Spans]:
+    """``_format(fields)``, remembered (``_FORMATS``); the roles as a list of the template's own."""
+    if len(fields) > _FORMATS_FIELDS_MAX:
+        return _format(fields)
+    key = tuple(fields)
+    kept = _FORMATS.get(key)
+    if kept is None:
+        fmt, roles, equal, shape, lanes = _format(fields)
+        kept = _FORMATS.keep(key, (fmt, tuple(roles), equal, shape, lanes))
+    return kept[0], list(kept[1]), kept[2], kept[3], kept[4]
 
 
 @cache

@@ -93,8 +93,34 @@ def decode_string(buf: bytes | memoryview, offset: int, base: int = 0, path: str
     return text, offset + n
 
 
+#: ``decode_header``'s answers by the header's bytes, kept across logs for headers of at most
+#: ``_HEADERS_BYTES_MAX`` bytes (a CARLA map name is a few dozen), up to ``_HEADERS_MAX`` answers (then forgotten all
+#: at once: at most 64 KiB of keys): a header depends on its bytes alone and is frozen, so one object serves every
+#: log; the checker and the decoder each read the header of every log, and a fuzzer's mutants keep their parent's.
+_HEADERS_BYTES_MAX = 256
+_HEADERS_MAX = 256
+_HEADERS: BoundedMemo[bytes, m.Header] = BoundedMemo(_HEADERS_MAX)
+
+
 def decode_header(buf: bytes | memoryview, offset: int = 0) -> tuple[m.Header, int]:
     """The info header: u16 version, string magic, i64 date, string map name."""
+    try:  # where it ends, from its two string lengths (a header cut short: the long way says where)
+        (n,) = _UNPACK_U16_FROM(buf, offset + 2)
+        end = offset + 4 + n + 8
+        end += 2 + _UNPACK_U16_FROM(buf, end)[0]
+    except struct.error:
+        return _decode_header(buf, offset)
+    if end > len(buf) or end - offset > _HEADERS_BYTES_MAX:
+        return _decode_header(buf, offset)
+    key = bytes(buf[offset:end])
+    header = _HEADERS.get(key)
+    if header is None:
+        header = _HEADERS.keep(key, _decode_header(buf, offset)[0])
+    return header, end
+
+
+def _decode_header(buf: bytes | memoryview, offset: int) -> tuple[m.Header, int]:
+    """``decode_header`` field by field."""
     _need(buf, offset, 2, 0, "header.version")
     (version,) = _UNPACK_U16_FROM(buf, offset)
     magic, offset = decode_string(buf, offset + 2, 0, "header.magic")
