@@ -54,13 +54,16 @@ from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, read_in_memory, stack_for_nesting, stream_for
 from .._kaitai import Divergence as _Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from . import _vector_known
 from ._json import plain
 
 __all__ = ["Divergence", "KaitaiRejected", "agrees_with_pymongo", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
            "pymongo_decode", "pymongo_form"]
 
-# the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring)
+# the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring),
+# and makes the arrays of doubles at once (_vector_known's docstring)
 read_in_memory(matrix_smt_record, bson_ksy)
+_vector_known.install()
 
 PYMONGO_OPTIONS: CodecOptions[dict[str, Any]] = CodecOptions(datetime_conversion=DatetimeConversion.DATETIME_MS,
                                unicode_decode_error_handler="strict")
