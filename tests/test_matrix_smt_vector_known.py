@@ -98,9 +98,12 @@ def _vector(values: list[float], *, keys: list[bytes] | None = None, types: list
 
 def test_the_known_reading_is_installed_and_can_be_put_back() -> None:
     assert Bson.Document._read is _vector_known._document_read
+    assert Bson.ElementList._read is _vector_known._element_list_read
     with _vector_known.generated_documents():
         assert Bson.Document._read is _vector_known._GENERATED_READ
+        assert Bson.ElementList._read is _vector_known._GENERATED_LIST_READ
     assert Bson.Document._read is _vector_known._document_read
+    assert Bson.ElementList._read is _vector_known._element_list_read
 
 
 def test_a_vector_reads_its_documented_values() -> None:
@@ -129,7 +132,7 @@ def test_what_the_known_reading_declines_reads_as_generated() -> None:
         "an empty array": _vector([]),
         "cut inside the last double": _vector([1.0, 2.0])[:-4],
     }
-    for name, data in cases.items():
+    for data in cases.values():
         _both(Bson.Document, (0,), data)
     for depth in (99, 100, 101):  # the ksy's bound: a document deeper than 100 is rejected
         error = _both(Bson.Document, (depth,), _vector([1.0]))[1]
@@ -154,6 +157,49 @@ def test_a_document_reads_as_generated(elements: list[tuple[int, float, bytes | 
     n = struct.unpack_from("<i", data)[0] + slack
     data = before + struct.pack("<i", n) + data[4:]
     _both(Bson.Document, (depth,), data[:len(data) - cut], at=len(before))
+
+
+def _element(code: int, key: bytes, value: Any) -> bytes:
+    """One element as the BSON layout writes it: the type byte, the key and its NUL, the value's bytes."""
+    return bytes([code]) + key + b"\x00" + value
+
+
+#: Element values by type: the scalars the list reading makes at once (a double, an int32, an int64, a
+#: string: its length counting the NUL, its bytes, the NUL) and others it leaves to the generated element.
+_VALUES = st.one_of(
+    st.floats(allow_nan=True).map(lambda v: (1, struct.pack("<d", v))),
+    st.integers(-2**31, 2**31 - 1).map(lambda v: (0x10, struct.pack("<i", v))),
+    st.integers(-2**63, 2**63 - 1).map(lambda v: (0x12, struct.pack("<q", v))),
+    st.text(max_size=5).map(lambda t: (2, struct.pack("<i", len(t.encode()) + 1) + t.encode() + b"\x00")),
+    st.sampled_from([(2, struct.pack("<i", 0) + b"\x00"), (2, struct.pack("<i", 3) + b"ab\x01"),
+                     (2, struct.pack("<i", 3) + b"\xff\xfe\x00"), (2, struct.pack("<i", 9) + b"ab\x00"),
+                     (8, b"\x01"), (8, b"\x02"), (0x0A, b""), (0x13, b"\x00" * 16), (0x21, b""),
+                     (3, _vector([1.0])), (4, _vector([1.0, 2.0])), (4, _vector([1.0], end=1))]),
+)
+_KEYS = st.sampled_from([b"t", b"id", b"0", b"states", b"\xff", b""])
+
+
+@given(st.lists(st.tuples(_VALUES, _KEYS), max_size=6), st.binary(max_size=3), st.integers(0, 12),
+       st.sampled_from([b"", b"\x01", b"\x02x"]))
+def test_an_element_list_reads_as_generated(elements: list[tuple[tuple[int, bytes], bytes]], before: bytes,
+                                            cut: int, tail: bytes) -> None:
+    """Elements of every scalar type the list reading makes at once and of others, with keys that are not UTF-8,
+    strings whose length, NUL or bytes are wrong, cut anywhere (the list reads to its stream's end)."""
+    data = before + b"".join(_element(code, key, value) for (code, value), key in elements) + tail
+    _both(Bson.ElementList, (3,), data[:max(len(before), len(data) - cut)], at=len(before))
+
+
+def test_an_element_list_reads_its_documented_values() -> None:
+    data = (_element(1, b"t", struct.pack("<d", 0.25)) + _element(0x10, b"id", struct.pack("<i", -7))
+            + _element(0x12, b"n", struct.pack("<q", 2**40)) + _element(2, b"i", struct.pack("<i", 3) + b"hi\x00"))
+    tree, error, pos = _both(Bson.ElementList, (1,), data)
+    assert error is None and pos == len(data)
+    elements = [e[1] for e in tree[1]["elements"]]
+    assert [(e["name"], e["type_code"][1], e["depth"]) for e in elements] == [("t", 1, 1), ("id", 16, 1), ("n", 18, 1),
+                                                                             ("i", 2, 1)]
+    values = [e["value"][1]["value"] for e in elements]
+    assert values[:3] == [("float", struct.pack("<d", 0.25)), -7, 2**40]
+    assert values[3][1] == {"len_value": 3, "value": "hi", "terminator": 0}
 
 
 @given(mutated(MATRIX_SEEDS))

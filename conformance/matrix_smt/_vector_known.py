@@ -1,27 +1,30 @@
-"""The BSON parser's arrays of doubles made from the bytes at once, as the generated code makes them.
+"""The BSON parser's arrays of doubles and scalar elements made from the bytes at once, as the generated code
+makes them.
 
 A Matrix-SMT file's Kaitai reading (``recspec/_ksy_fast/matrix_smt_record.py`` over ``bson.py``, from
 ``ksy/bson.ksy``) builds, for every embedded document, a ``document`` (its length, a substream of its elements,
 its final NUL), an ``element_list``, and per element an ``element`` (its type code, its name) and an
-``element_value``: four generated constructors and their ``_read`` calls, each several stream reads. A seed of
-the corpus holds about 250 elements, 100 of them in some 30 vectors (a state's position and rotation, an
-object's colour, a command's ends), arrays of one to nine doubles under the keys "0", "1", ...; the Kaitai
-reading is most of a cross-checked Matrix-SMT file's time, and those vectors are 40 % of its elements.
+``element_value``: generated constructors and ``_read`` calls, each several stream reads. A seed of the corpus
+holds about 250 elements, 100 of them in some 30 vectors (a state's position and rotation, an object's colour, a
+command's ends), arrays of one to nine doubles under the keys "0", "1", ...; the Kaitai reading is most of a
+cross-checked Matrix-SMT file's time. Two readings here make what the generated one would leave, as plain
+objects of the generated classes with the same attributes (the depth, the enum member of the type code, the
+key, the value, the links to the parent, the root and the stream):
 
-So ``Bson.Document._read`` (:func:`_document_read`) looks at the length the document declares first: where its
-bytes are such an array (the type byte 1, the key ``str(i)`` and its NUL, eight bytes, for i = 0 .. k-1, then the
-final NUL, within the stream), the objects the generated reading would leave are made at once, as plain objects
-of the generated classes with the same attributes (the depth, the enum member of the type code, the key, the
-double, the links to the parent, the root and the substream, which is read to its end), from one regular
-expression and one ``struct`` unpack. Anything else (another type or key, a document of another length, one
-that runs past the stream, a depth past the ksy's bound of 100, a stream that is not a :class:`MemoryStream` or
-is in the middle of a bit read, the runtime's streams) goes the generated way, which raises the parser's own
-errors.
+* ``Bson.Document._read`` (:func:`_document_read`) looks at the length the document declares first: where its
+  bytes are such an array (the type byte 1, the key ``str(i)`` and its NUL, eight bytes, for i = 0 .. k-1, then
+  the final NUL, within the stream), the document, its substream (read to its end), its list and its elements
+  are made from one regular expression and one ``struct`` unpack.
+* ``Bson.ElementList._read`` (:func:`_element_list_read`) makes each element of a double, an int32, an int64 or
+  a string (its length, at least 1, its UTF-8 bytes and their NUL) with a UTF-8 key, whole in the stream, at
+  once; any other element (a document, an array, another type, a key or string that is not UTF-8, one cut by the
+  stream's end) is made by the generated ``element``, in its place, which raises the parser's own errors.
 
-The generated module stays as the compiler writes it (``tests/test_ksy_drift.py``); :func:`install` points the
-generated class's ``_read`` at this one, :func:`generated_documents` puts the generated one back for a while. The
-parse trees (links included), errors and positions are the generated code's
-(``tests/test_matrix_smt_vector_known.py``).
+Anything else (a stream that is not a :class:`MemoryStream` or is in the middle of a bit read, the runtime's
+streams, a depth past the ksy's bound of 100) goes the generated way. The generated module stays as the
+compiler writes it (``tests/test_ksy_drift.py``); :func:`install` points the generated classes' ``_read`` at
+these, :func:`generated_documents` puts the generated ones back for a while. The parse trees (links included),
+errors and positions are the generated code's (``tests/test_matrix_smt_vector_known.py``).
 """
 
 from __future__ import annotations
@@ -69,11 +72,11 @@ def _document_read(self: Any) -> None:
             and self.depth <= _MAX_DEPTH:
         p = io._pos
         buf = io._buf
-        if 0 <= p and p + 4 <= io._size:
+        if p >= 0 and p + 4 <= io._size:
             n = _I32_AT(buf, p)[0]
             vector = _VECTORS.get(n)
             if vector is not None and p + n <= io._size and vector[1].fullmatch(buf, p + 4, p + n) is not None:
-                k, _, unpack = vector
+                unpack = vector[2]
                 raw = buf[p + 4:p + n - 1]
                 sub = MemoryStream(raw)  # what the generated reading wraps the elements in, read to its end
                 sub._pos = n - 5
@@ -98,9 +101,78 @@ def _document_read(self: Any) -> None:
     _GENERATED_READ(self)
 
 
-_KNOWN = KnownReading((Bson.Document, "_read", _document_read))
+_GENERATED_LIST_READ = Bson.ElementList._read
+_STRING = Bson.String
+#: The scalar types whose elements the list reading makes at once: type code -> (the member of its code, the
+#: bytes of its value, their unpack); a string (2) is read on its own (a length, the bytes, a NUL).
+_SCALARS = {code: (Bson.ElementType(code), packer.size, packer.unpack_from)
+            for code, packer in ((1, struct.Struct("<d")), (16, struct.Struct("<i")), (18, struct.Struct("<q")))}
+_STRING_CODE = Bson.ElementType(2)
 
-#: Point the generated document's reading at this module's.
+
+def _element_list_read(self: Any) -> None:
+    """``Bson.ElementList._read``: each element of a scalar type made at once (the module's docstring), any
+    other made by the generated ``element``, in the order of the stream, up to its end."""
+    io = self._io
+    if type(io) is not MemoryStream:
+        _GENERATED_LIST_READ(self)
+        return
+    self.elements = elements = []
+    buf, size = io._buf, io._size
+    depth, root = self.depth, self._root
+    scalars = _SCALARS
+    while not io.bits_left:
+        p = io._pos
+        if p >= size:
+            return
+        t = buf[p]
+        scalar = scalars.get(t)
+        if scalar is not None or t == 2:
+            k = buf.find(b"\x00", p + 1, size)
+            if k >= 0:
+                v = k + 1
+                try:
+                    name = buf[p + 1:k].decode("utf-8")
+                    if scalar is not None:
+                        member, n, unpack = scalar
+                        end = v + n
+                        if end <= size:
+                            element = _new(_ELEMENT)
+                            value = _new(_VALUE)
+                            value.__dict__ = {"_io": io, "_parent": element, "_root": root, "code": t, "depth": depth,
+                                              "value": unpack(buf, v)[0]}
+                            element.__dict__ = {"_io": io, "_parent": self, "_root": root, "depth": depth,
+                                                "type_code": member, "name": name, "value": value}
+                            elements.append(element)
+                            io._pos = end
+                            continue
+                    elif v + 4 <= size:
+                        n = _I32_AT(buf, v)[0]
+                        end = v + 4 + n
+                        if n >= 1 and end <= size and buf[end - 1] == 0:
+                            text = buf[v + 4:end - 1].decode("utf-8")
+                            element = _new(_ELEMENT)
+                            value = _new(_VALUE)
+                            string = _new(_STRING)
+                            string.__dict__ = {"_io": io, "_parent": value, "_root": root, "len_value": n,
+                                               "value": text, "terminator": 0}
+                            value.__dict__ = {"_io": io, "_parent": element, "_root": root, "code": 2, "depth": depth,
+                                              "value": string}
+                            element.__dict__ = {"_io": io, "_parent": self, "_root": root, "depth": depth,
+                                                "type_code": _STRING_CODE, "name": name, "value": value}
+                            elements.append(element)
+                            io._pos = end
+                            continue
+                except UnicodeDecodeError:
+                    pass  # the generated element raises it, from its own reading
+        elements.append(_ELEMENT(depth, io, self, root))  # anything else, errors included: the generated way
+    while not io.is_eof():  # a bit read pending (no BSON field reads bits): the generated loop's own test
+        elements.append(_ELEMENT(depth, io, self, root))
+
+
+_KNOWN = KnownReading((Bson.Document, "_read", _document_read), (Bson.ElementList, "_read", _element_list_read))
+
+#: Point the generated document's and element list's readings at this module's.
 install = _KNOWN.install
-#: Inside: documents read as the compiler wrote them (to compare the two).
+#: Inside: documents and element lists read as the compiler wrote them (to compare the two).
 generated_documents = _KNOWN.generated

@@ -57,8 +57,8 @@ from .._kaitai import KaitaiRejected as _KaitaiRejected
 from . import _vector_known
 from ._json import plain
 
-__all__ = ["Divergence", "KaitaiRejected", "agrees_with_pymongo", "differential", "dump_kaitai", "kaitai_parse", "kaitai_value",
-           "pymongo_decode", "pymongo_form"]
+__all__ = ["Divergence", "KaitaiRejected", "agrees_with_pymongo", "differential", "dump_kaitai", "kaitai_parse",
+           "kaitai_value", "pymongo_decode", "pymongo_form"]
 
 # the cross-check reads bytes in memory: the parsers' sized fields too (read_in_memory's docstring),
 # and makes the arrays of doubles at once (_vector_known's docstring)
@@ -251,17 +251,17 @@ def agrees_with_pymongo(value: Any, read: Any, *, embedded: bool = True) -> bool
     if t is b.Document and u is dict:
         m = value.map()
         if embedded and _pymongo_reads_as_dbref(m):
-            return reference_form(value, embedded=embedded) == pymongo_form(read)
+            return bool(reference_form(value, embedded=embedded) == pymongo_form(read))
         return len(m) == len(read) and list(m) == list(read) and all(map(agrees_with_pymongo, m.values(),
                                                                          read.values()))
     if t is b.Array and u is list:
         xs = value.values
         return len(xs) == len(read) and all(map(agrees_with_pymongo, xs, read))
     if t is u and (t is str or t is int or t is bool):
-        return value == read
+        return bool(value == read)
     if t is float and u is float:
         return (value == read and value != 0.0) or _F64(value) == _F64(read)
-    return reference_form(value, embedded=embedded) == pymongo_form(read)
+    return bool(reference_form(value, embedded=embedded) == pymongo_form(read))
 
 
 def _pymongo_reads_as_dbref(m: dict[str, Any]) -> bool:

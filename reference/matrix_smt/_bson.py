@@ -81,8 +81,8 @@ __all__ = [
     "Undefined",
     "decode_document",
     "encode_document",
-    "type_name",
     "same_typed",
+    "type_name",
     "typed",
 ]
 
@@ -362,7 +362,7 @@ def same_typed(a: Any, c: Any) -> bool:
     different classes, whose ``typed`` names may still agree, are compared by ``typed`` itself."""
     t = type(a)
     if t is not type(c):
-        return typed(a) == typed(c)
+        return bool(typed(a) == typed(c))
     if t is float:
         return _same_double(a, c)
     if isinstance(a, Document):
@@ -382,7 +382,7 @@ def same_typed(a: Any, c: Any) -> bool:
             elif tx is CodeWithScope or isinstance(x, Document):
                 if not same_typed(x, y):
                     return False
-            elif x is not y and not x == y:  # one exact type that is no document: typed's (name, value)
+            elif x is not y and x != y:  # one exact type that is no document: typed's (name, value)
                 return False
         return True
     if t is CodeWithScope:
