@@ -9,7 +9,10 @@ holds about 250 elements, 100 of them in some 30 vectors (a state's position and
 command's ends), arrays of one to nine doubles under the keys "0", "1", ...; the Kaitai reading is most of a
 cross-checked Matrix-SMT file's time. Two readings here make what the generated one would leave, as plain
 objects of the generated classes with the same attributes (the depth, the enum member of the type code, the
-key, the value, the links to the parent, the root and the stream):
+key, the value, the links to the parent, the root and the stream), set one by one in the order the generated
+constructors set them, so that each object keeps them inline as the generated ones do (an object given a
+dictionary of its own, ``obj.__dict__ = {...}``, has one more object for the garbage collector to track: in a
+parse tree, whose cycles only the collector frees, that cost more than the objects saved):
 
 * ``Bson.Document._read`` (:func:`_document_read`) looks at the length the document declares first: where its
   bytes are such an array (the type byte 1, the key ``str(i)`` and its NUL, eight bytes, for i = 0 .. k-1, then
@@ -86,12 +89,13 @@ def _document_read(self: Any) -> None:
                 for key, double in zip(_KEYS, unpack(buf, p)):
                     element = _new(_ELEMENT)
                     value = _new(_VALUE)
-                    value.__dict__ = {"_io": sub, "_parent": element, "_root": root, "code": 1, "depth": depth,
-                                      "value": double}
-                    element.__dict__ = {"_io": sub, "_parent": listed, "_root": root, "depth": depth,
-                                        "type_code": _DOUBLE, "name": key, "value": value}
+                    value._io, value._parent, value._root, value.code, value.depth, value.value = (
+                        sub, element, root, 1, depth, double)
+                    element._io, element._parent, element._root, element.depth = sub, listed, root, depth
+                    element.type_code, element.name, element.value = _DOUBLE, key, value
                     elements.append(element)
-                listed.__dict__ = {"_io": sub, "_parent": self, "_root": root, "depth": depth, "elements": elements}
+                listed._io, listed._parent, listed._root = sub, self, root
+                listed.depth, listed.elements = depth, elements
                 self.len_document = n
                 self._raw_elements = raw
                 self.elements = listed
@@ -139,10 +143,10 @@ def _element_list_read(self: Any) -> None:
                         if end <= size:
                             element = _new(_ELEMENT)
                             value = _new(_VALUE)
-                            value.__dict__ = {"_io": io, "_parent": element, "_root": root, "code": t, "depth": depth,
-                                              "value": unpack(buf, v)[0]}
-                            element.__dict__ = {"_io": io, "_parent": self, "_root": root, "depth": depth,
-                                                "type_code": member, "name": name, "value": value}
+                            value._io, value._parent, value._root, value.code, value.depth, value.value = (
+                                io, element, root, t, depth, unpack(buf, v)[0])
+                            element._io, element._parent, element._root, element.depth = io, self, root, depth
+                            element.type_code, element.name, element.value = member, name, value
                             elements.append(element)
                             io._pos = end
                             continue
@@ -154,12 +158,12 @@ def _element_list_read(self: Any) -> None:
                             element = _new(_ELEMENT)
                             value = _new(_VALUE)
                             string = _new(_STRING)
-                            string.__dict__ = {"_io": io, "_parent": value, "_root": root, "len_value": n,
-                                               "value": text, "terminator": 0}
-                            value.__dict__ = {"_io": io, "_parent": element, "_root": root, "code": 2, "depth": depth,
-                                              "value": string}
-                            element.__dict__ = {"_io": io, "_parent": self, "_root": root, "depth": depth,
-                                                "type_code": _STRING_CODE, "name": name, "value": value}
+                            string._io, string._parent, string._root = io, value, root
+                            string.len_value, string.value, string.terminator = n, text, 0
+                            value._io, value._parent, value._root, value.code, value.depth, value.value = (
+                                io, element, root, 2, depth, string)
+                            element._io, element._parent, element._root, element.depth = io, self, root, depth
+                            element.type_code, element.name, element.value = _STRING_CODE, name, value
                             elements.append(element)
                             io._pos = end
                             continue
