@@ -45,9 +45,9 @@ def _tag_read(self: Any) -> None:
         if 0 <= p < io._size:
             b = io._buf[p]
             if _ACCEPTED[b]:
-                key = _new(_VARINT)
-                key.__dict__ = {"_io": io, "_parent": self, "_root": self._root, "max_len": 5, "groups": [b],
-                                "is_within_limit": b"", "_m_value": b}
+                key = _new(_VARINT)  # attributes set in the generated order: kept inline, no dict for the collector
+                key._io, key._parent, key._root, key.max_len = io, self, self._root, 5
+                key.groups, key.is_within_limit, key._m_value = [b], b"", b
                 io._pos = p + 1
                 self.key = key
                 self.is_supported = b""  # the zero-size field the validation is on

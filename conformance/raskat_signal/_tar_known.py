@@ -7,7 +7,10 @@ running byte sum, eight bytes each). A signal archive has two headers, the membe
 so those 176 objects are most of the reading: about 250 us of a tar.xz file's 320. What each holds is known
 from the bytes alone, so here they are made from the bytes in one pass, as plain objects of the generated
 classes with the attributes the generated reading leaves on them (the same values, the same lazy instances
-already computed and no others), instead of one parse step and several property calls each:
+already computed and no others), instead of one parse step and several property calls each. The attributes are
+set one by one in the order the generated constructor and reading set them, so each object keeps them inline as
+a generated one does; given a dictionary of its own (``obj.__dict__ = {...}``) an object is two for the garbage
+collector, which a parse tree's cycles leave to collect:
 
 * ``Tar.Octal._read`` (:func:`_octal_read`): the field's bytes are read at once; when every character is one the
   ksy accepts at its place (NUL, space, or an octal digit before the first NUL or trailing space), its
@@ -40,6 +43,7 @@ _WORDS = struct.Struct(">64Q")
 _OCTAL_CHAR = Tar.OctalChar
 _CHECKSUM_ACC = Tar.ChecksumAcc
 _new = object.__new__
+_UNREAD = object()
 
 
 def _octal_read(self: Any) -> None:
@@ -63,15 +67,15 @@ def _octal_read(self: Any) -> None:
                 else:
                     break  # the ksy rejects it: the generated reading raises its error
                 o = _new(_OCTAL_CHAR)
+                o._io, o._parent, o._root, o.state_before, o.value_before = io, self, root, state, value
                 # the next character's parameters read this one's state and value; the last one's stay unread
-                o.__dict__ = {"_io": io, "_parent": self, "_root": root, "state_before": state,
-                              "value_before": value, "c": c, "_m_state": new_state, "_m_value": new_value}
+                o.c, o._m_state, o._m_value = c, new_state, new_value
                 made.append(o)
                 state, value = new_state, new_value
             else:
                 if made:
-                    d = made[-1].__dict__
-                    del d["_m_state"], d["_m_value"]
+                    last = made[-1]
+                    del last._m_state, last._m_value
                 io._pos = p + n
                 self.chars = made
                 return
@@ -80,9 +84,9 @@ def _octal_read(self: Any) -> None:
 
 def _header_words_get(self: Any) -> Any:
     """``Tar.Header.words``: the 64 running sums from one unpack (the module's docstring)."""
-    d = self.__dict__
-    if "_m_words" in d:
-        return d["_m_words"]
+    known = getattr(self, "_m_words", _UNREAD)  # (not through __dict__, which would give the header one)
+    if known is not _UNREAD:
+        return known
     io = self._io
     if type(io) is not MemoryStream or io._size < 512:
         return _GENERATED_WORDS.fget(self)
@@ -97,11 +101,11 @@ def _header_words_get(self: Any) -> Any:
         before = acc
         acc = before + sum(buf[at - 8:at])
         # the next word's parameter reads this one's sum
-        o.__dict__ = {"_io": io, "_parent": self, "_root": root, "before": before, "w": w, "_m_acc": acc}
+        o._io, o._parent, o._root, o.before, o.w, o._m_acc = io, self, root, before, w, acc
         words.append(o)
-    del o.__dict__["_m_acc"]  # the last word's sum stays unread, as in the generated loop
+    del o._m_acc  # the last word's sum stays unread, as in the generated loop
     io._pos = 512
-    d["_m_words"] = words
+    self._m_words = words
     io.seek(pos)
     return words
 

@@ -81,6 +81,7 @@ __all__ = [
     "Undefined",
     "decode_document",
     "encode_document",
+    "same_typed",
     "type_name",
     "typed",
 ]
@@ -352,6 +353,48 @@ def typed(value: Any) -> Any:
     if t is CodeWithScope:
         return ("cws", value.code, typed(value.scope))
     return (type_name(value), value)
+
+
+def same_typed(a: Any, c: Any) -> bool:
+    """``typed(a) == typed(c)``, without building either form: the two trees are walked side by side
+    and the first difference ends the walk. A document's scalars of one exact type are compared in
+    place (a double by value and sign, a NaN by its bytes, as ``typed`` keeps them); values of two
+    different classes, whose ``typed`` names may still agree, are compared by ``typed`` itself."""
+    t = type(a)
+    if t is not type(c):
+        return bool(typed(a) == typed(c))
+    if t is float:
+        return _same_double(a, c)
+    if isinstance(a, Document):
+        if a.keys != c.keys:
+            return False
+        xs, ys = a.values, c.values
+        if len(xs) != len(ys):
+            return False
+        for x, y in zip(xs, ys):
+            tx = type(x)
+            if tx is not type(y):
+                if typed(x) != typed(y):
+                    return False
+            elif tx is float:
+                if not (x == y and x != 0.0) and not _same_double(x, y):  # equal and not zero: the same double
+                    return False
+            elif tx is CodeWithScope or isinstance(x, Document):
+                if not same_typed(x, y):
+                    return False
+            elif x is not y and x != y:  # one exact type that is no document: typed's (name, value)
+                return False
+        return True
+    if t is CodeWithScope:
+        return a.code == c.code and same_typed(a.scope, c.scope)
+    return a is c or a == c
+
+
+def _same_double(x: float, y: float) -> bool:
+    """Two doubles as ``typed`` compares them: a NaN by its bytes, any other by value and sign."""
+    if x != x or y != y:
+        return x != x and y != y and struct.pack("<d", x) == struct.pack("<d", y)
+    return x == y and (x != 0.0 or math.copysign(1.0, x) == math.copysign(1.0, y))
 
 
 # --- decoding ----------------------------------------------------------------------------
