@@ -64,6 +64,10 @@ ALLOWED: dict[str, str] = {
     "test_seed_coverage.py": "tools/seed_coverage.py audits each built-in format's corpus by its own items (a "
                              "CARLA release's packet kinds, NanoVer's standard keys, raSkat's range edges), and the "
                              "edge seeds are shown one byte from a rule of the format whose seed they are",
+    "test_known_readings_inline.py": "the known readings (the Kaitai cross-check's hand-made objects in place of "
+                                     "the generated reading's) are each built-in format's own modules, held here to "
+                                     "one property they share against each one's generated classes and corpus file; "
+                                     "a plugin's cross-check has no known reading unless it writes one",
     "test_reports.py": "the golden reports (tests/golden/) are byte for byte the reports of these named CARLA files "
                        "(corpus/ and ../shared/real/), so another format's file cannot stand in; the content tests "
                        "check the README's worked example (CARLA-FRAME-004 at byte 1990, with its clause in the "
