@@ -50,7 +50,8 @@ from recspec.reference.carla import Variant
 
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, enum_size
 
-__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "Reference", "build_template"]
+__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "Follow", "FrameTemplate", "Reference", "build_template",
+           "follow_on"]
 
 #: How many frames one ``struct`` call reads: the most that fit, of these (fewer sizes, fewer formats made).
 BATCHES = (16, 4, 1)
@@ -67,6 +68,10 @@ MAX_FIELDS = 1 << 16
 _HEADER = struct.Struct("<BI")
 _U16 = struct.Struct("<H").unpack_from
 _U32 = struct.Struct("<I").unpack_from
+#: A judge of frames' timing: ``(prev, t, n, k)``, the frame before (id, durationThis, elapsed, offset) and
+#: ``k`` frames' fields read ``n`` to a frame, each frame's id, durationThis and elapsed at ``t[2:5]``,
+#: ``t[2 + n:5 + n]``, ...: the last one's id, durationThis and elapsed where it accepts them, else None.
+Follow = Callable[[tuple[int, float, float, int], tuple[Any, ...], int, int], tuple[int, float, float] | None]
 _EMPTY_ONLY = frozenset((K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION, K.WALKER_BONES))
 _ID, _FLAG, _SHAPE = "id", "flag", "shape"
 
@@ -164,11 +169,12 @@ class FrameTemplate:
         b = self.batch(1)
         return () if b.ids is None else b.ids(b.unpack(buf, i))
 
-    def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int]
-              ) -> tuple[int, float, float] | None:
+    def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int],
+              follow: Follow | None = None) -> tuple[int, float, float] | None:
         """Whether the ``k`` frames at ``buf[i:]`` have this shape and are clean, following the
         frame ``prev`` (its id, durationThis, elapsed, offset): then the last one's id,
-        durationThis and elapsed, else None."""
+        durationThis and elapsed, else None. ``follow`` judges their timing last (default
+        ``follow_on``: the timing the walk finds nothing in)."""
         b = self._batches.get(k) or self.batch(k)
         t = b.unpack(buf, i)
         if b.shape(t) != b.expected:
@@ -180,10 +186,10 @@ class FrameTemplate:
         for get, size in b.enums:
             if max(get(t)) >= size:
                 return None
-        return _follow(prev, t, len(self._roles), k)
+        return (follow or follow_on)(prev, t, len(self._roles), k)
 
 
-def _follow(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
+def follow_on(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
             ) -> tuple[int, float, float] | None:
     """Whether ``k`` frames whose FrameStart fields (id, durationThis, elapsed) are ``t[2:5]``,
     ``t[2 + n:5 + n]``, ... follow on from the frame ``prev`` as the walk requires (ids one up,
@@ -274,11 +280,12 @@ class Reference:
         equal, expected, lanes, add, carries = self._patterns(k)
         return x & equal == expected and lanes_in_range(x, lanes, add, carries)
 
-    def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int]
-            ) -> tuple[int, tuple[int, float, float] | None]:
+    def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int],
+            follow: Follow | None = None) -> tuple[int, tuple[int, float, float] | None]:
         """Of the (at most ``fit``, at least one) frames at ``buf[i:]``, the most of ``BATCHES``
         that fit are read: ``(n, last)`` when the first ``n`` of them hold (class docstring)
-        and follow on from ``prev`` (``last``: the last one's id, durationThis and elapsed);
+        and follow on from ``prev`` as ``follow`` judges (default ``follow_on``; ``last``: the last
+        one's id, durationThis and elapsed);
         else ``(n, None)``: no frame after the first ``n`` is worth reading field by field with
         them (0: the first has not the template's shape)."""
         size = self.template.size
@@ -293,7 +300,7 @@ class Reference:
                 shape = self._shape
                 return (k if int.from_bytes(buf[i:i + size], "little") & shape == self._ref & shape else 0), None
         if alive.issuperset(self._ids):
-            last = _follow(prev, _timing(size, n)(buf, i), 5, n)
+            last = (follow or follow_on)(prev, _timing(size, n)(buf, i), 5, n)
             if last is not None:
                 return n, last
         return n, None
