@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_carla_bulk_frames import V, _BulkCount, _log
+from test_carla_bulk_frames import V, _log
 from test_carla_bulk_frames import _same as _same_json
 from test_carla_limits_runs import CARLA_HEADER, FRAME_END, _add, _carla, _packet
 from test_limits_runs import _Counting, _same
@@ -30,11 +30,20 @@ def _start(frame_id: int, duration: float, elapsed: float) -> bytes:
 #: Frame bodies between FrameStart and FrameEnd (0.9.15): none (each frame lacks the packets the release
 #: writes in every frame: CARLA-FRAME-011), an AnimVehicleWheels packet claiming 2^32-1 wheels (a malformed
 #: packet, the same in every frame), and a Position record of actor 7 (alive) whose coordinates change from
-#: frame to frame
+#: frame to frame; then bodies whose bytes differ from frame to frame only where no rule reads them (a
+#: location, a steering, a time) and break a rule each: a Position of actor 99 (never added: CARLA-ACTOR-001),
+#: an AnimVehicle whose handbrake flag is 2 (CARLA-VALUE-001), a traffic light State of state 9 (an enum out
+#: of range); and bodies whose judged bytes change too (a handbrake 0, 1, 2 in turn; an actor alive or not in
+#: turn), so that a run of frames alike stops
 BODIES = {
     "empty": lambda i: b"",
     "wheels": lambda i: _packet(21, struct.pack("<HII", 1, 7, 2**32 - 1)),
     "position": lambda i: _packet(6, struct.pack("<HI6f", 1, 7, float(i), 0, 0, 0, 0, 0)),
+    "dead-position": lambda i: _packet(6, struct.pack("<HI6f", 1, 99, float(i), 0, 0, 0, 0, 0)),
+    "handbrake": lambda i: _packet(8, struct.pack("<HIfffBi", 1, 7, 0.01 * i, 0.5, 0.0, 2, 3)),
+    "light-state": lambda i: _packet(7, struct.pack("<HIBfB", 1, 7, 0, 0.5 * i, 9)),
+    "handbrake-turns": lambda i: _packet(8, struct.pack("<HIfffBi", 1, 7, 0.01 * i, 0.5, 0.0, i % 3, 3)),
+    "dead-turns": lambda i: _packet(6, struct.pack("<HI6f", 1, 7 if i % 5 else 99, float(i), 0, 0, 0, 0, 0)),
 }
 
 #: How one frame's timing departs from the writer's (each frame: id one up, elapsed the frame before's
@@ -96,12 +105,13 @@ def test_a_flood_of_frames_at_elapsed_0_is_walked_in_bulk(monkeypatch: pytest.Mo
 
 @pytest.mark.parametrize("cycle", [["zero", "on"], ["on", "still", "back"], ["dup"], ["skip", "negative"],
                                    ["nan"], ["inf", "on"]])
-@pytest.mark.parametrize("body", sorted(BODIES))
+@pytest.mark.parametrize("body", ["empty", "wheels", "position", "dead-position", "handbrake", "light-state"])
 def test_floods_of_timing_faults_are_walked_in_bulk(monkeypatch: pytest.MonkeyPatch, cycle: list[str],
                                                     body: str) -> None:
     """Timing faults of every kind, alone and alternating with frames that follow on, in frames that are all
-    alike (empty, or with the same malformed packet: the runs of repeated frames) or differ in a payload
-    (Position: the templates): the same report as the walk, and most frames not walked."""
+    alike (empty, or with the same malformed packet: the runs of repeated frames), clean frames that differ in
+    a payload (Position: the templates), and frames with a finding that differ where no rule reads (the runs
+    of frames alike where judged): the same report as the walk, and most frames not walked."""
     data = frames_log([(body, cycle, 3000 // len(cycle))])
     calls = _Counting(monkeypatch, carla_check._Walk, "packet")
     report = _both(data)
@@ -159,11 +169,36 @@ def test_steady_frames_with_timing_faults_give_the_same_report(runs: list[tuple[
     _same_json(_log(len(modes), **changes), V)
 
 
-def test_steady_frames_at_elapsed_0_are_proved_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Clean frames that all say elapsed 0: past the first 100 CARLA-FRAME-004 findings, templates prove them."""
+def test_steady_frames_at_elapsed_0_are_taken_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Clean frames that all say elapsed 0: past the first 100 CARLA-FRAME-004 findings, they are not walked."""
     n = 600
     changes = {f"time{i}": (DELTA if i < n - 1 else -1.0, 0.0) for i in range(n)}
-    count = _BulkCount(monkeypatch)
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
     report = _same_json(_log(n, **changes), V)
     assert report.capped == {"CARLA-FRAME-004": n - 1}
-    assert count.frames > n - 200
+    per_frame = report.stats["packets"] // n
+    assert calls.calls - report.stats["packets"] < 200 * per_frame  # the slow path walks every packet once
+
+
+@pytest.mark.parametrize("body", ["dead-position", "handbrake", "light-state"])
+def test_frames_alike_where_judged_are_walked_in_bulk(monkeypatch: pytest.MonkeyPatch, body: str) -> None:
+    """hostile.py's carla-moving-frames: frames timed as CARLA writes them, each with the same finding, their
+    bytes different from frame to frame where no rule reads them: walked until their rules have their stored
+    findings, then taken in bulk, with every finding counted."""
+    n = 3_000
+    data = frames_log([(body, ["on"], n)])
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
+    report = _both(data)
+    assert calls.calls - report.stats["packets"] < 3 * 400
+    rule = {"dead-position": "CARLA-ACTOR-001", "handbrake": "CARLA-VALUE-001", "light-state": "CARLA-ENUM-002"}[body]
+    assert report.capped == {rule: n, "CARLA-FRAME-011": n}
+
+
+@pytest.mark.parametrize("body", ["handbrake-turns", "dead-turns"])
+def test_a_run_of_frames_alike_stops_where_a_judged_byte_changes(body: str) -> None:
+    """Frames whose handbrake flag (0, 1, 2 in turn) or actor (alive but every fifth frame) changes: a run
+    stops at the first frame whose judged bytes differ, and the findings are counted as the walk counts them."""
+    n = 3_000
+    report = _both(frames_log([(body, ["on"], n)]))
+    rule, broken = {"handbrake-turns": ("CARLA-VALUE-001", n // 3), "dead-turns": ("CARLA-ACTOR-001", n // 5)}[body]
+    assert report.verdicts["spec"].rules[rule] == broken

@@ -16,7 +16,7 @@ import os
 import struct
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from heapq import merge
 from itertools import compress, islice, repeat
@@ -223,6 +223,8 @@ class _Walk:
         self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
         self.bulk_wait = 0  # frame boundaries to pass before trying again
+        self.repeat_fails = 0  # frame boundaries in a row where no template made frames alike (_judged_alike)
+        self.repeat_wait = 0  # frame boundaries to pass before trying again
         #: the timing findings of the frames the last bulk step proved (``_counted_timing``), to be counted
         self.timing_found: dict[str, int] | None = None
 
@@ -1025,9 +1027,11 @@ def _repeat(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> None:
     sink.count_again(added, k)
 
 
-#: Frames of a run of repeated frames (`_repeat_frames`) compared from the reader's window at a time, and the
+#: Frames of a run of repeated frames (`_repeat_frames`) compared from the reader's window at a time (and at
+#: most REPEAT_FRAME_BYTES of them: each block is read as one integer, with its frames' timing), and the
 #: largest frame such a run is made of.
-REPEAT_FRAME_BLOCK = 4096
+REPEAT_FRAME_BLOCK = 1024
+REPEAT_FRAME_BYTES = 1 << 16
 REPEAT_FRAME_MAX = 1 << 16
 
 
@@ -1083,14 +1087,15 @@ def _counted_faults(sink: FindingSink, faults: dict[str, list[bool]], k: int) ->
 
 def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     """At a frame boundary where no template proved the next frame (a frame with findings: hostile.py's
-    carla-steered and carla-elapsed cases): if the next frame has the bytes of the one just walked but for its
-    FrameStart's timing, walk it, and if that left the walk's state as it was and every rule its packets after
-    the FrameStart broke already has its stored findings, account in bulk for the frames after it that have
-    its bytes too: the counters moved as many times, the same rules counted as many times, and each frame's
-    timing judged against the frame before by ``_timing_faults`` (where it breaks a rule that still stores
-    its findings, the run stops before that frame, which is walked). Same bytes from the same state give the
-    same findings; only their places differ, and those are not stored any more. Returns whether a frame was
-    walked here."""
+    carla-steered, carla-elapsed and carla-moving cases): if the next frame has the bytes of the one just
+    walked but for its FrameStart's timing, or, of one shape (a template's, ``_judged_alike``), the bytes a
+    rule reads, walk it, and if that left the walk's state as it was and every rule its packets after the
+    FrameStart broke already has its stored findings, account in bulk for the frames after it that have its
+    bytes there too: the counters moved as many times, the same rules counted as many times, and each
+    frame's timing judged against the frame before by ``_timing_faults`` (where it breaks a rule that still
+    stores its findings, the run stops before that frame, which is walked). The same bytes where rules read
+    from the same state give the same findings; only their places differ, and those are not stored any more.
+    Returns whether a frame was walked here."""
     prev = walk.prev_start
     start = reader.tell()
     if prev is None or walk.last_frame_end != start:
@@ -1101,8 +1106,16 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
             reader.size is not None and start + size > reader.size):
         return False  # the frame just walked is out of the buffer, or the next one would end past the file
     view = memoryview(buf)
-    if view[i:i + 5] != view[i - size:i - size + 5] or view[i + 29:i + size] != view[i - size + 29:i]:
-        return False
+    if view[i:i + 5] != view[i - size:i - size + 5] or view[i + size - 5:i + size] != view[i - 5:i]:
+        return False  # the next frame does not begin and end, at the same size, as the one walked
+    alike = view[i + 29:i + size] != view[i - size + 29:i]  # not the same bytes: the same where judged?
+    if alike:
+        found = _judged_alike(walk, reader, size)
+        if found is None:
+            return False
+        mask = found
+    else:
+        mask = _all_but_timing(size)
     unit = bytes(view[i:i + size])
     sink = walk.sink
     state = _frame_state(walk)
@@ -1119,7 +1132,9 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     added = sink.counted_since(counts)
     if not sink.only_counted(added[sink.profile]):
         return True  # the next frame's findings would still be stored, with their places
-    k = _skip_repeated_frames(walk, reader, unit)
+    if alike and not any(added.values()):
+        return True  # clean frames of a template's shape: the templates prove them (bulk_frames)
+    k = _skip_repeated_frames(walk, reader, unit, mask)
     if k:
         walk.frames += k * (walk.frames - frames)
         walk.packets += k * (walk.packets - packets)
@@ -1130,32 +1145,66 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     return True
 
 
-def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) -> int:
-    """Step past the frames right after the last one walked that have the bytes of ``unit`` (that frame) but
-    for their FrameStart's timing, counting the timing findings each makes (``_timing_faults``) as far as
-    they only count (``_counted_prefix``); the walk's timing moves to the last one's. Returns how many."""
+@lru_cache(maxsize=64)
+def _all_but_timing(size: int) -> bytes:
+    """The mask (0xFF: to be equal) of every byte of a frame of ``size`` bytes but its FrameStart's timing."""
+    return b"\xff" * 5 + bytes(24) + b"\xff" * (size - 29)
+
+
+def _judged_alike(walk: _Walk, reader: dec.PacketReader, size: int) -> bytes | None:
+    """The next frame, of ``size`` bytes, differs from the one just walked (which ends at ``reader.tell()``)
+    outside its FrameStart's timing: where a template can be made of it (``build_template``, whether or not
+    it lacks packets of every frame), of that size, and the two frames have the same bytes where a rule
+    reads them (``FrameTemplate.judged_mask``; the rest are locations, speeds, times), that mask; else None.
+    After it fails, it waits a few frame boundaries before trying again (at most ``MAX_BATCH``), so a log it
+    cannot help costs it little."""
+    if walk.repeat_wait:
+        walk.repeat_wait -= 1
+        return None
+    room = None if reader.size is None else reader.size - reader.tell()
+    t = build_template(reader.window, room, walk.v, walk.order, walk.required, reader.max_packet_size, lacking=True)
+    if t is not None and t.size == size:
+        buf, i = reader.window(size)  # the two frames are still in it (build_template read no further)
+        mask = t.judged_mask()
+        m = int.from_bytes(mask, "little")
+        if i >= size and int.from_bytes(buf[i:i + size], "little") & m == int.from_bytes(buf[i - size:i], "little") & m:
+            walk.repeat_fails = 0
+            return mask
+    walk.repeat_fails += 1
+    walk.repeat_wait = min(1 << (walk.repeat_fails - 1), MAX_BATCH) - 1
+    return None
+
+
+def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes, mask: bytes) -> int:
+    """Step past the frames right after the last one walked that have the bytes of ``unit`` (that frame) where
+    ``mask`` has 0xFF (never in the FrameStart's timing), counting the timing findings each makes
+    (``_timing_faults``) as far as they only count (``_counted_prefix``); the walk's timing moves to the last
+    one's. The frames are compared a block at a time as one integer each. Returns how many."""
     size = len(unit)
-    head, tail = unit[:5], memoryview(unit)[29:]
     timing = _repeat_timing(size)
     sink = walk.sink
+    masked = bytes(map(and_, unit, mask))
+    patterns: dict[int, tuple[int, int]] = {}  # frames -> the mask and the masked unit, repeated
     count = 0
     prev = walk.prev_start
     assert prev is not None  # a repeat follows the frame it repeats, which set the walk's timing
-    block = 16  # frames compared at once, doubled up to REPEAT_FRAME_BLOCK while the run goes on
+    block = 16  # frames compared at once, doubled up to REPEAT_FRAME_BLOCK (or BYTES) while the run goes on
+    top = max(1, min(REPEAT_FRAME_BLOCK, REPEAT_FRAME_BYTES // size))
     while True:
         most = block if reader.size is None else min(block, (reader.size - reader.tell()) // size)
         if most <= 0:
             break
         buf, i = reader.window(most * size)
-        view = memoryview(buf)
         have = min(most, (len(buf) - i) // size)
-        n = 0
-        for q in range(i, i + have * size, size):
-            if view[q:q + 5] != head or view[q + 29:q + size] != tail:
-                break
-            n += 1
+        if have <= 0:
+            break
+        pattern = patterns.get(have)
+        if pattern is None:
+            pattern = patterns[have] = (int.from_bytes(mask * have, "little"), int.from_bytes(masked * have, "little"))
+        differ = (int.from_bytes(buf[i:i + have * size], "little") & pattern[0]) ^ pattern[1]
+        n = have if not differ else ((differ & -differ).bit_length() - 1) // 8 // size  # the first that differs
         if n:
-            ids, durations, elapsed = zip(*timing(view[i:i + n * size]))
+            ids, durations, elapsed = zip(*timing(buf[i:i + n * size]))
             cut, found = _counted_prefix(sink, _timing_faults(prev, ids, durations, elapsed), n)
             if cut:
                 for rule, times in found.items():
@@ -1166,7 +1215,7 @@ def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) ->
             n = cut
         if n < most:
             break
-        block = min(2 * block, REPEAT_FRAME_BLOCK)
+        block = min(2 * block, top)
     if count:
         walk.prev_start = prev
         walk.last_frame_end = reader.tell()
@@ -1175,7 +1224,7 @@ def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) ->
 
 
 @lru_cache(maxsize=64)
-def _repeat_timing(size: int) -> Callable[[memoryview], Iterable[tuple[int, float, float]]]:
+def _repeat_timing(size: int) -> Callable[[bytes], Iterator[tuple[Any, ...]]]:
     """Reads the FrameStart id, durationThis and elapsed of each of frames of ``size`` bytes in a row."""
     return struct.Struct(f"<5xQdd{size - 29}x").iter_unpack
 

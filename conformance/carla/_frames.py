@@ -9,7 +9,9 @@ timing, and only the record fields a rule judges (actor ids, flags, enums). The
 same format repeated reads ``k`` frames at once. Frames match when those
 structural fields equal the template's, and are clean when, besides, every actor
 id is alive (one ``issuperset``), every flag is 0 or 1 and every enum in range
-(``max`` over the fields), and the frame ids and ``elapsed`` times follow on.
+(``max`` over the fields), and the frame ids and ``elapsed`` times follow on (or,
+where the caller passes its own judge of the timing, ``Follow``, as that judges:
+the checker's counts the timing findings of frames once those rules only count).
 
 A template is made only of a frame that the packet-by-packet walk would find
 nothing in as far as its shape goes: FrameStart first, FrameEnd last, the packets
@@ -30,6 +32,11 @@ ids, sizes and counts and the actor ids are, and flag and enum bytes in range
 (integer carry arithmetic, a lane per byte); only their FrameStart fields are read
 with ``struct``. Every frame it proves, the template's reading proves too (the tests
 hold the two to each other).
+
+A template also says which bytes of a frame of its shape any rule reads
+(``FrameTemplate.judged_mask``): the checker takes a run of frames with findings
+that are equal there, whatever their locations, speeds and times, as repeats of
+the one it walked.
 """
 
 from __future__ import annotations
@@ -163,6 +170,16 @@ class FrameTemplate:
         return _Batch(struct.Struct("<" + self._format * k).unpack_from, shape_get, expected * k,
                       _getter(over(ids)), _getter(over(flags)),
                       tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None))
+
+    def judged_mask(self) -> bytes:
+        """One frame of this shape's bytes, 0xFF where a rule reads them (the packets' ids, sizes and
+        counts, the actor ids, the flag and enum bytes) and 0 elsewhere (the FrameStart's timing, and
+        record fields no rule judges: locations, speeds, times). Two frames of this shape whose bytes
+        are equal under it make the same findings from the same walk state, but for their timing."""
+        mask = bytearray(_mask(self.size, self._equal))
+        for at, _ in self._lanes:
+            mask[at] = 0xFF
+        return bytes(mask)
 
     def actor_ids(self, buf: bytes, i: int) -> tuple[int, ...]:
         """The actor ids the frame of this shape at ``buf[i:]`` holds."""
