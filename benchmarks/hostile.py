@@ -141,6 +141,17 @@ def carla_moving_frames(f: BinaryIO, count: int) -> None:
                   + _POSITION.pack(6, 30, 1, 7, float(i), 2.0, 0.0, 0.0, 0.0, 0.0) + _FRAME_END)
 
 
+def carla_distinct_actor_frames(f: BinaryIO, count: int) -> None:
+    """``count`` frames (69 bytes each), timed as CARLA writes them, each holding one Position record of a
+    new actor never added: every frame breaks the same rules, and their judged bytes (the actor ids) all
+    differ."""
+    times = [0.0]
+    for _ in range(count - 1):
+        times.append(times[-1] + 0.05)
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, times[i], 0.05 if i + 1 < count else -1.0)
+                  + _POSITION.pack(6, 30, 1, 1000 + i, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0) + _FRAME_END)
+
+
 def carla_moving_elapsed_frames(f: BinaryIO, count: int) -> None:
     """As ``carla_moving_frames``, the actor added in the first frame (so that its Position records are
     clean) and every frame at elapsed 0: a timing finding in every frame but the first, and no two frames
@@ -508,6 +519,8 @@ CASES: tuple[Case, ...] = (
          what="900,000 empty frames, every other one at elapsed 0 (a finding in every other frame)"),
     Case("carla-moving-frames", "carla", carla_moving_frames, 450_000, "frames",
          what="450,000 frames of one Position record of an actor never added, its location moving"),
+    Case("carla-distinct-actor-frames", "carla", carla_distinct_actor_frames, 450_000, "frames",
+         what="450,000 frames of one Position record each, of a new actor never added in every frame"),
     Case("carla-moving-elapsed-frames", "carla", carla_moving_elapsed_frames, 450_000, "frames",
          what="450,000 frames of one Position record of an actor alive, its location moving, all at elapsed 0"),
     Case("carla-empty-frames", "carla", carla_empty_frames, 900_000, "frames",

@@ -33,8 +33,9 @@ def _start(frame_id: int, duration: float, elapsed: float) -> bytes:
 #: frame to frame; then bodies whose bytes differ from frame to frame only where no rule reads them (a
 #: location, a steering, a time) and break a rule each: a Position of actor 99 (never added: CARLA-ACTOR-001),
 #: an AnimVehicle whose handbrake flag is 2 (CARLA-VALUE-001), a traffic light State of state 9 (an enum out
-#: of range); and bodies whose judged bytes change too (a handbrake 0, 1, 2 in turn; an actor alive or not in
-#: turn), so that a run of frames alike stops
+#: of range); bodies whose judged bytes change while the rules answer the same (a new actor never added in
+#: each frame, a handbrake flag of 2 to 255); and bodies whose answers change (a handbrake 0, 1, 1, 2, 2, 2 in turn; an
+#: actor alive or not in turn), so that a run of frames alike stops
 BODIES = {
     "empty": lambda i: b"",
     "wheels": lambda i: _packet(21, struct.pack("<HII", 1, 7, 2**32 - 1)),
@@ -42,7 +43,12 @@ BODIES = {
     "dead-position": lambda i: _packet(6, struct.pack("<HI6f", 1, 99, float(i), 0, 0, 0, 0, 0)),
     "handbrake": lambda i: _packet(8, struct.pack("<HIfffBi", 1, 7, 0.01 * i, 0.5, 0.0, 2, 3)),
     "light-state": lambda i: _packet(7, struct.pack("<HIBfB", 1, 7, 0, 0.5 * i, 9)),
-    "handbrake-turns": lambda i: _packet(8, struct.pack("<HIfffBi", 1, 7, 0.01 * i, 0.5, 0.0, i % 3, 3)),
+    # judged bytes that differ in every frame while the rules answer the same: a new actor never added, a
+    # handbrake flag from 2 to 255
+    "new-dead": lambda i: _packet(6, struct.pack("<HI6f", 1, 1000 + i, 0, 0, 0, 0, 0, 0)),
+    "handbrakes": lambda i: _packet(8, struct.pack("<HIfffBi", 1, 7, 0.5, 0.5, 0.0, 2 + i % 254, 3)),
+    "handbrake-turns": lambda i: _packet(8, struct.pack("<HIfffBi", 1, 7, 0.01 * i, 0.5, 0.0, (0, 1, 1, 2, 2, 2)[i % 6],
+                                                          3)),
     "dead-turns": lambda i: _packet(6, struct.pack("<HI6f", 1, 7 if i % 5 else 99, float(i), 0, 0, 0, 0, 0)),
 }
 
@@ -180,25 +186,28 @@ def test_steady_frames_at_elapsed_0_are_taken_in_bulk(monkeypatch: pytest.Monkey
     assert calls.calls - report.stats["packets"] < 200 * per_frame  # the slow path walks every packet once
 
 
-@pytest.mark.parametrize("body", ["dead-position", "handbrake", "light-state"])
+@pytest.mark.parametrize("body", ["dead-position", "handbrake", "light-state", "new-dead", "handbrakes"])
 def test_frames_alike_where_judged_are_walked_in_bulk(monkeypatch: pytest.MonkeyPatch, body: str) -> None:
-    """hostile.py's carla-moving-frames: frames timed as CARLA writes them, each with the same finding, their
-    bytes different from frame to frame where no rule reads them: walked until their rules have their stored
-    findings, then taken in bulk, with every finding counted."""
+    """hostile.py's carla-moving-frames and carla-distinct-actor-frames: frames timed as CARLA writes them,
+    each with the same finding, their bytes different from frame to frame where no rule reads them or where
+    the rules answer the same (another actor not alive, another flag above 1): walked until their rules have
+    their stored findings, then taken in bulk, with every finding counted."""
     n = 3_000
     data = frames_log([(body, ["on"], n)])
     calls = _Counting(monkeypatch, carla_check._Walk, "packet")
     report = _both(data)
     assert calls.calls - report.stats["packets"] < 3 * 400
-    rule = {"dead-position": "CARLA-ACTOR-001", "handbrake": "CARLA-VALUE-001", "light-state": "CARLA-ENUM-002"}[body]
+    rule = {"dead-position": "CARLA-ACTOR-001", "handbrake": "CARLA-VALUE-001", "light-state": "CARLA-ENUM-002",
+            "new-dead": "CARLA-ACTOR-001", "handbrakes": "CARLA-VALUE-001"}[body]
     assert report.capped == {rule: n, "CARLA-FRAME-011": n}
 
 
 @pytest.mark.parametrize("body", ["handbrake-turns", "dead-turns"])
 def test_a_run_of_frames_alike_stops_where_a_judged_byte_changes(body: str) -> None:
-    """Frames whose handbrake flag (0, 1, 2 in turn) or actor (alive but every fifth frame) changes: a run
-    stops at the first frame whose judged bytes differ, and the findings are counted as the walk counts them."""
+    """Frames whose handbrake flag (0, 1, 1, 2, 2, 2 in turn) or actor (alive but every fifth frame) changes: a
+    run stops at the first frame the rules answer otherwise, and the findings are counted as the walk counts
+    them."""
     n = 3_000
     report = _both(frames_log([(body, ["on"], n)]))
-    rule, broken = {"handbrake-turns": ("CARLA-VALUE-001", n // 3), "dead-turns": ("CARLA-ACTOR-001", n // 5)}[body]
+    rule, broken = {"handbrake-turns": ("CARLA-VALUE-001", n // 2), "dead-turns": ("CARLA-ACTOR-001", n // 5)}[body]
     assert report.verdicts["spec"].rules[rule] == broken

@@ -1088,14 +1088,14 @@ def _counted_faults(sink: FindingSink, faults: dict[str, list[bool]], k: int) ->
 def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     """At a frame boundary where no template proved the next frame (a frame with findings: hostile.py's
     carla-steered, carla-elapsed and carla-moving cases): if the next frame has the bytes of the one just
-    walked but for its FrameStart's timing, or, of one shape (a template's, ``_judged_alike``), the bytes a
-    rule reads, walk it, and if that left the walk's state as it was and every rule its packets after the
-    FrameStart broke already has its stored findings, account in bulk for the frames after it that have its
-    bytes there too: the counters moved as many times, the same rules counted as many times, and each
-    frame's timing judged against the frame before by ``_timing_faults`` (where it breaks a rule that still
-    stores its findings, the run stops before that frame, which is walked). The same bytes where rules read
-    from the same state give the same findings; only their places differ, and those are not stored any more.
-    Returns whether a frame was walked here."""
+    walked but for its FrameStart's timing, or it is of one shape with it (a template's) and the rules find
+    the same in its judged fields (``_judged_alike``), walk it, and if that left the walk's state as it was
+    and every rule its packets after the FrameStart broke already has its stored findings, account in bulk
+    for the frames after it that are the same to it in that way: the counters moved as many times, the same
+    rules counted as many times, and each frame's timing judged against the frame before by
+    ``_timing_faults`` (where it breaks a rule that still stores its findings, the run stops before that
+    frame, which is walked). Frames the rules read alike from the same state give the same findings; only
+    their places differ, and those are not stored any more. Returns whether a frame was walked here."""
     prev = walk.prev_start
     start = reader.tell()
     if prev is None or walk.last_frame_end != start:
@@ -1108,14 +1108,11 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     view = memoryview(buf)
     if view[i:i + 5] != view[i - size:i - size + 5] or view[i + size - 5:i + size] != view[i - 5:i]:
         return False  # the next frame does not begin and end, at the same size, as the one walked
-    alike = view[i + 29:i + size] != view[i - size + 29:i]  # not the same bytes: the same where judged?
-    if alike:
-        found = _judged_alike(walk, reader, size)
-        if found is None:
+    template = None  # frames of its shape whose judged fields the rules read alike (not the same bytes)
+    if view[i + 29:i + size] != view[i - size + 29:i]:
+        template = _judged_alike(walk, reader, size)
+        if template is None:
             return False
-        mask = found
-    else:
-        mask = _all_but_timing(size)
     unit = bytes(view[i:i + size])
     sink = walk.sink
     state = _frame_state(walk)
@@ -1132,9 +1129,12 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     added = sink.counted_since(counts)
     if not sink.only_counted(added[sink.profile]):
         return True  # the next frame's findings would still be stored, with their places
-    if alike and not any(added.values()):
+    if template is None:
+        k = _skip_repeated_frames(walk, reader, unit)
+    elif any(added.values()):
+        k = _skip_alike_frames(walk, reader, unit, template)
+    else:
         return True  # clean frames of a template's shape: the templates prove them (bulk_frames)
-    k = _skip_repeated_frames(walk, reader, unit, mask)
     if k:
         walk.frames += k * (walk.frames - frames)
         walk.packets += k * (walk.packets - packets)
@@ -1145,49 +1145,43 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     return True
 
 
-@lru_cache(maxsize=64)
-def _all_but_timing(size: int) -> bytes:
-    """The mask (0xFF: to be equal) of every byte of a frame of ``size`` bytes but its FrameStart's timing."""
-    return b"\xff" * 5 + bytes(24) + b"\xff" * (size - 29)
-
-
-def _judged_alike(walk: _Walk, reader: dec.PacketReader, size: int) -> bytes | None:
+def _judged_alike(walk: _Walk, reader: dec.PacketReader, size: int) -> FrameTemplate | None:
     """The next frame, of ``size`` bytes, differs from the one just walked (which ends at ``reader.tell()``)
     outside its FrameStart's timing: where a template can be made of it (``build_template``, whether or not
-    it lacks packets of every frame), of that size, and the two frames have the same bytes where a rule
-    reads them (``FrameTemplate.judged_mask``; the rest are locations, speeds, times), that mask; else None.
-    After it fails, it waits a few frame boundaries before trying again (at most ``MAX_BATCH``), so a log it
-    cannot help costs it little."""
+    it lacks packets of every frame), of that size, and the one walked has its shape and the same answers in
+    its judged fields (``FrameTemplate.breaks``: the rest are locations, speeds, times), that template; else
+    None. After it fails, it waits a few frame boundaries before trying again (at most ``MAX_BATCH``), so a
+    log it cannot help costs it little."""
     if walk.repeat_wait:
         walk.repeat_wait -= 1
         return None
     room = None if reader.size is None else reader.size - reader.tell()
+    if room is not None and room < 2 * size:
+        return None  # no frame would follow the next one to be taken in bulk (a short log, a log's end)
     t = build_template(reader.window, room, walk.v, walk.order, walk.required, reader.max_packet_size, lacking=True)
     if t is not None and t.size == size:
         buf, i = reader.window(size)  # the two frames are still in it (build_template read no further)
-        mask = t.judged_mask()
-        m = int.from_bytes(mask, "little")
-        if i >= size and int.from_bytes(buf[i:i + size], "little") & m == int.from_bytes(buf[i - size:i], "little") & m:
-            walk.repeat_fails = 0
-            return mask
+        if i >= size:
+            walked, following = t.breaks(buf, i - size, 1, walk.alive), t.breaks(buf, i, 1, walk.alive)
+            if walked is not None and following is not None and walked[0] == following[0]:
+                walk.repeat_fails = 0
+                return t
     walk.repeat_fails += 1
     walk.repeat_wait = min(1 << (walk.repeat_fails - 1), MAX_BATCH) - 1
     return None
 
 
-def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes, mask: bytes) -> int:
-    """Step past the frames right after the last one walked that have the bytes of ``unit`` (that frame) where
-    ``mask`` has 0xFF (never in the FrameStart's timing), counting the timing findings each makes
-    (``_timing_faults``) as far as they only count (``_counted_prefix``); the walk's timing moves to the last
-    one's. The frames are compared a block at a time as one integer each. Returns how many."""
+def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) -> int:
+    """Step past the frames right after the last one walked that have the bytes of ``unit`` (that frame) but
+    for their FrameStart's timing, counting the timing findings each makes (``_timing_faults``) as far as
+    they only count (``_counted_prefix``); the walk's timing moves to the last one's. The frames are compared
+    a block at a time as one integer. Returns how many."""
     size = len(unit)
     timing = _repeat_timing(size)
-    sink = walk.sink
+    mask = _all_but_timing(size)
     masked = bytes(map(and_, unit, mask))
     patterns: dict[int, tuple[int, int]] = {}  # frames -> the mask and the masked unit, repeated
     count = 0
-    prev = walk.prev_start
-    assert prev is not None  # a repeat follows the frame it repeats, which set the walk's timing
     block = 16  # frames compared at once, doubled up to REPEAT_FRAME_BLOCK (or BYTES) while the run goes on
     top = max(1, min(REPEAT_FRAME_BLOCK, REPEAT_FRAME_BYTES // size))
     while True:
@@ -1205,22 +1199,77 @@ def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes, ma
         n = have if not differ else ((differ & -differ).bit_length() - 1) // 8 // size  # the first that differs
         if n:
             ids, durations, elapsed = zip(*timing(buf[i:i + n * size]))
-            cut, found = _counted_prefix(sink, _timing_faults(prev, ids, durations, elapsed), n)
-            if cut:
-                for rule, times in found.items():
-                    sink.count(rule, times)
-                prev = (ids[cut - 1], durations[cut - 1], elapsed[cut - 1], reader.tell() + (cut - 1) * size + 5)
-                reader.advance(cut * size)
-                count += cut
-            n = cut
+            n = _count_timing(walk, reader, ids, durations, elapsed, size)
+            count += n
         if n < most:
             break
         block = min(2 * block, top)
-    if count:
-        walk.prev_start = prev
-        walk.last_frame_end = reader.tell()
-        walk.last_complete_frame_id = prev[0]
     return count
+
+
+def _skip_alike_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes, t: FrameTemplate) -> int:
+    """Step past the frames right after the last one walked (``unit``) that have its shape (``t``'s) and the
+    same answers in their judged fields (``FrameTemplate.breaks``), counting their timing findings as
+    ``_skip_repeated_frames`` does: read ``k`` frames at a time by the template, ``k`` the most of
+    ``ALIKE_BATCHES`` that fit (in frames, bytes and fields), and fewer after a batch that does not hold.
+    Returns how many."""
+    size, fields = t.size, t.fields
+    batches = [k for k in ALIKE_BATCHES if k == 1 or (k * size <= REPEAT_FRAME_BYTES and k * fields <= ALIKE_FIELDS)]
+    patterns: dict[int, tuple[tuple[bool, ...], ...]] = {}  # frames -> the walked frame's answers, repeated
+    alive = walk.alive
+    count = 0
+    while batches:
+        left = None if reader.size is None else (reader.size - reader.tell()) // size
+        buf, i = reader.window(batches[0] * size)
+        fit = (len(buf) - i) // size if left is None else min(left, (len(buf) - i) // size)
+        k = next((b for b in batches if b <= fit), 0)
+        if not k:
+            break
+        got = t.breaks(buf, i, k, alive)
+        pattern = patterns.get(k)
+        if pattern is None:
+            walked = t.breaks(unit * k, 0, k, alive)
+            assert walked is not None  # the walked frame has the template's shape (_judged_alike)
+            pattern = patterns[k] = walked[0]
+        if got is None or got[0] != pattern:
+            batches = [b for b in batches if b < k]  # a frame among these differs: fewer at a time up to it
+            continue
+        values = got[1]
+        n = _count_timing(walk, reader, values[2::fields], values[3::fields], values[4::fields], size)
+        count += n
+        if n < k:
+            break
+    return count
+
+
+def _count_timing(walk: _Walk, reader: dec.PacketReader, ids: tuple[int, ...], durations: tuple[float, ...],
+                  elapsed: tuple[float, ...], size: int) -> int:
+    """For frames of ``size`` bytes at ``reader.tell()`` whose FrameStarts hold ``ids``, ``durations`` and
+    ``elapsed``: the most from the first on whose timing findings only count (``_counted_prefix``), counted
+    and stepped past, the walk's timing moved to the last one's. Returns how many."""
+    prev = walk.prev_start
+    assert prev is not None  # a repeat follows the frame it repeats, which set the walk's timing
+    cut, found = _counted_prefix(walk.sink, _timing_faults(prev, ids, durations, elapsed), len(ids))
+    if cut:
+        for rule, times in found.items():
+            walk.sink.count(rule, times)
+        walk.prev_start = (ids[cut - 1], durations[cut - 1], elapsed[cut - 1], reader.tell() + (cut - 1) * size + 5)
+        reader.advance(cut * size)
+        walk.last_frame_end = reader.tell()
+        walk.last_complete_frame_id = ids[cut - 1]
+    return cut
+
+
+@lru_cache(maxsize=64)
+def _all_but_timing(size: int) -> bytes:
+    """The mask (0xFF: to be equal) of every byte of a frame of ``size`` bytes but its FrameStart's timing."""
+    return b"\xff" * 5 + bytes(24) + b"\xff" * (size - 29)
+
+
+#: Frames of one template's shape read at once by ``_skip_alike_frames`` (the most that fit), and the most
+#: fields such a reading makes.
+ALIKE_BATCHES = (64, 16, 4, 1)
+ALIKE_FIELDS = 1 << 12
 
 
 @lru_cache(maxsize=64)

@@ -33,10 +33,10 @@ ids, sizes and counts and the actor ids are, and flag and enum bytes in range
 with ``struct``. Every frame it proves, the template's reading proves too (the tests
 hold the two to each other).
 
-A template also says which bytes of a frame of its shape any rule reads
-(``FrameTemplate.judged_mask``): the checker takes a run of frames with findings
-that are equal there, whatever their locations, speeds and times, as repeats of
-the one it walked.
+A template also reads, of frames of its shape that are not clean, what the rules
+ask of each judged field (``FrameTemplate.breaks``): the checker takes a run of
+frames with findings that agree there with one it walked, whatever their
+locations, speeds and times, as repeats of it.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain, repeat
-from operator import add, itemgetter
+from operator import add, ge, gt, itemgetter
 from typing import Any
 
 from recspec.reference import carla as dec
@@ -171,16 +171,6 @@ class FrameTemplate:
                       _getter(over(ids)), _getter(over(flags)),
                       tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None))
 
-    def judged_mask(self) -> bytes:
-        """One frame of this shape's bytes, 0xFF where a rule reads them (the packets' ids, sizes and
-        counts, the actor ids, the flag and enum bytes) and 0 elsewhere (the FrameStart's timing, and
-        record fields no rule judges: locations, speeds, times). Two frames of this shape whose bytes
-        are equal under it make the same findings from the same walk state, but for their timing."""
-        mask = bytearray(_mask(self.size, self._equal))
-        for at, _ in self._lanes:
-            mask[at] = 0xFF
-        return bytes(mask)
-
     def actor_ids(self, buf: bytes, i: int) -> tuple[int, ...]:
         """The actor ids the frame of this shape at ``buf[i:]`` holds."""
         b = self.batch(1)
@@ -204,6 +194,24 @@ class FrameTemplate:
             if max(get(t)) >= size:
                 return None
         return (follow or follow_on)(prev, t, len(self._roles), k)
+
+
+    def breaks(self, buf: bytes, i: int, k: int, alive: set[int]
+               ) -> tuple[tuple[tuple[bool, ...], ...], tuple[Any, ...]] | None:
+        """Of the ``k`` frames at ``buf[i:]``, if they have this shape (else None): per judged field, in the
+        order this shape's reading of ``k`` frames gives them, what the rules ask of its value (whether an
+        actor id is in ``alive``, a flag above 1, an enum at or past its number of values), and the frames'
+        fields (each one's id, durationThis and elapsed every ``fields`` from index 2). Two runs of frames
+        of this shape from one walk state make the same findings, but for their timing and places, when
+        these answers agree."""
+        b = self._batches.get(k) or self.batch(k)
+        t = b.unpack(buf, i)
+        if b.shape(t) != b.expected:
+            return None
+        out = [tuple(map(alive.__contains__, b.ids(t))) if b.ids is not None else (),
+               tuple(map(gt, b.flags(t), repeat(1))) if b.flags is not None else ()]
+        out += [tuple(map(ge, get(t), repeat(size))) for get, size in b.enums]
+        return tuple(out), t
 
 
 def follow_on(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
