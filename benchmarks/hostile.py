@@ -152,6 +152,18 @@ def carla_distinct_actor_frames(f: BinaryIO, count: int) -> None:
                   + _POSITION.pack(6, 30, 1, 1000 + i, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0) + _FRAME_END)
 
 
+def carla_two_shape_frames(f: BinaryIO, count: int) -> None:
+    """``count`` frames, timed as CARLA writes them, of two shapes in turn: FrameStart and FrameEnd only (34
+    bytes), and with an empty EventDel between them (41 bytes). Each frame lacks packets of every frame, and
+    no frame has the shape of the one before it."""
+    times = [0.0]
+    for _ in range(count - 1):
+        times.append(times[-1] + 0.05)
+    empty_del = struct.pack("<BIH", 3, 2, 0)
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, times[i], 0.05 if i + 1 < count else -1.0)
+                  + (empty_del if i % 2 else b"") + _FRAME_END)
+
+
 def carla_moving_elapsed_frames(f: BinaryIO, count: int) -> None:
     """As ``carla_moving_frames``, the actor added in the first frame (so that its Position records are
     clean) and every frame at elapsed 0: a timing finding in every frame but the first, and no two frames
@@ -521,6 +533,8 @@ CASES: tuple[Case, ...] = (
          what="450,000 frames of one Position record of an actor never added, its location moving"),
     Case("carla-distinct-actor-frames", "carla", carla_distinct_actor_frames, 450_000, "frames",
          what="450,000 frames of one Position record each, of a new actor never added in every frame"),
+    Case("carla-two-shape-frames", "carla", carla_two_shape_frames, 800_000, "frames",
+         what="800,000 frames, in turn empty and holding an empty EventDel, timed as CARLA writes them"),
     Case("carla-moving-elapsed-frames", "carla", carla_moving_elapsed_frames, 450_000, "frames",
          what="450,000 frames of one Position record of an actor alive, its location moving, all at elapsed 0"),
     Case("carla-empty-frames", "carla", carla_empty_frames, 900_000, "frames",
