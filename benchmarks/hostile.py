@@ -100,6 +100,75 @@ def carla_elapsed_frames(f: BinaryIO, count: int) -> None:
     f.write(b"".join(out))
 
 
+def _carla_frames(f: BinaryIO, count: int, frame: Callable[[int], bytes]) -> None:
+    """A CARLA header, then ``frame(i)`` for ``i`` in ``range(count)``, written 4,096 frames at a time."""
+    f.write(_carla_header())
+    out = []
+    for i in range(count):
+        out.append(frame(i))
+        if len(out) >= 4096:
+            f.write(b"".join(out))
+            out.clear()
+    f.write(b"".join(out))
+
+
+def carla_alternating_frames(f: BinaryIO, count: int) -> None:
+    """``count`` empty frames (34 bytes each) whose elapsed is 0 in every other frame: each frame at 0 (but the
+    first) breaks ``elapsed[n+1] == elapsed[n] + durationThis[n]``, each frame after it keeps it, and every
+    frame's id differs."""
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, 0.0 if i % 2 == 0 else 0.05,
+                                                   0.05 if i + 1 < count else -1.0) + _FRAME_END)
+
+
+_POSITION = struct.Struct("<BIHI6f")
+
+
+def carla_moving_frames(f: BinaryIO, count: int) -> None:
+    """``count`` frames (69 bytes each), timed as CARLA writes them, each holding one Position record of an
+    actor never added whose location moves from frame to frame: every frame breaks the same rules, and no two
+    frames have the same bytes."""
+    times = [0.0]
+    for _ in range(count - 1):  # the writer's arithmetic: each elapsed the one before plus its durationThis
+        times.append(times[-1] + 0.05)
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, times[i], 0.05 if i + 1 < count else -1.0)
+                  + _POSITION.pack(6, 30, 1, 7, float(i), 2.0, 0.0, 0.0, 0.0, 0.0) + _FRAME_END)
+
+
+def carla_distinct_actor_frames(f: BinaryIO, count: int) -> None:
+    """``count`` frames (69 bytes each), timed as CARLA writes them, each holding one Position record of a
+    new actor never added: every frame breaks the same rules, and their judged bytes (the actor ids) all
+    differ."""
+    times = [0.0]
+    for _ in range(count - 1):
+        times.append(times[-1] + 0.05)
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, times[i], 0.05 if i + 1 < count else -1.0)
+                  + _POSITION.pack(6, 30, 1, 1000 + i, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0) + _FRAME_END)
+
+
+def carla_two_shape_frames(f: BinaryIO, count: int) -> None:
+    """``count`` frames, timed as CARLA writes them, of two shapes in turn: FrameStart and FrameEnd only (34
+    bytes), and with an empty EventDel between them (41 bytes). Each frame lacks packets of every frame, and
+    no frame has the shape of the one before it."""
+    times = [0.0]
+    for _ in range(count - 1):
+        times.append(times[-1] + 0.05)
+    empty_del = struct.pack("<BIH", 3, 2, 0)
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, times[i], 0.05 if i + 1 < count else -1.0)
+                  + (empty_del if i % 2 else b"") + _FRAME_END)
+
+
+def carla_moving_elapsed_frames(f: BinaryIO, count: int) -> None:
+    """As ``carla_moving_frames``, the actor added in the first frame (so that its Position records are
+    clean) and every frame at elapsed 0: a timing finding in every frame but the first, and no two frames
+    with the same bytes."""
+    record = struct.pack("<IB6fI", 7, 1, 0, 0, 0, 0, 0, 0, 0) + struct.pack("<H", 9) + b"vehicle.a" \
+        + struct.pack("<H", 0)
+    add = struct.pack("<BIH", 2, 2 + len(record), 1) + record
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, 0.0, 0.05 if i + 1 < count else -1.0)
+                  + (add if i == 0 else b"") + _POSITION.pack(6, 30, 1, 7, float(i), 2.0, 0.0, 0.0, 0.0, 0.0)
+                  + _FRAME_END)
+
+
 def carla_empty_frames(f: BinaryIO, count: int) -> None:
     """``count`` frames holding only FrameStart and FrameEnd (34 bytes each), timed as CARLA writes them."""
     f.write(_carla_header())
@@ -451,6 +520,16 @@ CASES: tuple[Case, ...] = (
          what="one frame of 1,000,000 EventParent packets, each attaching a new id to an actor never added"),
     Case("carla-elapsed-frames", "carla", carla_elapsed_frames, 900_000, "frames",
          what="900,000 empty frames all at elapsed 0 (a finding in every frame but the first)"),
+    Case("carla-alternating-frames", "carla", carla_alternating_frames, 900_000, "frames",
+         what="900,000 empty frames, every other one at elapsed 0 (a finding in every other frame)"),
+    Case("carla-moving-frames", "carla", carla_moving_frames, 450_000, "frames",
+         what="450,000 frames of one Position record of an actor never added, its location moving"),
+    Case("carla-distinct-actor-frames", "carla", carla_distinct_actor_frames, 450_000, "frames",
+         what="450,000 frames of one Position record each, of a new actor never added in every frame"),
+    Case("carla-two-shape-frames", "carla", carla_two_shape_frames, 800_000, "frames",
+         what="800,000 frames, in turn empty and holding an empty EventDel, timed as CARLA writes them"),
+    Case("carla-moving-elapsed-frames", "carla", carla_moving_elapsed_frames, 450_000, "frames",
+         what="450,000 frames of one Position record of an actor alive, its location moving, all at elapsed 0"),
     Case("carla-empty-frames", "carla", carla_empty_frames, 900_000, "frames",
          what="900,000 frames of FrameStart and FrameEnd only"),
     Case("carla-unknown-packets", "carla", carla_unknown_packets, 2_000_000, "packets",

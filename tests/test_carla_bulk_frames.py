@@ -261,19 +261,19 @@ class _ReferenceCount:
         self.runs = 0
         inner = Reference.run
 
-        def checked(ref: Any, buf: bytes, i: int, fit: int, prev: Any, alive: set[int]) -> Any:
-            n, last = out = inner(ref, buf, i, fit, prev, alive)
+        def checked(ref: Any, buf: bytes, i: int, fit: int, prev: Any, alive: set[int], follow: Any = None) -> Any:
+            n, last = out = inner(ref, buf, i, fit, prev, alive, follow)
             t = ref.template
             if last is not None:
                 assert 1 <= n <= fit
-                assert t.match(buf, i, n, prev, alive) == last
+                assert t.match(buf, i, n, prev, alive, follow) == last
                 self.frames += n
                 self.runs += 1
             else:  # the field-by-field reading proves no batch of more than n frames from here
                 assert 0 <= n <= fit
                 for k in BATCHES:
                     if n < k <= fit:
-                        assert t.match(buf, i, k, prev, alive) is None
+                        assert t.match(buf, i, k, prev, alive, follow) is None
             return out
 
         monkeypatch.setattr(Reference, "run", checked)

@@ -55,10 +55,11 @@ def _peak(case: hostile.Case, count: int) -> tuple[int, Verdict]:
 
 # the cases whose structure is a count of units (the size-limited raSkat and Matrix-SMT ones are read whole)
 SCALING = ["carla-header-zeros", "carla-empty-packets", "carla-distinct-dels", "carla-distinct-parents",
-           "carla-elapsed-frames", "carla-empty-frames", "carla-unknown-packets", "carla-steered-wheels",
-           "carla-steered-bones", "carla-steered-torque", "nanover-empty-records", "nanover-falling-times",
-           "nanover-wide-times", "nanover-header-zeros", "matrix-bare-frames", "matrix-empty-frames",
-           "matrix-empty-states", "matrix-keyed-states"]
+           "carla-elapsed-frames", "carla-alternating-frames", "carla-moving-frames", "carla-moving-elapsed-frames",
+           "carla-distinct-actor-frames", "carla-two-shape-frames", "carla-empty-frames", "carla-unknown-packets",
+           "carla-steered-wheels", "carla-steered-bones", "carla-steered-torque", "nanover-empty-records",
+           "nanover-falling-times", "nanover-wide-times", "nanover-header-zeros", "matrix-bare-frames",
+           "matrix-empty-frames", "matrix-empty-states", "matrix-keyed-states"]
 
 
 @pytest.mark.parametrize("name", SCALING)
@@ -94,7 +95,8 @@ def test_a_carla_flood_of_tiny_packets_does_not_fill_the_detection_prefix(name):
 #: The floods of units that differ, each judged or taken in runs: the CPU of four times the units is
 #: about four times the CPU (a walk that looked at the rest of its read buffer after every unit made it
 #: sixteen times: nanover-wide-times, 5,000 records 0.45 s, 20,000 records 5.7 s).
-FLOODS = ["carla-distinct-dels", "carla-distinct-parents", "carla-elapsed-frames", "nanover-empty-records",
+FLOODS = ["carla-distinct-dels", "carla-distinct-parents", "carla-elapsed-frames", "carla-alternating-frames",
+          "carla-moving-frames", "carla-moving-elapsed-frames", "carla-distinct-actor-frames", "nanover-empty-records",
           "nanover-falling-times", "nanover-wide-times", "matrix-empty-states", "matrix-keyed-states"]
 
 

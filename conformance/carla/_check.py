@@ -16,11 +16,11 @@ import os
 import struct
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache, lru_cache
 from heapq import merge
 from itertools import compress, islice, repeat
-from operator import itemgetter, ne
+from operator import add, and_, gt, itemgetter, lt, ne, not_
 from typing import Any, BinaryIO, cast
 
 from recspec._memo import BoundedMemo
@@ -41,7 +41,16 @@ from ._detect import (  # noqa: F401 - re-exported
     detect_variant,
 )
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, NOT_AN_ACTOR, enum_size
-from ._frames import BATCHES, MAX_BATCH, MAX_FIELDS, FrameTemplate, Reference, _field_offsets, build_template
+from ._frames import (
+    BATCHES,
+    MAX_BATCH,
+    MAX_FIELDS,
+    FrameTemplate,
+    Reference,
+    _field_offsets,
+    build_template,
+    follow_on,
+)
 from ._rules import RULES_BY_ID
 from ._sniff import MAGIC_FIELD, sniff
 from ._trace import CarlaTrace
@@ -241,6 +250,10 @@ class _Walk:
         self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
         self.bulk_wait = 0  # frame boundaries to pass before trying again
+        self.repeat_fails = 0  # frame boundaries in a row where no template made frames alike (_judged_alike)
+        self.repeat_wait = 0  # frame boundaries to pass before trying again
+        #: the timing findings of the frames the last bulk step proved (``_counted_timing``), to be counted
+        self.timing_found: dict[str, int] | None = None
 
     # -- helpers
     def _path(self, kind: K, extra: str = "") -> str:
@@ -529,6 +542,10 @@ class _Walk:
             t, k, last = step
             self.template = t
             self.bulk_fails = 0
+            if self.timing_found is not None:  # frames whose timing breaks rules only counted by now
+                for rule, n in self.timing_found.items():
+                    self.sink.count(rule, n)
+                self.timing_found = None
             start = reader.tell() + (k - 1) * t.size  # the last frame's
             reader.advance(k * t.size)
             done += k
@@ -563,7 +580,7 @@ class _Walk:
                 if self.reference_wait:
                     self.reference_wait -= 1
                 else:
-                    n, proved = ref.run(buf, i, fit, prev, self.alive)
+                    n, proved = ref.run(buf, i, fit, prev, self.alive, self._counted_timing)
                     if proved is not None:
                         self.reference_misses = 0
                         return t, n, proved
@@ -572,7 +589,7 @@ class _Walk:
                         self.reference_wait = min(1 << (self.reference_misses - 1), MAX_BATCH) - 1
                     fit = n  # no frame after the first n would match
             for k in BATCHES:
-                if k <= fit and (last := t.match(buf, i, k, prev, self.alive)) is not None:
+                if k <= fit and (last := t.match(buf, i, k, prev, self.alive, self._counted_timing)) is not None:
                     self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
                     return t, k, last
         if room is not None and room < 2 * (reader.tell() - prev[3] + 5):
@@ -596,10 +613,27 @@ class _Walk:
             self.templates[t.key] = t
             self.template_fields += t.fields
         buf, i = reader.window(t.size)
-        if (last := t.match(buf, i, 1, prev, self.alive)) is None:
+        if (last := t.match(buf, i, 1, prev, self.alive, self._counted_timing)) is None:
             return None
         self.proved = (t, buf[i:i + t.size])
         return t, 1, last
+
+    def _counted_timing(self, prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
+                        ) -> tuple[int, float, float] | None:
+        """The templates' judge of frames' timing (``_frames.Follow``): frames that follow on (``follow_on``),
+        and also frames whose timing breaks rules (elapsed standing still or going back, ids that skip,
+        hostile.py's carla-elapsed-frames) once every rule they break only counts: then how many times each
+        is kept in ``timing_found`` for ``bulk_frames`` to count (the frames are proved; their findings are
+        those ``frame_start`` would make, ``_timing_faults``)."""
+        last = follow_on(prev, t, n, k)
+        if last is not None:
+            return last
+        ids, durations, elapsed = t[2::n], t[3::n], t[4::n]
+        found = _counted_faults(self.sink, _timing_faults(prev, ids, durations, elapsed), k)
+        if found is None:
+            return None
+        self.timing_found = found
+        return ids[-1], durations[-1], elapsed[-1]
 
     def _refer(self, t: FrameTemplate, proved: tuple[FrameTemplate, bytes]) -> None:
         """The frame ``proved`` (a template and the bytes of a frame it proved clean field by
@@ -1022,11 +1056,12 @@ def _repeat(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> None:
     sink.count_again(added, k)
 
 
-#: Frames of a run of repeated frames (`_repeat_frames`) compared from the reader's window at a time, and the
+#: Frames of a run of repeated frames (`_repeat_frames`) compared from the reader's window at a time (and at
+#: most REPEAT_FRAME_BYTES of them: each block is read as one integer, with its frames' timing), and the
 #: largest frame such a run is made of.
-REPEAT_FRAME_BLOCK = 4096
+REPEAT_FRAME_BLOCK = 1024
+REPEAT_FRAME_BYTES = 1 << 16
 REPEAT_FRAME_MAX = 1 << 16
-_FRAME_START_AT = struct.Struct("<Qdd").unpack_from
 
 
 def _frame_state(walk: _Walk) -> tuple[Any, ...]:
@@ -1035,22 +1070,61 @@ def _frame_state(walk: _Walk) -> tuple[Any, ...]:
     return (walk.in_frame, frozenset(walk.frame_kinds), walk.last_order, frozenset(walk.alive), walk.actors_added)
 
 
-def _timing_follows(prev: tuple[int, float, float, int] | None, frame_id: int, duration: float,
-                    elapsed: float) -> bool:
-    """Whether a FrameStart of ``frame_id``, ``duration``, ``elapsed`` after the frame ``prev`` breaks none of
-    CARLA-FRAME-003, -004, -008 and -010 (frame_start() would add nothing)."""
-    return (prev is not None and frame_id == prev[0] + 1 and prev[1] >= 0.0 and prev[2] + prev[1] == elapsed
-            and math.isfinite(duration) and math.isfinite(elapsed))
+def _timing_faults(prev: tuple[int, float, float, int], ids: tuple[int, ...], durations: tuple[float, ...],
+                   elapsed: tuple[float, ...]) -> dict[str, list[bool]]:
+    """Of frames one after the other following the frame ``prev`` (id, durationThis, elapsed, offset), whose
+    FrameStarts (of 24 bytes) hold ``ids``, ``durations`` and ``elapsed``: per rule ``frame_start`` judges a
+    frame's timing by against the frame before, whether each frame breaks it, with ``frame_start``'s own
+    comparisons (C loops over the frames): CARLA-FRAME-010 (a time not finite), -003 (an id not one up), -008
+    (the frame before has a durationThis below 0) and else -004 (elapsed is not the frame before's elapsed
+    plus its durationThis)."""
+    before_ids = (prev[0], *ids[:-1])
+    before_durations = (prev[1], *durations[:-1])
+    before_elapsed = (prev[2], *elapsed[:-1])
+    negative = list(map(lt, before_durations, repeat(0)))
+    return {
+        "CARLA-FRAME-010": list(map(not_, map(and_, map(math.isfinite, durations), map(math.isfinite, elapsed)))),
+        "CARLA-FRAME-003": list(map(ne, ids, map(add, before_ids, repeat(1)))),
+        "CARLA-FRAME-008": negative,
+        # a mismatch where durationThis is not below 0 (True > False)
+        "CARLA-FRAME-004": list(map(gt, map(ne, map(add, before_elapsed, before_durations), elapsed), negative)),
+    }
+
+
+def _counted_prefix(sink: FindingSink, faults: dict[str, list[bool]], k: int) -> tuple[int, dict[str, int]]:
+    """Of ``k`` frames that break the rules ``faults`` says (``_timing_faults``): how many from the first on
+    break only rules whose findings are only counted (``FindingSink.only_counted_one``), and how many times
+    those frames break each rule."""
+    cut = k
+    for rule, marks in faults.items():
+        if not sink.only_counted_one(rule) and True in marks[:cut]:
+            cut = marks.index(True)
+    counts = {}
+    for rule, marks in faults.items():
+        n = (marks if cut == k else marks[:cut]).count(True)
+        if n:
+            counts[rule] = n
+    return cut, counts
+
+
+def _counted_faults(sink: FindingSink, faults: dict[str, list[bool]], k: int) -> dict[str, int] | None:
+    """How many times ``k`` frames break each rule of ``faults`` where every rule they break only counts,
+    else None (``_counted_prefix`` of all of them)."""
+    cut, counts = _counted_prefix(sink, faults, k)
+    return counts if cut == k else None
 
 
 def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     """At a frame boundary where no template proved the next frame (a frame with findings: hostile.py's
-    carla-steered cases): if the next frame has the bytes of the one just walked but for its FrameStart's
-    timing, walk it, and if that left the walk's state as it was and every rule it broke already has its
-    stored findings, account in bulk for the frames after it that have its bytes too and a timing that
-    follows on (none of the FrameStart rules applies): the counters moved as many times, the same rules
-    counted as many times. Same bytes from the same state give the same findings; only their places differ,
-    and those are not stored any more. Returns whether a frame was walked here."""
+    carla-steered, carla-elapsed and carla-moving cases): if the next frame has the bytes of the one just
+    walked but for its FrameStart's timing, or it is of one shape with it (a template's) and the rules find
+    the same in its judged fields (``_judged_alike``), walk it, and if that left the walk's state as it was
+    and every rule its packets after the FrameStart broke already has its stored findings, account in bulk
+    for the frames after it that are the same to it in that way: the counters moved as many times, the same
+    rules counted as many times, and each frame's timing judged against the frame before by
+    ``_timing_faults`` (where it breaks a rule that still stores its findings, the run stops before that
+    frame, which is walked). Frames the rules read alike from the same state give the same findings; only
+    their places differ, and those are not stored any more. Returns whether a frame was walked here."""
     prev = walk.prev_start
     start = reader.tell()
     if prev is None or walk.last_frame_end != start:
@@ -1061,24 +1135,35 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
             reader.size is not None and start + size > reader.size):
         return False  # the frame just walked is out of the buffer, or the next one would end past the file
     view = memoryview(buf)
-    if view[i:i + 5] != view[i - size:i - size + 5] or view[i + 29:i + size] != view[i - size + 29:i]:
-        return False
-    if not _timing_follows(prev, *_FRAME_START_AT(buf, i + 5)):
-        return False
+    if view[i:i + 5] != view[i - size:i - size + 5] or view[i + size - 5:i + size] != view[i - 5:i]:
+        return False  # the next frame does not begin and end, at the same size, as the one walked
+    template = None  # frames of its shape whose judged fields the rules read alike (not the same bytes)
+    if view[i + 29:i + size] != view[i - size + 29:i]:
+        template = _judged_alike(walk, reader, size)
+        if template is None:
+            return False
     unit = bytes(view[i:i + size])
     sink = walk.sink
-    state, counts = _frame_state(walk), sink.counts_now()
+    state = _frame_state(walk)
     frames, packets, records = walk.frames, walk.packets, walk.position_records
+    counts = None  # after the FrameStart: what the rest of the frame adds
     for raw in reader:  # the frame, packet by packet
         walk.packet(raw)
+        if counts is None:
+            counts = sink.counts_now()
         if not walk.in_frame:
             break
-    if walk.in_frame or reader.tell() != start + size or _frame_state(walk) != state:
+    if walk.in_frame or reader.tell() != start + size or _frame_state(walk) != state or counts is None:
         return True
     added = sink.counted_since(counts)
     if not sink.only_counted(added[sink.profile]):
         return True  # the next frame's findings would still be stored, with their places
-    k = _skip_repeated_frames(walk, reader, unit)
+    if template is None:
+        k = _skip_repeated_frames(walk, reader, unit)
+    elif any(added.values()):
+        k = _skip_alike_frames(walk, reader, unit, template)
+    else:
+        return True  # clean frames of a template's shape: the templates prove them (bulk_frames)
     if k:
         walk.frames += k * (walk.frames - frames)
         walk.packets += k * (walk.packets - packets)
@@ -1089,37 +1174,137 @@ def _repeat_frames(walk: _Walk, reader: dec.PacketReader) -> bool:
     return True
 
 
+def _judged_alike(walk: _Walk, reader: dec.PacketReader, size: int) -> FrameTemplate | None:
+    """The next frame, of ``size`` bytes, differs from the one just walked (which ends at ``reader.tell()``)
+    outside its FrameStart's timing: where a template can be made of it (``build_template``, whether or not
+    it lacks packets of every frame), of that size, and the one walked has its shape and the same answers in
+    its judged fields (``FrameTemplate.breaks``: the rest are locations, speeds, times), that template; else
+    None. After it fails, it waits a few frame boundaries before trying again (at most ``MAX_BATCH``), so a
+    log it cannot help costs it little."""
+    if walk.repeat_wait:
+        walk.repeat_wait -= 1
+        return None
+    room = None if reader.size is None else reader.size - reader.tell()
+    if room is not None and room < 2 * size:
+        return None  # no frame would follow the next one to be taken in bulk (a short log, a log's end)
+    t = build_template(reader.window, room, walk.v, walk.order, walk.required, reader.max_packet_size, lacking=True)
+    if t is not None and t.size == size:
+        buf, i = reader.window(size)  # the two frames are still in it (build_template read no further)
+        if i >= size:
+            walked, following = t.breaks(buf, i - size, 1, walk.alive), t.breaks(buf, i, 1, walk.alive)
+            if walked is not None and following is not None and walked[0] == following[0]:
+                walk.repeat_fails = 0
+                return t
+    walk.repeat_fails += 1
+    walk.repeat_wait = min(1 << (walk.repeat_fails - 1), MAX_BATCH) - 1
+    return None
+
+
 def _skip_repeated_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes) -> int:
     """Step past the frames right after the last one walked that have the bytes of ``unit`` (that frame) but
-    for their FrameStart's timing, which must follow on (``_timing_follows``); the walk's timing moves to the
-    last one's. Returns how many."""
+    for their FrameStart's timing, counting the timing findings each makes (``_timing_faults``) as far as
+    they only count (``_counted_prefix``); the walk's timing moves to the last one's. The frames are compared
+    a block at a time as one integer. Returns how many."""
     size = len(unit)
-    head, tail = unit[:5], memoryview(unit)[29:]
+    timing = _repeat_timing(size)
+    mask = _all_but_timing(size)
+    masked = bytes(map(and_, unit, mask))
+    patterns: dict[int, tuple[int, int]] = {}  # frames -> the mask and the masked unit, repeated
     count = 0
-    prev = walk.prev_start
+    block = 16  # frames compared at once, doubled up to REPEAT_FRAME_BLOCK (or BYTES) while the run goes on
+    top = max(1, min(REPEAT_FRAME_BLOCK, REPEAT_FRAME_BYTES // size))
     while True:
-        most = REPEAT_FRAME_BLOCK if reader.size is None else min(REPEAT_FRAME_BLOCK,
-                                                                  (reader.size - reader.tell()) // size)
+        most = block if reader.size is None else min(block, (reader.size - reader.tell()) // size)
         if most <= 0:
             break
         buf, i = reader.window(most * size)
-        view = memoryview(buf)
-        n = 0
-        for q in range(i, i + min(most, (len(buf) - i) // size) * size, size):
-            frame = _FRAME_START_AT(buf, q + 5)
-            if view[q:q + 5] != head or view[q + 29:q + size] != tail or not _timing_follows(prev, *frame):
-                break
-            prev = (*frame, reader.tell() + n * size + 5)
-            n += 1
-        reader.advance(n * size)
-        count += n
+        have = min(most, (len(buf) - i) // size)
+        if have <= 0:
+            break
+        pattern = patterns.get(have)
+        if pattern is None:
+            pattern = patterns[have] = (int.from_bytes(mask * have, "little"), int.from_bytes(masked * have, "little"))
+        differ = (int.from_bytes(buf[i:i + have * size], "little") & pattern[0]) ^ pattern[1]
+        n = have if not differ else ((differ & -differ).bit_length() - 1) // 8 // size  # the first that differs
+        if n:
+            ids, durations, elapsed = zip(*timing(buf[i:i + n * size]))
+            n = _count_timing(walk, reader, ids, durations, elapsed, size)
+            count += n
         if n < most:
             break
-    if count and prev is not None:  # a repeat follows the frame it repeats, which set the walk's timing
-        walk.prev_start = prev
-        walk.last_frame_end = reader.tell()
-        walk.last_complete_frame_id = prev[0]
+        block = min(2 * block, top)
     return count
+
+
+def _skip_alike_frames(walk: _Walk, reader: dec.PacketReader, unit: bytes, t: FrameTemplate) -> int:
+    """Step past the frames right after the last one walked (``unit``) that have its shape (``t``'s) and the
+    same answers in their judged fields (``FrameTemplate.breaks``), counting their timing findings as
+    ``_skip_repeated_frames`` does: read ``k`` frames at a time by the template, ``k`` the most of
+    ``ALIKE_BATCHES`` that fit (in frames, bytes and fields), and fewer after a batch that does not hold.
+    Returns how many."""
+    size, fields = t.size, t.fields
+    batches = [k for k in ALIKE_BATCHES if k == 1 or (k * size <= REPEAT_FRAME_BYTES and k * fields <= ALIKE_FIELDS)]
+    patterns: dict[int, tuple[tuple[bool, ...], ...]] = {}  # frames -> the walked frame's answers, repeated
+    alive = walk.alive
+    count = 0
+    while batches:
+        left = None if reader.size is None else (reader.size - reader.tell()) // size
+        buf, i = reader.window(batches[0] * size)
+        fit = (len(buf) - i) // size if left is None else min(left, (len(buf) - i) // size)
+        k = next((b for b in batches if b <= fit), 0)
+        if not k:
+            break
+        got = t.breaks(buf, i, k, alive)
+        pattern = patterns.get(k)
+        if pattern is None:
+            walked = t.breaks(unit * k, 0, k, alive)
+            assert walked is not None  # the walked frame has the template's shape (_judged_alike)
+            pattern = patterns[k] = walked[0]
+        if got is None or got[0] != pattern:
+            batches = [b for b in batches if b < k]  # a frame among these differs: fewer at a time up to it
+            continue
+        values = got[1]
+        n = _count_timing(walk, reader, values[2::fields], values[3::fields], values[4::fields], size)
+        count += n
+        if n < k:
+            break
+    return count
+
+
+def _count_timing(walk: _Walk, reader: dec.PacketReader, ids: tuple[int, ...], durations: tuple[float, ...],
+                  elapsed: tuple[float, ...], size: int) -> int:
+    """For frames of ``size`` bytes at ``reader.tell()`` whose FrameStarts hold ``ids``, ``durations`` and
+    ``elapsed``: the most from the first on whose timing findings only count (``_counted_prefix``), counted
+    and stepped past, the walk's timing moved to the last one's. Returns how many."""
+    prev = walk.prev_start
+    assert prev is not None  # a repeat follows the frame it repeats, which set the walk's timing
+    cut, found = _counted_prefix(walk.sink, _timing_faults(prev, ids, durations, elapsed), len(ids))
+    if cut:
+        for rule, times in found.items():
+            walk.sink.count(rule, times)
+        walk.prev_start = (ids[cut - 1], durations[cut - 1], elapsed[cut - 1], reader.tell() + (cut - 1) * size + 5)
+        reader.advance(cut * size)
+        walk.last_frame_end = reader.tell()
+        walk.last_complete_frame_id = ids[cut - 1]
+    return cut
+
+
+@lru_cache(maxsize=64)
+def _all_but_timing(size: int) -> bytes:
+    """The mask (0xFF: to be equal) of every byte of a frame of ``size`` bytes but its FrameStart's timing."""
+    return b"\xff" * 5 + bytes(24) + b"\xff" * (size - 29)
+
+
+#: Frames of one template's shape read at once by ``_skip_alike_frames`` (the most that fit), and the most
+#: fields such a reading makes.
+ALIKE_BATCHES = (64, 16, 4, 1)
+ALIKE_FIELDS = 1 << 12
+
+
+@lru_cache(maxsize=64)
+def _repeat_timing(size: int) -> Callable[[bytes], Iterator[tuple[Any, ...]]]:
+    """Reads the FrameStart id, durationThis and elapsed of each of frames of ``size`` bytes in a row."""
+    return struct.Struct(f"<5xQdd{size - 29}x").iter_unpack
 
 
 #: Packets of a run of EventDel or EventParent packets (`_distinct_events`) read from the reader's window at a

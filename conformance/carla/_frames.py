@@ -9,7 +9,9 @@ timing, and only the record fields a rule judges (actor ids, flags, enums). The
 same format repeated reads ``k`` frames at once. Frames match when those
 structural fields equal the template's, and are clean when, besides, every actor
 id is alive (one ``issuperset``), every flag is 0 or 1 and every enum in range
-(``max`` over the fields), and the frame ids and ``elapsed`` times follow on.
+(``max`` over the fields), and the frame ids and ``elapsed`` times follow on (or,
+where the caller passes its own judge of the timing, ``Follow``, as that judges:
+the checker's counts the timing findings of frames once those rules only count).
 
 A template is made only of a frame that the packet-by-packet walk would find
 nothing in as far as its shape goes: FrameStart first, FrameEnd last, the packets
@@ -30,6 +32,11 @@ ids, sizes and counts and the actor ids are, and flag and enum bytes in range
 (integer carry arithmetic, a lane per byte); only their FrameStart fields are read
 with ``struct``. Every frame it proves, the template's reading proves too (the tests
 hold the two to each other).
+
+A template also reads, of frames of its shape that are not clean, what the rules
+ask of each judged field (``FrameTemplate.breaks``): the checker takes a run of
+frames with findings that agree there with one it walked, whatever their
+locations, speeds and times, as repeats of it.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain, repeat
-from operator import add, itemgetter
+from operator import add, ge, gt, itemgetter
 from typing import Any
 
 from recspec._memo import BoundedMemo
@@ -51,7 +58,8 @@ from recspec.reference.carla import Variant
 
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, enum_size
 
-__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "FrameTemplate", "Reference", "build_template"]
+__all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "Follow", "FrameTemplate", "Reference", "build_template",
+           "follow_on"]
 
 #: How many frames one ``struct`` call reads: the most that fit, of these (fewer sizes, fewer formats made).
 BATCHES = (16, 4, 1)
@@ -68,6 +76,10 @@ MAX_FIELDS = 1 << 16
 _HEADER = struct.Struct("<BI")
 _U16 = struct.Struct("<H").unpack_from
 _U32 = struct.Struct("<I").unpack_from
+#: A judge of frames' timing: ``(prev, t, n, k)``, the frame before (id, durationThis, elapsed, offset) and
+#: ``k`` frames' fields read ``n`` to a frame, each frame's id, durationThis and elapsed at ``t[2:5]``,
+#: ``t[2 + n:5 + n]``, ...: the last one's id, durationThis and elapsed where it accepts them, else None.
+Follow = Callable[[tuple[int, float, float, int], tuple[Any, ...], int, int], tuple[int, float, float] | None]
 _EMPTY_ONLY = frozenset((K.EVENT_ADD, K.EVENT_DEL, K.EVENT_PARENT, K.COLLISION, K.WALKER_BONES))
 _ID, _FLAG, _SHAPE = "id", "flag", "shape"
 
@@ -165,11 +177,12 @@ class FrameTemplate:
         b = self.batch(1)
         return () if b.ids is None else b.ids(b.unpack(buf, i))
 
-    def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int]
-              ) -> tuple[int, float, float] | None:
+    def match(self, buf: bytes, i: int, k: int, prev: tuple[int, float, float, int], alive: set[int],
+              follow: Follow | None = None) -> tuple[int, float, float] | None:
         """Whether the ``k`` frames at ``buf[i:]`` have this shape and are clean, following the
         frame ``prev`` (its id, durationThis, elapsed, offset): then the last one's id,
-        durationThis and elapsed, else None."""
+        durationThis and elapsed, else None. ``follow`` judges their timing last (default
+        ``follow_on``: the timing the walk finds nothing in)."""
         b = self._batches.get(k) or self.batch(k)
         t = b.unpack(buf, i)
         if b.shape(t) != b.expected:
@@ -181,10 +194,28 @@ class FrameTemplate:
         for get, size in b.enums:
             if max(get(t)) >= size:
                 return None
-        return _follow(prev, t, len(self._roles), k)
+        return (follow or follow_on)(prev, t, len(self._roles), k)
 
 
-def _follow(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
+    def breaks(self, buf: bytes, i: int, k: int, alive: set[int]
+               ) -> tuple[tuple[tuple[bool, ...], ...], tuple[Any, ...]] | None:
+        """Of the ``k`` frames at ``buf[i:]``, if they have this shape (else None): per judged field, in the
+        order this shape's reading of ``k`` frames gives them, what the rules ask of its value (whether an
+        actor id is in ``alive``, a flag above 1, an enum at or past its number of values), and the frames'
+        fields (each one's id, durationThis and elapsed every ``fields`` from index 2). Two runs of frames
+        of this shape from one walk state make the same findings, but for their timing and places, when
+        these answers agree."""
+        b = self._batches.get(k) or self.batch(k)
+        t = b.unpack(buf, i)
+        if b.shape(t) != b.expected:
+            return None
+        out = [tuple(map(alive.__contains__, b.ids(t))) if b.ids is not None else (),
+               tuple(map(gt, b.flags(t), repeat(1))) if b.flags is not None else ()]
+        out += [tuple(map(ge, get(t), repeat(size))) for get, size in b.enums]
+        return tuple(out), t
+
+
+def follow_on(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
             ) -> tuple[int, float, float] | None:
     """Whether ``k`` frames whose FrameStart fields (id, durationThis, elapsed) are ``t[2:5]``,
     ``t[2 + n:5 + n]``, ... follow on from the frame ``prev`` as the walk requires (ids one up,
@@ -275,11 +306,12 @@ class Reference:
         equal, expected, lanes, add, carries = self._patterns(k)
         return x & equal == expected and lanes_in_range(x, lanes, add, carries)
 
-    def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int]
-            ) -> tuple[int, tuple[int, float, float] | None]:
+    def run(self, buf: bytes, i: int, fit: int, prev: tuple[int, float, float, int], alive: set[int],
+            follow: Follow | None = None) -> tuple[int, tuple[int, float, float] | None]:
         """Of the (at most ``fit``, at least one) frames at ``buf[i:]``, the most of ``BATCHES``
         that fit are read: ``(n, last)`` when the first ``n`` of them hold (class docstring)
-        and follow on from ``prev`` (``last``: the last one's id, durationThis and elapsed);
+        and follow on from ``prev`` as ``follow`` judges (default ``follow_on``; ``last``: the last
+        one's id, durationThis and elapsed);
         else ``(n, None)``: no frame after the first ``n`` is worth reading field by field with
         them (0: the first has not the template's shape)."""
         size = self.template.size
@@ -294,7 +326,7 @@ class Reference:
                 shape = self._shape
                 return (k if int.from_bytes(buf[i:i + size], "little") & shape == self._ref & shape else 0), None
         if alive.issuperset(self._ids):
-            last = _follow(prev, _timing(size, n)(buf, i), 5, n)
+            last = (follow or follow_on)(prev, _timing(size, n)(buf, i), 5, n)
             if last is not None:
                 return n, last
         return n, None
