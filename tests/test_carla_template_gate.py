@@ -146,3 +146,38 @@ def test_large_frames_are_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_frames, "_FORMATS_FIELDS_MAX", 8)  # every frame of _log has more fields than this
     _same(_log(10), V)
     assert len(_frames._FORMATS) == 0
+
+
+def _wide_log(frames: int, actors: int) -> bytes:
+    """A clean 0.9.15 log like ``_log``'s whose Position packet holds ``actors`` more records (28 bytes each)."""
+    extra = tuple(range(1000, 1000 + actors))
+    vec, rot = m.Vec3(1.0, 2.0, 3.0), m.Rotator(0.0, 90.0, 0.0)
+    packets: list[m.Packet] = []
+    at = 0.0
+    for i in range(frames):
+        body = _body(i)
+        if i == 0:
+            body[1] = _packet(K.EVENT_ADD, _added() + tuple(
+                m.EventAdd(a, 1, vec, rot, 1, "vehicle.a", ()) for a in extra))
+        body[5] = _packet(K.POSITION, body[5].body + tuple(m.Position(a, vec, rot) for a in extra))
+        duration = DELTA if i < frames - 1 else -1.0
+        packets += [_packet(K.FRAME_START, m.FrameStart(i + 1, duration, at)), *body,
+                    _packet(K.FRAME_END, m.FrameEnd())]
+        at += DELTA
+    return encode(m.Recording(HEADER, tuple(packets)), variant=V)
+
+
+def test_frames_two_of_which_pass_the_buffer_are_still_proved_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    # frames of about 140 KB: the frame after the next one ends past the reader's buffered bytes (READ_BLOCK,
+    # 256 KB, from the frame's start), where the gate cannot tell its size: it lets the template be tried
+    from recspec.reference.carla._decode import READ_BLOCK
+
+    frames = 8
+    data = _wide_log(frames, 5000)
+    starts = _offsets(data, K.FRAME_START)
+    size = starts[3] - starts[2]
+    assert 2 * size > READ_BLOCK and {b - a for a, b in itertools.pairwise(starts[1:])} == {size}
+    bulk = _BulkCount(monkeypatch)
+    report = _same(data, V)
+    assert report.findings == [] and report.stats["frames"] == frames
+    assert bulk.frames >= frames - 3  # frame 0 (its EventAdd) and the template's own frame are walked
