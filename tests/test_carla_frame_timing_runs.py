@@ -236,3 +236,40 @@ def test_alike_frames_are_read_many_at_a_time(monkeypatch: pytest.MonkeyPatch) -
     report = _same_json(buf.getvalue(), V)
     assert report.stats["frames"] == 3000
     assert calls[0] <= 3000 // 8, calls[0]
+
+
+def test_alike_frames_after_failed_tries_are_still_taken_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frames' tries at reading the next frame alike (``_judged_alike``) wait longer after each failure, and
+    the wait runs out: frames whose Position record's actor is alive in one and not in the next (the rules read
+    them differently) make the first tries fail; the 3,000 frames after them, of one actor never added moving
+    from frame to frame, are still read in bulk once CARLA-ACTOR-001 only counts. The walk's packets: the first
+    frames and about a hundred after them, not the 3,000."""
+    position = struct.Struct("<HI6f")
+    times = [0.0]
+    for _ in range(3_009):  # the writer's arithmetic: each elapsed the one before plus its durationThis
+        times.append(times[-1] + DELTA)
+
+    def frame(i: int, actor: int) -> bytes:
+        return (_frame_start_at(i + 1, times[i]) + _packet(6, position.pack(1, actor, float(i), 2.0, 0, 0, 0, 0))
+                + FRAME_END)
+
+    first = [frame(0, 5)[:-len(FRAME_END)] + _add(5) + FRAME_END]  # actor 5 added in frame 0
+    turns = [frame(i, 5 if i % 2 else 7) for i in range(1, 10)]  # alive, not alive, ...
+    steady = [frame(i, 7) for i in range(10, 3_010)]
+    data = CARLA_HEADER + b"".join(first + turns + steady)
+    walked = [0]
+    inner = carla_check._Walk.packet
+
+    def counted(self: Any, raw: Any) -> None:
+        walked[0] += 1
+        inner(self, raw)
+
+    report = _same_json(data, V)  # the fast path's report is the walk's
+    assert report.stats["frames"] == 3_010
+    monkeypatch.setattr(carla_check._Walk, "packet", counted)
+    carla_check.check_stream(io.BytesIO(data), path="x", variant=V, profile="spec")
+    assert walked[0] < 3 * 400, walked[0]  # three packets a frame
+
+
+def _frame_start_at(frame_id: int, elapsed: float) -> bytes:
+    return _packet(0, struct.pack("<Qdd", frame_id, DELTA, elapsed))
