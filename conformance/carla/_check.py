@@ -49,6 +49,7 @@ from ._frames import (
     Reference,
     _field_offsets,
     build_template,
+    cycle_template,
     follow_on,
 )
 from ._rules import RULES_BY_ID
@@ -207,6 +208,44 @@ def _two_frames_alike(reader: dec.PacketReader, room: int | None) -> bool:
         return len(buf) - i < twice and (room is None or twice <= room)  # past the buffer: cannot tell
     ends: bytes = buf[i + twice - 5:i + twice]
     return ends == _FRAME_END_HEAD
+
+#: The most frames of a cycle (``_frame_cycle``), and how many times in a row its sizes must come back in the
+#: buffered bytes for a template of the cycle to be made: building one costs a template per frame of it and
+#: proving its first unit, more than walking those frames; the cycles after repay it (a fuzzer's inputs of a
+#: few frames are walked).
+MAX_CYCLE = 4
+CYCLE_REPEATS = 8
+
+
+def _frame_cycle(reader: dec.PacketReader, room: int | None) -> tuple[int, ...] | None:
+    """The sizes of the next 2 to ``MAX_CYCLE`` frames from ``reader.tell()`` (the fewest that do) where the
+    frames after them have those sizes in turn, ``CYCLE_REPEATS`` cycles in all, as far as the frames' ends
+    can be told from the bytes (``_two_frames_alike``'s search: the bytes of a FrameEnd and a FrameStart header
+    one after the other); None where there is no such cycle within the buffered bytes, the file's first
+    ``room`` and ``BULK_WINDOW`` bytes. Like that search, it only decides whether a template is tried."""
+    buf, i = reader.window(5)
+    end = len(buf) if room is None else min(len(buf), i + room)
+    ends: list[int] = []  # each frame's end, from i
+    at = i
+    for _ in range(MAX_CYCLE):
+        at = buf.find(_FRAME_BOUNDARY, at, end)
+        if at < 0:
+            break
+        at += 5
+        ends.append(at - i)
+    for c in range(2, len(ends) + 1):
+        span = ends[c - 1]
+        need = CYCLE_REPEATS * span
+        if need > BULK_WINDOW or (room is not None and need > room):
+            return None
+        if need > len(buf) - i:
+            buf, i = reader.window(need)
+            if need > len(buf) - i:
+                return None
+        if all(buf[i + r * span + e - 5:i + r * span + e] == _FRAME_END_HEAD
+               for r in range(CYCLE_REPEATS) for e in ends[:c]):
+            return tuple(b - a for a, b in zip([0, *ends[:c - 1]], ends[:c]))
+    return None
 
 # --- the walk ----------------------------------------------------------------------
 
@@ -546,19 +585,20 @@ class _Walk:
                 for rule, n in self.timing_found.items():
                     self.sink.count(rule, n)
                 self.timing_found = None
-            start = reader.tell() + (k - 1) * t.size  # the last frame's
+            tail = t.tail  # the last frame's template (a cycle's units hold several frames)
+            start = reader.tell() + k * t.size - tail.size  # the last frame's
             reader.advance(k * t.size)
-            done += k
-            if t.lacks_required:  # each frame's CARLA-FRAME-011, past its stored findings (build_template)
-                self.sink.count("CARLA-FRAME-011", k)
-            self.frames += k
+            done += k * t.frames
+            if t.lacking:  # each such frame's CARLA-FRAME-011, past its stored findings (build_template)
+                self.sink.count("CARLA-FRAME-011", k * t.lacking)
+            self.frames += k * t.frames
             self.packets += k * t.packets
             self.position_records += k * t.position_records
-            self.packet_index = t.packets - 1
-            self.frame_kinds = set(t.kinds)
-            self.last_order = t.last_order
+            self.packet_index = tail.packets - 1
+            self.frame_kinds = set(tail.kinds)
+            self.last_order = tail.last_order
             prev = self.prev_start = (*last, start + 5)
-            self.last_frame_end = start + t.size
+            self.last_frame_end = start + tail.size
             self.last_complete_frame_id = last[0]
             self.last_complete_frame_index = self.frames - 1
             self.frame_path = f"frame[{self.frames - 1}]"
@@ -597,10 +637,13 @@ class _Walk:
             # a log's last frames): a template proves frames of one shape, and the first frame it proves costs
             # about what walking it does, so it could not repay its making; the walk goes on packet by packet
             return None
-        if not _two_frames_alike(reader, room):
-            return None  # a template made here would prove one frame at most, at more than walking it costs
-        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
-                           lacking=self.sink.only_counted_one("CARLA-FRAME-011"))
+        lacking = self.sink.only_counted_one("CARLA-FRAME-011")
+        if _two_frames_alike(reader, room):
+            t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
+                               lacking=lacking)
+        else:  # a template of the next frame would prove one frame at most, at more than walking it costs;
+            sizes = _frame_cycle(reader, room)  # but frames whose sizes come back every few frames make a cycle
+            t = None if sizes is None else self._cycle(reader, room, sizes, lacking)
         if t is None:
             return None
         known = self.templates.get(t.key)
@@ -617,6 +660,24 @@ class _Walk:
             return None
         self.proved = (t, buf[i:i + t.size])
         return t, 1, last
+
+    def _cycle(self, reader: dec.PacketReader, room: int | None, sizes: tuple[int, ...], lacking: bool
+               ) -> FrameTemplate | None:
+        """The template of the frames of ``sizes`` bytes at ``reader.tell()`` read as one unit
+        (``cycle_template``), where each of them can be made a template of that size; else None."""
+        parts = []
+        at = 0
+        for size in sizes:
+            def window(n: int, at: int = at) -> tuple[bytes, int]:
+                buf, i = reader.window(at + n)
+                return buf, i + at
+            part = build_template(window, None if room is None else room - at, self.v, self.order, self.required,
+                                  reader.max_packet_size, lacking=lacking)
+            if part is None or part.size != size:  # the search for the boundaries met those bytes in a payload
+                return None
+            parts.append(part)
+            at += size
+        return cycle_template(parts)
 
     def _counted_timing(self, prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
                         ) -> tuple[int, float, float] | None:
