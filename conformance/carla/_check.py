@@ -222,19 +222,24 @@ def _frame_cycle(reader: dec.PacketReader, room: int | None) -> tuple[int, ...] 
     frames after them have those sizes in turn, ``CYCLE_REPEATS`` cycles in all, as far as the frames' ends
     can be told from the bytes (``_two_frames_alike``'s search: the bytes of a FrameEnd and a FrameStart header
     one after the other); None where there is no such cycle within the buffered bytes, the file's first
-    ``room`` and ``BULK_WINDOW`` bytes. Like that search, it only decides whether a template is tried."""
+    ``room`` and ``BULK_WINDOW`` bytes. Like that search, it only decides whether a template is tried. Each
+    length is first asked whether the frame after one cycle ends where a frame of the first one's size would
+    (one comparison), so a log whose sizes do not come back costs a search per frame of ``MAX_CYCLE``."""
     buf, i = reader.window(5)
     end = len(buf) if room is None else min(len(buf), i + room)
     ends: list[int] = []  # each frame's end, from i
     at = i
-    for _ in range(MAX_CYCLE):
+    for c in range(1, MAX_CYCLE + 1):
         at = buf.find(_FRAME_BOUNDARY, at, end)
         if at < 0:
-            break
+            return None
         at += 5
         ends.append(at - i)
-    for c in range(2, len(ends) + 1):
-        span = ends[c - 1]
+        if c == 1:
+            continue
+        span = at - i
+        if buf[at + ends[0] - 5:at + ends[0]] != _FRAME_END_HEAD:
+            continue  # the frame after the cycle has not the first one's size
         need = CYCLE_REPEATS * span
         if need > BULK_WINDOW or (room is not None and need > room):
             return None
@@ -242,9 +247,10 @@ def _frame_cycle(reader: dec.PacketReader, room: int | None) -> tuple[int, ...] 
             buf, i = reader.window(need)
             if need > len(buf) - i:
                 return None
+            at = i + span
         if all(buf[i + r * span + e - 5:i + r * span + e] == _FRAME_END_HEAD
-               for r in range(CYCLE_REPEATS) for e in ends[:c]):
-            return tuple(b - a for a, b in zip([0, *ends[:c - 1]], ends[:c]))
+               for r in range(1, CYCLE_REPEATS) for e in ends):
+            return tuple(b - a for a, b in zip([0, *ends[:-1]], ends))
     return None
 
 # --- the walk ----------------------------------------------------------------------
