@@ -17,6 +17,7 @@ from test_carla_bulk_frames import DELTA, V, _added, _body, _BulkCount, _packet,
 from test_carla_frame_timing_runs import TIMINGS, timings
 from test_carla_limits_runs import CARLA_HEADER, FRAME_END
 from test_carla_limits_runs import _packet as _raw_packet
+from test_carla_template_gate import _Builds, _offsets
 from test_limits_runs import _Counting
 
 from recspec.conformance.carla import _check as carla_check
@@ -56,23 +57,7 @@ def _cycle_log(shapes: list[tuple[int, bool]], frames: int, **changes: Any) -> b
 
 def _frame_starts(data: bytes) -> list[int]:
     """The offsets of the log's FrameStart packets, by framing it (not by the search ``_frame_cycle`` makes)."""
-    f = io.BytesIO(data)
-    _, offset = m.read_header(f)
-    return [raw.offset for raw in m.PacketReader(f, V, offset, len(data)) if raw.kind is K.FRAME_START]
-
-
-class _Builds:
-    """Counts ``build_template``'s calls in the checker while a test runs."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.calls = 0
-        inner = carla_check.build_template
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
-            return inner(*args, **kwargs)
-
-        monkeypatch.setattr(carla_check, "build_template", counted)
+    return _offsets(data, K.FRAME_START)
 
 
 def _two_shape_flood(n: int) -> bytes:
