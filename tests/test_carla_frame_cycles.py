@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_carla_bulk_frames import DELTA, V, _added, _body, _BulkCount, _packet, _ReferenceCount, _same
 from test_carla_frame_timing_runs import TIMINGS, timings
-from test_carla_limits_runs import CARLA_HEADER, FRAME_END
+from test_carla_limits_runs import CARLA_HEADER, FRAME_END, _add
 from test_carla_limits_runs import _packet as _raw_packet
 from test_carla_template_gate import _Builds, _offsets
 from test_limits_runs import _Counting
@@ -230,3 +230,52 @@ def test_a_cycle_template_reads_as_its_frames_templates() -> None:
     timing = t.batch(1).timing
     assert timing is not None
     assert timing(t.batch(1).unpack(data, starts[1])) == (0, 24, 2, DELTA, DELTA, 0, 24, 3, DELTA, 2 * DELTA)
+
+
+def _lacking_cycle_flood(n: int, cycle: int) -> bytes:
+    """``n`` frames timed as CARLA writes them, lacking the packets of every frame (CARLA-FRAME-011), whose
+    bodies come back every ``cycle`` frames: none, an empty EventDel, a Position record of actor 7 (added in
+    frame 0), both (in that order, of ``cycle`` of them)."""
+    empty_del = _raw_packet(3, struct.pack("<H", 0))
+    bodies = [b"", empty_del, b"P", empty_del + b"P"][:cycle]
+    elapsed = [0.0]
+    for _ in range(n - 1):
+        elapsed.append(elapsed[-1] + DELTA)
+    return CARLA_HEADER + b"".join(
+        _raw_packet(0, struct.pack("<Qdd", i + 1, DELTA if i + 1 < n else -1.0, elapsed[i]))
+        + (_add(7) if i == 0 else b"")
+        + bodies[i % cycle].replace(b"P", _raw_packet(6, struct.pack("<HI6f", 1, 7, float(i), 0, 0, 0, 0, 0)))
+        + FRAME_END for i in range(n))
+
+
+@pytest.mark.parametrize(("cycle", "change"), [(c, change) for c in (2, 3, 4)
+                                               for change in ("none", "overwrite", "insert", "cut", "dead-actor",
+                                                              "elapsed")
+                                               if c > 2 or change != "dead-actor"])  # no Position in a 2-cycle
+def test_cycles_of_frames_lacking_packets_give_the_walks_report(monkeypatch: pytest.MonkeyPatch, cycle: int,
+                                                                change: str) -> None:
+    """Past the first 100 frames (CARLA-FRAME-011 then only counts), frames lacking packets make cycle
+    templates too; a change three quarters in (bytes overwritten, inserted or cut, a Position record of an
+    actor never added, an elapsed time reset) is walked where it is, the cycles before and after proved."""
+    n = 600
+    data = bytearray(_lacking_cycle_flood(n, cycle))
+    starts = _frame_starts(bytes(data))
+    at = starts[450] + 7  # inside frame 450's FrameStart (its id)
+    if change == "overwrite":
+        data[at:at + 3] = b"\xff\x00\x7f"
+    elif change == "insert":
+        data[at:at] = b"\x01\x02"
+    elif change == "cut":
+        del data[at + 10:]
+    elif change == "dead-actor":
+        frame = next(i for i in range(450, 460) if i % cycle >= 2)  # a frame holding a Position record
+        record = data.index(struct.pack("<BIHI", 6, 30, 1, 7), starts[frame])
+        data[record + 7:record + 11] = struct.pack("<I", 99)
+    elif change == "elapsed":
+        data[starts[450] + 5 + 16:starts[450] + 5 + 24] = struct.pack("<d", 0.0)
+    bulk = _BulkCount(monkeypatch)
+    report = _same(bytes(data), V)
+    assert bulk.frames > 300  # the cycles between frame 100 and the change at least
+    assert report.capped.get("CARLA-FRAME-011", 0) > 400
+    rules = {f.rule for f in report.findings}
+    assert {"dead-actor": "CARLA-ACTOR-001", "elapsed": "CARLA-FRAME-004"}.get(change, "CARLA-FRAME-011") in rules
