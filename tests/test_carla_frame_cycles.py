@@ -279,3 +279,34 @@ def test_cycles_of_frames_lacking_packets_give_the_walks_report(monkeypatch: pyt
     assert report.capped.get("CARLA-FRAME-011", 0) > 400
     rules = {f.rule for f in report.findings}
     assert {"dead-actor": "CARLA-ACTOR-001", "elapsed": "CARLA-FRAME-004"}.get(change, "CARLA-FRAME-011") in rules
+
+
+#: Empty event packets of one size (7 bytes): frames holding one of them in turn have one size and differ in
+#: shape (a packet id), so the frames' ends do not tell them apart
+_EMPTY_EVENTS = [_raw_packet(pid, struct.pack("<H", 0)) for pid in (3, 4, 5)]  # EventDel, EventParent, Collision
+
+
+@pytest.mark.parametrize("cycle", [2, 3])
+def test_shapes_of_one_size_in_turn_are_proved_in_bulk(monkeypatch: pytest.MonkeyPatch, cycle: int) -> None:
+    """Frames of 2 or 3 shapes in turn, all of one size: the search by sizes lets a template of one frame be
+    made at each frame (a frame of the next one's size follows it), which proves that frame alone; once the
+    next frame's shape is that of the frame ``cycle`` back, the templates just made are the cycle
+    (``_Walk._lone_cycle``). Before: a template made for every frame past the first 100, no frame proved more
+    than one a step."""
+    n = 3_000
+    elapsed = [0.0]
+    for _ in range(n - 1):
+        elapsed.append(elapsed[-1] + DELTA)
+    data = CARLA_HEADER + b"".join(
+        _raw_packet(0, struct.pack("<Qdd", i + 1, DELTA if i + 1 < n else -1.0, elapsed[i]))
+        + _EMPTY_EVENTS[i % cycle] + FRAME_END for i in range(n))
+    assert {b - a for a, b in zip(_frame_starts(data), _frame_starts(data)[1:])} == {41}
+    builds, bulk = _Builds(monkeypatch), _BulkCount(monkeypatch)
+    fast = carla_check.check_stream(io.BytesIO(data), path="x", variant=V, profile="spec")
+    # the tries while CARLA-FRAME-011 is stored, one per shape, the frames at the end walked (where the runs of
+    # frames alike make templates of their own, ``_judged_alike``): a few tens, not one a frame
+    assert builds.calls <= 40
+    assert bulk.frames > n - 200
+    assert fast.capped == {"CARLA-FRAME-011": n}
+    monkeypatch.undo()
+    assert fast.to_json() == _same(data, V).to_json()

@@ -293,6 +293,9 @@ class _Walk:
         self.reference_wait = 0  # calls to pass before asking the reference again
         self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
         self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
+        #: the templates the last bulk steps made, each of which proved its one frame alone (at most MAX_CYCLE,
+        #: the last last; emptied when a step proves more or none): ``_lone_cycle`` finds cycles in them
+        self.lone: list[FrameTemplate] = []
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
         self.bulk_wait = 0  # frame boundaries to pass before trying again
         self.repeat_fails = 0  # frame boundaries in a row where no template made frames alike (_judged_alike)
@@ -581,6 +584,7 @@ class _Walk:
         while True:
             step = self._bulk_step(reader, prev)
             if step is None:
+                self.lone = []
                 self.bulk_fails += 1
                 self.bulk_wait = min(1 << (self.bulk_fails - 1), MAX_BATCH) - 1
                 return done
@@ -629,6 +633,7 @@ class _Walk:
                     n, proved = ref.run(buf, i, fit, prev, self.alive, self._counted_timing)
                     if proved is not None:
                         self.reference_misses = 0
+                        self.lone = []
                         return t, n, proved
                     if n:  # the frames differ from the reference where judged: try it less often
                         self.reference_misses += 1
@@ -637,6 +642,7 @@ class _Walk:
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive, self._counted_timing)) is not None:
                     self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
+                    self.lone = []
                     return t, k, last
         if room is not None and room < 2 * (reader.tell() - prev[3] + 5):
             # the rest of the file holds fewer than two frames of the size of the one walked last (a short log,
@@ -652,20 +658,40 @@ class _Walk:
             t = None if sizes is None else self._cycle(reader, room, sizes, lacking)
         if t is None:
             return None
-        known = self.templates.get(t.key)
-        if known is not None:
-            t = known  # a shape seen before keeps its formats
-        else:
-            if len(self.templates) >= MAX_TEMPLATES or self.template_fields + t.fields > MAX_FIELDS:
-                self.templates.clear()
-                self.template_fields = 0
-            self.templates[t.key] = t
-            self.template_fields += t.fields
+        t = self._kept(t)
+        if not t.parts:
+            t = self._lone_cycle(t) or t
         buf, i = reader.window(t.size)
         if (last := t.match(buf, i, 1, prev, self.alive, self._counted_timing)) is None:
             return None
         self.proved = (t, buf[i:i + t.size])
+        self.lone = [*self.lone[1 - MAX_CYCLE:], t] if not t.parts else []
         return t, 1, last
+
+    def _kept(self, t: FrameTemplate) -> FrameTemplate:
+        """The template of ``t``'s shape kept in ``templates`` (a shape seen before keeps its formats, and
+        is the same object), ``t`` kept there if none was."""
+        known = self.templates.get(t.key)
+        if known is not None:
+            return known
+        if len(self.templates) >= MAX_TEMPLATES or self.template_fields + t.fields > MAX_FIELDS:
+            self.templates.clear()
+            self.template_fields = 0
+        self.templates[t.key] = t
+        self.template_fields += t.fields
+        return t
+
+    def _lone_cycle(self, t: FrameTemplate) -> FrameTemplate | None:
+        """Where the templates just made proved one frame each (``lone``) and the next frame, of ``t``'s shape,
+        has the shape of the frame 2 to ``MAX_CYCLE`` back: the template of that cycle (``cycle_template``),
+        from this frame on; else None. Frames of shapes in turn whose sizes do not tell them apart (the
+        search of ``_frame_cycle`` then lets a template of one frame be made, which proves that frame alone)."""
+        lone = self.lone
+        for c in range(2, len(lone) + 1):
+            if lone[-c] is t:
+                cycle = cycle_template(lone[-c:])
+                return None if cycle is None else self._kept(cycle)
+        return None
 
     def _cycle(self, reader: dec.PacketReader, room: int | None, sizes: tuple[int, ...], lacking: bool
                ) -> FrameTemplate | None:
