@@ -296,6 +296,8 @@ class _Walk:
         #: the templates the last bulk steps made, each of which proved its one frame alone (at most MAX_CYCLE,
         #: the last last; emptied when a step proves more or none): ``_lone_cycle`` finds cycles in them
         self.lone: list[FrameTemplate] = []
+        self.cycle_misses = 0  # searches in a row where _frame_cycle found no cycle
+        self.cycle_wait = 0  # searches to pass before searching again
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
         self.bulk_wait = 0  # frame boundaries to pass before trying again
         self.repeat_fails = 0  # frame boundaries in a row where no template made frames alike (_judged_alike)
@@ -595,7 +597,7 @@ class _Walk:
                 for rule, n in self.timing_found.items():
                     self.sink.count(rule, n)
                 self.timing_found = None
-            tail = t.tail  # the last frame's template (a cycle's units hold several frames)
+            tail = t.tail or t  # the last frame's template (a cycle's units hold several frames)
             start = reader.tell() + k * t.size - tail.size  # the last frame's
             reader.advance(k * t.size)
             done += k * t.frames
@@ -653,9 +655,17 @@ class _Walk:
         if _two_frames_alike(reader, room):
             t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
                                lacking=lacking)
+        elif self.cycle_wait:  # the last searches for a cycle found none
+            self.cycle_wait -= 1
+            return None
         else:  # a template of the next frame would prove one frame at most, at more than walking it costs;
             sizes = _frame_cycle(reader, room)  # but frames whose sizes come back every few frames make a cycle
-            t = None if sizes is None else self._cycle(reader, room, sizes, lacking)
+            if sizes is None:
+                self.cycle_misses += 1
+                self.cycle_wait = min(1 << (self.cycle_misses - 1), MAX_BATCH) - 1
+                return None
+            self.cycle_misses = 0
+            t = self._cycle(reader, room, sizes, lacking)
         if t is None:
             return None
         t = self._kept(t)

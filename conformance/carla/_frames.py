@@ -144,21 +144,11 @@ class FrameTemplate:
     lacks_required: bool = False
     #: A cycle's templates (``cycle_template``), one per frame of the unit in turn; () for a one-frame template
     parts: tuple[FrameTemplate, ...] = ()
-
-    @property
-    def frames(self) -> int:
-        """How many frames one unit of this template holds (a cycle's, several)."""
-        return len(self.parts) or 1
-
-    @property
-    def tail(self) -> FrameTemplate:
-        """The template of the unit's last frame (this one, but for a cycle)."""
-        return self.parts[-1] if self.parts else self
-
-    @property
-    def lacking(self) -> int:
-        """How many frames of a unit lack a packet the variant writes in every frame (``lacks_required``)."""
-        return sum(p.lacks_required for p in self.parts) if self.parts else int(self.lacks_required)
+    #: How many frames one unit of this template holds (a cycle's, several), how many of them lack a packet
+    #: the variant writes in every frame (``lacks_required``), and the template of the last (None: this one)
+    frames: int = 1
+    lacking: int = 0
+    tail: FrameTemplate | None = None
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -301,11 +291,12 @@ class Reference:
     frames, for ``k`` in ``BATCHES`` with ``k`` frames within ``limit`` bytes only, so a
     walk keeps one."""
 
-    __slots__ = ("template", "limit", "_one", "_shape", "_ref", "_ints", "_ids")
+    __slots__ = ("template", "limit", "_one", "_shape", "_ref", "_ints", "_ids", "_sizes")
 
     def __init__(self, template: FrameTemplate, limit: int) -> None:
         self.template = template
         self.limit = limit  # the most bytes a run is read in (at least one frame)
+        self._sizes = template.sizes  # its frames' (one, but for a cycle)
         size = template.size
         #: one frame's patterns: the mask of the bytes that must equal the reference's, the
         #: flag and enum lanes' mask, what is added to them, their carry bits
@@ -360,8 +351,7 @@ class Reference:
                 shape = self._shape
                 return (k if int.from_bytes(buf[i:i + size], "little") & shape == self._ref & shape else 0), None
         if alive.issuperset(self._ids):
-            t = self.template
-            last = (follow or follow_on)(prev, _timing(t.sizes, n)(buf, i), 5, n * t.frames)
+            last = (follow or follow_on)(prev, _timing(self._sizes, n)(buf, i), 5, n * self.template.frames)
             if last is not None:
                 return n, last
         return n, None
@@ -442,6 +432,7 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
                 return None
             t = FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format_kept(fields))
             t.lacks_required = lacks
+            t.lacking = int(lacks)
             return t
         else:
             pos = order.get(kind)
@@ -508,7 +499,8 @@ def cycle_template(parts: Sequence[FrameTemplate]) -> FrameTemplate | None:
         tuple(s for p, at in zip(parts, starts) for s in shifted(p._equal, at)),
         tuple(s for p, at in zip(parts, starts) for s in shifted(p._shape, at)),
         tuple((o + at, n) for p, at in zip(parts, starts) for o, n in p._lanes),
-        lacks_required=any(p.lacks_required for p in parts), parts=tuple(parts))
+        lacks_required=any(p.lacks_required for p in parts), parts=tuple(parts), frames=len(parts),
+        lacking=sum(p.lacks_required for p in parts), tail=last)
 
 
 def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]]:
