@@ -37,6 +37,11 @@ A template also reads, of frames of its shape that are not clean, what the rules
 ask of each judged field (``FrameTemplate.breaks``): the checker takes a run of
 frames with findings that agree there with one it walked, whatever their
 locations, speeds and times, as repeats of it.
+
+Where frames of a few shapes come in turn, each unlike the one before, a template
+of one frame would prove one frame a step; ``cycle_template`` makes one of a cycle
+of 2 to 4 frames, read as one unit (each frame's FrameStart still read for its
+timing), which proves the cycles as a template of one frame proves its frames.
 """
 
 from __future__ import annotations
