@@ -157,6 +157,17 @@ def carla_two_shape_frames(f: BinaryIO, count: int) -> None:
                   + (empty_del if i % 2 else b"") + _FRAME_END)
 
 
+def carla_one_size_shapes_frames(f: BinaryIO, count: int) -> None:
+    """``count`` frames, timed as CARLA writes them, holding in turn an empty EventDel, an empty EventParent
+    and an empty Collision: three shapes of one size (41 bytes), so the frames' sizes do not tell them apart."""
+    times = [0.0]
+    for _ in range(count - 1):
+        times.append(times[-1] + 0.05)
+    empty = [struct.pack("<BIH", pid, 2, 0) for pid in (3, 4, 5)]
+    _carla_frames(f, count, lambda i: _frame_start(i + 1, times[i], 0.05 if i + 1 < count else -1.0)
+                  + empty[i % 3] + _FRAME_END)
+
+
 def carla_moving_elapsed_frames(f: BinaryIO, count: int) -> None:
     """As ``carla_moving_frames``, the actor added in the first frame (so that its Position records are
     clean) and every frame at elapsed 0: a timing finding in every frame but the first, and no two frames
@@ -528,6 +539,8 @@ CASES: tuple[Case, ...] = (
          what="450,000 frames of one Position record each, of a new actor never added in every frame"),
     Case("carla-two-shape-frames", "carla", carla_two_shape_frames, 800_000, "frames",
          what="800,000 frames, in turn empty and holding an empty EventDel, timed as CARLA writes them"),
+    Case("carla-one-size-shapes-frames", "carla", carla_one_size_shapes_frames, 730_000, "frames",
+         what="730,000 frames holding in turn an empty EventDel, EventParent and Collision (one size)"),
     Case("carla-moving-elapsed-frames", "carla", carla_moving_elapsed_frames, 450_000, "frames",
          what="450,000 frames of one Position record of an actor alive, its location moving, all at elapsed 0"),
     Case("carla-empty-frames", "carla", carla_empty_frames, 900_000, "frames",

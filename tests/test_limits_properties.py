@@ -56,7 +56,8 @@ def _peak(case: hostile.Case, count: int) -> tuple[int, Verdict]:
 # the cases whose structure is a count of units (the size-limited raSkat and Matrix-SMT ones are read whole)
 SCALING = ["carla-header-zeros", "carla-empty-packets", "carla-distinct-dels", "carla-distinct-parents",
            "carla-elapsed-frames", "carla-alternating-frames", "carla-moving-frames", "carla-moving-elapsed-frames",
-           "carla-distinct-actor-frames", "carla-two-shape-frames", "carla-empty-frames", "carla-unknown-packets",
+           "carla-distinct-actor-frames", "carla-two-shape-frames", "carla-one-size-shapes-frames",
+           "carla-empty-frames", "carla-unknown-packets",
            "carla-steered-wheels", "carla-steered-bones", "carla-steered-torque", "nanover-empty-records",
            "nanover-falling-times", "nanover-wide-times", "nanover-header-zeros", "matrix-bare-frames",
            "matrix-empty-frames", "matrix-empty-states", "matrix-keyed-states"]

@@ -49,6 +49,7 @@ from ._frames import (
     Reference,
     _field_offsets,
     build_template,
+    cycle_template,
     follow_on,
 )
 from ._rules import RULES_BY_ID
@@ -208,6 +209,50 @@ def _two_frames_alike(reader: dec.PacketReader, room: int | None) -> bool:
     ends: bytes = buf[i + twice - 5:i + twice]
     return ends == _FRAME_END_HEAD
 
+#: The most frames of a cycle (``_frame_cycle``), and how many times in a row its sizes must come back in the
+#: buffered bytes for a template of the cycle to be made: building one costs a template per frame of it and
+#: proving its first unit, more than walking those frames; the cycles after repay it (a fuzzer's inputs of a
+#: few frames are walked).
+MAX_CYCLE = 4
+CYCLE_REPEATS = 8
+
+
+def _frame_cycle(reader: dec.PacketReader, room: int | None) -> tuple[int, ...] | None:
+    """The sizes of the next 2 to ``MAX_CYCLE`` frames from ``reader.tell()`` (the fewest that do) where the
+    frames after them have those sizes in turn, ``CYCLE_REPEATS`` cycles in all, as far as the frames' ends
+    can be told from the bytes (``_two_frames_alike``'s search: the bytes of a FrameEnd and a FrameStart header
+    one after the other); None where there is no such cycle within the buffered bytes, the file's first
+    ``room`` and ``BULK_WINDOW`` bytes. Like that search, it only decides whether a template is tried. Each
+    length is first asked whether the frame after one cycle ends where a frame of the first one's size would
+    (one comparison), so a log whose sizes do not come back costs a search per frame of ``MAX_CYCLE``."""
+    buf, i = reader.window(5)
+    end = len(buf) if room is None else min(len(buf), i + room)
+    ends: list[int] = []  # each frame's end, from i
+    at = i
+    for c in range(1, MAX_CYCLE + 1):
+        at = buf.find(_FRAME_BOUNDARY, at, end)
+        if at < 0:
+            return None
+        at += 5
+        ends.append(at - i)
+        if c == 1:
+            continue
+        span = at - i
+        if buf[at + ends[0] - 5:at + ends[0]] != _FRAME_END_HEAD:
+            continue  # the frame after the cycle has not the first one's size
+        need = CYCLE_REPEATS * span
+        if need > BULK_WINDOW or (room is not None and need > room):
+            return None
+        if need > len(buf) - i:
+            buf, i = reader.window(need)
+            if need > len(buf) - i:
+                return None
+            at = i + span
+        if all(buf[i + r * span + e - 5:i + r * span + e] == _FRAME_END_HEAD
+               for r in range(1, CYCLE_REPEATS) for e in ends):
+            return tuple(b - a for a, b in zip([0, *ends[:-1]], ends))
+    return None
+
 # --- the walk ----------------------------------------------------------------------
 
 
@@ -248,6 +293,11 @@ class _Walk:
         self.reference_wait = 0  # calls to pass before asking the reference again
         self.templates: dict[tuple[str, tuple[Any, ...]], FrameTemplate] = {}  # the shapes seen, by key
         self.template_fields = 0  # the fields of the templates kept (at most MAX_FIELDS)
+        #: the templates the last bulk steps made, each of which proved its one frame alone (at most MAX_CYCLE,
+        #: the last last; emptied when a step proves more or none): ``_lone_cycle`` finds cycles in them
+        self.lone: list[FrameTemplate] = []
+        self.cycle_misses = 0  # searches in a row where _frame_cycle found no cycle
+        self.cycle_wait = 0  # searches to pass before searching again
         self.bulk_fails = 0  # frame boundaries in a row where no template proved the next frame clean
         self.bulk_wait = 0  # frame boundaries to pass before trying again
         self.repeat_fails = 0  # frame boundaries in a row where no template made frames alike (_judged_alike)
@@ -536,6 +586,7 @@ class _Walk:
         while True:
             step = self._bulk_step(reader, prev)
             if step is None:
+                self.lone = []
                 self.bulk_fails += 1
                 self.bulk_wait = min(1 << (self.bulk_fails - 1), MAX_BATCH) - 1
                 return done
@@ -546,19 +597,20 @@ class _Walk:
                 for rule, n in self.timing_found.items():
                     self.sink.count(rule, n)
                 self.timing_found = None
-            start = reader.tell() + (k - 1) * t.size  # the last frame's
+            tail = t.tail or t  # the last frame's template (a cycle's units hold several frames)
+            start = reader.tell() + k * t.size - tail.size  # the last frame's
             reader.advance(k * t.size)
-            done += k
-            if t.lacks_required:  # each frame's CARLA-FRAME-011, past its stored findings (build_template)
-                self.sink.count("CARLA-FRAME-011", k)
-            self.frames += k
+            done += k * t.frames
+            if t.lacking:  # each such frame's CARLA-FRAME-011, past its stored findings (build_template)
+                self.sink.count("CARLA-FRAME-011", k * t.lacking)
+            self.frames += k * t.frames
             self.packets += k * t.packets
             self.position_records += k * t.position_records
-            self.packet_index = t.packets - 1
-            self.frame_kinds = set(t.kinds)
-            self.last_order = t.last_order
+            self.packet_index = tail.packets - 1
+            self.frame_kinds = set(tail.kinds)
+            self.last_order = tail.last_order
             prev = self.prev_start = (*last, start + 5)
-            self.last_frame_end = start + t.size
+            self.last_frame_end = start + tail.size
             self.last_complete_frame_id = last[0]
             self.last_complete_frame_index = self.frames - 1
             self.frame_path = f"frame[{self.frames - 1}]"
@@ -583,6 +635,7 @@ class _Walk:
                     n, proved = ref.run(buf, i, fit, prev, self.alive, self._counted_timing)
                     if proved is not None:
                         self.reference_misses = 0
+                        self.lone = []
                         return t, n, proved
                     if n:  # the frames differ from the reference where judged: try it less often
                         self.reference_misses += 1
@@ -591,32 +644,82 @@ class _Walk:
             for k in BATCHES:
                 if k <= fit and (last := t.match(buf, i, k, prev, self.alive, self._counted_timing)) is not None:
                     self.proved = (t, buf[i + (k - 1) * t.size:i + k * t.size])
+                    self.lone = []
                     return t, k, last
         if room is not None and room < 2 * (reader.tell() - prev[3] + 5):
             # the rest of the file holds fewer than two frames of the size of the one walked last (a short log,
             # a log's last frames): a template proves frames of one shape, and the first frame it proves costs
             # about what walking it does, so it could not repay its making; the walk goes on packet by packet
             return None
-        if not _two_frames_alike(reader, room):
-            return None  # a template made here would prove one frame at most, at more than walking it costs
-        t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
-                           lacking=self.sink.only_counted_one("CARLA-FRAME-011"))
+        lacking = self.sink.only_counted_one("CARLA-FRAME-011")
+        if _two_frames_alike(reader, room):
+            t = build_template(reader.window, room, self.v, self.order, self.required, reader.max_packet_size,
+                               lacking=lacking)
+        elif self.cycle_wait:  # the last searches for a cycle found none
+            self.cycle_wait -= 1
+            return None
+        else:  # a template of the next frame would prove one frame at most, at more than walking it costs;
+            sizes = _frame_cycle(reader, room)  # but frames whose sizes come back every few frames make a cycle
+            if sizes is None:
+                self.cycle_misses += 1
+                self.cycle_wait = min(1 << (self.cycle_misses - 1), MAX_BATCH) - 1
+                return None
+            self.cycle_misses = 0
+            t = self._cycle(reader, room, sizes, lacking)
         if t is None:
             return None
-        known = self.templates.get(t.key)
-        if known is not None:
-            t = known  # a shape seen before keeps its formats
-        else:
-            if len(self.templates) >= MAX_TEMPLATES or self.template_fields + t.fields > MAX_FIELDS:
-                self.templates.clear()
-                self.template_fields = 0
-            self.templates[t.key] = t
-            self.template_fields += t.fields
+        t = self._kept(t)
+        if not t.parts:
+            t = self._lone_cycle(t) or t
         buf, i = reader.window(t.size)
         if (last := t.match(buf, i, 1, prev, self.alive, self._counted_timing)) is None:
             return None
         self.proved = (t, buf[i:i + t.size])
+        self.lone = [*self.lone[1 - MAX_CYCLE:], t] if not t.parts else []
         return t, 1, last
+
+    def _kept(self, t: FrameTemplate) -> FrameTemplate:
+        """The template of ``t``'s shape kept in ``templates`` (a shape seen before keeps its formats, and
+        is the same object), ``t`` kept there if none was."""
+        known = self.templates.get(t.key)
+        if known is not None:
+            return known
+        if len(self.templates) >= MAX_TEMPLATES or self.template_fields + t.fields > MAX_FIELDS:
+            self.templates.clear()
+            self.template_fields = 0
+        self.templates[t.key] = t
+        self.template_fields += t.fields
+        return t
+
+    def _lone_cycle(self, t: FrameTemplate) -> FrameTemplate | None:
+        """Where the templates just made proved one frame each (``lone``) and the next frame, of ``t``'s shape,
+        has the shape of the frame 2 to ``MAX_CYCLE`` back: the template of that cycle (``cycle_template``),
+        from this frame on; else None. Frames of shapes in turn whose sizes do not tell them apart (the
+        search of ``_frame_cycle`` then lets a template of one frame be made, which proves that frame alone)."""
+        lone = self.lone
+        for c in range(2, len(lone) + 1):
+            if lone[-c] is t:
+                cycle = cycle_template(lone[-c:])
+                return None if cycle is None else self._kept(cycle)
+        return None
+
+    def _cycle(self, reader: dec.PacketReader, room: int | None, sizes: tuple[int, ...], lacking: bool
+               ) -> FrameTemplate | None:
+        """The template of the frames of ``sizes`` bytes at ``reader.tell()`` read as one unit
+        (``cycle_template``), where each of them can be made a template of that size; else None."""
+        parts = []
+        at = 0
+        for size in sizes:
+            def window(n: int, at: int = at) -> tuple[bytes, int]:
+                buf, i = reader.window(at + n)
+                return buf, i + at
+            part = build_template(window, None if room is None else room - at, self.v, self.order, self.required,
+                                  reader.max_packet_size, lacking=lacking)
+            if part is None or part.size != size:  # the search for the boundaries met those bytes in a payload
+                return None
+            parts.append(part)
+            at += size
+        return cycle_template(parts)
 
     def _counted_timing(self, prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k: int
                         ) -> tuple[int, float, float] | None:

@@ -37,6 +37,11 @@ A template also reads, of frames of its shape that are not clean, what the rules
 ask of each judged field (``FrameTemplate.breaks``): the checker takes a run of
 frames with findings that agree there with one it walked, whatever their
 locations, speeds and times, as repeats of it.
+
+Where frames of a few shapes come in turn, each unlike the one before, a template
+of one frame would prove one frame a step; ``cycle_template`` makes one of a cycle
+of 2 to 4 frames, read as one unit (each frame's FrameStart still read for its
+timing), which proves the cycles as a template of one frame proves its frames.
 """
 
 from __future__ import annotations
@@ -44,10 +49,10 @@ from __future__ import annotations
 import math
 import re
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from itertools import chain, repeat
+from itertools import accumulate, chain, repeat
 from operator import add, ge, gt, itemgetter
 from typing import Any
 
@@ -59,7 +64,7 @@ from recspec.reference.carla import Variant
 from ._fields import ACTOR_FIRST, ENUMS, FLAGS, enum_size
 
 __all__ = ["BATCHES", "MAX_BATCH", "MAX_FIELDS", "MAX_FRAME", "Follow", "FrameTemplate", "Reference", "build_template",
-           "follow_on"]
+           "cycle_template", "follow_on"]
 
 #: How many frames one ``struct`` call reads: the most that fit, of these (fewer sizes, fewer formats made).
 BATCHES = (16, 4, 1)
@@ -114,6 +119,9 @@ class _Batch:
     ids: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None
     flags: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None
     enums: tuple[tuple[Callable[[tuple[Any, ...]], tuple[Any, ...]], int], ...]
+    #: a cycle's (``cycle_template``): each frame's FrameStart header and fields (id, size, frame id,
+    #: durationThis, elapsed), frame after frame, as one frame's reading begins; None for one frame a unit
+    timing: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None
 
 
 @dataclass(slots=True)
@@ -139,6 +147,18 @@ class FrameTemplate:
     #: one CARLA-FRAME-011, made only where that rule's findings are counted, no longer stored (the caller
     #: counts them, ``build_template(lacking=True)``)
     lacks_required: bool = False
+    #: A cycle's templates (``cycle_template``), one per frame of the unit in turn; () for a one-frame template
+    parts: tuple[FrameTemplate, ...] = ()
+    #: How many frames one unit of this template holds (a cycle's, several), how many of them lack a packet
+    #: the variant writes in every frame (``lacks_required``), and the template of the last (None: this one)
+    frames: int = 1
+    lacking: int = 0
+    tail: FrameTemplate | None = None
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """The bytes of each frame of a unit."""
+        return tuple(p.size for p in self.parts) if self.parts else (self.size,)
 
     @property
     def fields(self) -> int:
@@ -168,9 +188,13 @@ class FrameTemplate:
 
         shape_get = _getter(over(shape))
         assert shape_get is not None  # FrameStart's id and size, at least
+        timing = None
+        if self.parts:  # each frame's first five fields, where its FrameStart is read
+            firsts = list(accumulate((p.fields for p in self.parts[:-1]), initial=0))
+            timing = _getter(over([first + j for first in firsts for j in range(5)]))
         return _Batch(struct.Struct("<" + self._format * k).unpack_from, shape_get, expected * k,
                       _getter(over(ids)), _getter(over(flags)),
-                      tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None))
+                      tuple((g, size) for size, idx in enums if (g := _getter(over(idx))) is not None), timing)
 
     def actor_ids(self, buf: bytes, i: int) -> tuple[int, ...]:
         """The actor ids the frame of this shape at ``buf[i:]`` holds."""
@@ -194,6 +218,8 @@ class FrameTemplate:
         for get, size in b.enums:
             if max(get(t)) >= size:
                 return None
+        if b.timing is not None:  # a cycle: its frames' FrameStarts, five fields a frame
+            return (follow or follow_on)(prev, b.timing(t), 5, k * len(self.parts))
         return (follow or follow_on)(prev, t, len(self._roles), k)
 
 
@@ -242,10 +268,13 @@ def follow_on(prev: tuple[int, float, float, int], t: tuple[Any, ...], n: int, k
 
 
 @lru_cache(maxsize=1024)
-def _timing(size: int, k: int) -> Callable[[bytes, int], tuple[Any, ...]]:
-    """Reads the FrameStart header and fields of ``k`` frames of ``size`` bytes in a row, laid
-    out as a template's reading begins (id, size, frame id, durationThis, elapsed)."""
-    return struct.Struct("<" + f"BIQdd{size - 29}x" * (k - 1) + "BIQdd").unpack_from
+def _timing(sizes: tuple[int, ...], k: int) -> Callable[[bytes, int], tuple[Any, ...]]:
+    """Reads the FrameStart header and fields of ``k`` units in a row of frames of ``sizes`` bytes each
+    (one size: one frame a unit), laid out as a template's reading begins (id, size, frame id,
+    durationThis, elapsed), frame after frame."""
+    frames = [f"BIQdd{size - 29}x" for size in sizes] * k
+    frames[-1] = "BIQdd"  # nothing read after the last FrameStart
+    return struct.Struct("<" + "".join(frames)).unpack_from
 
 
 class Reference:
@@ -267,11 +296,12 @@ class Reference:
     frames, for ``k`` in ``BATCHES`` with ``k`` frames within ``limit`` bytes only, so a
     walk keeps one."""
 
-    __slots__ = ("template", "limit", "_one", "_shape", "_ref", "_ints", "_ids")
+    __slots__ = ("template", "limit", "_one", "_shape", "_ref", "_ints", "_ids", "_sizes")
 
     def __init__(self, template: FrameTemplate, limit: int) -> None:
         self.template = template
         self.limit = limit  # the most bytes a run is read in (at least one frame)
+        self._sizes = template.sizes  # its frames' (one, but for a cycle)
         size = template.size
         #: one frame's patterns: the mask of the bytes that must equal the reference's, the
         #: flag and enum lanes' mask, what is added to them, their carry bits
@@ -326,7 +356,7 @@ class Reference:
                 shape = self._shape
                 return (k if int.from_bytes(buf[i:i + size], "little") & shape == self._ref & shape else 0), None
         if alive.issuperset(self._ids):
-            last = (follow or follow_on)(prev, _timing(size, n)(buf, i), 5, n)
+            last = (follow or follow_on)(prev, _timing(self._sizes, n)(buf, i), 5, n * self.template.frames)
             if last is not None:
                 return n, last
         return n, None
@@ -407,6 +437,7 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
                 return None
             t = FrameTemplate(rel + 5, n + 1, frozenset(kinds), last, positions, *_format_kept(fields))
             t.lacks_required = lacks
+            t.lacking = int(lacks)
             return t
         else:
             pos = order.get(kind)
@@ -449,6 +480,32 @@ def build_template(window: Callable[[int], tuple[bytes, int]], end: int | None, 
                 return None
         rel += 5 + size
     return None
+
+
+def cycle_template(parts: Sequence[FrameTemplate]) -> FrameTemplate | None:
+    """The template of a unit of ``len(parts)`` frames in a row, of the shapes of ``parts`` in turn (frames whose
+    shapes come back every few frames, each unlike the one before: a template of one frame would prove one
+    frame a step): one reading over the unit, its fields and spans the parts' one after another, each frame's
+    FrameStart read for its timing (``_Batch.timing``). None where the unit would read more than
+    ``MAX_FIELDS`` fields. ``kinds`` and ``last_order`` are the last frame's (what the walk holds after it),
+    ``packets``, ``position_records`` and ``size`` the unit's."""
+    if sum(p.fields for p in parts) > MAX_FIELDS:
+        return None
+    starts = list(accumulate((p.size for p in parts[:-1]), initial=0))
+
+    def shifted(spans: Any, at: int) -> list[tuple[int, int]]:
+        return [(a + at, b + at) for a, b in spans]
+
+    last = parts[-1]
+    return FrameTemplate(
+        sum(p.size for p in parts), sum(p.packets for p in parts), last.kinds, last.last_order,
+        sum(p.position_records for p in parts), "".join(p._format for p in parts),
+        [role for p in parts for role in p._roles],
+        tuple(s for p, at in zip(parts, starts) for s in shifted(p._equal, at)),
+        tuple(s for p, at in zip(parts, starts) for s in shifted(p._shape, at)),
+        tuple((o + at, n) for p, at in zip(parts, starts) for o, n in p._lanes),
+        lacks_required=any(p.lacks_required for p in parts), parts=tuple(parts), frames=len(parts),
+        lacking=sum(p.lacks_required for p in parts), tail=last)
 
 
 def _index(roles: list[Any]) -> tuple[list[int], tuple[Any, ...], list[int], list[int], list[tuple[int, list[int]]]]:
