@@ -250,7 +250,7 @@ def test_alike_frames_after_failed_tries_are_still_taken_in_bulk(monkeypatch: py
         times.append(times[-1] + DELTA)
 
     def frame(i: int, actor: int) -> bytes:
-        return (_frame_start_at(i + 1, times[i]) + _packet(6, position.pack(1, actor, float(i), 2.0, 0, 0, 0, 0))
+        return (_start(i + 1, DELTA, times[i]) + _packet(6, position.pack(1, actor, float(i), 2.0, 0, 0, 0, 0))
                 + FRAME_END)
 
     first = [frame(0, 5)[:-len(FRAME_END)] + _add(5) + FRAME_END]  # actor 5 added in frame 0
@@ -269,7 +269,3 @@ def test_alike_frames_after_failed_tries_are_still_taken_in_bulk(monkeypatch: py
     monkeypatch.setattr(carla_check._Walk, "packet", counted)
     carla_check.check_stream(io.BytesIO(data), path="x", variant=V, profile="spec")
     assert walked[0] < 3 * 400, walked[0]  # three packets a frame
-
-
-def _frame_start_at(frame_id: int, elapsed: float) -> bytes:
-    return _packet(0, struct.pack("<Qdd", frame_id, DELTA, elapsed))

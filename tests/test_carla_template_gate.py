@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -30,14 +31,23 @@ HEADER = m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD")
 def _alternating(frames: int, unlike: int | None = None) -> bytes:
     """A clean 0.9.15 log whose odd frames (before frame ``unlike``, if given) hold two Position records and the
     others three: no frame of the first ``unlike`` has the size of the next (a Position record is 28 bytes)."""
+    def edit(i: int, body: list[m.Packet]) -> None:
+        if i % 2 and (unlike is None or i < unlike):
+            body[5] = _packet(K.POSITION, body[5].body[:2])
+
+    return _edited_log(frames, edit)
+
+
+def _edited_log(frames: int, edit: Callable[[int, list[m.Packet]], None]) -> bytes:
+    """A clean 0.9.15 log of ``frames`` frames, timed as CARLA writes them, the ACTORS added in frame 0, each
+    frame's body (``_body``) changed in place by ``edit(index, body)``."""
     packets: list[m.Packet] = []
     at = 0.0
     for i in range(frames):
         body = _body(i)
         if i == 0:
             body[1] = _packet(K.EVENT_ADD, _added())
-        if i % 2 and (unlike is None or i < unlike):
-            body[5] = _packet(K.POSITION, body[5].body[:2])
+        edit(i, body)
         duration = DELTA if i < frames - 1 else -1.0
         packets += [_packet(K.FRAME_START, m.FrameStart(i + 1, duration, at)), *body,
                     _packet(K.FRAME_END, m.FrameEnd())]
@@ -152,19 +162,14 @@ def _wide_log(frames: int, actors: int) -> bytes:
     """A clean 0.9.15 log like ``_log``'s whose Position packet holds ``actors`` more records (28 bytes each)."""
     extra = tuple(range(1000, 1000 + actors))
     vec, rot = m.Vec3(1.0, 2.0, 3.0), m.Rotator(0.0, 90.0, 0.0)
-    packets: list[m.Packet] = []
-    at = 0.0
-    for i in range(frames):
-        body = _body(i)
+
+    def edit(i: int, body: list[m.Packet]) -> None:
         if i == 0:
-            body[1] = _packet(K.EVENT_ADD, _added() + tuple(
+            body[1] = _packet(K.EVENT_ADD, body[1].body + tuple(
                 m.EventAdd(a, 1, vec, rot, 1, "vehicle.a", ()) for a in extra))
         body[5] = _packet(K.POSITION, body[5].body + tuple(m.Position(a, vec, rot) for a in extra))
-        duration = DELTA if i < frames - 1 else -1.0
-        packets += [_packet(K.FRAME_START, m.FrameStart(i + 1, duration, at)), *body,
-                    _packet(K.FRAME_END, m.FrameEnd())]
-        at += DELTA
-    return encode(m.Recording(HEADER, tuple(packets)), variant=V)
+
+    return _edited_log(frames, edit)
 
 
 def test_frames_two_of_which_pass_the_buffer_are_still_proved_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
