@@ -236,8 +236,9 @@ def test_strategy_arguments_are_checked_when_drawn() -> None:
 
 def _check_reading_is_the_reference(data: bytes) -> None:
     """The cross-check takes the check's own reading as the reference's (``_format.check``): it must be
-    ``decode(data)``'s, and there must be none when ``decode`` rejects the file; the error the check's
-    reading of the container ended with, when there is one, is the one ``decode`` raises."""
+    ``decode(data)``'s, and there must be none when ``decode`` rejects the file; the check then has the
+    error ``decode`` raises (its container's, member's or body's reading ended with it), and none when
+    ``decode`` reads the file."""
     from recspec.conformance.raskat_signal._check import check_reading
     from recspec.conformance.raskat_signal._format import reference_reading
 
@@ -247,10 +248,9 @@ def _check_reading_is_the_reference(data: bytes) -> None:
         try:
             ref = decode(data)
         except DecodeError as e:
-            assert mine is None
-            if refused is not None:
-                assert (refused.rule, refused.message, refused.offset, refused.path) == (
-                    e.rule, e.message, e.offset, e.path)
+            assert mine is None and refused is not None
+            assert (refused.rule, refused.message, refused.offset, refused.path) == (
+                e.rule, e.message, e.offset, e.path)
             continue
         assert refused is None and (mine is None or same(mine, ref))
 

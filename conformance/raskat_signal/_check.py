@@ -267,9 +267,11 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str, ma
 
 def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, max_unpacked: int = MAX_UNPACKED,
                   fast_path: bool = True) -> tuple[FileReport, Signal | None, DecodeError | None]:
-    """:func:`check_bytes`, and the error that the container's reading (``unwrap``, the first step of the
-    reference's ``decode``) raised, or None: ``decode(data)`` raises that same error, so the cross-check
-    need not read the container again (an xz bomb inflates to the limit in each reading)."""
+    """:func:`check_bytes`, and the error that ``decode(data)`` raises, or None: without ``variant`` the
+    check decodes as ``decode`` does, step by step (``unwrap``, ``signal_member``, the body), and an error
+    of one of these steps is the one ``decode`` raises, so the cross-check need not read the file again (an
+    xz bomb inflates to the limit in each reading; a malformed tar.xz signal is inflated, untarred and
+    decoded twice otherwise). None also where the check read the file but its walk of the values raised."""
     refused: DecodeError | None = None
     sink = FindingSink(RULES_BY_ID, profile)
     stats: dict[str, Any] = {"version": None, "container": "raw", "samples": None, "sample_rate_hz": None}
@@ -305,7 +307,11 @@ def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, 
                 if m.name.startswith(("/", "\\")) or ".." in parts or (len(m.name) > 1 and m.name[1] == ":"):
                     sink.add("RSIG-TAR-004", f"member name {m.name!r} is absolute or climbs out with '..'",
                              m.header_offset, 100, mpath + ".name")
-            member = signal_member(u)
+            try:
+                member = signal_member(u)
+            except DecodeError as e:
+                refused = e
+                raise
             body = u.tar[member.data_offset:member.data_offset + member.size]
             prefix = f"tar:{member.name}/"
             evidence["member"] = member.name
@@ -320,14 +326,23 @@ def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, 
             notes: list[tuple[int, int, str]] = []
             v = forced or stored_version
             assert v is not None
-            fields, offsets = decode_fields(body, v, note=lambda o, b, msg: notes.append((o, b, msg)),
-                                            fast_path=fast_path)
+            try:
+                # decode_body's own step for a v3/v4 body: the notes are the only difference
+                fields, offsets = decode_fields(body, v, note=lambda o, b, msg: notes.append((o, b, msg)),
+                                                fast_path=fast_path)
+            except DecodeError as e:
+                refused = e
+                raise
             signal = SignalMsgpack(v, fields)
             for o, _b, msg in notes:
                 sink.add("RSIG-MSGPACK-002", msg, o, None, prefix + "msgpack")
             walk.msgpack_fields(signal, offsets, body)
         else:
-            signal = decode_body(body, version=forced, fast_path=fast_path)
+            try:
+                signal = decode_body(body, version=forced, fast_path=fast_path)
+            except DecodeError as e:
+                refused = e
+                raise
             assert isinstance(signal, SignalV2)
             walk.fixed_layout(signal)
         stats["samples"] = len(signal.samples) if isinstance(signal.samples, tuple) else None

@@ -55,7 +55,7 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
         from ._xcheck import cross_check_report
 
         # without --variant the check read the file as ``decode`` does: the cross-check takes its reading,
-        # or the error its reading of the container ended with, as the reference's
+        # or the error one of its decoding steps (container, member, body) ended with, as the reference's
         cross_check_report(data, report, reference=reference_reading(report, signal) if variant is None else None,
                            reference_error=refused if variant is None else None)
 
