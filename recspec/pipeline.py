@@ -169,7 +169,7 @@ _entry_name = operator.attrgetter("name")  # a directory entry's sort key, with 
 CROSS_CHECK_MODES: dict[str, bool | str] = {"default": True, "full": "full", "off": False}
 
 
-def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
+def check_file(path: Path | str, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
                cross_check: bool | str = True, cross_check_limit: int | None = None, named: bool = True,
                progress: Progress | None = None, stream_limit: int = MAX_STREAM_SIZE,
                run_files: int | None = None) -> FileReport | None:
@@ -178,7 +178,8 @@ def check_file(path: Path, *, fmt: FormatInfo | None, variant: str | None, profi
 
     A FIFO or device is read as a stream of at most ``stream_limit`` bytes
     (``recspec/_limits.py``). ``run_files``: the size of the run the file is checked in
-    (:class:`~recspec._run.RunOptions`), ``None`` for a file checked on its own. Never raises for
+    (:class:`~recspec._run.RunOptions`), ``None`` for a file checked on its own. ``path`` as a
+    :class:`~pathlib.Path` or as the text the report shows (what a folder's walk stores). Never raises for
     bad content; raises :class:`InputError` when the file cannot be read and :class:`UsageError`
     for an impossible variant or profile."""
     shown = str(path)
@@ -427,11 +428,13 @@ class _Results:
 def _check_serial(files: Sequence[tuple[Path, bool]], options: RunOptions,
                   put: Callable[[int, FileReport], None], unclaimed: list[str], io_errors: list[str],
                   progress: RunProgress | None) -> None:
-    """-j 1: in this process, with no per-file cost beyond the check itself."""
+    """-j 1: in this process, with no per-file cost beyond the check itself: a walk's paths are checked as the
+    text it stored (no :class:`~pathlib.Path` is made per file, only for the report's text to be made again)."""
     bytes_progress = progress.within_file() if progress is not None else None
     each = _file_options(options)
     collector = _run_collector
-    for index, (path, named) in enumerate(files):
+    items: Sequence[tuple[Path | str, bool]] = files.texts() if isinstance(files, PathList) else files
+    for index, (path, named) in enumerate(items):
         if progress is not None:
             progress.step(path)
         try:

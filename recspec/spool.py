@@ -603,7 +603,8 @@ class PathList(Sequence[tuple[Path, bool]]):
         for path, named in items:
             if named:
                 named_at.append(len(chunk))
-            chunk.append(path if isinstance(path, str) else os.fspath(path))
+            # a text as its Path spells it ("./a//b" is "a/b"): the text is what a check is given and shows
+            chunk.append(os.fspath(Path(path)) if isinstance(path, str) else os.fspath(path))
             if len(chunk) >= _EXTEND_CHUNK:
                 self._add_chunk(chunk, named_at)
                 chunk, named_at = [], []
@@ -673,8 +674,8 @@ class PathList(Sequence[tuple[Path, bool]]):
         return self._texts(index, index + 1)[0], index in self._named
 
     def texts(self) -> Sequence[tuple[str, bool]]:
-        """The same items with each path as text: no Path object is made (a ``-j N`` run's parent
-        hands paths to its workers, which make them)."""
+        """The same items with each path as the text its Path gives (``str(path)``): no Path object is
+        made (a ``-j N`` run's parent hands paths to its workers; ``-j 1`` checks the texts)."""
         return _Texts(self)
 
     def close(self) -> None:
