@@ -314,7 +314,7 @@ def check_files(files: Sequence[tuple[Path, bool]], options: RunOptions, *, walk
     # collect_traces turns the collection on for the run; without it, a caller's own collecting() holds
     with collecting(True) if options.collect_traces else contextlib.nullcontext(), _collector_for_run(len(files)):
         if not options.in_workers:
-            _check_serial(files, options, results.put, report.unclaimed, errors, progress)
+            _check_serial(files, options, results.hold, report.unclaimed, errors, progress)
         else:
             _check_in_workers(files, options, results, report.unclaimed, errors, progress, sizes=sizes,
                               entry=results.entry)
@@ -386,6 +386,12 @@ def _file_options(options: RunOptions) -> dict[str, Any]:
                 run_files=options.run_files)
 
 
+#: ``-j 1`` stores its reports in a spool this many at a time, as a ``-j N`` worker's batch is stored: one write
+#: for the batch's records and one for their table entries, an offset stored per file (``Spool.put_batch``), not
+#: two writes and a store's bookkeeping per file. What is held meanwhile is the batch's pickled reports.
+SERIAL_BATCH = 64
+
+
 class _Results:
     """Where :func:`check_files` puts the file reports: a spool (``into``), or a list."""
 
@@ -396,6 +402,8 @@ class _Results:
         self._kept: dict[int, FileReport] = {}
         #: what makes each file's table entry, stored beside its report (a list of reports keeps none)
         self.entry = entry if into is not None else None
+        # the serial run's batch not yet stored (:meth:`hold`): indices, records, entries
+        self._held: tuple[array[int], list[bytes], list[bytes | None]] = (array("q"), [], [])
 
     def put(self, index: int, fr: FileReport) -> None:
         if self._into is not None:
@@ -403,6 +411,27 @@ class _Results:
             self._into.put(index, fr, self.entry(fr) if self.entry is not None else None)
         else:
             self._kept[index] = fr
+
+    def hold(self, index: int, fr: FileReport) -> None:
+        """:meth:`put` for ``-j 1``: the report and its entry made now, counted in the spool's tally now, stored
+        with the next SERIAL_BATCH - 1 (:meth:`files` stores what is left)."""
+        if self._into is None:
+            self._kept[index] = fr
+            return
+        indices, records, entries = self._held
+        records.append(record(fr))
+        entries.append(self.entry(fr) if self.entry is not None else None)
+        indices.append(index)
+        self._into.tally.add(fr, index)
+        if len(indices) >= SERIAL_BATCH:
+            self._store_held()
+
+    def _store_held(self) -> None:
+        indices, records, entries = self._held
+        if indices and self._into is not None:
+            self._into.put_batch(indices, frame_records(records),
+                                 frame_records(entries) if self.entry is not None else None)
+        self._held = (array("q"), [], [])
 
     def put_batch(self, batch: _Batch) -> None:
         """A worker's batch of reports as :func:`_pack` framed them, with their tally and table entries."""
@@ -422,6 +451,7 @@ class _Results:
         return self._into.put_written(batch.lo, batch.offsets, batch.entries)
 
     def files(self) -> Sequence[FileReport]:
+        self._store_held()
         return self._into.seal() if self._into is not None else [self._kept[i] for i in sorted(self._kept)]
 
 
