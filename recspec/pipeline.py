@@ -116,7 +116,8 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
     then its sub-folders, each in sorted order; a link to a folder is neither entered nor reported),
     from one ``os.scandir`` a folder: a member's path and look (``stat``) come from its directory
     entry, with no path joined or ``os.stat`` called by name per file, and the folders still to list
-    on a stack (not nested generators). Each folder's files are given as one list."""
+    on a stack (not nested generators); without ``sizes`` a regular file is known by its entry's type
+    alone (no ``stat`` at all: ``-j 1`` walks so). Each folder's files are given as one list."""
     # each folder as its members' paths start (Path's spelling: "./a" is "a") and as os.walk names it in an error
     stack = [(top, top)]
     while stack:
@@ -143,6 +144,11 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
                     subfolders.append((fn if here else entry.path, os.path.join(named, fn)))
                 continue
             member = fn if here else entry.path
+            if sizes is None and entry.is_file(follow_symlinks=False):
+                # a regular file by its directory entry's type (no system call): without sizes to give (-j 1)
+                # the walk need not look at it again, and check_file looks at what it opens anyway
+                members.append(member)
+                continue
             try:
                 st = entry.stat()
             except OSError:
