@@ -123,6 +123,11 @@ def _spool_fd(fd: int, name: str, limit: int) -> tuple[BinaryIO, int]:
     return spool(read, name, limit=limit, wait=wait)
 
 
+def _without_waiting(path: str, flags: int) -> int:
+    """``open()``'s opener for :class:`open_input`: the flags with O_NONBLOCK (opening a FIFO does not wait)."""
+    return os.open(path, flags | os.O_NONBLOCK)
+
+
 class open_input:
     """Open a path for checking: ``with open_input(path, name) as (f, size): ...``.
 
@@ -136,19 +141,36 @@ class open_input:
         self.f: BinaryIO | None = None
 
     def __enter__(self) -> tuple[BinaryIO, int]:
-        # OSError (a missing path, no permission, a folder) is left to the caller, as open() would raise it
-        kind = file_kind(os.stat(self.path).st_mode)
-        if kind == "regular file" or kind == "folder":  # a folder fails in open() with the usual error
-            self.f = open(self.path, "rb")
-            return self.f, os.fstat(self.f.fileno()).st_size
-        if kind not in STREAM_KINDS:
-            raise InputError(f"{self.name}: is a {kind}; recspec reads regular files, FIFOs and devices", self.name)
-        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        # Opened without waiting (O_NONBLOCK: a FIFO without a writer opens at once, where a plain open() would
+        # wait for one), then looked at through the open file: one system call less per file than a look by
+        # name first, and what is read is what was looked at. A regular file reads the same either way.
         try:
-            self.f, size = _spool_fd(fd, self.name, self.stream_limit)
+            f = open(self.path, "rb", opener=_without_waiting)
+        except OSError as e:
+            # left to the caller as open() raises it (a missing path, no permission, a folder), but for what
+            # cannot be opened at all and is no file recspec reads (a socket): said so
+            try:
+                kind = file_kind(os.stat(self.path).st_mode)
+            except OSError:
+                kind = "regular file"
+            if kind != "regular file" and kind != "folder" and kind not in STREAM_KINDS:
+                raise self._refused(kind) from None
+            raise e from None
+        st = os.fstat(f.fileno())
+        if stat.S_ISREG(st.st_mode):
+            self.f = f
+            return f, st.st_size
+        try:
+            kind = file_kind(st.st_mode)
+            if kind not in STREAM_KINDS:
+                raise self._refused(kind)
+            self.f, size = _spool_fd(f.fileno(), self.name, self.stream_limit)
         finally:
-            os.close(fd)
+            f.close()
         return self.f, size
+
+    def _refused(self, kind: str) -> InputError:
+        return InputError(f"{self.name}: is a {kind}; recspec reads regular files, FIFOs and devices", self.name)
 
     def __exit__(self, *exc: object) -> None:
         if self.f is not None:
