@@ -16,6 +16,7 @@ import pytest
 
 from recspec import _limits
 from recspec.errors import InputError
+from recspec.formats import FORMATS
 from recspec.pipeline import check_file
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -34,22 +35,24 @@ def _stats(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_regular_file_is_not_looked_at_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    seed = tmp_path / "header-only.traj"
-    seed.write_bytes((CORPUS / "nanover" / "valid" / "header-only.traj").read_bytes())
+    info = next(iter(FORMATS.values()))
+    name = info.load().EXAMPLES.valid_file
+    seed = tmp_path / name
+    seed.write_bytes((CORPUS / info.id / "valid" / name).read_bytes())
     expected = seed.stat().st_size
     looked = _stats(monkeypatch)
     with _limits.open_input(str(seed), "x") as (f, size):
         assert size == expected == len(f.read())
     report = check_file(str(seed), fmt=None, variant=None, profile=None)
     assert str(seed) not in looked
-    assert report is not None and report.format == "nanover"
+    assert report is not None and report.format == info.id
 
 
 def test_what_is_not_a_regular_file_is_refused_as_before(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="Is a directory"):
         check_file(tmp_path, fmt=None, variant=None, profile=None)
     with pytest.raises(InputError, match="No such file or directory"):
-        check_file(tmp_path / "missing.log", fmt=None, variant=None, profile=None)
+        check_file(tmp_path / "missing", fmt=None, variant=None, profile=None)
     where = tmp_path / "s.sock"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.bind(str(where))

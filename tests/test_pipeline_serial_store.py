@@ -17,16 +17,18 @@ import pytest
 
 from recspec import pipeline, spool
 from recspec._run import RunOptions
+from recspec.formats import FORMATS
 from recspec.render._table import EntryMaker
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+_FIRST = next(iter(FORMATS))  # a format's seeds: more than two batches of files
 
 
 def _walked(tmp_path: Path) -> tuple[spool.PathList, array[int]]:
-    """Three copies of the raSkat seeds and a text file no format claims, walked as `check` walks."""
+    """Three copies of the first format's seeds and a text file no format claims, walked as `check` walks."""
     top = tmp_path / "folder"
     for copy in range(3):
-        shutil.copytree(CORPUS / "raskat-signal", top / f"copy{copy}")
+        shutil.copytree(CORPUS / _FIRST, top / f"copy{copy}")
     (top / "copy1" / "notes.txt").write_text("not a recording\n")
     files = spool.PathList()
     sizes = array("q")
@@ -43,7 +45,7 @@ def _run(files: spool.PathList, sizes: array[int]) -> spool.Spool:
 
 def test_a_serial_run_writes_its_reports_a_batch_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     files, sizes = _walked(tmp_path)
-    seeds = sum(1 for p in (CORPUS / "raskat-signal").rglob("*") if p.is_file())
+    seeds = sum(1 for p in (CORPUS / _FIRST).rglob("*") if p.is_file())
     assert len(files) == 3 * seeds + 1
     writes = {"one": 0, "framed": 0}
     one, framed = spool._Records.add, spool._Records.add_framed

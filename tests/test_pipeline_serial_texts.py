@@ -16,18 +16,21 @@ import pytest
 
 from recspec import pipeline, spool
 from recspec._run import RunOptions
+from recspec.formats import FORMATS
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
 
 def _folder(tmp_path: Path) -> Path:
-    """A small folder of seeds of every format (and a file no format claims)."""
+    """A small folder: each format's valid and invalid example seeds (``EXAMPLES``) and a file no format claims."""
     top = tmp_path / "seeds"
-    for rel in ("carla/valid/0.9.15.log", "matrix-smt/valid/spec.bson", "matrix-smt/invalid/MATRIX-BSON-002.bson",
-                "nanover/valid/header-only.traj", "raskat-signal/invalid/RSIG-FIELDS-002.sig"):
-        dest = top / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(CORPUS / rel, dest)
+    for info in FORMATS.values():
+        examples = info.load().EXAMPLES
+        for kind, name in (("valid", examples.valid_file), ("invalid", examples.invalid_file[0])):
+            if name:
+                dest = top / info.id / kind / name
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(CORPUS / info.id / kind / name, dest)
     (top / "notes.txt").write_text("not a recording\n")
     return top
 
@@ -41,8 +44,10 @@ def _walked(top: Path) -> tuple[spool.PathList, array[int]]:
 
 
 def test_a_serial_run_makes_no_path_per_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    files, sizes = _walked(_folder(tmp_path))
-    assert len(files) == 6  # five seeds and the text file
+    top = _folder(tmp_path)
+    files, sizes = _walked(top)
+    seeds = sum(1 for p in top.rglob("*") if p.suffix != ".txt" and p.is_file())
+    assert len(files) == seeds + 1
     made = []
     real = spool.Path
 
@@ -53,14 +58,14 @@ def test_a_serial_run_makes_no_path_per_file(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(spool, "Path", counted)
     run = pipeline.check_files(files, RunOptions().of_run(len(files)), sizes=sizes)
     assert made == []
-    assert len(run.report.files) == 5 and len(run.report.unclaimed) == 1
+    assert len(run.report.files) == seeds and len(run.report.unclaimed) == 1
 
 
 def test_the_reports_are_those_of_the_paths(tmp_path: Path) -> None:
     top = _folder(tmp_path)
     files, sizes = _walked(top)
     pairs = [(Path(text), named) for text, named in files.texts()]
-    for options in (RunOptions().of_run(6), RunOptions(cross_check="full"), RunOptions(cross_check=False)):
+    for options in (RunOptions().of_run(len(files)), RunOptions(cross_check="full"), RunOptions(cross_check=False)):
         by_text = pipeline.check_files(files, options, sizes=sizes).report
         by_path = pipeline.check_files(pairs, options, sizes=sizes).report
         assert [fr.to_json() for fr in by_text.files] == [fr.to_json() for fr in by_path.files]
@@ -69,7 +74,7 @@ def test_the_reports_are_those_of_the_paths(tmp_path: Path) -> None:
 
 
 def test_a_path_list_keeps_each_text_as_its_path_spells_it(tmp_path: Path) -> None:
-    given = ["./a//b.log", "c/./d.bson", "e/", str(tmp_path / "f.sig")]
+    given = ["./a//b.x", "c/./d.y", "e/", str(tmp_path / "f.z")]
     files = spool.PathList((text, False) for text in given)
-    assert [text for text, _ in files.texts()] == ["a/b.log", "c/d.bson", "e", str(tmp_path / "f.sig")]
+    assert [text for text, _ in files.texts()] == ["a/b.x", "c/d.y", "e", str(tmp_path / "f.z")]
     assert [path for path, _ in files] == [Path(text) for text in given]
