@@ -146,7 +146,7 @@ class open_input:
         # name first, and what is read is what was looked at. A regular file reads the same either way.
         try:
             f = open(self.path, "rb", opener=_without_waiting)
-        except OSError as e:
+        except OSError:
             # left to the caller as open() raises it (a missing path, no permission, a folder), but for what
             # cannot be opened at all and is no file recspec reads (a socket): said so
             try:
@@ -155,7 +155,7 @@ class open_input:
                 kind = "regular file"
             if kind != "regular file" and kind != "folder" and kind not in STREAM_KINDS:
                 raise self._refused(kind) from None
-            raise e from None
+            raise
         st = os.fstat(f.fileno())
         if stat.S_ISREG(st.st_mode):
             self.f = f

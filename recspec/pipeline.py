@@ -419,8 +419,8 @@ class _Results:
             self._kept[index] = fr
 
     def hold(self, index: int, fr: FileReport) -> None:
-        """:meth:`put` for ``-j 1``: the report and its entry made now, counted in the spool's tally now, stored
-        with the next SERIAL_BATCH - 1 (:meth:`files` stores what is left)."""
+        """:meth:`put` for ``-j 1``: the report pickled, its entry made and the spool's tally counted now; the
+        batch stored once SERIAL_BATCH reports are held (:meth:`files` stores the rest)."""
         if self._into is None:
             self._kept[index] = fr
             return
@@ -465,7 +465,7 @@ def _check_serial(files: Sequence[tuple[Path, bool]], options: RunOptions,
                   put: Callable[[int, FileReport], None], unclaimed: list[str], io_errors: list[str],
                   progress: RunProgress | None) -> None:
     """-j 1: in this process, with no per-file cost beyond the check itself: a walk's paths are checked as the
-    text it stored (no :class:`~pathlib.Path` is made per file, only for the report's text to be made again)."""
+    text it stored (a :class:`~pathlib.Path` made per file would only be turned back into that text)."""
     bytes_progress = progress.within_file() if progress is not None else None
     each = _file_options(options)
     collector = _run_collector
