@@ -58,7 +58,8 @@ folders:
   FIFOs, sockets and devices inside folders are not opened, counted as 'not
   regular' and listed with --verbose; a FIFO or device named on the command
   line is read as a stream, up to --stream-limit bytes (default 1G), waiting
-  at most 10 s for its data.
+  at most 10 s for its data; so is standard input, named - (reported as
+  /dev/stdin): `cat run1.log | recspec check -`.
 
 profiles:
   Every file is judged under both profiles in one walk: spec (the document as
@@ -189,7 +190,8 @@ def _parser() -> argparse.ArgumentParser:
                        description=_d("Check recordings and report a verdict per file, with every finding's rule id, "
                                    "byte offset and structural path."),
                        epilog=_CHECK_EPILOG.format(cross_check=_cross_check_section()))
-    c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (folders recursively)")
+    c.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files or folders (folders recursively); - reads standard input")
     c.add_argument("--format", help=f"force the format ({formats})")
     c.add_argument("--variant", help="force the variant (see `recspec rules FORMAT` for the list)")
     c.add_argument("--profile", help="the profile that drives the exit code: spec (the document, default) or compat "

@@ -81,6 +81,11 @@ def iter_files(paths: Sequence[str], errors: list[str],
         yield Path(name), named
 
 
+#: what a path of ``-`` names (when no file of that name exists): standard input, read as a FIFO or
+#: device named on the command line is (up to --stream-limit, waiting at most STREAM_IDLE_TIMEOUT for data)
+STDIN_PATH = "/dev/stdin"
+
+
 def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] | None = None,
                sizes: array[int] | None = None) -> Iterator[tuple[str, bool]]:
     """:func:`iter_files` with each path as the text ``str()`` of its Path gives, without making
@@ -98,6 +103,8 @@ def walk_folders(paths: Sequence[str], errors: list[str], not_regular: list[Path
     and each file named on the command line alone, ``named`` True; for a caller that stores a folder's
     paths at once (``spool.PathList.extend_texts``), with no Python step per file."""
     for name in paths:
+        if name == "-" and not os.path.lexists(name):
+            name = STDIN_PATH  # the usual spelling of standard input, read as the stream it is
         p = Path(name)
         if p.is_dir():
             for members in _walk_folder(str(p), errors, not_regular, sizes):

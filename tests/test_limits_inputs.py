@@ -90,6 +90,33 @@ def test_a_fifo_with_a_writer_is_checked_as_a_stream(tmp_path):
     assert (fr["format"], fr["variant"], fr["verdict"]) == (INFO.id, variant, "valid")
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="needs /dev/stdin")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_dash_reads_standard_input_as_a_stream(tmp_path, jobs):
+    """``-`` is standard input (as ``/dev/stdin``, which the report names), sniffed by content: a real
+    process given the file on a pipe, beside a file named after it (workers inherit the parent's stdin)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    with open(VALID, "rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "recspec", "check", "-j", jobs, "--json", "-", str(VALID)],
+                              stdin=stdin, capture_output=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    files = {fr["path"]: fr for fr in json.loads(done.stdout)["files"]}
+    assert set(files) == {"/dev/stdin", str(VALID)}
+    variant = manifest_entry(INFO, f"valid/{VALID.name}").get("variant")
+    assert (files["/dev/stdin"]["format"], files["/dev/stdin"]["variant"], files["/dev/stdin"]["verdict"]) == (
+        INFO.id, variant, "valid")
+
+
+def test_a_file_named_dash_is_still_that_file(tmp_path, monkeypatch):
+    """``-`` names standard input only where no file of that name exists."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(VALID, tmp_path / "-")
+    code, out, _ = run("check", "--json", "--format", INFO.id, "-")
+    assert code == 0
+    [fr] = json.loads(out)["files"]
+    assert fr["path"] == "-" and fr["verdict"] == "valid"
+
+
 @posix_only
 def test_folder_walks_skip_fifos_sockets_and_devices_and_count_them(tmp_path):
     shutil.copy(VALID, tmp_path / f"a{VALID.suffix}")
