@@ -8,14 +8,16 @@ fields, so a cycle of exactly that many is made. Every log is checked with the f
 
 from __future__ import annotations
 
+import io
 import struct
 from typing import Any
 
 import pytest
-from test_carla_bulk_frames import _ReferenceCount, _same
+from test_carla_bulk_frames import DELTA, _ReferenceCount, _same
 from test_carla_frame_cycles import SHAPES, V, _cycle_log, _frame_starts
-from test_carla_limits_runs import FRAME_END
+from test_carla_limits_runs import CARLA_HEADER, FRAME_END
 from test_carla_limits_runs import _packet as _raw_packet
+from test_limits_runs import _Counting
 
 from recspec.conformance.carla import _check as carla_check
 from recspec.conformance.carla import _frames
@@ -104,3 +106,28 @@ def test_a_cycle_of_exactly_max_fields_fields_is_made() -> None:
     over = [*parts[:3], _door_template(doors[3] + 1)]
     assert sum(p.fields for p in over) == 65_539
     assert _frames.cycle_template(over) is None
+
+
+def test_cycles_whose_timing_breaks_rules_are_proved_once_those_rules_only_count(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """hostile.py's carla-two-shape-frames with every frame at elapsed 0 (carla-elapsed-frames' timing): frames
+    of two sizes in turn (FrameStart and FrameEnd only, 34 bytes; with an empty EventDel between them, 41),
+    each from the second on breaking CARLA-FRAME-004 (0 is not the frame before's elapsed 0 plus its
+    durationThis 0.05) and each lacking the packets of every frame (CARLA-FRAME-011). Once both rules only
+    count, the cycle templates judge the frames' timing as the checker's counting judge does (``_frames.Follow``)
+    and prove them: the frames are not walked packet by packet (a run of repeated frames cannot take them:
+    no frame has the size of the one before)."""
+    n = 4_000
+    empty_del = _raw_packet(3, struct.pack("<H", 0))
+    data = CARLA_HEADER + b"".join(_raw_packet(0, struct.pack("<Qdd", i + 1, DELTA if i + 1 < n else -1.0, 0.0))
+                                   + (empty_del if i % 2 else b"") + FRAME_END for i in range(n))
+    starts = _frame_starts(data)
+    assert [starts[j + 1] - starts[j] for j in range(3)] == [34, 41, 34]
+    calls = _Counting(monkeypatch, carla_check._Walk, "packet")
+    fast = carla_check.check_stream(io.BytesIO(data), path="x", variant=V, profile="spec")
+    assert calls.calls < 3 * 300  # the frames until both rules have their 100 stored findings, and a few
+    assert fast.stats["frames"] == n and fast.stats["packets"] == 2 * n + n // 2
+    assert fast.capped == {"CARLA-FRAME-004": n - 1, "CARLA-FRAME-011": n}
+    assert fast.stats["duration_s"] == 0.0
+    monkeypatch.undo()
+    assert fast.to_json() == _same(data, V).to_json()
