@@ -13,8 +13,9 @@ import struct
 from typing import Any
 
 import pytest
-from test_carla_bulk_frames import DELTA, _ReferenceCount, _same
+from test_carla_bulk_frames import DELTA, _log, _ReferenceCount, _same
 from test_carla_frame_cycles import SHAPES, V, _cycle_log, _frame_starts
+from test_carla_frame_timing_runs import timings
 from test_carla_limits_runs import CARLA_HEADER, FRAME_END
 from test_carla_limits_runs import _packet as _raw_packet
 from test_limits_runs import _Counting
@@ -131,3 +132,29 @@ def test_cycles_whose_timing_breaks_rules_are_proved_once_those_rules_only_count
     assert fast.stats["duration_s"] == 0.0
     monkeypatch.undo()
     assert fast.to_json() == _same(data, V).to_json()
+
+
+
+
+@pytest.mark.parametrize("fault", ["still", "back", "skip"])
+def test_frames_whose_timing_breaks_rules_are_proved_by_the_reference(monkeypatch: pytest.MonkeyPatch,
+                                                                      fault: str) -> None:
+    """A steady log (every packet of a 0.9.15 frame, the Position records moving) whose timing first breaks a
+    rule (elapsed standing still or going back: CARLA-FRAME-004; ids that skip one: CARLA-FRAME-003) until the
+    rule only counts, then follows on, then breaks it again in every frame. The frames that follow one the
+    template proved are compared with it (``Reference.run``), their timing judged by the checker's counting
+    judge (``_frames.Follow``) as the template's own reading judges it: the reference proves the frames of
+    the last run too, not only those that follow on."""
+    first, steady, last = 120, 300, 900
+    modes = [fault] * first + ["on"] * steady + [fault] * last
+    changes = {}
+    for i, (frame_id, duration, elapsed) in enumerate(timings(modes)):
+        changes[f"id{i}"], changes[f"time{i}"] = frame_id, (duration, elapsed)
+    data = _log(len(modes), **changes)
+    # ids are consecutive from 1 (docs/formats/carla.md): the first frame's id 2 breaks CARLA-FRAME-003 too;
+    # elapsed is judged against the frame before, from the second frame on
+    broken = {"skip": ("CARLA-FRAME-003", first + last)}.get(fault, ("CARLA-FRAME-004", first - 1 + last))
+    ref = _ReferenceCount(monkeypatch)
+    report = _same(data, V)
+    assert report.capped == dict([broken])
+    assert ref.frames > steady + last - 100
