@@ -158,3 +158,50 @@ def test_frames_whose_timing_breaks_rules_are_proved_by_the_reference(monkeypatc
     report = _same(data, V)
     assert report.capped == dict([broken])
     assert ref.frames > steady + last - 100
+
+
+class _Cycles:
+    """The number of frames of each cycle template the checker makes (``cycle_template``'s parts) while a test
+    runs."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.frames: list[int] = []
+        inner = carla_check.cycle_template
+
+        def counted(parts: Any) -> Any:
+            self.frames.append(len(parts))
+            return inner(parts)
+
+        monkeypatch.setattr(carla_check, "cycle_template", counted)
+
+
+@pytest.mark.parametrize("cycle", [2, 3])
+def test_shapes_of_one_size_in_turn_make_a_cycle_of_as_many_frames(monkeypatch: pytest.MonkeyPatch,
+                                                                    cycle: int) -> None:
+    """Frames of 2 or 3 shapes in turn, all of one size (an empty EventDel, EventParent or Collision between
+    FrameStart and FrameEnd, 41 bytes): once the next frame's shape is that of the frame ``cycle`` back, the
+    templates just made are the cycle (``_Walk._lone_cycle``), a cycle of ``cycle`` frames (of 2 to 4: the
+    module docstring of _frames.py), not of a multiple of them."""
+    n = 1_000
+    elapsed = [0.0]
+    for _ in range(n - 1):
+        elapsed.append(elapsed[-1] + DELTA)  # the writer's arithmetic
+    events = [_raw_packet(pid, struct.pack("<H", 0)) for pid in (3, 4, 5)]  # EventDel, EventParent, Collision
+    data = CARLA_HEADER + b"".join(
+        _raw_packet(0, struct.pack("<Qdd", i + 1, DELTA if i + 1 < n else -1.0, elapsed[i]))
+        + events[i % cycle] + FRAME_END for i in range(n))
+    cycles = _Cycles(monkeypatch)
+    report = _same(data, V)
+    assert report.capped == {"CARLA-FRAME-011": n}
+    assert cycles.frames and set(cycles.frames) == {cycle}
+
+
+def test_a_frame_the_template_cannot_prove_makes_no_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A steady log of one frame shape whose third frame refers to an actor never added (CARLA-ACTOR-001): the
+    template made of the second frame proves it alone, and cannot prove the third, which has its shape; frames
+    of one shape are no cycle (a cycle is 2 to 4 frames each unlike the one before), so none is made."""
+    data = _log(60, body2={"actor": 12})
+    cycles = _Cycles(monkeypatch)
+    report = _same(data, V)
+    assert {f.rule for f in report.findings} == {"CARLA-ACTOR-001"}
+    assert cycles.frames == []
