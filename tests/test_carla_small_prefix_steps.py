@@ -27,10 +27,10 @@ from recspec.reference import carla as m
 HEADER = m.encode_header(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"))
 FRAME_START = struct.pack("<BIQdd", 0, 24, 1, 0.0, 0.0)  # id 0, 24 bytes: frame id, durationThis, elapsed
 FRAME_END = b"\x01\0\0\0\0"  # id 1, no payload
-# Position (id 5 in 0.9.4-0.9.5) with one record of 32 bytes: u16 count 1, then the record; State (id 6)
+# Position (id 6 in 0.9.4-0.9.5) with one record of 28 bytes: u16 count 1, then the record; State (id 7)
 # of none: the common packets of a frame, neither FrameEnd nor of variable records
-POSITION = struct.pack("<BIH", 5, 2 + 32, 1) + bytes(32)
-STATE = struct.pack("<BIH", 6, 2, 0)
+POSITION = struct.pack("<BIH", 6, 2 + 28, 1) + bytes(28)
+STATE = struct.pack("<BIH", 7, 2, 0)
 
 _COMPARES = {"COMPARE_OP", "IS_OP", "CONTAINS_OP"}
 _BRANCHES = {name for name in dis.opmap if "JUMP" in name and "IF" in name}
