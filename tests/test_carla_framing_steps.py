@@ -1,9 +1,10 @@
-"""CARLA detection's small-file reading (``_detect._read_small_prefix``): few tests a packet, the same prefix.
+"""CARLA framing loops that a fuzz campaign runs on every input: few tests a packet, the same answers.
 
-A fuzz campaign runs detection on every input under coverage instrumentation, which hooks every
-comparison and every conditional jump: the loop over a small file's packets is held to three
-comparisons and four conditional jumps for the common packet (an id that is neither FrameEnd nor a
-variable-record one), counted by tracing the loop's bytecode. The prefix it reads is held to the
+A campaign runs them under coverage instrumentation, which hooks every comparison and every
+conditional jump, so their steps a packet are counted here by tracing their bytecode. Detection's
+small-file reading (``_detect._read_small_prefix``) is held to three comparisons and four conditional
+jumps for the common packet (an id that is neither FrameEnd nor a variable-record one); ``decode``'s
+framing of a whole buffer (``frame_packets``) to no comparison and one jump. The prefix detection reads is held to the
 packet-by-packet reading's on raw packet sequences that stress its edges: payloads of 0 and 1 bytes
 (whose u16 is not read), ids without a record count, variable-record ids, undefined and user ids,
 and files cut anywhere, the last packet's header or payload included.
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 
 from recspec.conformance.carla import _detect
 from recspec.reference import carla as m
+from recspec.reference.carla._decode import frame_packets
 
 HEADER = m.encode_header(m.Header(1, "CARLA_RECORDER", 1_700_000_000, "Town10HD"))
 FRAME_START = struct.pack("<BIQdd", 0, 24, 1, 0.0, 0.0)  # id 0, 24 bytes: frame id, durationThis, elapsed
@@ -36,9 +38,10 @@ _COMPARES = {"COMPARE_OP", "IS_OP", "CONTAINS_OP"}
 _BRANCHES = {name for name in dis.opmap if "JUMP" in name and "IF" in name}
 
 
-def _steps(data: bytes, offset: int) -> tuple[int, int]:
-    """The comparisons and conditional jumps ``_read_small_prefix`` executes reading ``data``."""
-    code = _detect._read_small_prefix.__code__
+def _steps(data: bytes, offset: int, function: Any = _detect._read_small_prefix) -> tuple[int, int]:
+    """The comparisons and conditional jumps ``function`` (``_read_small_prefix`` or ``frame_packets``)
+    executes reading ``data``'s packets from ``offset``."""
+    code = function.__code__
     counted = {"compares": 0, "branches": 0}
 
     def opcodes(frame: FrameType, event: str, arg: Any) -> Any:
@@ -61,7 +64,10 @@ def _steps(data: bytes, offset: int) -> tuple[int, int]:
     f.seek(offset)
     sys.settrace(calls)
     try:
-        _detect._read_small_prefix(f, offset, len(data))
+        if function is _detect._read_small_prefix:
+            function(f, offset, len(data))
+        else:
+            function(data, offset, len(data), m.MAX_PACKET_SIZE)
     finally:
         sys.settrace(None)
     return counted["compares"], counted["branches"]
@@ -75,6 +81,19 @@ def test_the_common_packet_costs_three_comparisons_and_four_jumps() -> None:
     (compares, branches), (compares_short, branches_short) = _steps(longer, len(HEADER)), _steps(short, len(HEADER))
     assert compares - compares_short <= 3 * 30
     assert branches - branches_short <= 4 * 30
+
+
+def test_decode_frames_a_whole_buffer_with_no_comparison_and_one_jump_a_packet() -> None:
+    frame = FRAME_START + POSITION + STATE * 8 + POSITION + FRAME_END
+    short = HEADER + frame
+    longer = HEADER + frame + POSITION * 20 + STATE * 10  # 30 more packets
+    (compares, branches) = _steps(longer, len(HEADER), frame_packets)
+    (compares_short, branches_short) = _steps(short, len(HEADER), frame_packets)
+    assert compares - compares_short == 0
+    assert branches - branches_short <= 30
+    starts, ids, sizes = frame_packets(longer, len(HEADER), len(longer), m.MAX_PACKET_SIZE)
+    assert len(starts) == 12 + 30 and ids[:2] == bytes([0, 6]) and sizes[:2] == [24, 30]  # FrameStart, Position
+    assert starts[-1] == len(longer) - len(STATE)  # the last packet, whole
 
 
 def _prefix(data: bytes, size: int, small: bool) -> tuple[Any, ...]:
