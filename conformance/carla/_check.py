@@ -121,6 +121,8 @@ def _judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
 
 
 _JUDGED_PLANS: dict[tuple[bool, int], dict[K, _JudgedPlan]] = {}
+#: The names of a plan's actor id columns, in its order (by offset in the record), in the findings' paths
+_ID_COLUMNS = {**dict.fromkeys(ACTOR_FIRST, ("database_id",)), K.EVENT_PARENT: ("database_id", "database_id_parent")}
 
 
 def _make_judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
@@ -431,19 +433,22 @@ class _Walk:
             if len(payload) == 2 + count * size and count <= JUDGED_MAX_RECORDS:
                 fields = _judged_fields(record, count)(payload)
                 alive = self.alive
-                clean = True
+                ids_alive = in_bounds = True
                 for j in ids:
                     if not alive.issuperset(fields[j::width]):
-                        clean = False
+                        ids_alive = False
                 for j, bound in bounds:
                     if count and max(fields[j::width]) >= bound:
-                        clean = False
-                if clean:
+                        in_bounds = False
+                if in_bounds:
                     records = count if kind is _K_POSITION else 0
                     self.position_records += records
-                    if len(payload) <= _CLEAN_PAYLOAD_MAX:
-                        self.clean.keep((raw.packet_id, payload),
-                                        (frozenset().union(*(fields[j::width] for j in ids)), records))
+                    if ids_alive:
+                        if len(payload) <= _CLEAN_PAYLOAD_MAX:
+                            self.clean.keep((raw.packet_id, payload),
+                                            (frozenset().union(*(fields[j::width] for j in ids)), records))
+                    else:  # dead actors alone: their findings from the judged ids, as fixed_records makes them
+                        self._dead_ids(kind, raw, fields, ids, width, size)
                     return
         try:
             flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
@@ -453,6 +458,19 @@ class _Walk:
             return
         if flat:
             self.fixed_records(kind, raw, flat)
+
+    def _dead_ids(self, kind: K, raw: dec.RawPacket, fields: tuple[int, ...], ids: tuple[int, ...], width: int,
+                  stride: int) -> None:
+        """The CARLA-ACTOR-001 findings of a packet ``_fixed`` judged from its fields (``_judged_fields``: the
+        plan's ``width`` columns a record, its id columns ``ids``), whose flags and enums are in range: those
+        ``fixed_records`` makes, in its order (a column after the other: EventParent's database_id, then its
+        database_id_parent)."""
+        alive = self.alive
+        for j, what in zip(ids, _ID_COLUMNS[kind]):
+            column = fields[j::width]
+            if not alive.issuperset(column):
+                bad = [i for i, a in enumerate(column) if a not in alive]
+                self._missing([column[i] for i in bad], kind, raw, what, bad, stride)
 
     def _clean_records(self, kind: K, payload: bytes) -> bool:
         """Whether a PhysicsControl or WalkerBones payload decodes and its records break no rule, found from
