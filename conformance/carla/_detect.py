@@ -261,10 +261,9 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
             break
         key = (pid, length, padded[body] | padded[body + 1] << 8 | no_u16[pid] | -(length < 2))
         entry = get_shape(key)
-        if entry is None:
-            shapes[key] = [1, at + shift, buf[body:following]]
-        else:
-            entry[0] += 1
+        if entry is None:  # a new shape (no else: one basic block fewer for the common packet, a seen shape)
+            entry = shapes[key] = [0, at + shift, buf[body:following]]
+        entry[0] += 1
         ids.append(pid)
         at = following
         if special[pid]:
