@@ -3,6 +3,7 @@
 
     python benchmarks/profile_fuzz_ref.py stages carla            # time per stage, instrumented
     python benchmarks/profile_fuzz_ref.py hooks carla             # atheris' coverage hooks per module
+    python benchmarks/profile_fuzz_ref.py hooks carla --functions 20   # ... and the 20 functions making most
     python benchmarks/profile_fuzz_ref.py campaigns carla --before /work/main --rounds 3
     recspec fuzz carla --target ref --time 30 --seed 1 --merge kept/   # a campaign's corpus, kept
     python benchmarks/profile_fuzz_ref.py loop carla --corpus kept/ --mutants 1500 --before /work/main --rounds 3
@@ -15,7 +16,9 @@
   run it on a quiet machine or read only the shares). Also: how many inputs carry a finding, and what
   a packet and a finding cost the check (a least-squares fit over the mutants, variant given).
 * ``hooks``: the same loop under ``cProfile``; atheris' ``_trace_branch`` and ``_trace_cmp`` calls per
-  execution, by the module that made them.
+  execution, by the module that made them (with ``--functions N``, also the N functions that make the most:
+  atheris hooks every basic block a function enters and every comparison it makes, so a loop's count a
+  packet is what to cut).
 * ``--corpus DIR`` (stages, hooks, loop): the parents are DIR's inputs instead of the seeds and earlier
   mutants: a campaign's grown corpus (``recspec fuzz ... --merge DIR``) holds the inputs a campaign runs, which
   the seeds' mutants do not (smaller ones, and ones the kept answers have not seen).
