@@ -3,6 +3,7 @@
 
     python benchmarks/profile_fuzz_ref.py stages carla            # time per stage, instrumented
     python benchmarks/profile_fuzz_ref.py hooks carla             # atheris' coverage hooks per module
+    python benchmarks/profile_fuzz_ref.py hooks carla --functions 20   # ... and the 20 functions making most
     python benchmarks/profile_fuzz_ref.py campaigns carla --before /work/main --rounds 3
     recspec fuzz carla --target ref --time 30 --seed 1 --merge kept/   # a campaign's corpus, kept
     python benchmarks/profile_fuzz_ref.py loop carla --corpus kept/ --mutants 1500 --before /work/main --rounds 3
@@ -15,7 +16,9 @@
   run it on a quiet machine or read only the shares). Also: how many inputs carry a finding, and what
   a packet and a finding cost the check (a least-squares fit over the mutants, variant given).
 * ``hooks``: the same loop under ``cProfile``; atheris' ``_trace_branch`` and ``_trace_cmp`` calls per
-  execution, by the module that made them.
+  execution, by the module that made them (with ``--functions N``, also the N functions that make the most:
+  atheris hooks every basic block a function enters and every comparison it makes, so a loop's count a
+  packet is what to cut).
 * ``--corpus DIR`` (stages, hooks, loop): the parents are DIR's inputs instead of the seeds and earlier
   mutants: a campaign's grown corpus (``recspec fuzz ... --merge DIR``) holds the inputs a campaign runs, which
   the seeds' mutants do not (smaller ones, and ones the kept answers have not seen).
@@ -193,7 +196,7 @@ def _cpu(check: Any, f: io.BytesIO, variant: Any) -> float:
     return time.process_time() - t0
 
 
-def hooks(fmt: str, mutants: int, corpus: Path | None = None) -> None:
+def hooks(fmt: str, mutants: int, corpus: Path | None = None, functions: int = 0) -> None:
     mod = _instrumented(fmt)
     inputs = _inputs(fmt, mod, mutants, corpus)
     mutate, harness = mod.mutate, mod.TARGETS["ref"]
@@ -207,15 +210,22 @@ def hooks(fmt: str, mutants: int, corpus: Path | None = None) -> None:
             pass
     profile.disable()
     by_module: collections.Counter[str] = collections.Counter()
+    by_function: collections.Counter[str] = collections.Counter()
     for func, (_cc, _nc, _tt, _ct, callers) in pstats.Stats(profile).stats.items():  # type: ignore[attr-defined]
         if func[2] in ("<built-in method atheris.native._trace_branch>", "<built-in method atheris.native._trace_cmp>"):
             for caller, counts in callers.items():
-                by_module[str(Path(caller[0]).relative_to(REPO)) if caller[0].startswith(str(REPO)) else caller[0]] \
-                    += counts[1] if isinstance(counts, tuple) else counts
+                module = str(Path(caller[0]).relative_to(REPO)) if caller[0].startswith(str(REPO)) else caller[0]
+                n = counts[1] if isinstance(counts, tuple) else counts
+                by_module[module] += n
+                by_function[f"{module}:{caller[1]} {caller[2]}"] += n
     total = sum(by_module.values())
     print(f"{fmt}: {total / len(inputs):,.0f} coverage hooks an execution (mutator and harness)")
     for module, k in by_module.most_common(12):
         print(f"  {k / len(inputs):7,.0f} {100 * k / total:5.1f} %  {module}")
+    if functions:
+        print(f"  the {functions} functions that make the most:")
+        for where, k in by_function.most_common(functions):
+            print(f"  {k / len(inputs):7,.0f} {100 * k / total:5.1f} %  {where}")
 
 
 def loop_one(fmt: str, corpus: Path, mutants: int) -> float:
@@ -312,12 +322,14 @@ def main() -> int:
     ap.add_argument("--before", type=Path,
                     help="loop, campaigns: the other checkout (run by its .venv's interpreter)")
     ap.add_argument("--before-python", help="loop, campaigns: the interpreter for --before")
+    ap.add_argument("--functions", type=int, default=0, metavar="N",
+                    help="hooks: also the N functions that make the most hooks")
     ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # loop: one measurement, this process
     args = ap.parse_args()
     if args.what == "stages":
         stages(args.format, args.mutants, args.rounds, args.corpus)
     elif args.what == "hooks":
-        hooks(args.format, args.mutants, args.corpus)
+        hooks(args.format, args.mutants, args.corpus, args.functions)
     elif args.what == "loop":
         if args.corpus is None:
             ap.error("loop needs --corpus DIR (a campaign's corpus: recspec fuzz FORMAT --target ref --merge DIR)")

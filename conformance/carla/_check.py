@@ -16,7 +16,7 @@ import os
 import struct
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from functools import cache, lru_cache
 from heapq import merge
 from itertools import compress, islice, repeat
@@ -89,7 +89,7 @@ _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
 _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 #: The packets of one f64 time (8 bytes), which only the packet rules and the frame order judge.
 _TIMES = frozenset((K.PLATFORM_TIME, K.VISUAL_TIME))
-_LABELS = {k: k.label for k in K}
+_LABELS = {k: k.label for k in K}  # without the property call per finding (paths, messages)
 _FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
 #: The kinds the per-packet paths compare with, as module constants: on Python 3.11 reading a member off
 #: the enum class (``K.FRAME_END``) is a lookup of about 0.4 us, which a packet would pay several times.
@@ -121,6 +121,8 @@ def _judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
 
 
 _JUDGED_PLANS: dict[tuple[bool, int], dict[K, _JudgedPlan]] = {}
+#: The names of a plan's actor id columns, in its order (by offset in the record), in the findings' paths
+_ID_COLUMNS = {**dict.fromkeys(ACTOR_FIRST, ("database_id",)), K.EVENT_PARENT: ("database_id", "database_id_parent")}
 
 
 def _make_judged_plans(variant: Variant) -> dict[K, _JudgedPlan]:
@@ -363,7 +365,7 @@ class _Walk:
                 self.trace.frame_start(*(self.prev_start[1:3] if self.prev_start is not None else (None, None)))
             return
         if not self.in_frame:
-            sink.add("CARLA-FRAME-001", f"{kind.label} packet (id {raw.packet_id}) outside a frame",
+            sink.add("CARLA-FRAME-001", f"{_LABELS[kind]} packet (id {raw.packet_id}) outside a frame",
                      raw.offset, 5 + len(raw.payload), self._path(kind))
         else:
             self.packet_index += 1
@@ -431,19 +433,22 @@ class _Walk:
             if len(payload) == 2 + count * size and count <= JUDGED_MAX_RECORDS:
                 fields = _judged_fields(record, count)(payload)
                 alive = self.alive
-                clean = True
+                ids_alive = in_bounds = True
                 for j in ids:
                     if not alive.issuperset(fields[j::width]):
-                        clean = False
+                        ids_alive = False
                 for j, bound in bounds:
                     if count and max(fields[j::width]) >= bound:
-                        clean = False
-                if clean:
+                        in_bounds = False
+                if in_bounds:
                     records = count if kind is _K_POSITION else 0
                     self.position_records += records
-                    if len(payload) <= _CLEAN_PAYLOAD_MAX:
-                        self.clean.keep((raw.packet_id, payload),
-                                        (frozenset().union(*(fields[j::width] for j in ids)), records))
+                    if ids_alive:
+                        if len(payload) <= _CLEAN_PAYLOAD_MAX:
+                            self.clean.keep((raw.packet_id, payload),
+                                            (frozenset().union(*(fields[j::width] for j in ids)), records))
+                    else:  # dead actors alone: their findings from the judged ids, as fixed_records makes them
+                        self._dead_ids(kind, raw, fields, ids, width, size)
                     return
         try:
             flat = dec.unpack_flat(kind, raw.payload, self.v, raw.offset + 5)
@@ -453,6 +458,19 @@ class _Walk:
             return
         if flat:
             self.fixed_records(kind, raw, flat)
+
+    def _dead_ids(self, kind: K, raw: dec.RawPacket, fields: tuple[int, ...], ids: tuple[int, ...], width: int,
+                  stride: int) -> None:
+        """The CARLA-ACTOR-001 findings of a packet ``_fixed`` judged from its fields (``_judged_fields``: the
+        plan's ``width`` columns a record, its id columns ``ids``), whose flags and enums are in range: those
+        ``fixed_records`` makes, in its order (a column after the other: EventParent's database_id, then its
+        database_id_parent)."""
+        alive = self.alive
+        for j, what in zip(ids, _ID_COLUMNS[kind]):
+            column = fields[j::width]
+            if not alive.issuperset(column):
+                bad = [i for i, a in enumerate(column) if a not in alive]
+                self._missing([column[i] for i in bad], kind, raw, what, bad, stride)
 
     def _clean_records(self, kind: K, payload: bytes) -> bool:
         """Whether a PhysicsControl or WalkerBones payload decodes and its records break no rule, found from
@@ -478,7 +496,7 @@ class _Walk:
             if sink.only_counted_one("CARLA-ORDER-002"):
                 sink.count("CARLA-ORDER-002")
             else:
-                sink.add("CARLA-ORDER-002", f"second {kind.label} packet in this frame", raw.offset,
+                sink.add("CARLA-ORDER-002", f"second {_LABELS[kind]} packet in this frame", raw.offset,
                          5 + len(raw.payload), self._path(kind))
         self.frame_kinds.add(kind)
         pos = self.order.get(kind)
@@ -488,7 +506,7 @@ class _Walk:
             if sink.only_counted_one("CARLA-ORDER-001"):
                 sink.count("CARLA-ORDER-001")
             else:
-                sink.add("CARLA-ORDER-001", f"{kind.label} after a packet that CARLA writes later in the frame",
+                sink.add("CARLA-ORDER-001", f"{_LABELS[kind]} after a packet that CARLA writes later in the frame",
                          raw.offset, 5 + len(raw.payload), self._path(kind))
         else:
             self.last_order = pos
@@ -752,14 +770,21 @@ class _Walk:
         ref.reset(proved[1], 0, t.actor_ids(proved[1], 0))
 
     # -- records
-    def _missing(self, ids: Iterable[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int],
+    def _missing(self, ids: list[int], kind: K, raw: dec.RawPacket, what: str, index_of: list[int],
                  stride: int) -> None:
-        alive = self.alive
-        for i, actor in enumerate(ids):
-            if actor not in alive and not (kind is _K_COLLISION and actor == NOT_AN_ACTOR):
-                self.sink.add("CARLA-ACTOR-001", f"{kind.label} record refers to actor {actor}, which is not alive",
-                              raw.payload_offset + 2 + index_of[i] * stride, stride,
-                              self._path(kind, f"/record[{index_of[i]}].{what}"), None, actor)
+        """A CARLA-ACTOR-001 for each of ``ids``, the actors (not alive, and for a Collision not
+        ``NOT_AN_ACTOR``: the callers pick them) that the records ``index_of`` refer to. Only the findings
+        the report stores are made (the sink's ``room``); the rest are counted, their messages not made."""
+        sink = self.sink
+        room = sink.room("CARLA-ACTOR-001")
+        label = _LABELS[kind]
+        path = self._path(kind)
+        first = raw.payload_offset + 2
+        for actor, i in zip(ids[:room], index_of):
+            sink.add("CARLA-ACTOR-001", f"{label} record refers to actor {actor}, which is not alive",
+                     first + i * stride, stride, f"{path}/record[{i}].{what}", None, actor)
+        if len(ids) > room:  # after the stored ones: counted past the cap
+            sink.count("CARLA-ACTOR-001", len(ids) - room)
 
     def fixed_records(self, kind: K, raw: dec.RawPacket, flat: list[tuple[Any, ...]]) -> None:
         if not flat:
@@ -1030,7 +1055,7 @@ class _Walk:
                                        records)):
                 if rec.database_id not in alive:
                     sink.add("CARLA-ACTOR-001",
-                             f"{kind.label} record refers to actor {rec.database_id}, which is not alive",
+                             f"{_LABELS[kind]} record refers to actor {rec.database_id}, which is not alive",
                              raw.payload_offset, None, self._path(kind, f"/record[{i}].database_id"), None,
                              rec.database_id)
                 if kind is _K_WALKER_BONES:

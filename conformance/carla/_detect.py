@@ -205,9 +205,11 @@ def _frame_shape(packets: list[tuple[int, int]]) -> _FrameShape:
 SMALL_PREFIX_BYTES = 16 * 1024
 _GET_ID = itemgetter(0)
 _U32_AT = struct.Struct("<I").unpack_from
-#: 1 for an id whose payload's first u16 is part of its shape (not in ``_NO_COUNT_IDS``), else 0
-_COUNTED = bytes(0 if i in _NO_COUNT_IDS else 1 for i in range(256))
-_IS_VARIABLE = bytes(1 if i in _VARIABLE_IDS else 0 for i in range(256))
+#: By packet id: -1 for an id whose payload's first u16 is not part of its shape (``_NO_COUNT_IDS``), else 0.
+#: OR-ed into the u16 read from the payload, it gives the shape's -1 without a test
+_NO_U16 = tuple(-1 if i in _NO_COUNT_IDS else 0 for i in range(256))
+#: By packet id: 2 for FrameEnd, 1 for an id of ``_VARIABLE_IDS``, else 0: the common packet takes one test
+_SPECIAL = bytes(2 if i == _FRAME_END else 1 if i in _VARIABLE_IDS else 0 for i in range(256))
 #: A complete frame in the ids of the packets (FrameStart 0, FrameEnd 1): the ids between them
 _FRAME_IDS = re.compile(rb"\x00([^\x00\x01]*)\x01")
 
@@ -232,6 +234,13 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     # the loop tests neither
     end = min(len(buf), i + size - offset)
     heads_end = min(end, len(buf) - 4)  # a packet starts before both
+    # the u16 a payload starts with is read for every packet, two bytes of zeros after the buffer for a
+    # payload of 0 or 1 bytes at its end; where it is not part of the shape (a payload of 0 or 1 bytes, an
+    # id of ``_NO_COUNT_IDS``), OR-ing -1 into it makes it -1. A fuzz campaign's instrumentation hooks every
+    # comparison and conditional jump: the common packet (an id neither FrameEnd nor of variable records)
+    # costs three comparisons and four jumps (tests/test_carla_small_prefix_steps.py counts them), and no
+    # more Python steps than the tests they replace
+    padded = buf + b"\x00\x00"
     # one step per packet: a dictionary look-up per shape (the maps over lists this replaced made about
     # twenty lists of a packet each, which cost more than the loop for the tens of packets of a corpus or
     # fuzz input)
@@ -239,7 +248,7 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     variable: dict[tuple[int, bytes], list[int]] = {}
     get_shape, get_variable = shapes.get, variable.get
     ids = bytearray()
-    u32 = _U32_AT
+    u32, no_u16, special = _U32_AT, _NO_U16, _SPECIAL
     shift = offset - i  # a position in the file, from one in the buffer
     frame_ends = 0
     at = i
@@ -247,27 +256,28 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
         pid = buf[at]
         (length,) = u32(buf, at + 1)
         body = at + 5
-        if body + length > end:
+        following = body + length
+        if following > end:
             break
-        key = (pid, length, buf[body] | buf[body + 1] << 8 if length >= 2 and _COUNTED[pid] else -1)
+        key = (pid, length, padded[body] | padded[body + 1] << 8 | no_u16[pid] | -(length < 2))
         entry = get_shape(key)
-        if entry is None:
-            shapes[key] = [1, at + shift, buf[body:body + length]]
-        else:
-            entry[0] += 1
-        if _IS_VARIABLE[pid]:
-            vkey = (pid, buf[body:body + length])
-            copies = get_variable(vkey)
-            if copies is None:
-                variable[vkey] = [1, body + shift]
-            else:
-                copies[0] += 1
+        if entry is None:  # a new shape (no else: one basic block fewer for the common packet, a seen shape)
+            entry = shapes[key] = [0, at + shift, buf[body:following]]
+        entry[0] += 1
         ids.append(pid)
-        at = body + length
-        if pid == _FRAME_END:
-            frame_ends += 1
-            if frame_ends == DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
-                break
+        at = following
+        if special[pid]:
+            if pid == _FRAME_END:
+                frame_ends += 1
+                if frame_ends == DETECTION_PREFIX_FRAMES:  # the prefix ends with the 64th FrameEnd
+                    break
+            else:  # a variable-record id
+                vkey = (pid, buf[body:following])
+                copies = get_variable(vkey)
+                if copies is None:
+                    variable[vkey] = [1, body + shift]
+                else:
+                    copies[0] += 1
     prefix.packets = len(ids)
     if not ids:
         return prefix
