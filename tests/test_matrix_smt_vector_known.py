@@ -23,7 +23,7 @@ from test_raskat_tar_known import parse_either_way
 from helpers import REPO, real_file
 from recspec._ksy_fast.bson import Bson
 from recspec._ksy_fast.matrix_smt_record import MatrixSmtRecord
-from recspec.conformance._kaitai import MemoryStream, unread
+from recspec.conformance._kaitai import MemoryStream, stack_for_nesting, unread
 from recspec.conformance.matrix_smt import _vector_known
 from recspec.conformance.matrix_smt import _xcheck as matrix_x  # installs the known reading
 from recspec.pipeline import check_file
@@ -166,8 +166,22 @@ def _element(code: int, key: bytes, value: Any) -> bytes:
     return bytes([code]) + key + b"\x00" + value
 
 
+def _nested(depth: int) -> bytes:
+    """A document holding a document under the key "d", ``depth`` times, around an empty one (5 bytes: the length
+    and the final NUL)."""
+    inner = struct.pack("<i", 5) + b"\x00"
+    for _ in range(depth):
+        body = _element(3, b"d", inner)
+        inner = struct.pack("<i", 4 + len(body) + 1) + body + b"\x00"
+    return inner
+
+
+_DEEP = _nested(3)
+
+
 #: Element values by type: the scalars the list reading makes at once (a double, an int32, an int64, a
-#: string: its length counting the NUL, its bytes, the NUL) and others it leaves to the generated element.
+#: string: its length counting the NUL, its bytes, the NUL), documents and arrays (whose element it makes, the
+#: document the generated class reads) and others it leaves to the generated element.
 _VALUES = st.one_of(
     st.floats(allow_nan=True).map(lambda v: (1, struct.pack("<d", v))),
     st.integers(-2**31, 2**31 - 1).map(lambda v: (0x10, struct.pack("<i", v))),
@@ -176,7 +190,11 @@ _VALUES = st.one_of(
     st.sampled_from([(2, struct.pack("<i", 0) + b"\x00"), (2, struct.pack("<i", 3) + b"ab\x01"),
                      (2, struct.pack("<i", 3) + b"\xff\xfe\x00"), (2, struct.pack("<i", 9) + b"ab\x00"),
                      (8, b"\x01"), (8, b"\x02"), (0x0A, b""), (0x13, b"\x00" * 16), (0x21, b""),
-                     (3, _vector([1.0])), (4, _vector([1.0, 2.0])), (4, _vector([1.0], end=1))]),
+                     (3, _vector([1.0])), (4, _vector([1.0, 2.0])), (4, _vector([1.0], end=1)),
+                     # documents the list makes the element of: nested, empty, a length below 5, past the
+                     # stream's end, a length field cut short, a final byte that is not NUL
+                     (3, _DEEP), (4, struct.pack("<i", 5) + b"\x00"), (3, struct.pack("<i", 4) + b"\x00"),
+                     (4, struct.pack("<i", 64) + b"\x00"), (3, b"\x05\x00"), (3, struct.pack("<i", 5) + b"\x01")]),
 )
 _KEYS = st.sampled_from([b"t", b"id", b"0", b"states", b"\xff", b""])
 
@@ -202,6 +220,48 @@ def test_an_element_list_reads_its_documented_values() -> None:
     values = [e["value"][1]["value"] for e in elements]
     assert values[:3] == [("float", struct.pack("<d", 0.25)), -7, 2**40]
     assert values[3][1] == {"len_value": 3, "value": "hi", "terminator": 0}
+
+
+def test_an_element_list_makes_its_documents_and_arrays_at_once() -> None:
+    """An element holding a document (type 3) or an array (type 4) is made by the list reading, the document
+    itself by the generated ``Bson.Document``: no generated ``element`` or ``element_value`` reading."""
+    data = (_element(3, b"pose", _vector([1.0, 2.0])) + _element(4, b"states", _vector([3.0]))
+            + _element(3, b"nest", _nested(3)))
+    calls = {"element": 0, "value": 0}
+    element_read, value_read = Bson.Element._read, Bson.ElementValue._read
+
+    def counted_element(self: Any) -> None:
+        calls["element"] += 1
+        element_read(self)
+
+    def counted_value(self: Any) -> None:
+        calls["value"] += 1
+        value_read(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Bson.Element, "_read", counted_element)
+        patch.setattr(Bson.ElementValue, "_read", counted_value)
+        parse_either_way(Bson.ElementList, (1,), data, at=0, generated=None)
+    assert calls == {"element": 0, "value": 0}
+    tree, error, pos = _both(Bson.ElementList, (1,), data)
+    assert error is None and pos == len(data)
+    elements = [e[1] for e in tree[1]["elements"]]
+    assert [(e["name"], e["type_code"][1], e["depth"]) for e in elements] == [("pose", 3, 1), ("states", 4, 1),
+                                                                             ("nest", 3, 1)]
+    # each value's document one level deeper, its declared length the bytes it spans
+    documents = [e["value"][1]["value"][1] for e in elements]
+    assert [(d["depth"], d["len_document"]) for d in documents] == [(2, 5 + 11 * 2), (2, 5 + 11), (2, 5 + 3 * 8)]
+
+
+@pytest.mark.parametrize("depth", [98, 99, 100, 101])
+def test_nested_documents_read_as_generated_up_to_the_ksy_depth_bound(depth: int) -> None:
+    """Documents nested to the ksy's bound (a document's depth at most 100) and one past it, which the
+    generated reading refuses at the innermost document's length field."""
+    body = _element(3, b"d", _nested(depth - 1))
+    data = struct.pack("<i", 4 + len(body) + 1) + body + b"\x00"
+    with stack_for_nesting(100):  # as the cross-check reads (the trees are compared by recursive walks too)
+        _tree, error, _pos = _both(Bson.Document, (0,), data)
+    assert (error is None) == (depth <= 100)
 
 
 @given(mutated(MATRIX_SEEDS))

@@ -20,8 +20,13 @@ parse tree, whose cycles only the collector frees, that cost more than the objec
   are made from one regular expression and one ``struct`` unpack.
 * ``Bson.ElementList._read`` (:func:`_element_list_read`) makes each element of a double, an int32, an int64 or
   a string (its length, at least 1, its UTF-8 bytes and their NUL) with a UTF-8 key, whole in the stream, at
-  once; any other element (a document, an array, another type, a key or string that is not UTF-8, one cut by the
-  stream's end) is made by the generated ``element``, in its place, which raises the parser's own errors.
+  once; an element holding a document or an array (with a UTF-8 key) is made here too, and its document by the
+  generated ``Bson.Document`` (so by the reading above, or the generated one, which raise their own errors at
+  their own positions): a recording's frames, states, objects and commands are such elements, and the
+  generated ``element`` and ``element_value`` of each (their constructors, the type code's enum, the key's
+  stream read, the value's dispatch by type) cost about a quarter of a nesting level's reading. Any other element
+  (another type, a key or string that is not UTF-8, one cut by the stream's end) is made by the generated
+  ``element``, in its place, which raises the parser's own errors.
 
 Anything else (a stream that is not a :class:`MemoryStream` or is in the middle of a bit read, the runtime's
 streams, a depth past the ksy's bound of 100) goes the generated way. The generated module stays as the
@@ -112,6 +117,10 @@ _STRING = Bson.String
 _SCALARS = {code: (Bson.ElementType(code), packer.size, packer.unpack_from)
             for code, packer in ((1, struct.Struct("<d")), (16, struct.Struct("<i")), (18, struct.Struct("<q")))}
 _STRING_CODE = Bson.ElementType(2)
+#: The element types whose value is a document read by the generated ``Bson.Document`` (an embedded document
+#: and an array): type code -> the member of its code.
+_DOCUMENTS = {code: Bson.ElementType(code) for code in (3, 4)}
+_DOCUMENT = Bson.Document
 
 
 def _element_list_read(self: Any) -> None:
@@ -130,6 +139,27 @@ def _element_list_read(self: Any) -> None:
         if p >= size:
             return
         t = buf[p]
+        document = _DOCUMENTS.get(t)
+        if document is not None:
+            # the element and its value made here, the document by the generated class (whose reading
+            # raises its own errors at its own position); the element joins the list once its value is read
+            k = buf.find(b"\x00", p + 1, size)
+            if k >= 0:
+                try:
+                    name = buf[p + 1:k].decode("utf-8")
+                except UnicodeDecodeError:
+                    name = None  # the generated element raises it, from its own reading
+                if name is not None:
+                    element = _new(_ELEMENT)
+                    element._io, element._parent, element._root, element.depth = io, self, root, depth
+                    element.type_code, element.name = document, name
+                    value = _new(_VALUE)
+                    value._io, value._parent, value._root, value.code, value.depth = io, element, root, t, depth
+                    io._pos = k + 1
+                    value.value = _DOCUMENT(depth + 1, io, value, root)
+                    element.value = value
+                    elements.append(element)
+                    continue
         scalar = scalars.get(t)
         if scalar is not None or t == 2:
             k = buf.find(b"\x00", p + 1, size)
