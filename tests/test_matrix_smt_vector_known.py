@@ -271,7 +271,8 @@ def test_a_matrix_smt_file_reads_as_generated(data: bytes) -> None:
 
 def test_the_corpus_files_hold_vectors_the_known_reading_takes() -> None:
     """spec.bson's states (a position of 3 doubles, a rotation of 4) and objects (colours, sizes) are read at
-    once; its other documents (frames, states, objects, the arrays of them) the generated way."""
+    once; its other documents (frames, states, objects, the arrays of them), whose lengths and final NULs are in
+    place, without the generated document reading: none of spec.bson's documents takes it."""
     spec = (REPO / "corpus" / "matrix-smt" / "valid" / "spec.bson").read_bytes()
     calls = {"documents": 0, "generated": 0}
     known, generated = _vector_known._document_read, _vector_known._GENERATED_READ
@@ -288,9 +289,34 @@ def test_the_corpus_files_hold_vectors_the_known_reading_takes() -> None:
         patch.setattr(Bson.Document, "_read", counted_known)
         patch.setattr(_vector_known, "_GENERATED_READ", counted_generated)
         MatrixSmtRecord(MemoryStream(spec))
-    assert calls["generated"] > 0
-    assert calls["documents"] - calls["generated"] >= 10
+    # the top level, 2 top-level arrays, 3 frames with their states arrays and commands arrays, 4 objects: 16
+    # documents at least besides the vectors
+    assert calls["documents"] >= 16 + 10
+    assert calls["generated"] == 0
     _both(MatrixSmtRecord, (), spec)
+
+
+@pytest.mark.parametrize("fault", ["final byte", "length below 5", "length past the end"])
+def test_a_document_whose_length_or_final_nul_is_wrong_reads_the_generated_way(fault: str) -> None:
+    """A document that is no vector is read without the generated reading only where its length (at least 5,
+    within the stream) and its final NUL are in place; else the generated reading raises its own error."""
+    body = _element(0x10, b"id", struct.pack("<i", 7)) + _element(2, b"n", struct.pack("<i", 2) + b"a\x00")
+    n = 4 + len(body) + 1
+    data = {"final byte": struct.pack("<i", n) + body + b"\x01",
+            "length below 5": struct.pack("<i", 4) + body + b"\x00",
+            "length past the end": struct.pack("<i", n + 1) + body + b"\x00"}[fault]
+    calls = {"generated": 0}
+    generated = _vector_known._GENERATED_READ
+
+    def counted_generated(self: Any) -> None:
+        calls["generated"] += 1
+        generated(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_vector_known, "_GENERATED_READ", counted_generated)
+        _tree, error, _pos = parse_either_way(Bson.Document, (0,), data, at=0, generated=None)
+    assert calls["generated"] == 1 and error is not None
+    _both(Bson.Document, (0,), data)
 
 
 def test_the_known_reading_leaves_the_collector_no_more_objects_than_the_generated_one() -> None:

@@ -18,6 +18,9 @@ parse tree, whose cycles only the collector frees, that cost more than the objec
   bytes are such an array (the type byte 1, the key ``str(i)`` and its NUL, eight bytes, for i = 0 .. k-1, then
   the final NUL, within the stream), the document, its substream (read to its end), its list and its elements
   are made from one regular expression and one ``struct`` unpack.
+  Any other document whose declared length (at least 5, within the stream) and final NUL are in place is made
+  as the generated reading makes it (its length, its bytes, their substream, its list by the generated class,
+  its final NUL) without that reading's stream calls.
 * ``Bson.ElementList._read`` (:func:`_element_list_read`) makes each element of a double, an int32, an int64 or
   a string (its length, at least 1, its UTF-8 bytes and their NUL) with a UTF-8 key, whole in the stream, at
   once; an element holding a document or an array (with a UTF-8 key) is made here too, and its document by the
@@ -104,6 +107,17 @@ def _document_read(self: Any) -> None:
                 self.len_document = n
                 self._raw_elements = raw
                 self.elements = listed
+                self.terminator = 0
+                io._pos = p + n
+                return
+            if n >= 5 and p + n <= io._size and buf[p + n - 1] == 0:
+                # any other document whose length and final NUL are in place: its bytes, their substream and
+                # their list (by the generated class) as the generated reading makes them, without its reads
+                raw = buf[p + 4:p + n - 1]
+                self.len_document = n
+                self._raw_elements = raw
+                io._pos = p + n - 1  # where the generated reading stands while it reads the elements
+                self.elements = _LIST(self.depth, MemoryStream(raw), self, self._root)
                 self.terminator = 0
                 io._pos = p + n
                 return
