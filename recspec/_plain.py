@@ -21,10 +21,13 @@ def to_plain(value: Any) -> Any:
     kind = type(value)
     if kind in _AS_THEY_ARE:  # the most common values first (exact types: no subclass, no enum)
         return value
+    # a container's plain members are kept here, without a call each: most of a report's data is strings
+    # and numbers in dicts and lists (detection's nine candidates, three plain values each, on every input)
     if kind is dict:
-        return {str(k): to_plain(v) for k, v in value.items()}
+        return {k if type(k) is str else str(k): v if type(v) in _AS_THEY_ARE else to_plain(v)
+                for k, v in value.items()}
     if kind is list:
-        return [to_plain(v) for v in value]
+        return [v if type(v) in _AS_THEY_ARE else to_plain(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         # a field of how the value was written (outside equality: NanoVer's order) shows only where it says
         # something, so a canonical file's dump is the content alone

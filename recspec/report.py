@@ -16,7 +16,9 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from itertools import starmap
+from operator import attrgetter
 from typing import Any
 
 from ._plain import to_plain
@@ -56,6 +58,11 @@ class Severity(enum.Enum):
     # members are singletons compared by identity: hashed by identity too, in C (Enum's own hash is a
     # Python call, and every finding's counts are kept in dicts keyed by severity)
     __hash__ = object.__hash__
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        # read back by its value from a dict (calling the enum class costs more): a report's findings are
+        # pickled with their severities (FileReport.__reduce__)
+        return _severity, (self.value,)
 
     @property
     def rank(self) -> int:
@@ -128,7 +135,7 @@ def rule(id: str, title: str, clause: str, explanation: str, spec: Severity, com
                 policy)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Finding:
     """One violation of one rule, with where it is.
 
@@ -144,6 +151,21 @@ class Finding:
     path: str = ""
     expected: Any = None
     actual: Any = None
+
+    def __init__(self, rule: str, severity: Severity, message: str, offset: int | None = None,
+                 length: int | None = None, path: str = "", expected: Any = None, actual: Any = None) -> None:
+        # A frozen dataclass's own __init__ sets each field with object.__setattr__(self, "name", value): a
+        # lookup by name per field, eight a finding, and a check makes about twenty findings an input. The
+        # slots' own setters (taken once, _FINDING_SLOTS) store the same values at about half the cost.
+        put = _FINDING_SLOTS
+        put[0](self, rule)
+        put[1](self, severity)
+        put[2](self, message)
+        put[3](self, offset)
+        put[4](self, length)
+        put[5](self, path)
+        put[6](self, expected)
+        put[7](self, actual)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as its constructor's arguments: several times faster to read back than the state a
@@ -165,6 +187,11 @@ class Finding:
         if self.actual is not None:
             out["actual"] = to_plain(self.actual)
         return out
+
+
+#: The setter of each of Finding's slots, in its fields' order (its __init__ stores through them: the class is
+#: frozen, so an assignment would raise).
+_FINDING_SLOTS = tuple(Finding.__dict__[f.name].__set__ for f in fields(Finding))
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +241,10 @@ class FileReport:
     findings_cap: int | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _file_report, (self.path, self.format, self.variant, self.profile, self.verdict.value, self.findings,
+        # the findings as rows of their fields, made in C: a finding's own __reduce__ is a Python call per finding
+        # (a run's reports are pickled to disk as they come, recspec/spool.py)
+        return _file_report, (self.path, self.format, self.variant, self.profile, self.verdict.value,
+                              list(map(_finding_row, self.findings)),
                               self.stats, self.evidence, self.known_deviations, self.trace, self.verdicts, self.capped,
                               self.findings_cap)
 
@@ -300,6 +330,10 @@ _SEVERITIES = {s.value: s for s in Severity}
 _VERDICTS = {v.value: v for v in Verdict}
 
 
+def _severity(value: str) -> Severity:
+    return _SEVERITIES[value]
+
+
 def _finding(rule: str, severity: str, *rest: Any) -> Finding:
     return Finding(rule, _SEVERITIES[severity], *rest)
 
@@ -308,9 +342,13 @@ def _profile_verdict(verdict: str, *rest: Any) -> ProfileVerdict:
     return ProfileVerdict(_VERDICTS[verdict], *rest)
 
 
+#: A finding's fields, in its constructor's order (FileReport.__reduce__).
+_finding_row = attrgetter(*(f.name for f in fields(Finding)))
+
+
 def _file_report(path: str, format: str | None, variant: str | None, profile: str, verdict: str,
-                 *rest: Any) -> FileReport:
-    return FileReport(path, format, variant, profile, _VERDICTS[verdict], *rest)
+                 rows: list[tuple[Any, ...]], *rest: Any) -> FileReport:
+    return FileReport(path, format, variant, profile, _VERDICTS[verdict], list(starmap(Finding, rows)), *rest)
 
 
 def _tidy_floats(value: Any) -> Any:
