@@ -238,7 +238,7 @@ def _read_small_prefix(f: BinaryIO, offset: int, size: int) -> _Prefix:
     # payload of 0 or 1 bytes at its end; where it is not part of the shape (a payload of 0 or 1 bytes, an
     # id of ``_NO_COUNT_IDS``), OR-ing -1 into it makes it -1. A fuzz campaign's instrumentation hooks every
     # comparison and conditional jump: the common packet (an id neither FrameEnd nor of variable records)
-    # costs three comparisons and four jumps (tests/test_carla_small_prefix_steps.py counts them), and no
+    # costs three comparisons and four jumps (tests/test_carla_framing_steps.py counts them), and no
     # more Python steps than the tests they replace
     padded = buf + b"\x00\x00"
     # one step per packet: a dictionary look-up per shape (the maps over lists this replaced made about
