@@ -27,7 +27,7 @@ from .catalog import all_rules, explain_text, installed_document
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .expectations import Expectations, apply_expectations, load_expectations, unexplained, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import CROSS_CHECK_MODES, check_files
+from .pipeline import CROSS_CHECK_MODES, check_files, named_input
 from .render import RENDERERS, RenderContext, render_pieces, write_report
 from .render._table import TABLE_FINDINGS_PER_RULE, EntryMaker
 from .render._table import print_table as _print_table
@@ -258,7 +258,7 @@ def _parser() -> argparse.ArgumentParser:
                        description=_d("Decode FILE with the reference decoder and print it as JSON, one packet or "
                                    "record per line, with byte offsets. --ksy prints the Kaitai parse tree instead."),
                        epilog="example:\n  recspec dump run1.log | head\n  recspec dump --ksy run1.log > tree.json")
-    d.add_argument("file", metavar="FILE")
+    d.add_argument("file", metavar="FILE", help="the recording ('-': standard input, read as a stream)")
     d.add_argument("--format", help="force the format")
     d.add_argument("--variant", help="force the variant")
     d.add_argument("--ksy", action="store_true", help="dump the Kaitai parse tree (with _debug offsets)")
@@ -690,6 +690,9 @@ class _Progress:
 
 def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tuple[Path, FormatInfo]:
     path = Path(path_text)
+    if named_input(path_text) != path_text:
+        raise InputError(f"{path_text}: reproduce reads its file more than once, so it takes no standard input; "
+                         "save it to a file first", path_text)
     if not path.exists():
         raise InputError(f"{path_text}: no such file", path_text)
     if path.is_dir():
@@ -713,7 +716,7 @@ def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tupl
 def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .api import dump
 
-    dump(args.file, out, format=args.format, variant=args.variant, ksy=args.ksy)
+    dump(named_input(args.file), out, format=args.format, variant=args.variant, ksy=args.ksy)
     return EXIT_OK
 
 

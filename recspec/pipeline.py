@@ -86,6 +86,12 @@ def iter_files(paths: Sequence[str], errors: list[str],
 STDIN_PATH = "/dev/stdin"
 
 
+def named_input(name: str) -> str:
+    """The path a command-line file argument names: ``-`` (where no file has that name) is standard input,
+    :data:`STDIN_PATH`, read as the stream it is; any other name is itself."""
+    return STDIN_PATH if name == "-" and not os.path.lexists(name) else name
+
+
 def walk_files(paths: Sequence[str], errors: list[str], not_regular: list[Path] | None = None,
                sizes: array[int] | None = None) -> Iterator[tuple[str, bool]]:
     """:func:`iter_files` with each path as the text ``str()`` of its Path gives, without making
@@ -103,8 +109,7 @@ def walk_folders(paths: Sequence[str], errors: list[str], not_regular: list[Path
     and each file named on the command line alone, ``named`` True; for a caller that stores a folder's
     paths at once (``spool.PathList.extend_texts``), with no Python step per file."""
     for name in paths:
-        if name == "-" and not os.path.lexists(name):
-            name = STDIN_PATH  # the usual spelling of standard input, read as the stream it is
+        name = named_input(name)
         p = Path(name)
         if p.is_dir():
             for members in _walk_folder(str(p), errors, not_regular, sizes):

@@ -107,6 +107,29 @@ def test_a_dash_reads_standard_input_as_a_stream(tmp_path, jobs):
         INFO.id, variant, "valid")
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="needs /dev/stdin")
+def test_dump_of_a_dash_reads_standard_input_from_a_pipe():
+    """``recspec dump -`` prints what ``recspec dump FILE`` prints, the file given on a real pipe (not a
+    redirected file, which /dev/stdin would name as a regular file)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    data = VALID.read_bytes()
+    piped = subprocess.run([sys.executable, "-m", "recspec", "dump", "-"], input=data, capture_output=True,
+                           env=env, timeout=120)
+    named = subprocess.run([sys.executable, "-m", "recspec", "dump", str(VALID)], capture_output=True, env=env,
+                           timeout=120)
+    assert piped.returncode == named.returncode == 0, piped.stderr
+    assert piped.stdout == named.stdout and piped.stdout
+
+
+@pytest.mark.parametrize("command", ["case", "reproduce"])
+def test_commands_that_read_a_file_twice_refuse_a_dash_with_what_to_do(command):
+    code, _, err = run(command, "-")
+    assert code == 2
+    assert f"-: {command} reads its file more than once, so it takes no standard input; save it to a file first" \
+        in err
+    assert "Traceback" not in err
+
+
 def test_a_file_named_dash_is_still_that_file(tmp_path, monkeypatch):
     """``-`` names standard input only where no file of that name exists."""
     monkeypatch.chdir(tmp_path)

@@ -173,10 +173,14 @@ def add_case_parser(sub: Any, formatter: type) -> None:
 def cmd_case(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from recspec._case_json import case_text
     from recspec.api import check
+    from recspec.pipeline import named_input
 
     from ._cases import decode_case
 
     path = Path(args.file)
+    if named_input(args.file) != args.file:
+        raise InputError(f"{args.file}: case reads its file more than once, so it takes no standard input; "
+                         "save it to a file first", args.file)
     if not path.is_file():
         raise InputError(f"{args.file}: no such file", args.file)
     report = check(path, format=args.format, variant=args.variant, cross_check=False)
