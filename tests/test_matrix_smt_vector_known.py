@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import math
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -222,25 +223,25 @@ def test_an_element_list_reads_its_documented_values() -> None:
     assert values[3][1] == {"len_value": 3, "value": "hi", "terminator": 0}
 
 
+def _counted(calls: dict[str, int], key: str, read: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``read`` (a generated class's ``_read``), counting its calls in ``calls[key]``."""
+
+    def counted(self: Any) -> None:
+        calls[key] += 1
+        read(self)
+
+    return counted
+
+
 def test_an_element_list_makes_its_documents_and_arrays_at_once() -> None:
     """An element holding a document (type 3) or an array (type 4) is made by the list reading, the document
     itself by the generated ``Bson.Document``: no generated ``element`` or ``element_value`` reading."""
     data = (_element(3, b"pose", _vector([1.0, 2.0])) + _element(4, b"states", _vector([3.0]))
             + _element(3, b"nest", _nested(3)))
     calls = {"element": 0, "value": 0}
-    element_read, value_read = Bson.Element._read, Bson.ElementValue._read
-
-    def counted_element(self: Any) -> None:
-        calls["element"] += 1
-        element_read(self)
-
-    def counted_value(self: Any) -> None:
-        calls["value"] += 1
-        value_read(self)
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Bson.Element, "_read", counted_element)
-        patch.setattr(Bson.ElementValue, "_read", counted_value)
+        patch.setattr(Bson.Element, "_read", _counted(calls, "element", Bson.Element._read))
+        patch.setattr(Bson.ElementValue, "_read", _counted(calls, "value", Bson.ElementValue._read))
         parse_either_way(Bson.ElementList, (1,), data, at=0, generated=None)
     assert calls == {"element": 0, "value": 0}
     tree, error, pos = _both(Bson.ElementList, (1,), data)
@@ -275,19 +276,9 @@ def test_the_corpus_files_hold_vectors_the_known_reading_takes() -> None:
     place, without the generated document reading: none of spec.bson's documents takes it."""
     spec = (REPO / "corpus" / "matrix-smt" / "valid" / "spec.bson").read_bytes()
     calls = {"documents": 0, "generated": 0}
-    known, generated = _vector_known._document_read, _vector_known._GENERATED_READ
-
-    def counted_known(self: Any) -> None:
-        calls["documents"] += 1
-        known(self)
-
-    def counted_generated(self: Any) -> None:
-        calls["generated"] += 1
-        generated(self)
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Bson.Document, "_read", counted_known)
-        patch.setattr(_vector_known, "_GENERATED_READ", counted_generated)
+        patch.setattr(Bson.Document, "_read", _counted(calls, "documents", _vector_known._document_read))
+        patch.setattr(_vector_known, "_GENERATED_READ", _counted(calls, "generated", _vector_known._GENERATED_READ))
         MatrixSmtRecord(MemoryStream(spec))
     # the top level, 2 top-level arrays, 3 frames with their states arrays and commands arrays, 4 objects: 16
     # documents at least besides the vectors

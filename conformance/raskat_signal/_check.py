@@ -265,6 +265,20 @@ def check_bytes(data: bytes, *, path: str, variant: str | None, profile: str, ma
     return report, signal
 
 
+class _DecodeStep:
+    """``with step: ...`` around a step of ``decode``'s own reading in :func:`check_reading`: the
+    :class:`DecodeError` it raises, the one ``decode`` raises, is kept in ``error`` and raised on."""
+
+    error: DecodeError | None = None
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: BaseException | None, tb: object) -> None:
+        if isinstance(error, DecodeError):
+            self.error = error
+
+
 def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, max_unpacked: int = MAX_UNPACKED,
                   fast_path: bool = True) -> tuple[FileReport, Signal | None, DecodeError | None]:
     """:func:`check_bytes`, and the error that ``decode(data)`` raises, or None: without ``variant`` the
@@ -272,7 +286,7 @@ def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, 
     of one of these steps is the one ``decode`` raises, so the cross-check need not read the file again (an
     xz bomb inflates to the limit in each reading; a malformed tar.xz signal is inflated, untarred and
     decoded twice otherwise). None also where the check read the file but its walk of the values raised."""
-    refused: DecodeError | None = None
+    step = _DecodeStep()  # decode's own steps, whose error is decode's
     sink = FindingSink(RULES_BY_ID, profile)
     stats: dict[str, Any] = {"version": None, "container": "raw", "samples": None, "sample_rate_hz": None}
     evidence: dict[str, Any] = {}
@@ -283,11 +297,8 @@ def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, 
     body = data
     stats["container"] = "tar.xz" if data[:6] == XZ_MAGIC else "raw"
     try:
-        try:
+        with step:
             u = unwrap(data, max_unpacked)
-        except DecodeError as e:
-            refused = e
-            raise
         stats["container"] = u.container
         if u.container == "raw":
             sink.add("RSIG-CONTAINER-001", "the signal is stored raw, not in the tar.xz container the document "
@@ -307,11 +318,8 @@ def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, 
                 if m.name.startswith(("/", "\\")) or ".." in parts or (len(m.name) > 1 and m.name[1] == ":"):
                     sink.add("RSIG-TAR-004", f"member name {m.name!r} is absolute or climbs out with '..'",
                              m.header_offset, 100, mpath + ".name")
-            try:
+            with step:
                 member = signal_member(u)
-            except DecodeError as e:
-                refused = e
-                raise
             body = u.tar[member.data_offset:member.data_offset + member.size]
             prefix = f"tar:{member.name}/"
             evidence["member"] = member.name
@@ -326,23 +334,16 @@ def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, 
             notes: list[tuple[int, int, str]] = []
             v = forced or stored_version
             assert v is not None
-            try:
-                # decode_body's own step for a v3/v4 body: the notes are the only difference
+            with step:  # decode_body's own step for a v3/v4 body: the notes are the only difference
                 fields, offsets = decode_fields(body, v, note=lambda o, b, msg: notes.append((o, b, msg)),
                                                 fast_path=fast_path)
-            except DecodeError as e:
-                refused = e
-                raise
             signal = SignalMsgpack(v, fields)
             for o, _b, msg in notes:
                 sink.add("RSIG-MSGPACK-002", msg, o, None, prefix + "msgpack")
             walk.msgpack_fields(signal, offsets, body)
         else:
-            try:
+            with step:
                 signal = decode_body(body, version=forced, fast_path=fast_path)
-            except DecodeError as e:
-                refused = e
-                raise
             assert isinstance(signal, SignalV2)
             walk.fixed_layout(signal)
         stats["samples"] = len(signal.samples) if isinstance(signal.samples, tuple) else None
@@ -362,4 +363,4 @@ def check_reading(data: bytes, *, path: str, variant: str | None, profile: str, 
         report.evidence["variant"] = {"method": "version word", "version": stored_version}
     else:
         report.evidence["variant"] = {"method": "--variant"}
-    return report, signal, refused
+    return report, signal, step.error
