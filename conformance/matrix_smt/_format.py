@@ -11,7 +11,7 @@ from recspec.formats import FORMATS, Divergence, Progress
 from recspec.reference.matrix_smt import T_ARRAY, RecordingWalker
 from recspec.report import FileReport, Finding
 
-from .._plugin import cross_check_within, decode_error_json
+from .._plugin import cross_check_within, decode_error_json, malformed_from
 from ._check import check_stream
 from ._json import plain
 
@@ -38,8 +38,12 @@ def check(f: BinaryIO, *, path: str, variant: str | None, profile: str, size: in
     def run() -> None:
         from ._xcheck import cross_check_report
 
-        # cross_check is True (the default: a sample of the frames above 64 KiB) or "full" (every byte)
-        cross_check_report(f, report, size, full=cross_check == "full")
+        # cross_check is True (the default: a sample of the frames above 64 KiB) or "full" (every byte); a
+        # malformed file in a long run is read from the top-level value the check found malformed
+        # (conformance/_plugin.py malformed_from)
+        full = cross_check == "full"
+        start = None if full else malformed_from(report, run_files, RULES_BY_ID)
+        cross_check_report(f, report, size, full=full, malformed_from=start)
 
     units = sum(v for k in _UNIT_STATS if isinstance(v := report.stats.get(k), int))
     if cross_check and size <= cross_check_limit and units > MAX_CROSS_CHECK_UNITS:

@@ -54,6 +54,7 @@ from .. import _sample
 from .._kaitai import KAITAI_INPUT_ERRORS, read_in_memory, stack_for_nesting, stream_for
 from .._kaitai import Divergence as _Divergence
 from .._kaitai import KaitaiRejected as _KaitaiRejected
+from .._plugin import RUN_SAMPLE_FROM
 from . import _vector_known
 from ._json import plain
 
@@ -339,6 +340,17 @@ def _first_difference(a: Any, c: Any, path: str = "") -> str:
     return f"{path or 'top'}: {str(a)[:120]} vs {str(c)[:120]}"
 
 
+def _not_compared(reader: str, ref_error: DecodeError | None) -> bool:
+    """Whether ``reader``'s verdict is left out of the comparison when the reference rejects with ``ref_error``
+    (the module's docstring): a limit of recspec's own that the reader does not enforce, or, for pymongo, an
+    array key that is not UTF-8, which it skips undecoded. Where the reference accepts, every reader is compared."""
+    if ref_error is None:
+        return False
+    if ref_error.rule in NOT_ENFORCED[reader]:
+        return True
+    return reader == "pymongo" and ref_error.rule == "MATRIX-BSON-005" and ref_error.path.endswith("[?]")
+
+
 def differential(data: bytes) -> list[Divergence]:
     """Where the Kaitai and pymongo readings of ``data`` part from the reference's."""
     out: list[Divergence] = []
@@ -348,24 +360,28 @@ def differential(data: bytes) -> list[Divergence]:
         ref = b.decode_document(data)
     except DecodeError as e:
         ref_error = e
+    # a reader whose verdict is not compared (_not_compared) does not read
+    read_kaitai, read_pymongo = not _not_compared("kaitai", ref_error), not _not_compared("pymongo", ref_error)
     # Kaitai
-    try:
-        kval: b.Document | None = kaitai_value(kaitai_parse(data))
-        k_error: DecodeError | None = None
-    except KaitaiRejected as e:
-        kval, k_error = None, e
+    kval: b.Document | None = None
+    k_error: DecodeError | None = None
+    if read_kaitai:
+        try:
+            kval = kaitai_value(kaitai_parse(data))
+        except KaitaiRejected as e:
+            k_error = e
     # pymongo
-    try:
-        pval = pymongo_decode(data)
-        p_error: str | None = None
-    except Exception as e:  # noqa: BLE001 - any pymongo failure is a rejection
-        pval, p_error = None, f"{type(e).__name__}: {e}"
-    for reader, accepted, why in (("kaitai", k_error is None, str(k_error)), ("pymongo", p_error is None, p_error)):
-        if ref_error is not None and ref_error.rule in NOT_ENFORCED[reader]:
+    pval: Any = None
+    p_error: str | None = None
+    if read_pymongo:
+        try:
+            pval = pymongo_decode(data)
+        except Exception as e:  # noqa: BLE001 - any pymongo failure is a rejection
+            p_error = f"{type(e).__name__}: {e}"
+    for reader, read, accepted, why in (("kaitai", read_kaitai, k_error is None, k_error),
+                                        ("pymongo", read_pymongo, p_error is None, p_error)):
+        if not read:
             continue
-        if reader == "pymongo" and ref_error is not None and ref_error.rule == "MATRIX-BSON-005" \
-                and ref_error.path.endswith("[?]"):
-            continue  # pymongo skips array keys without decoding them
         if ref_error is None and not accepted:
             out.append(Divergence(f"rejects what the reference accepts: {why}", reader=reader))
         elif ref_error is not None and accepted:
@@ -500,24 +516,75 @@ def sample_frames(data: bytes, stride: int = SAMPLE_STRIDE) -> _sample.Sample | 
     return _sample.Sample(struct.pack("<i", len(body) + 4) + body, units, chosen, runs)
 
 
-def cross_check_report(f: BinaryIO, report: FileReport, size: int, *, full: bool = False) -> None:
+#: What a long run's malformed file's sample takes (``evidence.cross_check``; :func:`malformed_tail`), and why
+#: (a long run's malformed file that the path's hash did not pick: conformance/_plugin.py malformed_from).
+MALFORMED_SAMPLE = "the top-level values from the one the check found malformed"
+MALFORMED_WHY = (f"since in a run of more than {RUN_SAMPLE_FROM} files a malformed file is cross-checked where it is "
+                 "malformed, and the values before that passed the check")
+
+
+def malformed_tail(data: bytes, start: int) -> _sample.Sample | None:
+    """The document cut to the top-level element that holds offset ``start`` (or the first to end past it) and
+    everything after it, byte for byte (the document's final NUL and any bytes after the document included); its
+    length field the declared length less the bytes left out, so a length that disagreed with the bytes still
+    does. ``units`` counts the elements left out. The elements are framed by the reference's walk; where it
+    fails, the cut is at the end of the last element it framed. ``None`` where nothing would be left out (the
+    first element holds ``start``, or ``start`` is in the length field), or the file is above SAMPLE_ABOVE
+    (whose default sample reads fewer frames than this could): the file is then read as any other file."""
+    if start < 4 or len(data) > SAMPLE_ABOVE:
+        return None
+    cut_at = 4
+    left_out = 0
+    try:
+        w = b.RecordingWalker(io.BytesIO(data), len(data))
+        for s in w.sections():
+            if s.end > start:
+                break
+            cut_at = s.end
+            left_out += 1
+    except DecodeError:
+        pass  # the element the walk could not frame holds the error: cut before it
+    if not left_out:
+        return None
+    (declared,) = _I32_AT(data, 0)
+    body = data[cut_at:]
+    return _sample.Sample(struct.pack("<i", declared - (cut_at - 4)) + body, left_out, 0, [(0, 0), (4, cut_at)])
+
+
+def cross_check_report(f: BinaryIO, report: FileReport, size: int, *, full: bool = False,
+                       malformed_from: int | None = None) -> None:
     """Run the three-way comparison and add what it finds to ``report``: on the whole file
-    with ``full`` or up to SAMPLE_ABOVE bytes, else on :func:`sample_frames`."""
+    with ``full`` or up to SAMPLE_ABOVE bytes, else on :func:`sample_frames`. ``malformed_from``: the
+    offset of a long run's malformed file's first structural finding (``conformance/_plugin.py``
+    ``malformed_from``): the comparison reads the document from the top-level value that holds it
+    (:func:`malformed_tail`)."""
     f.seek(0)
     data = f.read()
-    sample = None if full or len(data) <= SAMPLE_ABOVE else sample_frames(data)
-    if sample is not None and sample.full:
+    tail = malformed_tail(data, malformed_from) if malformed_from is not None and not full else None
+    sample = tail
+    if sample is None:
+        sample = None if full or len(data) <= SAMPLE_ABOVE else sample_frames(data)
+    if sample is not None and tail is None and sample.full:
         sample = None  # every frame is in it: the file itself is the reading
     divergences = differential(data if sample is None else sample.data)
     if sample is not None:
         divergences = [Divergence(d.message, sample.original_offset(d.offset), d.path, d.reader)
                        for d in divergences]
-    if not divergences:
+    if tail is not None:
+        outcome = "agrees; pymongo: agrees" if not divergences else f"{len(divergences)} divergence(s)"
+        report.evidence["cross_check"] = (
+            f"kaitai: {outcome} on the document without its first {tail.units:,} top-level value(s) "
+            f"({len(tail.data):,} of {len(data):,} bytes: {MALFORMED_SAMPLE}, {MALFORMED_WHY}; "
+            "--cross-check full reads every byte)")
+        if not divergences:
+            return
+    elif not divergences:
         report.evidence["cross_check"] = ("kaitai: agrees; pymongo: agrees" if sample is None
                                           else _sample.evidence(sample, len(data), "frame", SAMPLE_STRIDE,
                                                                 "agrees; pymongo: agrees"))
         return
-    report.evidence["cross_check"] = "; ".join(str(d) for d in divergences)[:2000]
+    if tail is None:
+        report.evidence["cross_check"] = "; ".join(str(d) for d in divergences)[:2000]
     from .._sink import add_late_findings
     from ._rules import RULES_BY_ID
 
