@@ -145,6 +145,35 @@ def test_agrees_with_pymongo_on_what_a_dict_keeps() -> None:
     assert not X.agrees_with_pymongo(b.Document(["a", "b"], [1, 2]), {"b": 2, "a": 1}, embedded=False)
 
 
+def _documents(value: Any) -> list[b.Document]:
+    """``value`` and every document and array under it."""
+    if isinstance(value, b.Document):
+        return [value, *(d for v in value.values for d in _documents(v))]
+    if isinstance(value, b.CodeWithScope):
+        return _documents(value.scope)
+    return []
+
+
+def test_agrees_with_pymongo_builds_no_map_where_the_keys_are_the_dicts() -> None:
+    """A document whose stored keys are the dict's keys in its order (no key repeated) is compared value by
+    value in place: no key-to-value map is made (``Document.map``, kept in ``_map``). One with a repeated key
+    or a "$ref" key still is, and compares as before."""
+    data = (CORPUS / "valid" / "spec.bson").read_bytes()
+    ref = b.decode_document(data)
+    docs = _documents(ref)
+    assert len(docs) > 50 and all(d._map is None for d in docs)
+    assert X.agrees_with_pymongo(ref, bson.decode(data), embedded=False)
+    assert [d for d in docs if d._map is not None] == []
+    dup = b.Document(["v"], [b.Document(["a", "b", "a"], [1, 2, 3])])
+    assert X.agrees_with_pymongo(dup, {"v": {"a": 3, "b": 2}}, embedded=False)
+    assert dup.values[0]._map is not None
+    not_a_ref = b.Document(["v"], [b.Document(["$ref", "$id"], [1, 2])])  # $ref not a string: stays a dict
+    read = bson.decode(b.encode_document(not_a_ref))
+    assert read == {"v": {"$ref": 1, "$id": 2}}
+    assert X.agrees_with_pymongo(not_a_ref, read, embedded=False)
+    assert not X.agrees_with_pymongo(not_a_ref, {"v": {"$ref": 1, "$id": 3}}, embedded=False)
+
+
 def _pymongo(data: bytes) -> Any:
     try:
         return X.pymongo_decode(data)

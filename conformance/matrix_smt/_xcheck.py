@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 import bson as pymongo_bson
@@ -250,19 +251,42 @@ def agrees_with_pymongo(value: Any, read: Any, *, embedded: bool = True) -> bool
     double by its bytes); anything else (a DBRef, a long, a binary, a subclass) by the forms themselves."""
     t, u = type(value), type(read)
     if t is b.Document and u is dict:
+        keys = value.keys
+        if len(keys) == len(read) and "$ref" not in read and keys == list(read):
+            # the stored keys are the dict's, in its order: none repeats (a dict's do not), so the dict a reader
+            # builds holds every stored value in place, and with no "$ref" pymongo made no DBRef of it
+            return _agree_in_order(value.values, read.values())
         m = value.map()
         if embedded and _pymongo_reads_as_dbref(m):
             return bool(reference_form(value, embedded=embedded) == pymongo_form(read))
-        return len(m) == len(read) and list(m) == list(read) and all(map(agrees_with_pymongo, m.values(),
-                                                                         read.values()))
+        return len(m) == len(read) and list(m) == list(read) and _agree_in_order(m.values(), read.values())
     if t is b.Array and u is list:
         xs = value.values
-        return len(xs) == len(read) and all(map(agrees_with_pymongo, xs, read))
+        return len(xs) == len(read) and _agree_in_order(xs, read)
     if t is u and (t is str or t is int or t is bool):
         return bool(value == read)
     if t is float and u is float:
         return (value == read and value != 0.0) or _F64(value) == _F64(read)
     return bool(reference_form(value, embedded=embedded) == pymongo_form(read))
+
+
+def _agree_in_order(values: Iterable[Any], reads: Iterable[Any]) -> bool:
+    """``agrees_with_pymongo`` of each pair (embedded), the scalars :func:`agrees_with_pymongo` compares in
+    place compared here without a call each (most of a recording's values: doubles, ints, strings)."""
+    for x, y in zip(values, reads):
+        t = type(x)
+        if t is not type(y):
+            if not agrees_with_pymongo(x, y):
+                return False
+        elif t is float:
+            if not ((x == y and x != 0.0) or _F64(x) == _F64(y)):
+                return False
+        elif t is str or t is int or t is bool:
+            if x != y:
+                return False
+        elif not agrees_with_pymongo(x, y):
+            return False
+    return True
 
 
 def _pymongo_reads_as_dbref(m: dict[str, Any]) -> bool:
