@@ -555,7 +555,7 @@ def malformed_tail(data: bytes, start: int) -> _sample.Sample | None:
     fails, the cut is at the end of the last element it framed. ``None`` where nothing would be left out (the
     first element holds ``start``, or ``start`` is in the length field), or the file is above SAMPLE_ABOVE
     (whose default sample reads fewer frames than this could): the file is then read as any other file."""
-    if start < 4 or len(data) > SAMPLE_ABOVE:
+    if start < 4 or not 5 <= len(data) <= SAMPLE_ABOVE:
         return None
     cut_at = 4
     left_out = 0
