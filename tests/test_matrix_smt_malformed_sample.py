@@ -146,6 +146,7 @@ def test_a_fault_after_the_last_value_keeps_the_documents_end() -> None:
 def test_no_cut_where_nothing_would_be_left_out() -> None:
     objects_end = _elements(DEEP)[0][2]
     assert _xcheck.malformed_tail(DEEP, 2) is None  # in the length field
+    assert _xcheck.malformed_tail(DEEP[:4], 4) is None  # a length field alone: no element, no final NUL
     assert _xcheck.malformed_tail(DEEP, objects_end - 1) is None  # in the first element
     assert _xcheck.malformed_tail(DEEP + bytes(_xcheck.SAMPLE_ABOVE), len(DEEP) - 1) is None  # the default sample
     tail = _xcheck.malformed_tail(DEEP, objects_end)
