@@ -84,6 +84,19 @@ def test_the_common_packet_costs_four_comparisons_and_five_jumps() -> None:
     assert (compares_many - compares_few, branches_many - branches_few) == (4 * extra, 5 * extra)
 
 
+def test_a_time_in_a_frame_costs_four_comparisons_and_six_jumps() -> None:
+    """PlatformTime and VisualTime of 8 bytes, the next common packets: no run and no frame boundary to look for."""
+    def time(kind: K) -> bytes:
+        return struct.pack("<BI", VARIANT.id_of[kind], 8) + bytes(8)
+
+    few = HEADER + _frame(COMMON[:2])
+    many = HEADER + FRAME_START + time(K.VISUAL_TIME) + b"".join(map(_empty, COMMON[:2])) + \
+        time(K.PLATFORM_TIME) + FRAME_END
+    compares_few, branches_few = _steps(few)
+    compares_many, branches_many = _steps(many)
+    assert (compares_many - compares_few, branches_many - branches_few) == (2 * 4, 2 * 6)
+
+
 def _rules_at(data: bytes) -> list[tuple[str, int]]:
     report = _check.check_stream(io.BytesIO(data), path="x", variant=VARIANT, profile="spec")
     return sorted((f.rule, f.offset) for f in report.findings if f.rule.startswith("CARLA-ORDER"))
