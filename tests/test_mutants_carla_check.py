@@ -447,9 +447,9 @@ def walked_packets(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen = [0]
     walk_packet = _Walk.packet
 
-    def counting(self: _Walk, raw) -> None:  # type: ignore[no-untyped-def]
+    def counting(self: _Walk, raw) -> bool:  # type: ignore[no-untyped-def]
         seen[0] += 1
-        walk_packet(self, raw)
+        return walk_packet(self, raw)  # whether the loop has more to do after the packet
     monkeypatch.setattr(_Walk, "packet", counting)
     return seen
 

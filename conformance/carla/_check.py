@@ -82,6 +82,12 @@ WRITER_ORDER["dev-2023"] = WRITER_ORDER["0.9.16"] = WRITER_ORDER["ue5"] = (
 
 #: Each variant's writer order as positions, and the kinds every frame must hold (made once).
 _ORDERS = {name: {k: i for i, k in enumerate(kinds)} for name, kinds in WRITER_ORDER.items()}
+#: Per variant, by a frame's last position in the writer's order (-1: none yet): the kinds written after it. A
+#: kind of that set is the first of its kind in the frame and in order (every kind a frame holds is at or before
+#: its last position: the walk, ``_order`` and the bulk proofs keep the greatest), so one test says what
+#: ``_order`` would find nothing in.
+_LATER = {name: {p: frozenset(k for k, q in order.items() if q > p) for p in range(-1, len(order))}
+          for name, order in _ORDERS.items()}
 _REQUIRED = {name: required_per_frame(name) for name in WRITER_ORDER}
 
 _DATE_MIN = 1483228800  # 2017-01-01T00:00:00Z
@@ -89,6 +95,7 @@ _DATE_MAX = 4102444800  # 2100-01-01T00:00:00Z
 _FIXED_KINDS = frozenset(k for k in K if dec.is_fixed_record(k))
 #: The packets of one f64 time (8 bytes), which only the packet rules and the frame order judge.
 _TIMES = frozenset((K.PLATFORM_TIME, K.VISUAL_TIME))
+_NO_KINDS: frozenset[K] = frozenset()
 _LABELS = {k: k.label for k in K}  # without the property call per finding (paths, messages)
 _FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
 #: The kinds the per-packet paths compare with, as module constants: on Python 3.11 reading a member off
@@ -272,6 +279,10 @@ class _Walk:
         self.actors_added = 0
         self.position_records = 0
         self.in_frame = False
+        #: the fixed-record kinds while ``in_frame``, else none: the common packet's first test, one instead of two
+        #: (set with ``in_frame``)
+        self.fixed_in_frame: frozenset[K] = _NO_KINDS
+        self.later = _LATER[variant.name]  # shared, read only
         self.frame_path = ""
         self.packet_index = 0
         self.frame_kinds: set[K] = set()
@@ -339,25 +350,30 @@ class _Walk:
         self._string(h.magic, 2, "header.magic")
         self._string(h.map_name, end - 2 - len(h.map_name.encode("utf-8", "surrogateescape")), "header.map_name")
 
-    def packet(self, raw: dec.RawPacket) -> None:
+    def packet(self, raw: dec.RawPacket) -> bool:
+        """Walk one packet; True where the loop has more to look at after it (a frame ended or none is open,
+        an EventDel or EventParent that may start a run), False for the common packets inside a frame."""
         kind = raw.kind
         self.packets += 1
-        if kind in _FIXED_KINDS and self.in_frame:  # the common case, in few tests: what the steps below do
+        if kind in self.fixed_in_frame:  # the common case, in few tests: what the steps below do
             self.packet_index += 1
-            # _order's common case at once: the first packet of its kind in the frame, in the writer's order
-            pos = self.order.get(kind)
-            if kind in self.frame_kinds or pos is None or pos < self.last_order:
-                self._order(kind, raw)
-            else:
+            if kind in self.later[self.last_order]:  # _order's common case at once (``_LATER``)
                 self.frame_kinds.add(kind)
-                self.last_order = pos
+                self.last_order = self.order[kind]
+            else:
+                self._order(kind, raw)
             if raw.payload != _NO_RECORDS:  # no record (a count of 0 and nothing after it): nothing to judge
                 self._fixed(kind, raw)
-            return
+            return _MAY_RUN[kind]  # a look-up, not a comparison
         if kind in _TIMES and self.in_frame and len(raw.payload) == 8:  # the next common case: a time of its
             self.packet_index += 1  # size, whose value no rule judges (what the steps below do)
             self._order(kind, raw)
-            return
+            return False
+        self._uncommon(kind, raw)
+        return True
+
+    def _uncommon(self, kind: K, raw: dec.RawPacket) -> None:
+        """``packet`` for every packet but its two common cases."""
         sink = self.sink
         if kind is _K_FRAME_START:
             self.frame_start(raw)
@@ -518,6 +534,7 @@ class _Walk:
                      f"{self.frame_path}/packet[{self.packet_index + 1}]:FrameStart")
         self.frames += 1
         self.in_frame = True
+        self.fixed_in_frame = _FIXED_KINDS
         self.frame_path = f"frame[{self.frames - 1}]"
         self.packet_index = 0
         self.frame_kinds = set()
@@ -560,6 +577,7 @@ class _Walk:
 
     def frame_end(self, raw: dec.RawPacket) -> None:
         self.in_frame = False
+        self.fixed_in_frame = _NO_KINDS
         if not self.required <= self.frame_kinds:
             sink = self.sink
             if sink.only_counted_one("CARLA-FRAME-011"):  # counted, not stored: no message made
@@ -1443,6 +1461,8 @@ EVENT_RUN_BLOCK = 4096
 #: actor ids in a record: EventDel (database_id; the alive ones are deleted) and EventParent (database_id,
 #: database_id_parent; the alive set stays).
 _EVENT_RUNS = {_K_EVENT_DEL: ("CARLA-ACTOR-003", 1), _K_EVENT_PARENT: ("CARLA-ACTOR-001", 2)}
+#: By kind: whether a packet of it may start a run of ``_EVENT_RUNS`` (what ``_Walk.packet`` tells the loop)
+_MAY_RUN = {k: k in _EVENT_RUNS for k in K}
 
 
 def _distinct_events(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> bytes | None:
@@ -1525,7 +1545,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     """Check one CARLA log read from ``f`` (seekable, at offset 0).
 
     ``progress(done_bytes, total_bytes)``, if given, is called every few
-    thousand packets (the CLI draws a progress bar with it on a terminal).
+    thousand packets (the CLI draws a progress bar with it on a terminal), at a packet
+    that is not the common one inside a frame (every frame's start and end, a run's end).
     ``fast_path=False`` walks every packet of a run of repeated packets one by
     one (see ``_repeat``) and decodes every EventAdd and judges each of its attributes
     on its own (instead of ``_Walk.event_adds``); the tests compare the two.
@@ -1577,8 +1598,10 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
                     raw.payload == prev_payload:  # rare: one test (a large payload is not compared)
                 _repeat(walk, raw, reader)
             else:
-                walk.packet(raw)
+                more = walk.packet(raw)
                 prev_id, prev_payload = raw.packet_id, raw.payload
+                if not more:  # the common packet inside a frame: the frame goes on (one test, not three)
+                    continue
                 if raw.kind in _EVENT_RUNS and runs and walk.in_frame:  # EventDel, EventParent that differ
                     last = _distinct_events(walk, raw, reader)
                     if last is not None:
