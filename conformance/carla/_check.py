@@ -283,6 +283,9 @@ class _Walk:
         #: (set with ``in_frame``)
         self.fixed_in_frame: frozenset[K] = _NO_KINDS
         self.later = _LATER[variant.name]  # shared, read only
+        #: by kind, what ``packet`` answers for the common packet: whether it may start a run (``_MAY_RUN``), or
+        #: always True where a progress bar is drawn, so the loop asks for progress inside a frame too
+        self.more_after_common: dict[K, bool] = _MAY_RUN
         self.frame_path = ""
         self.packet_index = 0
         self.frame_kinds: set[K] = set()
@@ -364,7 +367,7 @@ class _Walk:
                 self._order(kind, raw)
             if raw.payload != _NO_RECORDS:  # no record (a count of 0 and nothing after it): nothing to judge
                 self._fixed(kind, raw)
-            return _MAY_RUN[kind]  # a look-up, not a comparison
+            return self.more_after_common[kind]  # a look-up, not a comparison
         if kind in _TIMES and self.in_frame and len(raw.payload) == 8:  # the next common case: a time of its
             self.packet_index += 1  # size, whose value no rule judges (what the steps below do)
             self._order(kind, raw)
@@ -1463,6 +1466,7 @@ EVENT_RUN_BLOCK = 4096
 _EVENT_RUNS = {_K_EVENT_DEL: ("CARLA-ACTOR-003", 1), _K_EVENT_PARENT: ("CARLA-ACTOR-001", 2)}
 #: By kind: whether a packet of it may start a run of ``_EVENT_RUNS`` (what ``_Walk.packet`` tells the loop)
 _MAY_RUN = {k: k in _EVENT_RUNS for k in K}
+_ALWAYS_MORE = dict.fromkeys(K, True)
 
 
 def _distinct_events(walk: _Walk, raw: dec.RawPacket, reader: dec.PacketReader) -> bytes | None:
@@ -1579,6 +1583,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
     report.variant = variant.name
     report.evidence = {"variant": evidence}
     walk = _Walk(variant, sink)
+    if progress is not None:
+        walk.more_after_common = _ALWAYS_MORE
     walk.fast = fast_path
     walk.trace = report.trace = CarlaTrace() if trace_enabled() else None
     walk.header(header, offset)
@@ -1599,8 +1605,8 @@ def check_stream(f: BinaryIO, *, path: str, variant: Variant | None, profile: st
             else:
                 more = walk.packet(raw)
                 prev_id, prev_payload = raw.packet_id, raw.payload
-                if not more and progress is None:  # the common packet inside a frame: the frame goes on (two
-                    continue  # tests, not four; a progress bar is still drawn inside a frame of many packets)
+                if not more:  # the common packet inside a frame: the frame goes on (one test, not three)
+                    continue
                 if raw.kind in _EVENT_RUNS and runs and walk.in_frame:  # EventDel, EventParent that differ
                     last = _distinct_events(walk, raw, reader)
                     if last is not None:
