@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recspec.conformance.corpus import corpus_folder
+from recspec.formats import FORMATS
 from recspec.pipeline import check_paths
 from recspec.render._json import dumps_indented, iter_json
 
@@ -69,8 +70,8 @@ def test_a_cycle_is_refused_as_json_refuses_it() -> None:
 def test_a_folder_report_is_written_without_the_pure_python_encoder(monkeypatch) -> None:
     """The files of a JSON report are each one call to ``dumps_indented``, not a token generator of
     ``json.encoder``; the text is still what ``json.dumps(report.to_json(), indent=2)`` makes."""
-    report, _errors = check_paths([str(corpus_folder("carla")), str(corpus_folder("matrix-smt"))], cross_check=False)
-    assert len(report.files) > 50
+    report, _errors = check_paths([str(corpus_folder(fmt)) for fmt in FORMATS], cross_check=False)
+    assert len(report.files) > 100
     expected = json.dumps(report.to_json(), indent=2, allow_nan=False) + "\n"
     made = []
     original = json.encoder._make_iterencode
