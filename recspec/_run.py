@@ -27,7 +27,12 @@ from ._limits import MAX_STREAM_SIZE
 if TYPE_CHECKING:
     from .formats import FormatInfo
 
-__all__ = ["RunOptions"]
+__all__ = ["DEFAULT_FILE_TIMEOUT", "RunOptions"]
+
+#: Seconds one file may take in a worker before it is stopped (`--timeout`). Generous: the
+#: slowest legitimate check is the Kaitai cross-check of a 32 MiB file, about 30 s here. Kept here,
+#: not beside the worker pool (recspec/_parallel.py), so that ``--help`` names it without loading the pool.
+DEFAULT_FILE_TIMEOUT = 300.0
 
 
 @dataclass(frozen=True)

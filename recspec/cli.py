@@ -17,15 +17,13 @@ import time
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ._limits import MAX_STREAM_SIZE
-from ._parallel import DEFAULT_FILE_TIMEOUT
-from ._run import RunOptions
+from ._run import DEFAULT_FILE_TIMEOUT, RunOptions
 from ._version import __version__
 from .catalog import all_rules, explain_text, installed_document
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
-from .expectations import Expectations, apply_expectations, load_expectations, unexplained, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import CROSS_CHECK_MODES, check_files, named_input
 from .render import RENDERERS, RenderContext, render_pieces, write_report
@@ -36,6 +34,10 @@ from .report import Report
 from .shard import ShardSelection, shard_arg, shard_section
 from .shard import select as select_files
 from .spool import Spool
+
+if TYPE_CHECKING:
+    # loaded by the runs that name --expectations (_report_options, _judge_expectations), not by every start-up
+    from .expectations import Expectations
 
 __all__ = ["main"]
 
@@ -482,8 +484,11 @@ def _report_options(args: argparse.Namespace) -> Expectations | None:
     ``--report`` folder exists and that one report at most goes to standard output; the expectations loaded."""
     if args.update_expectations and not args.expectations:
         raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
-    expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
-                    if args.expectations else None)
+    expectations = None
+    if args.expectations:
+        from .expectations import load_expectations  # here: see the TYPE_CHECKING import at the top
+
+        expectations = load_expectations(args.expectations, missing_ok=args.update_expectations)
     for kind, path in args.report:  # fail before the run, not after it
         folder = Path(path).parent
         if path != "-" and not folder.is_dir():
@@ -497,6 +502,8 @@ def _judge_expectations(args: argparse.Namespace, report: Report, expectations: 
     """Apply the known deviations to ``report`` (first rewriting the file with ``--update-expectations``)."""
     if expectations is None:
         return
+    from .expectations import apply_expectations, unexplained, update_expectations  # loaded already (_report_options)
+
     if args.update_expectations:
         expectations = update_expectations(report, expectations)
         write_report(expectations.path, expectations.to_text())
