@@ -23,7 +23,6 @@ import importlib
 import operator
 import os
 import stat
-import traceback
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -263,6 +262,8 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
             "RECSPEC-INTERNAL", Severity.ERROR, f"recspec could not finish this file: {e}", None, None, "")])
     except Exception as e:  # noqa: BLE001 - a bug in recspec, never the file's fault
+        import traceback  # here: only a recspec bug gets this far
+
         tb = traceback.format_exc(limit=-3).strip().splitlines()[-1]
         return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
             "RECSPEC-INTERNAL", Severity.ERROR,

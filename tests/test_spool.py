@@ -337,7 +337,7 @@ def test_merged_shards_come_back_in_walk_order_as_they_are_read(many: Path, tmp_
 
 
 def test_a_full_disk_under_the_spool_is_a_clear_error(many: Path, tmp_path: Path, monkeypatch) -> None:
-    import recspec.spool as spool_module
+    import tempfile  # the spool imports it when it makes its first store, and gets this one
 
     class Full:
         def __init__(self, *a, **k) -> None:
@@ -348,7 +348,7 @@ def test_a_full_disk_under_the_spool_is_a_clear_error(many: Path, tmp_path: Path
 
         tell = seek = flush = close = lambda self, *a: 0
 
-    monkeypatch.setattr(spool_module.tempfile, "TemporaryFile", Full)
+    monkeypatch.setattr(tempfile, "TemporaryFile", Full)
     code, _, err = run_cli("check", str(many))
     assert code == 2 and "No space left on device" in err and "temporary store" in err and "TMPDIR" in err, err
     assert "Traceback" not in err

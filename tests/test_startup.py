@@ -97,5 +97,33 @@ def test_a_serial_check_of_one_file_imports_no_process_no_hash_and_no_debug_pars
 
 
 #: What a `check` without -j N, --timeout or --expectations never uses: the worker pool (recspec/_parallel.py;
-#: -j N and --timeout), the known deviations (recspec/expectations.py; --expectations).
-_SERIAL_RUN_LEAVES_OUT = ("recspec._parallel", "recspec.expectations")
+#: -j N and --timeout), the known deviations (recspec/expectations.py; --expectations), traceback (the line a
+#: recspec bug's crash report quotes).
+_SERIAL_RUN_LEAVES_OUT = ("recspec._parallel", "recspec.expectations", "traceback")
+
+_COMMAND_PROBE = """
+import contextlib, io, json, sys
+from recspec.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        code = main(sys.argv[1:])
+    except SystemExit as e:  # --help
+        code = e.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["rules"], ["explain", "RECSPEC-INTERNAL"]],
+                         ids=" ".join)
+def test_a_command_that_checks_nothing_imports_no_run_machinery(argv: list[str]) -> None:
+    # the first command a user types: neither the worker pool nor the temporary stores of a run (tempfile,
+    # with random and weakref), nor a format's checker or codec (`rules` reads the plugins' rule tables)
+    out = json.loads(subprocess.run([sys.executable, "-c", _COMMAND_PROBE, *argv], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert out["code"] in (0, None)
+    mods = out["modules"]
+    plugins = tuple(f"{info.module}.{part}" for info in FORMATS.values() for part in ("_check", "_xcheck", "_format"))
+    unneeded = [m for m in mods if m in ("multiprocessing", "subprocess", "hashlib", "tempfile", "difflib",
+                                         *_SERIAL_RUN_LEAVES_OUT)
+                or m.startswith(("recspec.reference", "recspec._ksy", *plugins))]
+    assert unneeded == [], unneeded
