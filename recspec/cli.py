@@ -162,15 +162,28 @@ examples:
 """
 
 
+class _Paragraph(str):
+    """A subcommand's description, to be wrapped when its help is shown (:meth:`_Formatter.paragraph`)."""
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
-    pass
+    """Descriptions and epilogs keep their line breaks as written, but for a :meth:`paragraph`, wrapped to 78
+    columns when the help is shown. The parser is built for every command: wrapping its descriptions then
+    imported textwrap and filled a dozen paragraphs (about 1.5 ms) in every run, help or not."""
+
+    @staticmethod
+    def paragraph(text: str) -> str:
+        return _Paragraph(text)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if isinstance(text, _Paragraph):
+            import textwrap
+
+            text = textwrap.fill(text, width=78)
+        return super()._fill_text(text, width, indent)
 
 
-def _d(text: str) -> str:
-    """A subcommand description, wrapped (the formatter keeps line breaks as written)."""
-    import textwrap
-
-    return textwrap.fill(text, width=78)
+_d = _Formatter.paragraph
 
 
 def _parser() -> argparse.ArgumentParser:
