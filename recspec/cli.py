@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import sys
 import time
@@ -26,7 +25,7 @@ from .catalog import all_rules, explain_text, installed_document
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
 from .pipeline import CROSS_CHECK_MODES, check_files, named_input
-from .render import RENDERERS, RenderContext, render_pieces, write_report
+from .render import RENDERERS, RenderContext, render_pieces
 from .render._table import TABLE_FINDINGS_PER_RULE, EntryMaker
 from .render._table import print_table as _print_table
 from .render._verdicts import PROFILES
@@ -518,6 +517,8 @@ def _judge_expectations(args: argparse.Namespace, report: Report, expectations: 
     from .expectations import apply_expectations, unexplained, update_expectations  # loaded already (_report_options)
 
     if args.update_expectations:
+        from .render import write_report  # here: see _write_reports
+
         expectations = update_expectations(report, expectations)
         write_report(expectations.path, expectations.to_text())
         todo = sum(unexplained(why) for listed in expectations.files.values() for why in listed.values())
@@ -630,6 +631,8 @@ def _write_reports(reports: Sequence[tuple[str, str]], report: Report, ctx: Rend
                    io_errors: list[str]) -> None:
     """Each ``--report FORMAT:PATH``, written as its renderer makes it, piece by piece; a renderer's
     failure (a recspec bug) leaves no half-written report and costs no other report."""
+    from .render import write_report  # here: a run that writes no report file does not load the writers
+
     for kind, path in reports:
         try:
             text = render_pieces(kind, report, ctx)
@@ -743,6 +746,8 @@ def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     pairs = all_rules(args.format)
     if args.json:
+        import json  # here: `--help` and the table of `rules` print no JSON
+
         json.dump([{"format": info.id, "id": r.id, "title": r.title, "clause": r.clause,
                     "levels": {k: v.value for k, v in r.levels.items()}, "structural": r.structural,
                     "source": r.source, "explanation": r.explanation, "deviation": r.deviation}
@@ -811,6 +816,8 @@ def _cmd_corpus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json  # see _cmd_rules
+
     from .case_encode import encode_case, read_case
 
     if args.case == "-":
