@@ -99,10 +99,11 @@ def test_a_serial_check_of_one_file_imports_no_process_no_hash_and_no_debug_pars
 #: What a `check` without -j N, --timeout or --expectations never uses: the worker pool (recspec/_parallel.py;
 #: -j N and --timeout), the known deviations (recspec/expectations.py; --expectations), traceback (the line a
 #: recspec bug's crash report quotes), textwrap (the help's and `recspec explain`'s paragraphs), the report
-#: writers and the JSON and hexdump renderers (--report, --json, `recspec reproduce`).
+#: writers and the JSON and hexdump renderers (--report, --json, `recspec reproduce`), the classes of the formats'
+#: seeds, damaged headers, equivalences and examples (the corpus tools, the shared tests, `recspec drive`).
 _SERIAL_RUN_LEAVES_OUT = ("recspec._parallel", "recspec.expectations", "traceback", "textwrap",
                           "recspec.render._atomic", "recspec.render._write", "recspec.render._json",
-                          "recspec.render._hexdump")
+                          "recspec.render._hexdump", "recspec._plugin_data")
 
 _COMMAND_PROBE = """
 import contextlib, io, sys
@@ -135,3 +136,14 @@ def test_a_command_that_checks_nothing_imports_no_run_machinery(argv: list[str])
     unneeded = [m for m in mods if m in ("multiprocessing", "subprocess", "hashlib", "tempfile", "difflib", *leaves_out)
                 or m.startswith(("recspec.reference", "recspec._ksy", *plugins))]
     assert unneeded == [], unneeded
+
+
+def test_the_contract_data_classes_are_the_registry_module_names() -> None:
+    # recspec.formats gives them from recspec/_plugin_data.py on first use: the same classes either way
+    import recspec._plugin_data as plugin_data
+    import recspec.formats as formats
+
+    for name in ("Seed", "HeaderDamage", "Equivalence", "FormatExamples"):
+        assert name in formats.__all__ and getattr(formats, name) is getattr(plugin_data, name)
+    with pytest.raises(AttributeError):
+        formats.NoSuchName  # noqa: B018
