@@ -19,24 +19,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from ._limits import MAX_STREAM_SIZE
-from ._run import DEFAULT_FILE_TIMEOUT, RunOptions
+from ._run import CROSS_CHECK_MODES, DEFAULT_FILE_TIMEOUT, RunOptions
 from ._version import __version__
 from .catalog import all_rules, explain_text, installed_document
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import CROSS_CHECK_MODES, check_files, named_input
 from .render import RENDERERS, RenderContext, render_pieces
 from .render._table import TABLE_FINDINGS_PER_RULE, EntryMaker
 from .render._table import print_table as _print_table
 from .render._verdicts import PROFILES
 from .report import Report
-from .shard import ShardSelection, shard_arg, shard_section
-from .shard import select as select_files
 from .spool import Spool
 
 if TYPE_CHECKING:
     # loaded by the runs that name --expectations (_report_options, _judge_expectations), not by every start-up
     from .expectations import Expectations
+
+    # the pipeline and the walk (recspec.shard) are imported by the commands that check or read files, not by
+    # `--help`, `rules` or `explain` (with recspec.trace, about 3 ms of their start-up)
+    from .shard import Shard, ShardSelection
 
 __all__ = ["main"]
 
@@ -244,7 +245,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
-    c.add_argument("--shard", type=shard_arg, default=None, metavar="K/N",
+    c.add_argument("--shard", type=_shard_arg, default=None, metavar="K/N",
                    help="check only shard K of N (1 <= K <= N) of the files, split by a hash of each file's path "
                         "relative to its PATH argument; see 'many machines' below")
     c.set_defaults(func=_cmd_check)
@@ -439,6 +440,12 @@ def _report_arg(text: str) -> tuple[str, str]:
     return fmt, path
 
 
+def _shard_arg(text: str) -> Shard:
+    from .shard import shard_arg  # see the TYPE_CHECKING import at the top
+
+    return shard_arg(text)
+
+
 def _jobs_arg(text: str) -> int:
     try:
         n = int(text)
@@ -530,6 +537,9 @@ def _judge_expectations(args: argparse.Namespace, report: Report, expectations: 
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .pipeline import check_files  # see the TYPE_CHECKING import at the top
+    from .shard import select as select_files
+
     fmt = resolve_format(args.format) if args.format else None
     if args.variant and fmt is None:
         raise UsageError("--variant needs --format", "example: --format carla --variant 0.9.15")
@@ -575,6 +585,8 @@ def _check_done(args: argparse.Namespace, report: Report, io_errors: list[str], 
     """The end of `recspec check`: expectations, the table, the reports and the exit code."""
     _judge_expectations(args, report, expectations, err)
     if selection is not None:
+        from .shard import shard_section
+
         report.shard = shard_section(selection, args, (fr.path for fr in report.files))
     if args.json:
         out.writelines(render_pieces("json", report))
@@ -712,6 +724,8 @@ class _Progress:
 
 
 def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tuple[Path, FormatInfo]:
+    from .pipeline import named_input  # see the TYPE_CHECKING import at the top
+
     path = Path(path_text)
     if named_input(path_text) != path_text:
         raise InputError(f"{path_text}: reproduce reads its file more than once, so it takes no standard input; "
@@ -738,6 +752,7 @@ def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tupl
 
 def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .api import dump
+    from .pipeline import named_input
 
     dump(named_input(args.file), out, format=args.format, variant=args.variant, ksy=args.ksy)
     return EXIT_OK

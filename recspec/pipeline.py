@@ -176,10 +176,6 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
 _entry_name = operator.attrgetter("name")  # a directory entry's sort key, with no Python call per entry
 
 
-#: The cross-check modes by name, as ``--cross-check MODE`` and ``recspec.check(cross_check=...)`` take them,
-#: and what the checkers are given: ``True`` reads up to the format's limit (sampled where a format samples),
-#: ``"full"`` reads every byte, ``False`` skips the second reading.
-CROSS_CHECK_MODES: dict[str, bool | str] = {"default": True, "full": "full", "off": False}
 
 
 def check_file(path: Path | str, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
