@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import select
 import stat
-import tempfile
 import time
 from collections.abc import Callable
 from typing import IO, BinaryIO
@@ -69,6 +68,8 @@ def spool(read: Callable[[int], bytes | None], name: str, *, limit: int = MAX_ST
     ``read(n)`` returns up to ``n`` bytes, ``b""`` at the end, or ``None`` when nothing
     is ready yet; ``wait()`` then waits for more and returns False after
     :data:`STREAM_IDLE_TIMEOUT` seconds without any."""
+    import tempfile  # here: only a stream (FIFO, device, standard input) is copied; every command imports _limits
+
     out = tempfile.TemporaryFile(prefix="recspec-stream-")  # noqa: SIM115 - handed to the caller, who closes it
     size = 0
     try:

@@ -56,12 +56,9 @@ from .spool import unframe_paths
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
 
-__all__ = ["BATCH_BYTES", "BATCH_FILES", "DEFAULT_FILE_TIMEOUT", "FAULT_ENV", "PICKLE_ERRORS", "Pack", "Result",
+__all__ = ["BATCH_BYTES", "BATCH_FILES", "FAULT_ENV", "PICKLE_ERRORS", "Pack", "Result",
            "WorkerLost", "cannot_send", "plan_batches", "run_in_workers"]
 
-#: Seconds one file may take in a worker before it is stopped (`--timeout`). Generous: the
-#: slowest legitimate check is the Kaitai cross-check of a 32 MiB file, about 30 s here.
-DEFAULT_FILE_TIMEOUT = 300.0
 #: A worker that has not used its CPU-time limit is still stopped after this many times the
 #: limit in wall-clock time (blocked on something that never comes).
 WALL_FACTOR = 3.0

@@ -27,7 +27,17 @@ from ._limits import MAX_STREAM_SIZE
 if TYPE_CHECKING:
     from .formats import FormatInfo
 
-__all__ = ["RunOptions"]
+__all__ = ["CROSS_CHECK_MODES", "DEFAULT_FILE_TIMEOUT", "RunOptions"]
+
+#: The cross-check modes by name, as ``--cross-check MODE`` and ``recspec.check(cross_check=...)`` take them,
+#: and what the checkers are given (:attr:`RunOptions.cross_check`): ``True`` reads up to the format's limit
+#: (sampled where a format samples), ``"full"`` reads every byte, ``False`` skips the second reading.
+CROSS_CHECK_MODES: dict[str, bool | str] = {"default": True, "full": "full", "off": False}
+
+#: Seconds one file may take in a worker before it is stopped (`--timeout`). Generous: the
+#: slowest legitimate check is the Kaitai cross-check of a 32 MiB file, about 30 s here. Kept here,
+#: not beside the worker pool (recspec/_parallel.py), so that ``--help`` names it without loading the pool.
+DEFAULT_FILE_TIMEOUT = 300.0
 
 
 @dataclass(frozen=True)

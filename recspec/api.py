@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import IO, BinaryIO, TextIO, Union, cast
 
 from ._limits import MAX_STREAM_SIZE, open_input, spool_file_object
+from ._run import CROSS_CHECK_MODES
 from .errors import InputError, UsageError, public_boundary
 from .formats import SNIFF_BYTES, FormatInfo, by_extension, resolve_format, sniff
-from .pipeline import CROSS_CHECK_MODES, check_file, check_stream
+from .pipeline import check_file, check_stream
 from .report import FileReport
 from .trace import collecting
 

@@ -9,7 +9,6 @@ loaded only for the formats asked for.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterable
 
 from ._paths import docs_dir
@@ -67,6 +66,8 @@ def explain_text(info: FormatInfo, rule: Rule, *, width: int = 88, document: str
                   "            `recspec drive reader` notes it instead of failing the reader)"]
     # Lines break at spaces only, so that a cited path (docs/formats/raskat-signal.md#decision-2)
     # stays whole and can be copied.
+    import textwrap  # here: `recspec explain` and the SARIF report wrap text, a check's table does not
+
     fill = textwrap.TextWrapper(width=width, break_on_hyphens=False).fill
     lines += ["", fill(rule.explanation)]
     if rule.deviation:

@@ -10,32 +10,34 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
 import os
 import sys
 import time
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ._limits import MAX_STREAM_SIZE
-from ._parallel import DEFAULT_FILE_TIMEOUT
-from ._run import RunOptions
+from ._run import CROSS_CHECK_MODES, DEFAULT_FILE_TIMEOUT, RunOptions
 from ._version import __version__
 from .catalog import all_rules, explain_text, installed_document
 from .errors import EXIT_FAIL, EXIT_OK, DecodeError, InputError, InternalError, RecspecError, UsageError
-from .expectations import Expectations, apply_expectations, load_expectations, unexplained, update_expectations
 from .formats import FORMATS, SNIFF_BYTES, FormatInfo, Progress, by_extension, resolve_format, sniff
-from .pipeline import CROSS_CHECK_MODES, check_files, named_input
-from .render import RENDERERS, RenderContext, render_pieces, write_report
+from .render import RENDERERS, RenderContext, render_pieces
 from .render._table import TABLE_FINDINGS_PER_RULE, EntryMaker
 from .render._table import print_table as _print_table
 from .render._verdicts import PROFILES
 from .report import Report
-from .shard import ShardSelection, shard_arg, shard_section
-from .shard import select as select_files
 from .spool import Spool
+
+if TYPE_CHECKING:
+    # loaded by the runs that name --expectations (_report_options, _judge_expectations), not by every start-up
+    from .expectations import Expectations
+
+    # the pipeline and the walk (recspec.shard) are imported by the commands that check or read files, not by
+    # `--help`, `rules` or `explain` (with recspec.trace, about 3 ms of their start-up)
+    from .shard import Shard, ShardSelection
 
 __all__ = ["main"]
 
@@ -160,15 +162,28 @@ examples:
 """
 
 
+class _Paragraph(str):
+    """A subcommand's description, to be wrapped when its help is shown (:meth:`_Formatter.paragraph`)."""
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
-    pass
+    """Descriptions and epilogs keep their line breaks as written, but for a :meth:`paragraph`, wrapped to 78
+    columns when the help is shown. The parser is built for every command: wrapping its descriptions then
+    imported textwrap and filled a dozen paragraphs (about 1.5 ms) in every run, help or not."""
+
+    @staticmethod
+    def paragraph(text: str) -> str:
+        return _Paragraph(text)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if isinstance(text, _Paragraph):
+            import textwrap
+
+            text = textwrap.fill(text, width=78)
+        return super()._fill_text(text, width, indent)
 
 
-def _d(text: str) -> str:
-    """A subcommand description, wrapped (the formatter keeps line breaks as written)."""
-    import textwrap
-
-    return textwrap.fill(text, width=78)
+_d = _Formatter.paragraph
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -230,7 +245,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--all-findings", action="store_true",
                    help=f"list every finding in the table (default: the first {TABLE_FINDINGS_PER_RULE} of each "
                         "rule per file, then a count; --json and the reports always have them all)")
-    c.add_argument("--shard", type=shard_arg, default=None, metavar="K/N",
+    c.add_argument("--shard", type=_shard_arg, default=None, metavar="K/N",
                    help="check only shard K of N (1 <= K <= N) of the files, split by a hash of each file's path "
                         "relative to its PATH argument; see 'many machines' below")
     c.set_defaults(func=_cmd_check)
@@ -425,6 +440,12 @@ def _report_arg(text: str) -> tuple[str, str]:
     return fmt, path
 
 
+def _shard_arg(text: str) -> Shard:
+    from .shard import shard_arg  # see the TYPE_CHECKING import at the top
+
+    return shard_arg(text)
+
+
 def _jobs_arg(text: str) -> int:
     try:
         n = int(text)
@@ -482,8 +503,11 @@ def _report_options(args: argparse.Namespace) -> Expectations | None:
     ``--report`` folder exists and that one report at most goes to standard output; the expectations loaded."""
     if args.update_expectations and not args.expectations:
         raise UsageError("--update-expectations needs --expectations FILE", "the file is created if it does not exist")
-    expectations = (load_expectations(args.expectations, missing_ok=args.update_expectations)
-                    if args.expectations else None)
+    expectations = None
+    if args.expectations:
+        from .expectations import load_expectations  # here: see the TYPE_CHECKING import at the top
+
+        expectations = load_expectations(args.expectations, missing_ok=args.update_expectations)
     for kind, path in args.report:  # fail before the run, not after it
         folder = Path(path).parent
         if path != "-" and not folder.is_dir():
@@ -497,7 +521,11 @@ def _judge_expectations(args: argparse.Namespace, report: Report, expectations: 
     """Apply the known deviations to ``report`` (first rewriting the file with ``--update-expectations``)."""
     if expectations is None:
         return
+    from .expectations import apply_expectations, unexplained, update_expectations  # loaded already (_report_options)
+
     if args.update_expectations:
+        from .render import write_report  # here: see _write_reports
+
         expectations = update_expectations(report, expectations)
         write_report(expectations.path, expectations.to_text())
         todo = sum(unexplained(why) for listed in expectations.files.values() for why in listed.values())
@@ -509,6 +537,9 @@ def _judge_expectations(args: argparse.Namespace, report: Report, expectations: 
 
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from .pipeline import check_files  # see the TYPE_CHECKING import at the top
+    from .shard import select as select_files
+
     fmt = resolve_format(args.format) if args.format else None
     if args.variant and fmt is None:
         raise UsageError("--variant needs --format", "example: --format carla --variant 0.9.15")
@@ -554,6 +585,8 @@ def _check_done(args: argparse.Namespace, report: Report, io_errors: list[str], 
     """The end of `recspec check`: expectations, the table, the reports and the exit code."""
     _judge_expectations(args, report, expectations, err)
     if selection is not None:
+        from .shard import shard_section
+
         report.shard = shard_section(selection, args, (fr.path for fr in report.files))
     if args.json:
         out.writelines(render_pieces("json", report))
@@ -610,6 +643,8 @@ def _write_reports(reports: Sequence[tuple[str, str]], report: Report, ctx: Rend
                    io_errors: list[str]) -> None:
     """Each ``--report FORMAT:PATH``, written as its renderer makes it, piece by piece; a renderer's
     failure (a recspec bug) leaves no half-written report and costs no other report."""
+    from .render import write_report  # here: a run that writes no report file does not load the writers
+
     for kind, path in reports:
         try:
             text = render_pieces(kind, report, ctx)
@@ -689,6 +724,8 @@ class _Progress:
 
 
 def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tuple[Path, FormatInfo]:
+    from .pipeline import named_input  # see the TYPE_CHECKING import at the top
+
     path = Path(path_text)
     if named_input(path_text) != path_text:
         raise InputError(f"{path_text}: reproduce reads its file more than once, so it takes no standard input; "
@@ -715,6 +752,7 @@ def _open_for(path_text: str, fmt_name: str | None, variant: str | None) -> tupl
 
 def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from .api import dump
+    from .pipeline import named_input
 
     dump(named_input(args.file), out, format=args.format, variant=args.variant, ksy=args.ksy)
     return EXIT_OK
@@ -723,6 +761,8 @@ def _cmd_dump(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_rules(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     pairs = all_rules(args.format)
     if args.json:
+        import json  # here: `--help` and the table of `rules` print no JSON
+
         json.dump([{"format": info.id, "id": r.id, "title": r.title, "clause": r.clause,
                     "levels": {k: v.value for k, v in r.levels.items()}, "structural": r.structural,
                     "source": r.source, "explanation": r.explanation, "deviation": r.deviation}
@@ -791,6 +831,8 @@ def _cmd_corpus(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_encode(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    import json  # see _cmd_rules
+
     from .case_encode import encode_case, read_case
 
     if args.case == "-":

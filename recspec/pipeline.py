@@ -23,30 +23,25 @@ import importlib
 import operator
 import os
 import stat
-import traceback
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, Protocol
 
 from ._limits import MAX_STREAM_SIZE, open_input
-from ._parallel import (
-    DEFAULT_FILE_TIMEOUT,
-    PICKLE_ERRORS,
-    Result,
-    WorkerLost,
-    cannot_send,
-    plan_batches,
-    run_in_workers,
-)
-from ._run import RunOptions
+from ._run import DEFAULT_FILE_TIMEOUT, RunOptions
 from .errors import InputError, RecspecError, UsageError
 from .formats import SNIFF_BYTES, FormatInfo, Progress, sniff, sniff_evidence
 from .report import FileReport, Finding, Report, Severity, Tally, Verdict
 from .spool import PathList, SegmentWriter, Spool, frame_records, framed_record, load_record, record
 from .trace import collecting
+
+if TYPE_CHECKING:
+    # the worker pool is imported where a run in workers starts (_check_in_workers), and by the workers:
+    # a serial run (-j 1, every `recspec check` of one file) does not load it, nor pickle's error tuple
+    from ._parallel import Result, WorkerLost
 
 __all__ = ["CheckRun", "RunOptions", "RunProgress", "check_file", "check_files", "check_paths", "check_stream",
            "iter_files", "walk_files", "walk_folders"]
@@ -181,10 +176,6 @@ def _walk_folder(top: str, errors: list[str], not_regular: list[Path] | None,
 _entry_name = operator.attrgetter("name")  # a directory entry's sort key, with no Python call per entry
 
 
-#: The cross-check modes by name, as ``--cross-check MODE`` and ``recspec.check(cross_check=...)`` take them,
-#: and what the checkers are given: ``True`` reads up to the format's limit (sampled where a format samples),
-#: ``"full"`` reads every byte, ``False`` skips the second reading.
-CROSS_CHECK_MODES: dict[str, bool | str] = {"default": True, "full": "full", "off": False}
 
 
 def check_file(path: Path | str, *, fmt: FormatInfo | None, variant: str | None, profile: str | None,
@@ -267,6 +258,8 @@ def _check(f: BinaryIO, *, name: str, size: int, fmt: FormatInfo | None, variant
         return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
             "RECSPEC-INTERNAL", Severity.ERROR, f"recspec could not finish this file: {e}", None, None, "")])
     except Exception as e:  # noqa: BLE001 - a bug in recspec, never the file's fault
+        import traceback  # here: only a recspec bug gets this far
+
         tb = traceback.format_exc(limit=-3).strip().splitlines()[-1]
         return FileReport(shown, fmt.id if fmt else None, variant, profile or "spec", Verdict.CRASH, [Finding(
             "RECSPEC-INTERNAL", Severity.ERROR,
@@ -284,7 +277,7 @@ def check_paths(paths: Sequence[str], *, fmt: FormatInfo | None = None, variant:
 
     ``jobs=1`` without ``timeout`` checks in this process; otherwise ``jobs`` worker processes
     check a file each at a time under a per-file limit of ``timeout`` seconds (default
-    :data:`~recspec._parallel.DEFAULT_FILE_TIMEOUT`), and a file that crashes or hangs its
+    :data:`~recspec._run.DEFAULT_FILE_TIMEOUT`), and a file that crashes or hangs its
     worker gets the verdict ``crash`` or ``timeout``. Not a run of the CLI: every file is
     cross-checked as if named alone (no run size, see :class:`~recspec._run.RunOptions`)."""
     walk_errors: list[str] = []
@@ -504,6 +497,8 @@ def _check_in_workers(files: Sequence[tuple[Path, bool]], options: RunOptions, r
     """-j N: worker processes; each result is put at its file's index, as it comes. The workers send
     the reports as the spool stores them, with each batch's tally (:func:`_pack`): this process
     neither reads nor pickles them again."""
+    from ._parallel import WorkerLost, plan_batches, run_in_workers  # here: see the TYPE_CHECKING import above
+
     errors: dict[int, str] = {}
     put = results.put
     texts = files.texts() if isinstance(files, PathList) else [(str(path), named) for path, named in files]
@@ -651,6 +646,8 @@ def _pack(results: list[Result], writer: SegmentWriter | None = None,
     back to back with their indices, so that the recspec process stores the batch in one write and reads
     no report. The results left to send one by one are the rest (a file no format claims, an error), and
     a report that cannot be pickled becomes an error saying so."""
+    from ._parallel import PICKLE_ERRORS, cannot_send  # the worker running this has loaded the pool already
+
     tally = Tally()
     out: list[Result] = []
     indices = array("q")

@@ -36,7 +36,6 @@ import os
 import pickle
 import struct
 import sys
-import tempfile
 import weakref
 from array import array
 from bisect import bisect_right
@@ -60,6 +59,8 @@ _IN_STORE = (1 << _SEGMENT_SHIFT) - 1
 
 def _store_error(e: OSError) -> OSError:
     """A failure of the temporary store (a full disk), saying where it is and how to move it."""
+    import tempfile  # see _Records
+
     return OSError(e.errno, f"cannot write the run's temporary store in {tempfile.gettempdir()}: "
                    f"{e.strerror or e} (the TMPDIR environment variable chooses the folder)")
 
@@ -68,6 +69,10 @@ class _Records:
     """Length-prefixed byte records appended to an unlinked temporary file, read back by offset."""
 
     def __init__(self) -> None:
+        # tempfile (with shutil, random, bz2 and lzma: about 4 ms) is imported by the first store a run makes,
+        # not by every command that imports this module (`recspec --help` and `rules` make none)
+        import tempfile
+
         try:
             self._f: BinaryIO = tempfile.TemporaryFile(prefix="recspec-spool-")  # noqa: SIM115 - see close()
         except OSError as e:

@@ -56,11 +56,11 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_folder_run_holds_no_file_reports_in_memory(many: Path, tmp_path: Path, monkeypatch, jobs: str) -> None:
     """The number of FileReport objects alive after the checking and while the reports are written
     does not grow with the number of files (before: every file's report was held to the end)."""
-    import recspec.cli as cli
+    import recspec.pipeline as pipeline  # the CLI imports check_files from it when a check starts
     import recspec.report as report_module
 
     seen: dict[str, int] = {"after_check": -1, "while_writing": 0, "files": 0}
-    check_files = cli.check_files
+    check_files = pipeline.check_files
 
     def counting_check_files(*args, **kwargs):
         run = check_files(*args, **kwargs)
@@ -77,7 +77,7 @@ def test_a_folder_run_holds_no_file_reports_in_memory(many: Path, tmp_path: Path
             seen["while_writing"] = max(seen["while_writing"], live_file_reports())
         return to_json(self)
 
-    monkeypatch.setattr(cli, "check_files", counting_check_files)
+    monkeypatch.setattr(pipeline, "check_files", counting_check_files)
     monkeypatch.setattr(report_module.FileReport, "to_json", counting_to_json)
     baseline = live_file_reports()
     code, _, err = run_cli("check", "-j", jobs, str(many), "--report", f"json:{tmp_path / 'r.json'}",
@@ -337,7 +337,7 @@ def test_merged_shards_come_back_in_walk_order_as_they_are_read(many: Path, tmp_
 
 
 def test_a_full_disk_under_the_spool_is_a_clear_error(many: Path, tmp_path: Path, monkeypatch) -> None:
-    import recspec.spool as spool_module
+    import tempfile  # the spool imports it when it makes its first store, and gets this one
 
     class Full:
         def __init__(self, *a, **k) -> None:
@@ -348,7 +348,7 @@ def test_a_full_disk_under_the_spool_is_a_clear_error(many: Path, tmp_path: Path
 
         tell = seek = flush = close = lambda self, *a: 0
 
-    monkeypatch.setattr(spool_module.tempfile, "TemporaryFile", Full)
+    monkeypatch.setattr(tempfile, "TemporaryFile", Full)
     code, _, err = run_cli("check", str(many))
     assert code == 2 and "No space left on device" in err and "temporary store" in err and "TMPDIR" in err, err
     assert "Traceback" not in err

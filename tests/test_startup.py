@@ -91,6 +91,61 @@ def test_a_serial_check_of_one_file_imports_no_process_no_hash_and_no_debug_pars
     mods = out["modules"]
     assert "recspec.conformance." + FORMATS[fmt].package + "._xcheck" in mods  # the check and its cross-check ran
     unneeded = [m for m in mods if m in ("subprocess", "hashlib", "multiprocessing", "recspec.drive._testee", "difflib",
-                                         "recspec._case_json")
+                                         "recspec._case_json", *_SERIAL_RUN_LEAVES_OUT)
                 or m.startswith("recspec._ksy.") or m.endswith("._case")]
     assert unneeded == [], unneeded
+
+
+#: What a `check` without -j N, --timeout or --expectations never uses: the worker pool (recspec/_parallel.py;
+#: -j N and --timeout), the known deviations (recspec/expectations.py; --expectations), traceback (the line a
+#: recspec bug's crash report quotes), textwrap (the help's and `recspec explain`'s paragraphs), the report
+#: writers and the JSON and hexdump renderers (--report, --json, `recspec reproduce`), the classes of the formats'
+#: seeds, damaged headers, equivalences and examples (the corpus tools, the shared tests, `recspec drive`).
+_SERIAL_RUN_LEAVES_OUT = ("recspec._parallel", "recspec.expectations", "traceback", "textwrap",
+                          "recspec.render._atomic", "recspec.render._write", "recspec.render._json",
+                          "recspec.render._hexdump", "recspec._plugin_data")
+
+_COMMAND_PROBE = """
+import contextlib, io, sys
+from recspec.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        code = main(sys.argv[1:])
+    except SystemExit as e:  # --help
+        code = e.code
+modules = sorted(sys.modules)  # before this probe imports json
+import json
+print(json.dumps({"code": code, "modules": modules}))
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["rules"], ["explain", "RECSPEC-INTERNAL"]],
+                         ids=" ".join)
+def test_a_command_that_checks_nothing_imports_no_run_machinery(argv: list[str]) -> None:
+    # the first command a user types: neither the worker pool nor the temporary stores of a run (tempfile,
+    # with random and weakref), nor a format's checker or codec (`rules` reads the plugins' rule tables)
+    out = json.loads(subprocess.run([sys.executable, "-c", _COMMAND_PROBE, *argv], capture_output=True, text=True,
+                                    check=True).stdout)
+    assert out["code"] in (0, None)
+    mods = out["modules"]
+    plugins = tuple(f"{info.module}.{part}" for info in FORMATS.values() for part in ("_check", "_xcheck", "_format"))
+    wraps_text = "--help" in argv or argv[0] == "explain"  # textwrap is theirs
+    leaves_out = [m for m in _SERIAL_RUN_LEAVES_OUT if not (m == "textwrap" and wraps_text)]
+    if "--help" in argv:
+        leaves_out.append("json")  # the formats' plugins import it (`rules`, `explain`), the help loads none
+    # the pipeline and the walk: no file is read (recspec.trace: the pictures' collection, the pipeline's)
+    leaves_out += ["recspec.pipeline", "recspec.shard", "recspec.trace"]
+    unneeded = [m for m in mods if m in ("multiprocessing", "subprocess", "hashlib", "tempfile", "difflib", *leaves_out)
+                or m.startswith(("recspec.reference", "recspec._ksy", *plugins))]
+    assert unneeded == [], unneeded
+
+
+def test_the_contract_data_classes_are_the_registry_module_names() -> None:
+    # recspec.formats gives them from recspec/_plugin_data.py on first use: the same classes either way
+    import recspec._plugin_data as plugin_data
+    import recspec.formats as formats
+
+    for name in ("Seed", "HeaderDamage", "Equivalence", "FormatExamples"):
+        assert name in formats.__all__ and getattr(formats, name) is getattr(plugin_data, name)
+    with pytest.raises(AttributeError):
+        formats.NoSuchName  # noqa: B018

@@ -9,10 +9,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from recspec.errors import EXIT_FAIL, EXIT_OK, InputError, UsageError
 from recspec.formats import FORMATS
@@ -78,12 +77,17 @@ examples:
 """
 
 
-def _d(text: str) -> str:
-    return textwrap.fill(text, width=78)
+class _HelpFormatter(Protocol):
+    """The command line's help formatter class (recspec/cli.py): ``paragraph`` marks a description that
+    the help wraps when it is shown."""
+
+    @staticmethod
+    def paragraph(text: str) -> str: ...
 
 
-def add_drive_parser(sub: Any, formatter: type, report_arg: Callable[[str], tuple[str, str]],
+def add_drive_parser(sub: Any, formatter: _HelpFormatter, report_arg: Callable[[str], tuple[str, str]],
                      seconds_arg: Callable[[str], float]) -> None:
+    _d = formatter.paragraph
     formats = ", ".join(FORMATS)
     p = sub.add_parser("drive", help="drive a third-party writer or reader with generated cases",
                        formatter_class=formatter,
@@ -146,7 +150,8 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
                    help="known deviations by target (drive/writer/FORMAT[/VARIANT]); a stale entry fails the run")
 
 
-def add_case_parser(sub: Any, formatter: type) -> None:
+def add_case_parser(sub: Any, formatter: _HelpFormatter) -> None:
+    _d = formatter.paragraph
     p = sub.add_parser("case", help="print a recording's case: its content in a writer's terms, as JSON",
                        formatter_class=formatter,
                        description=_d("Decode FILE with the reference decoder and print its case. By default the "

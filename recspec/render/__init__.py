@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..report import Report
-from ._atomic import write_atomic
 from ._context import RenderContext, finding_location, severity_label
-from ._hexdump import hex_window
-from ._json import iter_json
-from ._write import write_report
+
+if TYPE_CHECKING:
+    from ._atomic import write_atomic
+    from ._hexdump import hex_window
+    from ._write import write_report
 
 __all__ = ["RENDERERS", "RenderContext", "finding_location", "hex_window", "render", "render_pieces", "severity_label",
            "write_atomic", "write_report"]
@@ -32,7 +34,7 @@ Renderer = Callable[[Report, RenderContext], Iterable[str]]
 def _on_first_use(module: str, name: str) -> Renderer:
     """The renderer ``name`` of ``module``, imported when a run first asks for its report: every
     `recspec check` imports this package (the table), few write HTML (its pictures are the biggest
-    import of the command line), JUnit, SARIF or Markdown."""
+    import of the command line), JSON, JUnit, SARIF or Markdown."""
     def renderer(report: Report, ctx: RenderContext) -> Iterable[str]:
         actual: Renderer = getattr(importlib.import_module(f"{__name__}.{module}"), name)
         return actual(report, ctx)
@@ -42,12 +44,25 @@ def _on_first_use(module: str, name: str) -> Renderer:
 
 
 RENDERERS: dict[str, Renderer] = {
-    "json": iter_json,
+    "json": _on_first_use("_json", "iter_json"),
     "junit": _on_first_use("_junit", "iter_junit"),
     "sarif": _on_first_use("_sarif", "iter_sarif"),
     "html": _on_first_use("_html", "iter_html"),
     "markdown": _on_first_use("_markdown", "iter_markdown"),
 }
+
+
+#: This package's names that live in a module imported when one is first asked for (``__getattr__``): a
+#: check that prints its table alone writes no file and draws no hexdump, and every module imported costs
+#: each run's start-up some 0.3 ms.
+_ON_FIRST_USE = {"write_atomic": "_atomic", "write_report": "_write", "hex_window": "_hexdump"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 def render(name: str, report: Report, ctx: RenderContext | None = None) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -16,6 +15,8 @@ def write_atomic(path: str | Path, text: str | Iterable[str]) -> None:
     ``\\udcxx`` escapes) to ``path`` through a temporary file in the same folder, flushed
     to disk and renamed over ``path``: readers see the old report or the whole new one, never
     part of it. The temporary file is removed if writing fails."""
+    import tempfile  # here: `recspec --help`, `rules` and a check printing its table alone write no report
+
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
