@@ -95,6 +95,27 @@ def test_frames_with_no_time_are_taken_in_bulk(monkeypatch: pytest.MonkeyPatch) 
     assert _judged(monkeypatch, data) <= 100 + 2
 
 
+#: A state of object 0 with no position and no rotation: two MATRIX-STATE-001 findings (p, r).
+NO_POSE = {"id": 0, "i": "i", "m": ""}
+
+
+@pytest.mark.parametrize(("states", "last_judged"), [
+    ([{}, {}], 9),  # 10 findings a frame: the 100th stored in frame 9, the next frame's key "10" one digit longer
+    ([{}, {}, NO_POSE], 8),  # 12 a frame: the 100th in frame 8 (96 before it), the next key "9" of one digit
+])
+def test_a_run_starts_after_the_frame_that_fills_the_stored_findings(
+        monkeypatch: pytest.MonkeyPatch, states: list[dict[str, Any]], last_judged: int) -> None:
+    """Whatever the digits of the next frame's key, the frames after the one whose findings fill
+    MATRIX-STATE-001's 100 are its repeats, taken in one run: the full walk judges frames 0 to ``last_judged``."""
+    n = 40
+    data = bson.encode({"objects": [SPHERE], "frames": [{"t": i * 0.5, "states": states, "cmd": []} for i in range(n)]})
+    per_frame = 5 * states.count({}) + 2 * (NO_POSE in states)
+    assert per_frame * last_judged < 100 <= per_frame * (last_judged + 1)
+    report = checked_both_ways(data, "spec")
+    assert report.verdicts["spec"].rules == {"MATRIX-STATE-001": per_frame * n}
+    assert _judged(monkeypatch, data) == last_judged + 1
+
+
 def test_repeats_of_a_frame_wider_than_a_run_chunk_are_taken() -> None:
     """Frames of 70,000 bytes and more (three empty states, then a state of object 0 with a 70,000-character
     mesh name, which breaks no rule), wider than the 64 KiB a run reads at a time. With 15 findings a frame,
