@@ -10,6 +10,8 @@ recording is pymongo's encoding; each report is held to the full walk's (``check
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterator
 from typing import Any
 
 import bson
@@ -19,6 +21,7 @@ from test_limits_runs import _Counting
 from test_mutants_carla_decode_r3 import at_most
 
 from recspec.conformance.matrix_smt import _check as matrix_check
+from recspec.conformance.matrix_smt import check_stream
 
 #: Frames the full walk judges before MATRIX-STATE-001 (5 findings a frame) has its 100 stored findings.
 FILL = 100 // 5
@@ -34,6 +37,13 @@ def _recording(times: list[float], state: dict[str, Any] | None = None, empty: i
     states = [{}] * empty + ([] if state is None else [state])
     frames = [{"t": t, "states": states, "cmd": []} for t in times]
     return bson.encode({"objects": [SPHERE], "frames": frames})
+
+
+@pytest.fixture(autouse=True)
+def _no_hang() -> Iterator[None]:
+    """Each check here takes well under a second: a run that makes no progress fails, rather than hangs."""
+    with at_most(20):
+        yield
 
 
 def _judged(monkeypatch: pytest.MonkeyPatch, data: bytes) -> int:
@@ -57,18 +67,32 @@ def test_a_frame_before_the_one_before_is_found_wherever_a_run_stands(late: int)
     assert report.stats["frames"] == len(times)
 
 
-def test_a_run_at_time_zero_cut_by_a_time_that_is_not_finite_is_taken_in_bulk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every frame at t = 0.0 (allowed: >= 0, and equal to the one before) but frame 30, whose time is NaN
-    (MATRIX-NUM-002): the frames from 20 to 29 are repeats and taken in bulk, 0.0 included; the full
+@pytest.mark.parametrize("cut", [float("nan"), float("inf")])
+def test_a_run_at_time_zero_cut_by_a_time_that_is_not_finite_is_taken_in_bulk(
+        monkeypatch: pytest.MonkeyPatch, cut: float) -> None:
+    """Every frame at t = 0.0 (allowed: >= 0, and equal to the one before) but frame 30, whose time is NaN or
+    infinite (MATRIX-NUM-002): the frames from 20 to 29 are repeats and taken in bulk, 0.0 included; the full
     walk judges the first 20, frame 30, and at most a few after it."""
     n = FILL + 40
     times = [0.0] * n
-    times[30] = float("nan")
+    times[30] = cut
     data = _recording(times)
     report = checked_both_ways(data, "spec")
     assert [f.path for f in report.findings if f.rule == "MATRIX-NUM-002"] == ["frames[30].t"]
     assert report.stats["frames"] == n
     assert _judged(monkeypatch, data) <= FILL + 3
+
+
+def test_an_infinite_last_time_is_found() -> None:
+    """Frames at 0.02 s steps, the last one's time infinite: the times never go back, but the last is not
+    finite (MATRIX-NUM-002, at its time element)."""
+    times = [i * 0.02 for i in range(FILL + 30)]
+    times[-1] = float("inf")
+    data = _recording(times)
+    report = checked_both_ways(data, "spec")
+    last = f"frames[{len(times) - 1}].t"
+    assert [(f.path, f.offset) for f in report.findings if f.rule == "MATRIX-NUM-002"] == [
+        (last, element_offsets(data)[last])]
 
 
 def test_the_previous_time_is_the_first_of_equal_times() -> None:
@@ -114,6 +138,18 @@ def test_a_run_starts_after_the_frame_that_fills_the_stored_findings(
     report = checked_both_ways(data, "spec")
     assert report.verdicts["spec"].rules == {"MATRIX-STATE-001": per_frame * n}
     assert _judged(monkeypatch, data) == last_judged + 1
+
+
+def test_a_long_run_reports_progress() -> None:
+    """20,000 frames of one empty state, all but the first 20 taken as one run: the check still reports its
+    progress every few thousand frames (check_stream's ``progress``), as bytes done out of the file's size."""
+    n = 20_000
+    data = _recording([i * 0.02 for i in range(n)])
+    calls: list[tuple[int, int]] = []
+    report = check_stream(io.BytesIO(data), path="x", profile="spec", size=len(data),
+                          progress=lambda done, total: calls.append((done, total)))
+    assert report.stats["frames"] == n
+    assert calls and all(0 < done <= total == len(data) for done, total in calls)
 
 
 def test_repeats_of_a_frame_wider_than_a_run_chunk_are_taken() -> None:
