@@ -37,7 +37,9 @@ EQUIVALENCES: tuple[Equivalence, ...] = (
 def drive_cases(variant: str | None, profile: str, max_size: int) -> st.SearchStrategy[dict[str, Any]]:
     from ._strategies import raskat_cases
 
-    # the document's container is tar.xz; what the raSkat writer (and compat) writes is the raw signal
+    # the document's container is tar.xz; what the raSkat writer (and compat) writes is the raw signal.
+    # --max-size counts blocks of 8 samples, at least one (README "drive"): a signal of a few samples says
+    # little, and a size of 0 still draws a signal
     version = int(variant[1:]) if variant else None
     return raskat_cases(version, container="tar.xz" if profile == "spec" else "raw",
                         max_samples=8 * max(max_size, 1), negative_coordinates=True)

@@ -139,7 +139,8 @@ def _add_options(p: Any, report_arg: Callable[[str], tuple[str, str]], seconds_a
                    help="distinct failures (by verdict, rule and field path) shrunk per variant (default 10); "
                         "drive goes on to --max-examples and reports the ones found beyond N unshrunk")
     p.add_argument("--max-size", type=int, default=4, metavar="N",
-                   help="the most frames or records in a drawn case (default 4)")
+                   help="the most units in a drawn case: frames or records (samples in blocks of 8 for a "
+                        "signal; README \"drive\") (default 4)")
     p.add_argument("--out", type=Path, metavar="DIR", help="save each target's minimal failure in DIR")
     p.add_argument("--replay", type=Path, metavar="PATH",
                    help="judge one saved input instead of drawing (writer: a case JSON; reader: a file)")
