@@ -4,14 +4,15 @@ walker written by hand with struct (independent of the code under test)."""
 from __future__ import annotations
 
 import contextlib
+import dis
 import importlib.util
 import os
 import struct
 import sys
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import TYPE_CHECKING, Any
 from unittest import mock
 
@@ -19,6 +20,7 @@ import pytest
 
 if TYPE_CHECKING:
     from recspec.formats import FormatInfo
+    from recspec.report import FileReport
 
 REPO = Path(__file__).resolve().parents[1]
 #: the programs the drive tests run as testees
@@ -208,3 +210,60 @@ def draws_independent_of_imports() -> Iterator[None]:
             yield
     finally:
         providers.CONSTANTS_CACHE.cache.clear()
+
+
+_COMPARES = {"COMPARE_OP", "IS_OP", "CONTAINS_OP"}
+_BRANCHES = {name for name in dis.opmap if "JUMP" in name and "IF" in name}
+
+
+def count_steps(codes: set[CodeType], run: Callable[[], object]) -> tuple[int, int]:
+    """The comparisons and conditional jumps the functions of ``codes`` execute while ``run()`` runs (the
+    bytecode's own steps, traced opcode by opcode: what a fast path's tests count instead of timing it)."""
+    counted = {"compares": 0, "branches": 0}
+
+    def opcodes(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "opcode":
+            name = dis.opname[frame.f_code.co_code[frame.f_lasti]]
+            if name in _COMPARES:
+                counted["compares"] += 1
+            elif name in _BRANCHES:
+                counted["branches"] += 1
+        return opcodes
+
+    def calls(frame: FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code in codes:
+            frame.f_trace_opcodes = True
+            frame.f_trace_lines = False
+            return opcodes
+        return None
+
+    sys.settrace(calls)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return counted["compares"], counted["branches"]
+
+
+def named_for_run_sample(folder: Path, data: bytes, suffix: str, *, picked: bool) -> Path:
+    """``data`` written in ``folder`` under a name ending ``suffix`` whose path the cross-check's run sample
+    (a hash of the path: ``conformance/_plugin.py``'s ``RUN_SAMPLE``) picks, or does not pick."""
+    import zlib
+
+    from recspec.conformance._plugin import RUN_SAMPLE
+
+    for i in range(1000):
+        path = folder / f"m{i}{suffix}"
+        if (zlib.crc32(os.fsencode(str(path))) % RUN_SAMPLE == 0) == picked:
+            path.write_bytes(data)
+            return path
+    raise AssertionError("no such name")
+
+
+def check_in_run(path: Path, run_files: int | None, cross_check: bool | str = True) -> FileReport:
+    """``path`` checked as a file of a run of ``run_files`` files (``None``: named on its own)."""
+    from recspec.pipeline import check_file
+
+    report = check_file(path, fmt=None, variant=None, profile=None, run_files=run_files, cross_check=cross_check)
+    assert report is not None
+    return report

@@ -12,16 +12,14 @@ and files cut anywhere, the last packet's header or payload included.
 
 from __future__ import annotations
 
-import dis
 import io
 import struct
-import sys
-from types import FrameType
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import count_steps
 from recspec.conformance.carla import _detect
 from recspec.reference import carla as m
 from recspec.reference.carla._decode import frame_packets
@@ -34,43 +32,14 @@ FRAME_END = b"\x01\0\0\0\0"  # id 1, no payload
 POSITION = struct.pack("<BIH", 6, 2 + 28, 1) + bytes(28)
 STATE = struct.pack("<BIH", 7, 2, 0)
 
-_COMPARES = {"COMPARE_OP", "IS_OP", "CONTAINS_OP"}
-_BRANCHES = {name for name in dis.opmap if "JUMP" in name and "IF" in name}
-
-
 def _steps(data: bytes, offset: int, function: Any = _detect._read_small_prefix) -> tuple[int, int]:
     """The comparisons and conditional jumps ``function`` (``_read_small_prefix`` or ``frame_packets``)
     executes reading ``data``'s packets from ``offset``."""
-    code = function.__code__
-    counted = {"compares": 0, "branches": 0}
-
-    def opcodes(frame: FrameType, event: str, arg: Any) -> Any:
-        if event == "opcode":
-            name = dis.opname[frame.f_code.co_code[frame.f_lasti]]
-            if name in _COMPARES:
-                counted["compares"] += 1
-            elif name in _BRANCHES:
-                counted["branches"] += 1
-        return opcodes
-
-    def calls(frame: FrameType, event: str, arg: Any) -> Any:
-        if frame.f_code is code:
-            frame.f_trace_opcodes = True
-            frame.f_trace_lines = False
-            return opcodes
-        return None
-
     f = io.BytesIO(data)
     f.seek(offset)
-    sys.settrace(calls)
-    try:
-        if function is _detect._read_small_prefix:
-            function(f, offset, len(data))
-        else:
-            function(data, offset, len(data), m.MAX_PACKET_SIZE)
-    finally:
-        sys.settrace(None)
-    return counted["compares"], counted["branches"]
+    if function is _detect._read_small_prefix:
+        return count_steps({function.__code__}, lambda: function(f, offset, len(data)))
+    return count_steps({function.__code__}, lambda: function(data, offset, len(data), m.MAX_PACKET_SIZE))
 
 
 def test_the_common_packet_costs_three_comparisons_and_four_jumps() -> None:

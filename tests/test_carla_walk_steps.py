@@ -12,13 +12,10 @@ come twice or late still gives CARLA-ORDER-002 and CARLA-ORDER-001 at those pack
 
 from __future__ import annotations
 
-import dis
 import io
 import struct
-import sys
-from types import FrameType
-from typing import Any
 
+from helpers import count_steps
 from recspec.conformance.carla import _check
 from recspec.reference import carla as m
 from recspec.reference.carla import VARIANTS
@@ -32,10 +29,6 @@ FRAME_END = struct.pack("<BI", VARIANT.id_of[K.FRAME_END], 0)
 COMMON = [k for k in _check.WRITER_ORDER["0.9.15"]
           if m.is_fixed_record(k) and k not in (K.EVENT_DEL, K.EVENT_PARENT)]
 
-_COMPARES = {"COMPARE_OP", "IS_OP", "CONTAINS_OP"}
-_BRANCHES = {name for name in dis.opmap if "JUMP" in name and "IF" in name}
-
-
 def _empty(kind: K) -> bytes:
     """A packet of ``kind`` with no record: a u16 count of 0."""
     return struct.pack("<BIH", VARIANT.id_of[kind], 2, 0)
@@ -47,31 +40,8 @@ def _frame(kinds: list[K]) -> bytes:
 
 def _steps(data: bytes) -> tuple[int, int]:
     """The comparisons and conditional jumps ``check_stream`` and ``_Walk.packet`` execute checking ``data``."""
-    codes = {_check.check_stream.__code__, _check._Walk.packet.__code__}
-    counted = {"compares": 0, "branches": 0}
-
-    def opcodes(frame: FrameType, event: str, arg: Any) -> Any:
-        if event == "opcode":
-            name = dis.opname[frame.f_code.co_code[frame.f_lasti]]
-            if name in _COMPARES:
-                counted["compares"] += 1
-            elif name in _BRANCHES:
-                counted["branches"] += 1
-        return opcodes
-
-    def calls(frame: FrameType, event: str, arg: Any) -> Any:
-        if frame.f_code in codes:
-            frame.f_trace_opcodes = True
-            frame.f_trace_lines = False
-            return opcodes
-        return None
-
-    sys.settrace(calls)
-    try:
-        _check.check_stream(io.BytesIO(data), path="x", variant=VARIANT, profile="spec")
-    finally:
-        sys.settrace(None)
-    return counted["compares"], counted["branches"]
+    return count_steps({_check.check_stream.__code__, _check._Walk.packet.__code__},
+                       lambda: _check.check_stream(io.BytesIO(data), path="x", variant=VARIANT, profile="spec"))
 
 
 def test_the_common_packet_costs_four_comparisons_and_five_jumps() -> None:

@@ -13,21 +13,19 @@ a NUL-ended key, the value; an embedded document or array is an int32 length and
 
 from __future__ import annotations
 
-import os
 import struct
-import zlib
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import check_in_run, named_for_run_sample
 from recspec.conformance import _plugin
 from recspec.conformance.corpus import corpus_folder
 from recspec.conformance.matrix_smt import _xcheck
 from recspec.conformance.matrix_smt._rules import RULES_BY_ID
 from recspec.formats import Divergence
-from recspec.pipeline import check_file
 from recspec.report import FileReport, Verdict
 
 LONG = 10_000  # a run's size past RUN_SAMPLE_FROM
@@ -49,40 +47,29 @@ def _elements(data: bytes) -> list[tuple[str, int, int]]:
     return out
 
 
-def _named(folder: Path, data: bytes, *, picked: bool) -> Path:
-    """``data`` written under a name whose path the run's hash picks (or not)."""
-    for i in range(1000):
-        path = folder / f"m{i}.bson"
-        if (zlib.crc32(os.fsencode(str(path))) % _plugin.RUN_SAMPLE == 0) == picked:
-            path.write_bytes(data)
-            return path
-    raise AssertionError("no such name")
-
-
-def _check(path: Path, run_files: int | None, cross_check: bool | str = True) -> FileReport:
-    report = check_file(path, fmt=None, variant=None, profile=None, run_files=run_files, cross_check=cross_check)
-    assert report is not None
-    return report
-
-
 def test_the_seed_has_the_layout_the_tests_cut_by() -> None:
     elements = _elements(DEEP)
     assert [k for k, _, _ in elements] == ["objects", "frames", "extra"]
     assert elements[-1][2] == len(DEEP) - 1 and DEEP[-1] == 0
 
 
-def test_a_long_run_reads_a_malformed_file_from_its_malformed_value(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    path = _named(tmp_path, DEEP, picked=False)
-    read: list[bytes] = []
+@pytest.fixture
+def read(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """The bytes each cross-check reading was given (``_xcheck.differential``'s argument), in order."""
+    given: list[bytes] = []
     differential = _xcheck.differential
 
     def counted(data: bytes) -> list[Divergence]:
-        read.append(data)
+        given.append(data)
         return differential(data)
 
     monkeypatch.setattr(_xcheck, "differential", counted)
-    report = _check(path, LONG)
+    return given
+
+
+def test_a_long_run_reads_a_malformed_file_from_its_malformed_value(tmp_path: Path, read: list[bytes]) -> None:
+    path = named_for_run_sample(tmp_path, DEEP, ".bson", picked=False)
+    report = check_in_run(path, LONG)
     assert report.verdict is Verdict.MALFORMED
     _, start, _ = _elements(DEEP)[2]
     rules = [(f.rule, f.path.count(".d")) for f in report.findings if f.rule.startswith("MATRIX-LIMIT")]
@@ -96,20 +83,11 @@ def test_a_long_run_reads_a_malformed_file_from_its_malformed_value(tmp_path: Pa
 
 
 @pytest.mark.parametrize("case", ["alone", "short run", "full", "picked", "first element"])
-def test_every_byte_is_read_where_the_sample_does_not_apply(tmp_path: Path, case: str,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_byte_is_read_where_the_sample_does_not_apply(tmp_path: Path, case: str, read: list[bytes]) -> None:
     data = FIRST if case == "first element" else DEEP
-    path = _named(tmp_path, data, picked=case == "picked")
+    path = named_for_run_sample(tmp_path, data, ".bson", picked=case == "picked")
     run_files = {"alone": None, "short run": _plugin.RUN_SAMPLE_FROM}.get(case, LONG)
-    read: list[bytes] = []
-    differential = _xcheck.differential
-
-    def counted(d: bytes) -> list[Divergence]:
-        read.append(d)
-        return differential(d)
-
-    monkeypatch.setattr(_xcheck, "differential", counted)
-    report = _check(path, run_files, "full" if case == "full" else True)
+    report = check_in_run(path, run_files, "full" if case == "full" else True)
     assert report.verdict is Verdict.MALFORMED
     assert read == [data]
     assert report.evidence["cross_check"] == "kaitai: agrees; pymongo: agrees"
@@ -117,14 +95,14 @@ def test_every_byte_is_read_where_the_sample_does_not_apply(tmp_path: Path, case
 
 def test_a_divergence_in_the_read_values_is_reported_at_its_offset_in_the_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = _named(tmp_path, DEEP, picked=False)
+    path = named_for_run_sample(tmp_path, DEEP, ".bson", picked=False)
     _, start, _ = _elements(DEEP)[2]
 
     def diverges(data: bytes) -> list[Divergence]:
         return [Divergence("accepts what the reference rejects", 4 + 10, "extra.d", "kaitai")]
 
     monkeypatch.setattr(_xcheck, "differential", diverges)
-    report = _check(path, LONG)
+    report = check_in_run(path, LONG)
     xcheck = [f for f in report.findings if f.rule == "MATRIX-XCHECK-001"]
     assert [(f.offset, f.path) for f in xcheck] == [(start + 10, "extra.d")]  # 10 bytes into extra in the file
     assert report.evidence["cross_check"].startswith("kaitai: 1 divergence(s) on the document without its first 2")
@@ -172,8 +150,8 @@ def test_the_check_is_the_same_and_the_comparison_reads_from_the_malformed_value
     if data.draw(st.booleans()):
         del buf[data.draw(st.integers(5, len(buf) - 1)):]
     folder = tmp_path_factory.mktemp("m")
-    path = _named(folder, bytes(buf), picked=False)
-    alone, in_run = _check(path, None), _check(path, LONG)
+    path = named_for_run_sample(folder, bytes(buf), ".bson", picked=False)
+    alone, in_run = check_in_run(path, None), check_in_run(path, LONG)
     assert _without_xcheck(in_run) == _without_xcheck(alone)
     start = _plugin.malformed_from(in_run, LONG, RULES_BY_ID)
     tail = None if start is None else _xcheck.malformed_tail(bytes(buf), start)

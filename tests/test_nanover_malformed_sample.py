@@ -21,12 +21,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers import check_in_run, named_for_run_sample
 from recspec.conformance import _plugin
 from recspec.conformance.corpus import corpus_folder
 from recspec.conformance.nanover import _xcheck
 from recspec.conformance.nanover._rules import RULES_BY_ID
 from recspec.formats import Divergence
-from recspec.pipeline import check_file
 from recspec.report import FileReport, Finding, Severity, Verdict
 
 LONG = 10_000  # a run's size past RUN_SAMPLE_FROM
@@ -53,29 +53,13 @@ def _broken(record: int) -> bytes:
     return SMALL[:start + 24] + b"\x0f" + SMALL[start + 25:]
 
 
-def _named(folder: Path, data: bytes, *, picked: bool) -> Path:
-    """``data`` written under a name whose path the run's hash picks (or not)."""
-    for i in range(1000):
-        path = folder / f"m{i}.traj"
-        if (zlib.crc32(os.fsencode(str(path))) % _plugin.RUN_SAMPLE == 0) == picked:
-            path.write_bytes(data)
-            return path
-    raise AssertionError("no such name")
-
-
-def _check(path: Path, run_files: int | None, cross_check: bool | str = True) -> FileReport:
-    report = check_file(path, fmt=None, variant=None, profile=None, run_files=run_files, cross_check=cross_check)
-    assert report is not None
-    return report
-
-
 def test_the_corpus_file_has_the_layout_the_tests_cut_by() -> None:
     assert len(SPANS) == 4 and SPANS[-1][1] == len(SMALL)
 
 
 def test_a_long_run_reads_a_malformed_file_from_its_malformed_record(tmp_path: Path) -> None:
-    path = _named(tmp_path, _broken(2), picked=False)
-    report = _check(path, LONG)
+    path = named_for_run_sample(tmp_path, _broken(2), ".traj", picked=False)
+    report = check_in_run(path, LONG)
     assert report.verdict is Verdict.MALFORMED
     # the wire type 7 is found at the record's payload (24 bytes after the record's start)
     assert [(f.rule, f.offset) for f in report.findings] == [("NANOVER-PROTO-001", SPANS[2][0] + 24)]
@@ -89,9 +73,9 @@ def test_a_long_run_reads_a_malformed_file_from_its_malformed_record(tmp_path: P
 def test_every_record_is_read_where_the_sample_does_not_apply(tmp_path: Path, case: str,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     data = _broken(0 if case == "first record" else 2)
-    path = _named(tmp_path, data, picked=case == "picked")
+    path = named_for_run_sample(tmp_path, data, ".traj", picked=case == "picked")
     run_files = {"alone": None, "short run": _plugin.RUN_SAMPLE_FROM}.get(case, LONG)
-    report = _check(path, run_files, "full" if case == "full" else True)
+    report = check_in_run(path, run_files, "full" if case == "full" else True)
     assert report.verdict is Verdict.MALFORMED
     assert report.evidence["cross_check"] == ("kaitai: agrees" if case == "full"
                                               else "kaitai: agrees (every record of this file is in the sample)")
@@ -104,15 +88,15 @@ def test_a_file_above_the_whole_reading_size_keeps_its_default_sample(tmp_path: 
     record = SMALL[start:end]
     many = SMALL[:HEADER] + record * (_xcheck.SAMPLE_ABOVE // len(record) + 2)
     bad = many + record[:24] + b"\x0f" + record[25:]
-    path = _named(tmp_path, bad, picked=False)
-    report = _check(path, LONG)
+    path = named_for_run_sample(tmp_path, bad, ".traj", picked=False)
+    report = check_in_run(path, LONG)
     assert report.verdict is Verdict.MALFORMED
     assert "about 1 record in 512" in report.evidence["cross_check"]
 
 
 def test_a_divergence_in_the_read_records_is_reported_at_its_offset_in_the_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = _named(tmp_path, _broken(2), picked=False)
+    path = named_for_run_sample(tmp_path, _broken(2), ".traj", picked=False)
     given_data: list[bytes] = []
 
     def diverges(data: bytes, kind: object, limit: int = 20) -> list[Divergence]:
@@ -120,7 +104,7 @@ def test_a_divergence_in_the_read_records_is_reported_at_its_offset_in_the_file(
         return [Divergence("record 1: values differ", HEADER + (SPANS[3][0] - SPANS[2][0]))]
 
     monkeypatch.setattr(_xcheck, "differential", diverges)
-    report = _check(path, LONG)
+    report = check_in_run(path, LONG)
     assert given_data == [SMALL[:HEADER] + _broken(2)[SPANS[2][0]:]]
     xcheck = [f for f in report.findings if f.rule == "NANOVER-XCHECK-001"]
     assert [f.offset for f in xcheck] == [SPANS[3][0]]  # record 3 of the file
@@ -169,8 +153,8 @@ def test_the_check_is_the_same_and_the_comparison_starts_at_the_malformed_record
     if data.draw(st.booleans()):
         del buf[data.draw(st.integers(HEADER + 1, len(buf) - 1)):]
     folder = tmp_path_factory.mktemp("m")
-    path = _named(folder, bytes(buf), picked=False)
-    alone, in_run = _check(path, None), _check(path, LONG)
+    path = named_for_run_sample(folder, bytes(buf), ".traj", picked=False)
+    alone, in_run = check_in_run(path, None), check_in_run(path, LONG)
     assert _without_xcheck(in_run) == _without_xcheck(alone)
     start = _plugin.malformed_from(in_run, LONG, RULES_BY_ID)
     if start is not None:
